@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * hvpmu/hvpmu.h - umbrella header and library-wide conventions.
+ *
+ * libhvpmu models performance-monitoring hardware and the hypervisor services
+ * that expose it, in five layers (../shared/DESIGN.md):
+ *   1. event sources   - hvpmu/sparc_decode.h (the QEMU plugin is a client)
+ *   2. machine model   - hvpmu/md.h, hvpmu/machine.h
+ *   3. PMU devices     - hvpmu/t4_pmu.h, hvpmu/t4_events.h
+ *   4. hypervisor      - hvpmu/sun4v.h
+ *   5. supervisor      - hvpmu/supervisor.h
+ *
+ * Conventions for every public function:
+ *   - Library calls return 0 or a negative enum hvpmu_err; they never print
+ *     or exit.  Hypercalls return the sun4v status code of the spec instead.
+ *   - No global state: everything hangs off a struct hvpmu_machine created
+ *     by the caller.  Objects are not thread-safe unless a function says so;
+ *     a caller that drives one machine from several threads serialises.
+ *   - Units are stated per field: cycles (modeled processor cycles, also the
+ *     unit of %tick), events, bytes.
+ */
+#ifndef HVPMU_HVPMU_H
+#define HVPMU_HVPMU_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Library error codes (negative return values). */
+enum hvpmu_err {
+	HVPMU_OK = 0,
+	HVPMU_EINVAL = -1,   /* invalid argument */
+	HVPMU_ENOMEM = -2,   /* allocation failed */
+	HVPMU_ERANGE = -3,   /* index out of range (strand, counter, class) */
+	HVPMU_ENOTSUP = -4,  /* event or feature not supported by the model */
+	HVPMU_EHV = -5,      /* a hypercall returned a non-EOK status */
+	HVPMU_EFULL = -6,    /* a fixed-size table is full */
+	HVPMU_ETRAP = -7,    /* the access trapped (e.g. privileged_action) */
+};
+
+/* Short English text for an enum hvpmu_err; never NULL.  Thread-safe. */
+const char *hvpmu_strerror(int err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#include <hvpmu/sparc_decode.h>
+#include <hvpmu/md.h>
+#include <hvpmu/machine.h>
+#include <hvpmu/t4_pmu.h>
+#include <hvpmu/t4_events.h>
+#include <hvpmu/sun4v.h>
+#include <hvpmu/supervisor.h>
+
+#endif

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * hvpmu/machine.h - the machine model (layer 2 of ../shared/DESIGN.md).
+ *
+ * A machine holds the strands of a machine description, their privilege
+ * mode, their modeled cycle count (%tick), and the PMU devices of layer 3
+ * (one T4 PMU per strand).  An event source (layer 1) feeds it activity:
+ * retired instructions by decode class, taken conditional branches, mode
+ * changes and system calls.  The machine turns activity into hardware events
+ * and hands them to the PMU devices; PMU traps come back out through the
+ * trap handler the hypervisor installs.
+ *
+ * Fast path contract (what makes a TCG plugin cheap):
+ *   - hvpmu_machine_class() interns a decoded instruction's flags into a
+ *     small class index at translation time;
+ *   - the source then counts retired instructions by adding 1 to
+ *     `act->icount[class]` for each retired instruction (a QEMU inline add),
+ *     and for each executed block adds the block's length to `act->bound`;
+ *   - whenever `act->bound >= act->next_check` the source calls
+ *     hvpmu_machine_sync() before the block runs.  The machine sets
+ *     `next_check` so that no counter can overflow, and no timer can expire,
+ *     between two syncs without being noticed, and overflows are located to
+ *     the exact instruction (no skid, sparc-t4-performance-instrumentation.md
+ *     §10.1 item 7).
+ * Everything else (mode changes, system calls, reads) goes through functions.
+ *
+ * Thread-safety: a machine is not internally locked.  Each strand's activity
+ * block may be updated by the one host thread running that strand; every
+ * function below must be serialised by the caller (the QEMU plugin holds one
+ * lock around them for multi-threaded guests).
+ */
+#ifndef HVPMU_MACHINE_H
+#define HVPMU_MACHINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <hvpmu/md.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Privilege modes: user, privileged (supervisor), hyperprivileged. */
+enum hvpmu_mode {
+	HVPMU_MODE_USER = 0,
+	HVPMU_MODE_PRIV = 1,
+	HVPMU_MODE_HYPER = 2,
+	HVPMU_NMODES = 3,
+};
+
+/* At most this many distinct instruction classes (distinct decode flag sets). */
+#define HVPMU_MAX_ICLASS 64
+
+/*
+ * Per-strand activity written by the event source on the hot path.  All
+ * counts are user-mode, monotonic, in retired instructions.
+ */
+struct hvpmu_activity {
+	uint64_t icount[HVPMU_MAX_ICLASS]; /* retired instructions per class */
+	uint64_t taken_cond;   /* conditional CTIs that were taken (HVPMU_SI_CTI_COND) */
+	uint64_t bound;        /* upper bound on retired instructions (sum of block lengths entered) */
+	uint64_t next_check;   /* call hvpmu_machine_sync() once bound >= next_check */
+};
+
+/*
+ * A straight-line block of instructions as the source executes it (a QEMU
+ * translation block).  Instruction i sits at vaddr + 4*i and has class
+ * cls[i].  `cond_cti` is the index of its conditional CTI whose outcome
+ * is reported through taken_cond, or -1.  Owned by the source; must stay
+ * valid until the next hvpmu_machine_sync() of the strand that ran it.
+ */
+struct hvpmu_block {
+	uint64_t vaddr;
+	uint32_t n;
+	int32_t cond_cti;
+	const uint8_t *cls;
+};
+
+/* A trap raised by the hardware model towards the hypervisor. */
+enum hvpmu_trap_type {
+	HVPMU_TT_PRECISE_PERF = 1,    /* precise_performance_event (§10.2 toe, §10.3) */
+	HVPMU_TT_DISRUPTING_PERF = 2, /* disrupting_performance_event */
+	HVPMU_TT_TIMER = 3,           /* %stick_cmpr match: interrupt_level_14 for the OS tick */
+};
+
+struct hvpmu_trap {
+	enum hvpmu_trap_type tt;
+	uint32_t strand;
+	uint32_t pic_mask;   /* PICs whose overflow caused a PMU trap (bit i = PIC i) */
+	uint64_t tpc;        /* trap PC: for precise traps the instruction that overflowed */
+	enum hvpmu_mode mode;/* mode of the strand when the trap was taken */
+};
+
+/* Trap handler installed by the hypervisor.  Called after the machine state
+ * is consistent; the handler may call any machine / PMU function. */
+typedef void (*hvpmu_trap_fn)(void *ctx, const struct hvpmu_trap *trap);
+
+struct hvpmu_machine;
+struct hvpmu_t4_pmu;
+
+/* Create a machine from *md (copied).  Returns 0 or HVPMU_EINVAL/ENOMEM. */
+int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out);
+void hvpmu_machine_destroy(struct hvpmu_machine *m);
+
+const struct hvpmu_md *hvpmu_machine_md(const struct hvpmu_machine *m);
+uint32_t hvpmu_machine_nstrands(const struct hvpmu_machine *m);
+
+/* Install the hypervisor's trap handler (NULL to drop traps). */
+void hvpmu_machine_set_trap_handler(struct hvpmu_machine *m, hvpmu_trap_fn fn, void *ctx);
+
+/*
+ * Intern decode flags (enum hvpmu_si_flags) into a class index 0..63.
+ * Returns the index, or HVPMU_EFULL when 64 distinct classes exist.
+ * Called at translation time, not per instruction.
+ */
+int hvpmu_machine_class(struct hvpmu_machine *m, uint32_t si_flags);
+/* Flags of class `cls` (0 if unused). */
+uint32_t hvpmu_machine_class_flags(const struct hvpmu_machine *m, unsigned cls);
+
+/* Hot-path activity block of `strand`, or NULL if out of range.  The
+ * pointer is stable for the life of the machine. */
+struct hvpmu_activity *hvpmu_machine_activity(struct hvpmu_machine *m, uint32_t strand);
+
+/*
+ * Fold the strand's activity since the last sync into its PMU, locate and
+ * raise overflow traps, fire the timer, and recompute act->next_check.
+ * `last` is the block that ran last (the one any overflow happened in), or
+ * NULL if unknown; `next` is the block about to run, or NULL.  Returns 0 or
+ * HVPMU_ERANGE.
+ */
+int hvpmu_machine_sync(struct hvpmu_machine *m, uint32_t strand,
+		       const struct hvpmu_block *last, const struct hvpmu_block *next);
+
+/*
+ * Change the strand's privilege mode (after syncing it).  Traps are taken
+ * only while the strand runs in user mode (the guest program): a disrupting
+ * PMU trap or timer match that becomes due in privileged or hyperprivileged
+ * mode is delivered at the first sync after returning to user mode, and a
+ * precise trap in hyperprivileged mode is lost (§10.3).
+ */
+int hvpmu_machine_set_mode(struct hvpmu_machine *m, uint32_t strand, enum hvpmu_mode mode);
+enum hvpmu_mode hvpmu_machine_mode(const struct hvpmu_machine *m, uint32_t strand);
+
+/*
+ * Account `cycles` spent by the strand in `mode` without retiring modeled
+ * instructions (guest OS system-call work, hypervisor work).  Counts towards
+ * %tick and the sl=26 cycle events of that mode.
+ */
+int hvpmu_machine_add_cycles(struct hvpmu_machine *m, uint32_t strand,
+			     enum hvpmu_mode mode, uint64_t cycles);
+
+/* Modeled %tick of the strand, in cycles (all modes). */
+uint64_t hvpmu_machine_tick(struct hvpmu_machine *m, uint32_t strand);
+
+/*
+ * Arm the strand's tick compare: when %tick reaches `deadline` cycles a
+ * HVPMU_TT_TIMER trap is raised once (at the next block boundary).
+ * deadline 0 disarms.
+ */
+int hvpmu_machine_set_tick_compare(struct hvpmu_machine *m, uint32_t strand, uint64_t deadline);
+
+/*
+ * Alternate-space register access as code running on `strand` performs it
+ * (LDXA / STXA), in the strand's current mode:
+ *   ASI 0x64 (HVPMU_T4_ASI_PCR), VA 0x00/0x08/0x10/0x18: PCR0-3, TABLE 10-1;
+ *            hyperprivileged only, other modes get HVPMU_ETRAP;
+ *   ASI 0xB0 (HVPMU_T4_ASI_PIC), same VAs: PIC0-3, TABLE 10-3, with the
+ *            picnht/picnpt checks (HVPMU_ETRAP = privileged_action).
+ * The strand is synced first, so a read sees every event so far and a write
+ * applies from now on.  Other ASIs/VAs: HVPMU_ERANGE.
+ */
+int hvpmu_machine_ldxa(struct hvpmu_machine *m, uint32_t strand, unsigned asi, uint64_t va, uint64_t *val);
+int hvpmu_machine_stxa(struct hvpmu_machine *m, uint32_t strand, unsigned asi, uint64_t va, uint64_t val);
+
+/* The T4 PMU of `strand` (layer 3), or NULL. */
+struct hvpmu_t4_pmu *hvpmu_machine_t4_pmu(struct hvpmu_machine *m, uint32_t strand);
+
+/* Retired user-mode instructions of the strand, summed over classes (exact
+ * as of the last sync). */
+uint64_t hvpmu_machine_retired(struct hvpmu_machine *m, uint32_t strand);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

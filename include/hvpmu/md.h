@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * hvpmu/md.h - machine description (layer 2 configuration, layer 4 policy).
+ *
+ * A machine description names a platform, its topology, the timing
+ * parameters of the model, and the hypervisor's guest properties.  It plays
+ * the role of the sun4v machine description (MD) that the OpenSPARC
+ * hypervisor reads (../shared/reference/hw-and-hypervisor.md §1.3): the
+ * guest node's `perfctraccess` property gates the perf-register hypercalls,
+ * `perfctrhtaccess` gates setting PCR.ht (§4).
+ *
+ * Built-in defaults come from hvpmu_md_default(); callers may edit the
+ * struct before creating a machine.  Plain data: copy freely.
+ */
+#ifndef HVPMU_MD_H
+#define HVPMU_MD_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum hvpmu_platform {
+	HVPMU_PLATFORM_T4 = 0, /* SPARC T4: 8 cores x 8 strands per chip, 4 PCR/PIC per strand */
+};
+
+#define HVPMU_MD_MAX_GUESTS 8
+#define HVPMU_MD_PROP_ABSENT (-1) /* an MD integer property that is not present */
+
+/* One guest (logical domain) of the sun4v machine description. */
+struct hvpmu_md_guest {
+	char name[32];
+	/* `perfctraccess`: absent (HVPMU_MD_PROP_ABSENT) or 0 denies the
+	 * perf-register hypercalls (ENOACCESS); any other value grants them
+	 * (hw-and-hypervisor.md §1.3: "any non-zero value grants access"). */
+	int64_t perfctraccess;
+	/* `perfctrhtaccess`: absent or 0 makes a PCR write with ht=1 fail with
+	 * ENOACCESS (hw-and-hypervisor.md §4, Niagara-2 check order). */
+	int64_t perfctrhtaccess;
+	uint32_t first_strand; /* strands [first_strand, first_strand + nstrands) belong to the guest */
+	uint32_t nstrands;
+};
+
+/*
+ * Timing model of the instruction-driven slice (docs/timing-model.md).
+ * All values in cycles.
+ */
+struct hvpmu_md_timing {
+	uint32_t insn_cycles;        /* cycles per retired instruction (micro-op) */
+	uint32_t taken_cti_cycles;   /* extra cycles for a taken control transfer (fetch redirect) */
+	uint32_t syscall_cycles;     /* privileged-mode cycles the guest OS spends per system call */
+	uint32_t hcall_cycles;       /* hyperprivileged-mode cycles per hypercall */
+	uint32_t trap_cycles;        /* hyperprivileged cycles to take and deliver a PMU trap */
+};
+
+struct hvpmu_md {
+	enum hvpmu_platform platform;
+	uint32_t chips;
+	uint32_t cores_per_chip;
+	uint32_t strands_per_core;
+	uint64_t clock_hz;           /* processor clock, to convert cycles to seconds */
+	struct hvpmu_md_timing timing;
+	uint32_t nguests;
+	struct hvpmu_md_guest guests[HVPMU_MD_MAX_GUESTS];
+};
+
+/*
+ * Fill *md with the built-in description of `platform`.  For T4: one chip,
+ * 8 cores x 8 strands, 2.85 GHz (SPARC T4-1), one guest "primary" owning
+ * every strand with perfctraccess=1 and perfctrhtaccess absent.
+ * Returns 0, or HVPMU_EINVAL for an unknown platform.  Thread-safe.
+ */
+int hvpmu_md_default(enum hvpmu_platform platform, struct hvpmu_md *md);
+
+/* Total number of strands described by *md. */
+uint32_t hvpmu_md_nstrands(const struct hvpmu_md *md);
+
+/* Platform name ("t4") or NULL; and the reverse lookup (-1 if unknown). */
+const char *hvpmu_platform_name(enum hvpmu_platform p);
+int hvpmu_platform_by_name(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

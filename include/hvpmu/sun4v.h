@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * hvpmu/sun4v.h - the sun4v hypervisor services (layer 4).
+ *
+ * The sun4v trap ABI (../shared/reference/hw-and-hypervisor.md §2,
+ * linux-clients.md §1.1): software trap FAST_TRAP 0x80 takes the function
+ * number in %o5 and arguments in %o0-%o4, and returns the status in %o0 and
+ * results in %o1-%o4; CORE_TRAP 0xff carries API_SET_VERSION 0x00 and
+ * API_GET_VERSION 0x03.  Functions of an API group answer EBADTRAP until the
+ * guest negotiates the group (OpenSPARC hypervisor behaviour, §1.1).
+ *
+ * Implemented groups on platform t4: SUN4V 0x000 (1.0), CORE 0x001 (1.6),
+ * VT_CPU 0x20c (1.0) with HV_FAST_VT_GET_PERFREG 0x184 and
+ * HV_FAST_VT_SET_PERFREG 0x185 (reference §4; Linux arch/sparc pcr.c).
+ * The hypercall table is data (src/hv/sun4v.c).
+ *
+ * Not thread-safe: serialise calls on one hypervisor.
+ */
+#ifndef HVPMU_SUN4V_H
+#define HVPMU_SUN4V_H
+
+#include <stdint.h>
+#include <hvpmu/machine.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* sun4v status codes (hw-and-hypervisor.md §2; Linux hypervisor.h). */
+enum hvpmu_hv_status {
+	HV_EOK = 0,
+	HV_ENOCPU = 1,
+	HV_ENORADDR = 2,
+	HV_ENOINTR = 3,
+	HV_EBADPGSZ = 4,
+	HV_EBADTSB = 5,
+	HV_EINVAL = 6,
+	HV_EBADTRAP = 7,
+	HV_EBADALIGN = 8,
+	HV_EWOULDBLOCK = 9,
+	HV_ENOACCESS = 10,
+	HV_EIO = 11,
+	HV_ECPUERROR = 12,
+	HV_ENOTSUPPORTED = 13,
+	HV_ENOMAP = 14,
+	HV_ETOOMANY = 15,
+	HV_ECHANNEL = 16,
+};
+
+/* Software trap numbers. */
+#define HV_FAST_TRAP 0x80
+#define HV_CORE_TRAP 0xff
+
+/* CORE_TRAP functions (unversioned). */
+#define HV_CORE_SET_VER 0x00
+#define HV_CORE_GET_VER 0x03
+
+/* API groups. */
+#define HV_GRP_SUN4V 0x0000
+#define HV_GRP_CORE 0x0001
+#define HV_GRP_VT_CPU 0x020c
+
+/* FAST_TRAP functions. */
+#define HV_FAST_VT_GET_PERFREG 0x184
+#define HV_FAST_VT_SET_PERFREG 0x185
+
+/* T4 perf-register numbers of 0x184/0x185: PCR0-3 of the calling strand
+ * (linux-clients.md §1.3 "reg_num is the counter index 0..3"). */
+#define HV_VT_PERFREG_PCR0 0
+#define HV_VT_PERFREG_NPCR 4
+
+/* Guest registers %o0..%o5 across a trap. */
+struct hvpmu_hv_regs {
+	uint64_t o[6];
+};
+
+/* A trap the hypervisor forwards to the guest OS (layer 5). */
+struct hvpmu_guest_trap {
+	uint32_t tt;         /* 0x4f interrupt_level_15 (PMU), 0x4e interrupt_level_14 (tick) */
+	uint32_t strand;
+	uint32_t pic_mask;   /* PICs whose overflow caused it (PMU traps) */
+	int precise;         /* 1 if it came from precise_performance_event */
+	uint64_t tpc;        /* trap PC as the hardware reported it */
+};
+#define HV_TT_INTERRUPT_LEVEL_14 0x4e
+#define HV_TT_INTERRUPT_LEVEL_15 0x4f
+
+typedef void (*hvpmu_guest_trap_fn)(void *ctx, const struct hvpmu_guest_trap *trap);
+
+struct hvpmu_hv;
+
+/* Create the hypervisor for machine m (which must outlive it); installs
+ * itself as the machine's trap handler.  Returns 0, HVPMU_EINVAL, HVPMU_ENOMEM. */
+int hvpmu_hv_create(struct hvpmu_machine *m, struct hvpmu_hv **out);
+void hvpmu_hv_destroy(struct hvpmu_hv *hv);
+
+/* Install guest `guest`'s trap handler (its trap table), NULL to drop. */
+int hvpmu_hv_set_guest_trap_handler(struct hvpmu_hv *hv, unsigned guest,
+				    hvpmu_guest_trap_fn fn, void *ctx);
+
+/*
+ * Execute software trap `trapnum` (HV_FAST_TRAP or HV_CORE_TRAP) for the
+ * guest that owns `strand`, with the guest's %o registers in *r.  On return
+ * r->o[0] holds the status and r->o[1..] the results, other registers are
+ * preserved.  The strand is hyperprivileged for the duration (modeled cost
+ * md.timing.hcall_cycles).  An unknown trap number or function, a function
+ * whose group is not negotiated, or a strand owned by no guest returns
+ * HV_EBADTRAP.
+ */
+void hvpmu_hv_trap(struct hvpmu_hv *hv, uint32_t strand, unsigned trapnum,
+		   struct hvpmu_hv_regs *r);
+
+/* Convenience wrappers with the Linux stub shapes (linux-clients.md §1.3). */
+uint64_t hvpmu_hv_set_version(struct hvpmu_hv *hv, uint32_t strand, uint64_t group,
+			      uint64_t major, uint64_t minor, uint64_t *actual_minor);
+uint64_t hvpmu_hv_get_version(struct hvpmu_hv *hv, uint32_t strand, uint64_t group,
+			      uint64_t *major, uint64_t *minor);
+uint64_t hvpmu_hv_vt_get_perfreg(struct hvpmu_hv *hv, uint32_t strand, uint64_t reg, uint64_t *val);
+uint64_t hvpmu_hv_vt_set_perfreg(struct hvpmu_hv *hv, uint32_t strand, uint64_t reg, uint64_t val);
+
+/* Short name of a status code ("EOK", "EBADTRAP", ...), "E?" if unknown. */
+const char *hvpmu_hv_status_name(uint64_t status);
+
+/* The machine this hypervisor runs on. */
+struct hvpmu_machine *hvpmu_hv_machine(struct hvpmu_hv *hv);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

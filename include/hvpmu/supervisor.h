@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * hvpmu/supervisor.h - the guest OS performance-counter driver (layer 5).
+ *
+ * Acts as Linux's sparc perf driver does on T4 (../shared/reference/
+ * linux-clients.md §1.6-1.7), through layer 4 only:
+ *   - negotiates API group HV_GRP_VT_CPU 0x20c major 1 before use;
+ *   - programs PCRs only with HV_FAST_VT_SET_PERFREG / reads them with
+ *     HV_FAST_VT_GET_PERFREG, and reads/writes PICs only through the PIC ASI
+ *     path (ASI 0xB0) in privileged mode, subject to picnht/picnpt;
+ *   - changes events with the §10.2 sequence: disable (sl=0, ut=st=ht=0),
+ *     reset the PIC, enable;
+ *   - sets toe and extends each 32-bit PIC to a 64-bit count: every overflow
+ *     trap (interrupt_level_15 from the hypervisor) or poll that finds PCR.ov
+ *     adds 2^32 and clears ov;
+ *   - with more events than the 4 PICs, rotates groups of up to 4 events on
+ *     the OS tick (every `rotate_cycles` of %tick) and scales counts by
+ *     enabled/running time as perf stat does.
+ * Each strand (guest thread) has its own PMU; counts are summed over strands
+ * as perf stat sums an inherited counter.
+ * Not thread-safe: the caller serialises (as the plugin does).
+ */
+#ifndef HVPMU_SUPERVISOR_H
+#define HVPMU_SUPERVISOR_H
+
+#include <stdint.h>
+#include <hvpmu/sun4v.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HVPMU_SV_MAX_EVENTS 64
+
+/* An event request. */
+struct hvpmu_sv_event {
+	char name[64];     /* name as the user spelled it, for reports */
+	uint8_t sl;        /* TABLE 10-2 sl 0..31 */
+	uint8_t mask;      /* TABLE 10-2 mask 0..0x3f */
+	uint8_t ut, st, ht;/* count in user / privileged / hyperprivileged mode */
+};
+
+struct hvpmu_sv_config {
+	uint64_t rotate_cycles; /* OS tick for group rotation and overflow polling, cycles; 0 = default */
+	uint32_t pic_init;      /* value each PIC starts from (default 0); excluded from counts */
+	/* Called on every overflow the driver accounts (may be NULL). */
+	void (*on_overflow)(void *ctx, unsigned event, const struct hvpmu_guest_trap *trap);
+	void *ctx;
+};
+
+/* Result for one event, summed over strands. */
+struct hvpmu_sv_count {
+	int supported;       /* 0: "<not supported>" (unmodeled or refused by the hypervisor) */
+	uint64_t raw;        /* events counted while on a PIC (64-bit extended) */
+	uint64_t enabled;    /* cycles the event was enabled */
+	uint64_t running;    /* cycles the event was on a PIC */
+	uint64_t overflows;  /* PIC wraps accounted */
+	double scaled;       /* raw * enabled / running (== raw when always running) */
+};
+
+struct hvpmu_sv;
+
+/* Create a driver for guest `guest` of hv; installs its trap handler.
+ * cfg may be NULL for defaults.  Returns 0, HVPMU_EINVAL or HVPMU_ENOMEM. */
+int hvpmu_sv_create(struct hvpmu_hv *hv, unsigned guest, const struct hvpmu_sv_config *cfg,
+		    struct hvpmu_sv **out);
+void hvpmu_sv_destroy(struct hvpmu_sv *sv);
+
+/* Add an event before the first hvpmu_sv_start_strand().  Returns its index
+ * (>= 0), HVPMU_EFULL, or HVPMU_EINVAL (sl > 31, mask > 0x3f, no mode). An
+ * event the model cannot count is accepted and reported unsupported. */
+int hvpmu_sv_add_event(struct hvpmu_sv *sv, const struct hvpmu_sv_event *ev);
+unsigned hvpmu_sv_nevents(const struct hvpmu_sv *sv);
+
+/* A strand starts running the measured program (thread creation): program
+ * its PMU with the first group.  Negotiates the API group on first use.
+ * Returns 0, HVPMU_EHV (negotiation failed) or HVPMU_ERANGE. */
+int hvpmu_sv_start_strand(struct hvpmu_sv *sv, uint32_t strand);
+/* The strand stops (thread exit / program end): fold its counts, disable. */
+int hvpmu_sv_stop_strand(struct hvpmu_sv *sv, uint32_t strand);
+
+/* Counts of event `idx` (strands stopped so far plus running ones as of the
+ * last machine sync).  Returns 0 or HVPMU_ERANGE. */
+int hvpmu_sv_read(struct hvpmu_sv *sv, unsigned idx, struct hvpmu_sv_count *out);
+
+/* Last hypervisor status that made an event unsupported or negotiation
+ * fail (HV_EOK if none). */
+uint64_t hvpmu_sv_last_status(const struct hvpmu_sv *sv);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * hvpmu/t4_regs.h - SPARC T4 PCR and PIC register fields, each named once.
+ *
+ * PCR0-3: sparc-t4-performance-instrumentation.md §10.2 TABLE 10-1
+ *         (ASI 0x64, VA 0x00/0x08/0x10/0x18, hyperprivileged).
+ * PIC0-3: §10.3 TABLE 10-3 (ASI 0xB0, VA 0x00/0x08/0x10/0x18).
+ * Cross-checked with Linux PCR_N4_* (../shared/reference/linux-clients.md §1.5).
+ *
+ * Field helpers follow QEMU's hw/registerfields.h idea: one (shift, length)
+ * pair per field, extract/deposit through the name.
+ */
+#ifndef HVPMU_T4_REGS_H
+#define HVPMU_T4_REGS_H
+
+#include <stdint.h>
+
+#define HVPMU_FIELD(reg, field, shift, len)                                    \
+	enum { reg##_##field##_SHIFT = (shift), reg##_##field##_LEN = (len) };
+
+/* Extract / deposit a named field. */
+#define HVPMU_FMASK(reg, field)                                                \
+	(((UINT64_C(1) << reg##_##field##_LEN) - 1) << reg##_##field##_SHIFT)
+#define HVPMU_FEX(v, reg, field)                                               \
+	(((uint64_t)(v) >> reg##_##field##_SHIFT) &                            \
+	 ((UINT64_C(1) << reg##_##field##_LEN) - 1))
+#define HVPMU_FDP(v, reg, field, x)                                            \
+	(((uint64_t)(v) & ~HVPMU_FMASK(reg, field)) |                          \
+	 (((uint64_t)(x) << reg##_##field##_SHIFT) & HVPMU_FMASK(reg, field)))
+
+/* TABLE 10-1: PCR fields. */
+HVPMU_FIELD(T4_PCR, OV, 0, 1)      /* PIC wrapped 2^32-1 -> 0; sticky; software may clear, never set */
+HVPMU_FIELD(T4_PCR, TOE, 1, 1)     /* trap on event (overflow) */
+HVPMU_FIELD(T4_PCR, UT, 2, 1)      /* count user-mode events */
+HVPMU_FIELD(T4_PCR, ST, 3, 1)      /* count privileged-mode events */
+HVPMU_FIELD(T4_PCR, HT, 4, 1)      /* count hyperprivileged-mode events */
+HVPMU_FIELD(T4_PCR, MASK, 5, 6)    /* sub-event mask, TABLE 10-2 */
+HVPMU_FIELD(T4_PCR, SL, 11, 5)     /* event group select, TABLE 10-2 */
+HVPMU_FIELD(T4_PCR, PICNPT, 16, 1) /* non-privileged PIC access traps */
+HVPMU_FIELD(T4_PCR, PICNHT, 17, 1) /* non-hyperprivileged PIC access traps */
+HVPMU_FIELD(T4_PCR, NTC, 18, 1)    /* wrap happened on a next-to-commit instruction; sticky */
+
+/* Bits 63:19 are reserved, read as 0 (TABLE 10-1). */
+#define HVPMU_T4_PCR_IMPL_MASK UINT64_C(0x7ffff)
+/* State bits software may clear but never set (§10.2). */
+#define HVPMU_T4_PCR_STICKY_MASK (HVPMU_FMASK(T4_PCR, OV) | HVPMU_FMASK(T4_PCR, NTC))
+
+/* TABLE 10-3: PIC = one 32-bit counter in bits 31:0; bits 63:32 reserved. */
+HVPMU_FIELD(T4_PIC, COUNTER, 0, 32)
+#define HVPMU_T4_PIC_WRAP (UINT64_C(1) << 32)
+
+#define HVPMU_T4_NPIC 4            /* 4 PCR/PIC pairs per virtual processor (§10.1 item 1) */
+#define HVPMU_T4_ASI_PCR 0x64      /* TABLE 10-1 */
+#define HVPMU_T4_ASI_PIC 0xb0      /* TABLE 10-3 */
+
+#endif

@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sun4v hypervisor: trap dispatch, API-group negotiation and the T4
+ * perf-register hypercalls.
+ *  - ABI, status codes, CORE_TRAP API_SET_VERSION/API_GET_VERSION semantics:
+ *    ../shared/reference/hw-and-hypervisor.md §2, linux-clients.md §1.1-1.2.
+ *  - Functions answer EBADTRAP until their group is negotiated (OpenSPARC
+ *    hypervisor, hw-and-hypervisor.md §1.1).
+ *  - HV_FAST_VT_GET/SET_PERFREG 0x184/0x185, group 0x20c, reg 0..3 = PCR0-3
+ *    of the calling strand (hw-and-hypervisor.md §4, linux-clients.md §1.3);
+ *    check order perfctraccess -> register number -> perfctrhtaccess for ht,
+ *    as the Niagara-2 hypervisor does (hw-and-hypervisor.md §4).
+ * The group table and the hypercall table below are data; handlers do one
+ * thing each.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <hvpmu/hvpmu.h>
+
+struct hvpmu_hv;
+typedef uint64_t (*hcall_fn)(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, struct hvpmu_hv_regs *r);
+
+struct api_group {
+	uint64_t group;
+	uint64_t major;      /* the one major version offered */
+	uint64_t max_minor;  /* highest minor of that major */
+};
+
+/* Groups offered on platform t4. SUN4V 1.0 and CORE 1.6 as Linux
+ * registers them at boot (linux-clients.md §1.2). */
+static const struct api_group api_groups[] = {
+	{ HV_GRP_SUN4V, 1, 0 },
+	{ HV_GRP_CORE, 1, 6 },
+	{ HV_GRP_VT_CPU, 1, 0 },
+};
+#define NGROUPS (sizeof api_groups / sizeof api_groups[0])
+
+static uint64_t vt_get_perfreg(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, struct hvpmu_hv_regs *r);
+static uint64_t vt_set_perfreg(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, struct hvpmu_hv_regs *r);
+
+struct hcall {
+	uint64_t fn;         /* %o5 function number */
+	uint64_t group;      /* API group that must be negotiated */
+	hcall_fn handler;
+	const char *name;
+};
+
+static const struct hcall fast_calls[] = {
+	{ HV_FAST_VT_GET_PERFREG, HV_GRP_VT_CPU, vt_get_perfreg, "vt_get_perfreg" },
+	{ HV_FAST_VT_SET_PERFREG, HV_GRP_VT_CPU, vt_set_perfreg, "vt_set_perfreg" },
+};
+
+struct guest_state {
+	uint64_t major[NGROUPS]; /* 0 = not negotiated */
+	uint64_t minor[NGROUPS];
+	hvpmu_guest_trap_fn trap_fn;
+	void *trap_ctx;
+};
+
+struct hvpmu_hv {
+	struct hvpmu_machine *m;
+	const struct hvpmu_md *md;
+	struct guest_state g[HVPMU_MD_MAX_GUESTS];
+};
+
+static int guest_of(const struct hvpmu_hv *hv, uint32_t strand)
+{
+	for (unsigned i = 0; i < hv->md->nguests; i++) {
+		const struct hvpmu_md_guest *g = &hv->md->guests[i];
+
+		if (strand >= g->first_strand && strand - g->first_strand < g->nstrands)
+			return (int)i;
+	}
+	return -1;
+}
+
+static int group_index(uint64_t group)
+{
+	for (unsigned i = 0; i < NGROUPS; i++)
+		if (api_groups[i].group == group)
+			return (int)i;
+	return -1;
+}
+
+static void machine_trap(void *ctx, const struct hvpmu_trap *t)
+{
+	struct hvpmu_hv *hv = ctx;
+	int guest = guest_of(hv, t->strand);
+	struct hvpmu_guest_trap gt = { 0 };
+	enum hvpmu_mode prev;
+	struct guest_state *gs;
+
+	if (guest < 0)
+		return;
+	gs = &hv->g[guest];
+	hvpmu_machine_add_cycles(hv->m, t->strand, HVPMU_MODE_HYPER, hv->md->timing.trap_cycles);
+	if (!gs->trap_fn)
+		return;
+	gt.strand = t->strand;
+	gt.tpc = t->tpc;
+	gt.pic_mask = t->pic_mask;
+	gt.precise = t->tt == HVPMU_TT_PRECISE_PERF;
+	/* The hypervisor reflects PMU traps to the guest as interrupt_level_15
+	 * (Linux perfctr_irq, linux-clients.md §1.6) and the tick as level 14. */
+	gt.tt = t->tt == HVPMU_TT_TIMER ? HV_TT_INTERRUPT_LEVEL_14 : HV_TT_INTERRUPT_LEVEL_15;
+	prev = hvpmu_machine_mode(hv->m, t->strand);
+	hvpmu_machine_set_mode(hv->m, t->strand, HVPMU_MODE_PRIV);
+	gs->trap_fn(gs->trap_ctx, &gt);
+	hvpmu_machine_set_mode(hv->m, t->strand, prev);
+}
+
+int hvpmu_hv_create(struct hvpmu_machine *m, struct hvpmu_hv **out)
+{
+	struct hvpmu_hv *hv;
+
+	if (!m || !out)
+		return HVPMU_EINVAL;
+	hv = calloc(1, sizeof *hv);
+	if (!hv)
+		return HVPMU_ENOMEM;
+	hv->m = m;
+	hv->md = hvpmu_machine_md(m);
+	hvpmu_machine_set_trap_handler(m, machine_trap, hv);
+	*out = hv;
+	return HVPMU_OK;
+}
+
+void hvpmu_hv_destroy(struct hvpmu_hv *hv)
+{
+	if (hv)
+		hvpmu_machine_set_trap_handler(hv->m, NULL, NULL);
+	free(hv);
+}
+
+struct hvpmu_machine *hvpmu_hv_machine(struct hvpmu_hv *hv) { return hv->m; }
+
+int hvpmu_hv_set_guest_trap_handler(struct hvpmu_hv *hv, unsigned guest, hvpmu_guest_trap_fn fn, void *ctx)
+{
+	if (guest >= hv->md->nguests)
+		return HVPMU_ERANGE;
+	hv->g[guest].trap_fn = fn;
+	hv->g[guest].trap_ctx = ctx;
+	return HVPMU_OK;
+}
+
+/* CORE_TRAP API_SET_VERSION: %o0 group, %o1 major, %o2 minor -> %o1 minor. */
+static uint64_t api_set_version(struct guest_state *gs, struct hvpmu_hv_regs *r)
+{
+	int gi = group_index(r->o[0]);
+	uint64_t major = r->o[1], minor = r->o[2];
+
+	if (gi < 0)
+		return HV_EINVAL;
+	if (major == 0) { /* major 0 disables the group */
+		gs->major[gi] = gs->minor[gi] = 0;
+		r->o[1] = 0;
+		return HV_EOK;
+	}
+	if (major != api_groups[gi].major)
+		return HV_ENOTSUPPORTED;
+	if (minor > api_groups[gi].max_minor)
+		minor = api_groups[gi].max_minor;
+	if (api_groups[gi].group == HV_GRP_SUN4V)
+		minor = 0;
+	gs->major[gi] = major;
+	gs->minor[gi] = minor;
+	r->o[1] = minor;
+	return HV_EOK;
+}
+
+/* CORE_TRAP API_GET_VERSION: %o0 group -> %o1 major, %o2 minor.  A group
+ * that is unknown or not negotiated gives EINVAL (docs/sun4v-hypervisor.md). */
+static uint64_t api_get_version(struct guest_state *gs, struct hvpmu_hv_regs *r)
+{
+	int gi = group_index(r->o[0]);
+
+	if (gi < 0 || gs->major[gi] == 0)
+		return HV_EINVAL;
+	r->o[1] = gs->major[gi];
+	r->o[2] = gs->minor[gi];
+	return HV_EOK;
+}
+
+static uint64_t vt_perfreg_checks(struct hvpmu_hv *hv, unsigned guest, uint64_t reg)
+{
+	int64_t acc = hv->md->guests[guest].perfctraccess;
+
+	if (acc == HVPMU_MD_PROP_ABSENT || acc == 0)
+		return HV_ENOACCESS;
+	if (reg >= HV_VT_PERFREG_NPCR) /* unsigned: catches "negative" numbers */
+		return HV_EINVAL;
+	return HV_EOK;
+}
+
+static uint64_t vt_get_perfreg(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, struct hvpmu_hv_regs *r)
+{
+	uint64_t st = vt_perfreg_checks(hv, guest, r->o[0]), val;
+
+	if (st != HV_EOK)
+		return st;
+	if (hvpmu_machine_ldxa(hv->m, strand, HVPMU_T4_ASI_PCR, r->o[0] * 8, &val))
+		return HV_EINVAL;
+	r->o[1] = val;
+	return HV_EOK;
+}
+
+static uint64_t vt_set_perfreg(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, struct hvpmu_hv_regs *r)
+{
+	uint64_t st = vt_perfreg_checks(hv, guest, r->o[0]);
+	int64_t ht = hv->md->guests[guest].perfctrhtaccess;
+
+	if (st != HV_EOK)
+		return st;
+	if (HVPMU_FEX(r->o[1], T4_PCR, HT) && (ht == HVPMU_MD_PROP_ABSENT || ht == 0))
+		return HV_ENOACCESS;
+	if (hvpmu_machine_stxa(hv->m, strand, HVPMU_T4_ASI_PCR, r->o[0] * 8, r->o[1]))
+		return HV_EINVAL;
+	return HV_EOK;
+}
+
+static uint64_t dispatch(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, unsigned trapnum,
+			 struct hvpmu_hv_regs *r)
+{
+	struct guest_state *gs = &hv->g[guest];
+
+	if (trapnum == HV_CORE_TRAP) {
+		switch (r->o[5]) {
+		case HV_CORE_SET_VER: return api_set_version(gs, r);
+		case HV_CORE_GET_VER: return api_get_version(gs, r);
+		default: return HV_EBADTRAP;
+		}
+	}
+	if (trapnum != HV_FAST_TRAP)
+		return HV_EBADTRAP;
+	for (unsigned i = 0; i < sizeof fast_calls / sizeof fast_calls[0]; i++) {
+		const struct hcall *h = &fast_calls[i];
+		int gi;
+
+		if (h->fn != r->o[5])
+			continue;
+		gi = group_index(h->group);
+		if (gi < 0 || gs->major[gi] == 0)
+			return HV_EBADTRAP;
+		return h->handler(hv, guest, strand, r);
+	}
+	return HV_EBADTRAP;
+}
+
+void hvpmu_hv_trap(struct hvpmu_hv *hv, uint32_t strand, unsigned trapnum, struct hvpmu_hv_regs *r)
+{
+	int guest = guest_of(hv, strand);
+	enum hvpmu_mode prev;
+
+	if (guest < 0 || strand >= hvpmu_machine_nstrands(hv->m)) {
+		r->o[0] = HV_EBADTRAP;
+		return;
+	}
+	prev = hvpmu_machine_mode(hv->m, strand);
+	hvpmu_machine_set_mode(hv->m, strand, HVPMU_MODE_HYPER);
+	hvpmu_machine_add_cycles(hv->m, strand, HVPMU_MODE_HYPER, hv->md->timing.hcall_cycles);
+	r->o[0] = dispatch(hv, (unsigned)guest, strand, trapnum, r);
+	hvpmu_machine_set_mode(hv->m, strand, prev);
+}
+
+uint64_t hvpmu_hv_set_version(struct hvpmu_hv *hv, uint32_t strand, uint64_t group, uint64_t major,
+			      uint64_t minor, uint64_t *actual_minor)
+{
+	struct hvpmu_hv_regs r = { { group, major, minor, 0, 0, HV_CORE_SET_VER } };
+
+	hvpmu_hv_trap(hv, strand, HV_CORE_TRAP, &r);
+	if (actual_minor)
+		*actual_minor = r.o[1];
+	return r.o[0];
+}
+
+uint64_t hvpmu_hv_get_version(struct hvpmu_hv *hv, uint32_t strand, uint64_t group, uint64_t *major,
+			      uint64_t *minor)
+{
+	struct hvpmu_hv_regs r = { { group, 0, 0, 0, 0, HV_CORE_GET_VER } };
+
+	hvpmu_hv_trap(hv, strand, HV_CORE_TRAP, &r);
+	if (r.o[0] == HV_EOK) {
+		if (major)
+			*major = r.o[1];
+		if (minor)
+			*minor = r.o[2];
+	}
+	return r.o[0];
+}
+
+uint64_t hvpmu_hv_vt_get_perfreg(struct hvpmu_hv *hv, uint32_t strand, uint64_t reg, uint64_t *val)
+{
+	struct hvpmu_hv_regs r = { { reg, 0, 0, 0, 0, HV_FAST_VT_GET_PERFREG } };
+
+	hvpmu_hv_trap(hv, strand, HV_FAST_TRAP, &r);
+	if (val && r.o[0] == HV_EOK)
+		*val = r.o[1];
+	return r.o[0];
+}
+
+uint64_t hvpmu_hv_vt_set_perfreg(struct hvpmu_hv *hv, uint32_t strand, uint64_t reg, uint64_t val)
+{
+	struct hvpmu_hv_regs r = { { reg, val, 0, 0, 0, HV_FAST_VT_SET_PERFREG } };
+
+	hvpmu_hv_trap(hv, strand, HV_FAST_TRAP, &r);
+	return r.o[0];
+}
+
+const char *hvpmu_hv_status_name(uint64_t status)
+{
+	static const char *const names[] = {
+		"EOK", "ENOCPU", "ENORADDR", "ENOINTR", "EBADPGSZ", "EBADTSB", "EINVAL", "EBADTRAP", "EBADALIGN",
+		"EWOULDBLOCK", "ENOACCESS", "EIO", "ECPUERROR", "ENOTSUPPORTED", "ENOMAP", "ETOOMANY", "ECHANNEL",
+	};
+	return status < sizeof names / sizeof names[0] ? names[status] : "E?";
+}

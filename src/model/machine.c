@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Machine model (layer 2): strands, privilege modes, the instruction-driven
+ * timing model (%tick) and the routing of activity into the per-strand T4
+ * PMUs.  Overflow scheduling: see hvpmu/machine.h; timing: docs/timing-model.md.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <hvpmu/hvpmu.h>
+
+/* TABLE 10-2 footnote 12: block loads and stores decode into 8 micro-ops. */
+#define BLOCK_UOPS 8
+
+struct strand {
+	struct hvpmu_activity act;        /* written by the event source */
+	uint64_t synced[HVPMU_MAX_ICLASS];/* act.icount at the last sync */
+	uint64_t synced_taken;
+	uint64_t cycles[HVPMU_NMODES];    /* modeled cycles per mode */
+	uint64_t pending[HVPMU_NMODES];   /* cycles not yet fed to the PMU */
+	uint64_t tick_cmpr;               /* 0 = disarmed */
+	uint64_t next_len;                /* length of the block about to run (outer sync) */
+	enum hvpmu_mode mode;
+	unsigned depth;                   /* sync nesting (traps call back in) */
+	struct hvpmu_t4_pmu *pmu;
+};
+
+struct hvpmu_machine {
+	struct hvpmu_md md;
+	uint32_t nstrands;
+	unsigned nclass;
+	uint32_t class_flags[HVPMU_MAX_ICLASS];
+	uint64_t class_cycles[HVPMU_MAX_ICLASS];
+	uint64_t max_insn_cycles;
+	hvpmu_trap_fn trap_fn;
+	void *trap_ctx;
+	struct strand *s;
+};
+
+int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
+{
+	struct hvpmu_machine *m;
+	uint32_t n;
+
+	if (!md || !out)
+		return HVPMU_EINVAL;
+	n = hvpmu_md_nstrands(md);
+	if (n == 0 || n > 4096 || md->platform != HVPMU_PLATFORM_T4)
+		return HVPMU_EINVAL;
+	m = calloc(1, sizeof *m);
+	if (!m)
+		return HVPMU_ENOMEM;
+	m->md = *md;
+	m->nstrands = n;
+	m->max_insn_cycles = (uint64_t)md->timing.insn_cycles * BLOCK_UOPS + md->timing.taken_cti_cycles;
+	if (m->max_insn_cycles == 0)
+		m->max_insn_cycles = 1;
+	m->s = aligned_alloc(64, ((sizeof(struct strand) * n + 63) / 64) * 64);
+	if (!m->s) {
+		free(m);
+		return HVPMU_ENOMEM;
+	}
+	memset(m->s, 0, sizeof(struct strand) * n);
+	for (uint32_t i = 0; i < n; i++) {
+		m->s[i].act.next_check = UINT64_MAX;
+		m->s[i].mode = HVPMU_MODE_USER;
+		m->s[i].pmu = hvpmu_t4_pmu_create(m->class_flags);
+		if (!m->s[i].pmu) {
+			hvpmu_machine_destroy(m);
+			return HVPMU_ENOMEM;
+		}
+	}
+	*out = m;
+	return HVPMU_OK;
+}
+
+void hvpmu_machine_destroy(struct hvpmu_machine *m)
+{
+	if (!m)
+		return;
+	for (uint32_t i = 0; m->s && i < m->nstrands; i++)
+		hvpmu_t4_pmu_destroy(m->s[i].pmu);
+	free(m->s);
+	free(m);
+}
+
+const struct hvpmu_md *hvpmu_machine_md(const struct hvpmu_machine *m) { return &m->md; }
+uint32_t hvpmu_machine_nstrands(const struct hvpmu_machine *m) { return m->nstrands; }
+
+void hvpmu_machine_set_trap_handler(struct hvpmu_machine *m, hvpmu_trap_fn fn, void *ctx)
+{
+	m->trap_fn = fn;
+	m->trap_ctx = ctx;
+}
+
+int hvpmu_machine_class(struct hvpmu_machine *m, uint32_t si_flags)
+{
+	for (unsigned k = 0; k < m->nclass; k++)
+		if (m->class_flags[k] == si_flags)
+			return (int)k;
+	if (m->nclass == HVPMU_MAX_ICLASS)
+		return HVPMU_EFULL;
+	m->class_flags[m->nclass] = si_flags;
+	m->class_cycles[m->nclass] =
+		(uint64_t)m->md.timing.insn_cycles * ((si_flags & HVPMU_SI_BLOCK) ? BLOCK_UOPS : 1) +
+		((si_flags & HVPMU_SI_CTI_ALWAYS) ? m->md.timing.taken_cti_cycles : 0);
+	for (uint32_t i = 0; i < m->nstrands; i++)
+		hvpmu_t4_pmu_classes_changed(m->s[i].pmu);
+	return (int)m->nclass++;
+}
+
+uint32_t hvpmu_machine_class_flags(const struct hvpmu_machine *m, unsigned cls)
+{
+	return cls < HVPMU_MAX_ICLASS ? m->class_flags[cls] : 0;
+}
+
+struct hvpmu_activity *hvpmu_machine_activity(struct hvpmu_machine *m, uint32_t strand)
+{
+	return strand < m->nstrands ? &m->s[strand].act : NULL;
+}
+
+static uint64_t tick_of(const struct strand *s)
+{
+	return s->cycles[HVPMU_MODE_USER] + s->cycles[HVPMU_MODE_PRIV] + s->cycles[HVPMU_MODE_HYPER];
+}
+
+static void raise(struct hvpmu_machine *m, uint32_t strand, enum hvpmu_trap_type tt,
+		  uint32_t pic_mask, uint64_t tpc)
+{
+	struct hvpmu_trap t = { tt, strand, pic_mask, tpc, m->s[strand].mode };
+
+	if (m->trap_fn)
+		m->trap_fn(m->trap_ctx, &t);
+}
+
+/* Next point at which a PIC could wrap or the tick compare could match. */
+static void schedule(struct hvpmu_machine *m, struct strand *s)
+{
+	uint64_t h = hvpmu_t4_pmu_headroom(s->pmu, m->max_insn_cycles);
+	uint64_t base = s->act.bound - s->next_len;
+
+	if (s->tick_cmpr) {
+		uint64_t now = tick_of(s);
+		uint64_t t = s->tick_cmpr > now ? (s->tick_cmpr - now + m->max_insn_cycles - 1) / m->max_insn_cycles : 0;
+
+		if (t < h)
+			h = t;
+	}
+	s->act.next_check = h >= UINT64_MAX - base ? UINT64_MAX : base + h;
+}
+
+int hvpmu_machine_sync(struct hvpmu_machine *m, uint32_t strand,
+		       const struct hvpmu_block *last, const struct hvpmu_block *next)
+{
+	struct strand *s;
+	uint64_t dclass[HVPMU_MAX_ICLASS];
+	struct hvpmu_t4_feed f = { 0 };
+	struct hvpmu_t4_feed_result r;
+	uint64_t ucyc = 0, nz = 0;
+
+	if (strand >= m->nstrands)
+		return HVPMU_ERANGE;
+	s = &m->s[strand];
+	if (s->depth == 0)
+		s->next_len = next ? next->n : 0;
+	for (unsigned k = 0; k < m->nclass; k++) {
+		dclass[k] = s->act.icount[k] - s->synced[k];
+		s->synced[k] = s->act.icount[k];
+		if (dclass[k]) {
+			nz |= UINT64_C(1) << k;
+			ucyc += dclass[k] * m->class_cycles[k];
+		}
+	}
+	f.dtaken_cond = s->act.taken_cond - s->synced_taken;
+	s->synced_taken = s->act.taken_cond;
+	ucyc += f.dtaken_cond * m->md.timing.taken_cti_cycles;
+	s->pending[HVPMU_MODE_USER] += ucyc;
+	for (int md = 0; md < HVPMU_NMODES; md++) {
+		f.dcycles[md] = s->pending[md];
+		s->cycles[md] += s->pending[md];
+		s->pending[md] = 0;
+	}
+	f.dclass = dclass;
+	f.dclass_nonzero = nz;
+	f.last = last;
+	f.next_pc = next ? next->vaddr : last ? last->vaddr + 4u * last->n : 0;
+	f.mode = s->mode;
+	hvpmu_t4_pmu_feed(s->pmu, &f, &r);
+
+	/* traps are taken in user mode only; see hvpmu_machine_set_mode() */
+	if (s->mode == HVPMU_MODE_USER && s->depth == 0) {
+		s->depth++;
+		if (r.precise_mask)
+			raise(m, strand, HVPMU_TT_PRECISE_PERF, r.precise_mask, r.precise_tpc);
+		if (r.disrupt_mask)
+			raise(m, strand, HVPMU_TT_DISRUPTING_PERF, r.disrupt_mask, f.next_pc);
+		if (s->tick_cmpr && tick_of(s) >= s->tick_cmpr) {
+			s->tick_cmpr = 0;
+			raise(m, strand, HVPMU_TT_TIMER, 0, f.next_pc);
+		}
+		s->depth--;
+	}
+	if (s->depth == 0)
+		schedule(m, s);
+	return HVPMU_OK;
+}
+
+int hvpmu_machine_set_mode(struct hvpmu_machine *m, uint32_t strand, enum hvpmu_mode mode)
+{
+	if (strand >= m->nstrands || (unsigned)mode >= HVPMU_NMODES)
+		return HVPMU_ERANGE;
+	hvpmu_machine_sync(m, strand, NULL, NULL);
+	m->s[strand].mode = mode;
+	if (mode == HVPMU_MODE_USER) /* deliver what became due meanwhile */
+		hvpmu_machine_sync(m, strand, NULL, NULL);
+	return HVPMU_OK;
+}
+
+enum hvpmu_mode hvpmu_machine_mode(const struct hvpmu_machine *m, uint32_t strand)
+{
+	return strand < m->nstrands ? m->s[strand].mode : HVPMU_MODE_USER;
+}
+
+int hvpmu_machine_add_cycles(struct hvpmu_machine *m, uint32_t strand, enum hvpmu_mode mode, uint64_t cycles)
+{
+	if (strand >= m->nstrands || (unsigned)mode >= HVPMU_NMODES)
+		return HVPMU_ERANGE;
+	m->s[strand].pending[mode] += cycles;
+	return hvpmu_machine_sync(m, strand, NULL, NULL);
+}
+
+uint64_t hvpmu_machine_tick(struct hvpmu_machine *m, uint32_t strand)
+{
+	return strand < m->nstrands ? tick_of(&m->s[strand]) : 0;
+}
+
+int hvpmu_machine_set_tick_compare(struct hvpmu_machine *m, uint32_t strand, uint64_t deadline)
+{
+	if (strand >= m->nstrands)
+		return HVPMU_ERANGE;
+	m->s[strand].tick_cmpr = deadline;
+	if (m->s[strand].depth == 0)
+		schedule(m, &m->s[strand]);
+	return HVPMU_OK;
+}
+
+struct hvpmu_t4_pmu *hvpmu_machine_t4_pmu(struct hvpmu_machine *m, uint32_t strand)
+{
+	return strand < m->nstrands ? m->s[strand].pmu : NULL;
+}
+
+uint64_t hvpmu_machine_retired(struct hvpmu_machine *m, uint32_t strand)
+{
+	uint64_t n = 0;
+
+	if (strand >= m->nstrands)
+		return 0;
+	for (unsigned k = 0; k < m->nclass; k++)
+		n += m->s[strand].synced[k];
+	return n;
+}
+
+/* VA of PCRn / PICn: n * 8 (TABLE 10-1, TABLE 10-3). */
+#define PMU_VA_STRIDE 8
+
+static int pmu_reg_index(uint64_t va, unsigned *idx)
+{
+	if (va % PMU_VA_STRIDE || va / PMU_VA_STRIDE >= HVPMU_T4_NPIC)
+		return HVPMU_ERANGE;
+	*idx = (unsigned)(va / PMU_VA_STRIDE);
+	return HVPMU_OK;
+}
+
+int hvpmu_machine_ldxa(struct hvpmu_machine *m, uint32_t strand, unsigned asi, uint64_t va, uint64_t *val)
+{
+	unsigned idx;
+	struct strand *s;
+
+	if (strand >= m->nstrands || pmu_reg_index(va, &idx))
+		return HVPMU_ERANGE;
+	s = &m->s[strand];
+	hvpmu_machine_sync(m, strand, NULL, NULL);
+	if (asi == HVPMU_T4_ASI_PCR)
+		return s->mode == HVPMU_MODE_HYPER ? hvpmu_t4_pcr_read(s->pmu, idx, val) : HVPMU_ETRAP;
+	if (asi == HVPMU_T4_ASI_PIC)
+		return hvpmu_t4_pic_read(s->pmu, idx, s->mode, val);
+	return HVPMU_ERANGE;
+}
+
+int hvpmu_machine_stxa(struct hvpmu_machine *m, uint32_t strand, unsigned asi, uint64_t va, uint64_t val)
+{
+	unsigned idx;
+	struct strand *s;
+	int rc;
+
+	if (strand >= m->nstrands || pmu_reg_index(va, &idx))
+		return HVPMU_ERANGE;
+	s = &m->s[strand];
+	hvpmu_machine_sync(m, strand, NULL, NULL);
+	if (asi == HVPMU_T4_ASI_PCR)
+		rc = s->mode == HVPMU_MODE_HYPER ? hvpmu_t4_pcr_write(s->pmu, idx, val, s->mode) : HVPMU_ETRAP;
+	else if (asi == HVPMU_T4_ASI_PIC)
+		rc = hvpmu_t4_pic_write(s->pmu, idx, s->mode, val);
+	else
+		rc = HVPMU_ERANGE;
+	if (s->depth == 0)
+		schedule(m, s);
+	return rc;
+}

@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * SPARC T4 per-strand PMU: PCR0-3 and PIC0-3.
+ * sparc-t4-performance-instrumentation.md §10.1-10.3, TABLE 10-1 (PCR),
+ * TABLE 10-2 (sl/mask groups, Precise column), TABLE 10-3 (PIC).
+ * Register fields: hvpmu/t4_regs.h.  Event groups: src/pmu/t4_events.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <hvpmu/hvpmu.h>
+
+/* TABLE 10-2 sl=4 mask bits. */
+enum {
+	SL4_BRANCHES = 0x01,
+	SL4_TAKEN = 0x02,
+	SL4_SWCOUNT = 0x04,
+	SL4_ATOMICS = 0x08,
+	SL4_PREFETCH = 0x10,
+	SL4_BLOCK = 0x20,
+};
+
+/* sl=4 mask bit -> decode flag; bit 0x02 (taken) is special-cased. */
+static const struct {
+	uint8_t mask;
+	uint32_t flag;
+} sl4_bits[] = {
+	{ SL4_BRANCHES, HVPMU_SI_BRANCH },  { SL4_TAKEN, HVPMU_SI_CTI_ALWAYS },
+	{ SL4_SWCOUNT, HVPMU_SI_SWCOUNT },  { SL4_ATOMICS, HVPMU_SI_ATOMIC },
+	{ SL4_PREFETCH, HVPMU_SI_PREFETCH },{ SL4_BLOCK, HVPMU_SI_BLOCK },
+};
+
+/* The hypervisor's own PCR write: STXA to ASI 0x64, an SPR ring op
+ * (footnote 8 "STXA_0X64") and a non-translating alternate store, hence
+ * next-to-commit (TABLE 10-1 footnote 1). */
+#define PCR_WRITE_INSN_FLAGS (HVPMU_SI_SPR | HVPMU_SI_NTC)
+
+struct t4_counter {
+	uint64_t pcr;
+	uint32_t pic;
+	/* derived from pcr.sl/mask at write time */
+	enum hvpmu_t4_kind kind;
+	uint8_t precise;
+	uint8_t taken;     /* add taken conditional CTIs (sl=4 mask has 0x02 but not 0x01) */
+	uint64_t match;    /* instruction classes counted */
+};
+
+struct hvpmu_t4_pmu {
+	const uint32_t *class_flags;
+	struct t4_counter c[HVPMU_T4_NPIC];
+};
+
+static int flags_match(const struct t4_counter *c, uint32_t flags)
+{
+	unsigned mask = (unsigned)HVPMU_FEX(c->pcr, T4_PCR, MASK);
+
+	if (!flags)
+		return 0;
+	if (c->kind == HVPMU_T4_KIND_SL3)
+		return (flags & mask & HVPMU_SI_SL3_MASK) != 0;
+	if (c->kind == HVPMU_T4_KIND_SL4) {
+		for (unsigned i = 0; i < sizeof sl4_bits / sizeof sl4_bits[0]; i++)
+			if ((mask & sl4_bits[i].mask) && (flags & sl4_bits[i].flag))
+				return 1;
+	}
+	return 0;
+}
+
+static void derive(struct hvpmu_t4_pmu *pmu, struct t4_counter *c)
+{
+	unsigned sl = (unsigned)HVPMU_FEX(c->pcr, T4_PCR, SL);
+	unsigned mask = (unsigned)HVPMU_FEX(c->pcr, T4_PCR, MASK);
+	const struct hvpmu_t4_group *g = hvpmu_t4_group(sl);
+
+	c->kind = g ? g->kind : HVPMU_T4_KIND_NONE;
+	c->precise = g ? g->precise : 0;
+	c->taken = c->kind == HVPMU_T4_KIND_SL4 && (mask & SL4_TAKEN) && !(mask & SL4_BRANCHES);
+	c->match = 0;
+	for (unsigned k = 0; k < HVPMU_MAX_ICLASS; k++)
+		if (flags_match(c, pmu->class_flags[k]))
+			c->match |= UINT64_C(1) << k;
+}
+
+struct hvpmu_t4_pmu *hvpmu_t4_pmu_create(const uint32_t *class_flags)
+{
+	struct hvpmu_t4_pmu *pmu = calloc(1, sizeof *pmu);
+
+	if (!pmu || !class_flags) {
+		free(pmu);
+		return NULL;
+	}
+	pmu->class_flags = class_flags;
+	for (unsigned i = 0; i < HVPMU_T4_NPIC; i++)
+		derive(pmu, &pmu->c[i]);
+	return pmu;
+}
+
+void hvpmu_t4_pmu_destroy(struct hvpmu_t4_pmu *pmu)
+{
+	free(pmu);
+}
+
+void hvpmu_t4_pmu_classes_changed(struct hvpmu_t4_pmu *pmu)
+{
+	for (unsigned i = 0; i < HVPMU_T4_NPIC; i++)
+		derive(pmu, &pmu->c[i]);
+}
+
+int hvpmu_t4_pcr_read(const struct hvpmu_t4_pmu *pmu, unsigned idx, uint64_t *val)
+{
+	if (idx >= HVPMU_T4_NPIC)
+		return HVPMU_ERANGE;
+	*val = pmu->c[idx].pcr;
+	return HVPMU_OK;
+}
+
+/* Add `n` events to counter c; returns 1 if the PIC wrapped 2^32-1 -> 0. */
+static int pic_add(struct t4_counter *c, uint64_t n)
+{
+	uint64_t v = (uint64_t)c->pic + n;
+
+	c->pic = (uint32_t)v;
+	if (v >= HVPMU_T4_PIC_WRAP) {
+		c->pcr |= HVPMU_FMASK(T4_PCR, OV);
+		return 1;
+	}
+	return 0;
+}
+
+static int counts_mode(const struct t4_counter *c, enum hvpmu_mode mode)
+{
+	switch (mode) {
+	case HVPMU_MODE_USER: return (int)HVPMU_FEX(c->pcr, T4_PCR, UT);
+	case HVPMU_MODE_PRIV: return (int)HVPMU_FEX(c->pcr, T4_PCR, ST);
+	case HVPMU_MODE_HYPER: return (int)HVPMU_FEX(c->pcr, T4_PCR, HT);
+	default: return 0;
+	}
+}
+
+int hvpmu_t4_pcr_write(struct hvpmu_t4_pmu *pmu, unsigned idx, uint64_t val, enum hvpmu_mode mode)
+{
+	struct t4_counter *c;
+	uint64_t nv;
+	int rewrap = 0;
+
+	if (idx >= HVPMU_T4_NPIC)
+		return HVPMU_ERANGE;
+	c = &pmu->c[idx];
+	/* The writing STXA is counted under the settings in force while it
+	 * executes (the old PCR): if that wraps the PIC, hardware sets ov
+	 * again after the write (§10.2 programming note on ov). */
+	if (counts_mode(c, mode) &&
+	    (c->kind == HVPMU_T4_KIND_SL3 || c->kind == HVPMU_T4_KIND_SL4) &&
+	    flags_match(c, PCR_WRITE_INSN_FLAGS))
+		rewrap = pic_add(c, 1);
+	nv = val & HVPMU_T4_PCR_IMPL_MASK;
+	/* ntc and ov: software can clear them, never set them (§10.2). */
+	nv = (nv & ~HVPMU_T4_PCR_STICKY_MASK) | (c->pcr & val & HVPMU_T4_PCR_STICKY_MASK);
+	if (rewrap)
+		nv |= HVPMU_FMASK(T4_PCR, OV) | HVPMU_FMASK(T4_PCR, NTC);
+	c->pcr = nv;
+	derive(pmu, c);
+	return HVPMU_OK;
+}
+
+/* §10.3 / TABLE 10-1 picnht, picnpt. */
+static int pic_access_ok(const struct t4_counter *c, enum hvpmu_mode mode)
+{
+	if (mode == HVPMU_MODE_HYPER)
+		return 1;
+	if (HVPMU_FEX(c->pcr, T4_PCR, PICNHT))
+		return 0;
+	if (mode == HVPMU_MODE_USER && HVPMU_FEX(c->pcr, T4_PCR, PICNPT))
+		return 0;
+	return 1;
+}
+
+int hvpmu_t4_pic_read(const struct hvpmu_t4_pmu *pmu, unsigned idx, enum hvpmu_mode mode, uint64_t *val)
+{
+	if (idx >= HVPMU_T4_NPIC)
+		return HVPMU_ERANGE;
+	if (!pic_access_ok(&pmu->c[idx], mode))
+		return HVPMU_ETRAP;
+	*val = pmu->c[idx].pic;
+	return HVPMU_OK;
+}
+
+int hvpmu_t4_pic_write(struct hvpmu_t4_pmu *pmu, unsigned idx, enum hvpmu_mode mode, uint64_t val)
+{
+	if (idx >= HVPMU_T4_NPIC)
+		return HVPMU_ERANGE;
+	if (!pic_access_ok(&pmu->c[idx], mode))
+		return HVPMU_ETRAP;
+	pmu->c[idx].pic = (uint32_t)HVPMU_FEX(val, T4_PIC, COUNTER);
+	return HVPMU_OK;
+}
+
+uint32_t hvpmu_t4_pmu_peek_pic(const struct hvpmu_t4_pmu *pmu, unsigned idx)
+{
+	return idx < HVPMU_T4_NPIC ? pmu->c[idx].pic : 0;
+}
+
+static int is_insn_kind(enum hvpmu_t4_kind k)
+{
+	return k == HVPMU_T4_KIND_SL3 || k == HVPMU_T4_KIND_SL4;
+}
+
+/*
+ * Index of the instruction of `b` at which counter c (holding `pic` before
+ * the block) wraps, or -1 if it cannot be located.
+ */
+static int locate_wrap(const struct t4_counter *c,
+		       uint32_t pic, const struct hvpmu_block *b, uint64_t dtaken)
+{
+	uint64_t need = HVPMU_T4_PIC_WRAP - pic;
+
+	for (uint32_t i = 0; b && i < b->n; i++) {
+		int hit = (int)((c->match >> b->cls[i]) & 1);
+
+		if (!hit && c->taken && dtaken && (int32_t)i == b->cond_cti)
+			hit = 1;
+		if (hit && --need == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+void hvpmu_t4_pmu_feed(struct hvpmu_t4_pmu *pmu, const struct hvpmu_t4_feed *f,
+		       struct hvpmu_t4_feed_result *res)
+{
+	int best = -1;
+
+	memset(res, 0, sizeof *res);
+	for (unsigned i = 0; i < HVPMU_T4_NPIC; i++) {
+		struct t4_counter *c = &pmu->c[i];
+		uint64_t delta = 0;
+		uint32_t before = c->pic;
+
+		if (is_insn_kind(c->kind) && HVPMU_FEX(c->pcr, T4_PCR, UT)) {
+			uint64_t bits = c->match & f->dclass_nonzero;
+
+			while (bits) {
+				unsigned k = (unsigned)__builtin_ctzll(bits);
+
+				bits &= bits - 1;
+				delta += f->dclass[k];
+			}
+			if (c->taken)
+				delta += f->dtaken_cond;
+		} else if (c->kind == HVPMU_T4_KIND_CYCLES) {
+			for (int m = 0; m < HVPMU_NMODES; m++)
+				if (counts_mode(c, (enum hvpmu_mode)m))
+					delta += f->dcycles[m];
+		}
+		if (!delta || !pic_add(c, delta))
+			continue;
+		res->ovf_mask |= 1u << i;
+		if (is_insn_kind(c->kind)) {
+			/* instruction events happen in user mode */
+			int at = locate_wrap(c, before, f->last, f->dtaken_cond);
+
+			if (at >= 0 && (pmu->class_flags[f->last->cls[at]] & HVPMU_SI_NTC))
+				c->pcr |= HVPMU_FMASK(T4_PCR, NTC);
+			/* precise trap: toe, ht=0, not in hyperprivileged mode (§10.3) */
+			if (HVPMU_FEX(c->pcr, T4_PCR, TOE) && c->precise &&
+			    !HVPMU_FEX(c->pcr, T4_PCR, HT)) {
+				res->precise_mask |= 1u << i;
+				if (at >= 0 && (best < 0 || at < best))
+					best = at;
+			}
+		}
+	}
+	if (res->precise_mask)
+		res->precise_tpc = best >= 0 ? f->last->vaddr + 4u * (uint64_t)best : f->next_pc;
+	/* disrupting traps are level: toe AND ov for asynchronous groups */
+	for (unsigned i = 0; i < HVPMU_T4_NPIC; i++) {
+		const struct t4_counter *c = &pmu->c[i];
+
+		if (HVPMU_FEX(c->pcr, T4_PCR, TOE) && HVPMU_FEX(c->pcr, T4_PCR, OV) && !c->precise &&
+		    c->kind != HVPMU_T4_KIND_NONE)
+			res->disrupt_mask |= 1u << i;
+	}
+}
+
+uint64_t hvpmu_t4_pmu_headroom(const struct hvpmu_t4_pmu *pmu, uint64_t max_cycles_per_insn)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (unsigned i = 0; i < HVPMU_T4_NPIC; i++) {
+		const struct t4_counter *c = &pmu->c[i];
+		uint64_t left = HVPMU_T4_PIC_WRAP - c->pic, insns;
+
+		/* conservative: classes interned later may match */
+		if (is_insn_kind(c->kind) && HVPMU_FEX(c->pcr, T4_PCR, UT))
+			insns = left;
+		else if (c->kind == HVPMU_T4_KIND_CYCLES && HVPMU_FEX(c->pcr, T4_PCR, UT))
+			insns = (left + max_cycles_per_insn - 1) / (max_cycles_per_insn ? max_cycles_per_insn : 1);
+		else
+			continue;
+		if (insns < best)
+			best = insns;
+	}
+	return best;
+}

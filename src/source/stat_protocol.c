@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Request / result files between `hvpmu stat` and the plugin (json-c). */
+#include <stdio.h>
+#include <string.h>
+#include <json-c/json.h>
+#include "stat_protocol.h"
+
+#define K_EVENTS "events"
+#define K_NAME "name"
+
+static int fail(char *err, size_t n, const char *what, const char *path)
+{
+	snprintf(err, n, "%s: %s", path, what);
+	return -1;
+}
+
+static int write_obj(const char *path, json_object *o, char *err, size_t n)
+{
+	int rc = json_object_to_file_ext(path, o, JSON_C_TO_STRING_PLAIN);
+
+	json_object_put(o);
+	return rc ? fail(err, n, "cannot write", path) : 0;
+}
+
+static uint64_t get_u64(json_object *o, const char *k)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, k, &v) ? (uint64_t)json_object_get_uint64(v) : 0;
+}
+
+static void get_str(json_object *o, const char *k, char *dst, size_t n)
+{
+	json_object *v;
+
+	dst[0] = 0;
+	if (json_object_object_get_ex(o, k, &v) && json_object_is_type(v, json_type_string))
+		snprintf(dst, n, "%s", json_object_get_string(v));
+}
+
+static json_object *u64(uint64_t v) { return json_object_new_uint64(v); }
+
+int stat_request_write(const char *path, const struct stat_request *rq, char *err, size_t n)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_array();
+
+	for (unsigned i = 0; i < rq->nevents; i++) {
+		json_object *e = json_object_new_object();
+
+		json_object_object_add(e, K_NAME, json_object_new_string(rq->ev[i].name));
+		json_object_object_add(e, "sl", u64(rq->ev[i].sl));
+		json_object_object_add(e, "mask", u64(rq->ev[i].mask));
+		json_object_object_add(e, "ut", u64(rq->ev[i].ut));
+		json_object_object_add(e, "st", u64(rq->ev[i].st));
+		json_object_object_add(e, "ht", u64(rq->ev[i].ht));
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, K_EVENTS, a);
+	json_object_object_add(o, "pic_init", u64(rq->pic_init));
+	json_object_object_add(o, "rotate_cycles", u64(rq->rotate_cycles));
+	json_object_object_add(o, "overflow_log", json_object_new_string(rq->overflow_log));
+	json_object_object_add(o, "out", json_object_new_string(rq->out));
+	return write_obj(path, o, err, n);
+}
+
+int stat_request_read(const char *path, struct stat_request *rq, char *err, size_t n)
+{
+	json_object *o = json_object_from_file(path), *a;
+
+	memset(rq, 0, sizeof *rq);
+	if (!o)
+		return fail(err, n, "cannot parse request", path);
+	if (!json_object_object_get_ex(o, K_EVENTS, &a) || !json_object_is_type(a, json_type_array) ||
+	    json_object_array_length(a) > HVPMU_SV_MAX_EVENTS) {
+		json_object_put(o);
+		return fail(err, n, "bad event list", path);
+	}
+	rq->nevents = (unsigned)json_object_array_length(a);
+	for (unsigned i = 0; i < rq->nevents; i++) {
+		json_object *e = json_object_array_get_idx(a, i);
+
+		get_str(e, K_NAME, rq->ev[i].name, sizeof rq->ev[i].name);
+		rq->ev[i].sl = (uint8_t)get_u64(e, "sl");
+		rq->ev[i].mask = (uint8_t)get_u64(e, "mask");
+		rq->ev[i].ut = (uint8_t)get_u64(e, "ut");
+		rq->ev[i].st = (uint8_t)get_u64(e, "st");
+		rq->ev[i].ht = (uint8_t)get_u64(e, "ht");
+	}
+	rq->pic_init = (uint32_t)get_u64(o, "pic_init");
+	rq->rotate_cycles = get_u64(o, "rotate_cycles");
+	get_str(o, "overflow_log", rq->overflow_log, sizeof rq->overflow_log);
+	get_str(o, "out", rq->out, sizeof rq->out);
+	json_object_put(o);
+	return 0;
+}
+
+int stat_result_write(const char *path, const struct stat_result *rs, char *err, size_t n)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_array();
+
+	for (unsigned i = 0; i < rs->nevents; i++) {
+		json_object *e = json_object_new_object();
+		const struct hvpmu_sv_count *c = &rs->count[i];
+
+		json_object_object_add(e, K_NAME, json_object_new_string(rs->name[i]));
+		json_object_object_add(e, "supported", u64((uint64_t)c->supported));
+		json_object_object_add(e, "raw", u64(c->raw));
+		json_object_object_add(e, "enabled", u64(c->enabled));
+		json_object_object_add(e, "running", u64(c->running));
+		json_object_object_add(e, "overflows", u64(c->overflows));
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, K_EVENTS, a);
+	json_object_object_add(o, "clock_hz", u64(rs->clock_hz));
+	json_object_object_add(o, "retired", u64(rs->retired));
+	json_object_object_add(o, "hv_status", u64(rs->hv_status));
+	return write_obj(path, o, err, n);
+}
+
+int stat_result_read(const char *path, struct stat_result *rs, char *err, size_t n)
+{
+	json_object *o = json_object_from_file(path), *a;
+
+	memset(rs, 0, sizeof *rs);
+	if (!o)
+		return fail(err, n, "no result from the plugin", path);
+	if (!json_object_object_get_ex(o, K_EVENTS, &a) || !json_object_is_type(a, json_type_array) ||
+	    json_object_array_length(a) > HVPMU_SV_MAX_EVENTS) {
+		json_object_put(o);
+		return fail(err, n, "bad result", path);
+	}
+	rs->nevents = (unsigned)json_object_array_length(a);
+	for (unsigned i = 0; i < rs->nevents; i++) {
+		json_object *e = json_object_array_get_idx(a, i);
+		struct hvpmu_sv_count *c = &rs->count[i];
+
+		get_str(e, K_NAME, rs->name[i], sizeof rs->name[i]);
+		c->supported = (int)get_u64(e, "supported");
+		c->raw = get_u64(e, "raw");
+		c->enabled = get_u64(e, "enabled");
+		c->running = get_u64(e, "running");
+		c->overflows = get_u64(e, "overflows");
+		c->scaled = c->running ? (double)c->raw * (double)c->enabled / (double)c->running : 0.0;
+	}
+	rs->clock_hz = get_u64(o, "clock_hz");
+	rs->retired = get_u64(o, "retired");
+	rs->hv_status = get_u64(o, "hv_status");
+	json_object_put(o);
+	return 0;
+}

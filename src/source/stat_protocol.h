@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The files `hvpmu stat` and the QEMU plugin exchange (JSON, via json-c):
+ * a request (events to program, options) written by the CLI and read by the
+ * plugin, and a result written by the plugin at guest exit.
+ */
+#ifndef HVPMU_STAT_PROTOCOL_H
+#define HVPMU_STAT_PROTOCOL_H
+
+#include <stdint.h>
+#include <hvpmu/supervisor.h>
+
+struct stat_request {
+	unsigned nevents;
+	struct hvpmu_sv_event ev[HVPMU_SV_MAX_EVENTS];
+	uint32_t pic_init;
+	uint64_t rotate_cycles;
+	char overflow_log[4096]; /* "" = none */
+	char out[4096];          /* result file */
+};
+
+struct stat_result {
+	unsigned nevents;
+	char name[HVPMU_SV_MAX_EVENTS][64];
+	struct hvpmu_sv_count count[HVPMU_SV_MAX_EVENTS];
+	uint64_t clock_hz;
+	uint64_t retired;        /* user-mode instructions retired, all strands */
+	uint64_t hv_status;      /* last non-EOK hypervisor status, 0 if none */
+};
+
+/* Return 0 or -1 with a one-line reason in err[errlen]. */
+int stat_request_write(const char *path, const struct stat_request *rq, char *err, size_t errlen);
+int stat_request_read(const char *path, struct stat_request *rq, char *err, size_t errlen);
+int stat_result_write(const char *path, const struct stat_result *rs, char *err, size_t errlen);
+int stat_result_read(const char *path, struct stat_result *rs, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Guest OS performance-counter driver for SPARC T4 (layer 5), modeled on
+ * Linux arch/sparc/kernel/pcr.c + perf_event.c (niagara4) and the Solaris
+ * PCBE (../shared/reference/linux-clients.md §1.6-1.7, anchors.md §3.7):
+ * PCRs only via HV_FAST_VT_{GET,SET}_PERFREG, PICs only via LDXA/STXA
+ * ASI 0xB0 in privileged mode, the §10.2 disable / reset / enable sequence,
+ * 32 -> 64-bit extension on overflow, and perf-style multiplexing.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <hvpmu/hvpmu.h>
+
+/* Linux's default perf_event_mux_interval_ms is 4 ms; at the md clock. */
+#define DEFAULT_ROTATE_MS 4
+#define MS_PER_S 1000
+
+struct sv_event {
+	struct hvpmu_sv_event req;
+	int supported;
+	unsigned group;
+	unsigned pic;
+	uint64_t raw, enabled, running, overflows;
+};
+
+struct sv_strand {
+	int active;
+	unsigned cur_group;
+	uint64_t start_tick;
+	uint64_t group_tick;
+	uint64_t pcr[HVPMU_T4_NPIC];      /* software copy of each programmed PCR */
+	int ev[HVPMU_T4_NPIC];            /* event on each PIC, -1 if none */
+	uint64_t ovf[HVPMU_T4_NPIC];      /* overflows during this activation */
+};
+
+struct hvpmu_sv {
+	struct hvpmu_hv *hv;
+	struct hvpmu_machine *m;
+	unsigned guest;
+	struct hvpmu_sv_config cfg;
+	struct sv_event ev[HVPMU_SV_MAX_EVENTS];
+	unsigned nevents;
+	unsigned ngroups;
+	int negotiated;      /* 1 ok, -1 failed */
+	uint64_t last_status;
+	uint32_t nstrands;
+	struct sv_strand *st;
+};
+
+static void on_trap(void *ctx, const struct hvpmu_guest_trap *t);
+
+int hvpmu_sv_create(struct hvpmu_hv *hv, unsigned guest, const struct hvpmu_sv_config *cfg, struct hvpmu_sv **out)
+{
+	struct hvpmu_sv *sv;
+	const struct hvpmu_md *md;
+
+	if (!hv || !out)
+		return HVPMU_EINVAL;
+	sv = calloc(1, sizeof *sv);
+	if (!sv)
+		return HVPMU_ENOMEM;
+	sv->hv = hv;
+	sv->m = hvpmu_hv_machine(hv);
+	md = hvpmu_machine_md(sv->m);
+	sv->guest = guest;
+	if (cfg)
+		sv->cfg = *cfg;
+	if (!sv->cfg.rotate_cycles)
+		sv->cfg.rotate_cycles = md->clock_hz * DEFAULT_ROTATE_MS / MS_PER_S;
+	sv->nstrands = hvpmu_machine_nstrands(sv->m);
+	sv->st = calloc(sv->nstrands, sizeof *sv->st);
+	if (!sv->st || hvpmu_hv_set_guest_trap_handler(hv, guest, on_trap, sv)) {
+		free(sv->st);
+		free(sv);
+		return sv ? HVPMU_EINVAL : HVPMU_ENOMEM;
+	}
+	*out = sv;
+	return HVPMU_OK;
+}
+
+void hvpmu_sv_destroy(struct hvpmu_sv *sv)
+{
+	if (!sv)
+		return;
+	hvpmu_hv_set_guest_trap_handler(sv->hv, sv->guest, NULL, NULL);
+	free(sv->st);
+	free(sv);
+}
+
+int hvpmu_sv_add_event(struct hvpmu_sv *sv, const struct hvpmu_sv_event *req)
+{
+	struct sv_event *e;
+	unsigned nsup = 0;
+
+	if (!req || req->sl > 31 || req->mask > 0x3f || !(req->ut || req->st || req->ht))
+		return HVPMU_EINVAL;
+	if (sv->nevents == HVPMU_SV_MAX_EVENTS)
+		return HVPMU_EFULL;
+	for (unsigned i = 0; i < sv->nevents; i++)
+		nsup += sv->ev[i].supported;
+	e = &sv->ev[sv->nevents];
+	memset(e, 0, sizeof *e);
+	e->req = *req;
+	e->req.name[sizeof e->req.name - 1] = 0;
+	e->supported = hvpmu_t4_event_supported(req->sl, req->mask);
+	if (e->supported) {
+		e->group = nsup / HVPMU_T4_NPIC;
+		e->pic = nsup % HVPMU_T4_NPIC;
+		sv->ngroups = e->group + 1;
+	}
+	return (int)sv->nevents++;
+}
+
+unsigned hvpmu_sv_nevents(const struct hvpmu_sv *sv) { return sv->nevents; }
+uint64_t hvpmu_sv_last_status(const struct hvpmu_sv *sv) { return sv->last_status; }
+
+static uint64_t pcr_value(const struct hvpmu_sv_event *r)
+{
+	uint64_t v = HVPMU_FMASK(T4_PCR, PICNPT) | HVPMU_FMASK(T4_PCR, TOE);
+
+	v = HVPMU_FDP(v, T4_PCR, SL, r->sl);
+	v = HVPMU_FDP(v, T4_PCR, MASK, r->mask);
+	v = HVPMU_FDP(v, T4_PCR, UT, r->ut ? 1 : 0);
+	v = HVPMU_FDP(v, T4_PCR, ST, r->st ? 1 : 0);
+	return HVPMU_FDP(v, T4_PCR, HT, r->ht ? 1 : 0);
+}
+
+/* PCR value that stops counting: sl=0, ut=st=ht=0 (Linux writes PICNPT). */
+#define PCR_DISABLED HVPMU_FMASK(T4_PCR, PICNPT)
+
+/* If PCR p shows ov, account one wrap and clear ov/ntc (rewrite the
+ * software copy, as Linux's overflow handler does). */
+static void poll_ov(struct hvpmu_sv *sv, uint32_t strand, unsigned p, const struct hvpmu_guest_trap *t)
+{
+	struct sv_strand *ss = &sv->st[strand];
+	uint64_t pcr;
+
+	if (ss->ev[p] < 0)
+		return;
+	if (hvpmu_hv_vt_get_perfreg(sv->hv, strand, p, &pcr) != HV_EOK || !HVPMU_FEX(pcr, T4_PCR, OV))
+		return;
+	ss->ovf[p]++;
+	hvpmu_hv_vt_set_perfreg(sv->hv, strand, p, ss->pcr[p]);
+	if (sv->cfg.on_overflow) {
+		struct hvpmu_guest_trap polled = { HV_TT_INTERRUPT_LEVEL_15, strand, 1u << p, 0, 0 };
+
+		sv->cfg.on_overflow(sv->cfg.ctx, (unsigned)ss->ev[p], t ? t : &polled);
+	}
+}
+
+static void program_group(struct hvpmu_sv *sv, uint32_t strand, unsigned g)
+{
+	struct sv_strand *ss = &sv->st[strand];
+
+	ss->cur_group = g;
+	for (unsigned p = 0; p < HVPMU_T4_NPIC; p++)
+		ss->ev[p] = -1;
+	for (unsigned i = 0; i < sv->nevents; i++)
+		if (sv->ev[i].supported && sv->ev[i].group == g)
+			ss->ev[sv->ev[i].pic] = (int)i;
+	for (unsigned p = 0; p < HVPMU_T4_NPIC; p++) {
+		uint64_t st;
+
+		/* §10.2: 1. disable, 2. reset the PIC, 3. enable */
+		hvpmu_hv_vt_set_perfreg(sv->hv, strand, p, PCR_DISABLED);
+		hvpmu_machine_stxa(sv->m, strand, HVPMU_T4_ASI_PIC, p * 8u, sv->cfg.pic_init);
+		ss->ovf[p] = 0;
+		if (ss->ev[p] < 0)
+			continue;
+		ss->pcr[p] = pcr_value(&sv->ev[ss->ev[p]].req);
+		st = hvpmu_hv_vt_set_perfreg(sv->hv, strand, p, ss->pcr[p]);
+		if (st != HV_EOK) { /* e.g. ENOACCESS for ht without perfctrhtaccess */
+			sv->ev[ss->ev[p]].supported = 0;
+			sv->last_status = st;
+			ss->ev[p] = -1;
+			hvpmu_hv_vt_set_perfreg(sv->hv, strand, p, PCR_DISABLED);
+		}
+	}
+	ss->group_tick = hvpmu_machine_tick(sv->m, strand);
+}
+
+/* Read PCR p; if it shows ov, count a wrap.  Returns the PCR. */
+static uint64_t check_ov(struct hvpmu_sv *sv, uint32_t strand, unsigned p)
+{
+	uint64_t pcr = 0;
+
+	if (hvpmu_hv_vt_get_perfreg(sv->hv, strand, p, &pcr) == HV_EOK && HVPMU_FEX(pcr, T4_PCR, OV))
+		sv->st[strand].ovf[p]++;
+	return pcr;
+}
+
+/* Fold the current group's counts into the events and stop counting:
+ * per PIC, account a pending ov, disable, account an ov the disabling
+ * write itself re-set (§10.2 programming note) and disable again, then
+ * read the PIC. */
+static void unprogram_group(struct hvpmu_sv *sv, uint32_t strand, uint64_t now)
+{
+	struct sv_strand *ss = &sv->st[strand];
+
+	for (unsigned p = 0; p < HVPMU_T4_NPIC; p++) {
+		struct sv_event *e;
+		uint64_t pic = 0;
+
+		if (ss->ev[p] < 0)
+			continue;
+		e = &sv->ev[ss->ev[p]];
+		check_ov(sv, strand, p);
+		hvpmu_hv_vt_set_perfreg(sv->hv, strand, p, PCR_DISABLED);
+		if (HVPMU_FEX(check_ov(sv, strand, p), T4_PCR, OV))
+			hvpmu_hv_vt_set_perfreg(sv->hv, strand, p, PCR_DISABLED);
+		hvpmu_machine_ldxa(sv->m, strand, HVPMU_T4_ASI_PIC, p * 8u, &pic);
+		e->raw += (ss->ovf[p] << 32) + pic - sv->cfg.pic_init;
+		e->overflows += ss->ovf[p];
+		e->running += now - ss->group_tick;
+		ss->ev[p] = -1;
+	}
+}
+
+/* Guest OS code runs on the strand in privileged mode. */
+static enum hvpmu_mode enter_os(struct hvpmu_sv *sv, uint32_t strand)
+{
+	enum hvpmu_mode prev = hvpmu_machine_mode(sv->m, strand);
+
+	if (prev != HVPMU_MODE_PRIV)
+		hvpmu_machine_set_mode(sv->m, strand, HVPMU_MODE_PRIV);
+	return prev;
+}
+
+static void leave_os(struct hvpmu_sv *sv, uint32_t strand, enum hvpmu_mode prev)
+{
+	if (prev != HVPMU_MODE_PRIV)
+		hvpmu_machine_set_mode(sv->m, strand, prev);
+}
+
+static int negotiate(struct hvpmu_sv *sv, uint32_t strand)
+{
+	uint64_t minor, st;
+
+	if (sv->negotiated)
+		return sv->negotiated > 0 ? HVPMU_OK : HVPMU_EHV;
+	/* register_perf_hsvc(): VT_CPU major 1 minor 0 (linux-clients.md §1.6) */
+	st = hvpmu_hv_set_version(sv->hv, strand, HV_GRP_VT_CPU, 1, 0, &minor);
+	sv->negotiated = st == HV_EOK ? 1 : -1;
+	if (st != HV_EOK) {
+		sv->last_status = st;
+		for (unsigned i = 0; i < sv->nevents; i++)
+			sv->ev[i].supported = 0;
+		return HVPMU_EHV;
+	}
+	return HVPMU_OK;
+}
+
+int hvpmu_sv_start_strand(struct hvpmu_sv *sv, uint32_t strand)
+{
+	enum hvpmu_mode prev;
+	int rc;
+
+	if (strand >= sv->nstrands)
+		return HVPMU_ERANGE;
+	if (sv->st[strand].active)
+		return HVPMU_OK;
+	prev = enter_os(sv, strand);
+	rc = negotiate(sv, strand);
+	if (rc == HVPMU_OK) {
+		sv->st[strand].active = 1;
+		program_group(sv, strand, 0);
+		/* enabled time starts when counting starts, as running time does */
+		sv->st[strand].start_tick = sv->st[strand].group_tick;
+		hvpmu_machine_set_tick_compare(sv->m, strand,
+			hvpmu_machine_tick(sv->m, strand) + sv->cfg.rotate_cycles);
+	}
+	leave_os(sv, strand, prev);
+	return rc;
+}
+
+int hvpmu_sv_stop_strand(struct hvpmu_sv *sv, uint32_t strand)
+{
+	enum hvpmu_mode prev;
+	uint64_t enabled, now;
+
+	if (strand >= sv->nstrands)
+		return HVPMU_ERANGE;
+	if (!sv->st[strand].active)
+		return HVPMU_OK;
+	now = hvpmu_machine_tick(sv->m, strand);
+	prev = enter_os(sv, strand);
+	unprogram_group(sv, strand, now);
+	hvpmu_machine_set_tick_compare(sv->m, strand, 0);
+	enabled = now - sv->st[strand].start_tick;
+	for (unsigned i = 0; i < sv->nevents; i++)
+		sv->ev[i].enabled += enabled;
+	sv->st[strand].active = 0;
+	leave_os(sv, strand, prev);
+	return HVPMU_OK;
+}
+
+/* interrupt_level_15 (PMU overflow) and interrupt_level_14 (OS tick). */
+static void on_trap(void *ctx, const struct hvpmu_guest_trap *t)
+{
+	struct hvpmu_sv *sv = ctx;
+	struct sv_strand *ss;
+
+	if (t->strand >= sv->nstrands || !sv->st[t->strand].active)
+		return;
+	ss = &sv->st[t->strand];
+	if (t->tt == HV_TT_INTERRUPT_LEVEL_15) {
+		for (unsigned p = 0; p < HVPMU_T4_NPIC; p++)
+			if (t->pic_mask & (1u << p))
+				poll_ov(sv, t->strand, p, t);
+		return;
+	}
+	/* OS tick: rotate groups when multiplexing, else poll for overflows
+	 * that could not trap (ht=1 or events in hyperprivileged mode). */
+	if (sv->ngroups > 1) {
+		unprogram_group(sv, t->strand, hvpmu_machine_tick(sv->m, t->strand));
+		program_group(sv, t->strand, (ss->cur_group + 1) % sv->ngroups);
+	} else {
+		for (unsigned p = 0; p < HVPMU_T4_NPIC; p++)
+			poll_ov(sv, t->strand, p, NULL);
+	}
+	hvpmu_machine_set_tick_compare(sv->m, t->strand,
+		hvpmu_machine_tick(sv->m, t->strand) + sv->cfg.rotate_cycles);
+}
+
+int hvpmu_sv_read(struct hvpmu_sv *sv, unsigned idx, struct hvpmu_sv_count *out)
+{
+	const struct sv_event *e;
+
+	if (idx >= sv->nevents || !out)
+		return HVPMU_ERANGE;
+	e = &sv->ev[idx];
+	out->supported = e->supported;
+	out->raw = e->raw;
+	out->enabled = e->enabled;
+	out->running = e->running;
+	out->overflows = e->overflows;
+	out->scaled = e->running ? (double)e->raw * (double)e->enabled / (double)e->running : 0.0;
+	return HVPMU_OK;
+}

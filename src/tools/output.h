@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* perf-stat-style output: default table, CSV (-x SEP), JSON lines (-j). */
+#ifndef HVPMU_TOOLS_OUTPUT_H
+#define HVPMU_TOOLS_OUTPUT_H
+
+#include <stdio.h>
+#include "../source/stat_protocol.h"
+
+enum out_format { OUT_TABLE, OUT_CSV, OUT_JSON };
+
+struct run_times {
+	double elapsed, user, sys; /* seconds, host wall clock and child rusage */
+};
+
+/* Print the counts of `rs` for `cmdline` in perf stat's layout. */
+void print_stat(FILE *f, enum out_format fmt, const char *sep, const char *cmdline,
+		const struct stat_result *rs, const struct run_times *t);
+
+#endif

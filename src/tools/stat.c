@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * `hvpmu stat [-e EVENT,...] [-x SEP | -j] [-o FILE] -- PROGRAM [ARGS]`:
+ * runs a sparc64 program under qemu-sparc64 with the hvpmu plugin (which
+ * hosts the machine, hypervisor and guest driver) and prints the counts in
+ * perf stat's layout.  The program's stdin, stdout, stderr and exit status
+ * pass through.  docs/cli.md describes every option.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "events.h"
+#include "output.h"
+#include "tools.h"
+
+/* ELF identification (System V gABI): class 64, big-endian, EM_SPARCV9. */
+#define ELF_IDENT_LEN 20
+#define EI_CLASS 4
+#define EI_DATA 5
+#define ELFCLASS64 2
+#define ELFDATA2MSB 2
+#define E_MACHINE_OFF 18
+#define EM_SPARCV9 43
+
+#define DEFAULT_EVENTS "cycles,instructions,branches,Instr_ld"
+#define EXIT_USAGE 129
+#define EXIT_NOEXEC 126
+#define EXIT_NOTFOUND 127
+
+static const char *default_sysroot = "/usr/sparc64-linux-gnu";
+
+/* Find PROGRAM as execvp would (PATH search when it has no '/'). */
+static int resolve_program(const char *prog, char *out, size_t n)
+{
+	const char *path = getenv("PATH");
+
+	if (strchr(prog, '/')) {
+		snprintf(out, n, "%s", prog);
+		return access(out, F_OK) == 0 ? 0 : -1;
+	}
+	if (!path)
+		path = "/bin:/usr/bin";
+	while (*path) {
+		size_t len = strcspn(path, ":");
+
+		snprintf(out, n, "%.*s/%s", (int)len, len ? path : ".", prog);
+		if (access(out, X_OK) == 0)
+			return 0;
+		path += len + (path[len] == ':');
+	}
+	errno = ENOENT;
+	return -1;
+}
+
+static int is_sparc64_elf(const char *file)
+{
+	unsigned char h[ELF_IDENT_LEN];
+	int fd = open(file, O_RDONLY);
+	ssize_t r;
+
+	if (fd < 0)
+		return 0;
+	r = read(fd, h, sizeof h);
+	close(fd);
+	return r == (ssize_t)sizeof h && memcmp(h, "\177ELF", 4) == 0 && h[EI_CLASS] == ELFCLASS64 &&
+	       h[EI_DATA] == ELFDATA2MSB && ((h[E_MACHINE_OFF] << 8) | h[E_MACHINE_OFF + 1]) == EM_SPARCV9;
+}
+
+static int usage(FILE *f)
+{
+	fprintf(f, "usage: hvpmu stat [-e EVENT,...] [-x SEP | -j] [-o FILE] -- PROGRAM [ARGS]\n"
+		   "  -e, --event LIST     events: T4 names, perf aliases, sl=N,mask=M, rHHH; :u :k :h\n"
+		   "  -x, --field-separator SEP   CSV output (perf stat field order)\n"
+		   "  -j, --json-output    JSON lines with perf stat's keys\n"
+		   "  -o, --output FILE    write counts to FILE instead of stderr\n"
+		   "      --pic-init N     start every PIC at N (32-bit; excluded from counts)\n"
+		   "      --overflow-log FILE   log every PIC overflow trap (pic, event, tpc, precise)\n"
+		   "      --rotate-cycles N     multiplexing tick in cycles (default 4 ms)\n"
+		   "default events: " DEFAULT_EVENTS "\n");
+	return EXIT_USAGE;
+}
+
+static int parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || !*s || *end || *s == '-' || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static void join_cmdline(char *dst, size_t n, int argc, char **argv)
+{
+	size_t used = 0;
+
+	dst[0] = 0;
+	for (int i = 0; i < argc && used < n; i++)
+		used += (size_t)snprintf(dst + used, n - used, "%s%s", i ? " " : "", argv[i]);
+}
+
+static double tv_s(struct timeval tv) { return (double)tv.tv_sec + (double)tv.tv_usec / 1e6; }
+
+int cmd_stat(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "field-separator", required_argument, NULL, 'x' },
+		{ "json-output", no_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "pic-init", required_argument, NULL, 'P' },
+		{ "overflow-log", required_argument, NULL, 'L' },
+		{ "rotate-cycles", required_argument, NULL, 'R' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct stat_request rq;
+	struct stat_result rs;
+	enum out_format fmt = OUT_TABLE;
+	const char *sep = NULL, *outfile = NULL, *qemu, *sysroot;
+	char err[512], prog[PATH_MAX], dir[] = "/tmp/hvpmu.XXXXXX", req[PATH_MAX], plugin_arg[2 * PATH_MAX + 16];
+	char plugin[PATH_MAX], cmdline[1024];
+	int have_events = 0, c, status, rc;
+	uint64_t v;
+	struct timespec t0, t1;
+	struct rusage ru;
+	pid_t pid;
+	FILE *out = stderr;
+
+	memset(&rq, 0, sizeof rq);
+	setlocale(LC_ALL, "");
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+e:x:jo:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			if (parse_event_list(optarg, rq.ev, &rq.nevents, HVPMU_SV_MAX_EVENTS, err, sizeof err)) {
+				fprintf(stderr, "hvpmu stat: %s\n", err);
+				return EXIT_USAGE;
+			}
+			have_events = 1;
+			break;
+		case 'x': sep = optarg; fmt = OUT_CSV; break;
+		case 'j': fmt = OUT_JSON; break;
+		case 'o': outfile = optarg; break;
+		case 'P':
+			if (parse_u64(optarg, UINT32_MAX, &v)) {
+				fprintf(stderr, "hvpmu stat: --pic-init wants 0..0xffffffff, got '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			rq.pic_init = (uint32_t)v;
+			break;
+		case 'L': snprintf(rq.overflow_log, sizeof rq.overflow_log, "%s", optarg); break;
+		case 'R':
+			if (parse_u64(optarg, UINT64_MAX, &v) || v == 0) {
+				fprintf(stderr, "hvpmu stat: --rotate-cycles wants a positive number, got '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			rq.rotate_cycles = v;
+			break;
+		case 'h': return usage(stdout) & 0;
+		default: return usage(stderr);
+		}
+	}
+	if (sep && fmt == OUT_JSON) {
+		fprintf(stderr, "hvpmu stat: -x and -j cannot be combined\n");
+		return EXIT_USAGE;
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "hvpmu stat: no program given\n");
+		return usage(stderr);
+	}
+	if (!have_events && parse_event_list(DEFAULT_EVENTS, rq.ev, &rq.nevents, HVPMU_SV_MAX_EVENTS, err, sizeof err))
+		return EXIT_USAGE;
+	if (resolve_program(argv[optind], prog, sizeof prog)) {
+		fprintf(stderr, "hvpmu stat: %s: %s\n", argv[optind], strerror(errno));
+		return EXIT_NOTFOUND;
+	}
+	if (!is_sparc64_elf(prog)) {
+		fprintf(stderr, "hvpmu stat: %s: not a sparc64 ELF executable\n", argv[optind]);
+		return EXIT_NOEXEC;
+	}
+	if (find_plugin(plugin, sizeof plugin)) {
+		fprintf(stderr, "hvpmu stat: cannot find libhvpmu_plugin.so (set HVPMU_PLUGIN)\n");
+		return EXIT_NOEXEC;
+	}
+	if (outfile && !(out = fopen(outfile, "w"))) {
+		fprintf(stderr, "hvpmu stat: %s: %s\n", outfile, strerror(errno));
+		return EXIT_USAGE;
+	}
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "hvpmu stat: mkdtemp: %s\n", strerror(errno));
+		return EXIT_NOEXEC;
+	}
+	snprintf(req, sizeof req, "%s/request.json", dir);
+	snprintf(rq.out, sizeof rq.out, "%s/result.json", dir);
+	if (stat_request_write(req, &rq, err, sizeof err)) {
+		fprintf(stderr, "hvpmu stat: %s\n", err);
+		return EXIT_NOEXEC;
+	}
+	qemu = getenv("HVPMU_QEMU") ? getenv("HVPMU_QEMU") : "qemu-sparc64";
+	sysroot = getenv("HVPMU_SYSROOT") ? getenv("HVPMU_SYSROOT") : default_sysroot;
+	snprintf(plugin_arg, sizeof plugin_arg, "%s,cfg=%s", plugin, req);
+	join_cmdline(cmdline, sizeof cmdline, argc - optind, argv + optind);
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pid = fork();
+	if (pid == 0) {
+		char **av = calloc((size_t)(argc - optind) + 8, sizeof *av);
+		int k = 0;
+
+		if (!av)
+			_exit(EXIT_NOEXEC);
+		av[k++] = (char *)qemu;
+		av[k++] = "-L";
+		av[k++] = (char *)sysroot;
+		av[k++] = "-plugin";
+		av[k++] = plugin_arg;
+		av[k++] = prog;
+		for (int i = optind + 1; i < argc; i++)
+			av[k++] = argv[i];
+		execvp(qemu, av);
+		fprintf(stderr, "hvpmu stat: %s: %s (install qemu-user)\n", qemu, strerror(errno));
+		_exit(EXIT_NOTFOUND);
+	}
+	if (pid < 0) {
+		fprintf(stderr, "hvpmu stat: fork: %s\n", strerror(errno));
+		return EXIT_NOEXEC;
+	}
+	/* as perf stat: let the program take ^C, then print what was counted */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	getrusage(RUSAGE_CHILDREN, &ru);
+	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	if (stat_result_read(rq.out, &rs, err, sizeof err) == 0) {
+		struct run_times t = {
+			(double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
+			tv_s(ru.ru_utime), tv_s(ru.ru_stime),
+		};
+
+		print_stat(out, fmt, sep, cmdline, &rs, &t);
+	} else {
+		fprintf(stderr, "hvpmu stat: no counts: the plugin did not report (%s)\n", err);
+		if (rc == 0)
+			rc = EXIT_NOEXEC;
+	}
+	if (out != stderr)
+		fclose(out);
+	unlink(req);
+	unlink(rq.out);
+	rmdir(dir);
+	return rc;
+}

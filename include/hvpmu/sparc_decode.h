@@ -53,6 +53,9 @@ enum hvpmu_si_flags {
 	HVPMU_SI_CTI_ALWAYS = 1u << 12,/* CTI that is always taken (BA, FBA, CALL, JMPL, RETURN, ...) */
 	HVPMU_SI_ASI_REG = 1u << 13,   /* alternate-space access whose ASI comes from %asi (i=1):
 	                                  the ASI is unknown at decode time; see docs */
+	/* Exception to "counted as OTHER" below: a branch encoding with a reserved
+	   cc / rcond / cond field (and V9-reserved op2 = 7) keeps HVPMU_SI_BRANCH
+	   next to HVPMU_SI_ILLEGAL; see docs/t4-instruction-groups.md. */
 	HVPMU_SI_ILLEGAL = 1u << 14,   /* encoding not defined by SPARC V9 / T4 (counted as OTHER) */
 	HVPMU_SI_SYSCALL = 1u << 15,   /* Tcc (trap instruction); user code traps to the OS */
 };

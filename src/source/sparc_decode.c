@@ -66,6 +66,7 @@ enum {
 	DISP19_BITS = 19,
 	DISP16_BITS = 16,
 	DISP10_BITS = 10,
+	CB_CLO_BITS = 3,     /* CBcond cond = c_hi:c_lo[2:0] */
 	INSN_BYTES_LOG2 = 2, /* displacements count 4-byte words */
 	ASI_WORD_BITS = 32,  /* ASI bitmaps: 8 words of 32 bits */
 	ASI_WORDS = 8,
@@ -662,7 +663,7 @@ static void decode_fmt2(uint32_t insn, uint64_t pc, struct result *r)
 				   DISP16_BITS);
 		} else {
 			/* CBcond (OSA 2011, T4): compare and branch, no delay slot. */
-			uint32_t c = (FIELD(insn, F_CB_CHI) << 3) | FIELD(insn, F_CB_CLO);
+			uint32_t c = (FIELD(insn, F_CB_CHI) << CB_CLO_BITS) | FIELD(insn, F_CB_CLO);
 
 			r->flags = BR | HVPMU_SI_CTI_COND;
 			if (c == COND_NEVER || c == COND_ALWAYS)
@@ -838,6 +839,6 @@ uint32_t hvpmu_sparc_decode(uint32_t insn, uint64_t pc, struct hvpmu_sparc_insn 
 	out->uops = r.uops;
 	out->asi = r.asi;
 	out->has_target = r.has_target;
-	out->target = r.has_target ? r.target : 0;
+	out->target = r.target; /* 0 unless has_target */
 	return r.flags;
 }

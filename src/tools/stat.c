@@ -181,8 +181,8 @@ int cmd_stat(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "hvpmu stat: no program given\n");
-		return usage(stderr);
+		fprintf(stderr, "hvpmu stat: no program given (hvpmu stat [OPTIONS] -- PROGRAM [ARGS])\n");
+		return EXIT_USAGE;
 	}
 	if (!have_events && parse_event_list(DEFAULT_EVENTS, rq.ev, &rq.nevents, HVPMU_SV_MAX_EVENTS, err, sizeof err))
 		return EXIT_USAGE;

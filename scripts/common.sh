@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Shared settings for scripts/*.sh: paths and the Debian packages hvpmu needs.
+HVPMU_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+HVPMU_WORK=${HVPMU_WORK:-$HVPMU_ROOT/build}
+HVPMU_PACKAGES=(build-essential cmake pkg-config libjson-c-dev libcmocka-dev
+	clang libclang-rt-14-dev qemu-user gcc-12-sparc64-linux-gnu libc6-dev-sparc64-cross
+	binutils-sparc64-linux-gnu dpkg-dev xz-utils bzip2)
+# The demo's input: a real multi-megabyte text file every machine with the
+# packages above has (clang's NEON intrinsics header, ~2.5 MB of C).
+HVPMU_TEXT=${HVPMU_TEXT:-/usr/lib/llvm-14/lib/clang/14.0.6/include/arm_neon.h}
+
+say() { printf '==> %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# Install what is missing (Debian packages only).
+hvpmu_install() {
+	local missing=() p sudo=()
+	for p in "${HVPMU_PACKAGES[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+	say "installing ${missing[*]}"
+	"${sudo[@]}" apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# Configure and build hvpmu in $1 with extra cmake arguments.
+hvpmu_build() {
+	local dir=$1; shift
+	cmake -S "$HVPMU_ROOT" -B "$dir" "$@" >/dev/null
+	cmake --build "$dir" -j"$(nproc)" >/dev/null
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The whole test suite: installs what is needed, then
+#   1. the default build (gcc, -Werror): unit + integration tests (ctest);
+#   2. the ASan+UBSan build: the same tests;
+#   3. the libFuzzer targets (clang), each run briefly.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+hvpmu_install
+gz=$("$(dirname "$0")/build-zlib.sh")
+jobs=$(nproc)
+
+say "default build"
+hvpmu_build "$HVPMU_WORK/test" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHVPMU_MINIGZIP="$gz"
+ctest --test-dir "$HVPMU_WORK/test" -j"$jobs" --output-on-failure
+
+say "sanitizer build (ASan+UBSan)"
+hvpmu_build "$HVPMU_WORK/asan" -DCMAKE_BUILD_TYPE=Debug -DHVPMU_SANITIZE=ON -DHVPMU_MINIGZIP="$gz"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	ctest --test-dir "$HVPMU_WORK/asan" -j"$jobs" --output-on-failure
+
+say "fuzz targets (libFuzzer, clang)"
+CC=clang hvpmu_build "$HVPMU_WORK/fuzz" -DCMAKE_BUILD_TYPE=Debug -DHVPMU_FUZZ=ON
+ctest --test-dir "$HVPMU_WORK/fuzz" -R '^fuzz\.' -j"$jobs" --output-on-failure

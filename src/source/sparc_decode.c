@@ -57,21 +57,24 @@
 #define F_MOV_CC    11, 2   /* MOVcc cc1:cc0 */
 #define F_MOVR_RCOND 10, 3  /* MOVr */
 
-/* Field widths that the displacement and partition code refer to. */
+/* Width of a field named above. */
+#define FIELD_LEN(f) FIELD_LEN_(f)
+#define FIELD_LEN_(shift, len) (len)
+
 enum {
-	D16LO_BITS = 14,
-	D10LO_BITS = 8,
-	DISP30_BITS = 30,
-	DISP22_BITS = 22,
-	DISP19_BITS = 19,
-	DISP16_BITS = 16,
-	DISP10_BITS = 10,
-	CB_CLO_BITS = 3,     /* CBcond cond = c_hi:c_lo[2:0] */
-	INSN_BYTES_LOG2 = 2, /* displacements count 4-byte words */
-	ASI_WORD_BITS = 32,  /* ASI bitmaps: 8 words of 32 bits */
+	DISP30_BITS = FIELD_LEN(F_DISP30),
+	DISP22_BITS = FIELD_LEN(F_DISP22),
+	DISP19_BITS = FIELD_LEN(F_DISP19),
+	D16LO_BITS = FIELD_LEN(F_D16LO),
+	DISP16_BITS = FIELD_LEN(F_D16HI) + FIELD_LEN(F_D16LO),
+	D10LO_BITS = FIELD_LEN(F_D10LO),
+	DISP10_BITS = FIELD_LEN(F_D10HI) + FIELD_LEN(F_D10LO),
+	CB_CLO_BITS = FIELD_LEN(F_CB_CLO), /* CBcond cond = c_hi : c_lo */
+	INSN_BYTES_LOG2 = 2,  /* displacements count 4-byte words */
+	ASI_WORD_BITS = 32,   /* ASI bitmaps: 8 words of 32 bits */
 	ASI_WORDS = 8,
-	OPCODE3_COUNT = 64,
-	ASR_COUNT = 32,
+	OPCODE3_COUNT = 1 << FIELD_LEN(F_OP3),
+	ASR_COUNT = 1 << FIELD_LEN(F_RS1),
 };
 
 static inline uint32_t fld(uint32_t insn, unsigned shift, unsigned len)

@@ -60,11 +60,15 @@
 #define W_OPF(v) ((uint32_t)(v) << 5)
 
 enum { OP_FMT2 = 0, OP_CALL = 1, OP_ARITH = 2, OP_MEM = 3 };
-enum { OP3_LDXA = 0x1b, OP3_STXA = 0x1e, OP3_LDDA = 0x13, OP3_LDDFA = 0x33, OP3_STDFA = 0x37,
+enum { OP3_LDUWA = 0x10, OP3_LDXA = 0x1b, OP3_STXA = 0x1e, OP3_LDDA = 0x13, OP3_LDFA = 0x30,
+       OP3_LDDFA = 0x33, OP3_STDFA = 0x37, OP3_ALT_FIRST = 0x10, OP3_ALT_END = 0x40,
        OP3_JMPL = 0x38, OP3_RETURN = 0x39, OP3_FPOP1 = 0x34, OP3_FPOP2 = 0x35,
        OP3_IMPDEP1 = 0x36, OP3_IMPDEP2 = 0x37, OP3_CRYPTO4 = 0x19 };
 enum { OP2_ILLTRAP = 0, OP2_SETHI = 4 };
 enum { N_ASI = 256, N_OP3 = 64, N_OPF = 512, N_OP5 = 16 };
+/* BPr disp16 = d16hi[21:20] : d16lo[13:0]; CBcond disp10 = d10hi[20:19] : d10lo[12:5]. */
+enum { D16LO_BITS = 14, D16HI_SHIFT = 20, D10LO_BITS = 8, D10HI_SHIFT = 19, D10LO_SHIFT = 5,
+       CBCOND_BIT = 28 };
 
 struct vec {
 	uint32_t word;
@@ -974,7 +978,7 @@ static void test_asi_sweep(void **state)
 		assert_int_equal(d.uops, listed(twin, sizeof(twin), asi) ? 2 : 1);
 
 		/* Only LDXA / STXA have SPR pairs; only LDDFA / STDFA are block. */
-		for (unsigned op3 = 0x10; op3 < 0x40; op3++) {
+		for (unsigned op3 = OP3_ALT_FIRST; op3 < OP3_ALT_END; op3++) {
 			if (op3 == OP3_LDXA || op3 == OP3_STXA)
 				continue;
 			f = decode_checked(alt_word(op3, asi), TEST_PC, &d);
@@ -998,14 +1002,14 @@ static void test_ntc_by_asi(void **state)
 	for (size_t k = 0; k < sizeof(ntc); k++) {
 		struct hvpmu_sparc_insn d;
 
-		assert_true(decode_checked(alt_word(0x10, ntc[k]), TEST_PC, &d) & X_NTC);
+		assert_true(decode_checked(alt_word(OP3_LDUWA, ntc[k]), TEST_PC, &d) & X_NTC);
 		assert_true(decode_checked(alt_word(OP3_STXA, ntc[k]), TEST_PC, &d) & X_NTC);
-		assert_true(decode_checked(alt_word(0x30, ntc[k]), TEST_PC, &d) & X_NTC);
+		assert_true(decode_checked(alt_word(OP3_LDFA, ntc[k]), TEST_PC, &d) & X_NTC);
 	}
 	for (size_t k = 0; k < sizeof(translating); k++) {
 		struct hvpmu_sparc_insn d;
 
-		assert_false(decode_checked(alt_word(0x10, translating[k]), TEST_PC, &d) & X_NTC);
+		assert_false(decode_checked(alt_word(OP3_LDUWA, translating[k]), TEST_PC, &d) & X_NTC);
 		assert_false(decode_checked(alt_word(OP3_STXA, translating[k]), TEST_PC, &d) & X_NTC);
 	}
 	/* With i = 1 the ASI is unknown: no NTC from the ASI, ASI_REG instead. */
@@ -1048,8 +1052,15 @@ static void test_targets_wrap(void **state)
 static uint32_t place_disp30(uint32_t v) { return v; }
 static uint32_t place_disp22(uint32_t v) { return v; }
 static uint32_t place_disp19(uint32_t v) { return v; }
-static uint32_t place_disp16(uint32_t v) { return ((v >> 14) << 20) | (v & 0x3fffu); }
-static uint32_t place_disp10(uint32_t v) { return ((v >> 8) << 19) | ((v & 0xffu) << 5); }
+static uint32_t place_disp16(uint32_t v)
+{
+	return ((v >> D16LO_BITS) << D16HI_SHIFT) | (v & ((1u << D16LO_BITS) - 1u));
+}
+
+static uint32_t place_disp10(uint32_t v)
+{
+	return ((v >> D10LO_BITS) << D10HI_SHIFT) | ((v & ((1u << D10LO_BITS) - 1u)) << D10LO_SHIFT);
+}
 
 static void test_displacement_widths(void **state)
 {
@@ -1063,7 +1074,7 @@ static void test_displacement_widths(void **state)
 		{ W_OP(OP_FMT2) | W_RD(0x9) | W_OP2(2), place_disp22, 22, "bne disp22" },
 		{ W_OP(OP_FMT2) | W_RD(0x9) | W_OP2(1), place_disp19, 19, "bpne disp19" },
 		{ W_OP(OP_FMT2) | W_RD(0x1) | W_OP2(3) | W_RS1(1), place_disp16, 16, "brz disp16" },
-		{ W_OP(OP_FMT2) | (1u << 28) | W_RD(0x9) | W_OP2(3) | W_RS1(1) | 2u, place_disp10, 10,
+		{ W_OP(OP_FMT2) | (1u << CBCOND_BIT) | W_RD(0x9) | W_OP2(3) | W_RS1(1) | 2u, place_disp10, 10,
 		  "cwbne disp10" },
 	};
 	(void)state;

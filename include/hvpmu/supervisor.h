@@ -79,8 +79,9 @@ int hvpmu_sv_start_strand(struct hvpmu_sv *sv, uint32_t strand);
 /* The strand stops (thread exit / program end): fold its counts, disable. */
 int hvpmu_sv_stop_strand(struct hvpmu_sv *sv, uint32_t strand);
 
-/* Counts of event `idx` (strands stopped so far plus running ones as of the
- * last machine sync).  Returns 0 or HVPMU_ERANGE. */
+/* Counts of event `idx`, summed over the strands stopped so far (call
+ * hvpmu_sv_stop_strand() first for a running strand).  Returns 0 or
+ * HVPMU_ERANGE. */
 int hvpmu_sv_read(struct hvpmu_sv *sv, unsigned idx, struct hvpmu_sv_count *out);
 
 /* Last hypervisor status that made an event unsupported or negotiation

@@ -56,7 +56,9 @@ int hvpmu_t4_pcr_read(const struct hvpmu_t4_pmu *pmu, unsigned idx, uint64_t *va
  * and ov can only be cleared (new = old & written); reserved bits 63:19 are
  * dropped.  `mode` is the mode of the writing instruction (HVPMU_MODE_HYPER
  * for the hypervisor): the STXA to ASI 0x64 is itself an SPR ring op and is
- * counted under the new settings when ht=1 (the §10.2 ov programming note).
+ * counted under the settings in force while it executes (the old PCR) when
+ * those count it; if that wraps the PIC, ov (and ntc) are set again after the
+ * write (the §10.2 ov programming note).
  * Returns 0 or HVPMU_ERANGE.
  */
 int hvpmu_t4_pcr_write(struct hvpmu_t4_pmu *pmu, unsigned idx, uint64_t val, enum hvpmu_mode mode);
@@ -86,6 +88,7 @@ struct hvpmu_t4_feed_result {
 	uint32_t precise_mask;  /* PICs raising precise_performance_event */
 	uint32_t disrupt_mask;  /* PICs raising (or still asserting) disrupting_performance_event */
 	uint64_t precise_tpc;   /* TPC of the precise trap: earliest overflowing instruction */
+	uint64_t pic_tpc[HVPMU_T4_NPIC]; /* per PIC in precise_mask: its overflowing instruction */
 };
 
 /* Count the activity; report overflows and traps. */
@@ -93,8 +96,8 @@ void hvpmu_t4_pmu_feed(struct hvpmu_t4_pmu *pmu, const struct hvpmu_t4_feed *f,
 		       struct hvpmu_t4_feed_result *res);
 
 /*
- * Least number of further user-mode instructions that could make a PIC with
- * toe=1 wrap, given at most `max_cycles_per_insn` cycles per instruction;
+ * Least number of further user-mode instructions that could make any
+ * counting PIC wrap (toe or not: ntc must be located too), given at most `max_cycles_per_insn` cycles per instruction;
  * UINT64_MAX when no such PIC counts.  Used by the machine to schedule syncs.
  */
 uint64_t hvpmu_t4_pmu_headroom(const struct hvpmu_t4_pmu *pmu, uint64_t max_cycles_per_insn);

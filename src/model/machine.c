@@ -189,8 +189,20 @@ int hvpmu_machine_sync(struct hvpmu_machine *m, uint32_t strand,
 	/* traps are taken in user mode only; see hvpmu_machine_set_mode() */
 	if (s->mode == HVPMU_MODE_USER && s->depth == 0) {
 		s->depth++;
-		if (r.precise_mask)
-			raise(m, strand, HVPMU_TT_PRECISE_PERF, r.precise_mask, r.precise_tpc);
+		/* one precise trap per overflowing instruction, in program order */
+		for (uint32_t left = r.precise_mask; left;) {
+			uint64_t tpc = UINT64_MAX;
+			uint32_t mask = 0;
+
+			for (unsigned i = 0; i < HVPMU_T4_NPIC; i++)
+				if ((left & (1u << i)) && r.pic_tpc[i] < tpc)
+					tpc = r.pic_tpc[i];
+			for (unsigned i = 0; i < HVPMU_T4_NPIC; i++)
+				if ((left & (1u << i)) && r.pic_tpc[i] == tpc)
+					mask |= 1u << i;
+			left &= ~mask;
+			raise(m, strand, HVPMU_TT_PRECISE_PERF, mask, tpc);
+		}
 		if (r.disrupt_mask)
 			raise(m, strand, HVPMU_TT_DISRUPTING_PERF, r.disrupt_mask, f.next_pc);
 		if (s->tick_cmpr && tick_of(s) >= s->tick_cmpr) {

@@ -264,6 +264,7 @@ void hvpmu_t4_pmu_feed(struct hvpmu_t4_pmu *pmu, const struct hvpmu_t4_feed *f,
 			if (HVPMU_FEX(c->pcr, T4_PCR, TOE) && c->precise &&
 			    !HVPMU_FEX(c->pcr, T4_PCR, HT)) {
 				res->precise_mask |= 1u << i;
+				res->pic_tpc[i] = at >= 0 ? f->last->vaddr + 4u * (uint64_t)at : f->next_pc;
 				if (at >= 0 && (best < 0 || at < best))
 					best = at;
 			}

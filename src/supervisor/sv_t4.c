@@ -70,9 +70,11 @@ int hvpmu_sv_create(struct hvpmu_hv *hv, unsigned guest, const struct hvpmu_sv_c
 	sv->nstrands = hvpmu_machine_nstrands(sv->m);
 	sv->st = calloc(sv->nstrands, sizeof *sv->st);
 	if (!sv->st || hvpmu_hv_set_guest_trap_handler(hv, guest, on_trap, sv)) {
+		int rc = sv->st ? HVPMU_EINVAL : HVPMU_ENOMEM;
+
 		free(sv->st);
 		free(sv);
-		return sv ? HVPMU_EINVAL : HVPMU_ENOMEM;
+		return rc;
 	}
 	*out = sv;
 	return HVPMU_OK;

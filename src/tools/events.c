@@ -106,7 +106,7 @@ int parse_event_list(const char *list, struct hvpmu_sv_event *ev, unsigned *n, u
 		     char *err, size_t errlen)
 {
 	char *copy = strdup(list ? list : ""), *save = NULL, *tok;
-	int rc = 0;
+	int rc = 0, any = 0;
 
 	if (!copy) {
 		snprintf(err, errlen, "out of memory");
@@ -137,6 +137,7 @@ int parse_event_list(const char *list, struct hvpmu_sv_event *ev, unsigned *n, u
 			rc = -1;
 			break;
 		}
+		any = 1;
 		if (parse_one(tok, &ev[*n], err, errlen)) {
 			rc = -1;
 			break;
@@ -145,6 +146,10 @@ int parse_event_list(const char *list, struct hvpmu_sv_event *ev, unsigned *n, u
 			for (char *c = strchr(ev[*n].name, '/'); c; c = NULL)
 				*c = ',';
 		(*n)++;
+	}
+	if (rc == 0 && !any) {
+		snprintf(err, errlen, "empty event list");
+		rc = -1;
 	}
 	free(copy);
 	return rc;

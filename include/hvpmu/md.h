@@ -48,7 +48,8 @@ struct hvpmu_md_guest {
  */
 struct hvpmu_md_timing {
 	uint32_t insn_cycles;        /* cycles per retired instruction (micro-op) */
-	uint32_t taken_cti_cycles;   /* extra cycles for a taken control transfer (fetch redirect) */
+	uint32_t taken_cti_cycles;   /* extra cycles for an always-taken control transfer (fetch redirect);
+	                                conditional branches are predicted and cost no extra cycle */
 	uint32_t syscall_cycles;     /* privileged-mode cycles the guest OS spends per system call */
 	uint32_t hcall_cycles;       /* hyperprivileged-mode cycles per hypercall */
 	uint32_t trap_cycles;        /* hyperprivileged cycles to take and deliver a PMU trap */

@@ -62,6 +62,11 @@ struct hvpmu_t4_alias {
 const struct hvpmu_t4_alias *hvpmu_t4_aliases(unsigned *n);
 const struct hvpmu_t4_alias *hvpmu_t4_alias_by_name(const char *alias);
 
+/* 1 if (sl, mask) counts taken conditional branches separately from the
+ * static instruction groups (sl=4 mask bit 0x02 without 0x01): an event
+ * source then has to resolve branch outcomes. */
+int hvpmu_t4_event_needs_taken(unsigned sl, unsigned mask);
+
 /* 1 if the model counts (sl, mask) today, 0 if it would be "not supported". */
 int hvpmu_t4_event_supported(unsigned sl, unsigned mask);
 

@@ -172,7 +172,6 @@ int hvpmu_machine_sync(struct hvpmu_machine *m, uint32_t strand,
 	}
 	f.dtaken_cond = s->act.taken_cond - s->synced_taken;
 	s->synced_taken = s->act.taken_cond;
-	ucyc += f.dtaken_cond * m->md.timing.taken_cti_cycles;
 	s->pending[HVPMU_MODE_USER] += ucyc;
 	for (int md = 0; md < HVPMU_NMODES; md++) {
 		f.dcycles[md] = s->pending[md];

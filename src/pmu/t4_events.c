@@ -253,3 +253,13 @@ int hvpmu_t4_event_supported(unsigned sl, unsigned mask)
 		return 0;
 	}
 }
+
+/* TABLE 10-2 sl=4 mask bits */
+#define SL4_MASK_BRANCHES 0x01
+#define SL4_MASK_TAKEN 0x02
+#define SL_BRANCH_GROUP 4
+
+int hvpmu_t4_event_needs_taken(unsigned sl, unsigned mask)
+{
+	return sl == SL_BRANCH_GROUP && (mask & SL4_MASK_TAKEN) && !(mask & SL4_MASK_BRANCHES);
+}

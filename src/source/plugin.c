@@ -2,23 +2,28 @@
 /*
  * hvpmu TCG plugin for qemu-sparc64 (QEMU 7.2, plugin API v1): the event
  * source of layer 1.  It decodes each translated SPARC V9 instruction once
- * (hvpmu/sparc_decode.h) into an instruction class and counts retired
- * instructions per class with one inline add per instruction.  QEMU runs an
- * instruction's inline add before the instruction, so an instruction that
- * traps and is restarted (register-window spill/fill, page faults) would
- * count twice; hvpmu therefore places instruction i's add at instruction
- * i+1 and counts a block's last instruction at the next block entry if the
- * block reached it (a marker add at the last instruction) and the next block
- * does not restart it.  Counts are thus exact per retired
- * instruction, also for blocks left early.  It resolves
- * conditional branches at the next block entry, and hands the machine model
- * a cheap upper bound so it can sync exactly when a counter could wrap
- * (hvpmu/machine.h).  It hosts the machine, the hypervisor and the guest
- * OS driver of one run; `hvpmu stat` talks to it through the files of
- * stat_protocol.h.  Guest threads (vCPUs) map to strands: vCPU i runs on
- * strand i.  With more than one guest thread the plugin re-translates with
- * per-vCPU callbacks instead of inline adds (API v1 inline adds cannot
- * target per-vCPU slots; anchors.md §1.5).
+ * (hvpmu/sparc_decode.h) into an instruction class and keeps, per
+ * translation block, the histogram of its classes.  Per executed block it
+ * costs one inline add (the block's own completion counter, at its last
+ * instruction) and one exec callback at block entry, which:
+ *   - accounts the previous block: all of it if it reached its last
+ *     instruction (its completion counter moved; whole executions are
+ *     expanded into class counts lazily, before the machine syncs) -- minus
+ *     that last instruction if this block restarts it after a trap
+ *     (register-window spill/fill) -- or, if it was left early and this
+ *     block restarts one of its instructions, exactly the instructions
+ *     before that one.  Counts are exact per retired instruction
+ *     (docs/event-source.md);
+ *   - resolves the previous block's conditional branch (taken iff this
+ *     block starts at its target);
+ *   - keeps the upper bound the machine model uses to sync exactly when a
+ *     counter could wrap or the OS tick is due (hvpmu/machine.h).
+ * It hosts the machine, the hypervisor and the guest OS driver of one run;
+ * `hvpmu stat` talks to it through the files of stat_protocol.h.  Guest
+ * threads (vCPUs) map to strands: vCPU i runs on strand i.  With more than
+ * one guest thread the plugin re-translates with a per-vCPU marker
+ * callback instead of the inline marker (API v1 inline adds cannot target
+ * per-vCPU slots; anchors.md §1.5).
  *
  * Arguments: cfg=REQUEST_FILE (required).
  */
@@ -37,23 +42,36 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = HVPMU_QEMU_PLUGIN_VERSION;
 #define SPARC64_NR_EXIT_GROUP 188
 #define SPARC_INSN_BYTES 4
 
+struct class_count {
+	uint8_t cls;
+	uint16_t n;
+};
+
 struct tb_info {
 	struct hvpmu_block blk;
 	uint64_t last_pc;      /* address of the last instruction */
 	uint64_t cond_target;  /* target of the conditional CTI */
 	uint64_t cond_ds;      /* its delay slot address */
 	struct tb_info *next_alloc;
-	uint8_t cls[];
+	struct tb_info *next_dirty;     /* single-threaded mode: blocks with unexpanded executions */
+	uint64_t execs;        /* inline: times the last instruction started (single-threaded mode) */
+	uint64_t synced_execs; /* execs already expanded into class counts */
+	int dirty;
+	int mt;                /* translated in multi-threaded mode (marker callback) */
+	const struct class_count *hist; /* distinct classes of the block and their counts */
+	uint32_t nhist;
+	uint8_t last_cls;
+	uint8_t cls[];         /* then the histogram */
 };
 
 struct vcpu {
 	int live;
 	uint32_t strand;
 	struct hvpmu_activity *act;
-	const struct tb_info *prev;
-	int last_pending;      /* prev's last instruction not counted yet */
-	uint64_t mark_seen;    /* P.last_mark at prev's entry (inline mode) */
-	int reached_last;      /* prev reached its last instruction (callback mode) */
+	struct tb_info *prev;  /* block entered last, not yet accounted */
+	uint64_t mark_seen;    /* prev->execs at prev's entry (inline marker) */
+	struct tb_info *dirty; /* blocks whose executions are not expanded yet */
+	int reached_last;      /* prev reached its last instruction (callback marker) */
 	int pend;              /* a conditional CTI awaits its outcome */
 	uint64_t pend_target, pend_ds;
 };
@@ -61,7 +79,7 @@ struct vcpu {
 static struct plugin {
 	qemu_plugin_id_t id;
 	pthread_mutex_t lock;
-	int mt;                /* per-vCPU callback mode */
+	int mt;                /* per-vCPU marker callbacks */
 	struct stat_request rq;
 	struct hvpmu_md md;
 	struct hvpmu_machine *m;
@@ -72,7 +90,7 @@ static struct plugin {
 	struct vcpu *vcpu;
 	struct tb_info *allocs;
 	int fallback_class;
-	uint64_t last_mark;    /* inline mode: +1 whenever a block's last instruction starts */
+	int need_taken;        /* some event counts taken conditional branches */
 } P = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static void lock(void) { pthread_mutex_lock(&P.lock); }
@@ -94,24 +112,80 @@ static void resolve_pending(struct vcpu *v, uint64_t vaddr)
 	v->pend = 0;
 }
 
-/* The previous block's last instruction retired (or not, if `vaddr`
- * restarts it after a trap). */
-static void count_last(struct vcpu *v, uint64_t vaddr)
+static void add_prefix(struct vcpu *v, const struct tb_info *p, uint64_t ninsn)
 {
-	int reached = P.mt ? v->reached_last : P.last_mark != v->mark_seen;
-
-	if (v->last_pending && reached && v->prev && vaddr != v->prev->last_pc)
-		v->act->icount[v->prev->cls[v->prev->blk.n - 1]]++;
-	v->last_pending = 0;
-	v->reached_last = 0;
-	v->mark_seen = P.last_mark;
+	for (uint64_t i = 0; i < ninsn; i++)
+		v->act->icount[p->cls[i]]++;
 }
 
-static void block_entry(struct vcpu *v, const struct tb_info *ti)
+/* Expand the whole executions of dirty blocks into class counts: due
+ * before every machine sync (single-threaded mode). */
+static void expand_dirty(struct vcpu *v)
 {
-	count_last(v, ti->blk.vaddr);
+	while (v->dirty) {
+		struct tb_info *t = v->dirty;
+		uint64_t d = t->execs - t->synced_execs;
+
+		for (uint32_t k = 0; k < t->nhist; k++)
+			v->act->icount[t->hist[k].cls] += d * t->hist[k].n;
+		t->synced_execs = t->execs;
+		t->dirty = 0;
+		v->dirty = t->next_dirty;
+	}
+}
+
+/*
+ * Account the instructions of v->prev that retired, given that the next
+ * block starts at `vaddr` (0 if none: system call, exit, flush).
+ */
+static void account_prev(struct vcpu *v, uint64_t vaddr)
+{
+	struct tb_info *p = v->prev;
+	int reached;
+
+	v->prev = NULL;
+	if (!p)
+		return;
+	if (p->mt) {
+		reached = v->reached_last;
+		v->reached_last = 0;
+		if (reached)
+			for (uint32_t k = 0; k < p->nhist; k++)
+				v->act->icount[p->hist[k].cls] += p->hist[k].n;
+	} else {
+		reached = p->execs != v->mark_seen;
+		v->reached_last = 0;
+		if (reached && !p->dirty) {
+			p->dirty = 1;
+			p->next_dirty = v->dirty;
+			v->dirty = p;
+		}
+	}
+	if (reached) {
+		if (vaddr == p->last_pc) /* the last instruction trapped and restarts */
+			v->act->icount[p->last_cls]--;
+	} else if (vaddr >= p->blk.vaddr && vaddr < p->last_pc) {
+		/* left early: instruction (vaddr - start) / 4 trapped and restarts */
+		add_prefix(v, p, (vaddr - p->blk.vaddr) / SPARC_INSN_BYTES);
+	}
+	/* else left early at an unknown instruction (a guest signal handler
+	 * took over): nothing of it is counted (docs/event-source.md) */
+}
+
+/* Bring the strand's activity up to date and sync the machine. */
+static void sync_vcpu(struct vcpu *v, const struct tb_info *last, const struct tb_info *next)
+{
+	expand_dirty(v);
+	hvpmu_machine_sync(P.m, v->strand, last ? &last->blk : NULL, next ? &next->blk : NULL);
+}
+
+static void block_entry(struct vcpu *v, struct tb_info *ti)
+{
+	const struct tb_info *last = v->prev;
+
+	account_prev(v, ti->blk.vaddr);
 	resolve_pending(v, ti->blk.vaddr);
-	if (ti->blk.cond_cti >= 0) {
+	if (ti->blk.cond_cti >= 0 && P.need_taken) {
 		v->pend = 1;
 		v->pend_target = ti->cond_target;
 		v->pend_ds = ti->cond_ds;
@@ -119,11 +193,11 @@ static void block_entry(struct vcpu *v, const struct tb_info *ti)
 	v->act->bound += ti->blk.n;
 	if (v->act->bound >= v->act->next_check) {
 		lock();
-		hvpmu_machine_sync(P.m, v->strand, v->prev ? &v->prev->blk : NULL, &ti->blk);
+		sync_vcpu(v, last, ti);
 		unlock();
 	}
+	v->mark_seen = ti->execs;
 	v->prev = ti;
-	v->last_pending = ti->blk.n > 0;
 }
 
 static void tb_exec(unsigned int vcpu_index, void *udata)
@@ -134,42 +208,88 @@ static void tb_exec(unsigned int vcpu_index, void *udata)
 		block_entry(v, udata);
 }
 
-/* Multi-threaded mode: count one retired instruction of class udata. */
-static void insn_exec_mt(unsigned int vcpu_index, void *udata)
+/*
+ * Single-threaded fast path of block_entry(): vCPU 0 only, the common case
+ * (previous block completed and not restarted, no sync due) here;
+ * everything else through block_entry().  Same effect as block_entry().
+ */
+static void tb_exec_st(unsigned int vcpu_index, void *udata)
 {
-	struct vcpu *v = vcpu_of(vcpu_index);
+	struct vcpu *v = &P.vcpu[0];
+	struct tb_info *ti = udata, *p = v->prev;
+	struct hvpmu_activity *act = v->act;
+	uint64_t vaddr = ti->blk.vaddr;
 
-	if (v)
-		v->act->icount[(uintptr_t)udata]++;
+	if (__builtin_expect(vcpu_index != 0 || !p || p->execs == v->mark_seen || vaddr == p->last_pc ||
+			     (v->pend && vaddr == v->pend_ds) || act->bound + ti->blk.n >= act->next_check, 0)) {
+		tb_exec(vcpu_index, udata);
+		return;
+	}
+	if (!p->dirty) {
+		p->dirty = 1;
+		p->next_dirty = v->dirty;
+		v->dirty = p;
+	}
+	if (v->pend) {
+		act->taken_cond += vaddr == v->pend_target;
+		v->pend = 0;
+	}
+	if (ti->blk.cond_cti >= 0 && P.need_taken) {
+		v->pend = 1;
+		v->pend_target = ti->cond_target;
+		v->pend_ds = ti->cond_ds;
+	}
+	act->bound += ti->blk.n;
+	v->mark_seen = ti->execs;
+	v->prev = ti;
 }
 
-/* Multi-threaded mode, last instruction of a block (udata: its tb_info). */
+/* Marker in multi-threaded mode: the block reached its last instruction. */
 static void last_exec_mt(unsigned int vcpu_index, void *udata)
 {
 	struct vcpu *v = vcpu_of(vcpu_index);
-	const struct tb_info *ti = udata;
 
-	if (!v)
-		return;
-	if (ti->blk.n > 1)
-		v->act->icount[ti->cls[ti->blk.n - 2]]++;
-	v->reached_last = 1;
+	(void)udata;
+	if (v)
+		v->reached_last = 1;
+}
+
+/* Fill ti->hist from ti->cls (classes in first-seen order). */
+static void build_histogram(struct tb_info *ti, struct class_count *h)
+{
+	uint32_t nh = 0;
+
+	for (uint32_t i = 0; i < ti->blk.n; i++) {
+		uint32_t k = 0;
+
+		while (k < nh && h[k].cls != ti->cls[i])
+			k++;
+		if (k == nh)
+			h[nh++] = (struct class_count){ ti->cls[i], 0 };
+		h[k].n++;
+	}
+	ti->hist = h;
+	ti->nhist = nh;
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
-	struct tb_info *ti = calloc(1, sizeof *ti + n);
-	struct hvpmu_activity *act0 = hvpmu_machine_activity(P.m, 0);
+	size_t hoff = (sizeof(struct tb_info) + n + _Alignof(struct class_count) - 1) /
+		      _Alignof(struct class_count) * _Alignof(struct class_count);
+	struct tb_info *ti = calloc(1, hoff + n * sizeof(struct class_count));
 
 	(void)id;
-	if (!ti)
+	if (!ti || n == 0) {
+		free(ti);
 		return;
+	}
 	ti->blk.vaddr = qemu_plugin_tb_vaddr(tb);
 	ti->blk.n = (uint32_t)n;
 	ti->blk.cond_cti = -1;
 	ti->blk.cls = ti->cls;
-	ti->last_pc = ti->blk.vaddr + (n ? (n - 1) * SPARC_INSN_BYTES : 0);
+	ti->last_pc = ti->blk.vaddr + (n - 1) * SPARC_INSN_BYTES;
+	ti->mt = P.mt;
 	lock();
 	ti->next_alloc = P.allocs;
 	P.allocs = ti;
@@ -193,29 +313,25 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			ti->cond_target = d.target;
 			ti->cond_ds = pc + SPARC_INSN_BYTES;
 		}
-		if (i + 1 == n) { /* the last instruction also sets the marker */
-			if (P.mt) {
-				qemu_plugin_register_vcpu_insn_exec_cb(insn, last_exec_mt, QEMU_PLUGIN_CB_NO_REGS, ti);
-				continue;
-			}
-			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &P.last_mark, 1);
-		}
-		if (i == 0) /* instruction i is counted when i+1 starts */
+		if (i + 1 < n)
 			continue;
 		if (P.mt)
-			qemu_plugin_register_vcpu_insn_exec_cb(insn, insn_exec_mt, QEMU_PLUGIN_CB_NO_REGS,
-							       (void *)(uintptr_t)ti->cls[i - 1]);
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, last_exec_mt, QEMU_PLUGIN_CB_NO_REGS, NULL);
 		else
-			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
-								   &act0->icount[ti->cls[i - 1]], 1);
+			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &ti->execs, 1);
 	}
+	ti->last_cls = ti->cls[n - 1];
+	build_histogram(ti, (struct class_count *)((char *)ti + hoff));
 	unlock();
-	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, ti);
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, P.mt ? tb_exec : tb_exec_st, QEMU_PLUGIN_CB_NO_REGS, ti);
 }
 
 static void stop_vcpu(struct vcpu *v)
 {
-	hvpmu_machine_sync(P.m, v->strand, v->prev ? &v->prev->blk : NULL, NULL);
+	const struct tb_info *last = v->prev;
+
+	account_prev(v, 0);
+	sync_vcpu(v, last, NULL);
 	hvpmu_sv_stop_strand(P.sv, v->strand);
 }
 
@@ -230,9 +346,13 @@ static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 	lock();
 	/* the trap instruction (last of its block) retired in user mode; the
 	 * OS runs privileged */
-	count_last(v, 0);
-	resolve_pending(v, 0);
-	hvpmu_machine_sync(P.m, v->strand, v->prev ? &v->prev->blk : NULL, NULL);
+	{
+		const struct tb_info *last = v->prev;
+
+		account_prev(v, 0);
+		resolve_pending(v, 0);
+		sync_vcpu(v, last, NULL);
+	}
 	hvpmu_machine_set_mode(P.m, v->strand, HVPMU_MODE_PRIV);
 	hvpmu_machine_add_cycles(P.m, v->strand, HVPMU_MODE_PRIV, P.md.timing.syscall_cycles);
 	if (num == SPARC64_NR_EXIT_GROUP) {
@@ -285,6 +405,8 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 		hvpmu_machine_set_mode(P.m, v->strand, HVPMU_MODE_USER);
 		hvpmu_sv_start_strand(P.sv, v->strand);
 		if (vcpu_index > 0 && !P.mt) {
+			for (uint32_t i = 0; i < P.nvcpu; i++)
+				expand_dirty(&P.vcpu[i]);
 			P.mt = 1;
 			go_mt = 1;
 		}
@@ -313,8 +435,8 @@ static void flush_cb(qemu_plugin_id_t id)
 	 * Their tb_info stay allocated until exit (bounded by translations). */
 	lock();
 	for (uint32_t i = 0; i < P.nvcpu; i++) {
-		count_last(&P.vcpu[i], 0);
-		P.vcpu[i].prev = NULL;
+		account_prev(&P.vcpu[i], 0);
+		expand_dirty(&P.vcpu[i]);
 	}
 	unlock();
 }
@@ -386,6 +508,8 @@ static int setup(const char *cfg)
 	svc.on_overflow = on_overflow;
 	if (hvpmu_sv_create(P.hv, 0, &svc, &P.sv))
 		return -1;
+	for (unsigned i = 0; i < P.rq.nevents; i++)
+		P.need_taken |= hvpmu_t4_event_needs_taken(P.rq.ev[i].sl, P.rq.ev[i].mask);
 	for (unsigned i = 0; i < P.rq.nevents; i++)
 		if (hvpmu_sv_add_event(P.sv, &P.rq.ev[i]) < 0) {
 			fprintf(stderr, "hvpmu plugin: bad event %s\n", P.rq.ev[i].name);

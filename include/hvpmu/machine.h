@@ -51,6 +51,15 @@ enum hvpmu_mode {
 /* At most this many distinct instruction classes (distinct decode flag sets). */
 #define HVPMU_MAX_ICLASS 64
 
+/* Branch mispredict kinds of TABLE 10-2 sl=25 (docs/branch-prediction.md). */
+enum hvpmu_mispred {
+	HVPMU_MISPRED_DIR = 0,   /* direction (sl=25 mask 0x01) */
+	HVPMU_MISPRED_FAR = 1,   /* target, far table (mask 0x02) */
+	HVPMU_MISPRED_INDIR = 2, /* target, indirect table (mask 0x04) */
+	HVPMU_MISPRED_RET = 3,   /* target, return stack (masks 0x08 and 0x02) */
+	HVPMU_NMISPRED = 4,
+};
+
 /*
  * Per-strand activity written by the event source on the hot path.  All
  * counts are user-mode, monotonic, in retired instructions.
@@ -58,6 +67,7 @@ enum hvpmu_mode {
 struct hvpmu_activity {
 	uint64_t icount[HVPMU_MAX_ICLASS]; /* retired instructions per class */
 	uint64_t taken_cond;   /* conditional CTIs that were taken (HVPMU_SI_CTI_COND) */
+	uint64_t mispred[HVPMU_NMISPRED]; /* mispredicted CTIs by kind (hvpmu_machine_branch) */
 	uint64_t bound;        /* upper bound on retired instructions (sum of block lengths entered) */
 	uint64_t next_check;   /* call hvpmu_machine_sync() once bound >= next_check */
 };
@@ -66,13 +76,16 @@ struct hvpmu_activity {
  * A straight-line block of instructions as the source executes it (a QEMU
  * translation block).  Instruction i sits at vaddr + 4*i and has class
  * cls[i].  `cond_cti` is the index of its conditional CTI whose outcome
- * is reported through taken_cond, or -1.  Owned by the source; must stay
- * valid until the next hvpmu_machine_sync() of the strand that ran it.
+ * is reported through taken_cond, or -1; `cti` the index of its last CTI of
+ * any kind (the one hvpmu_machine_branch() reports), or -1.  Owned by the
+ * source; must stay valid until the next hvpmu_machine_sync() of the strand
+ * that ran it.
  */
 struct hvpmu_block {
 	uint64_t vaddr;
 	uint32_t n;
 	int32_t cond_cti;
+	int32_t cti;
 	const uint8_t *cls;
 };
 
@@ -148,6 +161,18 @@ enum hvpmu_mode hvpmu_machine_mode(const struct hvpmu_machine *m, uint32_t stran
  */
 int hvpmu_machine_add_cycles(struct hvpmu_machine *m, uint32_t strand,
 			     enum hvpmu_mode mode, uint64_t cycles);
+
+/*
+ * Report one executed control transfer of the strand to its branch
+ * predictor (docs/branch-prediction.md): `pc` of the CTI, its decode flags
+ * (HVPMU_SI_CTI_COND / _CTI_ALWAYS / _CALL / _RET / _INDIRECT), whether it
+ * was taken, and the address execution continued at when taken.  Updates
+ * the predictor and act->mispred.  Hot-path safe (no allocation); call from
+ * the thread running the strand.  Returns the enum hvpmu_mispred kind, or
+ * -1 if predicted correctly (or `strand` is out of range).
+ */
+int hvpmu_machine_branch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint32_t si_flags,
+			 int taken, uint64_t target);
 
 /* Modeled %tick of the strand, in cycles (all modes). */
 uint64_t hvpmu_machine_tick(struct hvpmu_machine *m, uint32_t strand);

@@ -58,6 +58,11 @@ enum hvpmu_si_flags {
 	   next to HVPMU_SI_ILLEGAL; see docs/t4-instruction-groups.md. */
 	HVPMU_SI_ILLEGAL = 1u << 14,   /* encoding not defined by SPARC V9 / T4 (counted as OTHER) */
 	HVPMU_SI_SYSCALL = 1u << 15,   /* Tcc (trap instruction); user code traps to the OS */
+
+	/* CTI kinds for branch prediction (TABLE 10-2 sl=25) */
+	HVPMU_SI_CALL = 1u << 16,      /* CALL, or JMPL writing %o7: pushes the return stack */
+	HVPMU_SI_RET = 1u << 17,       /* ret / retl (JMPL %i7+8 / %o7+8, rd=%g0), RETURN %i7+8: pops it */
+	HVPMU_SI_INDIRECT = 1u << 18,  /* JMPL / RETURN: target from registers */
 };
 
 /* Mask of the six sl=3 group bits. */

@@ -25,6 +25,7 @@ enum hvpmu_t4_kind {
 	HVPMU_T4_KIND_SL3,          /* instruction groups by mask (footnotes 5-9) */
 	HVPMU_T4_KIND_SL4,          /* branches / taken / swcount / atomics / prefetch / block */
 	HVPMU_T4_KIND_CYCLES,       /* sl=26: cycles in the modes selected by ut/st/ht */
+	HVPMU_T4_KIND_MISPRED,      /* sl=25: branch mispredicts (the strand's predictor) */
 	HVPMU_T4_KIND_UNMODELED,    /* needs the memory hierarchy / pipeline model: not supported yet */
 };
 
@@ -66,6 +67,9 @@ const struct hvpmu_t4_alias *hvpmu_t4_alias_by_name(const char *alias);
  * static instruction groups (sl=4 mask bit 0x02 without 0x01): an event
  * source then has to resolve branch outcomes. */
 int hvpmu_t4_event_needs_taken(unsigned sl, unsigned mask);
+/* 1 if (sl, mask) counts branch mispredicts: an event source then has to
+ * report every control transfer (hvpmu_machine_branch). */
+int hvpmu_t4_event_needs_branches(unsigned sl, unsigned mask);
 
 /* 1 if the model counts (sl, mask) today, 0 if it would be "not supported". */
 int hvpmu_t4_event_supported(unsigned sl, unsigned mask);

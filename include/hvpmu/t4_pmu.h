@@ -77,6 +77,7 @@ struct hvpmu_t4_feed {
 	const uint64_t *dclass;         /* [HVPMU_MAX_ICLASS] user-mode retired instructions per class */
 	uint64_t dclass_nonzero;        /* bitmap: classes whose dclass is non-zero */
 	uint64_t dtaken_cond;           /* taken conditional CTIs (user mode) */
+	uint64_t dmispred[HVPMU_NMISPRED]; /* mispredicted CTIs by kind (user mode) */
 	uint64_t dcycles[HVPMU_NMODES]; /* cycles per mode */
 	const struct hvpmu_block *last; /* block the instruction events came from (prefix of it), or NULL */
 	uint64_t next_pc;               /* PC of the next instruction (TPC of disrupting traps) */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <hvpmu/hvpmu.h>
+#include "bpred.h"
 
 /* TABLE 10-2 footnote 12: block loads and stores decode into 8 micro-ops. */
 #define BLOCK_UOPS 8
@@ -15,6 +16,8 @@ struct strand {
 	struct hvpmu_activity act;        /* written by the event source */
 	uint64_t synced[HVPMU_MAX_ICLASS];/* act.icount at the last sync */
 	uint64_t synced_taken;
+	uint64_t synced_mispred[HVPMU_NMISPRED];
+	struct bpred bp;
 	uint64_t cycles[HVPMU_NMODES];    /* modeled cycles per mode */
 	uint64_t pending[HVPMU_NMODES];   /* cycles not yet fed to the PMU */
 	uint64_t tick_cmpr;               /* 0 = disarmed */
@@ -63,6 +66,7 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 	for (uint32_t i = 0; i < n; i++) {
 		m->s[i].act.next_check = UINT64_MAX;
 		m->s[i].mode = HVPMU_MODE_USER;
+		bpred_init(&m->s[i].bp);
 		m->s[i].pmu = hvpmu_t4_pmu_create(m->class_flags);
 		if (!m->s[i].pmu) {
 			hvpmu_machine_destroy(m);
@@ -172,6 +176,10 @@ int hvpmu_machine_sync(struct hvpmu_machine *m, uint32_t strand,
 	}
 	f.dtaken_cond = s->act.taken_cond - s->synced_taken;
 	s->synced_taken = s->act.taken_cond;
+	for (int k = 0; k < HVPMU_NMISPRED; k++) {
+		f.dmispred[k] = s->act.mispred[k] - s->synced_mispred[k];
+		s->synced_mispred[k] = s->act.mispred[k];
+	}
 	s->pending[HVPMU_MODE_USER] += ucyc;
 	for (int md = 0; md < HVPMU_NMODES; md++) {
 		f.dcycles[md] = s->pending[md];
@@ -316,4 +324,17 @@ int hvpmu_machine_stxa(struct hvpmu_machine *m, uint32_t strand, unsigned asi, u
 	if (s->depth == 0)
 		schedule(m, s);
 	return rc;
+}
+
+int hvpmu_machine_branch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint32_t si_flags,
+			 int taken, uint64_t target)
+{
+	int kind;
+
+	if (strand >= m->nstrands)
+		return -1;
+	kind = bpred_update(&m->s[strand].bp, pc, si_flags, taken, target);
+	if (kind >= 0)
+		m->s[strand].act.mispred[kind]++;
+	return kind;
 }

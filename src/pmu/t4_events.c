@@ -44,7 +44,7 @@ static const struct hvpmu_t4_group groups[32] = {
 	{ 22, 0x3f, 0, 1, HVPMU_T4_KIND_UNMODELED, "Store outcomes" },
 	{ 23, 0x07, 0, 1, HVPMU_T4_KIND_UNMODELED, "L1 data cache misses (speculative)" },
 	{ 24, 0x3f, 0, 0, HVPMU_T4_KIND_UNMODELED, "L2 evictions and buffer full" },
-	{ 25, 0x0f, 1, 1, HVPMU_T4_KIND_UNMODELED, "Branch mispredicts" },
+	{ 25, 0x0f, 1, 1, HVPMU_T4_KIND_MISPRED, "Branch mispredicts" },
 	{ 26, 0x00, 0, 1, HVPMU_T4_KIND_CYCLES, "Cycles in selected modes" },
 	{ 27, 0x00, 0, 0, HVPMU_T4_KIND_NONE, "Reserved" },
 	{ 28, 0x0f, 0, 1, HVPMU_T4_KIND_UNMODELED, "Commit micro-ops" },
@@ -248,6 +248,7 @@ int hvpmu_t4_event_supported(unsigned sl, unsigned mask)
 	case HVPMU_T4_KIND_SL3:
 	case HVPMU_T4_KIND_SL4:
 	case HVPMU_T4_KIND_CYCLES:
+	case HVPMU_T4_KIND_MISPRED:
 		return 1;
 	default:
 		return 0;
@@ -258,8 +259,15 @@ int hvpmu_t4_event_supported(unsigned sl, unsigned mask)
 #define SL4_MASK_BRANCHES 0x01
 #define SL4_MASK_TAKEN 0x02
 #define SL_BRANCH_GROUP 4
+#define SL_MISPRED_GROUP 25
 
 int hvpmu_t4_event_needs_taken(unsigned sl, unsigned mask)
 {
 	return sl == SL_BRANCH_GROUP && (mask & SL4_MASK_TAKEN) && !(mask & SL4_MASK_BRANCHES);
+}
+
+int hvpmu_t4_event_needs_branches(unsigned sl, unsigned mask)
+{
+	(void)mask;
+	return sl == SL_MISPRED_GROUP;
 }

@@ -29,6 +29,18 @@ static const struct {
 	{ SL4_PREFETCH, HVPMU_SI_PREFETCH },{ SL4_BLOCK, HVPMU_SI_BLOCK },
 };
 
+/* TABLE 10-2 sl=25 mask bit -> mispredict kinds it counts ("0x02 includes
+ * both far table mispredicts and return stack mispredicts"). */
+static const struct {
+	uint8_t mask;
+	uint8_t kinds;
+} sl25_bits[] = {
+	{ 0x01, 1u << HVPMU_MISPRED_DIR },
+	{ 0x02, (1u << HVPMU_MISPRED_FAR) | (1u << HVPMU_MISPRED_RET) },
+	{ 0x04, 1u << HVPMU_MISPRED_INDIR },
+	{ 0x08, 1u << HVPMU_MISPRED_RET },
+};
+
 /* The hypervisor's own PCR write: STXA to ASI 0x64, an SPR ring op
  * (footnote 8 "STXA_0X64") and a non-translating alternate store, hence
  * next-to-commit (TABLE 10-1 footnote 1). */
@@ -41,6 +53,7 @@ struct t4_counter {
 	enum hvpmu_t4_kind kind;
 	uint8_t precise;
 	uint8_t taken;     /* add taken conditional CTIs (sl=4 mask has 0x02 but not 0x01) */
+	uint8_t mkinds;    /* sl=25: enum hvpmu_mispred kinds counted (bit per kind) */
 	uint64_t match;    /* instruction classes counted */
 };
 
@@ -74,6 +87,10 @@ static void derive(struct hvpmu_t4_pmu *pmu, struct t4_counter *c)
 	c->kind = g ? g->kind : HVPMU_T4_KIND_NONE;
 	c->precise = g ? g->precise : 0;
 	c->taken = c->kind == HVPMU_T4_KIND_SL4 && (mask & SL4_TAKEN) && !(mask & SL4_BRANCHES);
+	c->mkinds = 0;
+	for (unsigned i = 0; c->kind == HVPMU_T4_KIND_MISPRED && i < sizeof sl25_bits / sizeof sl25_bits[0]; i++)
+		if (mask & sl25_bits[i].mask)
+			c->mkinds |= sl25_bits[i].kinds;
 	c->match = 0;
 	for (unsigned k = 0; k < HVPMU_MAX_ICLASS; k++)
 		if (flags_match(c, pmu->class_flags[k]))
@@ -199,17 +216,19 @@ uint32_t hvpmu_t4_pmu_peek_pic(const struct hvpmu_t4_pmu *pmu, unsigned idx)
 	return idx < HVPMU_T4_NPIC ? pmu->c[idx].pic : 0;
 }
 
+/* Groups whose events happen at user-mode instructions (at most one per
+ * instruction), located precisely within a block. */
 static int is_insn_kind(enum hvpmu_t4_kind k)
 {
-	return k == HVPMU_T4_KIND_SL3 || k == HVPMU_T4_KIND_SL4;
+	return k == HVPMU_T4_KIND_SL3 || k == HVPMU_T4_KIND_SL4 || k == HVPMU_T4_KIND_MISPRED;
 }
 
 /*
  * Index of the instruction of `b` at which counter c (holding `pic` before
  * the block) wraps, or -1 if it cannot be located.
  */
-static int locate_wrap(const struct t4_counter *c,
-		       uint32_t pic, const struct hvpmu_block *b, uint64_t dtaken)
+static int locate_wrap(const struct t4_counter *c, uint32_t pic, const struct hvpmu_block *b,
+		       uint64_t dtaken, uint64_t dmispred)
 {
 	uint64_t need = HVPMU_T4_PIC_WRAP - pic;
 
@@ -217,6 +236,8 @@ static int locate_wrap(const struct t4_counter *c,
 		int hit = (int)((c->match >> b->cls[i]) & 1);
 
 		if (!hit && c->taken && dtaken && (int32_t)i == b->cond_cti)
+			hit = 1;
+		if (!hit && dmispred && (int32_t)i == b->cti)
 			hit = 1;
 		if (hit && --need == 0)
 			return (int)i;
@@ -232,7 +253,7 @@ void hvpmu_t4_pmu_feed(struct hvpmu_t4_pmu *pmu, const struct hvpmu_t4_feed *f,
 	memset(res, 0, sizeof *res);
 	for (unsigned i = 0; i < HVPMU_T4_NPIC; i++) {
 		struct t4_counter *c = &pmu->c[i];
-		uint64_t delta = 0;
+		uint64_t delta = 0, dmis = 0;
 		uint32_t before = c->pic;
 
 		if (is_insn_kind(c->kind) && HVPMU_FEX(c->pcr, T4_PCR, UT)) {
@@ -246,6 +267,10 @@ void hvpmu_t4_pmu_feed(struct hvpmu_t4_pmu *pmu, const struct hvpmu_t4_feed *f,
 			}
 			if (c->taken)
 				delta += f->dtaken_cond;
+			for (int k = 0; k < HVPMU_NMISPRED; k++)
+				if (c->mkinds & (1u << k))
+					dmis += f->dmispred[k];
+			delta += dmis;
 		} else if (c->kind == HVPMU_T4_KIND_CYCLES) {
 			for (int m = 0; m < HVPMU_NMODES; m++)
 				if (counts_mode(c, (enum hvpmu_mode)m))
@@ -256,7 +281,7 @@ void hvpmu_t4_pmu_feed(struct hvpmu_t4_pmu *pmu, const struct hvpmu_t4_feed *f,
 		res->ovf_mask |= 1u << i;
 		if (is_insn_kind(c->kind)) {
 			/* instruction events happen in user mode */
-			int at = locate_wrap(c, before, f->last, f->dtaken_cond);
+			int at = locate_wrap(c, before, f->last, f->dtaken_cond, dmis);
 
 			if (at >= 0 && (pmu->class_flags[f->last->cls[at]] & HVPMU_SI_NTC))
 				c->pcr |= HVPMU_FMASK(T4_PCR, NTC);

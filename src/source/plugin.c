@@ -50,8 +50,9 @@ struct class_count {
 struct tb_info {
 	struct hvpmu_block blk;
 	uint64_t last_pc;      /* address of the last instruction */
-	uint64_t cond_target;  /* target of the conditional CTI */
-	uint64_t cond_ds;      /* its delay slot address */
+	uint64_t cti_target;   /* static target of the block's last CTI (PC-relative ones) */
+	uint64_t cti_pc;       /* address of that CTI */
+	uint32_t cti_flags;    /* its decode flags */
 	struct tb_info *next_alloc;
 	struct tb_info *next_dirty;     /* single-threaded mode: blocks with unexpanded executions */
 	uint64_t execs;        /* inline: times the last instruction started (single-threaded mode) */
@@ -72,8 +73,8 @@ struct vcpu {
 	uint64_t mark_seen;    /* prev->execs at prev's entry (inline marker) */
 	struct tb_info *dirty; /* blocks whose executions are not expanded yet */
 	int reached_last;      /* prev reached its last instruction (callback marker) */
-	int pend;              /* a conditional CTI awaits its outcome */
-	uint64_t pend_target, pend_ds;
+	int pend;              /* the previous block's CTI awaits its outcome */
+	const struct tb_info *pend_tb; /* the block whose CTI it is */
 };
 
 static struct plugin {
@@ -91,6 +92,7 @@ static struct plugin {
 	struct tb_info *allocs;
 	int fallback_class;
 	int need_taken;        /* some event counts taken conditional branches */
+	int need_branches;     /* some event counts branch mispredicts */
 } P = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static void lock(void) { pthread_mutex_lock(&P.lock); }
@@ -101,15 +103,43 @@ static struct vcpu *vcpu_of(unsigned idx)
 	return idx < P.nvcpu && P.vcpu[idx].live ? &P.vcpu[idx] : NULL;
 }
 
-static void resolve_pending(struct vcpu *v, uint64_t vaddr)
+/* Delay slot of the pending CTI: a block starting there leaves it pending. */
+static uint64_t pend_ds(const struct vcpu *v)
 {
+	return v->pend_tb->cti_pc + SPARC_INSN_BYTES;
+}
+
+/*
+ * Decide the pending CTI now that execution continues at `vaddr`; `ran`
+ * says whether the previous block reached its end (else the CTI did not
+ * execute, unless `vaddr` is its delay slot).  Taken iff execution goes to
+ * the static target (conditional CTIs); other CTIs are always taken.
+ */
+static void resolve_pending(struct vcpu *v, uint64_t vaddr, int ran)
+{
+	const struct tb_info *t = v->pend_tb;
+	int taken;
+
 	if (!v->pend)
 		return;
-	if (vaddr == v->pend_ds) /* delay slot run as its own block: wait */
+	if (vaddr == pend_ds(v)) /* delay slot run as its own block: wait */
 		return;
-	if (vaddr == v->pend_target)
-		v->act->taken_cond++;
 	v->pend = 0;
+	if (!ran || !vaddr)
+		return;
+	taken = (t->cti_flags & HVPMU_SI_CTI_COND) ? vaddr == t->cti_target : 1;
+	if (taken && (t->cti_flags & HVPMU_SI_CTI_COND))
+		v->act->taken_cond++;
+	if (P.need_branches)
+		hvpmu_machine_branch(P.m, v->strand, t->cti_pc, t->cti_flags, taken, vaddr);
+}
+
+static void set_pending(struct vcpu *v, const struct tb_info *ti)
+{
+	if (ti->blk.cti >= 0 && (P.need_branches || (P.need_taken && ti->blk.cond_cti >= 0))) {
+		v->pend = 1;
+		v->pend_tb = ti;
+	}
 }
 
 static void add_prefix(struct vcpu *v, const struct tb_info *p, uint64_t ninsn)
@@ -138,14 +168,14 @@ static void expand_dirty(struct vcpu *v)
  * Account the instructions of v->prev that retired, given that the next
  * block starts at `vaddr` (0 if none: system call, exit, flush).
  */
-static void account_prev(struct vcpu *v, uint64_t vaddr)
+static int account_prev(struct vcpu *v, uint64_t vaddr)
 {
 	struct tb_info *p = v->prev;
 	int reached;
 
 	v->prev = NULL;
 	if (!p)
-		return;
+		return 0;
 	if (p->mt) {
 		reached = v->reached_last;
 		v->reached_last = 0;
@@ -170,6 +200,7 @@ static void account_prev(struct vcpu *v, uint64_t vaddr)
 	}
 	/* else left early at an unknown instruction (a guest signal handler
 	 * took over): nothing of it is counted (docs/event-source.md) */
+	return reached;
 }
 
 /* Bring the strand's activity up to date and sync the machine. */
@@ -183,13 +214,8 @@ static void block_entry(struct vcpu *v, struct tb_info *ti)
 {
 	const struct tb_info *last = v->prev;
 
-	account_prev(v, ti->blk.vaddr);
-	resolve_pending(v, ti->blk.vaddr);
-	if (ti->blk.cond_cti >= 0 && P.need_taken) {
-		v->pend = 1;
-		v->pend_target = ti->cond_target;
-		v->pend_ds = ti->cond_ds;
-	}
+	resolve_pending(v, ti->blk.vaddr, account_prev(v, ti->blk.vaddr));
+	set_pending(v, ti);
 	v->act->bound += ti->blk.n;
 	if (v->act->bound >= v->act->next_check) {
 		lock();
@@ -221,7 +247,8 @@ static void tb_exec_st(unsigned int vcpu_index, void *udata)
 	uint64_t vaddr = ti->blk.vaddr;
 
 	if (__builtin_expect(vcpu_index != 0 || !p || p->execs == v->mark_seen || vaddr == p->last_pc ||
-			     (v->pend && vaddr == v->pend_ds) || act->bound + ti->blk.n >= act->next_check, 0)) {
+			     P.need_branches || (v->pend && vaddr == pend_ds(v)) ||
+			     act->bound + ti->blk.n >= act->next_check, 0)) {
 		tb_exec(vcpu_index, udata);
 		return;
 	}
@@ -230,14 +257,13 @@ static void tb_exec_st(unsigned int vcpu_index, void *udata)
 		p->next_dirty = v->dirty;
 		v->dirty = p;
 	}
-	if (v->pend) {
-		act->taken_cond += vaddr == v->pend_target;
+	if (v->pend) { /* only conditional CTIs are pending here (need_taken) */
+		act->taken_cond += vaddr == v->pend_tb->cti_target;
 		v->pend = 0;
 	}
 	if (ti->blk.cond_cti >= 0 && P.need_taken) {
 		v->pend = 1;
-		v->pend_target = ti->cond_target;
-		v->pend_ds = ti->cond_ds;
+		v->pend_tb = ti;
 	}
 	act->bound += ti->blk.n;
 	v->mark_seen = ti->execs;
@@ -287,6 +313,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	ti->blk.vaddr = qemu_plugin_tb_vaddr(tb);
 	ti->blk.n = (uint32_t)n;
 	ti->blk.cond_cti = -1;
+	ti->blk.cti = -1;
 	ti->blk.cls = ti->cls;
 	ti->last_pc = ti->blk.vaddr + (n - 1) * SPARC_INSN_BYTES;
 	ti->mt = P.mt;
@@ -308,10 +335,12 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (cls < 0)
 			cls = P.fallback_class;
 		ti->cls[i] = (uint8_t)cls;
-		if ((d.flags & HVPMU_SI_CTI_COND) && d.has_target) {
-			ti->blk.cond_cti = (int32_t)i;
-			ti->cond_target = d.target;
-			ti->cond_ds = pc + SPARC_INSN_BYTES;
+		if (d.flags & (HVPMU_SI_CTI_COND | HVPMU_SI_CTI_ALWAYS)) {
+			ti->blk.cti = (int32_t)i;
+			ti->blk.cond_cti = (d.flags & HVPMU_SI_CTI_COND) && d.has_target ? (int32_t)i : -1;
+			ti->cti_target = d.has_target ? d.target : 0;
+			ti->cti_pc = pc;
+			ti->cti_flags = d.flags;
 		}
 		if (i + 1 < n)
 			continue;
@@ -350,7 +379,7 @@ static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 		const struct tb_info *last = v->prev;
 
 		account_prev(v, 0);
-		resolve_pending(v, 0);
+		resolve_pending(v, 0, 1);
 		sync_vcpu(v, last, NULL);
 	}
 	hvpmu_machine_set_mode(P.m, v->strand, HVPMU_MODE_PRIV);
@@ -509,7 +538,8 @@ static int setup(const char *cfg)
 	if (hvpmu_sv_create(P.hv, 0, &svc, &P.sv))
 		return -1;
 	for (unsigned i = 0; i < P.rq.nevents; i++)
-		P.need_taken |= hvpmu_t4_event_needs_taken(P.rq.ev[i].sl, P.rq.ev[i].mask);
+		P.need_taken |= hvpmu_t4_event_needs_taken(P.rq.ev[i].sl, P.rq.ev[i].mask),
+		P.need_branches |= hvpmu_t4_event_needs_branches(P.rq.ev[i].sl, P.rq.ev[i].mask);
 	for (unsigned i = 0; i < P.rq.nevents; i++)
 		if (hvpmu_sv_add_event(P.sv, &P.rq.ev[i]) < 0) {
 			fprintf(stderr, "hvpmu plugin: bad event %s\n", P.rq.ev[i].name);

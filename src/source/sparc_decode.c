@@ -99,7 +99,9 @@ enum { CC_ICC = 0, CC_XCC = 2 };
 /* Register conditions (BPr, MOVr, FMOVr): 0 and 4 are reserved. */
 enum { RCOND_RSVD_0 = 0, RCOND_RSVD_4 = 4 };
 
-enum { REG_G0 = 0 };
+enum { REG_G0 = 0, REG_O7 = 15, REG_I7 = 31 };
+#define F_SIMM13     0, 13  /* format 3 immediate (i = 1) */
+#define RET_OFFSET 8        /* ret / retl return to call site + 8 */
 /* sethi %hi(0xfc000), %g0: the software count instruction (TABLE 10-2 sl=4 mask 0x04). */
 #define SWCOUNT_HI_VALUE 0xfc000u
 #define HI_SHIFT 10u
@@ -817,6 +819,22 @@ static void decode_mem(uint32_t insn, struct result *r)
 	}
 }
 
+/* Prediction kind of JMPL / RETURN (SPARC V9 synthetic ret, retl, call). */
+static uint32_t cti_kind(uint32_t insn)
+{
+	uint32_t op3 = FIELD(insn, F_OP3), rs1 = FIELD(insn, F_RS1);
+	int ret8 = FIELD(insn, F_I) == 1 && FIELD(insn, F_SIMM13) == RET_OFFSET &&
+		   (rs1 == REG_I7 || rs1 == REG_O7);
+
+	if (op3 == OP3_RETURN)
+		return HVPMU_SI_INDIRECT | (ret8 ? HVPMU_SI_RET : 0);
+	if (op3 != OP3_JMPL)
+		return 0;
+	if (FIELD(insn, F_RD) == REG_O7)
+		return HVPMU_SI_INDIRECT | HVPMU_SI_CALL;
+	return HVPMU_SI_INDIRECT | (ret8 && FIELD(insn, F_RD) == REG_G0 ? HVPMU_SI_RET : 0);
+}
+
 uint32_t hvpmu_sparc_decode(uint32_t insn, uint64_t pc, struct hvpmu_sparc_insn *out)
 {
 	struct result r = { .flags = 0, .uops = UOPS_ONE };
@@ -826,11 +844,13 @@ uint32_t hvpmu_sparc_decode(uint32_t insn, uint64_t pc, struct hvpmu_sparc_insn 
 		decode_fmt2(insn, pc, &r);
 		break;
 	case OP_CALL:
-		r.flags = BR | HVPMU_SI_CTI_ALWAYS;
+		r.flags = BR | HVPMU_SI_CTI_ALWAYS | HVPMU_SI_CALL;
 		set_target(&r, pc, FIELD(insn, F_DISP30), DISP30_BITS);
 		break;
 	case OP_ARITH:
 		decode_arith(insn, &r);
+		if ((r.flags & HVPMU_SI_ILLEGAL) == 0)
+			r.flags |= cti_kind(insn);
 		break;
 	case OP_MEM:
 	default:

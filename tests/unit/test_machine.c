@@ -154,8 +154,8 @@ static void sim_init(struct sim *s, uint64_t rotate_cycles, uint32_t pic_init, v
 	assert_int_equal(hvpmu_machine_class_flags(s->m, s->loop_cls[1]), HVPMU_SI_OTHER);
 	assert_int_equal(s->loop_cls[0], s->loop_cls[3]);
 	assert_int_equal(s->loop_cls[1], s->exit_cls[0]);
-	s->loop = (struct hvpmu_block){ LOOP_VA, LOOP_N, LOOP_BNE, s->loop_cls };
-	s->exit = (struct hvpmu_block){ LOOP_VA + 4 * LOOP_N, EXIT_N, -1, s->exit_cls };
+	s->loop = (struct hvpmu_block){ .vaddr = LOOP_VA, .n = LOOP_N, .cond_cti = LOOP_BNE, .cti = LOOP_BNE, .cls = s->loop_cls };
+	s->exit = (struct hvpmu_block){ .vaddr = LOOP_VA + 4 * LOOP_N, .n = EXIT_N, .cond_cti = -1, .cti = -1, .cls = s->exit_cls };
 }
 
 static void sim_fini(struct sim *s)

@@ -40,11 +40,14 @@
 #define X_ASI_REG HVPMU_SI_ASI_REG
 #define X_ILLEGAL HVPMU_SI_ILLEGAL
 #define X_SYSCALL HVPMU_SI_SYSCALL
+#define X_CALL HVPMU_SI_CALL
+#define X_RET HVPMU_SI_RET
+#define X_INDIRECT HVPMU_SI_INDIRECT
 
 /* Every flag the header defines. */
 #define ALL_FLAGS ((uint32_t)(X_BR | X_FGU | X_LD | X_ST | X_SPR | X_OTH | X_SWCOUNT | \
 	X_ATOMIC | X_PREFETCH | X_BLOCK | X_NTC | X_CTI_COND | X_CTI_ALWAYS | X_ASI_REG | \
-	X_ILLEGAL | X_SYSCALL))
+	X_ILLEGAL | X_SYSCALL | X_CALL | X_RET | X_INDIRECT))
 
 /* Address the vectors are decoded at (any value works; see test_targets_wrap). */
 #define TEST_PC UINT64_C(0x0000000100402000)
@@ -383,15 +386,15 @@ static const struct vec vec_branches[] = {
 	{ 0x1d740000, X_BR | X_CTI_COND, 1, 0x00, 1, -INT64_C(0x100000), "fbule,pn %fcc3, .-0x100000" },
 	{ 0x115ffffe, X_BR | X_CTI_ALWAYS, 1, 0x00, 1, -INT64_C(8), "fba %fcc1, .-8" },
 	{ 0x01480002, X_BR, 1, 0x00, 1, INT64_C(8), "fbn %fcc0, .+8" },
-	{ 0x40000400, X_BR | X_CTI_ALWAYS, 1, 0x00, 1, INT64_C(0x1000), "call .+0x1000" },
-	{ 0x7ffffc00, X_BR | X_CTI_ALWAYS, 1, 0x00, 1, -INT64_C(0x1000), "call .-0x1000" },
-	{ 0x5fffffff, X_BR | X_CTI_ALWAYS, 1, 0x00, 1, INT64_C(0x7ffffffc), "call .+0x7ffffffc" },
-	{ 0x60000000, X_BR | X_CTI_ALWAYS, 1, 0x00, 1, -INT64_C(0x80000000), "call .-0x80000000" },
-	{ 0x9fc06008, X_BR | X_CTI_ALWAYS, 1, 0x00, 0, 0, "jmpl %g1+8, %o7" },
-	{ 0x81c04000, X_BR | X_CTI_ALWAYS, 1, 0x00, 0, 0, "jmp %g1" },
-	{ 0x81c7e008, X_BR | X_CTI_ALWAYS, 1, 0x00, 0, 0, "ret" },
-	{ 0x81c3e008, X_BR | X_CTI_ALWAYS, 1, 0x00, 0, 0, "retl" },
-	{ 0x81cfe008, X_BR | X_CTI_ALWAYS, 1, 0x00, 0, 0, "return %i7+8" },
+	{ 0x40000400, X_BR | X_CTI_ALWAYS | X_CALL, 1, 0x00, 1, INT64_C(0x1000), "call .+0x1000" },
+	{ 0x7ffffc00, X_BR | X_CTI_ALWAYS | X_CALL, 1, 0x00, 1, -INT64_C(0x1000), "call .-0x1000" },
+	{ 0x5fffffff, X_BR | X_CTI_ALWAYS | X_CALL, 1, 0x00, 1, INT64_C(0x7ffffffc), "call .+0x7ffffffc" },
+	{ 0x60000000, X_BR | X_CTI_ALWAYS | X_CALL, 1, 0x00, 1, -INT64_C(0x80000000), "call .-0x80000000" },
+	{ 0x9fc06008, X_BR | X_CTI_ALWAYS | X_INDIRECT | X_CALL, 1, 0x00, 0, 0, "jmpl %g1+8, %o7" },
+	{ 0x81c04000, X_BR | X_CTI_ALWAYS | X_INDIRECT, 1, 0x00, 0, 0, "jmp %g1" },
+	{ 0x81c7e008, X_BR | X_CTI_ALWAYS | X_INDIRECT | X_RET, 1, 0x00, 0, 0, "ret" },
+	{ 0x81c3e008, X_BR | X_CTI_ALWAYS | X_INDIRECT | X_RET, 1, 0x00, 0, 0, "retl" },
+	{ 0x81cfe008, X_BR | X_CTI_ALWAYS | X_INDIRECT | X_RET, 1, 0x00, 0, 0, "return %i7+8" },
 	{ 0x32c85fe2, X_BR | X_CTI_COND, 1, 0x00, 1, INT64_C(0x7fc), "cwbne %g1, %g2, .+0x7fc" },
 	{ 0x12f06003, X_BR | X_CTI_COND, 1, 0x00, 1, -INT64_C(0x800), "cxbe %g1, 3, .-0x800" },
 	{ 0x16c0605f, X_BR | X_CTI_COND, 1, 0x00, 1, INT64_C(8), "cwbl %g1, 31, .+8" },

@@ -120,6 +120,7 @@ struct act {
 	uint64_t dcycles[HVPMU_NMODES];
 	const struct hvpmu_block *last;
 	enum hvpmu_mode mode;
+	uint64_t dmispred[HVPMU_NMISPRED];
 };
 
 static void feed(struct hvpmu_t4_pmu *p, const struct act *a, struct hvpmu_t4_feed_result *r)
@@ -132,6 +133,7 @@ static void feed(struct hvpmu_t4_pmu *p, const struct act *a, struct hvpmu_t4_fe
 		if (a->dclass[k])
 			f.dclass_nonzero |= UINT64_C(1) << k;
 	f.dtaken_cond = a->dtaken;
+	memcpy(f.dmispred, a->dmispred, sizeof f.dmispred);
 	memcpy(f.dcycles, a->dcycles, sizeof f.dcycles);
 	f.last = a->last;
 	f.next_pc = NEXT_PC;
@@ -421,7 +423,7 @@ static void test_ov_ntc_sticky(void **state)
 	struct hvpmu_t4_feed_result r;
 	const uint64_t cfg = pcr_val(3, 0x04, 1, 0, 0, 0);
 	const uint8_t cls[] = { C_LD_NTC };
-	const struct hvpmu_block b = { BLOCK_VA, 1, -1, cls };
+	const struct hvpmu_block b = { .vaddr = BLOCK_VA, .n = 1, .cond_cti = -1, .cti = -1, .cls = cls };
 
 	(void)state;
 	set_pcr(p, 0, cfg);
@@ -455,7 +457,7 @@ static void test_ntc_only_on_ntc_instruction(void **state)
 {
 	/* add, casxa (ntc), add, ldxa-ntc, ld */
 	const uint8_t cls[] = { C_ADD, C_CASX, C_ADD, C_LD_NTC, C_LD };
-	const struct hvpmu_block b = { BLOCK_VA, 5, -1, cls };
+	const struct hvpmu_block b = { .vaddr = BLOCK_VA, .n = 5, .cond_cti = -1, .cti = -1, .cls = cls };
 	static const struct {
 		uint32_t mask;    /* sl=3 mask */
 		uint64_t pic;     /* PIC before the block */
@@ -493,7 +495,7 @@ static void test_ntc_only_on_ntc_instruction(void **state)
 static void test_precise_needs_toe(void **state)
 {
 	const uint8_t cls[] = { C_ADD, C_LD, C_ADD };
-	const struct hvpmu_block b = { BLOCK_VA, 3, -1, cls };
+	const struct hvpmu_block b = { .vaddr = BLOCK_VA, .n = 3, .cond_cti = -1, .cti = -1, .cls = cls };
 	struct hvpmu_t4_pmu *p = new_pmu();
 	struct hvpmu_t4_feed_result r;
 
@@ -518,7 +520,7 @@ static void test_precise_needs_toe(void **state)
 static void test_no_precise_with_ht(void **state)
 {
 	const uint8_t cls[] = { C_ADD, C_LD, C_ADD };
-	const struct hvpmu_block b = { BLOCK_VA, 3, -1, cls };
+	const struct hvpmu_block b = { .vaddr = BLOCK_VA, .n = 3, .cond_cti = -1, .cti = -1, .cls = cls };
 	struct hvpmu_t4_pmu *p = new_pmu();
 	struct hvpmu_t4_feed_result r;
 
@@ -540,7 +542,7 @@ static void test_precise_tpc_sl3_positions(void **state)
 {
 	/* 0 ld, 1 add, 2 st, 3 ld, 4 add, 5 ld-ntc, 6 bne, 7 add(delay) */
 	const uint8_t cls[] = { C_LD, C_ADD, C_ST, C_LD, C_ADD, C_LD_NTC, C_BCOND, C_ADD };
-	const struct hvpmu_block b = { BLOCK_VA, 8, 6, cls };
+	const struct hvpmu_block b = { .vaddr = BLOCK_VA, .n = 8, .cond_cti = 6, .cti = 6, .cls = cls };
 	static const struct {
 		unsigned mask;
 		uint64_t k;    /* the k-th counted instruction wraps (1-based) */
@@ -574,7 +576,7 @@ static void test_precise_tpc_sl4_positions(void **state)
 	/* 0 add, 1 ba, 2 casxa, 3 ld, 4 bne, 5 sethi-swcount, 6 prefetch, 7 block ld, 8 call */
 	const uint8_t cls[] = { C_ADD, C_BA, C_CASX, C_LD, C_BCOND, C_SWCOUNT, C_PREFETCH,
 				C_BLOCK_LD, C_BA };
-	const struct hvpmu_block b = { BLOCK_VA, 9, 4, cls };
+	const struct hvpmu_block b = { .vaddr = BLOCK_VA, .n = 9, .cond_cti = 4, .cti = 4, .cls = cls };
 	static const struct {
 		unsigned mask;
 		int taken;
@@ -613,7 +615,7 @@ static void test_precise_tpc_sl4_positions(void **state)
 static void test_precise_earliest_of_two(void **state)
 {
 	const uint8_t cls[] = { C_ADD, C_ADD, C_LD, C_ADD, C_ST, C_ADD };
-	const struct hvpmu_block b = { BLOCK_VA, 6, -1, cls };
+	const struct hvpmu_block b = { .vaddr = BLOCK_VA, .n = 6, .cond_cti = -1, .cti = -1, .cls = cls };
 	struct hvpmu_t4_pmu *p = new_pmu();
 	struct hvpmu_t4_feed_result r;
 
@@ -794,19 +796,79 @@ static void test_ut_st_ht_filter_instructions(void **state)
 	}
 }
 
+/* TABLE 10-2 sl=25: mask bits select mispredict kinds; 0x02 counts far-table
+ * and return-stack mispredicts, 0x08 return-stack only, 0x0f all. */
+static void test_sl25_mask_kinds(void **state)
+{
+	static const struct {
+		unsigned mask;
+		uint64_t want;
+	} cases[] = {
+		{ 0x01, 1 }, { 0x02, 2 + 8 }, { 0x04, 4 }, { 0x08, 8 }, { 0x0e, 2 + 4 + 8 }, { 0x0f, 1 + 2 + 4 + 8 },
+	};
+
+	(void)state;
+	for (unsigned c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		struct hvpmu_t4_pmu *p = new_pmu();
+		struct hvpmu_t4_feed_result r;
+		struct act a;
+
+		set_pcr(p, 0, pcr_val(25, cases[c].mask, 1, 0, 0, 0));
+		memset(&a, 0, sizeof a);
+		a.dmispred[HVPMU_MISPRED_DIR] = 1;
+		a.dmispred[HVPMU_MISPRED_FAR] = 2;
+		a.dmispred[HVPMU_MISPRED_INDIR] = 4;
+		a.dmispred[HVPMU_MISPRED_RET] = 8;
+		feed(p, &a, &r);
+		assert_int_equal(get_pic(p, 0), cases[c].want);
+		hvpmu_t4_pmu_destroy(p);
+	}
+}
+
+/* sl=25 is precise: the trap PC is the mispredicted CTI (the block's cti). */
+static void test_sl25_precise_at_cti(void **state)
+{
+	struct hvpmu_t4_pmu *p = new_pmu();
+	struct hvpmu_t4_feed_result r;
+	const uint8_t cls[] = { C_LD, C_ADD, C_BCOND, C_ADD };
+	const struct hvpmu_block b = { .vaddr = BLOCK_VA, .n = 4, .cond_cti = 2, .cti = 2, .cls = cls };
+	struct act a;
+
+	(void)state;
+	set_pcr(p, 0, pcr_val(25, 0x0f, 1, 0, 0, 1));
+	set_pic(p, 0, PIC_MAX);
+	memset(&a, 0, sizeof a);
+	a.dclass[C_LD] = 1;
+	a.dclass[C_ADD] = 2;
+	a.dclass[C_BCOND] = 1;
+	a.dmispred[HVPMU_MISPRED_DIR] = 1;
+	a.last = &b;
+	feed(p, &a, &r);
+	assert_int_equal(r.ovf_mask, 1);
+	assert_int_equal(r.precise_mask, 1);
+	assert_int_equal(r.precise_tpc, BLOCK_VA + 4 * 2);
+	assert_int_equal(ov_of(p, 0), 1);
+	/* no mispredict: nothing counted */
+	memset(&a, 0, sizeof a);
+	a.dclass[C_BCOND] = 5;
+	feed(p, &a, &r);
+	assert_int_equal(get_pic(p, 0), 0);
+	hvpmu_t4_pmu_destroy(p);
+}
+
 static void test_groups_counting_nothing(void **state)
 {
 	/* sl=0, reserved 12-15, 27, 29-31, and groups the model cannot count */
 	static const unsigned sls[] = { 0, 12, 13, 14, 15, 27, 29, 30, 31,
 					1, 2, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18, 19,
-					20, 21, 22, 23, 24, 25, 28 };
+					20, 21, 22, 23, 24, 28 };
 
 	(void)state;
 	for (unsigned s = 0; s < sizeof sls / sizeof sls[0]; s++) {
 		struct hvpmu_t4_pmu *p = new_pmu();
 		struct hvpmu_t4_feed_result r;
 		const uint8_t cls[] = { C_LD, C_BA, C_ADD };
-		const struct hvpmu_block b = { BLOCK_VA, 3, -1, cls };
+		const struct hvpmu_block b = { .vaddr = BLOCK_VA, .n = 3, .cond_cti = -1, .cti = -1, .cls = cls };
 		struct act a;
 
 		for (unsigned i = 0; i < N_PCRS; i++) {
@@ -1029,6 +1091,8 @@ int main(void)
 		cmocka_unit_test(test_cycles_disrupting_level),
 		cmocka_unit_test(test_ut_st_ht_filter_instructions),
 		cmocka_unit_test(test_groups_counting_nothing),
+		cmocka_unit_test(test_sl25_mask_kinds),
+		cmocka_unit_test(test_sl25_precise_at_cti),
 		cmocka_unit_test(test_pic_access_matrix),
 		cmocka_unit_test(test_pcr_write_rewrites_ov),
 		cmocka_unit_test(test_headroom),

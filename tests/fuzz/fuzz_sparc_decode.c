@@ -25,7 +25,9 @@ enum { WORD_BYTES = 4, PC_BYTES = 8, BYTE_BITS = 8 };
 
 #define FLAGS_DEFINED ((uint32_t)(HVPMU_SI_SL3_MASK | HVPMU_SI_SWCOUNT | HVPMU_SI_ATOMIC | \
 	HVPMU_SI_PREFETCH | HVPMU_SI_BLOCK | HVPMU_SI_NTC | HVPMU_SI_CTI_COND | \
-	HVPMU_SI_CTI_ALWAYS | HVPMU_SI_ASI_REG | HVPMU_SI_ILLEGAL | HVPMU_SI_SYSCALL))
+	HVPMU_SI_CTI_ALWAYS | HVPMU_SI_ASI_REG | HVPMU_SI_ILLEGAL | HVPMU_SI_SYSCALL | \
+	HVPMU_SI_CALL | HVPMU_SI_RET | HVPMU_SI_INDIRECT))
+#define CTI_KINDS (HVPMU_SI_CALL | HVPMU_SI_RET | HVPMU_SI_INDIRECT)
 
 static uint64_t load_be(const uint8_t *p, size_t n)
 {
@@ -56,6 +58,11 @@ static void check(uint32_t word, uint64_t pc)
 	if ((flags & HVPMU_SI_CTI_COND) && (flags & HVPMU_SI_CTI_ALWAYS))
 		abort();
 	if ((flags & (HVPMU_SI_CTI_COND | HVPMU_SI_CTI_ALWAYS)) && !(flags & HVPMU_SI_BRANCH))
+		abort();
+	/* call / return / indirect only on always-taken CTIs; returns are indirect, never calls */
+	if ((flags & CTI_KINDS) && !(flags & HVPMU_SI_CTI_ALWAYS))
+		abort();
+	if ((flags & HVPMU_SI_RET) && (!(flags & HVPMU_SI_INDIRECT) || (flags & HVPMU_SI_CALL)))
 		abort();
 	if (d.has_target > 1 || (d.has_target && !(flags & HVPMU_SI_BRANCH)) ||
 	    (!d.has_target && d.target != 0))

@@ -4,9 +4,9 @@
 # into qemu-sparc64 (API v1 version check), errors give one line and a
 # non-zero exit, the program's exit status and stdio pass through, output
 # formats (-x CSV field order, -j JSON keys), <not supported>.
-# usage: run_cli.sh HVPMU MICRO_DIR
+# usage: run_cli.sh HVPMU MICRO_DIR PLUGIN
 set -euo pipefail
-hvpmu=$1 micro=$2
+hvpmu=$1 micro=$2 plugin=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: cli: $*" >&2; exit 1; }
@@ -58,4 +58,11 @@ awk -F, '$5 < 100 {n++} END {exit !(n == 6)}' "$tmp/mux" || { cat "$tmp/mux" >&2
 env -i "$hvpmu" list > "$tmp/list"
 grep -Eq '^  Instr_ld +sl=3 +mask=0x04' "$tmp/list" || fail "list lacks Instr_ld"
 grep -Eq '^  cycles +sl=26 +mask=0x00' "$tmp/list" || fail "list lacks the cycles alias"
+# the plugin loads into qemu-sparc64 (API v1) and refuses to run without
+# its request file, with a message, rather than count nothing silently
+set +e
+env -i qemu-sparc64 -plugin "$plugin" "$micro/loop_int" > /dev/null 2> "$tmp/perr"; prc=$?
+set -e
+[ "$prc" -ne 0 ] || fail "plugin without cfg= was accepted"
+grep -q "missing argument cfg=FILE" "$tmp/perr" || { cat "$tmp/perr" >&2; fail "plugin refusal message"; }
 echo "cli: ok"

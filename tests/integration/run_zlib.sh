@@ -27,4 +27,16 @@ sum=$(( $(val a Branches) + $(val a Instr_FGU_crypto) + $(val a Instr_ld) + $(va
 [ "$all" = "$(val b Instr_all)" ] || fail "Instr_all differs between runs: $all vs $(val b Instr_all)"
 [ "$sum" = "$all" ] || fail "sum of the sl=3 groups $sum != Instr_all $all"
 cmp -s "$tmp/a.csv" "$tmp/c.csv" || { diff "$tmp/a.csv" "$tmp/c.csv" >&2; fail "same run twice gave different counts"; }
-echo "zlib: Instr_all $all = sum of groups; deterministic"
+# exit status and stderr pass through: minigzip -d fails on a truncated stream
+head -c 2000 "$tmp/a.gz" > "$tmp/trunc.gz"
+set +e
+qemu-sparc64 -L "${HVPMU_SYSROOT:-/usr/sparc64-linux-gnu}" "$gz" -d < "$tmp/trunc.gz" > /dev/null 2> "$tmp/bare.err"
+bare_rc=$?
+env -i "$hvpmu" stat -o "$tmp/d.txt" -e Instr_all -- "$gz" -d < "$tmp/trunc.gz" > /dev/null 2> "$tmp/hv.err"
+hv_rc=$?
+set -e
+[ "$bare_rc" -ne 0 ] || fail "minigzip -d on a truncated stream should fail"
+[ "$hv_rc" = "$bare_rc" ] || fail "exit status $hv_rc under hvpmu, $bare_rc bare"
+cmp -s "$tmp/bare.err" "$tmp/hv.err" || fail "the program's stderr differs under hvpmu"
+grep -q Instr_all "$tmp/d.txt" || fail "no counts for a failing program"
+echo "zlib: Instr_all $all = sum of groups; deterministic; exit status $hv_rc passes through"

@@ -14,6 +14,11 @@
 #include "output.h"
 
 #define NS_PER_S 1e9
+#define IPC_UNIT "insn per cycle"
+/* TABLE 10-2: all instructions (sl=3 mask 0x3f) and cycles (sl=26) */
+#define SL_INSN 3
+#define MASK_ALL_INSN 0x3f
+#define SL_CYCLES 26
 #define NOT_SUPPORTED "<not supported>"
 #define NOT_COUNTED "<not counted>"
 
@@ -34,47 +39,82 @@ static const char *status_text(const struct hvpmu_sv_count *c)
 	return c->running ? NULL : NOT_COUNTED;
 }
 
-static void print_table(FILE *f, const char *cmdline, const struct stat_result *rs, const struct run_times *t)
+static int status_ok(const struct hvpmu_sv_count *c)
+{
+	return status_text(c) == NULL;
+}
+
+/* perf's IPC metric: instructions / cycles counted in the same modes.
+ * Returns 1 and the value when event i is an all-instructions event. */
+static int ipc_metric(const struct hvpmu_sv_event *ev, const struct stat_result *rs, unsigned i, double *ipc)
+{
+	if (ev[i].sl != SL_INSN || ev[i].mask != MASK_ALL_INSN || !status_ok(&rs->count[i]))
+		return 0;
+	for (unsigned j = 0; j < rs->nevents; j++)
+		if (ev[j].sl == SL_CYCLES && ev[j].ut == ev[i].ut && ev[j].st == ev[i].st && ev[j].ht == ev[i].ht &&
+		    status_ok(&rs->count[j]) && rs->count[j].scaled > 0) {
+			*ipc = rs->count[i].scaled / rs->count[j].scaled;
+			return 1;
+		}
+	return 0;
+}
+
+static void print_table(FILE *f, const char *cmdline, const struct hvpmu_sv_event *ev,
+			const struct stat_result *rs, const struct run_times *t)
 {
 	fprintf(f, "\n Performance counter stats for '%s':\n\n", cmdline);
 	for (unsigned i = 0; i < rs->nevents; i++) {
 		const struct hvpmu_sv_count *c = &rs->count[i];
 		const char *txt = status_text(c);
+		double ipc;
 
-		if (txt)
+		if (txt) {
 			fprintf(f, "%18s      %-25s\n", txt, rs->name[i]);
-		else if (c->running < c->enabled)
-			fprintf(f, "%'18.0f      %-25s  (%.2f%%)\n", c->scaled, rs->name[i], pcnt(c));
+			continue;
+		}
+		if (c->running < c->enabled)
+			fprintf(f, "%'18.0f      %-25s", c->scaled, rs->name[i]);
 		else
-			fprintf(f, "%'18llu      %-25s\n", (unsigned long long)c->raw, rs->name[i]);
+			fprintf(f, "%'18llu      %-25s", (unsigned long long)c->raw, rs->name[i]);
+		if (ipc_metric(ev, rs, i, &ipc))
+			fprintf(f, " #  %6.2f  %s", ipc, IPC_UNIT);
+		if (c->running < c->enabled)
+			fprintf(f, "  (%.2f%%)", pcnt(c));
+		fputc('\n', f);
 	}
 	fprintf(f, "\n%18.9f seconds time elapsed\n\n", t->elapsed);
 	fprintf(f, "%18.9f seconds user\n", t->user);
 	fprintf(f, "%18.9f seconds sys\n\n", t->sys);
 }
 
-static void print_csv(FILE *f, const char *sep, const struct stat_result *rs)
+static void print_csv(FILE *f, const char *sep, const struct hvpmu_sv_event *ev, const struct stat_result *rs)
 {
 	for (unsigned i = 0; i < rs->nevents; i++) {
 		const struct hvpmu_sv_count *c = &rs->count[i];
 		const char *txt = status_text(c);
+		double ipc;
 
 		if (txt)
-			fprintf(f, "%s%s%s%s%s%llu%s%.2f%s%s\n", txt, sep, sep, rs->name[i], sep,
-				runtime_ns(c, rs->clock_hz), sep, pcnt(c), sep, sep);
+			fprintf(f, "%s%s", txt, sep);
 		else
-			fprintf(f, "%.0f%s%s%s%s%llu%s%.2f%s%s\n", c->scaled, sep, sep, rs->name[i], sep,
-				runtime_ns(c, rs->clock_hz), sep, pcnt(c), sep, sep);
+			fprintf(f, "%.0f%s", c->scaled, sep);
+		fprintf(f, "%s%s%s%llu%s%.2f%s", sep, rs->name[i], sep, runtime_ns(c, rs->clock_hz), sep, pcnt(c), sep);
+		if (ipc_metric(ev, rs, i, &ipc))
+			fprintf(f, "%.2f%s%s\n", ipc, sep, IPC_UNIT);
+		else
+			fprintf(f, "%s\n", sep);
 	}
 }
 
-static void print_json(FILE *f, const struct stat_result *rs)
+static void print_json(FILE *f, const struct hvpmu_sv_event *ev, const struct stat_result *rs)
 {
 	for (unsigned i = 0; i < rs->nevents; i++) {
 		const struct hvpmu_sv_count *c = &rs->count[i];
 		const char *txt = status_text(c);
 		json_object *o = json_object_new_object();
-		char val[64], pc[32];
+		char val[64], pc[32], mv[32];
+		double ipc = 0;
+		int has_ipc = ipc_metric(ev, rs, i, &ipc);
 
 		if (txt)
 			snprintf(val, sizeof val, "%s", txt);
@@ -86,19 +126,20 @@ static void print_json(FILE *f, const struct stat_result *rs)
 		json_object_object_add(o, "event", json_object_new_string(rs->name[i]));
 		json_object_object_add(o, "event-runtime", json_object_new_uint64(runtime_ns(c, rs->clock_hz)));
 		json_object_object_add(o, "pcnt-running", json_object_new_double_s(pcnt(c), pc));
-		json_object_object_add(o, "metric-value", json_object_new_string("0.000000"));
-		json_object_object_add(o, "metric-unit", json_object_new_string(""));
+		snprintf(mv, sizeof mv, "%f", ipc);
+		json_object_object_add(o, "metric-value", json_object_new_string(mv));
+		json_object_object_add(o, "metric-unit", json_object_new_string(has_ipc ? IPC_UNIT : ""));
 		fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_SPACED));
 		json_object_put(o);
 	}
 }
 
 void print_stat(FILE *f, enum out_format fmt, const char *sep, const char *cmdline,
-		const struct stat_result *rs, const struct run_times *t)
+		const struct hvpmu_sv_event *ev, const struct stat_result *rs, const struct run_times *t)
 {
 	switch (fmt) {
-	case OUT_CSV: print_csv(f, sep, rs); break;
-	case OUT_JSON: print_json(f, rs); break;
-	default: print_table(f, cmdline, rs, t); break;
+	case OUT_CSV: print_csv(f, sep, ev, rs); break;
+	case OUT_JSON: print_json(f, ev, rs); break;
+	default: print_table(f, cmdline, ev, rs, t); break;
 	}
 }

@@ -255,7 +255,7 @@ int cmd_stat(int argc, char **argv)
 			tv_s(ru.ru_utime), tv_s(ru.ru_stime),
 		};
 
-		print_stat(out, fmt, sep, cmdline, &rs, &t);
+		print_stat(out, fmt, sep, cmdline, rq.ev, &rs, &t);
 	} else {
 		fprintf(stderr, "hvpmu stat: no counts: the plugin did not report (%s)\n", err);
 		if (rc == 0)

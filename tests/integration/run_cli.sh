@@ -32,6 +32,11 @@ env -i "$hvpmu" stat -o "$tmp/o" -- "$micro/loop_int" > "$tmp/stdout" 2> "$tmp/s
 grep -q "Performance counter stats for '$micro/loop_int'" "$tmp/o" || fail "no perf stat header"
 grep -Eq '^ +30006 +instructions' "$tmp/o" || { cat "$tmp/o" >&2; fail "default table lacks instructions 30006"; }
 
+# perf's IPC metric when instructions and cycles are counted in the same modes
+grep -Eq '^ +30006 +instructions +# +[0-9.]+ +insn per cycle' "$tmp/o" || { cat "$tmp/o" >&2; fail "no insn per cycle metric"; }
+env -i "$hvpmu" stat -x, -o "$tmp/ipc" -e cycles:u,instructions:u -- "$micro/loop_int"
+grep -Eq '^30006,,instructions:u,[0-9]+,100\.00,1\.00,insn per cycle$' "$tmp/ipc" || { cat "$tmp/ipc" >&2; fail "CSV metric"; }
+
 # CSV: value,unit,event,runtime,pcnt,metric,metric-unit; <not supported>
 env -i "$hvpmu" stat -x';' -o "$tmp/csv" -e Instr_all,DC_miss -- "$micro/loop_int"
 grep -Eq '^30006;;Instr_all;[0-9]+;100\.00;;$' "$tmp/csv" || { cat "$tmp/csv" >&2; fail "CSV line"; }

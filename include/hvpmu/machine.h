@@ -61,6 +61,26 @@ enum hvpmu_mispred {
 };
 
 /*
+ * Memory-hierarchy events of a strand (docs/memory-model.md), the inputs of
+ * TABLE 10-2 sl=5, 11, 16, 20, 22, 23, 24.  One chip: "remote" outcomes
+ * cannot occur.
+ */
+enum hvpmu_mem_event {
+	HVPMU_MEV_IC_MISS_L2L3 = 0, /* L1I miss served by L2 or L3 (sl=5 0x01, sl=11 0x01) */
+	HVPMU_MEV_IC_MISS_MEM,      /* L1I miss served by local memory (sl=5 0x02, sl=11 0x02) */
+	HVPMU_MEV_DC_MISS_L2L3,     /* L1D load miss served by L2 or L3 (sl=16/23 0x01) */
+	HVPMU_MEV_DC_MISS_MEM,      /* L1D load miss served by local memory (sl=16/23 0x02) */
+	HVPMU_MEV_ST_HIT_L2,        /* store hits L2 (sl=22 0x01) */
+	HVPMU_MEV_ST_HIT_L3,        /* store misses L2, hits L3 (sl=22 0x02) */
+	HVPMU_MEV_ST_MEM,           /* store served by local memory (sl=22 0x10) */
+	HVPMU_MEV_L2_CLEAN_EVICT,   /* sl=24 0x01 */
+	HVPMU_MEV_L2_DIRTY_EVICT,   /* sl=24 0x02 */
+	HVPMU_MEV_IC_EVICT_INVAL,   /* L1I line invalidated by an L2 eviction (sl=20 0x01) */
+	HVPMU_MEV_DC_EVICT_INVAL,   /* L1D line invalidated by an L2 eviction (sl=20 0x04) */
+	HVPMU_NMEV,
+};
+
+/*
  * Per-strand activity written by the event source on the hot path.  All
  * counts are user-mode, monotonic, in retired instructions.
  */
@@ -68,6 +88,9 @@ struct hvpmu_activity {
 	uint64_t icount[HVPMU_MAX_ICLASS]; /* retired instructions per class */
 	uint64_t taken_cond;   /* conditional CTIs that were taken (HVPMU_SI_CTI_COND) */
 	uint64_t mispred[HVPMU_NMISPRED]; /* mispredicted CTIs by kind (hvpmu_machine_branch) */
+	uint64_t mev[HVPMU_NMEV]; /* memory-hierarchy events (hvpmu_machine_dref / _ifetch) */
+	uint64_t mem_refs;     /* cache accesses reported (each adds at most 1 to any counter) */
+	uint64_t mem_next_check; /* the machine syncs itself when mem_refs reaches this */
 	uint64_t bound;        /* upper bound on retired instructions (sum of block lengths entered) */
 	uint64_t next_check;   /* call hvpmu_machine_sync() once bound >= next_check */
 };
@@ -173,6 +196,25 @@ int hvpmu_machine_add_cycles(struct hvpmu_machine *m, uint32_t strand,
  */
 int hvpmu_machine_branch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint32_t si_flags,
 			 int taken, uint64_t target);
+
+/*
+ * Memory references of the strand's user-mode code, for the memory model
+ * (docs/memory-model.md).  Report them only while hvpmu_machine_wants_memory()
+ * says so (a memory or cycle event is counting); otherwise the model is idle.
+ *   dref: one data access of `size` bytes at `vaddr` by the instruction at
+ *         `pc` with decode flags `si_flags` (loads, stores, atomics,
+ *         prefetches, block accesses; `is_store` for the store side).
+ *   ifetch: the instruction fetch of `bytes` starting at `vaddr` (a block).
+ * They update the caches, act->mev, the strand's cycles (miss latencies)
+ * and, when a counter could wrap, sync the strand so that precise events
+ * trap at `pc` (or the fetch address).  Hot-path safe: no allocation.
+ */
+void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t vaddr,
+			unsigned size, uint32_t si_flags, int is_store);
+void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vaddr, uint32_t bytes);
+/* Enable the memory model (the source calls the two functions above). */
+void hvpmu_machine_enable_memory(struct hvpmu_machine *m, int on);
+int hvpmu_machine_memory_enabled(const struct hvpmu_machine *m);
 
 /* Modeled %tick of the strand, in cycles (all modes). */
 uint64_t hvpmu_machine_tick(struct hvpmu_machine *m, uint32_t strand);

@@ -55,6 +55,20 @@ struct hvpmu_md_timing {
 	uint32_t trap_cycles;        /* hyperprivileged cycles to take and deliver a PMU trap */
 };
 
+/* One cache level (docs/machine-figures.md gives the sources). */
+struct hvpmu_md_cache {
+	uint64_t size;       /* bytes */
+	uint32_t ways;
+	uint32_t line;       /* bytes */
+	uint32_t latency;    /* extra cycles when an access is served at this level */
+};
+
+/* Memory hierarchy: per-core L1I, L1D, L2; L3 shared per chip; memory. */
+struct hvpmu_md_memory {
+	struct hvpmu_md_cache l1i, l1d, l2, l3;
+	uint32_t mem_latency; /* extra cycles when served by local memory */
+};
+
 struct hvpmu_md {
 	enum hvpmu_platform platform;
 	uint32_t chips;
@@ -62,6 +76,7 @@ struct hvpmu_md {
 	uint32_t strands_per_core;
 	uint64_t clock_hz;           /* processor clock, to convert cycles to seconds */
 	struct hvpmu_md_timing timing;
+	struct hvpmu_md_memory mem;
 	uint32_t nguests;
 	struct hvpmu_md_guest guests[HVPMU_MD_MAX_GUESTS];
 };

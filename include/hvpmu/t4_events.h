@@ -26,17 +26,23 @@ enum hvpmu_t4_kind {
 	HVPMU_T4_KIND_SL4,          /* branches / taken / swcount / atomics / prefetch / block */
 	HVPMU_T4_KIND_CYCLES,       /* sl=26: cycles in the modes selected by ut/st/ht */
 	HVPMU_T4_KIND_MISPRED,      /* sl=25: branch mispredicts (the strand's predictor) */
+	HVPMU_T4_KIND_MEM,          /* memory-hierarchy events (hvpmu_t4_mem_events) */
 	HVPMU_T4_KIND_UNMODELED,    /* needs the memory hierarchy / pipeline model: not supported yet */
 };
 
 struct hvpmu_t4_group {
 	uint8_t sl;
 	uint8_t valid_mask;   /* mask bits the group uses (others ignored) */
+	uint8_t modeled_mask; /* mask bits the model counts today (KIND_MEM groups) */
 	uint8_t precise;      /* TABLE 10-2 "Precise Event" column */
 	uint8_t strand_specific; /* TABLE 10-2 "Virtual processor-specific" */
 	enum hvpmu_t4_kind kind;
 	const char *title;
 };
+
+/* KIND_MEM groups: which machine memory events (enum hvpmu_mem_event
+ * bits) mask bit `bit` (0..5) of group `sl` counts; 0 if none. */
+uint32_t hvpmu_t4_mem_events(unsigned sl, unsigned bit);
 
 /* Row for sl 0..31. */
 const struct hvpmu_t4_group *hvpmu_t4_group(unsigned sl);
@@ -70,6 +76,9 @@ int hvpmu_t4_event_needs_taken(unsigned sl, unsigned mask);
 /* 1 if (sl, mask) counts branch mispredicts: an event source then has to
  * report every control transfer (hvpmu_machine_branch). */
 int hvpmu_t4_event_needs_branches(unsigned sl, unsigned mask);
+/* 1 if (sl, mask) needs the memory model running (memory events and
+ * cycles, whose timing includes miss latencies). */
+int hvpmu_t4_event_needs_memory(unsigned sl, unsigned mask);
 
 /* 1 if the model counts (sl, mask) today, 0 if it would be "not supported". */
 int hvpmu_t4_event_supported(unsigned sl, unsigned mask);

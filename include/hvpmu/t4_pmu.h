@@ -78,6 +78,8 @@ struct hvpmu_t4_feed {
 	uint64_t dclass_nonzero;        /* bitmap: classes whose dclass is non-zero */
 	uint64_t dtaken_cond;           /* taken conditional CTIs (user mode) */
 	uint64_t dmispred[HVPMU_NMISPRED]; /* mispredicted CTIs by kind (user mode) */
+	uint64_t dmev[HVPMU_NMEV];      /* memory-hierarchy events (user mode) */
+	uint64_t mem_pc;                /* PC of the access the memory events belong to (0: unknown) */
 	uint64_t dcycles[HVPMU_NMODES]; /* cycles per mode */
 	const struct hvpmu_block *last; /* block the instruction events came from (prefix of it), or NULL */
 	uint64_t next_pc;               /* PC of the next instruction (TPC of disrupting traps) */
@@ -102,6 +104,13 @@ void hvpmu_t4_pmu_feed(struct hvpmu_t4_pmu *pmu, const struct hvpmu_t4_feed *f,
  * UINT64_MAX when no such PIC counts.  Used by the machine to schedule syncs.
  */
 uint64_t hvpmu_t4_pmu_headroom(const struct hvpmu_t4_pmu *pmu, uint64_t max_cycles_per_insn);
+
+/*
+ * Least number of further memory accesses (hvpmu_machine_dref/_ifetch
+ * lines) that could make a counting memory-event PIC wrap; UINT64_MAX if
+ * none counts.
+ */
+uint64_t hvpmu_t4_pmu_mem_headroom(const struct hvpmu_t4_pmu *pmu);
 
 /* Raw counter state for debugging and tests (no privilege check). */
 uint32_t hvpmu_t4_pmu_peek_pic(const struct hvpmu_t4_pmu *pmu, unsigned idx);

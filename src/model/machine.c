@@ -8,15 +8,20 @@
 #include <string.h>
 #include <hvpmu/hvpmu.h>
 #include "bpred.h"
+#include "cache.h"
 
 /* TABLE 10-2 footnote 12: block loads and stores decode into 8 micro-ops. */
 #define BLOCK_UOPS 8
+/* fetch line + two data lines (an access crossing a line boundary) */
+#define MAX_MISSES_PER_INSN 3
 
 struct strand {
 	struct hvpmu_activity act;        /* written by the event source */
 	uint64_t synced[HVPMU_MAX_ICLASS];/* act.icount at the last sync */
 	uint64_t synced_taken;
 	uint64_t synced_mispred[HVPMU_NMISPRED];
+	uint64_t synced_mev[HVPMU_NMEV];
+	uint64_t mem_pc;                  /* PC of the access that triggered a sync, 0 if none */
 	struct bpred bp;
 	uint64_t cycles[HVPMU_NMODES];    /* modeled cycles per mode */
 	uint64_t pending[HVPMU_NMODES];   /* cycles not yet fed to the PMU */
@@ -24,11 +29,21 @@ struct strand {
 	uint64_t next_len;                /* length of the block about to run (outer sync) */
 	enum hvpmu_mode mode;
 	unsigned depth;                   /* sync nesting (traps call back in) */
+	struct core *core;                /* the strand's core and chip L3 */
+	struct cache *l3;
 	struct hvpmu_t4_pmu *pmu;
+};
+
+struct core {
+	struct cache l1i, l1d, l2;
 };
 
 struct hvpmu_machine {
 	struct hvpmu_md md;
+	int mem_on;
+	uint32_t ncores;
+	struct core *cores;
+	struct cache *l3;                 /* one per chip */
 	uint32_t nstrands;
 	unsigned nclass;
 	uint32_t class_flags[HVPMU_MAX_ICLASS];
@@ -54,7 +69,11 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 		return HVPMU_ENOMEM;
 	m->md = *md;
 	m->nstrands = n;
-	m->max_insn_cycles = (uint64_t)md->timing.insn_cycles * BLOCK_UOPS + md->timing.taken_cti_cycles;
+	/* worst case per instruction: a block access's micro-ops, a taken CTI,
+	 * and full misses for its fetch and for a data access crossing lines */
+	m->max_insn_cycles = (uint64_t)md->timing.insn_cycles * BLOCK_UOPS + md->timing.taken_cti_cycles +
+			     MAX_MISSES_PER_INSN * ((uint64_t)md->mem.l2.latency + md->mem.l3.latency +
+						    md->mem.mem_latency);
 	if (m->max_insn_cycles == 0)
 		m->max_insn_cycles = 1;
 	m->s = aligned_alloc(64, ((sizeof(struct strand) * n + 63) / 64) * 64);
@@ -63,8 +82,32 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 		return HVPMU_ENOMEM;
 	}
 	memset(m->s, 0, sizeof(struct strand) * n);
+	m->ncores = md->chips * md->cores_per_chip;
+	m->cores = calloc(m->ncores, sizeof *m->cores);
+	m->l3 = calloc(md->chips, sizeof *m->l3);
+	if (!m->cores || !m->l3) {
+		hvpmu_machine_destroy(m);
+		return HVPMU_ENOMEM;
+	}
+	for (uint32_t c = 0; c < m->ncores; c++)
+		if (cache_init(&m->cores[c].l1i, md->mem.l1i.size, md->mem.l1i.ways, md->mem.l1i.line) ||
+		    cache_init(&m->cores[c].l1d, md->mem.l1d.size, md->mem.l1d.ways, md->mem.l1d.line) ||
+		    cache_init(&m->cores[c].l2, md->mem.l2.size, md->mem.l2.ways, md->mem.l2.line)) {
+			hvpmu_machine_destroy(m);
+			return HVPMU_EINVAL;
+		}
+	for (uint32_t c = 0; c < md->chips; c++)
+		if (cache_init(&m->l3[c], md->mem.l3.size, md->mem.l3.ways, md->mem.l3.line)) {
+			hvpmu_machine_destroy(m);
+			return HVPMU_EINVAL;
+		}
+	for (uint32_t i = 0; i < n; i++) {
+		m->s[i].core = &m->cores[i / md->strands_per_core];
+		m->s[i].l3 = &m->l3[i / (md->strands_per_core * md->cores_per_chip)];
+	}
 	for (uint32_t i = 0; i < n; i++) {
 		m->s[i].act.next_check = UINT64_MAX;
+		m->s[i].act.mem_next_check = UINT64_MAX;
 		m->s[i].mode = HVPMU_MODE_USER;
 		bpred_init(&m->s[i].bp);
 		m->s[i].pmu = hvpmu_t4_pmu_create(m->class_flags);
@@ -83,6 +126,15 @@ void hvpmu_machine_destroy(struct hvpmu_machine *m)
 		return;
 	for (uint32_t i = 0; m->s && i < m->nstrands; i++)
 		hvpmu_t4_pmu_destroy(m->s[i].pmu);
+	for (uint32_t c = 0; m->cores && c < m->ncores; c++) {
+		cache_fini(&m->cores[c].l1i);
+		cache_fini(&m->cores[c].l1d);
+		cache_fini(&m->cores[c].l2);
+	}
+	for (uint32_t c = 0; m->l3 && c < m->md.chips; c++)
+		cache_fini(&m->l3[c]);
+	free(m->cores);
+	free(m->l3);
 	free(m->s);
 	free(m);
 }
@@ -150,10 +202,23 @@ static void schedule(struct hvpmu_machine *m, struct strand *s)
 			h = t;
 	}
 	s->act.next_check = h >= UINT64_MAX - base ? UINT64_MAX : base + h;
+	h = hvpmu_t4_pmu_mem_headroom(s->pmu);
+	s->act.mem_next_check = h >= UINT64_MAX - s->act.mem_refs ? UINT64_MAX : s->act.mem_refs + h;
 }
+
+static int sync_strand(struct hvpmu_machine *m, uint32_t strand, const struct hvpmu_block *last,
+		       const struct hvpmu_block *next, int mid_block);
 
 int hvpmu_machine_sync(struct hvpmu_machine *m, uint32_t strand,
 		       const struct hvpmu_block *last, const struct hvpmu_block *next)
+{
+	return sync_strand(m, strand, last, next, 0);
+}
+
+/* mid_block: called during a block (a memory access): the block being run
+ * keeps counting towards the next check, so next_len is left alone. */
+static int sync_strand(struct hvpmu_machine *m, uint32_t strand, const struct hvpmu_block *last,
+		       const struct hvpmu_block *next, int mid_block)
 {
 	struct strand *s;
 	uint64_t dclass[HVPMU_MAX_ICLASS];
@@ -164,7 +229,7 @@ int hvpmu_machine_sync(struct hvpmu_machine *m, uint32_t strand,
 	if (strand >= m->nstrands)
 		return HVPMU_ERANGE;
 	s = &m->s[strand];
-	if (s->depth == 0)
+	if (s->depth == 0 && !mid_block)
 		s->next_len = next ? next->n : 0;
 	for (unsigned k = 0; k < m->nclass; k++) {
 		dclass[k] = s->act.icount[k] - s->synced[k];
@@ -180,6 +245,12 @@ int hvpmu_machine_sync(struct hvpmu_machine *m, uint32_t strand,
 		f.dmispred[k] = s->act.mispred[k] - s->synced_mispred[k];
 		s->synced_mispred[k] = s->act.mispred[k];
 	}
+	for (int k = 0; k < HVPMU_NMEV; k++) {
+		f.dmev[k] = s->act.mev[k] - s->synced_mev[k];
+		s->synced_mev[k] = s->act.mev[k];
+	}
+	f.mem_pc = s->mem_pc;
+	s->mem_pc = 0;
 	s->pending[HVPMU_MODE_USER] += ucyc;
 	for (int md = 0; md < HVPMU_NMODES; md++) {
 		f.dcycles[md] = s->pending[md];
@@ -337,4 +408,145 @@ int hvpmu_machine_branch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, 
 	if (kind >= 0)
 		m->s[strand].act.mispred[kind]++;
 	return kind;
+}
+
+/* ---- memory hierarchy (docs/memory-model.md) ---- */
+
+void hvpmu_machine_enable_memory(struct hvpmu_machine *m, int on) { m->mem_on = on != 0; }
+int hvpmu_machine_memory_enabled(const struct hvpmu_machine *m) { return m->mem_on; }
+
+enum served { SERVED_L1, SERVED_L2, SERVED_L3, SERVED_MEM };
+
+static struct core *core_of(struct hvpmu_machine *m, uint32_t strand)
+{
+	return m->s[strand].core;
+}
+
+static struct cache *l3_of(struct hvpmu_machine *m, uint32_t strand)
+{
+	return m->s[strand].l3;
+}
+
+/*
+ * Bring the line of `addr` into the core's L2 (and the L3) for a miss at L1;
+ * returns where it was found.  L2 is inclusive of the core's L1s: a line it
+ * evicts is invalidated in L1I and L1D (sl=20 eviction invalidations).
+ * Writes allocate in L2 and mark the line dirty (write-back L2).
+ */
+static enum served fill_l2(struct hvpmu_machine *m, uint32_t strand, uint64_t addr, int write)
+{
+	struct core *c = core_of(m, strand);
+	struct strand *s = &m->s[strand];
+	struct cache_result r2, r3;
+	enum served from = SERVED_L2;
+
+	cache_access(&c->l2, addr, 1, write, &r2);
+	if (!r2.hit) {
+		cache_access(l3_of(m, strand), addr, 1, 0, &r3);
+		from = r3.hit ? SERVED_L3 : SERVED_MEM;
+	}
+	if (r2.evicted) {
+		uint64_t byte = r2.evicted_line << c->l2.line_shift;
+		uint32_t l1 = 1u << c->l1i.line_shift;
+
+		s->act.mev[r2.evicted_dirty ? HVPMU_MEV_L2_DIRTY_EVICT : HVPMU_MEV_L2_CLEAN_EVICT]++;
+		for (uint64_t b = byte; b < byte + (1u << c->l2.line_shift); b += l1) {
+			if (cache_invalidate_line(&c->l1i, b >> c->l1i.line_shift))
+				s->act.mev[HVPMU_MEV_IC_EVICT_INVAL]++;
+			if (cache_invalidate_line(&c->l1d, b >> c->l1d.line_shift))
+				s->act.mev[HVPMU_MEV_DC_EVICT_INVAL]++;
+		}
+		if (r2.evicted_dirty) /* the write-back lands in L3 */
+			cache_access(l3_of(m, strand), byte, 1, 1, &r3);
+	}
+	return from;
+}
+
+static uint64_t latency(const struct hvpmu_machine *m, enum served from)
+{
+	switch (from) {
+	case SERVED_L2: return m->md.mem.l2.latency;
+	case SERVED_L3: return m->md.mem.l2.latency + m->md.mem.l3.latency;
+	case SERVED_MEM: return m->md.mem.l2.latency + m->md.mem.l3.latency + m->md.mem.mem_latency;
+	default: return 0;
+	}
+}
+
+/* Account one cache access: sync first if a counter could wrap on it. */
+static void mem_ref_done(struct hvpmu_machine *m, uint32_t strand, uint64_t pc)
+{
+	struct strand *s = &m->s[strand];
+
+	if (++s->act.mem_refs >= s->act.mem_next_check) {
+		s->mem_pc = pc;
+		sync_strand(m, strand, NULL, NULL, 1);
+	}
+}
+
+void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t vaddr,
+			unsigned size, uint32_t f, int is_store)
+{
+	struct strand *s;
+	struct core *c;
+	struct cache_result r;
+	enum served from = SERVED_L1;
+	uint64_t line_mask;
+
+	if (!m->mem_on || strand >= m->nstrands || !size)
+		return;
+	s = &m->s[strand];
+	c = core_of(m, strand);
+	line_mask = ~(uint64_t)((1u << c->l1d.line_shift) - 1);
+	/* an access crossing a line boundary touches each line */
+	for (uint64_t a = vaddr & line_mask; a <= ((vaddr + size - 1) & line_mask); a += ~line_mask + 1) {
+		if (is_store) {
+			/* L1D is write-through without write allocation: a store
+			 * updates L1D if present and always goes to L2 */
+			cache_access(&c->l1d, a, 0, 0, &r);
+			from = fill_l2(m, strand, a, 1);
+			s->act.mev[from == SERVED_L2 ? HVPMU_MEV_ST_HIT_L2 :
+				   from == SERVED_L3 ? HVPMU_MEV_ST_HIT_L3 : HVPMU_MEV_ST_MEM]++;
+			/* stores retire into the store buffer: no latency charged */
+		} else {
+			cache_access(&c->l1d, a, 1, 0, &r);
+			if (r.hit) {
+				from = SERVED_L1;
+			} else {
+				from = fill_l2(m, strand, a, 0);
+				/* sl=16/23 do not count block loads, prefetches or atomics */
+				if (!(f & (HVPMU_SI_BLOCK | HVPMU_SI_PREFETCH | HVPMU_SI_ATOMIC)))
+					s->act.mev[from == SERVED_MEM ? HVPMU_MEV_DC_MISS_MEM : HVPMU_MEV_DC_MISS_L2L3]++;
+				/* software prefetches do not stall the pipeline */
+				if (!(f & HVPMU_SI_PREFETCH))
+					s->pending[HVPMU_MODE_USER] += latency(m, from);
+			}
+		}
+		mem_ref_done(m, strand, pc);
+	}
+}
+
+void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vaddr, uint32_t bytes)
+{
+	struct strand *s;
+	struct core *c;
+	struct cache_result r;
+	uint64_t line, mask;
+
+	if (!m->mem_on || strand >= m->nstrands || !bytes)
+		return;
+	s = &m->s[strand];
+	c = core_of(m, strand);
+	line = (uint64_t)1 << c->l1i.line_shift;
+	mask = ~(line - 1);
+	for (uint64_t a = vaddr & mask; a <= ((vaddr + bytes - 1) & mask); a += line) {
+		enum served from;
+
+		cache_access(&c->l1i, a, 1, 0, &r);
+		if (r.hit)
+			continue;
+		from = fill_l2(m, strand, a, 0);
+		s->act.mev[from == SERVED_MEM ? HVPMU_MEV_IC_MISS_MEM : HVPMU_MEV_IC_MISS_L2L3]++;
+		s->pending[HVPMU_MODE_USER] += latency(m, from);
+		mem_ref_done(m, strand, a > vaddr ? a : vaddr);
+	}
 }

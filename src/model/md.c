@@ -21,6 +21,18 @@
 #define T4_HCALL_CYCLES 100
 #define T4_TRAP_CYCLES 200
 
+/* SPARC T4 caches (docs/machine-figures.md, with sources and confidence;
+ * associativities and latencies are its suggested defaults): 16 KB 4-way L1I and L1D with
+ * 32-byte lines, 128 KB 8-way L2 per core (32-byte lines), 4 MB 16-way L3
+ * per chip (64-byte lines).  Latencies: docs/timing-model.md. */
+static const struct hvpmu_md_memory t4_memory = {
+	.l1i = { 16 * 1024, 4, 32, 0 },
+	.l1d = { 16 * 1024, 4, 32, 0 },
+	.l2 = { 128 * 1024, 8, 32, 20 },
+	.l3 = { 4 * 1024 * 1024, 16, 64, 45 },
+	.mem_latency = 314, /* 110 ns at 2.85 GHz */
+};
+
 static const char *const platform_names[] = {
 	[HVPMU_PLATFORM_T4] = "t4",
 };
@@ -55,6 +67,7 @@ int hvpmu_md_default(enum hvpmu_platform platform, struct hvpmu_md *md)
 	md->timing.syscall_cycles = T4_SYSCALL_CYCLES;
 	md->timing.hcall_cycles = T4_HCALL_CYCLES;
 	md->timing.trap_cycles = T4_TRAP_CYCLES;
+	md->mem = t4_memory;
 	md->nguests = 1;
 	strcpy(md->guests[0].name, "primary");
 	md->guests[0].perfctraccess = 1;

@@ -13,44 +13,47 @@
  *    (linux-clients.md §1.7).
  */
 #include <string.h>
+#include <hvpmu/machine.h>
 #include <hvpmu/t4_events.h>
 
 #define N(x) (sizeof(x) / sizeof((x)[0]))
 
-/* kind of each group today; UNMODELED groups need issue-3's memory model */
+/* kind of each group today; modeled_mask: the mask bits the model counts
+ * (memory groups: docs/memory-model.md; one chip, so "remote" outcomes are
+ * modeled as the zero they are) */
 static const struct hvpmu_t4_group groups[32] = {
-	{ 0, 0x00, 0, 1, HVPMU_T4_KIND_NONE, "Disabled" },
-	{ 1, 0x1f, 0, 1, HVPMU_T4_KIND_UNMODELED, "Select cycles" },
-	{ 2, 0x0f, 0, 1, HVPMU_T4_KIND_UNMODELED, "Pick cycles" },
-	{ 3, 0x3f, 1, 1, HVPMU_T4_KIND_SL3, "Instruction groups" },
-	{ 4, 0x3f, 1, 1, HVPMU_T4_KIND_SL4, "Branches, taken branches, sw count, atomics, prefetch, block ld/st" },
-	{ 5, 0x1f, 1, 1, HVPMU_T4_KIND_UNMODELED, "Icache miss, BTC miss, ITLB miss" },
-	{ 6, 0x3f, 0, 1, HVPMU_T4_KIND_UNMODELED, "ITLB fills" },
-	{ 7, 0x0f, 0, 1, HVPMU_T4_KIND_UNMODELED, "Icache microtag" },
-	{ 8, 0x0f, 0, 1, HVPMU_T4_KIND_UNMODELED, "Fetch cycles" },
-	{ 9, 0x1f, 0, 0, HVPMU_T4_KIND_UNMODELED, "Tag wait cycles" },
-	{ 10, 0x3f, 0, 1, HVPMU_T4_KIND_UNMODELED, "Hardware tablewalk references" },
-	{ 11, 0x03, 0, 1, HVPMU_T4_KIND_UNMODELED, "Icache misses (speculative)" },
-	{ 12, 0x00, 0, 0, HVPMU_T4_KIND_NONE, "Reserved" },
-	{ 13, 0x00, 0, 0, HVPMU_T4_KIND_NONE, "Reserved" },
-	{ 14, 0x00, 0, 0, HVPMU_T4_KIND_NONE, "Reserved" },
-	{ 15, 0x00, 0, 0, HVPMU_T4_KIND_NONE, "Reserved" },
-	{ 16, 0x07, 1, 1, HVPMU_T4_KIND_UNMODELED, "L1 data cache misses" },
-	{ 17, 0x3f, 0, 1, HVPMU_T4_KIND_UNMODELED, "DTLB fills" },
-	{ 18, 0x07, 0, 0, HVPMU_T4_KIND_UNMODELED, "Dropped prefetches" },
-	{ 19, 0x0f, 0, 1, HVPMU_T4_KIND_UNMODELED, "RAW hits in store buffer/queue" },
-	{ 20, 0x1f, 0, 0, HVPMU_T4_KIND_UNMODELED, "L1 invalidations" },
-	{ 21, 0x3f, 0, 1, HVPMU_T4_KIND_UNMODELED, "Data prefetch outcomes" },
-	{ 22, 0x3f, 0, 1, HVPMU_T4_KIND_UNMODELED, "Store outcomes" },
-	{ 23, 0x07, 0, 1, HVPMU_T4_KIND_UNMODELED, "L1 data cache misses (speculative)" },
-	{ 24, 0x3f, 0, 0, HVPMU_T4_KIND_UNMODELED, "L2 evictions and buffer full" },
-	{ 25, 0x0f, 1, 1, HVPMU_T4_KIND_MISPRED, "Branch mispredicts" },
-	{ 26, 0x00, 0, 1, HVPMU_T4_KIND_CYCLES, "Cycles in selected modes" },
-	{ 27, 0x00, 0, 0, HVPMU_T4_KIND_NONE, "Reserved" },
-	{ 28, 0x0f, 0, 1, HVPMU_T4_KIND_UNMODELED, "Commit micro-ops" },
-	{ 29, 0x00, 0, 0, HVPMU_T4_KIND_NONE, "Reserved" },
-	{ 30, 0x00, 0, 0, HVPMU_T4_KIND_NONE, "Reserved" },
-	{ 31, 0x00, 0, 0, HVPMU_T4_KIND_NONE, "Reserved" },
+	{ 0, 0x00, 0x00, 0, 1, HVPMU_T4_KIND_NONE, "Disabled" },
+	{ 1, 0x1f, 0x00, 0, 1, HVPMU_T4_KIND_UNMODELED, "Select cycles" },
+	{ 2, 0x0f, 0x00, 0, 1, HVPMU_T4_KIND_UNMODELED, "Pick cycles" },
+	{ 3, 0x3f, 0x3f, 1, 1, HVPMU_T4_KIND_SL3, "Instruction groups" },
+	{ 4, 0x3f, 0x3f, 1, 1, HVPMU_T4_KIND_SL4, "Branches, taken branches, sw count, atomics, prefetch, block ld/st" },
+	{ 5, 0x1f, 0x07, 1, 1, HVPMU_T4_KIND_MEM, "Icache miss, BTC miss, ITLB miss" },
+	{ 6, 0x3f, 0x00, 0, 1, HVPMU_T4_KIND_UNMODELED, "ITLB fills" },
+	{ 7, 0x0f, 0x00, 0, 1, HVPMU_T4_KIND_UNMODELED, "Icache microtag" },
+	{ 8, 0x0f, 0x00, 0, 1, HVPMU_T4_KIND_UNMODELED, "Fetch cycles" },
+	{ 9, 0x1f, 0x00, 0, 0, HVPMU_T4_KIND_UNMODELED, "Tag wait cycles" },
+	{ 10, 0x3f, 0x00, 0, 1, HVPMU_T4_KIND_UNMODELED, "Hardware tablewalk references" },
+	{ 11, 0x03, 0x03, 0, 1, HVPMU_T4_KIND_MEM, "Icache misses (speculative)" },
+	{ 12, 0x00, 0x00, 0, 0, HVPMU_T4_KIND_NONE, "Reserved" },
+	{ 13, 0x00, 0x00, 0, 0, HVPMU_T4_KIND_NONE, "Reserved" },
+	{ 14, 0x00, 0x00, 0, 0, HVPMU_T4_KIND_NONE, "Reserved" },
+	{ 15, 0x00, 0x00, 0, 0, HVPMU_T4_KIND_NONE, "Reserved" },
+	{ 16, 0x07, 0x07, 1, 1, HVPMU_T4_KIND_MEM, "L1 data cache misses" },
+	{ 17, 0x3f, 0x00, 0, 1, HVPMU_T4_KIND_UNMODELED, "DTLB fills" },
+	{ 18, 0x07, 0x00, 0, 0, HVPMU_T4_KIND_UNMODELED, "Dropped prefetches" },
+	{ 19, 0x0f, 0x00, 0, 1, HVPMU_T4_KIND_UNMODELED, "RAW hits in store buffer/queue" },
+	{ 20, 0x1f, 0x05, 0, 0, HVPMU_T4_KIND_MEM, "L1 invalidations" },
+	{ 21, 0x3f, 0x00, 0, 1, HVPMU_T4_KIND_UNMODELED, "Data prefetch outcomes" },
+	{ 22, 0x3f, 0x3b, 0, 1, HVPMU_T4_KIND_MEM, "Store outcomes" },
+	{ 23, 0x07, 0x07, 0, 1, HVPMU_T4_KIND_MEM, "L1 data cache misses (speculative)" },
+	{ 24, 0x3f, 0x03, 0, 0, HVPMU_T4_KIND_MEM, "L2 evictions and buffer full" },
+	{ 25, 0x0f, 0x0f, 1, 1, HVPMU_T4_KIND_MISPRED, "Branch mispredicts" },
+	{ 26, 0x00, 0x00, 0, 1, HVPMU_T4_KIND_CYCLES, "Cycles in selected modes" },
+	{ 27, 0x00, 0x00, 0, 0, HVPMU_T4_KIND_NONE, "Reserved" },
+	{ 28, 0x0f, 0x00, 0, 1, HVPMU_T4_KIND_UNMODELED, "Commit micro-ops" },
+	{ 29, 0x00, 0x00, 0, 0, HVPMU_T4_KIND_NONE, "Reserved" },
+	{ 30, 0x00, 0x00, 0, 0, HVPMU_T4_KIND_NONE, "Reserved" },
+	{ 31, 0x00, 0x00, 0, 0, HVPMU_T4_KIND_NONE, "Reserved" },
 };
 
 const struct hvpmu_t4_group *hvpmu_t4_group(unsigned sl)
@@ -250,6 +253,8 @@ int hvpmu_t4_event_supported(unsigned sl, unsigned mask)
 	case HVPMU_T4_KIND_CYCLES:
 	case HVPMU_T4_KIND_MISPRED:
 		return 1;
+	case HVPMU_T4_KIND_MEM:
+		return (mask & g->valid_mask) != 0 && (mask & g->valid_mask & ~g->modeled_mask) == 0;
 	default:
 		return 0;
 	}
@@ -270,4 +275,37 @@ int hvpmu_t4_event_needs_branches(unsigned sl, unsigned mask)
 {
 	(void)mask;
 	return sl == SL_MISPRED_GROUP;
+}
+
+/* KIND_MEM groups: mask bit -> machine memory events (docs/memory-model.md) */
+#define MEV(e) (1u << HVPMU_MEV_##e)
+static const struct {
+	uint8_t sl;
+	uint32_t bit_events[6];
+} mem_groups[] = {
+	{ 5, { MEV(IC_MISS_L2L3), MEV(IC_MISS_MEM), 0 } },
+	{ 11, { MEV(IC_MISS_L2L3), MEV(IC_MISS_MEM) } },
+	{ 16, { MEV(DC_MISS_L2L3), MEV(DC_MISS_MEM), 0 } },
+	{ 20, { MEV(IC_EVICT_INVAL), 0, MEV(DC_EVICT_INVAL) } },
+	{ 22, { MEV(ST_HIT_L2), MEV(ST_HIT_L3), 0, 0, MEV(ST_MEM), 0 } },
+	{ 23, { MEV(DC_MISS_L2L3), MEV(DC_MISS_MEM), 0 } },
+	{ 24, { MEV(L2_CLEAN_EVICT), MEV(L2_DIRTY_EVICT) } },
+};
+
+uint32_t hvpmu_t4_mem_events(unsigned sl, unsigned bit)
+{
+	for (unsigned i = 0; bit < 6 && i < N(mem_groups); i++)
+		if (mem_groups[i].sl == sl)
+			return mem_groups[i].bit_events[bit];
+	return 0;
+}
+
+#define SL_CYCLES_GROUP 26
+
+int hvpmu_t4_event_needs_memory(unsigned sl, unsigned mask)
+{
+	const struct hvpmu_t4_group *g = hvpmu_t4_group(sl);
+
+	(void)mask;
+	return g && (g->kind == HVPMU_T4_KIND_MEM || sl == SL_CYCLES_GROUP);
 }

@@ -9,6 +9,9 @@
 #include <string.h>
 #include <hvpmu/hvpmu.h>
 
+/* Width of PCR.mask (TABLE 10-1 bits 10:5). */
+#define HVPMU_FIELD_BITS_MASK T4_PCR_MASK_LEN
+
 /* TABLE 10-2 sl=4 mask bits. */
 enum {
 	SL4_BRANCHES = 0x01,
@@ -54,6 +57,7 @@ struct t4_counter {
 	uint8_t precise;
 	uint8_t taken;     /* add taken conditional CTIs (sl=4 mask has 0x02 but not 0x01) */
 	uint8_t mkinds;    /* sl=25: enum hvpmu_mispred kinds counted (bit per kind) */
+	uint32_t mevs;     /* memory groups: enum hvpmu_mem_event bits counted */
 	uint64_t match;    /* instruction classes counted */
 };
 
@@ -88,6 +92,10 @@ static void derive(struct hvpmu_t4_pmu *pmu, struct t4_counter *c)
 	c->precise = g ? g->precise : 0;
 	c->taken = c->kind == HVPMU_T4_KIND_SL4 && (mask & SL4_TAKEN) && !(mask & SL4_BRANCHES);
 	c->mkinds = 0;
+	c->mevs = 0;
+	for (unsigned b = 0; c->kind == HVPMU_T4_KIND_MEM && b < HVPMU_FIELD_BITS_MASK; b++)
+		if (mask & (1u << b))
+			c->mevs |= hvpmu_t4_mem_events(sl, b);
 	for (unsigned i = 0; c->kind == HVPMU_T4_KIND_MISPRED && i < sizeof sl25_bits / sizeof sl25_bits[0]; i++)
 		if (mask & sl25_bits[i].mask)
 			c->mkinds |= sl25_bits[i].kinds;
@@ -248,8 +256,6 @@ static int locate_wrap(const struct t4_counter *c, uint32_t pic, const struct hv
 void hvpmu_t4_pmu_feed(struct hvpmu_t4_pmu *pmu, const struct hvpmu_t4_feed *f,
 		       struct hvpmu_t4_feed_result *res)
 {
-	int best = -1;
-
 	memset(res, 0, sizeof *res);
 	for (unsigned i = 0; i < HVPMU_T4_NPIC; i++) {
 		struct t4_counter *c = &pmu->c[i];
@@ -271,6 +277,10 @@ void hvpmu_t4_pmu_feed(struct hvpmu_t4_pmu *pmu, const struct hvpmu_t4_feed *f,
 				if (c->mkinds & (1u << k))
 					dmis += f->dmispred[k];
 			delta += dmis;
+		} else if (c->kind == HVPMU_T4_KIND_MEM && HVPMU_FEX(c->pcr, T4_PCR, UT)) {
+			for (int k = 0; k < HVPMU_NMEV; k++)
+				if (c->mevs & (1u << k))
+					delta += f->dmev[k];
 		} else if (c->kind == HVPMU_T4_KIND_CYCLES) {
 			for (int m = 0; m < HVPMU_NMODES; m++)
 				if (counts_mode(c, (enum hvpmu_mode)m))
@@ -279,7 +289,13 @@ void hvpmu_t4_pmu_feed(struct hvpmu_t4_pmu *pmu, const struct hvpmu_t4_feed *f,
 		if (!delta || !pic_add(c, delta))
 			continue;
 		res->ovf_mask |= 1u << i;
-		if (is_insn_kind(c->kind)) {
+		if (c->kind == HVPMU_T4_KIND_MEM) {
+			/* memory events happen at the access that caused them */
+			if (HVPMU_FEX(c->pcr, T4_PCR, TOE) && c->precise && !HVPMU_FEX(c->pcr, T4_PCR, HT)) {
+				res->precise_mask |= 1u << i;
+				res->pic_tpc[i] = f->mem_pc ? f->mem_pc : f->next_pc;
+			}
+		} else if (is_insn_kind(c->kind)) {
 			/* instruction events happen in user mode */
 			int at = locate_wrap(c, before, f->last, f->dtaken_cond, dmis);
 
@@ -290,13 +306,15 @@ void hvpmu_t4_pmu_feed(struct hvpmu_t4_pmu *pmu, const struct hvpmu_t4_feed *f,
 			    !HVPMU_FEX(c->pcr, T4_PCR, HT)) {
 				res->precise_mask |= 1u << i;
 				res->pic_tpc[i] = at >= 0 ? f->last->vaddr + 4u * (uint64_t)at : f->next_pc;
-				if (at >= 0 && (best < 0 || at < best))
-					best = at;
 			}
 		}
 	}
-	if (res->precise_mask)
-		res->precise_tpc = best >= 0 ? f->last->vaddr + 4u * (uint64_t)best : f->next_pc;
+	if (res->precise_mask) {
+		res->precise_tpc = UINT64_MAX;
+		for (unsigned i = 0; i < HVPMU_T4_NPIC; i++)
+			if ((res->precise_mask & (1u << i)) && res->pic_tpc[i] < res->precise_tpc)
+				res->precise_tpc = res->pic_tpc[i];
+	}
 	/* disrupting traps are level: toe AND ov for asynchronous groups */
 	for (unsigned i = 0; i < HVPMU_T4_NPIC; i++) {
 		const struct t4_counter *c = &pmu->c[i];
@@ -324,6 +342,20 @@ uint64_t hvpmu_t4_pmu_headroom(const struct hvpmu_t4_pmu *pmu, uint64_t max_cycl
 			continue;
 		if (insns < best)
 			best = insns;
+	}
+	return best;
+}
+
+uint64_t hvpmu_t4_pmu_mem_headroom(const struct hvpmu_t4_pmu *pmu)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (unsigned i = 0; i < HVPMU_T4_NPIC; i++) {
+		const struct t4_counter *c = &pmu->c[i];
+
+		if (c->kind == HVPMU_T4_KIND_MEM && c->mevs && HVPMU_FEX(c->pcr, T4_PCR, UT) &&
+		    HVPMU_T4_PIC_WRAP - c->pic < best)
+			best = HVPMU_T4_PIC_WRAP - c->pic;
 	}
 	return best;
 }

@@ -65,6 +65,12 @@ struct tb_info {
 	uint8_t cls[];         /* then the histogram */
 };
 
+/* A memory-accessing instruction, for the memory model's callbacks. */
+struct mem_insn {
+	uint64_t pc;
+	uint32_t flags;
+};
+
 struct vcpu {
 	int live;
 	uint32_t strand;
@@ -93,6 +99,7 @@ static struct plugin {
 	int fallback_class;
 	int need_taken;        /* some event counts taken conditional branches */
 	int need_branches;     /* some event counts branch mispredicts */
+	int need_memory;       /* the memory model runs (memory or cycle events) */
 } P = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static void lock(void) { pthread_mutex_lock(&P.lock); }
@@ -216,6 +223,8 @@ static void block_entry(struct vcpu *v, struct tb_info *ti)
 
 	resolve_pending(v, ti->blk.vaddr, account_prev(v, ti->blk.vaddr));
 	set_pending(v, ti);
+	if (P.need_memory)
+		hvpmu_machine_ifetch(P.m, v->strand, ti->blk.vaddr, ti->blk.n * SPARC_INSN_BYTES);
 	v->act->bound += ti->blk.n;
 	if (v->act->bound >= v->act->next_check) {
 		lock();
@@ -247,7 +256,7 @@ static void tb_exec_st(unsigned int vcpu_index, void *udata)
 	uint64_t vaddr = ti->blk.vaddr;
 
 	if (__builtin_expect(vcpu_index != 0 || !p || p->execs == v->mark_seen || vaddr == p->last_pc ||
-			     P.need_branches || (v->pend && vaddr == pend_ds(v)) ||
+			     P.need_branches || P.need_memory || (v->pend && vaddr == pend_ds(v)) ||
 			     act->bound + ti->blk.n >= act->next_check, 0)) {
 		tb_exec(vcpu_index, udata);
 		return;
@@ -268,6 +277,17 @@ static void tb_exec_st(unsigned int vcpu_index, void *udata)
 	act->bound += ti->blk.n;
 	v->mark_seen = ti->execs;
 	v->prev = ti;
+}
+
+/* Memory model: a data access by the instruction udata (struct mem_insn). */
+static void mem_exec(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
+{
+	struct vcpu *v = vcpu_of(vcpu_index);
+	const struct mem_insn *mi = udata;
+
+	if (v)
+		hvpmu_machine_dref(P.m, v->strand, mi->pc, vaddr, 1u << qemu_plugin_mem_size_shift(info),
+				   mi->flags, qemu_plugin_mem_is_store(info));
 }
 
 /* Marker in multi-threaded mode: the block reached its last instruction. */
@@ -341,6 +361,16 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			ti->cti_target = d.has_target ? d.target : 0;
 			ti->cti_pc = pc;
 			ti->cti_flags = d.flags;
+		}
+		if (P.need_memory && (d.flags & (HVPMU_SI_LOAD | HVPMU_SI_STORE | HVPMU_SI_ATOMIC | HVPMU_SI_PREFETCH))) {
+			struct mem_insn *mi = malloc(sizeof *mi);
+
+			if (mi) { /* lives as long as the translation info: until exit */
+				mi->pc = pc;
+				mi->flags = d.flags;
+				qemu_plugin_register_vcpu_mem_cb(insn, mem_exec, QEMU_PLUGIN_CB_NO_REGS,
+								 QEMU_PLUGIN_MEM_RW, mi);
+			}
 		}
 		if (i + 1 < n)
 			continue;
@@ -539,7 +569,9 @@ static int setup(const char *cfg)
 		return -1;
 	for (unsigned i = 0; i < P.rq.nevents; i++)
 		P.need_taken |= hvpmu_t4_event_needs_taken(P.rq.ev[i].sl, P.rq.ev[i].mask),
-		P.need_branches |= hvpmu_t4_event_needs_branches(P.rq.ev[i].sl, P.rq.ev[i].mask);
+		P.need_branches |= hvpmu_t4_event_needs_branches(P.rq.ev[i].sl, P.rq.ev[i].mask),
+		P.need_memory |= hvpmu_t4_event_needs_memory(P.rq.ev[i].sl, P.rq.ev[i].mask);
+	hvpmu_machine_enable_memory(P.m, P.need_memory);
 	for (unsigned i = 0; i < P.rq.nevents; i++)
 		if (hvpmu_sv_add_event(P.sv, &P.rq.ev[i]) < 0) {
 			fprintf(stderr, "hvpmu plugin: bad event %s\n", P.rq.ev[i].name);

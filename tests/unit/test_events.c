@@ -144,7 +144,8 @@ static void test_groups(void **state)
 	assert_int_equal(hvpmu_t4_group(4)->valid_mask, 0x3f);
 	assert_int_equal(hvpmu_t4_group(26)->kind, HVPMU_T4_KIND_CYCLES);
 	assert_int_equal(hvpmu_t4_group(26)->valid_mask, 0); /* "the mask field is ignored" */
-	assert_int_equal(hvpmu_t4_group(16)->kind, HVPMU_T4_KIND_UNMODELED);
+	assert_int_equal(hvpmu_t4_group(16)->kind, HVPMU_T4_KIND_MEM);
+	assert_int_equal(hvpmu_t4_group(19)->kind, HVPMU_T4_KIND_UNMODELED);
 	/* "Virtual processor-specific" column: sl 9, 24 are not; 8 is (Fetch-0) */
 	assert_int_equal(hvpmu_t4_group(9)->strand_specific, 0);
 	assert_int_equal(hvpmu_t4_group(24)->strand_specific, 0);
@@ -162,7 +163,12 @@ static void test_event_supported(void **state)
 	assert_int_equal(hvpmu_t4_event_supported(26, 0x00), 1);
 	assert_int_equal(hvpmu_t4_event_supported(26, 0x3f), 1);
 	/* unmodeled, reserved, disabled */
-	assert_int_equal(hvpmu_t4_event_supported(16, 0x07), 0);
+	assert_int_equal(hvpmu_t4_event_supported(16, 0x07), 1); /* the memory model */
+	assert_int_equal(hvpmu_t4_event_supported(5, 0x07), 1);
+	assert_int_equal(hvpmu_t4_event_supported(5, 0x08), 0); /* BTC miss: not modeled yet */
+	assert_int_equal(hvpmu_t4_event_supported(5, 0x0f), 0);
+	assert_int_equal(hvpmu_t4_event_supported(22, 0x04), 0); /* local cache-to-cache */
+	assert_int_equal(hvpmu_t4_event_supported(19, 0x03), 0);
 	assert_int_equal(hvpmu_t4_event_supported(25, 0x0f), 1); /* the strand's branch predictor */
 	assert_int_equal(hvpmu_t4_event_supported(1, 0x01), 0);
 	assert_int_equal(hvpmu_t4_event_supported(28, 0x01), 0);

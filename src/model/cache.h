@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A set-associative cache of tags (layer 2): LRU replacement, optional
+ * dirty state for write-back levels.  No data is stored.  Geometry comes
+ * from the machine description (docs/machine-figures.md); one structure
+ * serves every level (L1I, L1D, L2, L3).  Allocation only at creation.
+ */
+#ifndef HVPMU_MODEL_CACHE_H
+#define HVPMU_MODEL_CACHE_H
+
+#include <stdint.h>
+
+struct cache {
+	uint32_t sets, ways;
+	uint32_t line_shift;
+	uint32_t set_mask;
+	uint64_t mru_key; /* key of the last access: at MRU of its set (0 = none) */
+	uint64_t *tag;    /* [sets * ways], line address + 1 (0 = invalid), MRU first */
+	uint8_t *dirty;   /* [sets * ways] */
+};
+
+/* Outcome of an access. */
+struct cache_result {
+	int hit;
+	int evicted;            /* a valid line was replaced */
+	int evicted_dirty;
+	uint64_t evicted_line;  /* its line address (byte address >> line_shift) */
+};
+
+/* size_bytes / (ways * line_bytes) sets, all powers of two.  0 or -1. */
+int cache_init(struct cache *c, uint64_t size_bytes, uint32_t ways, uint32_t line_bytes);
+void cache_fini(struct cache *c);
+
+/* Look up `addr`; on a miss allocate it (LRU victim) when `allocate`.
+ * `write` marks the line dirty (write-back levels). */
+void cache_access(struct cache *c, uint64_t addr, int allocate, int write, struct cache_result *r);
+/* 1 if present (no state change). */
+int cache_probe(const struct cache *c, uint64_t addr);
+/* Drop the line holding `line` (a line address); returns 1 if it was present. */
+int cache_invalidate_line(struct cache *c, uint64_t line);
+
+#endif

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The memory hierarchy model (docs/memory-model.md) against analytic
+ * outcomes, through hvpmu_machine_dref / hvpmu_machine_ifetch and the
+ * strand's event counters behind TABLE 10-2 sl=5, 16/23, 20, 22, 24
+ * (sparc-t4-performance-instrumentation.md), with the default T4
+ * geometry: L1D 16 KB 4-way 32 B lines (write-through, no write
+ * allocation), L2 128 KB 8-way 32 B, L3 4 MB 16-way 64 B.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <hvpmu/hvpmu.h>
+
+#define KB 1024u
+#define BASE UINT64_C(0x40000000)
+#define PC UINT64_C(0x100000)
+#define MB_OFFSET UINT64_C(0x1000000) /* a region far from the first */
+
+static struct hvpmu_machine *machine(struct hvpmu_md *md)
+{
+	struct hvpmu_machine *m = NULL;
+
+	assert_int_equal(hvpmu_md_default(HVPMU_PLATFORM_T4, md), 0);
+	assert_int_equal(hvpmu_machine_create(md, &m), 0);
+	hvpmu_machine_enable_memory(m, 1);
+	return m;
+}
+
+static void loads(struct hvpmu_machine *m, uint64_t base, uint64_t bytes, unsigned stride)
+{
+	for (uint64_t a = base; a < base + bytes; a += stride)
+		hvpmu_machine_dref(m, 0, PC, a, 8, HVPMU_SI_LOAD, 0);
+}
+
+/* A cold sequential 64 KB scan: one L1D miss per 32-byte line; each 64-byte
+ * L3 line comes from memory once, its second half is then in L3.  A second
+ * scan fits L2 (128 KB) but not L1D (16 KB): every line misses L1D, hits L2. */
+static void test_sequential_scan(void **state)
+{
+	struct hvpmu_md md;
+	struct hvpmu_machine *m = machine(&md);
+	struct hvpmu_activity *a = hvpmu_machine_activity(m, 0);
+	uint64_t lines = 64 * KB / md.mem.l1d.line;
+
+	(void)state;
+	loads(m, BASE, 64 * KB, 8);
+	assert_int_equal(a->mev[HVPMU_MEV_DC_MISS_MEM], lines / 2);
+	assert_int_equal(a->mev[HVPMU_MEV_DC_MISS_L2L3], lines / 2);
+	loads(m, BASE, 64 * KB, 8);
+	assert_int_equal(a->mev[HVPMU_MEV_DC_MISS_MEM], lines / 2);
+	assert_int_equal(a->mev[HVPMU_MEV_DC_MISS_L2L3], lines / 2 + lines);
+	/* a working set below L1D: only cold misses */
+	loads(m, BASE + MB_OFFSET, 8 * KB, 8);
+	loads(m, BASE + MB_OFFSET, 8 * KB, 8);
+	assert_int_equal(a->mev[HVPMU_MEV_DC_MISS_MEM] + a->mev[HVPMU_MEV_DC_MISS_L2L3],
+			 lines / 2 + lines + lines / 2 + 8 * KB / md.mem.l1d.line);
+	hvpmu_machine_destroy(m);
+}
+
+/* Stores: write-through L1D without allocation; L2 write-allocate. */
+static void test_stores(void **state)
+{
+	struct hvpmu_md md;
+	struct hvpmu_machine *m = machine(&md);
+	struct hvpmu_activity *a = hvpmu_machine_activity(m, 0);
+
+	(void)state;
+	hvpmu_machine_dref(m, 0, PC, BASE, 8, HVPMU_SI_STORE, 1);      /* memory */
+	hvpmu_machine_dref(m, 0, PC, BASE + 8, 8, HVPMU_SI_STORE, 1);  /* same L2 line */
+	hvpmu_machine_dref(m, 0, PC, BASE + 32, 8, HVPMU_SI_STORE, 1); /* other half of the L3 line */
+	assert_int_equal(a->mev[HVPMU_MEV_ST_MEM], 1);
+	assert_int_equal(a->mev[HVPMU_MEV_ST_HIT_L2], 1);
+	assert_int_equal(a->mev[HVPMU_MEV_ST_HIT_L3], 1);
+	/* the stored line was not allocated in L1D: a load misses L1D, hits L2 */
+	hvpmu_machine_dref(m, 0, PC, BASE, 8, HVPMU_SI_LOAD, 0);
+	assert_int_equal(a->mev[HVPMU_MEV_DC_MISS_L2L3], 1);
+	/* sl=16 does not count prefetches, atomics or block loads */
+	hvpmu_machine_dref(m, 0, PC, BASE + 4096, 8, HVPMU_SI_OTHER | HVPMU_SI_PREFETCH, 0);
+	hvpmu_machine_dref(m, 0, PC, BASE + 8192, 8, HVPMU_SI_OTHER | HVPMU_SI_ATOMIC, 0);
+	hvpmu_machine_dref(m, 0, PC, BASE + 12288, 64, HVPMU_SI_LOAD | HVPMU_SI_BLOCK, 0);
+	assert_int_equal(a->mev[HVPMU_MEV_DC_MISS_L2L3] + a->mev[HVPMU_MEV_DC_MISS_MEM], 1);
+	hvpmu_machine_destroy(m);
+}
+
+/* L2 evictions: 9 lines mapping to one 8-way L2 set evict one line; dirty
+ * if it was stored to.  L2 is inclusive: the victim leaves L1D too. */
+static void test_l2_evictions(void **state)
+{
+	struct hvpmu_md md;
+	struct hvpmu_machine *m = machine(&md);
+	struct hvpmu_activity *a = hvpmu_machine_activity(m, 0);
+	uint64_t set_stride = md.mem.l2.size / md.mem.l2.ways; /* same L2 set */
+
+	(void)state;
+	for (unsigned i = 0; i < md.mem.l2.ways; i++)
+		hvpmu_machine_dref(m, 0, PC, BASE + i * set_stride, 8, HVPMU_SI_LOAD, 0);
+	assert_int_equal(a->mev[HVPMU_MEV_L2_CLEAN_EVICT] + a->mev[HVPMU_MEV_L2_DIRTY_EVICT], 0);
+	hvpmu_machine_dref(m, 0, PC, BASE + md.mem.l2.ways * set_stride, 8, HVPMU_SI_LOAD, 0);
+	assert_int_equal(a->mev[HVPMU_MEV_L2_CLEAN_EVICT], 1);
+	/* line 0 had already left the 4-way L1D set (lines 5..8 are there) */
+	assert_int_equal(a->mev[HVPMU_MEV_DC_EVICT_INVAL], 0);
+	/* 9 stores to new lines of the same set: the first 8 evict lines 1..8
+	 * (clean; 5..8 also leave L1D), the 9th evicts the first stored line
+	 * (dirty) */
+	for (unsigned i = 0; i < md.mem.l2.ways + 1; i++)
+		hvpmu_machine_dref(m, 0, PC, BASE + (16 + i) * set_stride, 8, HVPMU_SI_STORE, 1);
+	assert_int_equal(a->mev[HVPMU_MEV_L2_CLEAN_EVICT], 1 + md.mem.l2.ways);
+	assert_int_equal(a->mev[HVPMU_MEV_L2_DIRTY_EVICT], 1);
+	assert_int_equal(a->mev[HVPMU_MEV_DC_EVICT_INVAL], md.mem.l1d.ways);
+	hvpmu_machine_destroy(m);
+}
+
+/* Instruction fetch: a 64-byte block spans two 32-byte L1I lines. */
+static void test_ifetch(void **state)
+{
+	struct hvpmu_md md;
+	struct hvpmu_machine *m = machine(&md);
+	struct hvpmu_activity *a = hvpmu_machine_activity(m, 0);
+
+	(void)state;
+	hvpmu_machine_ifetch(m, 0, PC, 64);
+	assert_int_equal(a->mev[HVPMU_MEV_IC_MISS_MEM], 1);
+	assert_int_equal(a->mev[HVPMU_MEV_IC_MISS_L2L3], 1);
+	hvpmu_machine_ifetch(m, 0, PC, 64);
+	assert_int_equal(a->mev[HVPMU_MEV_IC_MISS_MEM] + a->mev[HVPMU_MEV_IC_MISS_L2L3], 2);
+	/* a fetch crossing a line boundary touches both lines */
+	hvpmu_machine_ifetch(m, 0, PC + 4096 + 28, 8);
+	assert_int_equal(a->mev[HVPMU_MEV_IC_MISS_MEM] + a->mev[HVPMU_MEV_IC_MISS_L2L3], 4);
+	hvpmu_machine_destroy(m);
+}
+
+/* Miss latencies reach %tick; the model is idle when not enabled. */
+static void test_latency_and_enable(void **state)
+{
+	struct hvpmu_md md;
+	struct hvpmu_machine *m = machine(&md);
+
+	(void)state;
+	hvpmu_machine_dref(m, 0, PC, BASE, 8, HVPMU_SI_LOAD, 0);
+	hvpmu_machine_sync(m, 0, NULL, NULL);
+	assert_int_equal(hvpmu_machine_tick(m, 0), md.mem.l2.latency + md.mem.l3.latency + md.mem.mem_latency);
+	hvpmu_machine_enable_memory(m, 0);
+	hvpmu_machine_dref(m, 0, PC, BASE + 4096, 8, HVPMU_SI_LOAD, 0);
+	assert_int_equal(hvpmu_machine_activity(m, 0)->mem_refs, 1);
+	hvpmu_machine_destroy(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sequential_scan),
+		cmocka_unit_test(test_stores),
+		cmocka_unit_test(test_l2_evictions),
+		cmocka_unit_test(test_ifetch),
+		cmocka_unit_test(test_latency_and_enable),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

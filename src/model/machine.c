@@ -52,6 +52,8 @@ struct hvpmu_machine {
 	hvpmu_trap_fn trap_fn;
 	void *trap_ctx;
 	struct strand *s;
+	uint32_t nmcu;                    /* HVPMU_T4_MCUS_PER_CHIP per chip */
+	struct hvpmu_t4_mcu **mcu;        /* chip-wide MCU DRAM counters (§10.5) */
 };
 
 int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
@@ -116,6 +118,17 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 			return HVPMU_ENOMEM;
 		}
 	}
+	m->nmcu = md->chips * HVPMU_T4_MCUS_PER_CHIP;
+	m->mcu = calloc(m->nmcu, sizeof *m->mcu);
+	for (uint32_t i = 0; m->mcu && i < m->nmcu; i++)
+		if (!(m->mcu[i] = hvpmu_t4_mcu_create())) {
+			hvpmu_machine_destroy(m);
+			return HVPMU_ENOMEM;
+		}
+	if (!m->mcu) {
+		hvpmu_machine_destroy(m);
+		return HVPMU_ENOMEM;
+	}
 	*out = m;
 	return HVPMU_OK;
 }
@@ -126,6 +139,9 @@ void hvpmu_machine_destroy(struct hvpmu_machine *m)
 		return;
 	for (uint32_t i = 0; m->s && i < m->nstrands; i++)
 		hvpmu_t4_pmu_destroy(m->s[i].pmu);
+	for (uint32_t i = 0; m->mcu && i < m->nmcu; i++)
+		hvpmu_t4_mcu_destroy(m->mcu[i]);
+	free(m->mcu);
 	for (uint32_t c = 0; m->cores && c < m->ncores; c++) {
 		cache_fini(&m->cores[c].l1i);
 		cache_fini(&m->cores[c].l1d);
@@ -338,6 +354,13 @@ struct hvpmu_t4_pmu *hvpmu_machine_t4_pmu(struct hvpmu_machine *m, uint32_t stra
 	return strand < m->nstrands ? m->s[strand].pmu : NULL;
 }
 
+uint32_t hvpmu_machine_nmcu(const struct hvpmu_machine *m) { return m->nmcu; }
+
+struct hvpmu_t4_mcu *hvpmu_machine_t4_mcu(struct hvpmu_machine *m, unsigned mcu)
+{
+	return mcu < m->nmcu ? m->mcu[mcu] : NULL;
+}
+
 uint64_t hvpmu_machine_retired(struct hvpmu_machine *m, uint32_t strand)
 {
 	uint64_t n = 0;
@@ -483,46 +506,54 @@ static void mem_ref_done(struct hvpmu_machine *m, uint32_t strand, uint64_t pc)
 	}
 }
 
+/* One line of a data access (the slow part of hvpmu_machine_dref). */
+static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t a, uint32_t f, int is_store)
+{
+	struct strand *s = &m->s[strand];
+	struct core *c = s->core;
+	struct cache_result r;
+	enum served from;
+
+	if (is_store) {
+		/* L1D is write-through without write allocation: a store updates
+		 * L1D if present and always goes to L2 */
+		cache_access(&c->l1d, a, 0, 0, &r);
+		from = fill_l2(m, strand, a, 1);
+		s->act.mev[from == SERVED_L2 ? HVPMU_MEV_ST_HIT_L2 :
+			   from == SERVED_L3 ? HVPMU_MEV_ST_HIT_L3 : HVPMU_MEV_ST_MEM]++;
+		/* stores retire into the store buffer: no latency charged */
+	} else {
+		cache_access(&c->l1d, a, 1, 0, &r);
+		if (r.hit)
+			return; /* no event: not counted towards mem_refs */
+		from = fill_l2(m, strand, a, 0);
+		/* sl=16/23 do not count block loads, prefetches or atomics */
+		if (!(f & (HVPMU_SI_BLOCK | HVPMU_SI_PREFETCH | HVPMU_SI_ATOMIC)))
+			s->act.mev[from == SERVED_MEM ? HVPMU_MEV_DC_MISS_MEM : HVPMU_MEV_DC_MISS_L2L3]++;
+		/* software prefetches do not stall the pipeline */
+		if (!(f & HVPMU_SI_PREFETCH))
+			s->pending[HVPMU_MODE_USER] += latency(m, from);
+	}
+	mem_ref_done(m, strand, pc);
+}
+
 void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t vaddr,
 			unsigned size, uint32_t f, int is_store)
 {
-	struct strand *s;
-	struct core *c;
-	struct cache_result r;
-	enum served from = SERVED_L1;
-	uint64_t line_mask;
+	const struct cache *l1d;
+	uint64_t first, last;
 
 	if (!m->mem_on || strand >= m->nstrands || !size)
 		return;
-	s = &m->s[strand];
-	c = core_of(m, strand);
-	line_mask = ~(uint64_t)((1u << c->l1d.line_shift) - 1);
+	l1d = &m->s[strand].core->l1d;
+	first = vaddr >> l1d->line_shift;
+	last = (vaddr + size - 1) >> l1d->line_shift;
+	/* fast path: a load of the line loaded last is an L1D hit at MRU */
+	if (!is_store && first == last && first + 1 == l1d->mru_key)
+		return;
 	/* an access crossing a line boundary touches each line */
-	for (uint64_t a = vaddr & line_mask; a <= ((vaddr + size - 1) & line_mask); a += ~line_mask + 1) {
-		if (is_store) {
-			/* L1D is write-through without write allocation: a store
-			 * updates L1D if present and always goes to L2 */
-			cache_access(&c->l1d, a, 0, 0, &r);
-			from = fill_l2(m, strand, a, 1);
-			s->act.mev[from == SERVED_L2 ? HVPMU_MEV_ST_HIT_L2 :
-				   from == SERVED_L3 ? HVPMU_MEV_ST_HIT_L3 : HVPMU_MEV_ST_MEM]++;
-			/* stores retire into the store buffer: no latency charged */
-		} else {
-			cache_access(&c->l1d, a, 1, 0, &r);
-			if (r.hit) {
-				from = SERVED_L1;
-			} else {
-				from = fill_l2(m, strand, a, 0);
-				/* sl=16/23 do not count block loads, prefetches or atomics */
-				if (!(f & (HVPMU_SI_BLOCK | HVPMU_SI_PREFETCH | HVPMU_SI_ATOMIC)))
-					s->act.mev[from == SERVED_MEM ? HVPMU_MEV_DC_MISS_MEM : HVPMU_MEV_DC_MISS_L2L3]++;
-				/* software prefetches do not stall the pipeline */
-				if (!(f & HVPMU_SI_PREFETCH))
-					s->pending[HVPMU_MODE_USER] += latency(m, from);
-			}
-		}
-		mem_ref_done(m, strand, pc);
-	}
+	for (uint64_t l = first; l <= last; l++)
+		dref_line(m, strand, pc, l << l1d->line_shift, f, is_store);
 }
 
 void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vaddr, uint32_t bytes)
@@ -541,6 +572,8 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 	for (uint64_t a = vaddr & mask; a <= ((vaddr + bytes - 1) & mask); a += line) {
 		enum served from;
 
+		if ((a >> c->l1i.line_shift) + 1 == c->l1i.mru_key)
+			continue; /* the line fetched last */
 		cache_access(&c->l1i, a, 1, 0, &r);
 		if (r.hit)
 			continue;

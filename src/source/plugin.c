@@ -69,6 +69,7 @@ struct tb_info {
 struct mem_insn {
 	uint64_t pc;
 	uint32_t flags;
+	int is_store;          /* a plain store (no load side) */
 };
 
 struct vcpu {
@@ -256,7 +257,7 @@ static void tb_exec_st(unsigned int vcpu_index, void *udata)
 	uint64_t vaddr = ti->blk.vaddr;
 
 	if (__builtin_expect(vcpu_index != 0 || !p || p->execs == v->mark_seen || vaddr == p->last_pc ||
-			     P.need_branches || P.need_memory || (v->pend && vaddr == pend_ds(v)) ||
+			     P.need_branches || (v->pend && vaddr == pend_ds(v)) ||
 			     act->bound + ti->blk.n >= act->next_check, 0)) {
 		tb_exec(vcpu_index, udata);
 		return;
@@ -266,6 +267,8 @@ static void tb_exec_st(unsigned int vcpu_index, void *udata)
 		p->next_dirty = v->dirty;
 		v->dirty = p;
 	}
+	if (P.need_memory)
+		hvpmu_machine_ifetch(P.m, 0, vaddr, ti->blk.n * SPARC_INSN_BYTES);
 	if (v->pend) { /* only conditional CTIs are pending here (need_taken) */
 		act->taken_cond += vaddr == v->pend_tb->cti_target;
 		v->pend = 0;
@@ -279,7 +282,9 @@ static void tb_exec_st(unsigned int vcpu_index, void *udata)
 	v->prev = ti;
 }
 
-/* Memory model: a data access by the instruction udata (struct mem_insn). */
+/* Memory model: a data access by the instruction udata (struct mem_insn).
+ * SPARC accesses are naturally aligned, so one of up to 8 bytes stays in
+ * one cache line; QEMU splits block loads and stores into 8-byte accesses. */
 static void mem_exec(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
 {
 	struct vcpu *v = vcpu_of(vcpu_index);
@@ -287,7 +292,7 @@ static void mem_exec(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64
 
 	if (v)
 		hvpmu_machine_dref(P.m, v->strand, mi->pc, vaddr, 1u << qemu_plugin_mem_size_shift(info),
-				   mi->flags, qemu_plugin_mem_is_store(info));
+				   mi->flags, mi->is_store || qemu_plugin_mem_is_store(info));
 }
 
 /* Marker in multi-threaded mode: the block reached its last instruction. */
@@ -368,6 +373,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			if (mi) { /* lives as long as the translation info: until exit */
 				mi->pc = pc;
 				mi->flags = d.flags;
+				mi->is_store = (d.flags & HVPMU_SI_STORE) != 0;
 				qemu_plugin_register_vcpu_mem_cb(insn, mem_exec, QEMU_PLUGIN_CB_NO_REGS,
 								 QEMU_PLUGIN_MEM_RW, mi);
 			}

@@ -133,6 +133,7 @@ typedef void (*hvpmu_trap_fn)(void *ctx, const struct hvpmu_trap *trap);
 
 struct hvpmu_machine;
 struct hvpmu_t4_pmu;
+struct hvpmu_t4_mcu;
 
 /* Create a machine from *md (copied).  Returns 0 or HVPMU_EINVAL/ENOMEM. */
 int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out);
@@ -241,6 +242,15 @@ int hvpmu_machine_stxa(struct hvpmu_machine *m, uint32_t strand, unsigned asi, u
 
 /* The T4 PMU of `strand` (layer 3), or NULL. */
 struct hvpmu_t4_pmu *hvpmu_machine_t4_pmu(struct hvpmu_machine *m, uint32_t strand);
+
+/*
+ * The memory controllers' DRAM performance counters (layer 3, hvpmu/t4_mcu.h):
+ * HVPMU_T4_MCUS_PER_CHIP per chip, chip-wide (shared by every strand);
+ * MCU i is on chip i / HVPMU_T4_MCUS_PER_CHIP.  The getter returns NULL for
+ * mcu >= hvpmu_machine_nmcu().
+ */
+uint32_t hvpmu_machine_nmcu(const struct hvpmu_machine *m);
+struct hvpmu_t4_mcu *hvpmu_machine_t4_mcu(struct hvpmu_machine *m, unsigned mcu);
 
 /* Retired user-mode instructions of the strand, summed over classes (exact
  * as of the last sync). */

@@ -27,6 +27,8 @@ enum hvpmu_platform {
 
 #define HVPMU_MD_MAX_GUESTS 8
 #define HVPMU_MD_PROP_ABSENT (-1) /* an MD integer property that is not present */
+#define HVPMU_MD_DRAM_GROUP_OS 0x1 /* DRAM_PERF_COUNT01_REG + sel0/sel1: the OS (Solaris) */
+#define HVPMU_MD_DRAM_GROUP_PM 0x2 /* DRAM_PERF_COUNT23_REG + sel2/sel3: power management */
 
 /* One guest (logical domain) of the sun4v machine description. */
 struct hvpmu_md_guest {
@@ -38,6 +40,11 @@ struct hvpmu_md_guest {
 	/* `perfctrhtaccess`: absent or 0 makes a PCR write with ht=1 fail with
 	 * ENOACCESS (hw-and-hypervisor.md §4, Niagara-2 check order). */
 	int64_t perfctrhtaccess;
+	/* `dram_counter_group` (hvpmu's property): which MCU DRAM counter
+	 * groups of sparc-t4-performance-instrumentation.md §10.5 the guest
+	 * owns, a mask of HVPMU_MD_DRAM_GROUP_*.  Absent or 0: none, the MCU
+	 * perf registers give ENOACCESS (docs/sun4v-hypervisor.md). */
+	int64_t dram_counter_group;
 	uint32_t first_strand; /* strands [first_strand, first_strand + nstrands) belong to the guest */
 	uint32_t nstrands;
 };
@@ -84,7 +91,8 @@ struct hvpmu_md {
 /*
  * Fill *md with the built-in description of `platform`.  For T4: one chip,
  * 8 cores x 8 strands, 2.85 GHz (SPARC T4-1), one guest "primary" owning
- * every strand with perfctraccess=1 and perfctrhtaccess absent.
+ * every strand with perfctraccess=1, perfctrhtaccess absent and
+ * dram_counter_group=HVPMU_MD_DRAM_GROUP_OS.
  * Returns 0, or HVPMU_EINVAL for an unknown platform.  Thread-safe.
  */
 int hvpmu_md_default(enum hvpmu_platform platform, struct hvpmu_md *md);

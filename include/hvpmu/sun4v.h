@@ -11,7 +11,8 @@
  *
  * Implemented groups on platform t4: SUN4V 0x000 (1.0), CORE 0x001 (1.6),
  * VT_CPU 0x20c (1.0) with HV_FAST_VT_GET_PERFREG 0x184 and
- * HV_FAST_VT_SET_PERFREG 0x185 (reference §4; Linux arch/sparc pcr.c).
+ * HV_FAST_VT_SET_PERFREG 0x185 (reference §4; Linux arch/sparc pcr.c) for
+ * the strand's PCRs and the chip's MCU DRAM counters.
  * The hypercall table is data (src/hv/sun4v.c).
  *
  * Not thread-safe: serialise calls on one hypervisor.
@@ -68,6 +69,14 @@ enum hvpmu_hv_status {
  * (linux-clients.md §1.3 "reg_num is the counter index 0..3"). */
 #define HV_VT_PERFREG_PCR0 0
 #define HV_VT_PERFREG_NPCR 4
+/* Then three per memory controller, chip-wide (Solaris VT_IMPL,
+ * hw-and-hypervisor.md §4): id = HV_VT_PERFREG_MCU0 + HV_VT_PERFREG_PER_MCU *
+ * mcu + enum hvpmu_t4_mcu_reg (0 DRAM_PERF_CTL_REG, 1 DRAM_PERF_COUNT01_REG,
+ * 2 DRAM_PERF_COUNT23_REG; TABLE 10-4 to 10-6) for mcu <
+ * hvpmu_machine_nmcu(); larger ids give EINVAL.  Access to the counter
+ * groups follows the guest's `dram_counter_group` (hvpmu/md.h). */
+#define HV_VT_PERFREG_MCU0 4
+#define HV_VT_PERFREG_PER_MCU 3
 
 /* Guest registers %o0..%o5 across a trap. */
 struct hvpmu_hv_regs {

@@ -10,6 +10,12 @@
  *    of the calling strand (hw-and-hypervisor.md §4, linux-clients.md §1.3);
  *    check order perfctraccess -> register number -> perfctrhtaccess for ht,
  *    as the Niagara-2 hypervisor does (hw-and-hypervisor.md §4).
+ *  - reg 4 + 3*mcu + {0 CTL, 1 COUNT01, 2 COUNT23}: the chip's MCU DRAM
+ *    counters (Solaris VT_IMPL ids, hw-and-hypervisor.md §4; spec §10.5
+ *    TABLE 10-4 to 10-6), after the register-number check gated by the
+ *    guest's dram_counter_group: COUNT01 needs the OS group, COUNT23 the
+ *    power-management group, CTL either, and a CTL write changes only the
+ *    sel fields of the groups the guest owns (docs/sun4v-hypervisor.md).
  * The group table and the hypercall table below are data; handlers do one
  * thing each.
  */
@@ -184,24 +190,95 @@ static uint64_t api_get_version(struct guest_state *gs, struct hvpmu_hv_regs *r)
 static uint64_t vt_perfreg_checks(struct hvpmu_hv *hv, unsigned guest, uint64_t reg)
 {
 	int64_t acc = hv->md->guests[guest].perfctraccess;
+	uint64_t nregs = HV_VT_PERFREG_MCU0 + (uint64_t)HV_VT_PERFREG_PER_MCU * hvpmu_machine_nmcu(hv->m);
 
 	if (acc == HVPMU_MD_PROP_ABSENT || acc == 0)
 		return HV_ENOACCESS;
-	if (reg >= HV_VT_PERFREG_NPCR) /* unsigned: catches "negative" numbers */
+	if (reg >= nregs) /* unsigned: catches "negative" numbers */
 		return HV_EINVAL;
+	return HV_EOK;
+}
+
+/* The MCU DRAM counter groups (§10.5) the guest owns: its
+ * `dram_counter_group`, absent = none (hvpmu/md.h). */
+static uint64_t dram_groups(const struct hvpmu_hv *hv, unsigned guest)
+{
+	int64_t g = hv->md->guests[guest].dram_counter_group;
+
+	if (g == HVPMU_MD_PROP_ABSENT)
+		return 0;
+	return (uint64_t)g & (HVPMU_MD_DRAM_GROUP_OS | HVPMU_MD_DRAM_GROUP_PM);
+}
+
+/* Groups of which a guest must own one to access each MCU register: the
+ * control register is shared, each count register belongs to one group. */
+static const uint64_t mcu_reg_groups[HVPMU_T4_MCU_NREGS] = {
+	[HVPMU_T4_MCU_CTL] = HVPMU_MD_DRAM_GROUP_OS | HVPMU_MD_DRAM_GROUP_PM,
+	[HVPMU_T4_MCU_COUNT01] = HVPMU_MD_DRAM_GROUP_OS,
+	[HVPMU_T4_MCU_COUNT23] = HVPMU_MD_DRAM_GROUP_PM,
+};
+
+/* The DRAM_PERF_CTL_REG sel fields the guest may change: its groups' own. */
+static uint64_t ctl_writable(uint64_t groups)
+{
+	return ((groups & HVPMU_MD_DRAM_GROUP_OS) ? HVPMU_T4_DRAM_CTL_GROUP01_MASK : 0) |
+	       ((groups & HVPMU_MD_DRAM_GROUP_PM) ? HVPMU_T4_DRAM_CTL_GROUP23_MASK : 0);
+}
+
+/* An MCU register id (checked in range): its device and register, or
+ * ENOACCESS when the guest owns none of the groups it needs. */
+static uint64_t mcu_reg(struct hvpmu_hv *hv, unsigned guest, uint64_t id, struct hvpmu_t4_mcu **mcu,
+			unsigned *reg)
+{
+	uint64_t idx = id - HV_VT_PERFREG_MCU0;
+
+	*mcu = hvpmu_machine_t4_mcu(hv->m, (unsigned)(idx / HV_VT_PERFREG_PER_MCU));
+	*reg = (unsigned)(idx % HV_VT_PERFREG_PER_MCU);
+	if (!*mcu)
+		return HV_EINVAL;
+	if (!(dram_groups(hv, guest) & mcu_reg_groups[*reg]))
+		return HV_ENOACCESS;
 	return HV_EOK;
 }
 
 static uint64_t vt_get_perfreg(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, struct hvpmu_hv_regs *r)
 {
 	uint64_t st = vt_perfreg_checks(hv, guest, r->o[0]), val;
+	struct hvpmu_t4_mcu *mcu;
+	unsigned reg;
 
 	if (st != HV_EOK)
 		return st;
-	if (hvpmu_machine_ldxa(hv->m, strand, HVPMU_T4_ASI_PCR, r->o[0] * 8, &val))
+	if (r->o[0] >= HV_VT_PERFREG_MCU0) {
+		st = mcu_reg(hv, guest, r->o[0], &mcu, &reg);
+		if (st != HV_EOK)
+			return st;
+		if (hvpmu_t4_mcu_read(mcu, reg, &val))
+			return HV_EINVAL;
+	} else if (hvpmu_machine_ldxa(hv->m, strand, HVPMU_T4_ASI_PCR, r->o[0] * 8, &val)) {
 		return HV_EINVAL;
+	}
 	r->o[1] = val;
 	return HV_EOK;
+}
+
+/* MCU register write: the control register keeps the sel fields of the
+ * groups the guest does not own (docs/sun4v-hypervisor.md). */
+static uint64_t mcu_set(struct hvpmu_hv *hv, unsigned guest, uint64_t id, uint64_t val)
+{
+	struct hvpmu_t4_mcu *mcu;
+	unsigned reg;
+	uint64_t st = mcu_reg(hv, guest, id, &mcu, &reg), old, w;
+
+	if (st != HV_EOK)
+		return st;
+	if (reg == HVPMU_T4_MCU_CTL) {
+		if (hvpmu_t4_mcu_read(mcu, reg, &old))
+			return HV_EINVAL;
+		w = ctl_writable(dram_groups(hv, guest));
+		val = (old & ~w) | (val & w);
+	}
+	return hvpmu_t4_mcu_write(mcu, reg, val) ? HV_EINVAL : HV_EOK;
 }
 
 static uint64_t vt_set_perfreg(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, struct hvpmu_hv_regs *r)
@@ -211,6 +288,8 @@ static uint64_t vt_set_perfreg(struct hvpmu_hv *hv, unsigned guest, uint32_t str
 
 	if (st != HV_EOK)
 		return st;
+	if (r->o[0] >= HV_VT_PERFREG_MCU0)
+		return mcu_set(hv, guest, r->o[0], r->o[1]);
 	if (HVPMU_FEX(r->o[1], T4_PCR, HT) && (ht == HVPMU_MD_PROP_ABSENT || ht == 0))
 		return HV_ENOACCESS;
 	if (hvpmu_machine_stxa(hv->m, strand, HVPMU_T4_ASI_PCR, r->o[0] * 8, r->o[1]))

@@ -72,6 +72,7 @@ int hvpmu_md_default(enum hvpmu_platform platform, struct hvpmu_md *md)
 	strcpy(md->guests[0].name, "primary");
 	md->guests[0].perfctraccess = 1;
 	md->guests[0].perfctrhtaccess = HVPMU_MD_PROP_ABSENT;
+	md->guests[0].dram_counter_group = HVPMU_MD_DRAM_GROUP_OS; /* §10.5: COUNT01 is the OS's */
 	md->guests[0].first_strand = 0;
 	md->guests[0].nstrands = hvpmu_md_nstrands(md);
 	return HVPMU_OK;

@@ -13,9 +13,13 @@
  *   - %o3..%o5 are preserved by every call, %o2 except by a successful
  *     API_GET_VERSION, %o1 except by the calls that return it;
  *   - the strand's mode is restored after the trap;
- *   - a PCR read back through VT_GET_PERFREG has bits 63:19 clear;
+ *   - a PCR read back through VT_GET_PERFREG has bits 63:19 clear, an MCU
+ *     DRAM_PERF_CTL_REG bits 63:16 (TABLE 10-4);
+ *   - VT ids past the last MCU's registers never succeed;
  *   - a successful VT_SET_PERFREG followed by VT_GET_PERFREG gives the
- *     written value in every field but ov and ntc.
+ *     written value in every PCR field but ov and ntc, every MCU count
+ *     register bit (nothing feeds the MCUs here), and the DRAM_PERF_CTL_REG
+ *     sel fields of the guest's own counter groups (docs/sun4v-hypervisor.md).
  *
  * Build: tests/fuzz/CMakeLists.txt (-DHVPMU_FUZZ=ON, CC=clang).
  */
@@ -101,6 +105,36 @@ struct ctx {
 	unsigned traps;
 };
 
+/* VT perf-register ids: PCRs, then 3 per MCU (hvpmu/sun4v.h). */
+static uint64_t vt_nregs(struct hvpmu_machine *m)
+{
+	return HV_VT_PERFREG_MCU0 + (uint64_t)HV_VT_PERFREG_PER_MCU * hvpmu_machine_nmcu(m);
+}
+
+static int is_mcu_ctl(uint64_t reg)
+{
+	return reg >= HV_VT_PERFREG_MCU0 && (reg - HV_VT_PERFREG_MCU0) % HV_VT_PERFREG_PER_MCU == HVPMU_T4_MCU_CTL;
+}
+
+/* DRAM_PERF_CTL_REG fields the guest owning `strand` may write. */
+static uint64_t own_ctl_fields(struct ctx *x, uint32_t strand)
+{
+	const struct hvpmu_md *md = hvpmu_machine_md(x->m);
+
+	for (unsigned g = 0; g < md->nguests; g++) {
+		const struct hvpmu_md_guest *gu = &md->guests[g];
+		int64_t grp = gu->dram_counter_group;
+
+		if (strand < gu->first_strand || strand - gu->first_strand >= gu->nstrands)
+			continue;
+		if (grp == HVPMU_MD_PROP_ABSENT)
+			return 0;
+		return ((grp & HVPMU_MD_DRAM_GROUP_OS) ? HVPMU_T4_DRAM_CTL_GROUP01_MASK : 0) |
+		       ((grp & HVPMU_MD_DRAM_GROUP_PM) ? HVPMU_T4_DRAM_CTL_GROUP23_MASK : 0);
+	}
+	return 0;
+}
+
 /* Guest OS trap handler: as Linux's overflow handler, read each PCR that
  * overflowed and rewrite it with ov cleared, through the hypercalls. */
 static void guest_trap(void *c, const struct hvpmu_guest_trap *t)
@@ -145,21 +179,25 @@ static void check_call(struct ctx *x, uint32_t strand, unsigned trapnum, const s
 		abort();
 	if (!core_get && !core_set && !vt_get && r.o[1] != in_r->o[1])
 		abort();
-	if (vt_get && (r.o[1] & ~HVPMU_T4_PCR_IMPL_MASK))
+	if (vt_get && in_r->o[0] < HV_VT_PERFREG_NPCR && (r.o[1] & ~HVPMU_T4_PCR_IMPL_MASK))
+		abort();
+	if (vt_get && is_mcu_ctl(in_r->o[0]) && (r.o[1] & ~HVPMU_T4_DRAM_CTL_IMPL_MASK))
 		abort();
 	if (core_get && (r.o[1] != 1 || r.o[2] > 6))
 		abort();
 	if (core_set && r.o[1] > in_r->o[2])
 		abort();
-	if (st == HV_EOK && trapnum == HV_FAST_TRAP && in_r->o[0] >= HV_VT_PERFREG_NPCR)
+	if (st == HV_EOK && trapnum == HV_FAST_TRAP && in_r->o[0] >= vt_nregs(x->m))
 		abort();
 }
 
-/* VT_SET_PERFREG then VT_GET_PERFREG: fields other than ov/ntc read back. */
+/* VT_SET_PERFREG then VT_GET_PERFREG: fields other than ov/ntc read back;
+ * MCU registers per their own rules. */
 static void check_vt_pair(struct ctx *x, uint32_t strand, uint64_t reg, uint64_t val)
 {
 	uint64_t got = 0, st;
-	const uint64_t keep = HVPMU_T4_PCR_IMPL_MASK & ~HVPMU_T4_PCR_STICKY_MASK;
+	uint64_t keep = HVPMU_T4_PCR_IMPL_MASK & ~HVPMU_T4_PCR_STICKY_MASK;
+	uint64_t impl = HVPMU_T4_PCR_IMPL_MASK;
 
 	st = hvpmu_hv_vt_set_perfreg(x->hv, strand, reg, val);
 	if (st > HV_ECHANNEL)
@@ -168,7 +206,13 @@ static void check_vt_pair(struct ctx *x, uint32_t strand, uint64_t reg, uint64_t
 		return;
 	if (hvpmu_hv_vt_get_perfreg(x->hv, strand, reg, &got) != HV_EOK)
 		abort();
-	if ((got & keep) != (val & keep) || (got & ~HVPMU_T4_PCR_IMPL_MASK))
+	if (is_mcu_ctl(reg)) {
+		keep = own_ctl_fields(x, strand);
+		impl = HVPMU_T4_DRAM_CTL_IMPL_MASK;
+	} else if (reg >= HV_VT_PERFREG_MCU0) {
+		keep = impl = ~UINT64_C(0);
+	}
+	if ((got & keep) != (val & keep) || (got & ~impl))
 		abort();
 }
 
@@ -215,6 +259,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		md.guests[1].first_strand = 8;
 		md.guests[1].nstrands = 8;
 		md.guests[1].perfctraccess = prop[(cfg >> 5) & 3];
+		/* none, OS, power management, both (hvpmu/md.h) */
+		md.guests[1].dram_counter_group = (cfg >> 5) & 3;
 	}
 	md.timing.hcall_cycles = (cfg & 0x80) ? 0 : md.timing.hcall_cycles;
 	if (hvpmu_machine_create(&md, &x.m))

@@ -439,8 +439,9 @@ static void test_vt_noaccess(void **state)
 
 static void test_vt_bad_register(void **state)
 {
-	static const uint64_t bad[] = { HV_VT_PERFREG_NPCR, 5, 0x19, 99, UINT64_C(0x100000000), ~UINT64_C(0),
-					(uint64_t)-4 };
+	/* ids 4..9 are the MCU registers of the default chip (test_t4_mcu.c) */
+	static const uint64_t bad[] = { HV_VT_PERFREG_MCU0 + HV_VT_PERFREG_PER_MCU * HVPMU_T4_MCUS_PER_CHIP,
+					0x19, 99, UINT64_C(0x100000000), ~UINT64_C(0), (uint64_t)-4 };
 	struct fx f;
 
 	(void)state;
@@ -601,7 +602,7 @@ static void test_vt_register_convention(void **state)
 	assert_int_equal(r.o[5], HV_FAST_VT_GET_PERFREG);
 
 	/* errors leave %o1.. alone */
-	r = regs(4, 0x1111, 0x2222, HV_FAST_VT_GET_PERFREG);
+	r = regs(99, 0x1111, 0x2222, HV_FAST_VT_GET_PERFREG);
 	hvpmu_hv_trap(f.hv, 0, HV_FAST_TRAP, &r);
 	assert_int_equal(r.o[0], HV_EINVAL);
 	assert_int_equal(r.o[1], 0x1111);
@@ -634,7 +635,7 @@ static void test_trap_mode_and_cost(void **state)
 		assert_int_equal(hvpmu_machine_mode(f.m, 0), modes[i]);
 		/* failing calls cost the same and restore the mode too */
 		t0 = hvpmu_machine_tick(f.m, 0);
-		assert_int_equal(hvpmu_hv_vt_get_perfreg(f.hv, 0, 9, &v), HV_EINVAL);
+		assert_int_equal(hvpmu_hv_vt_get_perfreg(f.hv, 0, 99, &v), HV_EINVAL);
 		assert_int_equal(hvpmu_machine_tick(f.m, 0) - t0, f.md.timing.hcall_cycles);
 		assert_int_equal(hvpmu_machine_mode(f.m, 0), modes[i]);
 	}

@@ -77,6 +77,25 @@ enum hvpmu_mem_event {
 	HVPMU_MEV_L2_DIRTY_EVICT,   /* sl=24 0x02 */
 	HVPMU_MEV_IC_EVICT_INVAL,   /* L1I line invalidated by an L2 eviction (sl=20 0x01) */
 	HVPMU_MEV_DC_EVICT_INVAL,   /* L1D line invalidated by an L2 eviction (sl=20 0x04) */
+	HVPMU_MEV_ITLB_MISS,        /* ITLB tablewalks, successful or not (sl=5 0x10) */
+	HVPMU_MEV_ITLB_FILL_8K,     /* sl=6 0x01 .. 0x10: ITLB fills by page size */
+	HVPMU_MEV_ITLB_FILL_64K,
+	HVPMU_MEV_ITLB_FILL_4M,
+	HVPMU_MEV_ITLB_FILL_256M,
+	HVPMU_MEV_ITLB_FILL_2G,
+	HVPMU_MEV_ITLB_FILL_TRAP,   /* sl=6 0x20: unsuccessful ITLB tablewalks */
+	HVPMU_MEV_DTLB_FILL_8K,     /* sl=17 0x01 .. 0x10: DTLB fills by page size */
+	HVPMU_MEV_DTLB_FILL_64K,
+	HVPMU_MEV_DTLB_FILL_4M,
+	HVPMU_MEV_DTLB_FILL_256M,
+	HVPMU_MEV_DTLB_FILL_2G,
+	HVPMU_MEV_DTLB_FILL_TRAP,   /* sl=17 0x20 */
+	HVPMU_MEV_HWTW_I_L2,        /* sl=10 0x01 / 0x02 / 0x04: ITLB tablewalk references */
+	HVPMU_MEV_HWTW_I_L3,
+	HVPMU_MEV_HWTW_I_MEM,
+	HVPMU_MEV_HWTW_D_L2,        /* sl=10 0x08 / 0x10 / 0x20: DTLB tablewalk references */
+	HVPMU_MEV_HWTW_D_L3,
+	HVPMU_MEV_HWTW_D_MEM,
 	HVPMU_NMEV,
 };
 
@@ -240,6 +259,13 @@ int hvpmu_machine_set_tick_compare(struct hvpmu_machine *m, uint32_t strand, uin
 int hvpmu_machine_ldxa(struct hvpmu_machine *m, uint32_t strand, unsigned asi, uint64_t va, uint64_t *val);
 int hvpmu_machine_stxa(struct hvpmu_machine *m, uint32_t strand, unsigned asi, uint64_t va, uint64_t val);
 
+/*
+ * Declare [va, va + len) of the guest's user address space as mapped with
+ * large pages of `bytes` (64 KB, 4 MB, 256 MB or 2 GB; docs/tlb-model.md).
+ * Returns 0, HVPMU_EINVAL (size, alignment, overlap).
+ */
+int hvpmu_machine_map_large(struct hvpmu_machine *m, uint64_t va, uint64_t len, uint64_t bytes);
+
 /* The T4 PMU of `strand` (layer 3), or NULL. */
 struct hvpmu_t4_pmu *hvpmu_machine_t4_pmu(struct hvpmu_machine *m, uint32_t strand);
 
@@ -250,6 +276,8 @@ struct hvpmu_t4_pmu *hvpmu_machine_t4_pmu(struct hvpmu_machine *m, uint32_t stra
  * mcu >= hvpmu_machine_nmcu().
  */
 uint32_t hvpmu_machine_nmcu(const struct hvpmu_machine *m);
+/* (MCUs are brought up to date with the DRAM model's activity up to the
+ * chip's current cycle before they are returned.) */
 struct hvpmu_t4_mcu *hvpmu_machine_t4_mcu(struct hvpmu_machine *m, unsigned mcu);
 
 /* Retired user-mode instructions of the strand, summed over classes (exact

@@ -9,6 +9,8 @@
 #include <hvpmu/hvpmu.h>
 #include "bpred.h"
 #include "cache.h"
+#include "dram.h"
+#include "tlb.h"
 
 /* TABLE 10-2 footnote 12: block loads and stores decode into 8 micro-ops. */
 #define BLOCK_UOPS 8
@@ -31,6 +33,9 @@ struct strand {
 	unsigned depth;                   /* sync nesting (traps call back in) */
 	struct core *core;                /* the strand's core and chip L3 */
 	struct cache *l3;
+	struct tlb *itlb, *dtlb;          /* docs/tlb-model.md */
+	struct tlb_stats ts;
+	struct walk_ctx { struct hvpmu_machine *m; uint32_t strand; } wctx;
 	struct hvpmu_t4_pmu *pmu;
 };
 
@@ -44,6 +49,9 @@ struct hvpmu_machine {
 	uint32_t ncores;
 	struct core *cores;
 	struct cache *l3;                 /* one per chip */
+	struct tlb_mmu *mmu;              /* the guest's address space (docs/tlb-model.md) */
+	struct dram *dram;                /* one DRAM model per MCU (docs/dram-model.md) */
+	uint64_t chip_now;                /* latest cycle a strand reached: the DRAM models' clock */
 	uint32_t nstrands;
 	unsigned nclass;
 	uint32_t class_flags[HVPMU_MAX_ICLASS];
@@ -55,6 +63,37 @@ struct hvpmu_machine {
 	uint32_t nmcu;                    /* HVPMU_T4_MCUS_PER_CHIP per chip */
 	struct hvpmu_t4_mcu **mcu;        /* chip-wide MCU DRAM counters (§10.5) */
 };
+
+/* Context number of the guest's user process (the kernel is ctx 0). */
+#define USER_CTX 1
+
+/* TLBs, the address space, and the DRAM models; latencies of tablewalk
+ * references follow the memory model's (docs/tlb-model.md). */
+static int create_mmu(struct hvpmu_machine *m)
+{
+	struct tlb_mmu_config cfg = tlb_chip_t4.mmu;
+	const struct hvpmu_md_memory *mem = &m->md.mem;
+
+	cfg.ref_cycles[TLB_REF_L2] = mem->l2.latency;
+	cfg.ref_cycles[TLB_REF_L3] = mem->l2.latency + mem->l3.latency;
+	cfg.ref_cycles[TLB_REF_MEM] = mem->l2.latency + mem->l3.latency + mem->mem_latency;
+	if (tlb_mmu_create(&cfg, &m->mmu))
+		return -1;
+	for (uint32_t i = 0; i < m->nstrands; i++) {
+		m->s[i].wctx.m = m;
+		m->s[i].wctx.strand = i;
+		if (tlb_create(&tlb_chip_t4.itlb, TLB_SIDE_I, &m->s[i].itlb) ||
+		    tlb_create(&tlb_chip_t4.dtlb, TLB_SIDE_D, &m->s[i].dtlb))
+			return -1;
+	}
+	m->dram = calloc(m->nmcu, sizeof *m->dram);
+	if (!m->dram)
+		return -1;
+	for (uint32_t i = 0; i < m->nmcu; i++)
+		if (dram_init(&m->dram[i], NULL))
+			return -1;
+	return 0;
+}
 
 int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 {
@@ -125,7 +164,7 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 			hvpmu_machine_destroy(m);
 			return HVPMU_ENOMEM;
 		}
-	if (!m->mcu) {
+	if (!m->mcu || create_mmu(m)) {
 		hvpmu_machine_destroy(m);
 		return HVPMU_ENOMEM;
 	}
@@ -149,6 +188,12 @@ void hvpmu_machine_destroy(struct hvpmu_machine *m)
 	}
 	for (uint32_t c = 0; m->l3 && c < m->md.chips; c++)
 		cache_fini(&m->l3[c]);
+	for (uint32_t i = 0; m->s && i < m->nstrands; i++) {
+		tlb_destroy(m->s[i].itlb);
+		tlb_destroy(m->s[i].dtlb);
+	}
+	tlb_mmu_destroy(m->mmu);
+	free(m->dram);
 	free(m->cores);
 	free(m->l3);
 	free(m->s);
@@ -358,7 +403,13 @@ uint32_t hvpmu_machine_nmcu(const struct hvpmu_machine *m) { return m->nmcu; }
 
 struct hvpmu_t4_mcu *hvpmu_machine_t4_mcu(struct hvpmu_machine *m, unsigned mcu)
 {
-	return mcu < m->nmcu ? m->mcu[mcu] : NULL;
+	struct hvpmu_t4_mcu_activity act;
+
+	if (mcu >= m->nmcu)
+		return NULL;
+	dram_advance(&m->dram[mcu], m->chip_now, &act);
+	hvpmu_t4_mcu_count(m->mcu[mcu], &act);
+	return m->mcu[mcu];
 }
 
 uint64_t hvpmu_machine_retired(struct hvpmu_machine *m, uint32_t strand)
@@ -450,6 +501,44 @@ static struct cache *l3_of(struct hvpmu_machine *m, uint32_t strand)
 	return m->s[strand].l3;
 }
 
+/* The strand's current cycle, and the chip's (the DRAM models' clock). */
+static uint64_t strand_now(struct hvpmu_machine *m, uint32_t strand)
+{
+	const struct strand *s = &m->s[strand];
+	uint64_t now = tick_of(s) + s->pending[HVPMU_MODE_USER] + s->pending[HVPMU_MODE_PRIV] +
+		       s->pending[HVPMU_MODE_HYPER];
+
+	if (now > m->chip_now)
+		m->chip_now = now;
+	return m->chip_now;
+}
+
+/* A line read from or written back to memory: the MCU that owns it
+ * (dram_map()) queues it at the chip's current cycle. */
+static void dram_traffic(struct hvpmu_machine *m, uint32_t strand, uint64_t addr, int write)
+{
+	struct dram_addr a;
+	uint32_t chip = strand / (m->md.strands_per_core * m->md.cores_per_chip);
+
+	dram_map(addr, &a);
+	dram_request(&m->dram[chip * HVPMU_T4_MCUS_PER_CHIP + a.mcu], strand_now(m, strand), addr, write, a.port);
+}
+
+/* Access the chip's L3 (allocating; `write`: an L2 write-back).  A miss
+ * reads memory; a dirty victim is written back to memory.  1 on a hit. */
+static int l3_access(struct hvpmu_machine *m, uint32_t strand, uint64_t addr, int write)
+{
+	struct cache *l3 = l3_of(m, strand);
+	struct cache_result r;
+
+	cache_access(l3, addr, 1, write, &r);
+	if (!r.hit && !write)
+		dram_traffic(m, strand, addr, 0);
+	if (r.evicted && r.evicted_dirty)
+		dram_traffic(m, strand, r.evicted_line << l3->line_shift, 1);
+	return r.hit;
+}
+
 /*
  * Bring the line of `addr` into the core's L2 (and the L3) for a miss at L1;
  * returns where it was found.  L2 is inclusive of the core's L1s: a line it
@@ -460,14 +549,12 @@ static enum served fill_l2(struct hvpmu_machine *m, uint32_t strand, uint64_t ad
 {
 	struct core *c = core_of(m, strand);
 	struct strand *s = &m->s[strand];
-	struct cache_result r2, r3;
+	struct cache_result r2;
 	enum served from = SERVED_L2;
 
 	cache_access(&c->l2, addr, 1, write, &r2);
-	if (!r2.hit) {
-		cache_access(l3_of(m, strand), addr, 1, 0, &r3);
-		from = r3.hit ? SERVED_L3 : SERVED_MEM;
-	}
+	if (!r2.hit)
+		from = l3_access(m, strand, addr, 0) ? SERVED_L3 : SERVED_MEM;
 	if (r2.evicted) {
 		uint64_t byte = r2.evicted_line << c->l2.line_shift;
 		uint32_t l1 = 1u << c->l1i.line_shift;
@@ -480,7 +567,7 @@ static enum served fill_l2(struct hvpmu_machine *m, uint32_t strand, uint64_t ad
 				s->act.mev[HVPMU_MEV_DC_EVICT_INVAL]++;
 		}
 		if (r2.evicted_dirty) /* the write-back lands in L3 */
-			cache_access(l3_of(m, strand), byte, 1, 1, &r3);
+			l3_access(m, strand, byte, 1);
 	}
 	return from;
 }
@@ -493,6 +580,78 @@ static uint64_t latency(const struct hvpmu_machine *m, enum served from)
 	case SERVED_MEM: return m->md.mem.l2.latency + m->md.mem.l3.latency + m->md.mem.mem_latency;
 	default: return 0;
 	}
+}
+
+/* A tablewalk reference (TSB probe) goes through the strand's L2. */
+static int walk_ref(void *ctx, uint64_t paddr)
+{
+	const struct walk_ctx *w = ctx;
+
+	switch (fill_l2(w->m, w->strand, paddr, 0)) {
+	case SERVED_L2: return TLB_REF_L2;
+	case SERVED_L3: return TLB_REF_L3;
+	default: return TLB_REF_MEM;
+	}
+}
+
+static void mem_ref_done(struct hvpmu_machine *m, uint32_t strand, uint64_t pc);
+
+/* Memory events of the tablewalk counters that moved from *b to s->ts. */
+static uint64_t tlb_events(struct strand *s, enum tlb_side side, const struct tlb_stats *b)
+{
+	const struct tlb_stats *a = &s->ts;
+	uint64_t n = 0, d;
+	int i_side = side == TLB_SIDE_I;
+
+	if (i_side && (d = a->miss[side] - b->miss[side])) {
+		s->act.mev[HVPMU_MEV_ITLB_MISS] += d;
+		n += d;
+	}
+	for (unsigned k = 0; k < TLB_NFILL; k++)
+		if ((d = a->fill[side][k] - b->fill[side][k])) {
+			s->act.mev[(i_side ? HVPMU_MEV_ITLB_FILL_8K : HVPMU_MEV_DTLB_FILL_8K) + k] += d;
+			n += d;
+		}
+	if ((d = a->fill_trap[side] - b->fill_trap[side])) {
+		s->act.mev[i_side ? HVPMU_MEV_ITLB_FILL_TRAP : HVPMU_MEV_DTLB_FILL_TRAP] += d;
+		n += d;
+	}
+	for (unsigned r = 0; r < TLB_NREF; r++)
+		if ((d = a->hwtw_ref[side][r] - b->hwtw_ref[side][r])) {
+			s->act.mev[(i_side ? HVPMU_MEV_HWTW_I_L2 : HVPMU_MEV_HWTW_D_L2) + r] += d;
+			n += d;
+		}
+	return n;
+}
+
+/*
+ * Translate `va` of the user process through the strand's ITLB or DTLB:
+ * a TLB hit costs nothing; a miss walks the TSB (references through L2),
+ * fills or traps to the guest OS (docs/tlb-model.md), charges the walk to
+ * user cycles and the fill-trap handler to privileged cycles.  Out of
+ * modeled physical memory the address maps to itself.
+ */
+static uint64_t translate(struct hvpmu_machine *m, uint32_t strand, enum tlb_side side, uint64_t va, uint64_t pc)
+{
+	struct strand *s = &m->s[strand];
+	struct tlb *t = side == TLB_SIDE_I ? s->itlb : s->dtlb;
+	struct tlb_stats before;
+	struct tlb_result res;
+	uint64_t pa, n;
+
+	if (tlb_hit_fast(t, USER_CTX, va, &pa))
+		return pa;
+	before = s->ts;
+	if (tlb_access(t, m->mmu, &s->ts, USER_CTX, va, walk_ref, &s->wctx, &res) < 0)
+		return va;
+	s->pending[HVPMU_MODE_USER] += res.walk_cycles;
+	s->pending[HVPMU_MODE_PRIV] += res.trap_cycles;
+	n = tlb_events(s, side, &before);
+	if (n) { /* each event may count once: the sync bound advances by all */
+		s->act.mem_refs += n - 1;
+		mem_ref_done(m, strand, pc);
+	}
+	return res.pa;
 }
 
 /* Account one cache access: sync first if a counter could wrap on it. */
@@ -545,6 +704,8 @@ void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, u
 
 	if (!m->mem_on || strand >= m->nstrands || !size)
 		return;
+	/* SPARC accesses are naturally aligned: one page */
+	vaddr = translate(m, strand, TLB_SIDE_D, vaddr, pc);
 	l1d = &m->s[strand].core->l1d;
 	first = vaddr >> l1d->line_shift;
 	last = (vaddr + size - 1) >> l1d->line_shift;
@@ -572,14 +733,40 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 	for (uint64_t a = vaddr & mask; a <= ((vaddr + bytes - 1) & mask); a += line) {
 		enum served from;
 
-		if ((a >> c->l1i.line_shift) + 1 == c->l1i.mru_key)
+		uint64_t pa = translate(m, strand, TLB_SIDE_I, a > vaddr ? a : vaddr, a > vaddr ? a : vaddr) &
+			      mask;
+
+		if ((pa >> c->l1i.line_shift) + 1 == c->l1i.mru_key)
 			continue; /* the line fetched last */
-		cache_access(&c->l1i, a, 1, 0, &r);
+		cache_access(&c->l1i, pa, 1, 0, &r);
 		if (r.hit)
 			continue;
-		from = fill_l2(m, strand, a, 0);
+		from = fill_l2(m, strand, pa, 0);
 		s->act.mev[from == SERVED_MEM ? HVPMU_MEV_IC_MISS_MEM : HVPMU_MEV_IC_MISS_L2L3]++;
 		s->pending[HVPMU_MODE_USER] += latency(m, from);
 		mem_ref_done(m, strand, a > vaddr ? a : vaddr);
 	}
+}
+
+int hvpmu_machine_map_large(struct hvpmu_machine *m, uint64_t va, uint64_t len, uint64_t bytes)
+{
+	static const struct {
+		uint64_t bytes;
+		unsigned code;
+	} sizes[] = {
+		{ UINT64_C(64) << 10, TLB_PGSZ_64K }, { UINT64_C(4) << 20, TLB_PGSZ_4M },
+		{ UINT64_C(256) << 20, TLB_PGSZ_256M }, { UINT64_C(2) << 30, TLB_PGSZ_2G },
+	};
+
+	for (unsigned i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+		if (sizes[i].bytes == bytes) {
+			if (tlb_mmu_add_region(m->mmu, USER_CTX, va, len, sizes[i].code))
+				return HVPMU_EINVAL;
+			for (uint32_t k = 0; k < m->nstrands; k++) {
+				tlb_demap_range(m->s[k].itlb, USER_CTX, va, len);
+				tlb_demap_range(m->s[k].dtlb, USER_CTX, va, len);
+			}
+			return HVPMU_OK;
+		}
+	return HVPMU_EINVAL;
 }

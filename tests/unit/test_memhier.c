@@ -19,6 +19,9 @@
 #define BASE UINT64_C(0x40000000)
 #define PC UINT64_C(0x100000)
 #define MB_OFFSET UINT64_C(0x1000000) /* a region far from the first */
+#define FOUR_MB (UINT64_C(4) << 20)
+#define EIGHT_KB UINT64_C(8192)
+#define SMALL_PAGES UINT64_C(0x80000000) /* outside the 4 MB-page region: 8 KB pages */
 
 static struct hvpmu_machine *machine(struct hvpmu_md *md)
 {
@@ -27,6 +30,9 @@ static struct hvpmu_machine *machine(struct hvpmu_md *md)
 	assert_int_equal(hvpmu_md_default(HVPMU_PLATFORM_T4, md), 0);
 	assert_int_equal(hvpmu_machine_create(md, &m), 0);
 	hvpmu_machine_enable_memory(m, 1);
+	/* 4 MB pages over the test's data, so that physical and virtual
+	 * offsets agree within each 4 MB page and cache sets are predictable */
+	assert_int_equal(hvpmu_machine_map_large(m, BASE, 8 * FOUR_MB, FOUR_MB), 0);
 	return m;
 }
 
@@ -94,12 +100,14 @@ static void test_l2_evictions(void **state)
 	struct hvpmu_machine *m = machine(&md);
 	struct hvpmu_activity *a = hvpmu_machine_activity(m, 0);
 	uint64_t set_stride = md.mem.l2.size / md.mem.l2.ways; /* same L2 set */
+	/* L2/L1D set 7: away from the sets the tablewalk's TSB probes use */
+	uint64_t base = BASE + 7 * md.mem.l2.line;
 
 	(void)state;
 	for (unsigned i = 0; i < md.mem.l2.ways; i++)
-		hvpmu_machine_dref(m, 0, PC, BASE + i * set_stride, 8, HVPMU_SI_LOAD, 0);
+		hvpmu_machine_dref(m, 0, PC, base + i * set_stride, 8, HVPMU_SI_LOAD, 0);
 	assert_int_equal(a->mev[HVPMU_MEV_L2_CLEAN_EVICT] + a->mev[HVPMU_MEV_L2_DIRTY_EVICT], 0);
-	hvpmu_machine_dref(m, 0, PC, BASE + md.mem.l2.ways * set_stride, 8, HVPMU_SI_LOAD, 0);
+	hvpmu_machine_dref(m, 0, PC, base + md.mem.l2.ways * set_stride, 8, HVPMU_SI_LOAD, 0);
 	assert_int_equal(a->mev[HVPMU_MEV_L2_CLEAN_EVICT], 1);
 	/* line 0 had already left the 4-way L1D set (lines 5..8 are there) */
 	assert_int_equal(a->mev[HVPMU_MEV_DC_EVICT_INVAL], 0);
@@ -107,7 +115,7 @@ static void test_l2_evictions(void **state)
 	 * (clean; 5..8 also leave L1D), the 9th evicts the first stored line
 	 * (dirty) */
 	for (unsigned i = 0; i < md.mem.l2.ways + 1; i++)
-		hvpmu_machine_dref(m, 0, PC, BASE + (16 + i) * set_stride, 8, HVPMU_SI_STORE, 1);
+		hvpmu_machine_dref(m, 0, PC, base + (16 + i) * set_stride, 8, HVPMU_SI_STORE, 1);
 	assert_int_equal(a->mev[HVPMU_MEV_L2_CLEAN_EVICT], 1 + md.mem.l2.ways);
 	assert_int_equal(a->mev[HVPMU_MEV_L2_DIRTY_EVICT], 1);
 	assert_int_equal(a->mev[HVPMU_MEV_DC_EVICT_INVAL], md.mem.l1d.ways);
@@ -138,14 +146,84 @@ static void test_latency_and_enable(void **state)
 {
 	struct hvpmu_md md;
 	struct hvpmu_machine *m = machine(&md);
+	uint64_t t0;
 
 	(void)state;
+	hvpmu_machine_dref(m, 0, PC, BASE + (1u << 20), 8, HVPMU_SI_LOAD, 0); /* warms the DTLB */
+	hvpmu_machine_sync(m, 0, NULL, NULL);
+	t0 = hvpmu_machine_tick(m, 0);
 	hvpmu_machine_dref(m, 0, PC, BASE, 8, HVPMU_SI_LOAD, 0);
 	hvpmu_machine_sync(m, 0, NULL, NULL);
-	assert_int_equal(hvpmu_machine_tick(m, 0), md.mem.l2.latency + md.mem.l3.latency + md.mem.mem_latency);
+	assert_int_equal(hvpmu_machine_tick(m, 0) - t0, md.mem.l2.latency + md.mem.l3.latency + md.mem.mem_latency);
 	hvpmu_machine_enable_memory(m, 0);
+	t0 = hvpmu_machine_activity(m, 0)->mem_refs;
 	hvpmu_machine_dref(m, 0, PC, BASE + 4096, 8, HVPMU_SI_LOAD, 0);
-	assert_int_equal(hvpmu_machine_activity(m, 0)->mem_refs, 1);
+	assert_int_equal(hvpmu_machine_activity(m, 0)->mem_refs, t0);
+	hvpmu_machine_destroy(m);
+}
+
+/* TLB events (TABLE 10-2 sl=5 0x10, 6, 10, 17): a first touch of a page
+ * walks the TSB, traps to the guest OS (TSB miss), walks again and fills;
+ * later touches hit the TLB (docs/tlb-model.md). */
+static void test_tlb_events(void **state)
+{
+	struct hvpmu_md md;
+	struct hvpmu_machine *m = machine(&md);
+	struct hvpmu_activity *a = hvpmu_machine_activity(m, 0);
+
+	(void)state;
+	for (unsigned p = 0; p < 3; p++)
+		for (unsigned k = 0; k < 4; k++)
+			hvpmu_machine_dref(m, 0, PC, SMALL_PAGES + p * EIGHT_KB + 64 * k, 8, HVPMU_SI_LOAD, 0);
+	assert_int_equal(a->mev[HVPMU_MEV_DTLB_FILL_8K], 3);
+	assert_int_equal(a->mev[HVPMU_MEV_DTLB_FILL_TRAP], 3);
+	assert_int_equal(a->mev[HVPMU_MEV_DTLB_FILL_4M], 0);
+	/* references of the walks per page: the first walk probes TSB0 and
+	 * TSB1 (it exists once a 4 MB region is declared) and misses both; the
+	 * walk after the fill trap hits TSB0 */
+	assert_int_equal(a->mev[HVPMU_MEV_HWTW_D_L2] + a->mev[HVPMU_MEV_HWTW_D_L3] + a->mev[HVPMU_MEV_HWTW_D_MEM],
+			 3 * (2 + 1));
+	/* a 4 MB page: one fill for the whole page */
+	hvpmu_machine_dref(m, 0, PC, BASE, 8, HVPMU_SI_LOAD, 0);
+	hvpmu_machine_dref(m, 0, PC, BASE + FOUR_MB - 8, 8, HVPMU_SI_LOAD, 0);
+	assert_int_equal(a->mev[HVPMU_MEV_DTLB_FILL_4M], 1);
+	/* instruction side */
+	hvpmu_machine_ifetch(m, 0, SMALL_PAGES + 64 * EIGHT_KB, 32);
+	assert_int_equal(a->mev[HVPMU_MEV_ITLB_FILL_8K], 1);
+	assert_int_equal(a->mev[HVPMU_MEV_ITLB_FILL_TRAP], 1);
+	assert_int_equal(a->mev[HVPMU_MEV_ITLB_MISS], 2);
+	hvpmu_machine_destroy(m);
+}
+
+/* Lines that miss L3 become DRAM reads at the MCU owning them (address
+ * bit 6 interleaves the two MCUs, docs/dram-model.md): the MCU counters
+ * with select 8 (all reads, TABLE 10-7) see every one. */
+static void test_dram_traffic(void **state)
+{
+	struct hvpmu_md md;
+	struct hvpmu_machine *m = machine(&md);
+	const unsigned lines = 32;
+	uint64_t sel_all_reads = HVPMU_FDP(0, T4_DRAM_CTL, SEL0, HVPMU_T4_DRAM_SEL_READ_ALL);
+	uint32_t total = 0;
+
+	(void)state;
+	hvpmu_machine_dref(m, 0, PC, BASE + FOUR_MB - 64, 8, HVPMU_SI_LOAD, 0); /* warms the DTLB */
+	for (unsigned i = 0; i < hvpmu_machine_nmcu(m); i++) {
+		assert_int_equal(hvpmu_t4_mcu_write(hvpmu_machine_t4_mcu(m, i), HVPMU_T4_MCU_CTL, sel_all_reads), 0);
+		assert_int_equal(hvpmu_t4_mcu_write(hvpmu_machine_t4_mcu(m, i), HVPMU_T4_MCU_COUNT01, 0), 0);
+	}
+	for (unsigned k = 0; k < lines; k++) /* distinct 64-byte L3 lines */
+		hvpmu_machine_dref(m, 0, PC, BASE + 64 * k, 8, HVPMU_SI_LOAD, 0);
+	/* let the model reach a time at which every read has been accepted */
+	hvpmu_machine_add_cycles(m, 0, HVPMU_MODE_USER, 100000);
+	hvpmu_machine_dref(m, 0, PC, BASE + 8, 8, HVPMU_SI_LOAD, 0);
+	for (unsigned i = 0; i < hvpmu_machine_nmcu(m); i++) {
+		uint32_t n = hvpmu_t4_mcu_peek_counter(hvpmu_machine_t4_mcu(m, i), 0);
+
+		assert_int_equal(n, lines / 2); /* half the lines on each MCU */
+		total += n;
+	}
+	assert_int_equal(total, lines);
 	hvpmu_machine_destroy(m);
 }
 
@@ -157,6 +235,8 @@ int main(void)
 		cmocka_unit_test(test_l2_evictions),
 		cmocka_unit_test(test_ifetch),
 		cmocka_unit_test(test_latency_and_enable),
+		cmocka_unit_test(test_tlb_events),
+		cmocka_unit_test(test_dram_traffic),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -45,6 +45,10 @@ struct hvpmu_sv_config {
 	uint32_t pic_init;      /* value each PIC starts from (default 0); excluded from counts */
 	/* Called on every overflow the driver accounts (may be NULL). */
 	void (*on_overflow)(void *ctx, unsigned event, const struct hvpmu_guest_trap *trap);
+	/* Called at every OS tick of a running strand, after rotation, with the
+	 * strand's %tick (may be NULL).  The driver's own work is done; the
+	 * callback may use the MCU functions below. */
+	void (*on_tick)(void *ctx, uint32_t strand, uint64_t tick);
 	void *ctx;
 };
 
@@ -83,6 +87,26 @@ int hvpmu_sv_stop_strand(struct hvpmu_sv *sv, uint32_t strand);
  * hvpmu_sv_stop_strand() first for a running strand).  Returns 0 or
  * HVPMU_ERANGE. */
 int hvpmu_sv_read(struct hvpmu_sv *sv, unsigned idx, struct hvpmu_sv_count *out);
+
+/*
+ * Memory-controller DRAM counters (sparc-t4-performance-instrumentation.md
+ * §10.5), the OS's group: counters 0 and 1 (DRAM_PERF_COUNT01_REG) with
+ * selects sel0 / sel1 of DRAM_PERF_CTL_REG (TABLE 10-7 codes), reached only
+ * through HV_FAST_VT_GET/SET_PERFREG ids HV_VT_PERFREG_MCU0 + 3 * mcu + k,
+ * running as guest OS code on `strand`.
+ *   program: write the two selects, clear both counters (and their sticky
+ *            bits); negotiates the API group on first use.
+ *   read:    extend the 31-bit counters to 64 bits (a wrap, shown by the
+ *            sticky bit and the value, adds 2^31; the sticky bit is then
+ *            cleared) and return the counts since program.  Sample often
+ *            enough that fewer than 2^31 events happen between reads.
+ * Return 0, HVPMU_ERANGE (mcu), or HVPMU_EHV (a hypercall failed: e.g.
+ * ENOACCESS when the machine description gives the guest no DRAM group);
+ * hvpmu_sv_last_status() tells which.
+ */
+#define HVPMU_SV_MAX_MCU 16
+int hvpmu_sv_mcu_program(struct hvpmu_sv *sv, uint32_t strand, unsigned mcu, unsigned sel0, unsigned sel1);
+int hvpmu_sv_mcu_read(struct hvpmu_sv *sv, uint32_t strand, unsigned mcu, uint64_t counts[2]);
 
 /* Last hypervisor status that made an event unsupported or negotiation
  * fail (HV_EOK if none). */

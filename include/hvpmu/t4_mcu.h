@@ -138,6 +138,11 @@ uint32_t hvpmu_t4_mcu_count(struct hvpmu_t4_mcu *mcu, const struct hvpmu_t4_mcu_
 uint32_t hvpmu_t4_mcu_peek_counter(const struct hvpmu_t4_mcu *mcu, unsigned n);
 int hvpmu_t4_mcu_peek_sticky(const struct hvpmu_t4_mcu *mcu, unsigned n);
 
+/* busstat name of a select code ("mem_reads", ...; NULL for reserved
+ * codes) and the reverse lookup (-1 if unknown).  Thread-safe. */
+const char *hvpmu_t4_dram_sel_name(unsigned sel);
+int hvpmu_t4_dram_sel_by_name(const char *name);
+
 #ifdef __cplusplus
 }
 #endif

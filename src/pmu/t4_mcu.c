@@ -6,6 +6,7 @@
  * (DRAM_PERF_COUNT23_REG), TABLE 10-7 (select codes).
  * Register fields: hvpmu/t4_regs.h.  Semantics: hvpmu/t4_mcu.h.
  */
+#include <string.h>
 #include <stdlib.h>
 #include <hvpmu/hvpmu.h>
 
@@ -141,4 +142,39 @@ uint32_t hvpmu_t4_mcu_peek_counter(const struct hvpmu_t4_mcu *mcu, unsigned n)
 int hvpmu_t4_mcu_peek_sticky(const struct hvpmu_t4_mcu *mcu, unsigned n)
 {
 	return n < HVPMU_T4_MCU_NCOUNTERS ? mcu->sticky[n] : 0;
+}
+
+/*
+ * Names of the TABLE 10-7 select codes as busstat shows them: Solaris's
+ * Niagara DRAM names for codes 0-7 (mem_reads ... wb_buf_hits,
+ * ../shared/reference/anchors.md §4.3) and its KT/VT names for 8-0xC
+ * (hw-and-hypervisor.md §4); docs/cli.md.
+ */
+static const char *const dram_sel_names[HVPMU_T4_DRAM_NSEL] = {
+	[HVPMU_T4_DRAM_SEL_READS] = "mem_reads",
+	[HVPMU_T4_DRAM_SEL_WRITES] = "mem_writes",
+	[HVPMU_T4_DRAM_SEL_READS_WRITES] = "mem_read_write",
+	[HVPMU_T4_DRAM_SEL_BANK_BUSY] = "bank_busy_stalls",
+	[HVPMU_T4_DRAM_SEL_RD_QUEUE_LAT] = "rd_queue_latency",
+	[HVPMU_T4_DRAM_SEL_WR_QUEUE_LAT] = "wr_queue_latency",
+	[HVPMU_T4_DRAM_SEL_RW_QUEUE_LAT] = "rw_queue_latency",
+	[HVPMU_T4_DRAM_SEL_WB_HITS] = "wb_buf_hits",
+	[HVPMU_T4_DRAM_SEL_READ_ALL] = "read_all_channels",
+	[HVPMU_T4_DRAM_SEL_WRITE_STARVED] = "write_starved",
+	[HVPMU_T4_DRAM_SEL_WRITE_ALL] = "write_all_channels",
+	[HVPMU_T4_DRAM_SEL_CHANNEL0] = "read_write_channel0",
+	[HVPMU_T4_DRAM_SEL_CHANNEL1] = "read_write_channel1",
+};
+
+const char *hvpmu_t4_dram_sel_name(unsigned sel)
+{
+	return sel < HVPMU_T4_DRAM_NSEL ? dram_sel_names[sel] : NULL;
+}
+
+int hvpmu_t4_dram_sel_by_name(const char *name)
+{
+	for (unsigned i = 0; name && i < HVPMU_T4_DRAM_NSEL; i++)
+		if (dram_sel_names[i] && strcmp(dram_sel_names[i], name) == 0)
+			return (int)i;
+	return -1;
 }

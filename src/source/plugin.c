@@ -100,7 +100,9 @@ static struct plugin {
 	int fallback_class;
 	int need_taken;        /* some event counts taken conditional branches */
 	int need_branches;     /* some event counts branch mispredicts */
-	int need_memory;       /* the memory model runs (memory or cycle events) */
+	int need_memory;       /* the memory model runs (memory or cycle events, busstat) */
+	uint64_t next_sample;  /* busstat: strand 0 %tick of the next sample */
+	struct stat_result rs; /* busstat samples accumulate here */
 } P = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static void lock(void) { pthread_mutex_lock(&P.lock); }
@@ -468,7 +470,16 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 		v->strand = vcpu_index;
 		v->act = hvpmu_machine_activity(P.m, vcpu_index);
 		hvpmu_machine_set_mode(P.m, v->strand, HVPMU_MODE_USER);
+		if (vcpu_index == 0)
+			P.next_sample = hvpmu_machine_tick(P.m, 0) + P.rq.sample_cycles;
 		hvpmu_sv_start_strand(P.sv, v->strand);
+		if (vcpu_index == 0) { /* busstat: the OS programs the MCU counters */
+			for (unsigned d = 0; d < P.rq.nbusdev; d++)
+				if (hvpmu_sv_mcu_program(P.sv, 0, P.rq.busdev[d].mcu, P.rq.busdev[d].sel[0],
+							 P.rq.busdev[d].sel[1]))
+					fprintf(stderr, "hvpmu: cannot program mcu%u (hypervisor status %s)\n",
+						P.rq.busdev[d].mcu, hvpmu_hv_status_name(hvpmu_sv_last_status(P.sv)));
+		}
 		if (vcpu_index > 0 && !P.mt) {
 			for (uint32_t i = 0; i < P.nvcpu; i++)
 				expand_dirty(&P.vcpu[i]);
@@ -506,6 +517,33 @@ static void flush_cb(qemu_plugin_id_t id)
 	unlock();
 }
 
+/* busstat: read every device's two counters through the guest driver. */
+static void take_sample(uint64_t tick)
+{
+	if (!P.rs.samples)
+		P.rs.samples = calloc(STAT_MAX_SAMPLES, sizeof *P.rs.samples);
+	for (unsigned d = 0; P.rs.samples && d < P.rq.nbusdev && P.rs.nsamples < STAT_MAX_SAMPLES; d++) {
+		struct stat_sample *smp = &P.rs.samples[P.rs.nsamples];
+
+		if (hvpmu_sv_mcu_read(P.sv, 0, P.rq.busdev[d].mcu, smp->count))
+			continue;
+		smp->tick = tick;
+		smp->dev = d;
+		P.rs.nsamples++;
+	}
+}
+
+/* OS tick of a strand: busstat samples every sample_cycles of strand 0. */
+static void on_tick(void *ctx, uint32_t strand, uint64_t tick)
+{
+	(void)ctx;
+	if (strand != 0 || !P.rq.sample_cycles || tick < P.next_sample)
+		return;
+	take_sample(tick);
+	while (P.next_sample <= tick)
+		P.next_sample += P.rq.sample_cycles;
+}
+
 static void on_overflow(void *ctx, unsigned event, const struct hvpmu_guest_trap *t)
 {
 	(void)ctx;
@@ -519,11 +557,20 @@ static void on_overflow(void *ctx, unsigned event, const struct hvpmu_guest_trap
 
 static void at_exit(qemu_plugin_id_t id, void *udata)
 {
-	struct stat_result rs = { 0 };
+	struct stat_result rs = P.rs;
 	char err[256];
 
 	(void)id; (void)udata;
 	lock();
+	if (P.rq.nbusdev && P.vcpu[0].live) { /* the final sample, at exit */
+		struct vcpu *v0 = &P.vcpu[0];
+		const struct tb_info *last = v0->prev;
+
+		account_prev(v0, 0);
+		sync_vcpu(v0, last, NULL);
+		take_sample(hvpmu_machine_tick(P.m, 0));
+		rs = P.rs;
+	}
 	for (uint32_t i = 0; i < P.nvcpu; i++)
 		if (P.vcpu[i].live) {
 			stop_vcpu(&P.vcpu[i]);
@@ -571,12 +618,16 @@ static int setup(const char *cfg)
 	svc.pic_init = P.rq.pic_init;
 	svc.rotate_cycles = P.rq.rotate_cycles;
 	svc.on_overflow = on_overflow;
+	svc.on_tick = on_tick;
+	if (P.rq.sample_cycles && (!svc.rotate_cycles || svc.rotate_cycles > P.rq.sample_cycles))
+		svc.rotate_cycles = P.rq.sample_cycles; /* the OS tick serves both */
 	if (hvpmu_sv_create(P.hv, 0, &svc, &P.sv))
 		return -1;
 	for (unsigned i = 0; i < P.rq.nevents; i++)
 		P.need_taken |= hvpmu_t4_event_needs_taken(P.rq.ev[i].sl, P.rq.ev[i].mask),
 		P.need_branches |= hvpmu_t4_event_needs_branches(P.rq.ev[i].sl, P.rq.ev[i].mask),
 		P.need_memory |= hvpmu_t4_event_needs_memory(P.rq.ev[i].sl, P.rq.ev[i].mask);
+	P.need_memory |= P.rq.nbusdev > 0; /* DRAM traffic comes from the caches */
 	hvpmu_machine_enable_memory(P.m, P.need_memory);
 	for (unsigned i = 0; i < P.rq.nevents; i++)
 		if (hvpmu_sv_add_event(P.sv, &P.rq.ev[i]) < 0) {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Request / result files between `hvpmu stat` and the plugin (json-c). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
 #include "stat_protocol.h"
@@ -60,6 +61,17 @@ int stat_request_write(const char *path, const struct stat_request *rq, char *er
 	json_object_object_add(o, "rotate_cycles", u64(rq->rotate_cycles));
 	json_object_object_add(o, "overflow_log", json_object_new_string(rq->overflow_log));
 	json_object_object_add(o, "out", json_object_new_string(rq->out));
+	json_object_object_add(o, "sample_cycles", u64(rq->sample_cycles));
+	a = json_object_new_array();
+	for (unsigned i = 0; i < rq->nbusdev; i++) {
+		json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "mcu", u64(rq->busdev[i].mcu));
+		json_object_object_add(e, "sel0", u64(rq->busdev[i].sel[0]));
+		json_object_object_add(e, "sel1", u64(rq->busdev[i].sel[1]));
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, "busdev", a);
 	return write_obj(path, o, err, n);
 }
 
@@ -90,6 +102,21 @@ int stat_request_read(const char *path, struct stat_request *rq, char *err, size
 	rq->rotate_cycles = get_u64(o, "rotate_cycles");
 	get_str(o, "overflow_log", rq->overflow_log, sizeof rq->overflow_log);
 	get_str(o, "out", rq->out, sizeof rq->out);
+	rq->sample_cycles = get_u64(o, "sample_cycles");
+	if (json_object_object_get_ex(o, "busdev", &a) && json_object_is_type(a, json_type_array)) {
+		if (json_object_array_length(a) > STAT_MAX_BUSDEV) {
+			json_object_put(o);
+			return fail(err, n, "too many busstat devices", path);
+		}
+		rq->nbusdev = (unsigned)json_object_array_length(a);
+		for (unsigned i = 0; i < rq->nbusdev; i++) {
+			json_object *e = json_object_array_get_idx(a, i);
+
+			rq->busdev[i].mcu = (unsigned)get_u64(e, "mcu");
+			rq->busdev[i].sel[0] = (unsigned)get_u64(e, "sel0");
+			rq->busdev[i].sel[1] = (unsigned)get_u64(e, "sel1");
+		}
+	}
 	json_object_put(o);
 	return 0;
 }
@@ -114,6 +141,17 @@ int stat_result_write(const char *path, const struct stat_result *rs, char *err,
 	json_object_object_add(o, "clock_hz", u64(rs->clock_hz));
 	json_object_object_add(o, "retired", u64(rs->retired));
 	json_object_object_add(o, "hv_status", u64(rs->hv_status));
+	a = json_object_new_array();
+	for (unsigned i = 0; i < rs->nsamples; i++) {
+		json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "tick", u64(rs->samples[i].tick));
+		json_object_object_add(e, "dev", u64(rs->samples[i].dev));
+		json_object_object_add(e, "c0", u64(rs->samples[i].count[0]));
+		json_object_object_add(e, "c1", u64(rs->samples[i].count[1]));
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, "samples", a);
 	return write_obj(path, o, err, n);
 }
 
@@ -145,6 +183,30 @@ int stat_result_read(const char *path, struct stat_result *rs, char *err, size_t
 	rs->clock_hz = get_u64(o, "clock_hz");
 	rs->retired = get_u64(o, "retired");
 	rs->hv_status = get_u64(o, "hv_status");
+	if (json_object_object_get_ex(o, "samples", &a) && json_object_is_type(a, json_type_array)) {
+		size_t ns = json_object_array_length(a);
+
+		if (ns > STAT_MAX_SAMPLES || (ns && !(rs->samples = calloc(ns, sizeof *rs->samples)))) {
+			json_object_put(o);
+			return fail(err, n, "bad busstat samples", path);
+		}
+		rs->nsamples = (unsigned)ns;
+		for (unsigned i = 0; i < rs->nsamples; i++) {
+			json_object *e = json_object_array_get_idx(a, i);
+
+			rs->samples[i].tick = get_u64(e, "tick");
+			rs->samples[i].dev = (unsigned)get_u64(e, "dev");
+			rs->samples[i].count[0] = get_u64(e, "c0");
+			rs->samples[i].count[1] = get_u64(e, "c1");
+		}
+	}
 	json_object_put(o);
 	return 0;
+}
+
+void stat_result_free(struct stat_result *rs)
+{
+	free(rs->samples);
+	rs->samples = NULL;
+	rs->nsamples = 0;
 }

@@ -10,6 +10,21 @@
 #include <stdint.h>
 #include <hvpmu/supervisor.h>
 
+#define STAT_MAX_BUSDEV 8      /* busstat devices (MCUs) per run */
+#define STAT_MAX_SAMPLES 100000 /* busstat samples kept per run */
+
+/* A busstat device: MCU `mcu` with the selects of its two OS counters. */
+struct stat_busdev {
+	unsigned mcu;
+	unsigned sel[2];
+};
+
+struct stat_sample {
+	uint64_t tick;          /* strand 0's %tick (cycles) when sampled */
+	unsigned dev;           /* index into the request's busdev[] */
+	uint64_t count[2];      /* counts since the device was programmed */
+};
+
 struct stat_request {
 	unsigned nevents;
 	struct hvpmu_sv_event ev[HVPMU_SV_MAX_EVENTS];
@@ -17,6 +32,9 @@ struct stat_request {
 	uint64_t rotate_cycles;
 	char overflow_log[4096]; /* "" = none */
 	char out[4096];          /* result file */
+	unsigned nbusdev;
+	struct stat_busdev busdev[STAT_MAX_BUSDEV];
+	uint64_t sample_cycles;  /* busstat interval in cycles (0: no sampling) */
 };
 
 struct stat_result {
@@ -26,7 +44,11 @@ struct stat_result {
 	uint64_t clock_hz;
 	uint64_t retired;        /* user-mode instructions retired, all strands */
 	uint64_t hv_status;      /* last non-EOK hypervisor status, 0 if none */
+	unsigned nsamples;
+	struct stat_sample *samples; /* malloc()ed by stat_result_read; free with stat_result_free */
 };
+
+void stat_result_free(struct stat_result *rs);
 
 /* Return 0 or -1 with a one-line reason in err[errlen]. */
 int stat_request_write(const char *path, const struct stat_request *rq, char *err, size_t errlen);

@@ -45,6 +45,10 @@ struct hvpmu_sv {
 	uint64_t last_status;
 	uint32_t nstrands;
 	struct sv_strand *st;
+	struct {
+		uint32_t last[2];  /* raw 31-bit counters at the last read */
+		uint64_t acc[2];   /* extended counts since program */
+	} mcu[HVPMU_SV_MAX_MCU];
 };
 
 static void on_trap(void *ctx, const struct hvpmu_guest_trap *t);
@@ -322,6 +326,74 @@ static void on_trap(void *ctx, const struct hvpmu_guest_trap *t)
 	}
 	hvpmu_machine_set_tick_compare(sv->m, t->strand,
 		hvpmu_machine_tick(sv->m, t->strand) + sv->cfg.rotate_cycles);
+	if (sv->cfg.on_tick)
+		sv->cfg.on_tick(sv->cfg.ctx, t->strand, hvpmu_machine_tick(sv->m, t->strand));
+}
+
+/* §10.5 DRAM counter registers of the OS group, by hypercall register id. */
+#define MCU_COUNTER_MASK ((UINT64_C(1) << T4_DRAM_COUNT01_COUNTER1_LEN) - 1)
+
+static uint64_t mcu_reg(unsigned mcu, unsigned k)
+{
+	return HV_VT_PERFREG_MCU0 + (uint64_t)HV_VT_PERFREG_PER_MCU * mcu + k;
+}
+
+static int mcu_call_ok(struct hvpmu_sv *sv, uint64_t st)
+{
+	if (st == HV_EOK)
+		return 1;
+	sv->last_status = st;
+	return 0;
+}
+
+int hvpmu_sv_mcu_program(struct hvpmu_sv *sv, uint32_t strand, unsigned mcu, unsigned sel0, unsigned sel1)
+{
+	enum hvpmu_mode prev;
+	uint64_t ctl = 0;
+	int rc = HVPMU_OK;
+
+	if (mcu >= HVPMU_SV_MAX_MCU || mcu >= hvpmu_machine_nmcu(sv->m) || strand >= sv->nstrands)
+		return HVPMU_ERANGE;
+	prev = enter_os(sv, strand);
+	if (negotiate(sv, strand) ||
+	    !mcu_call_ok(sv, hvpmu_hv_vt_get_perfreg(sv->hv, strand, mcu_reg(mcu, HVPMU_T4_MCU_CTL), &ctl)) ||
+	    !mcu_call_ok(sv, hvpmu_hv_vt_set_perfreg(sv->hv, strand, mcu_reg(mcu, HVPMU_T4_MCU_CTL),
+		HVPMU_FDP(HVPMU_FDP(ctl, T4_DRAM_CTL, SEL0, sel0), T4_DRAM_CTL, SEL1, sel1))) ||
+	    !mcu_call_ok(sv, hvpmu_hv_vt_set_perfreg(sv->hv, strand, mcu_reg(mcu, HVPMU_T4_MCU_COUNT01), 0)))
+		rc = HVPMU_EHV;
+	memset(&sv->mcu[mcu], 0, sizeof sv->mcu[mcu]);
+	leave_os(sv, strand, prev);
+	return rc;
+}
+
+int hvpmu_sv_mcu_read(struct hvpmu_sv *sv, uint32_t strand, unsigned mcu, uint64_t counts[2])
+{
+	enum hvpmu_mode prev;
+	uint64_t v = 0;
+	uint32_t cur[2];
+	int rc = HVPMU_OK;
+
+	if (mcu >= HVPMU_SV_MAX_MCU || mcu >= hvpmu_machine_nmcu(sv->m) || strand >= sv->nstrands)
+		return HVPMU_ERANGE;
+	prev = enter_os(sv, strand);
+	if (!mcu_call_ok(sv, hvpmu_hv_vt_get_perfreg(sv->hv, strand, mcu_reg(mcu, HVPMU_T4_MCU_COUNT01), &v))) {
+		rc = HVPMU_EHV;
+	} else {
+		/* TABLE 10-5: counter0 in 62:32 (sticky0 63), counter1 in 30:0 (sticky1 31) */
+		cur[0] = (uint32_t)HVPMU_FEX(v, T4_DRAM_COUNT01, COUNTER0);
+		cur[1] = (uint32_t)HVPMU_FEX(v, T4_DRAM_COUNT01, COUNTER1);
+		for (int k = 0; k < 2; k++) {
+			sv->mcu[mcu].acc[k] += (cur[k] - sv->mcu[mcu].last[k]) & MCU_COUNTER_MASK;
+			sv->mcu[mcu].last[k] = cur[k];
+		}
+		if (HVPMU_FEX(v, T4_DRAM_COUNT01, STICKY0) || HVPMU_FEX(v, T4_DRAM_COUNT01, STICKY1))
+			mcu_call_ok(sv, hvpmu_hv_vt_set_perfreg(sv->hv, strand, mcu_reg(mcu, HVPMU_T4_MCU_COUNT01),
+				v & ~(HVPMU_FMASK(T4_DRAM_COUNT01, STICKY0) | HVPMU_FMASK(T4_DRAM_COUNT01, STICKY1))));
+	}
+	counts[0] = sv->mcu[mcu].acc[0];
+	counts[1] = sv->mcu[mcu].acc[1];
+	leave_os(sv, strand, prev);
+	return rc;
 }
 
 int hvpmu_sv_read(struct hvpmu_sv *sv, unsigned idx, struct hvpmu_sv_count *out)

@@ -35,9 +35,6 @@
 #define EM_SPARCV9 43
 
 #define DEFAULT_EVENTS "cycles,instructions,branches,Instr_ld"
-#define EXIT_USAGE 129
-#define EXIT_NOEXEC 126
-#define EXIT_NOTFOUND 127
 
 static const char *default_sysroot = "/usr/sparc64-linux-gnu";
 
@@ -116,6 +113,96 @@ static void join_cmdline(char *dst, size_t n, int argc, char **argv)
 
 static double tv_s(struct timeval tv) { return (double)tv.tv_sec + (double)tv.tv_usec / 1e6; }
 
+int run_guest(const char *tool, struct stat_request *rq, int argc, char **argv, struct stat_result *rs,
+	      struct run_times *t, int *ok)
+{
+	char err[512], prog[PATH_MAX], dir[] = "/tmp/hvpmu.XXXXXX", req[PATH_MAX], plugin[PATH_MAX];
+	char plugin_arg[2 * PATH_MAX + 16];
+	const char *qemu, *sysroot;
+	struct timespec t0, t1;
+	struct rusage ru;
+	int status, rc;
+	pid_t pid;
+
+	*ok = 0;
+	memset(rs, 0, sizeof *rs);
+	if (resolve_program(argv[0], prog, sizeof prog)) {
+		fprintf(stderr, "%s: %s: %s\n", tool, argv[0], strerror(errno));
+		return EXIT_NOTFOUND;
+	}
+	if (!is_sparc64_elf(prog)) {
+		fprintf(stderr, "%s: %s: not a sparc64 ELF executable\n", tool, argv[0]);
+		return EXIT_NOEXEC;
+	}
+	if (find_plugin(plugin, sizeof plugin)) {
+		fprintf(stderr, "%s: cannot find libhvpmu_plugin.so (set HVPMU_PLUGIN)\n", tool);
+		return EXIT_NOEXEC;
+	}
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "%s: mkdtemp: %s\n", tool, strerror(errno));
+		return EXIT_NOEXEC;
+	}
+	snprintf(req, sizeof req, "%s/request.json", dir);
+	snprintf(rq->out, sizeof rq->out, "%s/result.json", dir);
+	if (stat_request_write(req, rq, err, sizeof err)) {
+		fprintf(stderr, "%s: %s\n", tool, err);
+		rmdir(dir);
+		return EXIT_NOEXEC;
+	}
+	qemu = getenv("HVPMU_QEMU") ? getenv("HVPMU_QEMU") : "qemu-sparc64";
+	sysroot = getenv("HVPMU_SYSROOT") ? getenv("HVPMU_SYSROOT") : default_sysroot;
+	snprintf(plugin_arg, sizeof plugin_arg, "%s,cfg=%s", plugin, req);
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pid = fork();
+	if (pid == 0) {
+		char **av = calloc((size_t)argc + 8, sizeof *av);
+		int k = 0;
+
+		if (!av)
+			_exit(EXIT_NOEXEC);
+		av[k++] = (char *)qemu;
+		av[k++] = "-L";
+		av[k++] = (char *)sysroot;
+		av[k++] = "-plugin";
+		av[k++] = plugin_arg;
+		av[k++] = prog;
+		for (int i = 1; i < argc; i++)
+			av[k++] = argv[i];
+		execvp(qemu, av);
+		fprintf(stderr, "%s: %s: %s (install qemu-user)\n", tool, qemu, strerror(errno));
+		_exit(EXIT_NOTFOUND);
+	}
+	if (pid < 0) {
+		fprintf(stderr, "%s: fork: %s\n", tool, strerror(errno));
+		unlink(req);
+		rmdir(dir);
+		return EXIT_NOEXEC;
+	}
+	/* as perf stat: let the program take ^C, then print what was counted */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	getrusage(RUSAGE_CHILDREN, &ru);
+	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	if (stat_result_read(rq->out, rs, err, sizeof err) == 0) {
+		t->elapsed = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+		t->user = tv_s(ru.ru_utime);
+		t->sys = tv_s(ru.ru_stime);
+		*ok = 1;
+	} else {
+		fprintf(stderr, "%s: no counts: the plugin did not report (%s)\n", tool, err);
+		if (rc == 0)
+			rc = EXIT_NOEXEC;
+	}
+	unlink(req);
+	unlink(rq->out);
+	rmdir(dir);
+	return rc;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -131,15 +218,12 @@ int cmd_stat(int argc, char **argv)
 	};
 	struct stat_request rq;
 	struct stat_result rs;
+	struct run_times t;
 	enum out_format fmt = OUT_TABLE;
-	const char *sep = NULL, *outfile = NULL, *qemu, *sysroot;
-	char err[512], prog[PATH_MAX], dir[] = "/tmp/hvpmu.XXXXXX", req[PATH_MAX], plugin_arg[2 * PATH_MAX + 16];
-	char plugin[PATH_MAX], cmdline[1024];
-	int have_events = 0, c, status, rc;
+	const char *sep = NULL, *outfile = NULL;
+	char err[512], cmdline[1024];
+	int have_events = 0, c, rc, ok;
 	uint64_t v;
-	struct timespec t0, t1;
-	struct rusage ru;
-	pid_t pid;
 	FILE *out = stderr;
 
 	memset(&rq, 0, sizeof rq);
@@ -186,85 +270,17 @@ int cmd_stat(int argc, char **argv)
 	}
 	if (!have_events && parse_event_list(DEFAULT_EVENTS, rq.ev, &rq.nevents, HVPMU_SV_MAX_EVENTS, err, sizeof err))
 		return EXIT_USAGE;
-	if (resolve_program(argv[optind], prog, sizeof prog)) {
-		fprintf(stderr, "hvpmu stat: %s: %s\n", argv[optind], strerror(errno));
-		return EXIT_NOTFOUND;
-	}
-	if (!is_sparc64_elf(prog)) {
-		fprintf(stderr, "hvpmu stat: %s: not a sparc64 ELF executable\n", argv[optind]);
-		return EXIT_NOEXEC;
-	}
-	if (find_plugin(plugin, sizeof plugin)) {
-		fprintf(stderr, "hvpmu stat: cannot find libhvpmu_plugin.so (set HVPMU_PLUGIN)\n");
-		return EXIT_NOEXEC;
-	}
 	if (outfile && !(out = fopen(outfile, "w"))) {
 		fprintf(stderr, "hvpmu stat: %s: %s\n", outfile, strerror(errno));
 		return EXIT_USAGE;
 	}
-	if (!mkdtemp(dir)) {
-		fprintf(stderr, "hvpmu stat: mkdtemp: %s\n", strerror(errno));
-		return EXIT_NOEXEC;
-	}
-	snprintf(req, sizeof req, "%s/request.json", dir);
-	snprintf(rq.out, sizeof rq.out, "%s/result.json", dir);
-	if (stat_request_write(req, &rq, err, sizeof err)) {
-		fprintf(stderr, "hvpmu stat: %s\n", err);
-		return EXIT_NOEXEC;
-	}
-	qemu = getenv("HVPMU_QEMU") ? getenv("HVPMU_QEMU") : "qemu-sparc64";
-	sysroot = getenv("HVPMU_SYSROOT") ? getenv("HVPMU_SYSROOT") : default_sysroot;
-	snprintf(plugin_arg, sizeof plugin_arg, "%s,cfg=%s", plugin, req);
 	join_cmdline(cmdline, sizeof cmdline, argc - optind, argv + optind);
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	pid = fork();
-	if (pid == 0) {
-		char **av = calloc((size_t)(argc - optind) + 8, sizeof *av);
-		int k = 0;
-
-		if (!av)
-			_exit(EXIT_NOEXEC);
-		av[k++] = (char *)qemu;
-		av[k++] = "-L";
-		av[k++] = (char *)sysroot;
-		av[k++] = "-plugin";
-		av[k++] = plugin_arg;
-		av[k++] = prog;
-		for (int i = optind + 1; i < argc; i++)
-			av[k++] = argv[i];
-		execvp(qemu, av);
-		fprintf(stderr, "hvpmu stat: %s: %s (install qemu-user)\n", qemu, strerror(errno));
-		_exit(EXIT_NOTFOUND);
-	}
-	if (pid < 0) {
-		fprintf(stderr, "hvpmu stat: fork: %s\n", strerror(errno));
-		return EXIT_NOEXEC;
-	}
-	/* as perf stat: let the program take ^C, then print what was counted */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	getrusage(RUSAGE_CHILDREN, &ru);
-	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	if (stat_result_read(rq.out, &rs, err, sizeof err) == 0) {
-		struct run_times t = {
-			(double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
-			tv_s(ru.ru_utime), tv_s(ru.ru_stime),
-		};
-
+	rc = run_guest("hvpmu stat", &rq, argc - optind, argv + optind, &rs, &t, &ok);
+	if (ok) {
 		print_stat(out, fmt, sep, cmdline, rq.ev, &rs, &t);
-	} else {
-		fprintf(stderr, "hvpmu stat: no counts: the plugin did not report (%s)\n", err);
-		if (rc == 0)
-			rc = EXIT_NOEXEC;
+		stat_result_free(&rs);
 	}
 	if (out != stderr)
 		fclose(out);
-	unlink(req);
-	unlink(rq.out);
-	rmdir(dir);
 	return rc;
 }

@@ -4,9 +4,27 @@
 #define HVPMU_TOOLS_TOOLS_H
 
 #include <stddef.h>
+#include "output.h"
 
 int cmd_stat(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_busstat(int argc, char **argv);
+
+/* Exit statuses of the tools. */
+#define EXIT_USAGE 129
+#define EXIT_NOEXEC 126
+#define EXIT_NOTFOUND 127
+
+/*
+ * Run argv[0] (a sparc64 program; PATH-searched like execvp) with argv
+ * under qemu-sparc64 and the hvpmu plugin with request *rq (its `out` is
+ * filled in).  On success *ok = 1 and *rs / *t hold the plugin's result
+ * (free with stat_result_free) and the host times.  Errors print one line
+ * prefixed by `tool`.  Returns the program's exit status (128 + signal),
+ * or EXIT_NOTFOUND / EXIT_NOEXEC.
+ */
+int run_guest(const char *tool, struct stat_request *rq, int argc, char **argv, struct stat_result *rs,
+	      struct run_times *t, int *ok);
 /* Locate libhvpmu_plugin.so: $HVPMU_PLUGIN, beside the executable, or the
  * install directory.  Returns 0 or -1. */
 int find_plugin(char *out, size_t n);

@@ -114,7 +114,8 @@ static void check_result(void)
 	if (stat_result_read(out_path, &back, err, sizeof err))
 		abort();
 	if (back.nevents != rs.nevents || back.clock_hz != rs.clock_hz || back.retired != rs.retired ||
-	    back.hv_status != rs.hv_status)
+	    back.hv_status != rs.hv_status || back.nsamples != rs.nsamples ||
+	    (rs.nsamples && memcmp(rs.samples, back.samples, rs.nsamples * sizeof *rs.samples)))
 		abort();
 	for (unsigned i = 0; i < rs.nevents; i++) {
 		const struct hvpmu_sv_count *a = &rs.count[i], *b = &back.count[i];
@@ -123,6 +124,8 @@ static void check_result(void)
 		    a->enabled != b->enabled || a->running != b->running || a->overflows != b->overflows)
 			abort();
 	}
+	stat_result_free(&rs);
+	stat_result_free(&back);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * `hvpmu busstat` - Solaris busstat(8) for the SPARC T4 memory controllers
+ * (../shared/reference/anchors.md §4.3), while a sparc64 program runs:
+ *
+ *   hvpmu busstat [-a] [-n] -w mcuN,pic0=EVENT,pic1=EVENT [-w ...] [interval [count]] -- PROGRAM [ARGS]
+ *   hvpmu busstat -l
+ *
+ * The guest driver programs each MCU's OS counter pair (DRAM_PERF_CTL_REG
+ * sel0/sel1, DRAM_PERF_COUNT01_REG; sparc-t4-performance-instrumentation.md
+ * §10.5) through the hypervisor and samples it every `interval` seconds of
+ * modeled time (the OS tick), plus once at program exit.  Rows show deltas
+ * per interval (default) or absolute counts (-a).  Events are names
+ * (hvpmu_t4_dram_sel_name) or select codes 0..0xc; `clear_pic` (also what
+ * an omitted pic gets) selects reserved code 0xf, which counts nothing.
+ * docs/cli.md.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <hvpmu/hvpmu.h>
+#include "tools.h"
+
+#define DEFAULT_INTERVAL_S 1.0
+#define MAX_SEL 0xc
+#define CLEAR_PIC_SEL 0xf
+#define DEV_PREFIX "mcu"
+
+static int usage(FILE *f)
+{
+	fprintf(f, "usage: hvpmu busstat [-a] [-n] -w mcuN,pic0=EVENT,pic1=EVENT [-w ...] [interval [count]] -- PROGRAM [ARGS]\n"
+		   "       hvpmu busstat -l\n"
+		   "  -w  program device mcuN's two counters (events: hvpmu busstat -l)\n"
+		   "  -a  absolute counts instead of deltas;  -n  no header\n"
+		   "  interval: seconds of modeled time (default 1; fractions allowed); count: samples shown\n");
+	return f == stdout ? 0 : EXIT_USAGE;
+}
+
+static int list_devices(void)
+{
+	struct hvpmu_md md;
+
+	hvpmu_md_default(HVPMU_PLATFORM_T4, &md);
+	printf("Busstat Device(s):\n");
+	for (unsigned i = 0; i < md.chips * HVPMU_T4_MCUS_PER_CHIP; i++)
+		printf("%s%u ", DEV_PREFIX, i);
+	printf("\n\nEvents for mcu (pic0 and pic1):\n");
+	for (unsigned s = 0; s <= MAX_SEL; s++)
+		printf("  %-22s 0x%x\n", hvpmu_t4_dram_sel_name(s), s);
+	printf("  %-22s\n", "clear_pic");
+	return 0;
+}
+
+/* EVENT: a name, clear_pic, or a select code. */
+static int parse_sel(const char *s, unsigned *sel)
+{
+	char *end;
+	unsigned long v;
+	int byname = hvpmu_t4_dram_sel_by_name(s);
+
+	if (byname >= 0) {
+		*sel = (unsigned)byname;
+		return 0;
+	}
+	if (strcmp(s, "clear_pic") == 0) { /* a reserved code: counts nothing (TABLE 10-7) */
+		*sel = CLEAR_PIC_SEL;
+		return 0;
+	}
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || !*s || *end || v > MAX_SEL)
+		return -1;
+	*sel = (unsigned)v;
+	return 0;
+}
+
+/* -w mcuN,pic0=EVENT,pic1=EVENT (either pic may be omitted: it reads 0). */
+static int parse_w(const char *arg, struct stat_busdev *d, char names[2][32], unsigned nmcu)
+{
+	char buf[256], *save = NULL, *tok;
+	char *end;
+	unsigned long mcu;
+
+	if (strlen(arg) >= sizeof buf)
+		return -1;
+	strcpy(buf, arg);
+	tok = strtok_r(buf, ",", &save);
+	if (!tok || strncmp(tok, DEV_PREFIX, strlen(DEV_PREFIX)) != 0)
+		return -1;
+	errno = 0;
+	mcu = strtoul(tok + strlen(DEV_PREFIX), &end, 10);
+	if (errno || *end || end == tok + strlen(DEV_PREFIX) || mcu >= nmcu)
+		return -1;
+	d->mcu = (unsigned)mcu;
+	d->sel[0] = d->sel[1] = CLEAR_PIC_SEL;
+	strcpy(names[0], "clear_pic");
+	strcpy(names[1], "clear_pic");
+	while ((tok = strtok_r(NULL, ",", &save))) {
+		int pic;
+
+		if (strncmp(tok, "pic0=", 5) == 0)
+			pic = 0;
+		else if (strncmp(tok, "pic1=", 5) == 0)
+			pic = 1;
+		else
+			return -1;
+		if (parse_sel(tok + 5, &d->sel[pic]) || strlen(tok + 5) >= 32)
+			return -1;
+		snprintf(names[pic], 32, "%s", tok + 5);
+	}
+	return 0;
+}
+
+static int parse_double(const char *s, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	return errno || !*s || *end || !(*v > 0) ? -1 : 0;
+}
+
+int cmd_busstat(int argc, char **argv)
+{
+	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
+	struct stat_request rq;
+	struct stat_result rs;
+	struct run_times t;
+	struct hvpmu_md md;
+	char names[STAT_MAX_BUSDEV][2][32];
+	int absolute = 0, header = 1, c, rc, ok, list = 0, dashdash = 0;
+	double interval = DEFAULT_INTERVAL_S, count_d;
+	unsigned long count = 0;
+	uint64_t prev[STAT_MAX_BUSDEV][2] = { { 0 } };
+	unsigned shown = 0;
+
+	memset(&rq, 0, sizeof rq);
+	hvpmu_md_default(HVPMU_PLATFORM_T4, &md);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+anlw:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'a': absolute = 1; break;
+		case 'n': header = 0; break;
+		case 'l': list = 1; break;
+		case 'w':
+			if (rq.nbusdev == STAT_MAX_BUSDEV ||
+			    parse_w(optarg, &rq.busdev[rq.nbusdev], names[rq.nbusdev],
+				    md.chips * HVPMU_T4_MCUS_PER_CHIP)) {
+				fprintf(stderr, "hvpmu busstat: bad -w '%s' (want mcuN,pic0=EVENT,pic1=EVENT; see -l)\n", optarg);
+				return EXIT_USAGE;
+			}
+			rq.nbusdev++;
+			break;
+		case 'h': return usage(stdout);
+		default: return usage(stderr);
+		}
+	}
+	if (list)
+		return list_devices();
+	/* [interval [count]] then -- PROGRAM (getopt consumed a "--" that
+	 * directly follows the options) */
+	if (optind > 1 && strcmp(argv[optind - 1], "--") == 0)
+		dashdash = 1;
+	for (int k = 0; !dashdash && optind < argc && strcmp(argv[optind], "--") != 0; k++, optind++) {
+		if (k == 0 && parse_double(argv[optind], &interval) == 0)
+			continue;
+		if (k == 1 && parse_double(argv[optind], &count_d) == 0 && count_d == (double)(unsigned long)count_d) {
+			count = (unsigned long)count_d;
+			continue;
+		}
+		fprintf(stderr, "hvpmu busstat: bad argument '%s' (interval and count are positive numbers)\n",
+			argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (!dashdash && optind < argc && strcmp(argv[optind], "--") == 0) {
+		optind++;
+		dashdash = 1;
+	}
+	if (!dashdash || optind >= argc) {
+		fprintf(stderr, "hvpmu busstat: no program given (hvpmu busstat -w ... [interval [count]] -- PROGRAM)\n");
+		return EXIT_USAGE;
+	}
+	if (!rq.nbusdev) {
+		fprintf(stderr, "hvpmu busstat: no device given (-w mcuN,pic0=EVENT,pic1=EVENT)\n");
+		return EXIT_USAGE;
+	}
+	rq.sample_cycles = (uint64_t)(interval * (double)md.clock_hz);
+	if (!rq.sample_cycles)
+		rq.sample_cycles = 1;
+	rc = run_guest("hvpmu busstat", &rq, argc - optind, argv + optind, &rs, &t, &ok);
+	if (!ok)
+		return rc;
+	if (header)
+		fprintf(stderr, "%-10s %-6s %-22s %12s   %-22s %12s\n", "time", "dev", "event0", "pic0", "event1", "pic1");
+	for (unsigned i = 0; i < rs.nsamples && (!count || shown < count * rq.nbusdev); i++, shown++) {
+		const struct stat_sample *smp = &rs.samples[i];
+		uint64_t v[2];
+
+		for (int k = 0; k < 2; k++) {
+			v[k] = absolute ? smp->count[k] : smp->count[k] - prev[smp->dev][k];
+			prev[smp->dev][k] = smp->count[k];
+		}
+		fprintf(stderr, "%-10.3f %s%-3u %-22s %12llu   %-22s %12llu\n", (double)smp->tick / (double)md.clock_hz,
+			DEV_PREFIX, rq.busdev[smp->dev].mcu, names[smp->dev][0], (unsigned long long)v[0],
+			names[smp->dev][1], (unsigned long long)v[1]);
+	}
+	if (rs.hv_status)
+		fprintf(stderr, "hvpmu busstat: hypervisor refused access (%s)\n", hvpmu_hv_status_name(rs.hv_status));
+	stat_result_free(&rs);
+	return rc;
+}

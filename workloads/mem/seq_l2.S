@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * seq_l2: sequential loads over 64 KB (> L1D, < L2)
+ *
+ * Sequential 8-byte loads (LDX) over a 65536-byte .bss buffer (page
+ * aligned), all four words of each 32-byte line in turn, repeated R times.
+ * No stores, no stack.  Expected counts, their derivation and bounds:
+ * docs/memory-validation.md; the figures are in workloads/mem/expected.txt.
+ *
+ * 64 KB exceeds the 16 KB L1D but fits the 128 KB L2: pass 1 misses L1D
+ * on all 2048 lines (1024 from memory, 1024 from L3: 64-byte L3 lines),
+ * every later pass misses L1D on all 2048 lines and hits L2 (LRU over a
+ * sequential sweep four times the L1D size keeps nothing).  No L2 line is
+ * ever evicted (4 buffer lines per 8-way L2 set).
+ *
+ * Code (all instructions lie in three 32-byte I-cache lines; _start is
+ * 64-byte aligned):
+ *   P1-P3     sethi, or, mov R                   1x
+ *   pass:     mov, set LINES                     R x
+ *   line:     4x ldx, subcc, bne,pt, add (delay) R x LINES
+ *             subcc, bne,pt, nop                 R x
+ *   E1-E3     exit                               1x
+ *   Instr_ld = 4 * LINES * R
+ */
+#define BYTES 65536
+#define R 4
+#define LINES (BYTES / 32)
+
+	.text
+	.align	64
+	.globl	_start
+	.type	_start, #function
+_start:
+	sethi	%hi(buf), %o2		! P1 buffer base
+	or	%o2, %lo(buf), %o2	! P2
+	mov	R, %o3			! P3 passes left
+.Lpass:
+	mov	%o2, %o0		! p = buf
+	set	LINES, %o1		! lines left in this pass
+.Lline:
+	ldx	[%o0], %o4		! first word of the line: the only one that can miss
+	ldx	[%o0 + 8], %o4
+	ldx	[%o0 + 16], %o4
+	ldx	[%o0 + 24], %o4
+	subcc	%o1, 1, %o1
+	bne,pt	%xcc, .Lline
+	 add	%o0, 32, %o0		! next line
+	subcc	%o3, 1, %o3
+	bne,pt	%xcc, .Lpass
+	 nop
+	mov	1, %g1			! E1 exit(0)
+	clr	%o0			! E2
+	ta	0x6d			! E3
+	.size	_start, . - _start
+
+	.bss
+	.align	8192
+buf:	.skip	BYTES

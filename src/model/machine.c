@@ -524,16 +524,19 @@ static void dram_traffic(struct hvpmu_machine *m, uint32_t strand, uint64_t addr
 	dram_request(&m->dram[chip * HVPMU_T4_MCUS_PER_CHIP + a.mcu], strand_now(m, strand), addr, write, a.port);
 }
 
-/* Access the chip's L3 (allocating; `write`: an L2 write-back).  A miss
- * reads memory; a dirty victim is written back to memory.  1 on a hit. */
+/* Access the chip's L3.  A read allocates, reading memory on a miss.  An
+ * L2 write-back (`write`, half of a 64-byte L3 line) marks a present line
+ * dirty, and goes on to memory when the line is absent (no allocation:
+ * the other half would be stale).  A dirty victim is written back to
+ * memory.  Returns 1 on a hit. */
 static int l3_access(struct hvpmu_machine *m, uint32_t strand, uint64_t addr, int write)
 {
 	struct cache *l3 = l3_of(m, strand);
 	struct cache_result r;
 
-	cache_access(l3, addr, 1, write, &r);
-	if (!r.hit && !write)
-		dram_traffic(m, strand, addr, 0);
+	cache_access(l3, addr, !write, write, &r);
+	if (!r.hit)
+		dram_traffic(m, strand, addr, write);
 	if (r.evicted && r.evicted_dirty)
 		dram_traffic(m, strand, r.evicted_line << l3->line_shift, 1);
 	return r.hit;

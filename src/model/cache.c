@@ -1,14 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Set-associative LRU tag cache (see cache.h). */
+/*
+ * Set-associative LRU tag cache (see cache.h).
+ *
+ * Each set is an array of `ways` tag words kept in recency order (MRU
+ * first), so a hit at way w shifts ways 0..w-1 down by one and a miss
+ * evicts the last way.  The dirty bit lives in the tag word (one array, one
+ * host cache line per set of up to 8 ways), and the usual geometries (4, 8,
+ * 16 ways) get loops the compiler unrolls.  The outcome of every access is
+ * that of plain LRU (tests/unit/test_memhier.c).
+ */
 #include <stdlib.h>
 #include <string.h>
 #include "cache.h"
+
+#define KEY_MASK (~CACHE_DIRTY)
+#define SET_ALIGN 64
 
 static int is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
 
 int cache_init(struct cache *c, uint64_t size, uint32_t ways, uint32_t line)
 {
-	uint64_t sets;
+	uint64_t sets, bytes;
+	uintptr_t p;
 
 	memset(c, 0, sizeof *c);
 	if (!is_pow2(line) || !ways || size % ((uint64_t)ways * line))
@@ -20,69 +33,78 @@ int cache_init(struct cache *c, uint64_t size, uint32_t ways, uint32_t line)
 	c->ways = ways;
 	c->line_shift = (uint32_t)__builtin_ctz(line);
 	c->set_mask = c->sets - 1;
-	c->tag = calloc(sets * ways, sizeof *c->tag);
-	c->dirty = calloc(sets * ways, 1);
-	if (!c->tag || !c->dirty) {
-		cache_fini(c);
+	/* calloc (pages zeroed lazily: only the sets used become resident),
+	 * aligned by hand */
+	bytes = sets * ways * sizeof *c->tag;
+	c->mem = calloc(1, bytes + SET_ALIGN);
+	if (!c->mem)
 		return -1;
-	}
+	p = ((uintptr_t)c->mem + SET_ALIGN - 1) & ~(uintptr_t)(SET_ALIGN - 1);
+	c->tag = (uint64_t *)p;
 	return 0;
 }
 
 void cache_fini(struct cache *c)
 {
-	free(c->tag);
-	free(c->dirty);
+	free(c->mem);
 	memset(c, 0, sizeof *c);
 }
 
-/* Move way w of the set to the MRU position (index 0). */
-static void promote(uint64_t *t, uint8_t *d, uint32_t w)
+/* The access of cache_access() for a set of `ways` ways (a constant in the
+ * specialised copies below). */
+static inline __attribute__((always_inline)) void
+access_set(struct cache *c, uint64_t *t, uint32_t ways, uint64_t key, int allocate, uint64_t wbit,
+	   struct cache_result *r)
 {
-	uint64_t tag = t[w];
-	uint8_t dirty = d[w];
+	uint64_t v;
+	uint32_t w;
 
-	memmove(t + 1, t, w * sizeof *t);
-	memmove(d + 1, d, w);
-	t[0] = tag;
-	d[0] = dirty;
+	for (w = 0; w < ways; w++)
+		if ((t[w] & KEY_MASK) == key)
+			break;
+	if (w < ways) {
+		v = t[w];
+		for (; w; w--)
+			t[w] = t[w - 1];
+		t[0] = v | wbit;
+		c->mru_key = key;
+		r->hit = 1;
+		return;
+	}
+	r->hit = 0;
+	if (!allocate)
+		return;
+	c->mru_key = key;
+	/* miss: the LRU way (last) is the victim; invalid ways are always last */
+	v = t[ways - 1];
+	if (v) {
+		r->evicted = 1;
+		r->evicted_dirty = (int)(v >> 63);
+		r->evicted_line = (v & KEY_MASK) - 1;
+	}
+	for (w = ways - 1; w; w--)
+		t[w] = t[w - 1];
+	t[0] = key | wbit;
 }
 
 void cache_access(struct cache *c, uint64_t addr, int allocate, int write, struct cache_result *r)
 {
 	uint64_t line = addr >> c->line_shift, key = line + 1;
 	uint64_t *t = &c->tag[(size_t)(line & c->set_mask) * c->ways];
-	uint8_t *d = &c->dirty[(size_t)(line & c->set_mask) * c->ways];
+	uint64_t wbit = write ? CACHE_DIRTY : 0;
 
 	r->evicted = r->evicted_dirty = 0;
 	if (key == c->mru_key) { /* the line accessed last: already MRU in its set */
 		r->hit = 1;
-		d[0] |= (uint8_t)(write != 0);
+		t[0] |= wbit;
 		return;
 	}
-	r->hit = 0;
-	for (uint32_t w = 0; w < c->ways; w++) {
-		if (t[w] != key)
-			continue;
-		r->hit = 1;
-		if (w)
-			promote(t, d, w);
-		d[0] |= (uint8_t)(write != 0);
-		c->mru_key = key;
-		return;
+	switch (c->ways) {
+	case 4: access_set(c, t, 4, key, allocate, wbit, r); break;
+	case 8: access_set(c, t, 8, key, allocate, wbit, r); break;
+	case 16: access_set(c, t, 16, key, allocate, wbit, r); break;
+	default: access_set(c, t, c->ways, key, allocate, wbit, r); break;
 	}
-	if (!allocate)
-		return;
-	c->mru_key = key;
-	/* miss: the LRU way (last) is the victim */
-	if (t[c->ways - 1]) {
-		r->evicted = 1;
-		r->evicted_dirty = d[c->ways - 1];
-		r->evicted_line = t[c->ways - 1] - 1;
-	}
-	t[c->ways - 1] = key;
-	d[c->ways - 1] = (uint8_t)(write != 0);
-	promote(t, d, c->ways - 1);
 }
 
 int cache_probe(const struct cache *c, uint64_t addr)
@@ -91,7 +113,7 @@ int cache_probe(const struct cache *c, uint64_t addr)
 	const uint64_t *t = &c->tag[(size_t)(line & c->set_mask) * c->ways];
 
 	for (uint32_t w = 0; w < c->ways; w++)
-		if (t[w] == line + 1)
+		if ((t[w] & KEY_MASK) == line + 1)
 			return 1;
 	return 0;
 }
@@ -99,18 +121,17 @@ int cache_probe(const struct cache *c, uint64_t addr)
 int cache_invalidate_line(struct cache *c, uint64_t line)
 {
 	uint64_t *t = &c->tag[(size_t)(line & c->set_mask) * c->ways];
-	uint8_t *d = &c->dirty[(size_t)(line & c->set_mask) * c->ways];
+	uint32_t ways = c->ways;
 
 	if (c->mru_key == line + 1)
 		c->mru_key = 0;
-	for (uint32_t w = 0; w < c->ways; w++) {
-		if (t[w] != line + 1)
+	for (uint32_t w = 0; w < ways; w++) {
+		if ((t[w] & KEY_MASK) != line + 1)
 			continue;
-		/* close the gap, invalid way goes last */
-		memmove(t + w, t + w + 1, (c->ways - 1 - w) * sizeof *t);
-		memmove(d + w, d + w + 1, c->ways - 1 - w);
-		t[c->ways - 1] = 0;
-		d[c->ways - 1] = 0;
+		/* close the gap, the invalid way goes last */
+		for (; w + 1 < ways; w++)
+			t[w] = t[w + 1];
+		t[ways - 1] = 0;
 		return 1;
 	}
 	return 0;

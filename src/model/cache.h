@@ -15,9 +15,13 @@ struct cache {
 	uint32_t line_shift;
 	uint32_t set_mask;
 	uint64_t mru_key; /* key of the last access: at MRU of its set (0 = none) */
-	uint64_t *tag;    /* [sets * ways], line address + 1 (0 = invalid), MRU first */
-	uint8_t *dirty;   /* [sets * ways] */
+	uint64_t *tag;    /* [sets * ways], MRU first, each set 64-byte aligned:
+	                     line address + 1 (0 = invalid) | CACHE_DIRTY */
+	void *mem;        /* the allocation holding tag[] */
 };
+
+/* Dirty bit of a tag word (line addresses stay below 2^59). */
+#define CACHE_DIRTY (UINT64_C(1) << 63)
 
 /* Outcome of an access. */
 struct cache_result {

@@ -634,16 +634,15 @@ static uint64_t tlb_events(struct strand *s, enum tlb_side side, const struct tl
  * user cycles and the fill-trap handler to privileged cycles.  Out of
  * modeled physical memory the address maps to itself.
  */
-static uint64_t translate(struct hvpmu_machine *m, uint32_t strand, enum tlb_side side, uint64_t va, uint64_t pc)
+static __attribute__((noinline)) uint64_t translate_slow(struct hvpmu_machine *m, uint32_t strand,
+							 enum tlb_side side, uint64_t va, uint64_t pc)
 {
 	struct strand *s = &m->s[strand];
 	struct tlb *t = side == TLB_SIDE_I ? s->itlb : s->dtlb;
 	struct tlb_stats before;
 	struct tlb_result res;
-	uint64_t pa, n;
+	uint64_t n;
 
-	if (tlb_hit_fast(t, USER_CTX, va, &pa))
-		return pa;
 	before = s->ts;
 	if (tlb_access(t, m->mmu, &s->ts, USER_CTX, va, walk_ref, &s->wctx, &res) < 0)
 		return va;
@@ -655,6 +654,18 @@ static uint64_t translate(struct hvpmu_machine *m, uint32_t strand, enum tlb_sid
 		mem_ref_done(m, strand, pc);
 	}
 	return res.pa;
+}
+
+/* The TLB-hit fast path inline, the walk out of line (its frame is large). */
+static inline uint64_t translate(struct hvpmu_machine *m, uint32_t strand, enum tlb_side side, uint64_t va,
+				 uint64_t pc)
+{
+	struct strand *s = &m->s[strand];
+	uint64_t pa;
+
+	if (tlb_hit_fast(side == TLB_SIDE_I ? s->itlb : s->dtlb, USER_CTX, va, &pa))
+		return pa;
+	return translate_slow(m, strand, side, va, pc);
 }
 
 /* Account one cache access: sync first if a counter could wrap on it. */

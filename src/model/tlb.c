@@ -109,6 +109,17 @@ int tlb_create(const struct tlb_geom *g, enum tlb_side side, struct tlb **out)
 	t->side = side;
 	t->ways = ways;
 	t->sets = g->entries / ways;
+	t->hsize = 1;
+	while (t->hsize < 4 * g->entries)
+		t->hsize *= 2;
+	t->head = malloc(t->hsize * sizeof *t->head);
+	t->next = malloc(g->entries * sizeof *t->next);
+	t->stamp = calloc(g->entries, sizeof *t->stamp);
+	if (!t->head || !t->next || !t->stamp) {
+		tlb_destroy(t);
+		return HVPMU_ENOMEM;
+	}
+	memset(t->head, 0xff, t->hsize * sizeof *t->head);
 	*out = t;
 	return HVPMU_OK;
 }
@@ -118,7 +129,45 @@ void tlb_destroy(struct tlb *t)
 	if (!t)
 		return;
 	free(t->e);
+	free(t->head);
+	free(t->next);
+	free(t->stamp);
 	free(t);
+}
+
+static uint32_t hidx(const struct tlb *t, uint64_t va, unsigned code)
+{
+	uint64_t h = ((va >> TLB_PAGE_SHIFT(code)) ^ ((uint64_t)code << 58)) * UINT64_C(0x9e3779b97f4a7c15);
+
+	return (uint32_t)(h >> 40) & (t->hsize - 1);
+}
+
+static void hash_add(struct tlb *t, uint32_t i)
+{
+	uint32_t b = hidx(t, t->e[i].va, t->e[i].code);
+
+	t->next[i] = t->head[b];
+	t->head[b] = (int32_t)i;
+	t->nvalid++;
+}
+
+static void hash_del(struct tlb *t, uint32_t i)
+{
+	int32_t *p = &t->head[hidx(t, t->e[i].va, t->e[i].code)];
+
+	while (*p != (int32_t)i)
+		p = &t->next[*p];
+	*p = t->next[i];
+	t->nvalid--;
+}
+
+static void hash_rebuild(struct tlb *t)
+{
+	memset(t->head, 0xff, t->hsize * sizeof *t->head);
+	t->nvalid = 0;
+	for (uint32_t i = 0; i < t->sets * t->ways; i++)
+		if (t->e[i].key)
+			hash_add(t, i);
 }
 
 static uint32_t tlb_nentries(const struct tlb *t)
@@ -130,6 +179,7 @@ void tlb_demap_all(struct tlb *t)
 {
 	memset(t->e, 0, sizeof *t->e * tlb_nentries(t));
 	t->codes = 0;
+	hash_rebuild(t);
 }
 
 void tlb_demap_context(struct tlb *t, uint32_t ctx)
@@ -137,6 +187,7 @@ void tlb_demap_context(struct tlb *t, uint32_t ctx)
 	for (uint32_t i = 0; i < tlb_nentries(t); i++)
 		if (t->e[i].key == (ctx | TLB_ENTRY_VALID))
 			t->e[i].key = 0;
+	hash_rebuild(t);
 }
 
 void tlb_demap_range(struct tlb *t, uint32_t ctx, uint64_t va, uint64_t len)
@@ -152,6 +203,7 @@ void tlb_demap_range(struct tlb *t, uint32_t ctx, uint64_t va, uint64_t len)
 		if (e->key == (ctx | TLB_ENTRY_VALID) && overlaps(e->va, e->va | ~e->mask, va, last))
 			e->key = 0;
 	}
+	hash_rebuild(t);
 }
 
 uint32_t tlb_valid_entries(const struct tlb *t)
@@ -180,9 +232,13 @@ static int64_t tlb_find(const struct tlb *t, uint32_t ctx, uint64_t va)
 	uint32_t key = ctx | TLB_ENTRY_VALID;
 
 	if (t->sets == 1) {
-		for (uint32_t i = 0; i < t->ways; i++)
-			if (entry_matches(&t->e[i], key, va))
-				return i;
+		for (uint32_t codes = t->codes; codes; codes &= codes - 1) {
+			unsigned code = (unsigned)__builtin_ctz(codes);
+
+			for (int32_t i = t->head[hidx(t, va & ~(TLB_PAGE_SIZE(code) - 1), code)]; i >= 0; i = t->next[i])
+				if (t->e[i].code == code && entry_matches(&t->e[i], key, va))
+					return i;
+		}
 		return -1;
 	}
 	for (uint32_t codes = t->codes; codes; codes &= codes - 1) {
@@ -198,7 +254,7 @@ static int64_t tlb_find(const struct tlb *t, uint32_t ctx, uint64_t va)
 
 static void tlb_use(struct tlb *t, uint32_t idx, uint64_t va)
 {
-	t->e[idx].stamp = ++t->clock;
+	t->stamp[idx] = ++t->clock;
 	t->micro[(va >> TLB_PAGE_SHIFT_MIN) & (TLB_MICRO - 1)] = idx;
 }
 
@@ -211,24 +267,37 @@ static void tlb_insert(struct tlb *t, uint32_t ctx, uint64_t va, uint64_t pa, un
 	uint64_t mask = ~(TLB_PAGE_SIZE(code) - 1);
 	struct tlb_entry *e;
 
-	for (uint32_t w = 0; w < t->ways; w++) {
-		e = &t->e[base + w];
-		if (!e->key) {
-			victim = base + w;
-			break;
+	if (t->sets == 1 && t->nvalid == t->ways) {
+		for (uint32_t w = 0; w < t->ways; w++) {
+			uint64_t st = t->stamp[w];
+
+			victim = st < oldest ? w : victim;
+			oldest = st < oldest ? st : oldest;
 		}
-		if (e->stamp < oldest) {
-			oldest = e->stamp;
-			victim = base + w;
+	} else {
+		for (uint32_t w = 0; w < t->ways; w++) {
+			e = &t->e[base + w];
+			if (!e->key) {
+				victim = base + w;
+				break;
+			}
+			if (t->stamp[base + w] < oldest) {
+				oldest = t->stamp[base + w];
+				victim = base + w;
+			}
 		}
 	}
 	e = &t->e[victim];
+	if (t->sets == 1 && e->key)
+		hash_del(t, victim);
 	e->va = va & mask;
 	e->mask = mask;
 	e->pa = pa & mask;
 	e->key = ctx | TLB_ENTRY_VALID;
 	e->code = code;
 	t->codes |= TLB_PGMASK(code);
+	if (t->sets == 1)
+		hash_add(t, victim);
 	tlb_use(t, victim, va);
 }
 
@@ -719,6 +788,27 @@ int tlb_access(struct tlb *t, struct tlb_mmu *m, struct tlb_stats *st, uint32_t 
 		res->pa = e->pa | (va & ~e->mask);
 		res->code = (uint8_t)e->code;
 		return 0;
+	}
+	/* A walk that will hit its TSB needs no frame lookup (it cannot fail). */
+	if ((s = m->sp[ctx])) {
+		uint64_t tag = tsb_tag(ctx, va);
+
+		for (unsigned i = 0; i < s->ntsb; i++) {
+			const struct tsb_slot *sl = &s->tsb[i].slot[tsb_index(&s->tsb[i], va)];
+
+			if ((sl->tte & TLB_TTE_V) && sl->tag == tag &&
+			    tsb_for_code(m, (unsigned)(sl->tte & TLB_TTE_SZ_MASK)) == i) {
+				code = (unsigned)(sl->tte & TLB_TTE_SZ_MASK);
+				res->code = (uint8_t)code;
+				res->pa = (sl->tte & TLB_TTE_PA_MASK & ~(TLB_PAGE_SIZE(code) - 1)) |
+					  (va & (TLB_PAGE_SIZE(code) - 1));
+				res->walks = 1;
+				walk(m, s, st, t->side, ctx, va, ref, ref_ctx, &cycles, &tte);
+				fill(t, st, ctx, va, tte, cycles);
+				res->walk_cycles = cycles;
+				return (int)cycles;
+			}
+		}
 	}
 	/* Resolve the translation first: an error leaves every counter as it was. */
 	rc = resolve(m, ctx, va, &s, &code, &page_pa);

@@ -186,7 +186,6 @@ struct tlb_entry {
 	uint64_t va;    /* page-aligned */
 	uint64_t mask;  /* ~(page size - 1) */
 	uint64_t pa;    /* page-aligned */
-	uint64_t stamp; /* LRU: clock of the last use */
 	uint32_t key;   /* ctx | TLB_ENTRY_VALID; 0 = invalid */
 	uint32_t code;
 };
@@ -198,6 +197,12 @@ struct tlb {
 	uint64_t clock;
 	uint32_t micro[TLB_MICRO]; /* entry indices of recent hits */
 	struct tlb_entry *e;       /* [sets * ways] */
+	/* fully associative: exact hash index of valid entries by (page, code) */
+	int32_t *head;             /* [hsize] first entry of each bucket, -1 */
+	int32_t *next;             /* [entries] */
+	uint32_t hsize;
+	uint32_t nvalid;
+	uint64_t *stamp;           /* [entries] LRU: clock of the last use */
 };
 
 /* Create an empty TLB.  0, HVPMU_EINVAL (bad geometry) or HVPMU_ENOMEM. */
@@ -220,7 +225,7 @@ static inline int tlb_hit_fast(struct tlb *t, uint32_t ctx, uint64_t va, uint64_
 
 	if (e->key != (ctx | TLB_ENTRY_VALID) || ((va ^ e->va) & e->mask))
 		return 0;
-	e->stamp = ++t->clock;
+	t->stamp[e - t->e] = ++t->clock;
 	*pa = e->pa | (va & ~e->mask);
 	return 1;
 }

@@ -23,6 +23,7 @@ extern "C" {
 
 enum hvpmu_platform {
 	HVPMU_PLATFORM_T4 = 0, /* SPARC T4: 8 cores x 8 strands per chip, 4 PCR/PIC per strand */
+	HVPMU_PLATFORM_T1 = 1, /* UltraSPARC T1: 8 cores x 4 strands, PCR/PIC in ASRs, DRAM/JBUS PerfRegs */
 };
 
 #define HVPMU_MD_MAX_GUESTS 8
@@ -70,7 +71,9 @@ struct hvpmu_md_cache {
 	uint32_t latency;    /* extra cycles when an access is served at this level */
 };
 
-/* Memory hierarchy: per-core L1I, L1D, L2; L3 shared per chip; memory. */
+/* Memory hierarchy: per-core L1I, L1D, L2; L3 shared per chip; memory.
+ * A level of size 0 is absent (UltraSPARC T1 has no private L2: its shared
+ * 3 MB L2 sits in the `l3` slot, the chip's last level). */
 struct hvpmu_md_memory {
 	struct hvpmu_md_cache l1i, l1d, l2, l3;
 	uint32_t mem_latency; /* extra cycles when served by local memory */
@@ -92,7 +95,9 @@ struct hvpmu_md {
  * Fill *md with the built-in description of `platform`.  For T4: one chip,
  * 8 cores x 8 strands, 2.85 GHz (SPARC T4-1), one guest "primary" owning
  * every strand with perfctraccess=1, perfctrhtaccess absent and
- * dram_counter_group=HVPMU_MD_DRAM_GROUP_OS.
+ * dram_counter_group=HVPMU_MD_DRAM_GROUP_OS.  For T1: one chip, 8 cores x
+ * 4 strands, 1.2 GHz (Sun Fire T2000), the T1 caches (docs/machine-figures.md),
+ * one guest with perfctraccess=1.
  * Returns 0, or HVPMU_EINVAL for an unknown platform.  Thread-safe.
  */
 int hvpmu_md_default(enum hvpmu_platform platform, struct hvpmu_md *md);

@@ -133,7 +133,8 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 	for (uint32_t c = 0; c < m->ncores; c++)
 		if (cache_init(&m->cores[c].l1i, md->mem.l1i.size, md->mem.l1i.ways, md->mem.l1i.line) ||
 		    cache_init(&m->cores[c].l1d, md->mem.l1d.size, md->mem.l1d.ways, md->mem.l1d.line) ||
-		    cache_init(&m->cores[c].l2, md->mem.l2.size, md->mem.l2.ways, md->mem.l2.line)) {
+		    (md->mem.l2.size &&
+		     cache_init(&m->cores[c].l2, md->mem.l2.size, md->mem.l2.ways, md->mem.l2.line))) {
 			hvpmu_machine_destroy(m);
 			return HVPMU_EINVAL;
 		}
@@ -524,19 +525,20 @@ static void dram_traffic(struct hvpmu_machine *m, uint32_t strand, uint64_t addr
 	dram_request(&m->dram[chip * HVPMU_T4_MCUS_PER_CHIP + a.mcu], strand_now(m, strand), addr, write, a.port);
 }
 
-/* Access the chip's L3.  A read allocates, reading memory on a miss.  An
- * L2 write-back (`write`, half of a 64-byte L3 line) marks a present line
- * dirty, and goes on to memory when the line is absent (no allocation:
- * the other half would be stale).  A dirty victim is written back to
- * memory.  Returns 1 on a hit. */
-static int l3_access(struct hvpmu_machine *m, uint32_t strand, uint64_t addr, int write)
+/* Access the chip's last level.  A read allocates, reading memory on a
+ * miss; so does a store from an L1 when there is no private L2 (T1: a
+ * write-allocate, write-back shared L2).  An L2 write-back (`wb`, part of
+ * a last-level line) marks a present line dirty, and goes on to memory
+ * when the line is absent (no allocation: the rest of the line would be
+ * stale).  A dirty victim is written back to memory.  1 on a hit. */
+static int llc_access(struct hvpmu_machine *m, uint32_t strand, uint64_t addr, int write, int wb)
 {
 	struct cache *l3 = l3_of(m, strand);
 	struct cache_result r;
 
-	cache_access(l3, addr, !write, write, &r);
+	cache_access(l3, addr, !wb, write, &r);
 	if (!r.hit)
-		dram_traffic(m, strand, addr, write);
+		dram_traffic(m, strand, addr, wb);
 	if (r.evicted && r.evicted_dirty)
 		dram_traffic(m, strand, r.evicted_line << l3->line_shift, 1);
 	return r.hit;
@@ -555,9 +557,11 @@ static enum served fill_l2(struct hvpmu_machine *m, uint32_t strand, uint64_t ad
 	struct cache_result r2;
 	enum served from = SERVED_L2;
 
+	if (!c->l2.sets) /* no private L2 (T1): the shared level serves L1 misses */
+		return llc_access(m, strand, addr, write, 0) ? SERVED_L3 : SERVED_MEM;
 	cache_access(&c->l2, addr, 1, write, &r2);
 	if (!r2.hit)
-		from = l3_access(m, strand, addr, 0) ? SERVED_L3 : SERVED_MEM;
+		from = llc_access(m, strand, addr, 0, 0) ? SERVED_L3 : SERVED_MEM;
 	if (r2.evicted) {
 		uint64_t byte = r2.evicted_line << c->l2.line_shift;
 		uint32_t l1 = 1u << c->l1i.line_shift;
@@ -570,7 +574,7 @@ static enum served fill_l2(struct hvpmu_machine *m, uint32_t strand, uint64_t ad
 				s->act.mev[HVPMU_MEV_DC_EVICT_INVAL]++;
 		}
 		if (r2.evicted_dirty) /* the write-back lands in L3 */
-			l3_access(m, strand, byte, 1);
+			llc_access(m, strand, byte, 1, 1);
 	}
 	return from;
 }

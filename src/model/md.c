@@ -33,46 +33,70 @@ static const struct hvpmu_md_memory t4_memory = {
 	.mem_latency = 314, /* 110 ns at 2.85 GHz */
 };
 
-static const char *const platform_names[] = {
-	[HVPMU_PLATFORM_T4] = "t4",
+/* UltraSPARC T1 (docs/machine-figures.md §T1): 16 KB 4-way L1I with 32 B
+ * lines, 8 KB 4-way L1D with 16 B lines (write-through), no private L2, a
+ * shared 3 MB 12-way L2 with 64 B lines (in the `l3` slot), L2 hit about
+ * 22 cycles, memory about 100 ns at 1.2 GHz. */
+static const struct hvpmu_md_memory t1_memory = {
+	.l1i = { 16 * 1024, 4, 32, 0 },
+	.l1d = { 8 * 1024, 4, 16, 0 },
+	.l2 = { 0, 0, 0, 0 },
+	.l3 = { 3 * 1024 * 1024, 12, 64, 22 },
+	.mem_latency = 120, /* 100 ns at 1.2 GHz */
+};
+
+/* The built-in platforms as data. */
+static const struct platform {
+	const char *name;
+	uint32_t cores, strands;
+	uint64_t clock_hz;
+	const struct hvpmu_md_memory *mem;
+	int64_t dram_group;
+} platforms[] = {
+	[HVPMU_PLATFORM_T4] = { "t4", T4_CORES_PER_CHIP, T4_STRANDS_PER_CORE, T4_CLOCK_HZ, &t4_memory,
+				HVPMU_MD_DRAM_GROUP_OS /* §10.5: COUNT01 is the OS's */ },
+	[HVPMU_PLATFORM_T1] = { "t1", 8, 4, UINT64_C(1200000000), &t1_memory, HVPMU_MD_PROP_ABSENT },
 };
 
 const char *hvpmu_platform_name(enum hvpmu_platform p)
 {
-	if ((unsigned)p >= sizeof platform_names / sizeof platform_names[0])
+	if ((unsigned)p >= sizeof platforms / sizeof platforms[0])
 		return NULL;
-	return platform_names[p];
+	return platforms[p].name;
 }
 
 int hvpmu_platform_by_name(const char *name)
 {
-	for (unsigned i = 0; i < sizeof platform_names / sizeof platform_names[0]; i++)
-		if (platform_names[i] && name && strcmp(platform_names[i], name) == 0)
+	for (unsigned i = 0; i < sizeof platforms / sizeof platforms[0]; i++)
+		if (platforms[i].name && name && strcmp(platforms[i].name, name) == 0)
 			return (int)i;
 	return -1;
 }
 
 int hvpmu_md_default(enum hvpmu_platform platform, struct hvpmu_md *md)
 {
-	if (!md || platform != HVPMU_PLATFORM_T4)
+	const struct platform *p;
+
+	if (!md || (unsigned)platform >= sizeof platforms / sizeof platforms[0])
 		return HVPMU_EINVAL;
+	p = &platforms[platform];
 	memset(md, 0, sizeof *md);
 	md->platform = platform;
 	md->chips = 1;
-	md->cores_per_chip = T4_CORES_PER_CHIP;
-	md->strands_per_core = T4_STRANDS_PER_CORE;
-	md->clock_hz = T4_CLOCK_HZ;
+	md->cores_per_chip = p->cores;
+	md->strands_per_core = p->strands;
+	md->clock_hz = p->clock_hz;
 	md->timing.insn_cycles = T4_INSN_CYCLES;
 	md->timing.taken_cti_cycles = T4_TAKEN_CTI_CYCLES;
 	md->timing.syscall_cycles = T4_SYSCALL_CYCLES;
 	md->timing.hcall_cycles = T4_HCALL_CYCLES;
 	md->timing.trap_cycles = T4_TRAP_CYCLES;
-	md->mem = t4_memory;
+	md->mem = *p->mem;
 	md->nguests = 1;
 	strcpy(md->guests[0].name, "primary");
 	md->guests[0].perfctraccess = 1;
 	md->guests[0].perfctrhtaccess = HVPMU_MD_PROP_ABSENT;
-	md->guests[0].dram_counter_group = HVPMU_MD_DRAM_GROUP_OS; /* §10.5: COUNT01 is the OS's */
+	md->guests[0].dram_counter_group = p->dram_group;
 	md->guests[0].first_strand = 0;
 	md->guests[0].nstrands = hvpmu_md_nstrands(md);
 	return HVPMU_OK;

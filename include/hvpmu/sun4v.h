@@ -60,6 +60,7 @@ enum hvpmu_hv_status {
 #define HV_GRP_SUN4V 0x0000
 #define HV_GRP_CORE 0x0001
 #define HV_GRP_VT_CPU 0x020c
+#define HV_GRP_NIAGARA 0x0200 /* Niagara perf regs + MMU statistics (UltraSPARC T1) */
 
 /* FAST_TRAP functions. */
 #define HV_FAST_VT_GET_PERFREG 0x184

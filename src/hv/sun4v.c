@@ -30,14 +30,20 @@ struct api_group {
 	uint64_t group;
 	uint64_t major;      /* the one major version offered */
 	uint64_t max_minor;  /* highest minor of that major */
+	uint32_t platforms;  /* bit per enum hvpmu_platform offering the group */
 };
 
-/* Groups offered on platform t4. SUN4V 1.0 and CORE 1.6 as Linux
- * registers them at boot (linux-clients.md §1.2). */
+#define ON_T4 (1u << HVPMU_PLATFORM_T4)
+#define ON_T1 (1u << HVPMU_PLATFORM_T1)
+
+/* Groups offered per platform.  SUN4V 1.0 and CORE 1.6 as Linux registers
+ * them at boot (linux-clients.md §1.2); VT_CPU 1.0 on T4; the Niagara perf
+ * group 0x200 1.0 on T1 only (hw-and-hypervisor.md §1.1). */
 static const struct api_group api_groups[] = {
-	{ HV_GRP_SUN4V, 1, 0 },
-	{ HV_GRP_CORE, 1, 6 },
-	{ HV_GRP_VT_CPU, 1, 0 },
+	{ HV_GRP_SUN4V, 1, 0, ON_T4 | ON_T1 },
+	{ HV_GRP_CORE, 1, 6, ON_T4 | ON_T1 },
+	{ HV_GRP_VT_CPU, 1, 0, ON_T4 },
+	{ HV_GRP_NIAGARA, 1, 0, ON_T1 },
 };
 #define NGROUPS (sizeof api_groups / sizeof api_groups[0])
 
@@ -80,10 +86,11 @@ static int guest_of(const struct hvpmu_hv *hv, uint32_t strand)
 	return -1;
 }
 
-static int group_index(uint64_t group)
+/* Index of `group` among the groups the hypervisor's platform offers. */
+static int group_index(const struct hvpmu_hv *hv, uint64_t group)
 {
 	for (unsigned i = 0; i < NGROUPS; i++)
-		if (api_groups[i].group == group)
+		if (api_groups[i].group == group && (api_groups[i].platforms & (1u << hv->md->platform)))
 			return (int)i;
 	return -1;
 }
@@ -150,9 +157,9 @@ int hvpmu_hv_set_guest_trap_handler(struct hvpmu_hv *hv, unsigned guest, hvpmu_g
 }
 
 /* CORE_TRAP API_SET_VERSION: %o0 group, %o1 major, %o2 minor -> %o1 minor. */
-static uint64_t api_set_version(struct guest_state *gs, struct hvpmu_hv_regs *r)
+static uint64_t api_set_version(struct hvpmu_hv *hv, struct guest_state *gs, struct hvpmu_hv_regs *r)
 {
-	int gi = group_index(r->o[0]);
+	int gi = group_index(hv, r->o[0]);
 	uint64_t major = r->o[1], minor = r->o[2];
 
 	if (gi < 0)
@@ -176,9 +183,9 @@ static uint64_t api_set_version(struct guest_state *gs, struct hvpmu_hv_regs *r)
 
 /* CORE_TRAP API_GET_VERSION: %o0 group -> %o1 major, %o2 minor.  A group
  * that is unknown or not negotiated gives EINVAL (docs/sun4v-hypervisor.md). */
-static uint64_t api_get_version(struct guest_state *gs, struct hvpmu_hv_regs *r)
+static uint64_t api_get_version(struct hvpmu_hv *hv, struct guest_state *gs, struct hvpmu_hv_regs *r)
 {
-	int gi = group_index(r->o[0]);
+	int gi = group_index(hv, r->o[0]);
 
 	if (gi < 0 || gs->major[gi] == 0)
 		return HV_EINVAL;
@@ -304,8 +311,8 @@ static uint64_t dispatch(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, u
 
 	if (trapnum == HV_CORE_TRAP) {
 		switch (r->o[5]) {
-		case HV_CORE_SET_VER: return api_set_version(gs, r);
-		case HV_CORE_GET_VER: return api_get_version(gs, r);
+		case HV_CORE_SET_VER: return api_set_version(hv, gs, r);
+		case HV_CORE_GET_VER: return api_get_version(hv, gs, r);
 		default: return HV_EBADTRAP;
 		}
 	}
@@ -317,7 +324,7 @@ static uint64_t dispatch(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, u
 
 		if (h->fn != r->o[5])
 			continue;
-		gi = group_index(h->group);
+		gi = group_index(hv, h->group);
 		if (gi < 0 || gs->major[gi] == 0)
 			return HV_EBADTRAP;
 		return h->handler(hv, guest, strand, r);

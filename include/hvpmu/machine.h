@@ -266,7 +266,20 @@ int hvpmu_machine_stxa(struct hvpmu_machine *m, uint32_t strand, unsigned asi, u
  */
 int hvpmu_machine_map_large(struct hvpmu_machine *m, uint64_t va, uint64_t len, uint64_t bytes);
 
-/* The T4 PMU of `strand` (layer 3), or NULL. */
+/*
+ * UltraSPARC T1: RDASR / WRASR of %pcr (ASR 0x10) and %pic (ASR 0x11) as
+ * code on `strand` executes them, in the strand's mode
+ * (niagara-perf-api.txt §2.1; hvpmu/t1_pmu.h for the checks).  The strand
+ * is synced first.  Returns 0, HVPMU_ETRAP (privileged_opcode /
+ * privileged_action), or HVPMU_ERANGE (other ASR, or not a T1 machine).
+ */
+int hvpmu_machine_rdasr(struct hvpmu_machine *m, uint32_t strand, unsigned asr, uint64_t *val);
+int hvpmu_machine_wrasr(struct hvpmu_machine *m, uint32_t strand, unsigned asr, uint64_t val);
+struct hvpmu_t1_pmu;
+/* The T1 PMU of `strand` (NULL on other platforms). */
+struct hvpmu_t1_pmu *hvpmu_machine_t1_pmu(struct hvpmu_machine *m, uint32_t strand);
+
+/* The T4 PMU of `strand` (layer 3), or NULL (also on other platforms). */
 struct hvpmu_t4_pmu *hvpmu_machine_t4_pmu(struct hvpmu_machine *m, uint32_t strand);
 
 /*

@@ -36,15 +36,78 @@ struct strand {
 	struct tlb *itlb, *dtlb;          /* docs/tlb-model.md */
 	struct tlb_stats ts;
 	struct walk_ctx { struct hvpmu_machine *m; uint32_t strand; } wctx;
-	struct hvpmu_t4_pmu *pmu;
+	struct hvpmu_t4_pmu *pmu;         /* T4: PCR0-3 / PIC0-3 */
+	struct hvpmu_t1_pmu *t1;          /* T1: %pcr / %pic */
+	uint32_t t1_int15;                /* T1: overflow interrupt latched (SOFTINT 15), not yet taken */
 };
 
 struct core {
 	struct cache l1i, l1d, l2;
 };
 
+/* The per-strand PMU of a platform (STYLE.md: chip differences as data). */
+struct pmu_ops {
+	int (*create)(struct strand *s, const uint32_t *class_flags);
+	void (*destroy)(struct strand *s);
+	void (*classes_changed)(struct strand *s);
+	void (*feed)(struct strand *s, const struct hvpmu_t4_feed *f, struct hvpmu_t4_feed_result *r);
+	uint64_t (*headroom)(const struct strand *s, uint64_t max_cycles_per_insn);
+	uint64_t (*mem_headroom)(const struct strand *s);
+};
+
+static int t4_create(struct strand *s, const uint32_t *cf)
+{
+	return (s->pmu = hvpmu_t4_pmu_create(cf)) ? 0 : -1;
+}
+static void t4_destroy(struct strand *s) { hvpmu_t4_pmu_destroy(s->pmu); }
+static void t4_classes(struct strand *s) { hvpmu_t4_pmu_classes_changed(s->pmu); }
+static void t4_feed(struct strand *s, const struct hvpmu_t4_feed *f, struct hvpmu_t4_feed_result *r)
+{
+	hvpmu_t4_pmu_feed(s->pmu, f, r);
+}
+static uint64_t t4_headroom(const struct strand *s, uint64_t c) { return hvpmu_t4_pmu_headroom(s->pmu, c); }
+static uint64_t t4_mem_headroom(const struct strand *s) { return hvpmu_t4_pmu_mem_headroom(s->pmu); }
+
+static int t1_create(struct strand *s, const uint32_t *cf)
+{
+	return (s->t1 = hvpmu_t1_pmu_create(cf)) ? 0 : -1;
+}
+static void t1_destroy(struct strand *s) { hvpmu_t1_pmu_destroy(s->t1); }
+static void t1_classes(struct strand *s) { (void)s; /* the T1 PMU reads the class table at each feed */ }
+/* A T1 wrap latches SOFTINT 15: the interrupt (not precise) stays pending
+ * until taken, and is reported as a disrupting PMU trap whose pic_mask
+ * holds the HVPMU_T1_OVF_* halves. */
+static void t1_feed(struct strand *s, const struct hvpmu_t4_feed *f, struct hvpmu_t4_feed_result *r)
+{
+	struct hvpmu_t1_feed tf = { 0 };
+	struct hvpmu_t1_feed_result tr;
+
+	tf.dclass = f->dclass;
+	tf.dclass_nonzero = f->dclass_nonzero;
+	memcpy(tf.dmev, f->dmev, sizeof tf.dmev);
+	tf.next_pc = f->next_pc;
+	hvpmu_t1_pmu_feed(s->t1, &tf, &tr);
+	memset(r, 0, sizeof *r);
+	r->ovf_mask = tr.ovf_mask;
+	if (tr.int_level15)
+		s->t1_int15 |= tr.ovf_mask;
+	r->disrupt_mask = s->t1_int15;
+}
+static uint64_t t1_headroom(const struct strand *s, uint64_t c)
+{
+	(void)c;
+	return hvpmu_t1_pmu_headroom(s->t1);
+}
+static uint64_t t1_mem_headroom(const struct strand *s) { return hvpmu_t1_pmu_mem_headroom(s->t1); }
+
+static const struct pmu_ops pmu_ops[] = {
+	[HVPMU_PLATFORM_T4] = { t4_create, t4_destroy, t4_classes, t4_feed, t4_headroom, t4_mem_headroom },
+	[HVPMU_PLATFORM_T1] = { t1_create, t1_destroy, t1_classes, t1_feed, t1_headroom, t1_mem_headroom },
+};
+
 struct hvpmu_machine {
 	struct hvpmu_md md;
+	const struct pmu_ops *ops;
 	int mem_on;
 	uint32_t ncores;
 	struct core *cores;
@@ -103,12 +166,13 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 	if (!md || !out)
 		return HVPMU_EINVAL;
 	n = hvpmu_md_nstrands(md);
-	if (n == 0 || n > 4096 || md->platform != HVPMU_PLATFORM_T4)
+	if (n == 0 || n > 4096 || (unsigned)md->platform >= sizeof pmu_ops / sizeof pmu_ops[0])
 		return HVPMU_EINVAL;
 	m = calloc(1, sizeof *m);
 	if (!m)
 		return HVPMU_ENOMEM;
 	m->md = *md;
+	m->ops = &pmu_ops[md->platform];
 	m->nstrands = n;
 	/* worst case per instruction: a block access's micro-ops, a taken CTI,
 	 * and full misses for its fetch and for a data access crossing lines */
@@ -152,8 +216,7 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 		m->s[i].act.mem_next_check = UINT64_MAX;
 		m->s[i].mode = HVPMU_MODE_USER;
 		bpred_init(&m->s[i].bp);
-		m->s[i].pmu = hvpmu_t4_pmu_create(m->class_flags);
-		if (!m->s[i].pmu) {
+		if (m->ops->create(&m->s[i], m->class_flags)) {
 			hvpmu_machine_destroy(m);
 			return HVPMU_ENOMEM;
 		}
@@ -178,7 +241,8 @@ void hvpmu_machine_destroy(struct hvpmu_machine *m)
 	if (!m)
 		return;
 	for (uint32_t i = 0; m->s && i < m->nstrands; i++)
-		hvpmu_t4_pmu_destroy(m->s[i].pmu);
+		if (m->s[i].pmu || m->s[i].t1)
+			m->ops->destroy(&m->s[i]);
 	for (uint32_t i = 0; m->mcu && i < m->nmcu; i++)
 		hvpmu_t4_mcu_destroy(m->mcu[i]);
 	free(m->mcu);
@@ -222,7 +286,7 @@ int hvpmu_machine_class(struct hvpmu_machine *m, uint32_t si_flags)
 		(uint64_t)m->md.timing.insn_cycles * ((si_flags & HVPMU_SI_BLOCK) ? BLOCK_UOPS : 1) +
 		((si_flags & HVPMU_SI_CTI_ALWAYS) ? m->md.timing.taken_cti_cycles : 0);
 	for (uint32_t i = 0; i < m->nstrands; i++)
-		hvpmu_t4_pmu_classes_changed(m->s[i].pmu);
+		m->ops->classes_changed(&m->s[i]);
 	return (int)m->nclass++;
 }
 
@@ -253,7 +317,7 @@ static void raise(struct hvpmu_machine *m, uint32_t strand, enum hvpmu_trap_type
 /* Next point at which a PIC could wrap or the tick compare could match. */
 static void schedule(struct hvpmu_machine *m, struct strand *s)
 {
-	uint64_t h = hvpmu_t4_pmu_headroom(s->pmu, m->max_insn_cycles);
+	uint64_t h = m->ops->headroom(s, m->max_insn_cycles);
 	uint64_t base = s->act.bound - s->next_len;
 
 	if (s->tick_cmpr) {
@@ -264,7 +328,7 @@ static void schedule(struct hvpmu_machine *m, struct strand *s)
 			h = t;
 	}
 	s->act.next_check = h >= UINT64_MAX - base ? UINT64_MAX : base + h;
-	h = hvpmu_t4_pmu_mem_headroom(s->pmu);
+	h = m->ops->mem_headroom(s);
 	s->act.mem_next_check = h >= UINT64_MAX - s->act.mem_refs ? UINT64_MAX : s->act.mem_refs + h;
 }
 
@@ -324,7 +388,7 @@ static int sync_strand(struct hvpmu_machine *m, uint32_t strand, const struct hv
 	f.last = last;
 	f.next_pc = next ? next->vaddr : last ? last->vaddr + 4u * last->n : 0;
 	f.mode = s->mode;
-	hvpmu_t4_pmu_feed(s->pmu, &f, &r);
+	m->ops->feed(s, &f, &r);
 
 	/* traps are taken in user mode only; see hvpmu_machine_set_mode() */
 	if (s->mode == HVPMU_MODE_USER && s->depth == 0) {
@@ -343,8 +407,10 @@ static int sync_strand(struct hvpmu_machine *m, uint32_t strand, const struct hv
 			left &= ~mask;
 			raise(m, strand, HVPMU_TT_PRECISE_PERF, mask, tpc);
 		}
-		if (r.disrupt_mask)
+		if (r.disrupt_mask) {
+			s->t1_int15 = 0; /* taken */
 			raise(m, strand, HVPMU_TT_DISRUPTING_PERF, r.disrupt_mask, f.next_pc);
+		}
 		if (s->tick_cmpr && tick_of(s) >= s->tick_cmpr) {
 			s->tick_cmpr = 0;
 			raise(m, strand, HVPMU_TT_TIMER, 0, f.next_pc);
@@ -398,6 +464,47 @@ int hvpmu_machine_set_tick_compare(struct hvpmu_machine *m, uint32_t strand, uin
 struct hvpmu_t4_pmu *hvpmu_machine_t4_pmu(struct hvpmu_machine *m, uint32_t strand)
 {
 	return strand < m->nstrands ? m->s[strand].pmu : NULL;
+}
+
+struct hvpmu_t1_pmu *hvpmu_machine_t1_pmu(struct hvpmu_machine *m, uint32_t strand)
+{
+	return strand < m->nstrands ? m->s[strand].t1 : NULL;
+}
+
+/* T1 %pcr (ASR 0x10) and %pic (ASR 0x11), niagara-perf-api.txt §2.1. */
+int hvpmu_machine_rdasr(struct hvpmu_machine *m, uint32_t strand, unsigned asr, uint64_t *val)
+{
+	struct strand *s;
+
+	if (strand >= m->nstrands || !m->s[strand].t1)
+		return HVPMU_ERANGE;
+	s = &m->s[strand];
+	hvpmu_machine_sync(m, strand, NULL, NULL);
+	if (asr == HVPMU_T1_ASR_PCR)
+		return hvpmu_t1_pcr_read(s->t1, s->mode, val);
+	if (asr == HVPMU_T1_ASR_PIC)
+		return hvpmu_t1_pic_read(s->t1, s->mode, val);
+	return HVPMU_ERANGE;
+}
+
+int hvpmu_machine_wrasr(struct hvpmu_machine *m, uint32_t strand, unsigned asr, uint64_t val)
+{
+	struct strand *s;
+	int rc;
+
+	if (strand >= m->nstrands || !m->s[strand].t1)
+		return HVPMU_ERANGE;
+	s = &m->s[strand];
+	hvpmu_machine_sync(m, strand, NULL, NULL);
+	if (asr == HVPMU_T1_ASR_PCR)
+		rc = hvpmu_t1_pcr_write(s->t1, s->mode, val);
+	else if (asr == HVPMU_T1_ASR_PIC)
+		rc = hvpmu_t1_pic_write(s->t1, s->mode, val);
+	else
+		return HVPMU_ERANGE;
+	if (s->depth == 0)
+		schedule(m, s);
+	return rc;
 }
 
 uint32_t hvpmu_machine_nmcu(const struct hvpmu_machine *m) { return m->nmcu; }

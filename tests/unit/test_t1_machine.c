@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Platform t1 end to end without QEMU: the machine description, the T1
+ * PMU reached with RDASR/WRASR of %pcr/%pic (niagara-perf-api.txt §2.1,
+ * ../shared/reference/hw-and-hypervisor.md §3.1-3.2), counting fed through
+ * the machine's fast-path contract, the latched interrupt_level_15 on a
+ * wrap, and the API groups the hypervisor offers per platform.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <hvpmu/hvpmu.h>
+
+#define FADDD 0x81a00842u /* faddd %f0, %f2, %f0: FGU */
+#define ADD 0x82004002u   /* add %g1, %g2, %g1: other */
+
+struct trapped {
+	unsigned n;
+	struct hvpmu_guest_trap last;
+};
+
+static void on_trap(void *ctx, const struct hvpmu_guest_trap *t)
+{
+	struct trapped *tr = ctx;
+
+	tr->n++;
+	tr->last = *t;
+}
+
+static void test_t1_description(void **state)
+{
+	struct hvpmu_md md;
+
+	(void)state;
+	assert_int_equal(hvpmu_md_default(HVPMU_PLATFORM_T1, &md), 0);
+	assert_int_equal(hvpmu_md_nstrands(&md), 32);
+	assert_string_equal(hvpmu_platform_name(HVPMU_PLATFORM_T1), "t1");
+	assert_int_equal(hvpmu_platform_by_name("t1"), HVPMU_PLATFORM_T1);
+	assert_int_equal(md.mem.l2.size, 0);               /* no private L2 */
+	assert_int_equal(md.mem.l3.size, 3 * 1024 * 1024); /* the shared L2 */
+	assert_int_equal(md.mem.l1d.line, 16);
+}
+
+static void test_t1_pcr_pic(void **state)
+{
+	struct hvpmu_md md;
+	struct hvpmu_machine *m = NULL;
+	struct hvpmu_hv *hv = NULL;
+	struct hvpmu_activity *a;
+	struct hvpmu_sparc_insn d;
+	struct trapped tr = { 0 };
+	int cf, ca;
+	uint64_t pcr, pic;
+
+	(void)state;
+	assert_int_equal(hvpmu_md_default(HVPMU_PLATFORM_T1, &md), 0);
+	assert_int_equal(hvpmu_machine_create(&md, &m), 0);
+	assert_int_equal(hvpmu_hv_create(m, &hv), 0);
+	assert_int_equal(hvpmu_hv_set_guest_trap_handler(hv, 0, on_trap, &tr), 0);
+	assert_null(hvpmu_machine_t4_pmu(m, 0));
+	assert_non_null(hvpmu_machine_t1_pmu(m, 0));
+	cf = hvpmu_machine_class(m, hvpmu_sparc_decode(FADDD, 0, &d));
+	ca = hvpmu_machine_class(m, hvpmu_sparc_decode(ADD, 0, &d));
+	a = hvpmu_machine_activity(m, 0);
+
+	/* privileged code programs %pcr: UT, SL = FP_instr_cnt, PRIV */
+	hvpmu_machine_set_mode(m, 0, HVPMU_MODE_PRIV);
+	pcr = HVPMU_FDP(HVPMU_FDP(HVPMU_FDP(0, T1_PCR, UT, 1), T1_PCR, SL, HVPMU_T1_SL_FP_INSTR_CNT), T1_PCR, PRIV, 1);
+	assert_int_equal(hvpmu_machine_wrasr(m, 0, HVPMU_T1_ASR_PCR, pcr), 0);
+	assert_int_equal(hvpmu_machine_wrasr(m, 0, HVPMU_T1_ASR_PIC, 0xfffffffeu), 0); /* PICL near wrap */
+	hvpmu_machine_set_mode(m, 0, HVPMU_MODE_USER);
+	/* user code: PRIV=1 makes %pic and %pcr trap */
+	assert_int_equal(hvpmu_machine_rdasr(m, 0, HVPMU_T1_ASR_PIC, &pic), HVPMU_ETRAP);
+	assert_int_equal(hvpmu_machine_rdasr(m, 0, HVPMU_T1_ASR_PCR, &pcr), HVPMU_ETRAP);
+	/* retire 5 FP and 7 other instructions */
+	a->icount[cf] += 5;
+	a->icount[ca] += 7;
+	hvpmu_machine_sync(m, 0, NULL, NULL);
+	hvpmu_machine_set_mode(m, 0, HVPMU_MODE_PRIV);
+	assert_int_equal(hvpmu_machine_rdasr(m, 0, HVPMU_T1_ASR_PIC, &pic), 0);
+	assert_int_equal(HVPMU_FEX(pic, T1_PIC, PICH), 12);
+	assert_int_equal(HVPMU_FEX(pic, T1_PIC, PICL), 3); /* 0xfffffffe + 5 wrapped */
+	assert_int_equal(hvpmu_machine_rdasr(m, 0, HVPMU_T1_ASR_PCR, &pcr), 0);
+	assert_int_equal(HVPMU_FEX(pcr, T1_PCR, OVFL), 1);
+	assert_int_equal(HVPMU_FEX(pcr, T1_PCR, OVFH), 0);
+	/* the interrupt was latched while user mode ran: delivered at the sync */
+	assert_int_equal(tr.n, 1);
+	assert_int_equal(tr.last.tt, HV_TT_INTERRUPT_LEVEL_15);
+	assert_int_equal(tr.last.precise, 0);
+	assert_int_equal(tr.last.pic_mask, HVPMU_T1_OVF_PICL);
+	/* other ASRs are not PMU registers */
+	assert_int_equal(hvpmu_machine_rdasr(m, 0, 0x12, &pic), HVPMU_ERANGE);
+	hvpmu_hv_destroy(hv);
+	hvpmu_machine_destroy(m);
+}
+
+/* Group 0x200 is offered on t1 only; VT_CPU 0x20c on t4 only. */
+static void test_groups_per_platform(void **state)
+{
+	struct hvpmu_md md;
+	struct hvpmu_machine *m = NULL;
+	struct hvpmu_hv *hv = NULL;
+	uint64_t minor;
+
+	(void)state;
+	assert_int_equal(hvpmu_md_default(HVPMU_PLATFORM_T1, &md), 0);
+	assert_int_equal(hvpmu_machine_create(&md, &m), 0);
+	assert_int_equal(hvpmu_hv_create(m, &hv), 0);
+	assert_int_equal(hvpmu_hv_set_version(hv, 0, HV_GRP_NIAGARA, 1, 0, &minor), HV_EOK);
+	assert_int_equal(hvpmu_hv_set_version(hv, 0, HV_GRP_VT_CPU, 1, 0, &minor), HV_EINVAL);
+	assert_int_equal(hvpmu_hv_vt_set_perfreg(hv, 0, 0, 0), HV_EBADTRAP);
+	hvpmu_hv_destroy(hv);
+	hvpmu_machine_destroy(m);
+	assert_int_equal(hvpmu_md_default(HVPMU_PLATFORM_T4, &md), 0);
+	assert_int_equal(hvpmu_machine_create(&md, &m), 0);
+	assert_int_equal(hvpmu_hv_create(m, &hv), 0);
+	assert_int_equal(hvpmu_hv_set_version(hv, 0, HV_GRP_NIAGARA, 1, 0, &minor), HV_EINVAL);
+	assert_int_equal(hvpmu_machine_rdasr(m, 0, HVPMU_T1_ASR_PCR, &minor), HVPMU_ERANGE);
+	hvpmu_hv_destroy(hv);
+	hvpmu_machine_destroy(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_t1_description),
+		cmocka_unit_test(test_t1_pcr_pic),
+		cmocka_unit_test(test_groups_per_platform),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

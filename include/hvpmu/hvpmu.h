@@ -51,6 +51,7 @@ const char *hvpmu_strerror(int err);
 #include <hvpmu/t4_pmu.h>
 #include <hvpmu/t4_mcu.h>
 #include <hvpmu/t1_pmu.h>
+#include <hvpmu/t1_perfregs.h>
 #include <hvpmu/t4_events.h>
 #include <hvpmu/sun4v.h>
 #include <hvpmu/supervisor.h>

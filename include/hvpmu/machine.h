@@ -276,6 +276,21 @@ int hvpmu_machine_map_large(struct hvpmu_machine *m, uint64_t va, uint64_t len, 
 int hvpmu_machine_rdasr(struct hvpmu_machine *m, uint32_t strand, unsigned asr, uint64_t *val);
 int hvpmu_machine_wrasr(struct hvpmu_machine *m, uint32_t strand, unsigned asr, uint64_t val);
 struct hvpmu_t1_pmu;
+struct hvpmu_t1_perfregs;
+/*
+ * UltraSPARC T1 chip-wide DRAM and JBUS performance registers
+ * (niagara-perf-api.txt, hvpmu/t1_perfregs.h), brought up to date with the
+ * DRAM channels' activity and the JBUS activity up to the chip's current
+ * cycle; NULL on other platforms.
+ */
+struct hvpmu_t1_perfregs *hvpmu_machine_t1_perfregs(struct hvpmu_machine *m);
+/*
+ * An I/O transfer of the guest on T1 (docs/t1-platform.md): `bytes` moved
+ * by DMA over the JBUS, device-to-memory (the guest's read()) or the
+ * reverse (write()), plus the driver's PIO write (start) and PIO read
+ * (status).  No-op on other platforms.
+ */
+void hvpmu_machine_io(struct hvpmu_machine *m, uint32_t strand, int device_to_memory, uint64_t bytes);
 /* The T1 PMU of `strand` (NULL on other platforms). */
 struct hvpmu_t1_pmu *hvpmu_machine_t1_pmu(struct hvpmu_machine *m, uint32_t strand);
 

@@ -63,6 +63,10 @@ enum hvpmu_hv_status {
 #define HV_GRP_NIAGARA 0x0200 /* Niagara perf regs + MMU statistics (UltraSPARC T1) */
 
 /* FAST_TRAP functions. */
+#define HV_FAST_NIAGARA_GET_PERFREG 0x100 /* niagara-perf-api.txt; group 0x200 */
+#define HV_FAST_NIAGARA_SET_PERFREG 0x101
+#define HV_FAST_NIAGARA_MMUSTAT_CONF 0x102 /* niagara-mmustat-api.txt; group 0x200 */
+#define HV_FAST_NIAGARA_MMUSTAT_INFO 0x103
 #define HV_FAST_VT_GET_PERFREG 0x184
 #define HV_FAST_VT_SET_PERFREG 0x185
 
@@ -125,6 +129,8 @@ uint64_t hvpmu_hv_set_version(struct hvpmu_hv *hv, uint32_t strand, uint64_t gro
 			      uint64_t major, uint64_t minor, uint64_t *actual_minor);
 uint64_t hvpmu_hv_get_version(struct hvpmu_hv *hv, uint32_t strand, uint64_t group,
 			      uint64_t *major, uint64_t *minor);
+uint64_t hvpmu_hv_niagara_get_perfreg(struct hvpmu_hv *hv, uint32_t strand, uint64_t reg, uint64_t *val);
+uint64_t hvpmu_hv_niagara_set_perfreg(struct hvpmu_hv *hv, uint32_t strand, uint64_t reg, uint64_t val);
 uint64_t hvpmu_hv_vt_get_perfreg(struct hvpmu_hv *hv, uint32_t strand, uint64_t reg, uint64_t *val);
 uint64_t hvpmu_hv_vt_set_perfreg(struct hvpmu_hv *hv, uint32_t strand, uint64_t reg, uint64_t val);
 

@@ -48,6 +48,8 @@ static const struct api_group api_groups[] = {
 #define NGROUPS (sizeof api_groups / sizeof api_groups[0])
 
 static uint64_t vt_get_perfreg(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, struct hvpmu_hv_regs *r);
+static uint64_t niagara_get_perfreg(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, struct hvpmu_hv_regs *r);
+static uint64_t niagara_set_perfreg(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, struct hvpmu_hv_regs *r);
 static uint64_t vt_set_perfreg(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, struct hvpmu_hv_regs *r);
 
 struct hcall {
@@ -60,6 +62,8 @@ struct hcall {
 static const struct hcall fast_calls[] = {
 	{ HV_FAST_VT_GET_PERFREG, HV_GRP_VT_CPU, vt_get_perfreg, "vt_get_perfreg" },
 	{ HV_FAST_VT_SET_PERFREG, HV_GRP_VT_CPU, vt_set_perfreg, "vt_set_perfreg" },
+	{ HV_FAST_NIAGARA_GET_PERFREG, HV_GRP_NIAGARA, niagara_get_perfreg, "niagara_get_perfreg" },
+	{ HV_FAST_NIAGARA_SET_PERFREG, HV_GRP_NIAGARA, niagara_set_perfreg, "niagara_set_perfreg" },
 };
 
 struct guest_state {
@@ -304,6 +308,51 @@ static uint64_t vt_set_perfreg(struct hvpmu_hv *hv, unsigned guest, uint32_t str
 	return HV_EOK;
 }
 
+/*
+ * NIAGARA_GET/SET_PERFREG (niagara-perf-api.txt): PerfReg 0..9 of the
+ * chip-wide JBUS and DRAM registers.  Check order of the OpenSPARC
+ * hypervisor (hw-and-hypervisor.md §1.2): perfctraccess absent or 0 ->
+ * ENOACCESS, then PerfReg >= 10 (unsigned) -> EINVAL.  Control writes are
+ * masked to their 8 bits by the device; values are shared by every guest.
+ */
+static uint64_t niagara_perfreg_checks(struct hvpmu_hv *hv, unsigned guest, uint64_t reg)
+{
+	int64_t acc = hv->md->guests[guest].perfctraccess;
+
+	if (acc == HVPMU_MD_PROP_ABSENT || acc == 0)
+		return HV_ENOACCESS;
+	return reg >= HVPMU_T1_NPERFREGS ? HV_EINVAL : HV_EOK;
+}
+
+static uint64_t niagara_get_perfreg(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, struct hvpmu_hv_regs *r)
+{
+	uint64_t st = niagara_perfreg_checks(hv, guest, r->o[0]), val;
+	struct hvpmu_t1_perfregs *dev;
+
+	(void)strand;
+	if (st != HV_EOK)
+		return st;
+	dev = hvpmu_machine_t1_perfregs(hv->m);
+	if (!dev || hvpmu_t1_perfregs_read(dev, (unsigned)r->o[0], &val))
+		return HV_EINVAL;
+	r->o[1] = val;
+	return HV_EOK;
+}
+
+static uint64_t niagara_set_perfreg(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, struct hvpmu_hv_regs *r)
+{
+	uint64_t st = niagara_perfreg_checks(hv, guest, r->o[0]);
+	struct hvpmu_t1_perfregs *dev;
+
+	(void)strand;
+	if (st != HV_EOK)
+		return st;
+	dev = hvpmu_machine_t1_perfregs(hv->m);
+	if (!dev || hvpmu_t1_perfregs_write(dev, (unsigned)r->o[0], r->o[1]))
+		return HV_EINVAL;
+	return HV_EOK;
+}
+
 static uint64_t dispatch(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, unsigned trapnum,
 			 struct hvpmu_hv_regs *r)
 {
@@ -399,4 +448,22 @@ const char *hvpmu_hv_status_name(uint64_t status)
 		"EWOULDBLOCK", "ENOACCESS", "EIO", "ECPUERROR", "ENOTSUPPORTED", "ENOMAP", "ETOOMANY", "ECHANNEL",
 	};
 	return status < sizeof names / sizeof names[0] ? names[status] : "E?";
+}
+
+uint64_t hvpmu_hv_niagara_get_perfreg(struct hvpmu_hv *hv, uint32_t strand, uint64_t reg, uint64_t *val)
+{
+	struct hvpmu_hv_regs r = { { reg, 0, 0, 0, 0, HV_FAST_NIAGARA_GET_PERFREG } };
+
+	hvpmu_hv_trap(hv, strand, HV_FAST_TRAP, &r);
+	if (val && r.o[0] == HV_EOK)
+		*val = r.o[1];
+	return r.o[0];
+}
+
+uint64_t hvpmu_hv_niagara_set_perfreg(struct hvpmu_hv *hv, uint32_t strand, uint64_t reg, uint64_t val)
+{
+	struct hvpmu_hv_regs r = { { reg, val, 0, 0, 0, HV_FAST_NIAGARA_SET_PERFREG } };
+
+	hvpmu_hv_trap(hv, strand, HV_FAST_TRAP, &r);
+	return r.o[0];
 }

@@ -123,9 +123,25 @@ struct hvpmu_machine {
 	hvpmu_trap_fn trap_fn;
 	void *trap_ctx;
 	struct strand *s;
-	uint32_t nmcu;                    /* HVPMU_T4_MCUS_PER_CHIP per chip */
+	uint32_t nmcu;                    /* HVPMU_T4_MCUS_PER_CHIP per chip (T4), 0 on T1 */
+	uint32_t ndram;                   /* DRAM models: one per T4 MCU, one per T1 channel */
+	struct hvpmu_t1_perfregs *t1regs; /* T1: chip-wide DRAM + JBUS PerfRegs */
+	struct hvpmu_t1_jbus_activity jbus; /* T1: JBUS activity not yet counted */
+	uint64_t jbus_now;                /* chip cycle up to which JBUS cycles were counted */
 	struct hvpmu_t4_mcu **mcu;        /* chip-wide MCU DRAM counters (§10.5) */
 };
+
+/* UltraSPARC T1 memory system (docs/t1-platform.md): 4 DRAM channels, one
+ * per L2 bank, banks interleaved on 64-byte lines (PA[7:6]); a 128-bit
+ * J-Bus at 2.56 GB/s = 160 MHz, i.e. 2 JBus cycles per 15 CPU cycles at
+ * 1.2 GHz; I/O modeled from the guest's read/write system calls. */
+#define T1_DRAM_CHANNELS 4
+#define T1_CHANNEL_SHIFT 6
+#define JBUS_PER_CPU_NUM 2
+#define JBUS_PER_CPU_DEN 15
+#define JBUS_DMA_BYTES 64          /* one DMA transaction per 64-byte line */
+#define JBUS_DMA_READ_LATENCY 16   /* JBus cycles: ~memory latency (120 CPU cycles) */
+#define JBUS_PIO_READ_LATENCY 40   /* JBus cycles: a device status read */
 
 /* Context number of the guest's user process (the kernel is ctx 0). */
 #define USER_CTX 1
@@ -149,10 +165,11 @@ static int create_mmu(struct hvpmu_machine *m)
 		    tlb_create(&tlb_chip_t4.dtlb, TLB_SIDE_D, &m->s[i].dtlb))
 			return -1;
 	}
-	m->dram = calloc(m->nmcu, sizeof *m->dram);
+	m->ndram = m->md.platform == HVPMU_PLATFORM_T1 ? T1_DRAM_CHANNELS : m->nmcu;
+	m->dram = calloc(m->ndram, sizeof *m->dram);
 	if (!m->dram)
 		return -1;
-	for (uint32_t i = 0; i < m->nmcu; i++)
+	for (uint32_t i = 0; i < m->ndram; i++)
 		if (dram_init(&m->dram[i], NULL))
 			return -1;
 	return 0;
@@ -221,13 +238,17 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 			return HVPMU_ENOMEM;
 		}
 	}
-	m->nmcu = md->chips * HVPMU_T4_MCUS_PER_CHIP;
-	m->mcu = calloc(m->nmcu, sizeof *m->mcu);
+	m->nmcu = md->platform == HVPMU_PLATFORM_T4 ? md->chips * HVPMU_T4_MCUS_PER_CHIP : 0;
+	m->mcu = calloc(m->nmcu + 1, sizeof *m->mcu);
 	for (uint32_t i = 0; m->mcu && i < m->nmcu; i++)
 		if (!(m->mcu[i] = hvpmu_t4_mcu_create())) {
 			hvpmu_machine_destroy(m);
 			return HVPMU_ENOMEM;
 		}
+	if (md->platform == HVPMU_PLATFORM_T1 && !(m->t1regs = hvpmu_t1_perfregs_create())) {
+		hvpmu_machine_destroy(m);
+		return HVPMU_ENOMEM;
+	}
 	if (!m->mcu || create_mmu(m)) {
 		hvpmu_machine_destroy(m);
 		return HVPMU_ENOMEM;
@@ -258,6 +279,7 @@ void hvpmu_machine_destroy(struct hvpmu_machine *m)
 		tlb_destroy(m->s[i].dtlb);
 	}
 	tlb_mmu_destroy(m->mmu);
+	hvpmu_t1_perfregs_destroy(m->t1regs);
 	free(m->dram);
 	free(m->cores);
 	free(m->l3);
@@ -628,6 +650,11 @@ static void dram_traffic(struct hvpmu_machine *m, uint32_t strand, uint64_t addr
 	struct dram_addr a;
 	uint32_t chip = strand / (m->md.strands_per_core * m->md.cores_per_chip);
 
+	if (m->md.platform == HVPMU_PLATFORM_T1) { /* channel = L2 bank, PA[7:6] */
+		dram_request(&m->dram[(addr >> T1_CHANNEL_SHIFT) & (T1_DRAM_CHANNELS - 1)], strand_now(m, strand),
+			     addr, write, 0);
+		return;
+	}
 	dram_map(addr, &a);
 	dram_request(&m->dram[chip * HVPMU_T4_MCUS_PER_CHIP + a.mcu], strand_now(m, strand), addr, write, a.port);
 }
@@ -894,4 +921,53 @@ int hvpmu_machine_map_large(struct hvpmu_machine *m, uint64_t va, uint64_t len, 
 			return HVPMU_OK;
 		}
 	return HVPMU_EINVAL;
+}
+
+/* ---- UltraSPARC T1 DRAM and JBUS PerfRegs (niagara-perf-api.txt) ---- */
+
+void hvpmu_machine_io(struct hvpmu_machine *m, uint32_t strand, int device_to_memory, uint64_t bytes)
+{
+	uint64_t lines;
+
+	if (!m->t1regs || strand >= m->nstrands || !bytes)
+		return;
+	lines = (bytes + JBUS_DMA_BYTES - 1) / JBUS_DMA_BYTES;
+	if (device_to_memory) { /* a read(): the device writes memory */
+		m->jbus.dma_writes += lines;
+	} else {                /* a write(): the device reads memory */
+		m->jbus.dma_reads += lines;
+		m->jbus.dma_read_latency += lines * JBUS_DMA_READ_LATENCY;
+	}
+	/* the driver starts the transfer and reads its status */
+	m->jbus.pio_writes++;
+	m->jbus.pio_reads++;
+	m->jbus.pio_read_latency += JBUS_PIO_READ_LATENCY;
+	strand_now(m, strand);
+}
+
+struct hvpmu_t1_perfregs *hvpmu_machine_t1_perfregs(struct hvpmu_machine *m)
+{
+	struct hvpmu_t1_dram_activity act[T1_DRAM_CHANNELS];
+
+	if (!m->t1regs)
+		return NULL;
+	memset(act, 0, sizeof act);
+	for (unsigned ch = 0; ch < T1_DRAM_CHANNELS; ch++) {
+		struct hvpmu_t4_mcu_activity a;
+
+		dram_advance(&m->dram[ch], m->chip_now, &a);
+		for (unsigned p = 0; p < HVPMU_T4_MCU_NPORTS; p++) {
+			act[ch].reads += a.reads[p];
+			act[ch].writes += a.writes[p];
+			act[ch].rd_queue_cycles += a.rd_queue_cycles[p];
+			act[ch].wr_queue_cycles += a.wr_queue_cycles[p];
+			act[ch].wb_hits += a.wb_hits[p];
+		}
+		act[ch].bank_busy_cycles = a.bank_busy_cycles;
+	}
+	m->jbus.cycles = (m->chip_now - m->jbus_now) * JBUS_PER_CPU_NUM / JBUS_PER_CPU_DEN;
+	m->jbus_now += m->jbus.cycles * JBUS_PER_CPU_DEN / JBUS_PER_CPU_NUM;
+	hvpmu_t1_perfregs_count(m->t1regs, act, &m->jbus);
+	memset(&m->jbus, 0, sizeof m->jbus);
+	return m->t1regs;
 }

@@ -39,6 +39,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = HVPMU_QEMU_PLUGIN_VERSION;
 
 /* sparc64 Linux system call numbers (arch/sparc/include/uapi/asm/unistd.h). */
 #define SPARC64_NR_EXIT 1
+#define SPARC64_NR_READ 3
+#define SPARC64_NR_WRITE 4
 #define SPARC64_NR_EXIT_GROUP 188
 #define SPARC_INSN_BYTES 4
 
@@ -436,10 +438,13 @@ static void syscall_ret_cb(qemu_plugin_id_t id, unsigned int vcpu_idx, int64_t n
 {
 	struct vcpu *v = vcpu_of(vcpu_idx);
 
-	(void)id; (void)num; (void)ret;
+	(void)id;
 	if (!v)
 		return;
 	lock();
+	/* T1: a read()/write() moved `ret` bytes by DMA (docs/t1-platform.md) */
+	if ((num == SPARC64_NR_READ || num == SPARC64_NR_WRITE) && ret > 0)
+		hvpmu_machine_io(P.m, v->strand, num == SPARC64_NR_READ, (uint64_t)ret);
 	hvpmu_machine_set_mode(P.m, v->strand, HVPMU_MODE_USER);
 	unlock();
 }

@@ -123,12 +123,114 @@ static void test_groups_per_platform(void **state)
 	hvpmu_machine_destroy(m);
 }
 
+static struct hvpmu_hv *t1_hv(struct hvpmu_md *md, struct hvpmu_machine **m)
+{
+	struct hvpmu_hv *hv = NULL;
+
+	assert_int_equal(hvpmu_machine_create(md, m), 0);
+	assert_int_equal(hvpmu_hv_create(*m, &hv), 0);
+	return hv;
+}
+
+/* NIAGARA_GET/SET_PERFREG 0x100/0x101: every status path, in the OpenSPARC
+ * check order (hw-and-hypervisor.md §1.2). */
+static void test_niagara_perfreg_status(void **state)
+{
+	struct hvpmu_md md;
+	struct hvpmu_machine *m;
+	struct hvpmu_hv *hv;
+	uint64_t v = 0, minor;
+
+	(void)state;
+	assert_int_equal(hvpmu_md_default(HVPMU_PLATFORM_T1, &md), 0);
+	hv = t1_hv(&md, &m);
+	assert_int_equal(hvpmu_hv_niagara_get_perfreg(hv, 0, 2, &v), HV_EBADTRAP); /* not negotiated */
+	assert_int_equal(hvpmu_hv_set_version(hv, 0, HV_GRP_NIAGARA, 1, 0, &minor), HV_EOK);
+	assert_int_equal(hvpmu_hv_niagara_set_perfreg(hv, 0, 10, 0), HV_EINVAL);
+	assert_int_equal(hvpmu_hv_niagara_get_perfreg(hv, 0, UINT64_MAX, &v), HV_EINVAL);
+	/* control writes keep 8 bits; counters load whole */
+	assert_int_equal(hvpmu_hv_niagara_set_perfreg(hv, 0, 2, UINT64_C(0xffffffffffffff37)), HV_EOK);
+	assert_int_equal(hvpmu_hv_niagara_get_perfreg(hv, 0, 2, &v), HV_EOK);
+	assert_int_equal(v, 0x37);
+	assert_int_equal(hvpmu_hv_niagara_set_perfreg(hv, 0, 3, UINT64_C(0x8000000180000002)), HV_EOK);
+	assert_int_equal(hvpmu_hv_niagara_get_perfreg(hv, 0, 3, &v), HV_EOK);
+	assert_int_equal(v, UINT64_C(0x8000000180000002));
+	hvpmu_hv_destroy(hv);
+	hvpmu_machine_destroy(m);
+	/* perfctraccess absent: ENOACCESS, checked before the register number */
+	md.guests[0].perfctraccess = HVPMU_MD_PROP_ABSENT;
+	hv = t1_hv(&md, &m);
+	assert_int_equal(hvpmu_hv_set_version(hv, 0, HV_GRP_NIAGARA, 1, 0, &minor), HV_EOK);
+	assert_int_equal(hvpmu_hv_niagara_get_perfreg(hv, 0, 99, &v), HV_ENOACCESS);
+	assert_int_equal(hvpmu_hv_niagara_set_perfreg(hv, 0, 0, 0), HV_ENOACCESS);
+	hvpmu_hv_destroy(hv);
+	hvpmu_machine_destroy(m);
+	md.guests[0].perfctraccess = 0;
+	hv = t1_hv(&md, &m);
+	assert_int_equal(hvpmu_hv_set_version(hv, 0, HV_GRP_NIAGARA, 1, 0, &minor), HV_EOK);
+	assert_int_equal(hvpmu_hv_niagara_get_perfreg(hv, 0, 2, &v), HV_ENOACCESS);
+	hvpmu_hv_destroy(hv);
+	hvpmu_machine_destroy(m);
+	/* on T4 the functions do not exist */
+	assert_int_equal(hvpmu_md_default(HVPMU_PLATFORM_T4, &md), 0);
+	hv = t1_hv(&md, &m);
+	assert_int_equal(hvpmu_hv_niagara_get_perfreg(hv, 0, 2, &v), HV_EBADTRAP);
+	hvpmu_hv_destroy(hv);
+	hvpmu_machine_destroy(m);
+}
+
+#define BASE UINT64_C(0x40000000)
+#define FOUR_MB (UINT64_C(4) << 20)
+
+/* Cold lines become DRAM reads on the channel of their L2 bank (PA[7:6]);
+ * I/O system calls become JBUS DMA and PIO transactions. */
+static void test_niagara_counting(void **state)
+{
+	struct hvpmu_md md;
+	struct hvpmu_machine *m;
+	struct hvpmu_hv *hv;
+	uint64_t v, minor;
+	const unsigned lines = 64;
+
+	(void)state;
+	assert_int_equal(hvpmu_md_default(HVPMU_PLATFORM_T1, &md), 0);
+	hv = t1_hv(&md, &m);
+	hvpmu_machine_enable_memory(m, 1);
+	assert_int_equal(hvpmu_machine_map_large(m, BASE, FOUR_MB, FOUR_MB), 0);
+	hvpmu_machine_dref(m, 0, 0x1000, BASE + FOUR_MB - 64, 8, HVPMU_SI_LOAD, 0); /* warms the DTLB */
+	assert_int_equal(hvpmu_hv_set_version(hv, 0, HV_GRP_NIAGARA, 1, 0, &minor), HV_EOK);
+	for (unsigned ch = 0; ch < 4; ch++) { /* counter0 = mem_reads (code 0), counter1 stopped */
+		assert_int_equal(hvpmu_hv_niagara_set_perfreg(hv, 0, 2 + 2 * ch, 0x08), HV_EOK);
+		assert_int_equal(hvpmu_hv_niagara_set_perfreg(hv, 0, 3 + 2 * ch, 0), HV_EOK);
+	}
+	for (unsigned k = 0; k < lines; k++)
+		hvpmu_machine_dref(m, 0, 0x1000, BASE + 64 * k, 8, HVPMU_SI_LOAD, 0);
+	hvpmu_machine_add_cycles(m, 0, HVPMU_MODE_USER, 100000); /* let every read issue */
+	hvpmu_machine_dref(m, 0, 0x1000, BASE + 8, 8, HVPMU_SI_LOAD, 0);
+	for (unsigned ch = 0; ch < 4; ch++) {
+		assert_int_equal(hvpmu_hv_niagara_get_perfreg(hv, 0, 3 + 2 * ch, &v), HV_EOK);
+		assert_int_equal(HVPMU_FEX(v, T1_DRAM_COUNT, COUNTER0), lines / 4);
+		assert_int_equal(HVPMU_FEX(v, T1_DRAM_COUNT, COUNTER1), 0); /* stopped */
+	}
+	/* JBUS: counter1 (bits 7:4) = DMA writes (4), counter0 (3:0) = PIO reads (8) */
+	assert_int_equal(hvpmu_hv_niagara_set_perfreg(hv, 0, 0, 0x48), HV_EOK);
+	assert_int_equal(hvpmu_hv_niagara_set_perfreg(hv, 0, 1, 0), HV_EOK);
+	hvpmu_machine_io(m, 0, 1, 1000); /* a read() of 1000 bytes: 16 lines */
+	assert_int_equal(hvpmu_hv_niagara_get_perfreg(hv, 0, 1, &v), HV_EOK);
+	assert_int_equal(HVPMU_FEX(v, T1_JBUS_COUNT, COUNTER1), 16);
+	assert_int_equal(HVPMU_FEX(v, T1_JBUS_COUNT, COUNTER0), 1);
+	hvpmu_hv_destroy(hv);
+	hvpmu_machine_destroy(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_t1_description),
 		cmocka_unit_test(test_t1_pcr_pic),
 		cmocka_unit_test(test_groups_per_platform),
+		cmocka_unit_test(test_niagara_perfreg_status),
+		cmocka_unit_test(test_niagara_counting),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -54,6 +54,8 @@ const char *hvpmu_strerror(int err);
 #include <hvpmu/t1_perfregs.h>
 #include <hvpmu/t4_events.h>
 #include <hvpmu/sun4v.h>
+#include <hvpmu/guest_mem.h>
+#include <hvpmu/mmustat.h>
 #include <hvpmu/supervisor.h>
 
 #endif

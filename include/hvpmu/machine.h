@@ -161,6 +161,20 @@ void hvpmu_machine_destroy(struct hvpmu_machine *m);
 const struct hvpmu_md *hvpmu_machine_md(const struct hvpmu_machine *m);
 uint32_t hvpmu_machine_nstrands(const struct hvpmu_machine *m);
 
+/*
+ * The hypervisor's TLB-miss handler as far as MMU statistics go: called
+ * for every tablewalk that found its translation in a TSB (a "TSB hit the
+ * hypervisor services", niagara-mmustat-api.txt), with the I/D side, the
+ * context class, the TTE size code and the %tick cycles of that miss
+ * handling.  Called from the strand's thread, inside memory accesses.
+ */
+typedef void (*hvpmu_tsb_hit_fn)(void *ctx, uint32_t strand, int dmmu, int ctx_nonzero,
+				 unsigned size_code, uint64_t ticks);
+void hvpmu_machine_set_tsb_hit_handler(struct hvpmu_machine *m, hvpmu_tsb_hit_fn fn, void *ctx);
+/* The TLB model's own count of TSB hits of a strand (for cross-checks). */
+uint64_t hvpmu_machine_tsb_hits(const struct hvpmu_machine *m, uint32_t strand, int dmmu, int ctx_nonzero,
+				unsigned size_code);
+
 /* Install the hypervisor's trap handler (NULL to drop traps). */
 void hvpmu_machine_set_trap_handler(struct hvpmu_machine *m, hvpmu_trap_fn fn, void *ctx);
 

@@ -27,6 +27,7 @@ enum hvpmu_platform {
 };
 
 #define HVPMU_MD_MAX_GUESTS 8
+#define HVPMU_MD_MAX_MEM 4     /* real-memory segments per guest */
 #define HVPMU_MD_PROP_ABSENT (-1) /* an MD integer property that is not present */
 #define HVPMU_MD_DRAM_GROUP_OS 0x1 /* DRAM_PERF_COUNT01_REG + sel0/sel1: the OS (Solaris) */
 #define HVPMU_MD_DRAM_GROUP_PM 0x2 /* DRAM_PERF_COUNT23_REG + sel2/sel3: power management */
@@ -46,6 +47,10 @@ struct hvpmu_md_guest {
 	 * owns, a mask of HVPMU_MD_DRAM_GROUP_*.  Absent or 0: none, the MCU
 	 * perf registers give ENOACCESS (docs/sun4v-hypervisor.md). */
 	int64_t dram_counter_group;
+	/* Guest real memory segments (RA base, size in bytes), as the MD's
+	 * `mblock` nodes give them; the MMU-statistics buffer must lie in one. */
+	uint32_t nmem;
+	struct { uint64_t base, size; } mem[HVPMU_MD_MAX_MEM];
 	uint32_t first_strand; /* strands [first_strand, first_strand + nstrands) belong to the guest */
 	uint32_t nstrands;
 };

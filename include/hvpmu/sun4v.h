@@ -131,6 +131,12 @@ uint64_t hvpmu_hv_get_version(struct hvpmu_hv *hv, uint32_t strand, uint64_t gro
 			      uint64_t *major, uint64_t *minor);
 uint64_t hvpmu_hv_niagara_get_perfreg(struct hvpmu_hv *hv, uint32_t strand, uint64_t reg, uint64_t *val);
 uint64_t hvpmu_hv_niagara_set_perfreg(struct hvpmu_hv *hv, uint32_t strand, uint64_t reg, uint64_t val);
+uint64_t hvpmu_hv_mmustat_conf(struct hvpmu_hv *hv, uint32_t strand, uint64_t ra, uint64_t *old_ra);
+uint64_t hvpmu_hv_mmustat_info(struct hvpmu_hv *hv, uint32_t strand, uint64_t *ra);
+/* The guest's real memory (as the guest itself reads and writes it), or
+ * NULL; hvpmu/guest_mem.h. */
+struct hvpmu_guest_mem;
+struct hvpmu_guest_mem *hvpmu_hv_guest_mem(struct hvpmu_hv *hv, unsigned guest);
 uint64_t hvpmu_hv_vt_get_perfreg(struct hvpmu_hv *hv, uint32_t strand, uint64_t reg, uint64_t *val);
 uint64_t hvpmu_hv_vt_set_perfreg(struct hvpmu_hv *hv, uint32_t strand, uint64_t reg, uint64_t val);
 

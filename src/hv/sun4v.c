@@ -49,6 +49,8 @@ static const struct api_group api_groups[] = {
 
 static uint64_t vt_get_perfreg(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, struct hvpmu_hv_regs *r);
 static uint64_t niagara_get_perfreg(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, struct hvpmu_hv_regs *r);
+static uint64_t mmustat_conf(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, struct hvpmu_hv_regs *r);
+static uint64_t mmustat_info(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, struct hvpmu_hv_regs *r);
 static uint64_t niagara_set_perfreg(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, struct hvpmu_hv_regs *r);
 static uint64_t vt_set_perfreg(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, struct hvpmu_hv_regs *r);
 
@@ -64,6 +66,8 @@ static const struct hcall fast_calls[] = {
 	{ HV_FAST_VT_SET_PERFREG, HV_GRP_VT_CPU, vt_set_perfreg, "vt_set_perfreg" },
 	{ HV_FAST_NIAGARA_GET_PERFREG, HV_GRP_NIAGARA, niagara_get_perfreg, "niagara_get_perfreg" },
 	{ HV_FAST_NIAGARA_SET_PERFREG, HV_GRP_NIAGARA, niagara_set_perfreg, "niagara_set_perfreg" },
+	{ HV_FAST_NIAGARA_MMUSTAT_CONF, HV_GRP_NIAGARA, mmustat_conf, "mmustat_conf" },
+	{ HV_FAST_NIAGARA_MMUSTAT_INFO, HV_GRP_NIAGARA, mmustat_info, "mmustat_info" },
 };
 
 struct guest_state {
@@ -71,6 +75,8 @@ struct guest_state {
 	uint64_t minor[NGROUPS];
 	hvpmu_guest_trap_fn trap_fn;
 	void *trap_ctx;
+	struct hvpmu_guest_mem *mem;   /* the guest's real memory */
+	struct hvpmu_mmustat *mmustat; /* MMU statistics service (T1) */
 };
 
 struct hvpmu_hv {
@@ -126,6 +132,17 @@ static void machine_trap(void *ctx, const struct hvpmu_trap *t)
 	hvpmu_machine_set_mode(hv->m, t->strand, prev);
 }
 
+/* A TSB hit the hypervisor's TLB-miss handler serviced: MMU statistics. */
+static void tsb_hit(void *ctx, uint32_t strand, int dmmu, int ctx_nonzero, unsigned code, uint64_t ticks)
+{
+	struct hvpmu_hv *hv = ctx;
+	int guest = guest_of(hv, strand);
+
+	if (guest >= 0 && hv->g[guest].mmustat)
+		hvpmu_mmustat_tsb_hit(hv->g[guest].mmustat, strand - hv->md->guests[guest].first_strand, dmmu,
+				      ctx_nonzero, code, ticks);
+}
+
 int hvpmu_hv_create(struct hvpmu_machine *m, struct hvpmu_hv **out)
 {
 	struct hvpmu_hv *hv;
@@ -137,16 +154,73 @@ int hvpmu_hv_create(struct hvpmu_machine *m, struct hvpmu_hv **out)
 		return HVPMU_ENOMEM;
 	hv->m = m;
 	hv->md = hvpmu_machine_md(m);
+	for (unsigned i = 0; i < hv->md->nguests; i++) {
+		const struct hvpmu_md_guest *g = &hv->md->guests[i];
+		struct hvpmu_guest_mem_seg segs[HVPMU_MD_MAX_MEM];
+
+		for (unsigned k = 0; k < g->nmem && k < HVPMU_MD_MAX_MEM; k++) {
+			segs[k].base = g->mem[k].base;
+			segs[k].size = g->mem[k].size;
+		}
+		if (g->nmem && hvpmu_guest_mem_create(segs, g->nmem, &hv->g[i].mem)) {
+			hvpmu_hv_destroy(hv);
+			return HVPMU_EINVAL;
+		}
+		/* MMU statistics: UltraSPARC T1 only (niagara-mmustat-api.txt) */
+		if (hv->md->platform == HVPMU_PLATFORM_T1 && hv->g[i].mem &&
+		    hvpmu_mmustat_create(hv->g[i].mem, g->nstrands, &hv->g[i].mmustat)) {
+			hvpmu_hv_destroy(hv);
+			return HVPMU_ENOMEM;
+		}
+	}
 	hvpmu_machine_set_trap_handler(m, machine_trap, hv);
+	hvpmu_machine_set_tsb_hit_handler(m, tsb_hit, hv);
 	*out = hv;
 	return HVPMU_OK;
 }
 
 void hvpmu_hv_destroy(struct hvpmu_hv *hv)
 {
-	if (hv)
-		hvpmu_machine_set_trap_handler(hv->m, NULL, NULL);
+	if (!hv)
+		return;
+	hvpmu_machine_set_trap_handler(hv->m, NULL, NULL);
+	hvpmu_machine_set_tsb_hit_handler(hv->m, NULL, NULL);
+	for (unsigned i = 0; i < HVPMU_MD_MAX_GUESTS; i++) {
+		hvpmu_mmustat_destroy(hv->g[i].mmustat);
+		hvpmu_guest_mem_destroy(hv->g[i].mem);
+	}
 	free(hv);
+}
+
+struct hvpmu_guest_mem *hvpmu_hv_guest_mem(struct hvpmu_hv *hv, unsigned guest)
+{
+	return guest < hv->md->nguests ? hv->g[guest].mem : NULL;
+}
+
+/* NIAGARA_MMUSTAT_CONF %o0 ra -> %o1 previous ra; INFO -> %o1 ra
+ * (niagara-mmustat-api.txt; checks in src/hv/mmustat.c). */
+static uint64_t mmustat_conf(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, struct hvpmu_hv_regs *r)
+{
+	uint64_t old = 0, st;
+
+	if (!hv->g[guest].mmustat)
+		return HV_EBADTRAP;
+	st = hvpmu_mmustat_conf(hv->g[guest].mmustat, strand - hv->md->guests[guest].first_strand, r->o[0], &old);
+	if (st == HV_EOK)
+		r->o[1] = old;
+	return st;
+}
+
+static uint64_t mmustat_info(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, struct hvpmu_hv_regs *r)
+{
+	uint64_t ra = 0, st;
+
+	if (!hv->g[guest].mmustat)
+		return HV_EBADTRAP;
+	st = hvpmu_mmustat_info(hv->g[guest].mmustat, strand - hv->md->guests[guest].first_strand, &ra);
+	if (st == HV_EOK)
+		r->o[1] = ra;
+	return st;
 }
 
 struct hvpmu_machine *hvpmu_hv_machine(struct hvpmu_hv *hv) { return hv->m; }
@@ -465,5 +539,25 @@ uint64_t hvpmu_hv_niagara_set_perfreg(struct hvpmu_hv *hv, uint32_t strand, uint
 	struct hvpmu_hv_regs r = { { reg, val, 0, 0, 0, HV_FAST_NIAGARA_SET_PERFREG } };
 
 	hvpmu_hv_trap(hv, strand, HV_FAST_TRAP, &r);
+	return r.o[0];
+}
+
+uint64_t hvpmu_hv_mmustat_conf(struct hvpmu_hv *hv, uint32_t strand, uint64_t ra, uint64_t *old_ra)
+{
+	struct hvpmu_hv_regs r = { { ra, 0, 0, 0, 0, HV_FAST_NIAGARA_MMUSTAT_CONF } };
+
+	hvpmu_hv_trap(hv, strand, HV_FAST_TRAP, &r);
+	if (old_ra && r.o[0] == HV_EOK)
+		*old_ra = r.o[1];
+	return r.o[0];
+}
+
+uint64_t hvpmu_hv_mmustat_info(struct hvpmu_hv *hv, uint32_t strand, uint64_t *ra)
+{
+	struct hvpmu_hv_regs r = { { 0, 0, 0, 0, 0, HV_FAST_NIAGARA_MMUSTAT_INFO } };
+
+	hvpmu_hv_trap(hv, strand, HV_FAST_TRAP, &r);
+	if (ra && r.o[0] == HV_EOK)
+		*ra = r.o[1];
 	return r.o[0];
 }

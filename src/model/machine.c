@@ -122,6 +122,8 @@ struct hvpmu_machine {
 	uint64_t max_insn_cycles;
 	hvpmu_trap_fn trap_fn;
 	void *trap_ctx;
+	hvpmu_tsb_hit_fn tsb_fn;
+	void *tsb_ctx;
 	struct strand *s;
 	uint32_t nmcu;                    /* HVPMU_T4_MCUS_PER_CHIP per chip (T4), 0 on T1 */
 	uint32_t ndram;                   /* DRAM models: one per T4 MCU, one per T1 channel */
@@ -772,6 +774,24 @@ static uint64_t tlb_events(struct strand *s, enum tlb_side side, const struct tl
  * user cycles and the fill-trap handler to privileged cycles.  Out of
  * modeled physical memory the address maps to itself.
  */
+/* Hand the TSB hits of a walk (tlb_stats.tsb deltas) to the hypervisor's
+ * miss handler: one call per hit, with that walk's %tick cycles. */
+static void report_tsb_hits(struct hvpmu_machine *m, uint32_t strand, enum tlb_side side,
+			    const struct tlb_stats *b)
+{
+	const struct tlb_stats *a = &m->s[strand].ts;
+
+	for (unsigned cx = 0; cx < 2; cx++)
+		for (unsigned code = 0; code < TLB_NPGSZ; code++) {
+			uint64_t d = a->tsb[side][cx][code].hits - b->tsb[side][cx][code].hits;
+			uint64_t t = a->tsb[side][cx][code].ticks - b->tsb[side][cx][code].ticks;
+
+			for (uint64_t i = 0; i < d; i++)
+				m->tsb_fn(m->tsb_ctx, strand, side == TLB_SIDE_D, (int)cx, code,
+					  i + 1 < d ? t / d : t - (d - 1) * (t / d));
+		}
+}
+
 static __attribute__((noinline)) uint64_t translate_slow(struct hvpmu_machine *m, uint32_t strand,
 							 enum tlb_side side, uint64_t va, uint64_t pc)
 {
@@ -786,6 +806,8 @@ static __attribute__((noinline)) uint64_t translate_slow(struct hvpmu_machine *m
 		return va;
 	s->pending[HVPMU_MODE_USER] += res.walk_cycles;
 	s->pending[HVPMU_MODE_PRIV] += res.trap_cycles;
+	if (m->tsb_fn)
+		report_tsb_hits(m, strand, side, &before);
 	n = tlb_events(s, side, &before);
 	if (n) { /* each event may count once: the sync bound advances by all */
 		s->act.mem_refs += n - 1;
@@ -970,4 +992,18 @@ struct hvpmu_t1_perfregs *hvpmu_machine_t1_perfregs(struct hvpmu_machine *m)
 	hvpmu_t1_perfregs_count(m->t1regs, act, &m->jbus);
 	memset(&m->jbus, 0, sizeof m->jbus);
 	return m->t1regs;
+}
+
+void hvpmu_machine_set_tsb_hit_handler(struct hvpmu_machine *m, hvpmu_tsb_hit_fn fn, void *ctx)
+{
+	m->tsb_fn = fn;
+	m->tsb_ctx = ctx;
+}
+
+uint64_t hvpmu_machine_tsb_hits(const struct hvpmu_machine *m, uint32_t strand, int dmmu, int ctx_nonzero,
+				unsigned size_code)
+{
+	if (strand >= m->nstrands || size_code >= TLB_NPGSZ)
+		return 0;
+	return m->s[strand].ts.tsb[dmmu ? TLB_SIDE_D : TLB_SIDE_I][ctx_nonzero ? 1 : 0][size_code].hits;
 }

@@ -14,6 +14,8 @@
 #define T4_STRANDS_PER_CORE 8
 #define T4_CLOCK_HZ UINT64_C(2850000000)
 
+#define GUEST_MEM_BYTES (UINT64_C(256) << 20)
+
 /* Timing-model defaults: docs/timing-model.md gives the reasoning. */
 #define T4_INSN_CYCLES 1
 #define T4_TAKEN_CTI_CYCLES 1
@@ -97,6 +99,10 @@ int hvpmu_md_default(enum hvpmu_platform platform, struct hvpmu_md *md)
 	md->guests[0].perfctraccess = 1;
 	md->guests[0].perfctrhtaccess = HVPMU_MD_PROP_ABSENT;
 	md->guests[0].dram_counter_group = p->dram_group;
+	/* one 256 MB real-memory segment at RA 0 (docs/mmustat.md) */
+	md->guests[0].nmem = 1;
+	md->guests[0].mem[0].base = 0;
+	md->guests[0].mem[0].size = GUEST_MEM_BYTES;
 	md->guests[0].first_strand = 0;
 	md->guests[0].nstrands = hvpmu_md_nstrands(md);
 	return HVPMU_OK;

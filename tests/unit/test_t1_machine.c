@@ -223,6 +223,77 @@ static void test_niagara_counting(void **state)
 	hvpmu_machine_destroy(m);
 }
 
+/* niagara-mmustat-api.txt: a Linux-style client (linux-clients.md §1.4):
+ * negotiate 0x200, zero an aligned buffer, CONF, run, INFO, read, disable.
+ * The hit counts equal the TLB model's own count of TSB hits. */
+#define MMU_BUF UINT64_C(0x100000)
+#define MMU_BUF_BYTES 0x200
+#define DMMU_CTXNON0 0x180 /* spec §2.3: D-MMU, ctx != 0 block */
+
+static void test_mmustat_client(void **state)
+{
+	struct hvpmu_md md;
+	struct hvpmu_machine *m;
+	struct hvpmu_hv *hv;
+	struct hvpmu_guest_mem *gm;
+	uint64_t v, old = 1, ra, minor, hits, ticks, words[MMU_BUF_BYTES / 8];
+
+	(void)state;
+	assert_int_equal(hvpmu_md_default(HVPMU_PLATFORM_T1, &md), 0);
+	hv = t1_hv(&md, &m);
+	gm = hvpmu_hv_guest_mem(hv, 0);
+	assert_non_null(gm);
+	hvpmu_machine_enable_memory(m, 1);
+	/* before negotiation: EBADTRAP */
+	assert_int_equal(hvpmu_hv_mmustat_conf(hv, 0, MMU_BUF, &old), HV_EBADTRAP);
+	assert_int_equal(hvpmu_hv_set_version(hv, 0, HV_GRP_NIAGARA, 1, 0, &minor), HV_EOK);
+	for (unsigned i = 0; i < MMU_BUF_BYTES / 8; i++) /* zeroed buffer */
+		assert_int_equal(hvpmu_guest_mem_write64(gm, MMU_BUF + 8 * i, 0), 0);
+	/* status paths: alignment, range; errors keep the configuration */
+	assert_int_equal(hvpmu_hv_mmustat_conf(hv, 0, MMU_BUF + 8, &old), HV_EBADALIGN);
+	assert_int_equal(hvpmu_hv_mmustat_conf(hv, 0, md.guests[0].mem[0].size - 0x100, &old), HV_ENORADDR);
+	assert_int_equal(hvpmu_hv_mmustat_conf(hv, 0, UINT64_C(0x7000000000), &old), HV_ENORADDR);
+	assert_int_equal(hvpmu_hv_mmustat_info(hv, 0, &ra), HV_EOK);
+	assert_int_equal(ra, 0);
+	assert_int_equal(hvpmu_hv_mmustat_conf(hv, 0, MMU_BUF, &old), HV_EOK);
+	assert_int_equal(old, 0);
+	assert_int_equal(hvpmu_hv_mmustat_info(hv, 0, &ra), HV_EOK);
+	assert_int_equal(ra, MMU_BUF);
+	assert_int_equal(hvpmu_hv_mmustat_info(hv, 0, &ra), HV_EOK); /* idempotent */
+	assert_int_equal(ra, MMU_BUF);
+	/* the program touches 5 pages of 8 KB: 5 DTLB misses whose second walk
+	 * (after the guest's TSB fill) hits the TSB */
+	for (unsigned p = 0; p < 5; p++)
+		hvpmu_machine_dref(m, 0, 0x1000, UINT64_C(0x80000000) + p * 8192, 8, HVPMU_SI_LOAD, 0);
+	hits = hvpmu_machine_tsb_hits(m, 0, 1, 1, 0);
+	assert_int_equal(hits, 5);
+	assert_int_equal(hvpmu_guest_mem_read64(gm, MMU_BUF + DMMU_CTXNON0, &v), 0);
+	assert_int_equal(v, hits);
+	assert_int_equal(hvpmu_guest_mem_read64(gm, MMU_BUF + DMMU_CTXNON0 + 8, &ticks), 0);
+	assert_true(ticks > 0);
+	/* nothing else written: every other word of the buffer is still 0 */
+	for (unsigned i = 0; i < MMU_BUF_BYTES / 8; i++)
+		assert_int_equal(hvpmu_guest_mem_read64(gm, MMU_BUF + 8 * i, &words[i]), 0);
+	for (unsigned i = 0; i < MMU_BUF_BYTES / 8; i++)
+		if (8 * i != DMMU_CTXNON0 && 8 * i != DMMU_CTXNON0 + 8)
+			assert_int_equal(words[i], 0);
+	/* disable: returns the previous ra; later hits are not recorded */
+	assert_int_equal(hvpmu_hv_mmustat_conf(hv, 0, 0, &old), HV_EOK);
+	assert_int_equal(old, MMU_BUF);
+	hvpmu_machine_dref(m, 0, 0x1000, UINT64_C(0x80000000) + 9 * 8192, 8, HVPMU_SI_LOAD, 0);
+	assert_int_equal(hvpmu_machine_tsb_hits(m, 0, 1, 1, 0), hits + 1);
+	assert_int_equal(hvpmu_guest_mem_read64(gm, MMU_BUF + DMMU_CTXNON0, &v), 0);
+	assert_int_equal(v, hits);
+	hvpmu_hv_destroy(hv);
+	hvpmu_machine_destroy(m);
+	/* not on T4 */
+	assert_int_equal(hvpmu_md_default(HVPMU_PLATFORM_T4, &md), 0);
+	hv = t1_hv(&md, &m);
+	assert_int_equal(hvpmu_hv_mmustat_info(hv, 0, &ra), HV_EBADTRAP);
+	hvpmu_hv_destroy(hv);
+	hvpmu_machine_destroy(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +302,7 @@ int main(void)
 		cmocka_unit_test(test_groups_per_platform),
 		cmocka_unit_test(test_niagara_perfreg_status),
 		cmocka_unit_test(test_niagara_counting),
+		cmocka_unit_test(test_mmustat_client),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -108,6 +108,21 @@ int hvpmu_sv_read(struct hvpmu_sv *sv, unsigned idx, struct hvpmu_sv_count *out)
 int hvpmu_sv_mcu_program(struct hvpmu_sv *sv, uint32_t strand, unsigned mcu, unsigned sel0, unsigned sel1);
 int hvpmu_sv_mcu_read(struct hvpmu_sv *sv, uint32_t strand, unsigned mcu, uint64_t counts[2]);
 
+/*
+ * Niagara MMU statistics (niagara-mmustat-api.txt), as Linux's
+ * arch/sparc/kernel/sysfs.c does it (linux-clients.md §1.4): negotiate
+ * group 0x200 (pre-versioning fallback to 1.0 on EBADTRAP/ENOTSUPPORTED),
+ * zero the 0x200-byte buffer at guest real address `ra` (64-byte aligned),
+ * and NIAGARA_MMUSTAT_CONF it for `strand`.  read: the buffer's 64 words
+ * (host order) after NIAGARA_MMUSTAT_INFO confirms the buffer; stop:
+ * CONF with ra 0.  Return 0 or HVPMU_EHV (hvpmu_sv_last_status() says
+ * which sun4v status), HVPMU_ERANGE.
+ */
+#define HVPMU_SV_MMUSTAT_WORDS 64
+int hvpmu_sv_mmustat_start(struct hvpmu_sv *sv, uint32_t strand, uint64_t ra);
+int hvpmu_sv_mmustat_read(struct hvpmu_sv *sv, uint32_t strand, uint64_t words[HVPMU_SV_MMUSTAT_WORDS]);
+int hvpmu_sv_mmustat_stop(struct hvpmu_sv *sv, uint32_t strand);
+
 /* Last hypervisor status that made an event unsupported or negotiation
  * fail (HV_EOK if none). */
 uint64_t hvpmu_sv_last_status(const struct hvpmu_sv *sv);

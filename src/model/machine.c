@@ -152,7 +152,8 @@ struct hvpmu_machine {
  * references follow the memory model's (docs/tlb-model.md). */
 static int create_mmu(struct hvpmu_machine *m)
 {
-	struct tlb_mmu_config cfg = tlb_chip_t4.mmu;
+	const struct tlb_chip *chip = m->md.platform == HVPMU_PLATFORM_T1 ? &tlb_chip_t1 : &tlb_chip_t4;
+	struct tlb_mmu_config cfg = chip->mmu;
 	const struct hvpmu_md_memory *mem = &m->md.mem;
 
 	cfg.ref_cycles[TLB_REF_L2] = mem->l2.latency;
@@ -163,8 +164,8 @@ static int create_mmu(struct hvpmu_machine *m)
 	for (uint32_t i = 0; i < m->nstrands; i++) {
 		m->s[i].wctx.m = m;
 		m->s[i].wctx.strand = i;
-		if (tlb_create(&tlb_chip_t4.itlb, TLB_SIDE_I, &m->s[i].itlb) ||
-		    tlb_create(&tlb_chip_t4.dtlb, TLB_SIDE_D, &m->s[i].dtlb))
+		if (tlb_create(&chip->itlb, TLB_SIDE_I, &m->s[i].itlb) ||
+		    tlb_create(&chip->dtlb, TLB_SIDE_D, &m->s[i].dtlb))
 			return -1;
 	}
 	m->ndram = m->md.platform == HVPMU_PLATFORM_T1 ? T1_DRAM_CHANNELS : m->nmcu;

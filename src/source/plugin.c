@@ -43,6 +43,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = HVPMU_QEMU_PLUGIN_VERSION;
 #define SPARC64_NR_WRITE 4
 #define SPARC64_NR_EXIT_GROUP 188
 #define SPARC_INSN_BYTES 4
+/* Guest real addresses of the per-CPU MMU-statistics buffers (in the
+ * machine description's first memory segment; 64-byte aligned). */
+#define MMUSTAT_RA UINT64_C(0x100000)
+#define MMUSTAT_STRIDE 0x200
 
 struct class_count {
 	uint8_t cls;
@@ -478,6 +482,9 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 		if (vcpu_index == 0)
 			P.next_sample = hvpmu_machine_tick(P.m, 0) + P.rq.sample_cycles;
 		hvpmu_sv_start_strand(P.sv, v->strand);
+		if (P.rq.mmustat) /* the OS gives each CPU an MMU-statistics buffer; a refusal is
+				   * reported by the tool through the result's hv_status */
+			hvpmu_sv_mmustat_start(P.sv, v->strand, MMUSTAT_RA + MMUSTAT_STRIDE * (uint64_t)v->strand);
 		if (vcpu_index == 0) { /* busstat: the OS programs the MCU counters */
 			for (unsigned d = 0; d < P.rq.nbusdev; d++)
 				if (hvpmu_sv_mcu_program(P.sv, 0, P.rq.busdev[d].mcu, P.rq.busdev[d].sel[0],
@@ -581,6 +588,12 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 			stop_vcpu(&P.vcpu[i]);
 			rs.retired += hvpmu_machine_retired(P.m, P.vcpu[i].strand);
 		}
+	if (P.rq.mmustat && (rs.mmu = calloc(P.nvcpu, sizeof *rs.mmu)))
+		for (uint32_t i = 0; i < P.nvcpu; i++)
+			if (P.vcpu[i].live && !hvpmu_sv_mmustat_read(P.sv, P.vcpu[i].strand, rs.mmu[rs.nmmu].words)) {
+				rs.mmu[rs.nmmu++].cpu = P.vcpu[i].strand;
+				hvpmu_sv_mmustat_stop(P.sv, P.vcpu[i].strand);
+			}
 	rs.nevents = hvpmu_sv_nevents(P.sv);
 	for (unsigned i = 0; i < rs.nevents; i++) {
 		snprintf(rs.name[i], sizeof rs.name[i], "%s", P.rq.ev[i].name);
@@ -617,7 +630,15 @@ static int setup(const char *cfg)
 		fprintf(stderr, "hvpmu plugin: %s\n", err);
 		return -1;
 	}
-	hvpmu_md_default(HVPMU_PLATFORM_T4, &P.md);
+	{
+		int plat = P.rq.platform[0] ? hvpmu_platform_by_name(P.rq.platform) : HVPMU_PLATFORM_T4;
+
+		if (plat < 0) {
+			fprintf(stderr, "hvpmu plugin: unknown platform %s\n", P.rq.platform);
+			return -1;
+		}
+		hvpmu_md_default((enum hvpmu_platform)plat, &P.md);
+	}
 	if (hvpmu_machine_create(&P.md, &P.m) || hvpmu_hv_create(P.m, &P.hv))
 		return -1;
 	svc.pic_init = P.rq.pic_init;
@@ -632,7 +653,7 @@ static int setup(const char *cfg)
 		P.need_taken |= hvpmu_t4_event_needs_taken(P.rq.ev[i].sl, P.rq.ev[i].mask),
 		P.need_branches |= hvpmu_t4_event_needs_branches(P.rq.ev[i].sl, P.rq.ev[i].mask),
 		P.need_memory |= hvpmu_t4_event_needs_memory(P.rq.ev[i].sl, P.rq.ev[i].mask);
-	P.need_memory |= P.rq.nbusdev > 0; /* DRAM traffic comes from the caches */
+	P.need_memory |= P.rq.nbusdev > 0 || P.rq.mmustat; /* DRAM traffic, TSB walks */
 	hvpmu_machine_enable_memory(P.m, P.need_memory);
 	for (unsigned i = 0; i < P.rq.nevents; i++)
 		if (hvpmu_sv_add_event(P.sv, &P.rq.ev[i]) < 0) {

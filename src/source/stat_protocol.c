@@ -62,6 +62,8 @@ int stat_request_write(const char *path, const struct stat_request *rq, char *er
 	json_object_object_add(o, "overflow_log", json_object_new_string(rq->overflow_log));
 	json_object_object_add(o, "out", json_object_new_string(rq->out));
 	json_object_object_add(o, "sample_cycles", u64(rq->sample_cycles));
+	json_object_object_add(o, "platform", json_object_new_string(rq->platform));
+	json_object_object_add(o, "mmustat", u64((uint64_t)rq->mmustat));
 	a = json_object_new_array();
 	for (unsigned i = 0; i < rq->nbusdev; i++) {
 		json_object *e = json_object_new_object();
@@ -103,6 +105,8 @@ int stat_request_read(const char *path, struct stat_request *rq, char *err, size
 	get_str(o, "overflow_log", rq->overflow_log, sizeof rq->overflow_log);
 	get_str(o, "out", rq->out, sizeof rq->out);
 	rq->sample_cycles = get_u64(o, "sample_cycles");
+	get_str(o, "platform", rq->platform, sizeof rq->platform);
+	rq->mmustat = get_u64(o, "mmustat") != 0;
 	if (json_object_object_get_ex(o, "busdev", &a) && json_object_is_type(a, json_type_array)) {
 		if (json_object_array_length(a) > STAT_MAX_BUSDEV) {
 			json_object_put(o);
@@ -152,6 +156,17 @@ int stat_result_write(const char *path, const struct stat_result *rs, char *err,
 		json_object_array_add(a, e);
 	}
 	json_object_object_add(o, "samples", a);
+	a = json_object_new_array();
+	for (unsigned i = 0; i < rs->nmmu; i++) {
+		json_object *e = json_object_new_object(), *w = json_object_new_array();
+
+		json_object_object_add(e, "cpu", u64(rs->mmu[i].cpu));
+		for (unsigned k = 0; k < STAT_MMU_WORDS; k++)
+			json_object_array_add(w, u64(rs->mmu[i].words[k]));
+		json_object_object_add(e, "words", w);
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, "mmustat", a);
 	return write_obj(path, o, err, n);
 }
 
@@ -200,6 +215,25 @@ int stat_result_read(const char *path, struct stat_result *rs, char *err, size_t
 			rs->samples[i].count[1] = get_u64(e, "c1");
 		}
 	}
+	if (json_object_object_get_ex(o, "mmustat", &a) && json_object_is_type(a, json_type_array)) {
+		size_t nm = json_object_array_length(a);
+
+		if (nm > HVPMU_SV_MAX_EVENTS * 4 || (nm && !(rs->mmu = calloc(nm, sizeof *rs->mmu)))) {
+			json_object_put(o);
+			stat_result_free(rs);
+			return fail(err, n, "bad MMU statistics", path);
+		}
+		rs->nmmu = (unsigned)nm;
+		for (unsigned i = 0; i < rs->nmmu; i++) {
+			json_object *e = json_object_array_get_idx(a, i), *w;
+
+			rs->mmu[i].cpu = (unsigned)get_u64(e, "cpu");
+			if (json_object_object_get_ex(e, "words", &w) && json_object_is_type(w, json_type_array))
+				for (unsigned k = 0; k < STAT_MMU_WORDS && k < json_object_array_length(w); k++)
+					rs->mmu[i].words[k] = (uint64_t)json_object_get_uint64(
+						json_object_array_get_idx(w, k));
+		}
+	}
 	json_object_put(o);
 	return 0;
 }
@@ -209,4 +243,7 @@ void stat_result_free(struct stat_result *rs)
 	free(rs->samples);
 	rs->samples = NULL;
 	rs->nsamples = 0;
+	free(rs->mmu);
+	rs->mmu = NULL;
+	rs->nmmu = 0;
 }

@@ -25,6 +25,14 @@ struct stat_sample {
 	uint64_t count[2];      /* counts since the device was programmed */
 };
 
+#define STAT_MMU_WORDS 64 /* the 0x200-byte MMU-statistics buffer */
+
+/* One CPU's MMU statistics buffer (niagara-mmustat-api.txt §2.3). */
+struct stat_mmu {
+	unsigned cpu;
+	uint64_t words[STAT_MMU_WORDS];
+};
+
 struct stat_request {
 	unsigned nevents;
 	struct hvpmu_sv_event ev[HVPMU_SV_MAX_EVENTS];
@@ -35,6 +43,8 @@ struct stat_request {
 	unsigned nbusdev;
 	struct stat_busdev busdev[STAT_MAX_BUSDEV];
 	uint64_t sample_cycles;  /* busstat interval in cycles (0: no sampling) */
+	char platform[16];       /* "t4" (default) or "t1" */
+	int mmustat;             /* collect Niagara MMU statistics per CPU */
 };
 
 struct stat_result {
@@ -46,6 +56,8 @@ struct stat_result {
 	uint64_t hv_status;      /* last non-EOK hypervisor status, 0 if none */
 	unsigned nsamples;
 	struct stat_sample *samples; /* malloc()ed by stat_result_read; free with stat_result_free */
+	unsigned nmmu;
+	struct stat_mmu *mmu;        /* likewise */
 };
 
 void stat_result_free(struct stat_result *rs);

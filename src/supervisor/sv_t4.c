@@ -42,6 +42,7 @@ struct hvpmu_sv {
 	unsigned nevents;
 	unsigned ngroups;
 	int negotiated;      /* 1 ok, -1 failed */
+	int niag_negotiated; /* group 0x200: 1 ok, -1 failed */
 	uint64_t last_status;
 	uint32_t nstrands;
 	struct sv_strand *st;
@@ -410,4 +411,80 @@ int hvpmu_sv_read(struct hvpmu_sv *sv, unsigned idx, struct hvpmu_sv_count *out)
 	out->overflows = e->overflows;
 	out->scaled = e->running ? (double)e->raw * (double)e->enabled / (double)e->running : 0.0;
 	return HVPMU_OK;
+}
+
+/* ---- Niagara MMU statistics client (Linux sysfs.c style) ---- */
+
+#define MMUSTAT_BYTES (8u * HVPMU_SV_MMUSTAT_WORDS)
+
+static int negotiate_niagara(struct hvpmu_sv *sv, uint32_t strand)
+{
+	uint64_t minor, st;
+
+	if (sv->niag_negotiated)
+		return sv->niag_negotiated > 0 ? HVPMU_OK : HVPMU_EHV;
+	st = hvpmu_hv_set_version(sv->hv, strand, HV_GRP_NIAGARA, 1, 0, &minor);
+	/* FLAG_PRE_API: a hypervisor without versioning is taken as 1.0 */
+	sv->niag_negotiated = (st == HV_EOK || st == HV_EBADTRAP || st == HV_ENOTSUPPORTED) ? 1 : -1;
+	if (st != HV_EOK)
+		sv->last_status = st;
+	return sv->niag_negotiated > 0 ? HVPMU_OK : HVPMU_EHV;
+}
+
+int hvpmu_sv_mmustat_start(struct hvpmu_sv *sv, uint32_t strand, uint64_t ra)
+{
+	struct hvpmu_guest_mem *gm = hvpmu_hv_guest_mem(sv->hv, sv->guest);
+	enum hvpmu_mode prev;
+	uint64_t old, st;
+	int rc = HVPMU_OK;
+
+	if (strand >= sv->nstrands || !gm)
+		return HVPMU_ERANGE;
+	prev = enter_os(sv, strand);
+	if (negotiate_niagara(sv, strand)) {
+		rc = HVPMU_EHV;
+	} else {
+		for (unsigned i = 0; i < HVPMU_SV_MMUSTAT_WORDS; i++) /* the guest zeroes its buffer */
+			hvpmu_guest_mem_write64(gm, ra + 8u * i, 0);
+		st = hvpmu_hv_mmustat_conf(sv->hv, strand, ra, &old);
+		if (!mcu_call_ok(sv, st))
+			rc = HVPMU_EHV;
+	}
+	leave_os(sv, strand, prev);
+	return rc;
+}
+
+int hvpmu_sv_mmustat_read(struct hvpmu_sv *sv, uint32_t strand, uint64_t words[HVPMU_SV_MMUSTAT_WORDS])
+{
+	struct hvpmu_guest_mem *gm = hvpmu_hv_guest_mem(sv->hv, sv->guest);
+	enum hvpmu_mode prev;
+	uint64_t ra = 0;
+	int rc = HVPMU_OK;
+
+	if (strand >= sv->nstrands || !gm)
+		return HVPMU_ERANGE;
+	prev = enter_os(sv, strand);
+	if (!mcu_call_ok(sv, hvpmu_hv_mmustat_info(sv->hv, strand, &ra)) || !ra) {
+		rc = HVPMU_EHV;
+	} else {
+		for (unsigned i = 0; i < HVPMU_SV_MMUSTAT_WORDS; i++)
+			if (hvpmu_guest_mem_read64(gm, ra + 8u * i, &words[i]))
+				rc = HVPMU_EHV;
+	}
+	leave_os(sv, strand, prev);
+	return rc;
+}
+
+int hvpmu_sv_mmustat_stop(struct hvpmu_sv *sv, uint32_t strand)
+{
+	enum hvpmu_mode prev;
+	uint64_t old;
+	int rc;
+
+	if (strand >= sv->nstrands)
+		return HVPMU_ERANGE;
+	prev = enter_os(sv, strand);
+	rc = mcu_call_ok(sv, hvpmu_hv_mmustat_conf(sv->hv, strand, 0, &old)) ? HVPMU_OK : HVPMU_EHV;
+	leave_os(sv, strand, prev);
+	return rc;
 }

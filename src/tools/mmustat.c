@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * `hvpmu mmustat [-p PLATFORM] [-x SEP | -j] -- PROGRAM [ARGS]`: run a
+ * sparc64 program on the modeled machine (platform t1 by default) while the
+ * guest OS collects the hypervisor's MMU statistics per CPU
+ * (niagara-mmustat-api.txt: NIAGARA_MMUSTAT_CONF/INFO), and print them
+ * under the names Linux gives them in /sys/devices/system/cpu/cpuN/mmu_stats
+ * (linux-clients.md §1.4; hvpmu_mmustat_field_name()).  Default output:
+ * `cpuN NAME VALUE` lines; -x SEP: `cpu SEP name SEP value`; -j: one JSON
+ * object per line with keys "cpu", "name", "value".  docs/cli.md.
+ */
+#include <getopt.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <string.h>
+#include <hvpmu/hvpmu.h>
+#include "tools.h"
+
+static int usage(FILE *f)
+{
+	fprintf(f, "usage: hvpmu mmustat [-p PLATFORM] [-x SEP | -j] -- PROGRAM [ARGS]\n"
+		   "  -p  platform (default t1: MMU statistics are a Niagara-1 service)\n"
+		   "  -x  CSV with separator SEP;  -j  JSON lines\n");
+	return f == stdout ? 0 : EXIT_USAGE;
+}
+
+int cmd_mmustat(int argc, char **argv)
+{
+	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
+	struct stat_request rq;
+	struct stat_result rs;
+	struct run_times t;
+	const char *sep = NULL;
+	int json = 0, c, rc, ok;
+
+	memset(&rq, 0, sizeof rq);
+	strcpy(rq.platform, "t1");
+	rq.mmustat = 1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+p:x:jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			if (hvpmu_platform_by_name(optarg) < 0 || strlen(optarg) >= sizeof rq.platform) {
+				fprintf(stderr, "hvpmu mmustat: unknown platform '%s' (t1, t4)\n", optarg);
+				return EXIT_USAGE;
+			}
+			strcpy(rq.platform, optarg);
+			break;
+		case 'x': sep = optarg; break;
+		case 'j': json = 1; break;
+		case 'h': return usage(stdout);
+		default: return usage(stderr);
+		}
+	}
+	if (sep && json) {
+		fprintf(stderr, "hvpmu mmustat: -x and -j cannot be combined\n");
+		return EXIT_USAGE;
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "hvpmu mmustat: no program given (hvpmu mmustat [OPTIONS] -- PROGRAM)\n");
+		return EXIT_USAGE;
+	}
+	rc = run_guest("hvpmu mmustat", &rq, argc - optind, argv + optind, &rs, &t, &ok);
+	if (!ok)
+		return rc;
+	if (!rs.nmmu)
+		fprintf(stderr, "hvpmu mmustat: no MMU statistics: the hypervisor refused (%s; platform %s)\n",
+			hvpmu_hv_status_name(rs.hv_status), rq.platform);
+	for (unsigned i = 0; i < rs.nmmu; i++)
+		for (unsigned w = 0; w < STAT_MMU_WORDS; w++) {
+			const char *name = hvpmu_mmustat_field_name(8 * w);
+			unsigned long long v = (unsigned long long)rs.mmu[i].words[w];
+
+			if (!name)
+				continue; /* reserved word */
+			if (json) {
+				json_object *o = json_object_new_object();
+
+				json_object_object_add(o, "cpu", json_object_new_int((int)rs.mmu[i].cpu));
+				json_object_object_add(o, "name", json_object_new_string(name));
+				json_object_object_add(o, "value", json_object_new_uint64(v));
+				fprintf(stderr, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_SPACED));
+				json_object_put(o);
+			} else if (sep) {
+				fprintf(stderr, "%u%s%s%s%llu\n", rs.mmu[i].cpu, sep, name, sep, v);
+			} else {
+				fprintf(stderr, "cpu%-3u %-34s %llu\n", rs.mmu[i].cpu, name, v);
+			}
+		}
+	if (!rs.nmmu && rc == 0)
+		rc = EXIT_NOEXEC;
+	stat_result_free(&rs);
+	return rc;
+}

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * libFuzzer target: the sun4v fast-trap / core-trap dispatcher on platform
+ * t1, where API group 0x200 holds NIAGARA_GET/SET_PERFREG 0x100/0x101
+ * (niagara-perf-api.txt) and NIAGARA_MMUSTAT_CONF/INFO 0x102/0x103
+ * (niagara-mmustat-api.txt), interleaved with memory activity that makes
+ * the hypervisor account TSB hits.  Bytes choose function numbers (every
+ * one near the group's range and random ones), arguments, strands and the
+ * machine-description properties.  Invariants: the status is a sun4v code
+ * (<= ECHANNEL); the strand's mode is restored; %o2..%o5 are preserved and
+ * %o1 changes only as the function's result; a successful CONF took an
+ * aligned address (or 0); a successful PERFREG access took an id < 10, and
+ * control registers read back within their 8 bits.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <hvpmu/hvpmu.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define MMUSTAT_ALIGN 64
+#define CTL_BITS 0xffu
+
+struct in {
+	const uint8_t *p;
+	size_t n;
+};
+
+static uint8_t get8(struct in *in)
+{
+	uint8_t v = 0;
+
+	if (in->n) {
+		v = *in->p++;
+		in->n--;
+	}
+	return v;
+}
+
+static uint64_t get64(struct in *in)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < 8; i++)
+		v = (v << 8) | get8(in);
+	return v;
+}
+
+static const uint64_t fns[] = { HV_FAST_NIAGARA_GET_PERFREG, HV_FAST_NIAGARA_SET_PERFREG,
+				HV_FAST_NIAGARA_MMUSTAT_CONF, HV_FAST_NIAGARA_MMUSTAT_INFO,
+				0xff, 0x104, HV_FAST_VT_GET_PERFREG, 0 };
+static const uint64_t args[] = { 0, 1, 2, 3, 9, 10, 0x40, 0x100000, 0x100008, 0x10001c0,
+				 (UINT64_C(256) << 20) - 0x200, (UINT64_C(256) << 20) - 0x100, ~UINT64_C(0) };
+
+static void check(struct hvpmu_hv *hv, struct hvpmu_machine *m, uint32_t strand, unsigned trapnum,
+		  const struct hvpmu_hv_regs *in_r)
+{
+	struct hvpmu_hv_regs r = *in_r;
+	enum hvpmu_mode before = hvpmu_machine_mode(m, strand);
+	uint64_t st, fn = in_r->o[5];
+	int result_o1;
+
+	hvpmu_hv_trap(hv, strand, trapnum, &r);
+	st = r.o[0];
+	if (st > HV_ECHANNEL)
+		abort();
+	if (strand < hvpmu_machine_nstrands(m) && hvpmu_machine_mode(m, strand) != before)
+		abort();
+	if (r.o[3] != in_r->o[3] || r.o[4] != in_r->o[4] || r.o[5] != in_r->o[5])
+		abort();
+	result_o1 = st == HV_EOK && ((trapnum == HV_CORE_TRAP && (fn == HV_CORE_SET_VER || fn == HV_CORE_GET_VER)) ||
+				      (trapnum == HV_FAST_TRAP && (fn == HV_FAST_NIAGARA_GET_PERFREG ||
+								    fn == HV_FAST_NIAGARA_MMUSTAT_CONF ||
+								    fn == HV_FAST_NIAGARA_MMUSTAT_INFO)));
+	if (!result_o1 && r.o[1] != in_r->o[1])
+		abort();
+	if (!(st == HV_EOK && trapnum == HV_CORE_TRAP && fn == HV_CORE_GET_VER) && r.o[2] != in_r->o[2])
+		abort();
+	if (st != HV_EOK || trapnum != HV_FAST_TRAP)
+		return;
+	if ((fn == HV_FAST_NIAGARA_GET_PERFREG || fn == HV_FAST_NIAGARA_SET_PERFREG) && in_r->o[0] >= HVPMU_T1_NPERFREGS)
+		abort();
+	if (fn == HV_FAST_NIAGARA_GET_PERFREG && hvpmu_t1_perfreg_is_ctl((unsigned)in_r->o[0]) && (r.o[1] & ~CTL_BITS))
+		abort();
+	if (fn == HV_FAST_NIAGARA_MMUSTAT_CONF && in_r->o[0] % MMUSTAT_ALIGN)
+		abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const int64_t prop[] = { HVPMU_MD_PROP_ABSENT, 0, 1, 42 };
+	struct in in = { data, size };
+	struct hvpmu_md md;
+	struct hvpmu_machine *m = NULL;
+	struct hvpmu_hv *hv = NULL;
+	uint8_t cfg = get8(&in);
+
+	if (hvpmu_md_default(HVPMU_PLATFORM_T1, &md))
+		abort();
+	md.cores_per_chip = 1; /* 4 strands keep each run cheap */
+	md.guests[0].nstrands = hvpmu_md_nstrands(&md);
+	md.guests[0].perfctraccess = prop[cfg & 3];
+	if (hvpmu_machine_create(&md, &m) || hvpmu_hv_create(m, &hv))
+		abort();
+	hvpmu_machine_enable_memory(m, (cfg >> 2) & 1);
+	for (unsigned step = 0; step < 64 && in.n; step++) {
+		uint8_t op = get8(&in);
+		uint32_t strand = get8(&in) % 6; /* past the last strand too */
+		struct hvpmu_hv_regs r;
+
+		for (int k = 0; k < 5; k++) {
+			uint8_t sel = get8(&in);
+
+			r.o[k] = sel < 0x80 ? args[sel % (sizeof args / sizeof args[0])] : get64(&in);
+		}
+		switch (op % 4) {
+		case 0: /* fast trap */
+			r.o[5] = (op & 0x80) ? get64(&in) : fns[(op >> 2) % (sizeof fns / sizeof fns[0])];
+			check(hv, m, strand, HV_FAST_TRAP, &r);
+			break;
+		case 1: /* core trap: negotiate or query a group */
+			r.o[5] = (op & 0x80) ? HV_CORE_GET_VER : HV_CORE_SET_VER;
+			r.o[0] = (op & 0x40) ? HV_GRP_NIAGARA : r.o[0];
+			check(hv, m, strand, HV_CORE_TRAP, &r);
+			break;
+		case 2: /* another trap number */
+			r.o[5] = get8(&in);
+			check(hv, m, strand, get8(&in), &r);
+			break;
+		default: /* memory activity: TLB walks, TSB hits, DRAM traffic */
+			if (strand < hvpmu_machine_nstrands(m))
+				hvpmu_machine_dref(m, strand, 0x1000, r.o[0] & UINT64_C(0xffffff8), 8,
+						   HVPMU_SI_LOAD, (op >> 2) & 1);
+			break;
+		}
+	}
+	hvpmu_hv_destroy(hv);
+	hvpmu_machine_destroy(m);
+	return 0;
+}

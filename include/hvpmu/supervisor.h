@@ -109,6 +109,19 @@ int hvpmu_sv_mcu_program(struct hvpmu_sv *sv, uint32_t strand, unsigned mcu, uns
 int hvpmu_sv_mcu_read(struct hvpmu_sv *sv, uint32_t strand, unsigned mcu, uint64_t counts[2]);
 
 /*
+ * UltraSPARC T1 DRAM / JBUS counters (niagara-perf-api.txt), through
+ * NIAGARA_GET/SET_PERFREG only.  `unit` 0 is the JBUS, 1..4 DRAM channels
+ * 0..3; pic0 / pic1 as Solaris busstat names them (pic0 = the upper half,
+ * hvpmu_t1_pic_counter); codes are the 4-bit codes of hvpmu/t1_perfregs.h
+ * (DRAM: stop << 3 | select).  program: set both codes, clear the counter
+ * register; read: 31-bit counters extended to 64 bits (as the MCU read
+ * above), counts since program.  Return 0, HVPMU_ERANGE, HVPMU_EHV.
+ */
+#define HVPMU_SV_T1_UNITS 5
+int hvpmu_sv_t1perf_program(struct hvpmu_sv *sv, uint32_t strand, unsigned unit, unsigned code0, unsigned code1);
+int hvpmu_sv_t1perf_read(struct hvpmu_sv *sv, uint32_t strand, unsigned unit, uint64_t counts[2]);
+
+/*
  * Niagara MMU statistics (niagara-mmustat-api.txt), as Linux's
  * arch/sparc/kernel/sysfs.c does it (linux-clients.md §1.4): negotiate
  * group 0x200 (pre-versioning fallback to 1.0 on EBADTRAP/ENOTSUPPORTED),

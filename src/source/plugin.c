@@ -487,10 +487,12 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 			hvpmu_sv_mmustat_start(P.sv, v->strand, MMUSTAT_RA + MMUSTAT_STRIDE * (uint64_t)v->strand);
 		if (vcpu_index == 0) { /* busstat: the OS programs the MCU counters */
 			for (unsigned d = 0; d < P.rq.nbusdev; d++)
-				if (hvpmu_sv_mcu_program(P.sv, 0, P.rq.busdev[d].mcu, P.rq.busdev[d].sel[0],
-							 P.rq.busdev[d].sel[1]))
-					fprintf(stderr, "hvpmu: cannot program mcu%u (hypervisor status %s)\n",
-						P.rq.busdev[d].mcu, hvpmu_hv_status_name(hvpmu_sv_last_status(P.sv)));
+				if (P.rq.busdev[d].t1 ? hvpmu_sv_t1perf_program(P.sv, 0, P.rq.busdev[d].mcu,
+						P.rq.busdev[d].sel[0], P.rq.busdev[d].sel[1])
+						      : hvpmu_sv_mcu_program(P.sv, 0, P.rq.busdev[d].mcu,
+						P.rq.busdev[d].sel[0], P.rq.busdev[d].sel[1]))
+					fprintf(stderr, "hvpmu: cannot program busstat device %u (hypervisor status %s)\n",
+						d, hvpmu_hv_status_name(hvpmu_sv_last_status(P.sv)));
 		}
 		if (vcpu_index > 0 && !P.mt) {
 			for (uint32_t i = 0; i < P.nvcpu; i++)
@@ -537,7 +539,10 @@ static void take_sample(uint64_t tick)
 	for (unsigned d = 0; P.rs.samples && d < P.rq.nbusdev && P.rs.nsamples < STAT_MAX_SAMPLES; d++) {
 		struct stat_sample *smp = &P.rs.samples[P.rs.nsamples];
 
-		if (hvpmu_sv_mcu_read(P.sv, 0, P.rq.busdev[d].mcu, smp->count))
+		const struct stat_busdev *bd = &P.rq.busdev[d];
+
+		if (bd->t1 ? hvpmu_sv_t1perf_read(P.sv, 0, bd->mcu, smp->count)
+			   : hvpmu_sv_mcu_read(P.sv, 0, bd->mcu, smp->count))
 			continue;
 		smp->tick = tick;
 		smp->dev = d;

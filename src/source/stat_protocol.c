@@ -71,6 +71,7 @@ int stat_request_write(const char *path, const struct stat_request *rq, char *er
 		json_object_object_add(e, "mcu", u64(rq->busdev[i].mcu));
 		json_object_object_add(e, "sel0", u64(rq->busdev[i].sel[0]));
 		json_object_object_add(e, "sel1", u64(rq->busdev[i].sel[1]));
+		json_object_object_add(e, "t1", u64(rq->busdev[i].t1));
 		json_object_array_add(a, e);
 	}
 	json_object_object_add(o, "busdev", a);
@@ -119,6 +120,7 @@ int stat_request_read(const char *path, struct stat_request *rq, char *err, size
 			rq->busdev[i].mcu = (unsigned)get_u64(e, "mcu");
 			rq->busdev[i].sel[0] = (unsigned)get_u64(e, "sel0");
 			rq->busdev[i].sel[1] = (unsigned)get_u64(e, "sel1");
+			rq->busdev[i].t1 = get_u64(e, "t1") != 0;
 		}
 	}
 	json_object_put(o);

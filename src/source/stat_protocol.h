@@ -13,10 +13,13 @@
 #define STAT_MAX_BUSDEV 8      /* busstat devices (MCUs) per run */
 #define STAT_MAX_SAMPLES 100000 /* busstat samples kept per run */
 
-/* A busstat device: MCU `mcu` with the selects of its two OS counters. */
+/* A busstat device and the codes of its two pics: a T4 MCU (`mcu`, its
+ * two OS counters' selects) or a T1 unit (`t1`: JBUS 0, DRAM channel
+ * 1..4 in `mcu`; 4-bit codes of hvpmu/t1_perfregs.h). */
 struct stat_busdev {
 	unsigned mcu;
 	unsigned sel[2];
+	unsigned t1;
 };
 
 struct stat_sample {

@@ -49,7 +49,7 @@ struct hvpmu_sv {
 	struct {
 		uint32_t last[2];  /* raw 31-bit counters at the last read */
 		uint64_t acc[2];   /* extended counts since program */
-	} mcu[HVPMU_SV_MAX_MCU];
+	} mcu[HVPMU_SV_MAX_MCU], t1u[HVPMU_SV_T1_UNITS];
 };
 
 static void on_trap(void *ctx, const struct hvpmu_guest_trap *t);
@@ -267,10 +267,18 @@ int hvpmu_sv_start_strand(struct hvpmu_sv *sv, uint32_t strand)
 	if (sv->st[strand].active)
 		return HVPMU_OK;
 	prev = enter_os(sv, strand);
-	rc = negotiate(sv, strand);
+	/* the PCR API group is needed only when there are CPU events (a
+	 * busstat- or mmustat-only run may be on a platform without it) */
+	rc = sv->nevents ? negotiate(sv, strand) : HVPMU_OK;
 	if (rc == HVPMU_OK) {
 		sv->st[strand].active = 1;
-		program_group(sv, strand, 0);
+		if (sv->nevents) {
+			program_group(sv, strand, 0);
+		} else {
+			for (unsigned p = 0; p < HVPMU_T4_NPIC; p++)
+				sv->st[strand].ev[p] = -1; /* no PIC in use */
+			sv->st[strand].group_tick = hvpmu_machine_tick(sv->m, strand);
+		}
 		/* enabled time starts when counting starts, as running time does */
 		sv->st[strand].start_tick = sv->st[strand].group_tick;
 		hvpmu_machine_set_tick_compare(sv->m, strand,
@@ -485,6 +493,78 @@ int hvpmu_sv_mmustat_stop(struct hvpmu_sv *sv, uint32_t strand)
 		return HVPMU_ERANGE;
 	prev = enter_os(sv, strand);
 	rc = mcu_call_ok(sv, hvpmu_hv_mmustat_conf(sv->hv, strand, 0, &old)) ? HVPMU_OK : HVPMU_EHV;
+	leave_os(sv, strand, prev);
+	return rc;
+}
+
+/* ---- UltraSPARC T1 DRAM / JBUS PerfRegs (niagara-perf-api.txt) ---- */
+
+static unsigned t1_ctl_id(unsigned unit)
+{
+	return unit == 0 ? HVPMU_T1_PERFREG_JBUS_CTL : HVPMU_T1_PERFREG_DRAM_CTL(unit - 1);
+}
+
+#define T1_COUNTER_MASK ((UINT64_C(1) << 31) - 1) /* 31-bit counters, §3.3-3.4 */
+
+int hvpmu_sv_t1perf_program(struct hvpmu_sv *sv, uint32_t strand, unsigned unit, unsigned code0, unsigned code1)
+{
+	unsigned ctl_id, n0, n1;
+	uint64_t ctl = 0;
+	enum hvpmu_mode prev;
+	int rc = HVPMU_OK;
+
+	if (unit >= HVPMU_SV_T1_UNITS || strand >= sv->nstrands)
+		return HVPMU_ERANGE;
+	ctl_id = t1_ctl_id(unit);
+	n0 = (unsigned)hvpmu_t1_pic_counter(ctl_id, 0);
+	n1 = (unsigned)hvpmu_t1_pic_counter(ctl_id, 1);
+	if (hvpmu_t1_ctl_set_code(ctl_id, &ctl, n0, code0) || hvpmu_t1_ctl_set_code(ctl_id, &ctl, n1, code1))
+		return HVPMU_ERANGE;
+	prev = enter_os(sv, strand);
+	if (negotiate_niagara(sv, strand) ||
+	    !mcu_call_ok(sv, hvpmu_hv_niagara_set_perfreg(sv->hv, strand, ctl_id, ctl)) ||
+	    !mcu_call_ok(sv, hvpmu_hv_niagara_set_perfreg(sv->hv, strand, ctl_id + 1, 0)))
+		rc = HVPMU_EHV;
+	memset(&sv->t1u[unit], 0, sizeof sv->t1u[unit]);
+	leave_os(sv, strand, prev);
+	return rc;
+}
+
+int hvpmu_sv_t1perf_read(struct hvpmu_sv *sv, uint32_t strand, unsigned unit, uint64_t counts[2])
+{
+	unsigned count_id;
+	uint64_t v = 0;
+	enum hvpmu_mode prev;
+	int rc = HVPMU_OK, any_sticky = 0;
+
+	if (unit >= HVPMU_SV_T1_UNITS || strand >= sv->nstrands)
+		return HVPMU_ERANGE;
+	count_id = t1_ctl_id(unit) + 1;
+	prev = enter_os(sv, strand);
+	if (!mcu_call_ok(sv, hvpmu_hv_niagara_get_perfreg(sv->hv, strand, count_id, &v))) {
+		rc = HVPMU_EHV;
+	} else {
+		for (unsigned pic = 0; pic < 2; pic++) {
+			uint32_t cur = 0;
+			int sticky = 0;
+
+			hvpmu_t1_count_get(count_id, v, (unsigned)hvpmu_t1_pic_counter(count_id, pic), &cur, &sticky);
+			sv->t1u[unit].acc[pic] += (cur - sv->t1u[unit].last[pic]) & T1_COUNTER_MASK;
+			sv->t1u[unit].last[pic] = cur;
+			any_sticky |= sticky;
+		}
+		if (any_sticky) { /* clear the sticky bits, keep the counts */
+			uint32_t c0 = 0, c1 = 0;
+
+			hvpmu_t1_count_get(count_id, v, 0, &c0, NULL);
+			hvpmu_t1_count_get(count_id, v, 1, &c1, NULL);
+			v = unit == 0 ? HVPMU_FDP(HVPMU_FDP(0, T1_JBUS_COUNT, COUNTER0, c0), T1_JBUS_COUNT, COUNTER1, c1)
+				      : HVPMU_FDP(HVPMU_FDP(0, T1_DRAM_COUNT, COUNTER0, c0), T1_DRAM_COUNT, COUNTER1, c1);
+			mcu_call_ok(sv, hvpmu_hv_niagara_set_perfreg(sv->hv, strand, count_id, v));
+		}
+	}
+	counts[0] = sv->t1u[unit].acc[0];
+	counts[1] = sv->t1u[unit].acc[1];
 	leave_os(sv, strand, prev);
 	return rc;
 }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * `hvpmu busstat` - Solaris busstat(8) for the SPARC T4 memory controllers
+ * (devices mcuN) and the UltraSPARC T1 DRAM channels and JBUS (dram0-3,
+ * jbus0: niagara-perf-api.txt; they select platform t1)
  * (../shared/reference/anchors.md §4.3), while a sparc64 program runs:
  *
  *   hvpmu busstat [-a] [-n] -w mcuN,pic0=EVENT,pic1=EVENT [-w ...] [interval [count]] -- PROGRAM [ARGS]
@@ -27,6 +29,9 @@
 #define MAX_SEL 0xc
 #define CLEAR_PIC_SEL 0xf
 #define DEV_PREFIX "mcu"
+#define T1_DRAM_PREFIX "dram"
+#define T1_JBUS_NAME "jbus0"
+#define T1_DRAM_CHANNELS 4
 
 static int usage(FILE *f)
 {
@@ -50,6 +55,33 @@ static int list_devices(void)
 	for (unsigned s = 0; s <= MAX_SEL; s++)
 		printf("  %-22s 0x%x\n", hvpmu_t4_dram_sel_name(s), s);
 	printf("  %-22s\n", "clear_pic");
+	printf("\nPlatform t1 devices: dram0 dram1 dram2 dram3 jbus0\n\nEvents for dram (pic0 and pic1):\n");
+	for (unsigned c = 0; c < HVPMU_T1_NCODES; c++)
+		if (hvpmu_t1_dram_event_name(c))
+			printf("  %-22s 0x%x\n", hvpmu_t1_dram_event_name(c), c);
+	printf("\nEvents for jbus (pic0 and pic1):\n");
+	for (unsigned c = 0; c < HVPMU_T1_NCODES; c++)
+		if (hvpmu_t1_jbus_event_name(c))
+			printf("  %-22s 0x%x\n", hvpmu_t1_jbus_event_name(c), c);
+	return 0;
+}
+
+/* A T1 device's event: a name of its unit's table or a 4-bit code. */
+static int parse_t1_code(int jbus, const char *s, unsigned *code)
+{
+	int byname = jbus ? hvpmu_t1_jbus_event_by_name(s) : hvpmu_t1_dram_event_by_name(s);
+	char *end;
+	unsigned long v;
+
+	if (byname >= 0) {
+		*code = (unsigned)byname;
+		return 0;
+	}
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || !*s || *end || v >= HVPMU_T1_NCODES)
+		return -1;
+	*code = (unsigned)v;
 	return 0;
 }
 
@@ -77,24 +109,46 @@ static int parse_sel(const char *s, unsigned *sel)
 }
 
 /* -w mcuN,pic0=EVENT,pic1=EVENT (either pic may be omitted: it reads 0). */
-static int parse_w(const char *arg, struct stat_busdev *d, char names[2][32], unsigned nmcu)
+static int parse_w(const char *arg, struct stat_busdev *d, char names[3][32], unsigned nmcu)
 {
 	char buf[256], *save = NULL, *tok;
 	char *end;
 	unsigned long mcu;
 
+	int jbus = 0;
+
 	if (strlen(arg) >= sizeof buf)
 		return -1;
 	strcpy(buf, arg);
 	tok = strtok_r(buf, ",", &save);
-	if (!tok || strncmp(tok, DEV_PREFIX, strlen(DEV_PREFIX)) != 0)
+	if (!tok)
 		return -1;
-	errno = 0;
-	mcu = strtoul(tok + strlen(DEV_PREFIX), &end, 10);
-	if (errno || *end || end == tok + strlen(DEV_PREFIX) || mcu >= nmcu)
+	memset(d, 0, sizeof *d);
+	if (strcmp(tok, T1_JBUS_NAME) == 0) {
+		d->t1 = 1;
+		jbus = 1;
+		d->mcu = 0;
+	} else if (strncmp(tok, T1_DRAM_PREFIX, strlen(T1_DRAM_PREFIX)) == 0) {
+		errno = 0;
+		mcu = strtoul(tok + strlen(T1_DRAM_PREFIX), &end, 10);
+		if (errno || *end || end == tok + strlen(T1_DRAM_PREFIX) || mcu >= T1_DRAM_CHANNELS)
+			return -1;
+		d->t1 = 1;
+		d->mcu = (unsigned)mcu + 1;
+	} else if (strncmp(tok, DEV_PREFIX, strlen(DEV_PREFIX)) == 0) {
+		errno = 0;
+		mcu = strtoul(tok + strlen(DEV_PREFIX), &end, 10);
+		if (errno || *end || end == tok + strlen(DEV_PREFIX) || mcu >= nmcu)
+			return -1;
+		d->mcu = (unsigned)mcu;
+	} else {
 		return -1;
-	d->mcu = (unsigned)mcu;
-	d->sel[0] = d->sel[1] = CLEAR_PIC_SEL;
+	}
+	snprintf(names[2], 32, "%s", tok);
+	if (d->t1)
+		d->sel[0] = d->sel[1] = HVPMU_T1_CODE_CLEAR_PIC;
+	else
+		d->sel[0] = d->sel[1] = CLEAR_PIC_SEL;
 	strcpy(names[0], "clear_pic");
 	strcpy(names[1], "clear_pic");
 	while ((tok = strtok_r(NULL, ",", &save))) {
@@ -106,7 +160,8 @@ static int parse_w(const char *arg, struct stat_busdev *d, char names[2][32], un
 			pic = 1;
 		else
 			return -1;
-		if (parse_sel(tok + 5, &d->sel[pic]) || strlen(tok + 5) >= 32)
+		if ((d->t1 ? parse_t1_code(jbus, tok + 5, &d->sel[pic]) : parse_sel(tok + 5, &d->sel[pic])) ||
+		    strlen(tok + 5) >= 32)
 			return -1;
 		snprintf(names[pic], 32, "%s", tok + 5);
 	}
@@ -129,7 +184,7 @@ int cmd_busstat(int argc, char **argv)
 	struct stat_result rs;
 	struct run_times t;
 	struct hvpmu_md md;
-	char names[STAT_MAX_BUSDEV][2][32];
+	char names[STAT_MAX_BUSDEV][3][32]; /* event0, event1, device */
 	int absolute = 0, header = 1, c, rc, ok, list = 0, dashdash = 0;
 	double interval = DEFAULT_INTERVAL_S, count_d;
 	unsigned long count = 0;
@@ -148,7 +203,7 @@ int cmd_busstat(int argc, char **argv)
 			if (rq.nbusdev == STAT_MAX_BUSDEV ||
 			    parse_w(optarg, &rq.busdev[rq.nbusdev], names[rq.nbusdev],
 				    md.chips * HVPMU_T4_MCUS_PER_CHIP)) {
-				fprintf(stderr, "hvpmu busstat: bad -w '%s' (want mcuN,pic0=EVENT,pic1=EVENT; see -l)\n", optarg);
+				fprintf(stderr, "hvpmu busstat: bad -w '%s' (want DEV,pic0=EVENT,pic1=EVENT; see -l)\n", optarg);
 				return EXIT_USAGE;
 			}
 			rq.nbusdev++;
@@ -186,6 +241,16 @@ int cmd_busstat(int argc, char **argv)
 		fprintf(stderr, "hvpmu busstat: no device given (-w mcuN,pic0=EVENT,pic1=EVENT)\n");
 		return EXIT_USAGE;
 	}
+	/* T1 devices run the program on platform t1; T4 MCUs on t4 */
+	for (unsigned d = 0; d < rq.nbusdev; d++)
+		if (rq.busdev[d].t1 != rq.busdev[0].t1) {
+			fprintf(stderr, "hvpmu busstat: mcuN (t4) and dramN/jbus0 (t1) devices cannot be mixed\n");
+			return EXIT_USAGE;
+		}
+	if (rq.busdev[0].t1) {
+		strcpy(rq.platform, "t1");
+		hvpmu_md_default(HVPMU_PLATFORM_T1, &md);
+	}
 	rq.sample_cycles = (uint64_t)(interval * (double)md.clock_hz);
 	if (!rq.sample_cycles)
 		rq.sample_cycles = 1;
@@ -202,8 +267,8 @@ int cmd_busstat(int argc, char **argv)
 			v[k] = absolute ? smp->count[k] : smp->count[k] - prev[smp->dev][k];
 			prev[smp->dev][k] = smp->count[k];
 		}
-		fprintf(stderr, "%-10.3f %s%-3u %-22s %12llu   %-22s %12llu\n", (double)smp->tick / (double)md.clock_hz,
-			DEV_PREFIX, rq.busdev[smp->dev].mcu, names[smp->dev][0], (unsigned long long)v[0],
+		fprintf(stderr, "%-10.3f %-6s %-22s %12llu   %-22s %12llu\n", (double)smp->tick / (double)md.clock_hz,
+			names[smp->dev][2], names[smp->dev][0], (unsigned long long)v[0],
 			names[smp->dev][1], (unsigned long long)v[1]);
 	}
 	if (rs.hv_status)

@@ -38,7 +38,8 @@ fi
 # -l lists devices and events; bad input gets one line and a non-zero exit
 env -i "$hvpmu" busstat -l > "$tmp/l"
 grep -q 'mcu0 mcu1' "$tmp/l" && grep -q 'read_all_channels' "$tmp/l" || fail "-l output"
-for args in "-w mcu9,pic0=mem_reads -- $prog" "-w mcu0,pic0=no_such -- $prog" "-w dram0 -- $prog" \
+for args in "-w mcu9,pic0=mem_reads -- $prog" "-w mcu0,pic0=no_such -- $prog" "-w dram7 -- $prog" \
+	"-w mcu0,pic0=mem_reads -w dram0 -- $prog" "-w jbus0,pic0=mem_reads -- $prog" \
 	"-w mcu0,pic0=mem_reads" "-w mcu0,pic0=mem_reads x -- $prog" "-- $prog"; do
 	set +e
 	# shellcheck disable=SC2086
@@ -47,4 +48,17 @@ for args in "-w mcu9,pic0=mem_reads -- $prog" "-w mcu0,pic0=no_such -- $prog" "-
 	[ "$rc" -ne 0 ] || fail "accepted: busstat $args"
 	[ "$(wc -l < "$tmp/err")" -eq 1 ] || { cat "$tmp/err" >&2; fail "want one error line for: busstat $args"; }
 done
+# platform t1 (niagara-perf-api.txt): a read() of n bytes is ceil(n/64) JBUS
+# DMA writes (docs/t1-platform.md), so the input's size bounds them; every
+# read/write system call is one PIO read; DRAM channel 0 sees reads
+if [ -n "$gz" ] && [ -r "$text" ]; then
+	env -i "$hvpmu" busstat -n -a -w jbus0,pic0=dma_writes,pic1=pio_reads -w dram0,pic0=mem_reads -- \
+		"$gz" < "$tmp/in" > /dev/null 2> "$tmp/t1"
+	dma=$(awk '$2 == "jbus0" { v = $4 } END { print v }' "$tmp/t1")
+	pio=$(awk '$2 == "jbus0" { v = $6 } END { print v }' "$tmp/t1")
+	d0=$(awk '$2 == "dram0" { v = $4 } END { print v }' "$tmp/t1")
+	size=$(stat -c %s "$tmp/in")
+	[ $((dma * 64)) -ge "$size" ] && [ $((dma * 64)) -lt $((size + 64 * pio)) ] || { cat "$tmp/t1" >&2; fail "JBUS DMA writes $dma for $size bytes"; }
+	[ "$pio" -gt 0 ] && [ "$d0" -gt 0 ] || { cat "$tmp/t1" >&2; fail "no PIO reads or DRAM reads on t1"; }
+fi
 echo "busstat: DRAM reads $dram = memory-served events; ok"

@@ -497,22 +497,26 @@ uint64_t hvpmu_hv_get_version(struct hvpmu_hv *hv, uint32_t strand, uint64_t gro
 	return r.o[0];
 }
 
-uint64_t hvpmu_hv_vt_get_perfreg(struct hvpmu_hv *hv, uint32_t strand, uint64_t reg, uint64_t *val)
+/* One FAST_TRAP call with up to two arguments; *out1 gets %o1 on EOK. */
+static uint64_t fast_call(struct hvpmu_hv *hv, uint32_t strand, uint64_t fn, uint64_t a0, uint64_t a1,
+			  uint64_t *out1)
 {
-	struct hvpmu_hv_regs r = { { reg, 0, 0, 0, 0, HV_FAST_VT_GET_PERFREG } };
+	struct hvpmu_hv_regs r = { { a0, a1, 0, 0, 0, fn } };
 
 	hvpmu_hv_trap(hv, strand, HV_FAST_TRAP, &r);
-	if (val && r.o[0] == HV_EOK)
-		*val = r.o[1];
+	if (out1 && r.o[0] == HV_EOK)
+		*out1 = r.o[1];
 	return r.o[0];
+}
+
+uint64_t hvpmu_hv_vt_get_perfreg(struct hvpmu_hv *hv, uint32_t strand, uint64_t reg, uint64_t *val)
+{
+	return fast_call(hv, strand, HV_FAST_VT_GET_PERFREG, reg, 0, val);
 }
 
 uint64_t hvpmu_hv_vt_set_perfreg(struct hvpmu_hv *hv, uint32_t strand, uint64_t reg, uint64_t val)
 {
-	struct hvpmu_hv_regs r = { { reg, val, 0, 0, 0, HV_FAST_VT_SET_PERFREG } };
-
-	hvpmu_hv_trap(hv, strand, HV_FAST_TRAP, &r);
-	return r.o[0];
+	return fast_call(hv, strand, HV_FAST_VT_SET_PERFREG, reg, val, NULL);
 }
 
 const char *hvpmu_hv_status_name(uint64_t status)
@@ -526,38 +530,20 @@ const char *hvpmu_hv_status_name(uint64_t status)
 
 uint64_t hvpmu_hv_niagara_get_perfreg(struct hvpmu_hv *hv, uint32_t strand, uint64_t reg, uint64_t *val)
 {
-	struct hvpmu_hv_regs r = { { reg, 0, 0, 0, 0, HV_FAST_NIAGARA_GET_PERFREG } };
-
-	hvpmu_hv_trap(hv, strand, HV_FAST_TRAP, &r);
-	if (val && r.o[0] == HV_EOK)
-		*val = r.o[1];
-	return r.o[0];
+	return fast_call(hv, strand, HV_FAST_NIAGARA_GET_PERFREG, reg, 0, val);
 }
 
 uint64_t hvpmu_hv_niagara_set_perfreg(struct hvpmu_hv *hv, uint32_t strand, uint64_t reg, uint64_t val)
 {
-	struct hvpmu_hv_regs r = { { reg, val, 0, 0, 0, HV_FAST_NIAGARA_SET_PERFREG } };
-
-	hvpmu_hv_trap(hv, strand, HV_FAST_TRAP, &r);
-	return r.o[0];
+	return fast_call(hv, strand, HV_FAST_NIAGARA_SET_PERFREG, reg, val, NULL);
 }
 
 uint64_t hvpmu_hv_mmustat_conf(struct hvpmu_hv *hv, uint32_t strand, uint64_t ra, uint64_t *old_ra)
 {
-	struct hvpmu_hv_regs r = { { ra, 0, 0, 0, 0, HV_FAST_NIAGARA_MMUSTAT_CONF } };
-
-	hvpmu_hv_trap(hv, strand, HV_FAST_TRAP, &r);
-	if (old_ra && r.o[0] == HV_EOK)
-		*old_ra = r.o[1];
-	return r.o[0];
+	return fast_call(hv, strand, HV_FAST_NIAGARA_MMUSTAT_CONF, ra, 0, old_ra);
 }
 
 uint64_t hvpmu_hv_mmustat_info(struct hvpmu_hv *hv, uint32_t strand, uint64_t *ra)
 {
-	struct hvpmu_hv_regs r = { { 0, 0, 0, 0, 0, HV_FAST_NIAGARA_MMUSTAT_INFO } };
-
-	hvpmu_hv_trap(hv, strand, HV_FAST_TRAP, &r);
-	if (ra && r.o[0] == HV_EOK)
-		*ra = r.o[1];
-	return r.o[0];
+	return fast_call(hv, strand, HV_FAST_NIAGARA_MMUSTAT_INFO, 0, 0, ra);
 }

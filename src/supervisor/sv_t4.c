@@ -423,7 +423,6 @@ int hvpmu_sv_read(struct hvpmu_sv *sv, unsigned idx, struct hvpmu_sv_count *out)
 
 /* ---- Niagara MMU statistics client (Linux sysfs.c style) ---- */
 
-#define MMUSTAT_BYTES (8u * HVPMU_SV_MMUSTAT_WORDS)
 
 static int negotiate_niagara(struct hvpmu_sv *sv, uint32_t strand)
 {

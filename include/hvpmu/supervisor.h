@@ -32,7 +32,13 @@ extern "C" {
 
 #define HVPMU_SV_MAX_EVENTS 64
 
-/* An event request. */
+/* An event request.  On platform t4: a TABLE 10-2 (sl, mask).  On t1:
+ * `sl` is the PICL event (enum hvpmu_t1_picl_event) with mask 0, or
+ * mask HVPMU_SV_T1_PICH for the PICH instruction count (Instr_cnt).  The
+ * T1 driver keeps PICH on the instruction event in every group and
+ * rotates the PICL events; the PCR's single UT/ST pair takes the union of
+ * the group's modes (Linux's niagara1 PMU requires them equal). */
+#define HVPMU_SV_T1_PICH 0x1
 struct hvpmu_sv_event {
 	char name[64];     /* name as the user spelled it, for reports */
 	uint8_t sl;        /* TABLE 10-2 sl 0..31 */

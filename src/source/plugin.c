@@ -654,10 +654,17 @@ static int setup(const char *cfg)
 		svc.rotate_cycles = P.rq.sample_cycles; /* the OS tick serves both */
 	if (hvpmu_sv_create(P.hv, 0, &svc, &P.sv))
 		return -1;
-	for (unsigned i = 0; i < P.rq.nevents; i++)
-		P.need_taken |= hvpmu_t4_event_needs_taken(P.rq.ev[i].sl, P.rq.ev[i].mask),
-		P.need_branches |= hvpmu_t4_event_needs_branches(P.rq.ev[i].sl, P.rq.ev[i].mask),
-		P.need_memory |= hvpmu_t4_event_needs_memory(P.rq.ev[i].sl, P.rq.ev[i].mask);
+	for (unsigned i = 0; i < P.rq.nevents; i++) {
+		const struct hvpmu_sv_event *e = &P.rq.ev[i];
+
+		if (P.md.platform == HVPMU_PLATFORM_T1) { /* PICL cache/TLB events need the memory model */
+			P.need_memory |= e->mask != HVPMU_SV_T1_PICH && e->sl >= HVPMU_T1_SL_IC_MISS;
+			continue;
+		}
+		P.need_taken |= hvpmu_t4_event_needs_taken(e->sl, e->mask);
+		P.need_branches |= hvpmu_t4_event_needs_branches(e->sl, e->mask);
+		P.need_memory |= hvpmu_t4_event_needs_memory(e->sl, e->mask);
+	}
 	P.need_memory |= P.rq.nbusdev > 0 || P.rq.mmustat; /* DRAM traffic, TSB walks */
 	hvpmu_machine_enable_memory(P.m, P.need_memory);
 	for (unsigned i = 0; i < P.rq.nevents; i++)

@@ -42,6 +42,8 @@ struct hvpmu_sv {
 	unsigned nevents;
 	unsigned ngroups;
 	int negotiated;      /* 1 ok, -1 failed */
+	int t1;              /* UltraSPARC T1 back-end: %pcr/%pic through RDASR/WRASR */
+	int t1_pich_event;   /* T1: the event on PICH in every group, -1 if none */
 	int niag_negotiated; /* group 0x200: 1 ok, -1 failed */
 	uint64_t last_status;
 	uint32_t nstrands;
@@ -53,6 +55,10 @@ struct hvpmu_sv {
 };
 
 static void on_trap(void *ctx, const struct hvpmu_guest_trap *t);
+
+/* T1 "PICs" of the driver: PICL (the selected event) and PICH (instructions);
+ * bit i of a level-15 trap's pic_mask (HVPMU_T1_OVF_PICL/PICH) is PIC i. */
+enum { T1_PIC_PICL = 0, T1_PIC_PICH = 1, T1_NPIC = 2 };
 
 int hvpmu_sv_create(struct hvpmu_hv *hv, unsigned guest, const struct hvpmu_sv_config *cfg, struct hvpmu_sv **out)
 {
@@ -73,6 +79,8 @@ int hvpmu_sv_create(struct hvpmu_hv *hv, unsigned guest, const struct hvpmu_sv_c
 	if (!sv->cfg.rotate_cycles)
 		sv->cfg.rotate_cycles = md->clock_hz * DEFAULT_ROTATE_MS / MS_PER_S;
 	sv->nstrands = hvpmu_machine_nstrands(sv->m);
+	sv->t1 = md->platform == HVPMU_PLATFORM_T1;
+	sv->t1_pich_event = -1;
 	sv->st = calloc(sv->nstrands, sizeof *sv->st);
 	if (!sv->st || hvpmu_hv_set_guest_trap_handler(hv, guest, on_trap, sv)) {
 		int rc = sv->st ? HVPMU_EINVAL : HVPMU_ENOMEM;
@@ -109,6 +117,28 @@ int hvpmu_sv_add_event(struct hvpmu_sv *sv, const struct hvpmu_sv_event *req)
 	memset(e, 0, sizeof *e);
 	e->req = *req;
 	e->req.name[sizeof e->req.name - 1] = 0;
+	if (sv->t1) { /* PICH: instructions, in every group; PICL: one event per group */
+		if (req->mask == HVPMU_SV_T1_PICH) {
+			e->supported = sv->t1_pich_event < 0;
+			if (e->supported)
+				sv->t1_pich_event = (int)sv->nevents;
+			e->pic = T1_PIC_PICH;
+		} else {
+			e->supported = req->mask == 0 && hvpmu_t1_picl_modeled(req->sl) == 0;
+			if (e->supported) {
+				unsigned npicl = 0;
+
+				for (unsigned i = 0; i < sv->nevents; i++)
+					npicl += sv->ev[i].supported && sv->ev[i].pic == T1_PIC_PICL;
+				e->group = npicl;
+				e->pic = T1_PIC_PICL;
+				sv->ngroups = npicl + 1;
+			}
+		}
+		if (!sv->ngroups && e->supported)
+			sv->ngroups = 1;
+		return (int)sv->nevents++;
+	}
 	e->supported = hvpmu_t4_event_supported(req->sl, req->mask);
 	if (e->supported) {
 		e->group = nsup / HVPMU_T4_NPIC;
@@ -155,9 +185,93 @@ static void poll_ov(struct hvpmu_sv *sv, uint32_t strand, unsigned p, const stru
 	}
 }
 
+/* T1 (niagara-perf-api.txt §2.1, hw-and-hypervisor.md §3.1-3.2): one
+ * %pcr for both halves; stop (UT=ST=0), load %pic, then enable. */
+static void t1_program_group(struct hvpmu_sv *sv, uint32_t strand, unsigned g)
+{
+	struct sv_strand *ss = &sv->st[strand];
+	uint64_t pcr = HVPMU_FDP(0, T1_PCR, PRIV, 1), pic_init = sv->cfg.pic_init;
+
+	ss->cur_group = g;
+	for (unsigned p = 0; p < HVPMU_T4_NPIC; p++) {
+		ss->ev[p] = -1;
+		ss->ovf[p] = 0;
+	}
+	ss->ev[T1_PIC_PICH] = sv->t1_pich_event;
+	for (unsigned i = 0; i < sv->nevents; i++)
+		if (sv->ev[i].supported && sv->ev[i].pic == T1_PIC_PICL && sv->ev[i].group == g)
+			ss->ev[T1_PIC_PICL] = (int)i;
+	for (unsigned p = 0; p < T1_NPIC; p++) {
+		const struct hvpmu_sv_event *r;
+
+		if (ss->ev[p] < 0)
+			continue;
+		r = &sv->ev[ss->ev[p]].req;
+		pcr |= HVPMU_FDP(0, T1_PCR, UT, r->ut ? 1 : 0) | HVPMU_FDP(0, T1_PCR, ST, r->st ? 1 : 0);
+		if (p == T1_PIC_PICL)
+			pcr = HVPMU_FDP(pcr, T1_PCR, SL, r->sl);
+	}
+	hvpmu_machine_wrasr(sv->m, strand, HVPMU_T1_ASR_PCR, HVPMU_FDP(0, T1_PCR, PRIV, 1));
+	hvpmu_machine_wrasr(sv->m, strand, HVPMU_T1_ASR_PIC,
+			    HVPMU_FDP(HVPMU_FDP(0, T1_PIC, PICL, pic_init), T1_PIC, PICH, pic_init));
+	ss->pcr[0] = pcr;
+	hvpmu_machine_wrasr(sv->m, strand, HVPMU_T1_ASR_PCR, pcr);
+	ss->group_tick = hvpmu_machine_tick(sv->m, strand);
+}
+
+/* T1: account OVFL/OVFH (sticky) and clear them, keeping the counting bits. */
+static void t1_poll_ov(struct hvpmu_sv *sv, uint32_t strand, const struct hvpmu_guest_trap *t)
+{
+	struct sv_strand *ss = &sv->st[strand];
+	uint64_t pcr = 0;
+	static const unsigned ovf_of[T1_NPIC] = { T1_PCR_OVFL_SHIFT, T1_PCR_OVFH_SHIFT };
+
+	if (hvpmu_machine_rdasr(sv->m, strand, HVPMU_T1_ASR_PCR, &pcr))
+		return;
+	for (unsigned p = 0; p < T1_NPIC; p++) {
+		if (!((pcr >> ovf_of[p]) & 1) || ss->ev[p] < 0)
+			continue;
+		ss->ovf[p]++;
+		if (sv->cfg.on_overflow) {
+			struct hvpmu_guest_trap polled = { HV_TT_INTERRUPT_LEVEL_15, strand, 1u << p, 0, 0 };
+
+			sv->cfg.on_overflow(sv->cfg.ctx, (unsigned)ss->ev[p], t ? t : &polled);
+		}
+	}
+	if (pcr & (HVPMU_FMASK(T1_PCR, OVFL) | HVPMU_FMASK(T1_PCR, OVFH)))
+		hvpmu_machine_wrasr(sv->m, strand, HVPMU_T1_ASR_PCR, ss->pcr[0]);
+}
+
+static void t1_unprogram_group(struct hvpmu_sv *sv, uint32_t strand, uint64_t now)
+{
+	struct sv_strand *ss = &sv->st[strand];
+	uint64_t pic = 0;
+
+	t1_poll_ov(sv, strand, NULL);
+	hvpmu_machine_wrasr(sv->m, strand, HVPMU_T1_ASR_PCR, HVPMU_FDP(0, T1_PCR, PRIV, 1)); /* stop */
+	hvpmu_machine_rdasr(sv->m, strand, HVPMU_T1_ASR_PIC, &pic);
+	for (unsigned p = 0; p < T1_NPIC; p++) {
+		struct sv_event *e;
+		uint64_t v = p == T1_PIC_PICL ? HVPMU_FEX(pic, T1_PIC, PICL) : HVPMU_FEX(pic, T1_PIC, PICH);
+
+		if (ss->ev[p] < 0)
+			continue;
+		e = &sv->ev[ss->ev[p]];
+		e->raw += (ss->ovf[p] << 32) + v - sv->cfg.pic_init;
+		e->overflows += ss->ovf[p];
+		e->running += now - ss->group_tick;
+		ss->ev[p] = -1;
+	}
+}
+
 static void program_group(struct hvpmu_sv *sv, uint32_t strand, unsigned g)
 {
 	struct sv_strand *ss = &sv->st[strand];
+
+	if (sv->t1) {
+		t1_program_group(sv, strand, g);
+		return;
+	}
 
 	ss->cur_group = g;
 	for (unsigned p = 0; p < HVPMU_T4_NPIC; p++)
@@ -204,6 +318,11 @@ static void unprogram_group(struct hvpmu_sv *sv, uint32_t strand, uint64_t now)
 {
 	struct sv_strand *ss = &sv->st[strand];
 
+	if (sv->t1) {
+		t1_unprogram_group(sv, strand, now);
+		return;
+	}
+
 	for (unsigned p = 0; p < HVPMU_T4_NPIC; p++) {
 		struct sv_event *e;
 		uint64_t pic = 0;
@@ -245,6 +364,10 @@ static int negotiate(struct hvpmu_sv *sv, uint32_t strand)
 
 	if (sv->negotiated)
 		return sv->negotiated > 0 ? HVPMU_OK : HVPMU_EHV;
+	if (sv->t1) { /* T1: %pcr/%pic are ASRs, no hypervisor group needed (§2.1) */
+		sv->negotiated = 1;
+		return HVPMU_OK;
+	}
 	/* register_perf_hsvc(): VT_CPU major 1 minor 0 (linux-clients.md §1.6) */
 	st = hvpmu_hv_set_version(sv->hv, strand, HV_GRP_VT_CPU, 1, 0, &minor);
 	sv->negotiated = st == HV_EOK ? 1 : -1;
@@ -319,6 +442,10 @@ static void on_trap(void *ctx, const struct hvpmu_guest_trap *t)
 		return;
 	ss = &sv->st[t->strand];
 	if (t->tt == HV_TT_INTERRUPT_LEVEL_15) {
+		if (sv->t1) {
+			t1_poll_ov(sv, t->strand, t);
+			return;
+		}
 		for (unsigned p = 0; p < HVPMU_T4_NPIC; p++)
 			if (t->pic_mask & (1u << p))
 				poll_ov(sv, t->strand, p, t);
@@ -329,6 +456,8 @@ static void on_trap(void *ctx, const struct hvpmu_guest_trap *t)
 	if (sv->ngroups > 1) {
 		unprogram_group(sv, t->strand, hvpmu_machine_tick(sv->m, t->strand));
 		program_group(sv, t->strand, (ss->cur_group + 1) % sv->ngroups);
+	} else if (sv->t1) {
+		t1_poll_ov(sv, t->strand, NULL);
 	} else {
 		for (unsigned p = 0; p < HVPMU_T4_NPIC; p++)
 			poll_ov(sv, t->strand, p, NULL);

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <hvpmu/t4_events.h>
+#include <hvpmu/t1_pmu.h>
+#include <hvpmu/supervisor.h>
 #include "events.h"
 
 #define RAW_SL_SHIFT 6   /* encoding = (sl << 6) | mask (t4-events.md §0) */
@@ -54,6 +56,77 @@ static int apply_mods(const char *mods, struct hvpmu_sv_event *e)
 		}
 	}
 	return (e->ut || e->st || e->ht) ? 0 : -1;
+}
+
+/* UltraSPARC T1 (docs/cli.md): PICH "Instr_cnt", the eight PICL names,
+ * and the generic aliases as Linux's niagara1 PMU maps them (there is no
+ * cycle event: cycles count instructions, linux-clients.md §1.7). */
+#define T1_PICH_NAME "Instr_cnt"
+static const struct {
+	const char *alias;
+	int picl;           /* PICL event, or -1 for PICH */
+} t1_aliases[] = {
+	{ "instructions", -1 }, { "cycles", -1 }, { "cpu-cycles", -1 },
+	{ "cache-misses", HVPMU_T1_SL_DC_MISS }, { "L1-dcache-load-misses", HVPMU_T1_SL_DC_MISS },
+	{ "L1-icache-load-misses", HVPMU_T1_SL_IC_MISS }, { "LLC-load-misses", HVPMU_T1_SL_L2_DMISS_LD },
+	{ "dTLB-load-misses", HVPMU_T1_SL_DTLB_MISS }, { "iTLB-load-misses", HVPMU_T1_SL_ITLB_MISS },
+};
+
+static int t1_lookup(const char *base, struct hvpmu_sv_event *e)
+{
+	unsigned long raw;
+	char *end;
+
+	if (strcmp(base, T1_PICH_NAME) == 0) {
+		e->mask = HVPMU_SV_T1_PICH;
+		return 0;
+	}
+	for (unsigned k = 0; k < HVPMU_T1_NSL; k++)
+		if (hvpmu_t1_picl_name(k) && strcmp(base, hvpmu_t1_picl_name(k)) == 0) {
+			e->sl = (uint8_t)k;
+			return 0;
+		}
+	for (unsigned i = 0; i < sizeof t1_aliases / sizeof t1_aliases[0]; i++)
+		if (strcmp(base, t1_aliases[i].alias) == 0) {
+			if (t1_aliases[i].picl < 0)
+				e->mask = HVPMU_SV_T1_PICH;
+			else
+				e->sl = (uint8_t)t1_aliases[i].picl;
+			return 0;
+		}
+	if (base[0] == 'r' && base[1]) { /* rN: the PICL select code */
+		raw = strtoul(base + 1, &end, 16);
+		if (!*end && raw < HVPMU_T1_NSL) {
+			e->sl = (uint8_t)raw;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int parse_one_t1(const char *tok, struct hvpmu_sv_event *e, char *err, size_t errlen)
+{
+	char base[128];
+	const char *colon = strchr(tok, ':');
+	size_t blen = colon ? (size_t)(colon - tok) : strlen(tok);
+
+	memset(e, 0, sizeof *e);
+	if (blen == 0 || blen >= sizeof base || strlen(tok) >= sizeof e->name) {
+		snprintf(err, errlen, "invalid event '%s'", tok);
+		return -1;
+	}
+	memcpy(base, tok, blen);
+	base[blen] = 0;
+	snprintf(e->name, sizeof e->name, "%s", tok);
+	if (t1_lookup(base, e)) {
+		snprintf(err, errlen, "event syntax error: unknown T1 event '%s' (see 'hvpmu list')", base);
+		return -1;
+	}
+	if (apply_mods(colon ? colon + 1 : "uk", e) || e->ht) {
+		snprintf(err, errlen, "invalid modifier in '%s' (T1: :u, :k)", tok);
+		return -1;
+	}
+	return 0;
 }
 
 static int parse_one(const char *tok, struct hvpmu_sv_event *e, char *err, size_t errlen)
@@ -105,6 +178,12 @@ static int parse_one(const char *tok, struct hvpmu_sv_event *e, char *err, size_
 int parse_event_list(const char *list, struct hvpmu_sv_event *ev, unsigned *n, unsigned cap,
 		     char *err, size_t errlen)
 {
+	return parse_event_list_for(0, list, ev, n, cap, err, errlen);
+}
+
+int parse_event_list_for(int t1, const char *list, struct hvpmu_sv_event *ev, unsigned *n, unsigned cap,
+			 char *err, size_t errlen)
+{
 	char *copy = strdup(list ? list : ""), *save = NULL, *tok;
 	int rc = 0, any = 0;
 
@@ -138,7 +217,12 @@ int parse_event_list(const char *list, struct hvpmu_sv_event *ev, unsigned *n, u
 			break;
 		}
 		any = 1;
-		if (parse_one(tok, &ev[*n], err, errlen)) {
+		if (t1 && tok == joined) {
+			snprintf(err, errlen, "raw sl=N,mask=M events are T4 events (T1: rN)");
+			rc = -1;
+			break;
+		}
+		if (t1 ? parse_one_t1(tok, &ev[*n], err, errlen) : parse_one(tok, &ev[*n], err, errlen)) {
 			rc = -1;
 			break;
 		}

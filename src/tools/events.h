@@ -12,5 +12,9 @@
  * Returns 0, or -1 with a one-line message in err. */
 int parse_event_list(const char *list, struct hvpmu_sv_event *ev, unsigned *n, unsigned cap,
 		     char *err, size_t errlen);
+/* The same for a platform: t1 != 0 parses UltraSPARC T1 events (Instr_cnt,
+ * the PICL names, Linux's niagara1 aliases, rN, :u :k). */
+int parse_event_list_for(int t1, const char *list, struct hvpmu_sv_event *ev, unsigned *n, unsigned cap,
+			 char *err, size_t errlen);
 
 #endif

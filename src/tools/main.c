@@ -57,6 +57,11 @@ int cmd_list(int argc, char **argv)
 		       al[i].native ? al[i].native : "(sl=4 branches)",
 		       hvpmu_t4_event_supported(al[i].sl, al[i].mask) ? "" : " [not supported by the model yet]");
 	printf("\nRaw: sl=N,mask=M or rHHH ((sl << 6) | mask); modifiers :u (ut) :k (st) :h (ht)\n");
+	printf("\nUltraSPARC T1 events (hvpmu stat -p t1; niagara-perf-api.txt §2.1):\n");
+	printf("  %-36s PICH       instructions\n", "Instr_cnt");
+	for (unsigned k = 0; k < HVPMU_T1_NSL; k++)
+		printf("  %-36s PICL sl=%u%s\n", hvpmu_t1_picl_name(k), k,
+		       hvpmu_t1_picl_modeled(k) == 0 ? "" : " [not supported by the model yet]");
 	return 0;
 }
 

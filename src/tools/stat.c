@@ -35,6 +35,8 @@
 #define EM_SPARCV9 43
 
 #define DEFAULT_EVENTS "cycles,instructions,branches,Instr_ld"
+#define DEFAULT_EVENTS_T1 "Instr_cnt,DC_miss"
+#define MAX_EVENT_LISTS 32
 
 static const char *default_sysroot = "/usr/sparc64-linux-gnu";
 
@@ -85,6 +87,7 @@ static int usage(FILE *f)
 		   "      --pic-init N     start every PIC at N (32-bit; excluded from counts)\n"
 		   "      --overflow-log FILE   log every PIC overflow trap (pic, event, tpc, precise)\n"
 		   "      --rotate-cycles N     multiplexing tick in cycles (default 4 ms)\n"
+		   "  -p, --platform P     t4 (default) or t1 (UltraSPARC T1: Instr_cnt + one PICL event at a time)\n"
 		   "default events: " DEFAULT_EVENTS "\n");
 	return EXIT_USAGE;
 }
@@ -213,6 +216,7 @@ int cmd_stat(int argc, char **argv)
 		{ "pic-init", required_argument, NULL, 'P' },
 		{ "overflow-log", required_argument, NULL, 'L' },
 		{ "rotate-cycles", required_argument, NULL, 'R' },
+		{ "platform", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -222,21 +226,31 @@ int cmd_stat(int argc, char **argv)
 	enum out_format fmt = OUT_TABLE;
 	const char *sep = NULL, *outfile = NULL;
 	char err[512], cmdline[1024];
-	int have_events = 0, c, rc, ok;
+	int have_events = 0, c, rc, ok, t1;
+	const char *lists[MAX_EVENT_LISTS];
+	unsigned nlists = 0;
 	uint64_t v;
 	FILE *out = stderr;
 
 	memset(&rq, 0, sizeof rq);
 	setlocale(LC_ALL, "");
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:x:jo:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:x:jo:p:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
-			if (parse_event_list(optarg, rq.ev, &rq.nevents, HVPMU_SV_MAX_EVENTS, err, sizeof err)) {
-				fprintf(stderr, "hvpmu stat: %s\n", err);
+			if (nlists == MAX_EVENT_LISTS) {
+				fprintf(stderr, "hvpmu stat: too many -e options\n");
 				return EXIT_USAGE;
 			}
+			lists[nlists++] = optarg;
 			have_events = 1;
+			break;
+		case 'p':
+			if (hvpmu_platform_by_name(optarg) < 0 || strlen(optarg) >= sizeof rq.platform) {
+				fprintf(stderr, "hvpmu stat: unknown platform '%s' (t4, t1)\n", optarg);
+				return EXIT_USAGE;
+			}
+			strcpy(rq.platform, optarg);
 			break;
 		case 'x': sep = optarg; fmt = OUT_CSV; break;
 		case 'j': fmt = OUT_JSON; break;
@@ -268,8 +282,14 @@ int cmd_stat(int argc, char **argv)
 		fprintf(stderr, "hvpmu stat: no program given (hvpmu stat [OPTIONS] -- PROGRAM [ARGS])\n");
 		return EXIT_USAGE;
 	}
-	if (!have_events && parse_event_list(DEFAULT_EVENTS, rq.ev, &rq.nevents, HVPMU_SV_MAX_EVENTS, err, sizeof err))
-		return EXIT_USAGE;
+	t1 = strcmp(rq.platform, "t1") == 0;
+	if (!have_events)
+		lists[nlists++] = t1 ? DEFAULT_EVENTS_T1 : DEFAULT_EVENTS;
+	for (unsigned i = 0; i < nlists; i++)
+		if (parse_event_list_for(t1, lists[i], rq.ev, &rq.nevents, HVPMU_SV_MAX_EVENTS, err, sizeof err)) {
+			fprintf(stderr, "hvpmu stat: %s\n", err);
+			return EXIT_USAGE;
+		}
 	if (outfile && !(out = fopen(outfile, "w"))) {
 		fprintf(stderr, "hvpmu stat: %s: %s\n", outfile, strerror(errno));
 		return EXIT_USAGE;

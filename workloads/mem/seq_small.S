@@ -24,35 +24,5 @@
  */
 #define BYTES 8192
 #define R 8
-#define LINES (BYTES / 32)
 
-	.text
-	.align	64
-	.globl	_start
-	.type	_start, #function
-_start:
-	sethi	%hi(buf), %o2		! P1 buffer base
-	or	%o2, %lo(buf), %o2	! P2
-	mov	R, %o3			! P3 passes left
-.Lpass:
-	mov	%o2, %o0		! p = buf
-	set	LINES, %o1		! lines left in this pass
-.Lline:
-	ldx	[%o0], %o4		! first word of the line: the only one that can miss
-	ldx	[%o0 + 8], %o4
-	ldx	[%o0 + 16], %o4
-	ldx	[%o0 + 24], %o4
-	subcc	%o1, 1, %o1
-	bne,pt	%xcc, .Lline
-	 add	%o0, 32, %o0		! next line
-	subcc	%o3, 1, %o3
-	bne,pt	%xcc, .Lpass
-	 nop
-	mov	1, %g1			! E1 exit(0)
-	clr	%o0			! E2
-	ta	0x6d			! E3
-	.size	_start, . - _start
-
-	.bss
-	.align	8192
-buf:	.skip	BYTES
+#include "seq_loop.inc"

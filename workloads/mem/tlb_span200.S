@@ -25,31 +25,4 @@
 #define P 200
 #define R 4
 
-	.text
-	.align	64
-	.globl	_start
-	.type	_start, #function
-_start:
-	sethi	%hi(buf), %o2		! P1 buffer base
-	or	%o2, %lo(buf), %o2	! P2
-	sethi	%hi(8192), %l2		! P3 page size
-	mov	R, %o3			! P4 passes left
-.Lpass:
-	mov	%o2, %o0		! p = buf
-	mov	P, %o1			! pages left in this pass
-.Lpage:
-	ldx	[%o0], %o4		! one word per page
-	subcc	%o1, 1, %o1
-	bne,pt	%xcc, .Lpage
-	 add	%o0, %l2, %o0		! next page
-	subcc	%o3, 1, %o3
-	bne,pt	%xcc, .Lpass
-	 nop
-	mov	1, %g1			! E1 exit(0)
-	clr	%o0			! E2
-	ta	0x6d			! E3
-	.size	_start, . - _start
-
-	.bss
-	.align	8192
-buf:	.skip	P * 8192
+#include "tlb_span_loop.inc"

@@ -44,6 +44,8 @@ struct hvpmu_sv_event {
 	uint8_t sl;        /* TABLE 10-2 sl 0..31 */
 	uint8_t mask;      /* TABLE 10-2 mask 0..0x3f */
 	uint8_t ut, st, ht;/* count in user / privileged / hyperprivileged mode */
+	uint8_t new_group; /* t4: start a new group with this event, even if the
+			    * last one has a free PIC (cpustat's -c sets) */
 };
 
 struct hvpmu_sv_config {
@@ -88,6 +90,17 @@ unsigned hvpmu_sv_nevents(const struct hvpmu_sv *sv);
 int hvpmu_sv_start_strand(struct hvpmu_sv *sv, uint32_t strand);
 /* The strand stops (thread exit / program end): fold its counts, disable. */
 int hvpmu_sv_stop_strand(struct hvpmu_sv *sv, uint32_t strand);
+
+/* Fold the counts of a running strand's current group into its events
+ * and restart the group (the §10.2 sequence), so that hvpmu_sv_read()
+ * includes them: a sample, as cpustat takes one each interval.  Counts are
+ * exact across folds.  Returns 0, HVPMU_ERANGE. */
+int hvpmu_sv_fold(struct hvpmu_sv *sv, uint32_t strand);
+
+/* Strand `strand`'s share of event `idx` folded so far (by hvpmu_sv_fold,
+ * group rotation or hvpmu_sv_stop_strand): *raw events (64-bit extended,
+ * unscaled) and *running cycles on a PIC.  Returns 0 or HVPMU_ERANGE. */
+int hvpmu_sv_read_strand(struct hvpmu_sv *sv, uint32_t strand, unsigned idx, uint64_t *raw, uint64_t *running);
 
 /* Counts of event `idx`, summed over the strands stopped so far (call
  * hvpmu_sv_stop_strand() first for a running strand).  Returns 0 or

@@ -88,6 +88,8 @@ struct vcpu {
 	int reached_last;      /* prev reached its last instruction (callback marker) */
 	int pend;              /* the previous block's CTI awaits its outcome */
 	const struct tb_info *pend_tb; /* the block whose CTI it is */
+	uint64_t next_sample;  /* cpustat: %tick of this strand's next sample */
+	int sampled_final;     /* cpustat: the strand's last sample is taken */
 };
 
 static struct plugin {
@@ -399,6 +401,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, P.mt ? tb_exec : tb_exec_st, QEMU_PLUGIN_CB_NO_REGS, ti);
 }
 
+static void cpustat_sample(uint32_t strand);
+
 static void stop_vcpu(struct vcpu *v)
 {
 	const struct tb_info *last = v->prev;
@@ -406,6 +410,10 @@ static void stop_vcpu(struct vcpu *v)
 	account_prev(v, 0);
 	sync_vcpu(v, last, NULL);
 	hvpmu_sv_stop_strand(P.sv, v->strand);
+	if (P.rq.cpustat && !v->sampled_final) { /* the last, partial interval */
+		v->sampled_final = 1;
+		cpustat_sample(v->strand);
+	}
 }
 
 static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num, uint64_t a1,
@@ -479,8 +487,9 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 		v->strand = vcpu_index;
 		v->act = hvpmu_machine_activity(P.m, vcpu_index);
 		hvpmu_machine_set_mode(P.m, v->strand, HVPMU_MODE_USER);
+		v->next_sample = hvpmu_machine_tick(P.m, vcpu_index) + P.rq.sample_cycles;
 		if (vcpu_index == 0)
-			P.next_sample = hvpmu_machine_tick(P.m, 0) + P.rq.sample_cycles;
+			P.next_sample = v->next_sample;
 		hvpmu_sv_start_strand(P.sv, v->strand);
 		if (P.rq.mmustat) /* the OS gives each CPU an MMU-statistics buffer; a refusal is
 				   * reported by the tool through the result's hv_status */
@@ -531,14 +540,18 @@ static void flush_cb(qemu_plugin_id_t id)
 	unlock();
 }
 
-/* busstat: read every device's two counters through the guest driver. */
-static void take_sample(uint64_t tick)
+static int have_samples(void)
 {
 	if (!P.rs.samples)
 		P.rs.samples = calloc(STAT_MAX_SAMPLES, sizeof *P.rs.samples);
-	for (unsigned d = 0; P.rs.samples && d < P.rq.nbusdev && P.rs.nsamples < STAT_MAX_SAMPLES; d++) {
-		struct stat_sample *smp = &P.rs.samples[P.rs.nsamples];
+	return P.rs.samples != NULL;
+}
 
+/* busstat: read every device's two counters through the guest driver. */
+static void take_sample(uint64_t tick)
+{
+	for (unsigned d = 0; have_samples() && d < P.rq.nbusdev && P.rs.nsamples < STAT_MAX_SAMPLES; d++) {
+		struct stat_sample *smp = &P.rs.samples[P.rs.nsamples];
 		const struct stat_busdev *bd = &P.rq.busdev[d];
 
 		if (bd->t1 ? hvpmu_sv_t1perf_read(P.sv, 0, bd->mcu, smp->count)
@@ -550,15 +563,44 @@ static void take_sample(uint64_t tick)
 	}
 }
 
-/* OS tick of a strand: busstat samples every sample_cycles of strand 0. */
+/* cpustat: the guest driver folds the strand's PICs (without stopping
+ * them) and reports its share of every event so far. */
+static void cpustat_sample(uint32_t strand)
+{
+	uint64_t tick = hvpmu_machine_tick(P.m, strand);
+
+	hvpmu_sv_fold(P.sv, strand);
+	for (unsigned e = 0; have_samples() && e < P.rq.nevents && P.rs.nsamples < STAT_MAX_SAMPLES; e++) {
+		struct stat_sample *smp = &P.rs.samples[P.rs.nsamples];
+
+		if (hvpmu_sv_read_strand(P.sv, strand, e, &smp->count[0], &smp->count[1]))
+			continue;
+		smp->tick = tick;
+		smp->dev = e;
+		smp->cpu = strand;
+		P.rs.nsamples++;
+	}
+}
+
+/* OS tick of a strand: busstat samples every sample_cycles of strand 0,
+ * cpustat every sample_cycles of each strand. */
 static void on_tick(void *ctx, uint32_t strand, uint64_t tick)
 {
+	struct vcpu *v = strand < P.nvcpu ? &P.vcpu[strand] : NULL;
+
 	(void)ctx;
-	if (strand != 0 || !P.rq.sample_cycles || tick < P.next_sample)
+	if (!P.rq.sample_cycles)
 		return;
-	take_sample(tick);
-	while (P.next_sample <= tick)
-		P.next_sample += P.rq.sample_cycles;
+	if (P.rq.cpustat && v && tick >= v->next_sample) {
+		cpustat_sample(strand);
+		while (v->next_sample <= tick)
+			v->next_sample += P.rq.sample_cycles;
+	}
+	if (P.rq.nbusdev && strand == 0 && tick >= P.next_sample) {
+		take_sample(tick);
+		while (P.next_sample <= tick)
+			P.next_sample += P.rq.sample_cycles;
+	}
 }
 
 static void on_overflow(void *ctx, unsigned event, const struct hvpmu_guest_trap *t)
@@ -593,6 +635,8 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 			stop_vcpu(&P.vcpu[i]);
 			rs.retired += hvpmu_machine_retired(P.m, P.vcpu[i].strand);
 		}
+	rs.samples = P.rs.samples; /* with cpustat's final samples */
+	rs.nsamples = P.rs.nsamples;
 	if (P.rq.mmustat && (rs.mmu = calloc(P.nvcpu, sizeof *rs.mmu)))
 		for (uint32_t i = 0; i < P.nvcpu; i++)
 			if (P.vcpu[i].live && !hvpmu_sv_mmustat_read(P.sv, P.vcpu[i].strand, rs.mmu[rs.nmmu].words)) {

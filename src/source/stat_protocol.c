@@ -54,6 +54,7 @@ int stat_request_write(const char *path, const struct stat_request *rq, char *er
 		json_object_object_add(e, "ut", u64(rq->ev[i].ut));
 		json_object_object_add(e, "st", u64(rq->ev[i].st));
 		json_object_object_add(e, "ht", u64(rq->ev[i].ht));
+		json_object_object_add(e, "new_group", u64(rq->ev[i].new_group));
 		json_object_array_add(a, e);
 	}
 	json_object_object_add(o, K_EVENTS, a);
@@ -64,6 +65,7 @@ int stat_request_write(const char *path, const struct stat_request *rq, char *er
 	json_object_object_add(o, "sample_cycles", u64(rq->sample_cycles));
 	json_object_object_add(o, "platform", json_object_new_string(rq->platform));
 	json_object_object_add(o, "mmustat", u64((uint64_t)rq->mmustat));
+	json_object_object_add(o, "cpustat", u64((uint64_t)rq->cpustat));
 	a = json_object_new_array();
 	for (unsigned i = 0; i < rq->nbusdev; i++) {
 		json_object *e = json_object_new_object();
@@ -100,6 +102,7 @@ int stat_request_read(const char *path, struct stat_request *rq, char *err, size
 		rq->ev[i].ut = (uint8_t)get_u64(e, "ut");
 		rq->ev[i].st = (uint8_t)get_u64(e, "st");
 		rq->ev[i].ht = (uint8_t)get_u64(e, "ht");
+		rq->ev[i].new_group = get_u64(e, "new_group") != 0;
 	}
 	rq->pic_init = (uint32_t)get_u64(o, "pic_init");
 	rq->rotate_cycles = get_u64(o, "rotate_cycles");
@@ -108,6 +111,7 @@ int stat_request_read(const char *path, struct stat_request *rq, char *err, size
 	rq->sample_cycles = get_u64(o, "sample_cycles");
 	get_str(o, "platform", rq->platform, sizeof rq->platform);
 	rq->mmustat = get_u64(o, "mmustat") != 0;
+	rq->cpustat = get_u64(o, "cpustat") != 0;
 	if (json_object_object_get_ex(o, "busdev", &a) && json_object_is_type(a, json_type_array)) {
 		if (json_object_array_length(a) > STAT_MAX_BUSDEV) {
 			json_object_put(o);
@@ -153,6 +157,7 @@ int stat_result_write(const char *path, const struct stat_result *rs, char *err,
 
 		json_object_object_add(e, "tick", u64(rs->samples[i].tick));
 		json_object_object_add(e, "dev", u64(rs->samples[i].dev));
+		json_object_object_add(e, "cpu", u64(rs->samples[i].cpu));
 		json_object_object_add(e, "c0", u64(rs->samples[i].count[0]));
 		json_object_object_add(e, "c1", u64(rs->samples[i].count[1]));
 		json_object_array_add(a, e);
@@ -213,6 +218,7 @@ int stat_result_read(const char *path, struct stat_result *rs, char *err, size_t
 
 			rs->samples[i].tick = get_u64(e, "tick");
 			rs->samples[i].dev = (unsigned)get_u64(e, "dev");
+			rs->samples[i].cpu = (unsigned)get_u64(e, "cpu");
 			rs->samples[i].count[0] = get_u64(e, "c0");
 			rs->samples[i].count[1] = get_u64(e, "c1");
 		}

@@ -22,10 +22,15 @@ struct stat_busdev {
 	unsigned t1;
 };
 
+/* busstat: device `dev`'s two counts since it was programmed, at strand
+ * 0's %tick.  cpustat: event `dev` on strand `cpu` at that strand's %tick,
+ * count[0] its raw events and count[1] its running cycles so far
+ * (hvpmu_sv_read_strand). */
 struct stat_sample {
-	uint64_t tick;          /* strand 0's %tick (cycles) when sampled */
-	unsigned dev;           /* index into the request's busdev[] */
-	uint64_t count[2];      /* counts since the device was programmed */
+	uint64_t tick;          /* the strand's %tick (cycles) when sampled */
+	unsigned dev;           /* busstat: index into busdev[]; cpustat: event index */
+	unsigned cpu;           /* cpustat: the strand */
+	uint64_t count[2];
 };
 
 #define STAT_MMU_WORDS 64 /* the 0x200-byte MMU-statistics buffer */
@@ -48,6 +53,7 @@ struct stat_request {
 	uint64_t sample_cycles;  /* busstat interval in cycles (0: no sampling) */
 	char platform[16];       /* "t4" (default) or "t1" */
 	int mmustat;             /* collect Niagara MMU statistics per CPU */
+	int cpustat;             /* sample every strand's events every sample_cycles (cpustat) */
 };
 
 struct stat_result {

@@ -99,10 +99,18 @@ int hvpmu_sv_add_event(struct hvpmu_sv *sv, const struct hvpmu_sv_event *req)
 		return (int)sv->nevents++;
 	}
 	e->supported = hvpmu_t4_event_supported(req->sl, req->mask);
-	if (e->supported) {
-		e->group = nsup / HVPMU_T4_NPIC;
-		e->pic = nsup % HVPMU_T4_NPIC;
-		sv->ngroups = e->group + 1;
+	if (e->supported) { /* fill the last group, or open one */
+		unsigned g = sv->ngroups ? sv->ngroups - 1 : 0, used = 0;
+
+		for (unsigned i = 0; nsup && i < sv->nevents; i++)
+			used += sv->ev[i].supported && sv->ev[i].group == g;
+		if (used && (used == HVPMU_T4_NPIC || req->new_group)) {
+			g++;
+			used = 0;
+		}
+		e->group = g;
+		e->pic = used;
+		sv->ngroups = g + 1;
 	}
 	return (int)sv->nevents++;
 }
@@ -143,9 +151,6 @@ static void poll_ov(struct hvpmu_sv *sv, uint32_t strand, unsigned p, const stru
 		sv->cfg.on_overflow(sv->cfg.ctx, (unsigned)ss->ev[p], t ? t : &polled);
 	}
 }
-
-
-
 
 static void program_group(struct hvpmu_sv *sv, uint32_t strand, unsigned g)
 {
@@ -207,22 +212,32 @@ static void unprogram_group(struct hvpmu_sv *sv, uint32_t strand, uint64_t now)
 	}
 
 	for (unsigned p = 0; p < HVPMU_T4_NPIC; p++) {
-		struct sv_event *e;
 		uint64_t pic = 0;
 
 		if (ss->ev[p] < 0)
 			continue;
-		e = &sv->ev[ss->ev[p]];
 		check_ov(sv, strand, p);
 		hvpmu_hv_vt_set_perfreg(sv->hv, strand, p, PCR_DISABLED);
 		if (HVPMU_FEX(check_ov(sv, strand, p), T4_PCR, OV))
 			hvpmu_hv_vt_set_perfreg(sv->hv, strand, p, PCR_DISABLED);
 		hvpmu_machine_ldxa(sv->m, strand, HVPMU_T4_ASI_PIC, p * 8u, &pic);
-		e->raw += (ss->ovf[p] << 32) + pic - sv->cfg.pic_init;
-		e->overflows += ss->ovf[p];
-		e->running += now - ss->group_tick;
+		sv_account(sv, strand, (unsigned)ss->ev[p], (ss->ovf[p] << 32) + pic - sv->cfg.pic_init, ss->ovf[p],
+			   now - ss->group_tick);
 		ss->ev[p] = -1;
 	}
+}
+
+void sv_account(struct hvpmu_sv *sv, uint32_t strand, unsigned idx, uint64_t count, uint64_t ovf,
+		uint64_t running)
+{
+	struct sv_event *e = &sv->ev[idx];
+	struct sv_strand *ss = &sv->st[strand];
+
+	e->raw += count;
+	e->overflows += ovf;
+	e->running += running;
+	ss->raw[idx] += count;
+	ss->running[idx] += running;
 }
 
 /* Guest OS code runs on the strand in privileged mode. */
@@ -433,10 +448,26 @@ int hvpmu_sv_read(struct hvpmu_sv *sv, unsigned idx, struct hvpmu_sv_count *out)
 	return HVPMU_OK;
 }
 
+int hvpmu_sv_read_strand(struct hvpmu_sv *sv, uint32_t strand, unsigned idx, uint64_t *raw, uint64_t *running)
+{
+	if (strand >= sv->nstrands || idx >= sv->nevents || !raw || !running)
+		return HVPMU_ERANGE;
+	*raw = sv->st[strand].raw[idx];
+	*running = sv->st[strand].running[idx];
+	return HVPMU_OK;
+}
 
+int hvpmu_sv_fold(struct hvpmu_sv *sv, uint32_t strand)
+{
+	enum hvpmu_mode prev;
 
-
-
-
-
-
+	if (strand >= sv->nstrands)
+		return HVPMU_ERANGE;
+	if (!sv->st[strand].active || !sv->nevents)
+		return HVPMU_OK;
+	prev = sv_enter_os(sv, strand);
+	unprogram_group(sv, strand, hvpmu_machine_tick(sv->m, strand));
+	program_group(sv, strand, sv->st[strand].cur_group);
+	sv_leave_os(sv, strand, prev);
+	return HVPMU_OK;
+}

@@ -29,6 +29,8 @@ struct sv_strand {
 	uint64_t pcr[HVPMU_T4_NPIC];      /* software copy of each programmed PCR */
 	int ev[HVPMU_T4_NPIC];            /* event on each PIC, -1 if none */
 	uint64_t ovf[HVPMU_T4_NPIC];      /* overflows during this activation */
+	uint64_t raw[HVPMU_SV_MAX_EVENTS];     /* this strand's share of each event's raw */
+	uint64_t running[HVPMU_SV_MAX_EVENTS]; /* ... and of its running cycles */
 };
 
 struct hvpmu_sv {
@@ -61,6 +63,11 @@ SV_HIDDEN enum hvpmu_mode sv_enter_os(struct hvpmu_sv *sv, uint32_t strand);
 SV_HIDDEN void sv_leave_os(struct hvpmu_sv *sv, uint32_t strand, enum hvpmu_mode prev);
 /* 1 if a hypercall status is EOK, else records it as the last status. */
 SV_HIDDEN int sv_call_ok(struct hvpmu_sv *sv, uint64_t st);
+
+/* Fold one PIC's count into event `idx` (and the strand's share): `count`
+ * events over `running` cycles with `ovf` wraps already in `count`. */
+SV_HIDDEN void sv_account(struct hvpmu_sv *sv, uint32_t strand, unsigned idx, uint64_t count, uint64_t ovf,
+			  uint64_t running);
 
 /* The T1 driver (sv_niagara.c). */
 SV_HIDDEN void t1_program_group(struct hvpmu_sv *sv, uint32_t strand, unsigned g);

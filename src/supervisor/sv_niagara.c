@@ -78,15 +78,12 @@ void t1_unprogram_group(struct hvpmu_sv *sv, uint32_t strand, uint64_t now)
 	hvpmu_machine_wrasr(sv->m, strand, HVPMU_T1_ASR_PCR, HVPMU_FDP(0, T1_PCR, PRIV, 1)); /* stop */
 	hvpmu_machine_rdasr(sv->m, strand, HVPMU_T1_ASR_PIC, &pic);
 	for (unsigned p = 0; p < T1_NPIC; p++) {
-		struct sv_event *e;
 		uint64_t v = p == T1_PIC_PICL ? HVPMU_FEX(pic, T1_PIC, PICL) : HVPMU_FEX(pic, T1_PIC, PICH);
 
 		if (ss->ev[p] < 0)
 			continue;
-		e = &sv->ev[ss->ev[p]];
-		e->raw += (ss->ovf[p] << 32) + v - sv->cfg.pic_init;
-		e->overflows += ss->ovf[p];
-		e->running += now - ss->group_tick;
+		sv_account(sv, strand, (unsigned)ss->ev[p], (ss->ovf[p] << 32) + v - sv->cfg.pic_init, ss->ovf[p],
+			   now - ss->group_tick);
 		ss->ev[p] = -1;
 	}
 }

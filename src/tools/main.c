@@ -71,7 +71,8 @@ static int usage(FILE *f)
 		   "  stat   run a sparc64 program and count T4 PMU events (perf stat layout)\n"
 		   "  list   list the events\n"
 		   "  busstat  sample the memory controllers' DRAM counters while a program runs\n"
-		   "  mmustat  the hypervisor's MMU statistics of a program's run (platform t1)\n");
+		   "  mmustat  the hypervisor's MMU statistics of a program's run (platform t1)\n"
+		   "  cpustat  sample each cpu's PIC counts per interval while a program runs (Solaris cpustat)\n");
 	return f == stdout ? 0 : EXIT_USAGE;
 }
 
@@ -87,6 +88,8 @@ int main(int argc, char **argv)
 		return cmd_busstat(argc - 1, argv + 1);
 	if (strcmp(argv[1], "mmustat") == 0)
 		return cmd_mmustat(argc - 1, argv + 1);
+	if (strcmp(argv[1], "cpustat") == 0)
+		return cmd_cpustat(argc - 1, argv + 1);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)
 		return usage(stdout);
 	fprintf(stderr, "hvpmu: unknown command '%s' (try 'hvpmu --help')\n", argv[1]);

@@ -812,6 +812,71 @@ static void test_read_sums_stopped_strands(void **state)
 	sim_fini(&s);
 }
 
+/*
+ * cpustat's sample (supervisor.h hvpmu_sv_fold / hvpmu_sv_read_strand): a
+ * fold between two halves of a run makes the first half's counts readable
+ * per strand, and the two halves add up to the unfolded count exactly.
+ * new_group puts the second event in a group of its own: it runs only
+ * when the driver rotates to it.
+ */
+static void test_fold_and_strand_share(void **state)
+{
+	static struct sim s;
+	int all, ld;
+	uint64_t raw = 1, run = 1, half;
+
+	(void)state;
+	sim_init(&s, 0, 0, NULL);
+	all = add_event(&s, "Instr_all", 3, 0x3f, 1, 0, 0);
+	assert_int_equal(hvpmu_sv_start_strand(s.sv, 0), HVPMU_OK);
+	assert_int_equal(hvpmu_sv_read_strand(s.sv, 0, (unsigned)all, &raw, &run), HVPMU_OK);
+	assert_int_equal(raw, 0);
+	assert_int_equal(run, 0);
+	run_loop(&s, 100);
+	assert_int_equal(hvpmu_machine_sync(s.m, 0, s.prev, NULL), HVPMU_OK);
+	assert_int_equal(hvpmu_sv_fold(s.sv, 0), HVPMU_OK);
+	assert_int_equal(hvpmu_sv_read_strand(s.sv, 0, (unsigned)all, &raw, &run), HVPMU_OK);
+	assert_int_equal(raw, s.insns);
+	assert_true(run > 0);
+	half = raw;
+	run_loop(&s, 100);
+	sim_stop(&s);
+	assert_int_equal(hvpmu_sv_read_strand(s.sv, 0, (unsigned)all, &raw, &run), HVPMU_OK);
+	assert_int_equal(raw, s.insns);
+	assert_int_equal(raw, 2 * half);
+	assert_int_equal(read_ev(&s, all).raw, s.insns);
+	assert_int_equal(hvpmu_sv_fold(s.sv, 0), HVPMU_OK); /* stopped: nothing to fold */
+	assert_int_equal(read_ev(&s, all).raw, s.insns);
+	assert_int_equal(hvpmu_sv_fold(s.sv, 64), HVPMU_ERANGE);
+	assert_int_equal(hvpmu_sv_read_strand(s.sv, 64, 0, &raw, &run), HVPMU_ERANGE);
+	assert_int_equal(hvpmu_sv_read_strand(s.sv, 0, 1, &raw, &run), HVPMU_ERANGE);
+	assert_int_equal(hvpmu_sv_read_strand(s.sv, 0, 0, NULL, &run), HVPMU_ERANGE);
+	sim_fini(&s);
+
+	/* two one-event groups: without rotation the second never runs */
+	sim_init(&s, 0, 0, NULL);
+	all = add_event(&s, "Instr_all", 3, 0x3f, 1, 0, 0);
+	{
+		struct hvpmu_sv_event ev;
+
+		memset(&ev, 0, sizeof ev);
+		strcpy(ev.name, "Instr_ld");
+		ev.sl = 3;
+		ev.mask = 0x04;
+		ev.ut = 1;
+		ev.new_group = 1;
+		ld = hvpmu_sv_add_event(s.sv, &ev);
+		assert_true(ld >= 0);
+	}
+	assert_int_equal(hvpmu_sv_start_strand(s.sv, 0), HVPMU_OK);
+	run_loop(&s, 100);
+	sim_stop(&s);
+	assert_int_equal(read_ev(&s, all).raw, s.insns);
+	assert_int_equal(read_ev(&s, ld).raw, 0);
+	assert_int_equal(read_ev(&s, ld).running, 0);
+	sim_fini(&s);
+}
+
 /* Supervisor argument checks and a failed negotiation. */
 static void own_four_strands(struct hvpmu_md *md)
 {
@@ -929,6 +994,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_hyper_cycles_need_htaccess, teardown),
 		cmocka_unit_test_teardown(test_determinism, teardown),
 		cmocka_unit_test_teardown(test_read_sums_stopped_strands, teardown),
+		cmocka_unit_test_teardown(test_fold_and_strand_share, teardown),
 		cmocka_unit_test_teardown(test_sv_api, teardown),
 		cmocka_unit_test(test_machine_api),
 	};

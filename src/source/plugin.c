@@ -33,6 +33,7 @@
 #include <string.h>
 #include <hvpmu/hvpmu.h>
 #include "qemu_plugin_api.h"
+#include "linux_mm.h"
 #include "stat_protocol.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = HVPMU_QEMU_PLUGIN_VERSION;
@@ -89,6 +90,8 @@ struct vcpu {
 	int pend;              /* the previous block's CTI awaits its outcome */
 	const struct tb_info *pend_tb; /* the block whose CTI it is */
 	uint64_t next_sample;  /* cpustat: %tick of this strand's next sample */
+	int64_t sc_num;        /* the system call in progress and its arguments */
+	uint64_t sc_args[6];
 	int sampled_final;     /* cpustat: the strand's last sample is taken */
 };
 
@@ -421,10 +424,17 @@ static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 {
 	struct vcpu *v = vcpu_of(vcpu_index);
 
-	(void)id; (void)a1; (void)a2; (void)a3; (void)a4; (void)a5; (void)a6; (void)a7; (void)a8;
+	(void)id; (void)a7; (void)a8;
 	if (!v)
 		return;
 	lock();
+	v->sc_num = num;
+	v->sc_args[0] = a1;
+	v->sc_args[1] = a2;
+	v->sc_args[2] = a3;
+	v->sc_args[3] = a4;
+	v->sc_args[4] = a5;
+	v->sc_args[5] = a6;
 	/* the trap instruction (last of its block) retired in user mode; the
 	 * OS runs privileged */
 	{
@@ -457,6 +467,9 @@ static void syscall_ret_cb(qemu_plugin_id_t id, unsigned int vcpu_idx, int64_t n
 	/* T1: a read()/write() moved `ret` bytes by DMA (docs/t1-platform.md) */
 	if ((num == SPARC64_NR_READ || num == SPARC64_NR_WRITE) && ret > 0)
 		hvpmu_machine_io(P.m, v->strand, num == SPARC64_NR_READ, (uint64_t)ret);
+	/* large pages asked for with madvise / MAP_HUGETLB (linux_mm.h) */
+	if (num == v->sc_num)
+		linux_mm_syscall(P.m, num, v->sc_args, ret);
 	hvpmu_machine_set_mode(P.m, v->strand, HVPMU_MODE_USER);
 	unlock();
 }

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Guest Linux memory-management system calls that choose page sizes
+ * (docs/tlb-model.md "Large pages from the guest").  The plugin hands each
+ * completed mmap / madvise of the guest here; large-page requests become
+ * regions of the machine model's page layout (hvpmu_machine_map_large):
+ *
+ *   madvise(addr, len, MADV_HUGEPAGE) returning 0: transparent huge pages.
+ *     Linux sparc64 huge pages are HPAGE_SIZE = 8 MB built of two 4 MB TTEs
+ *     (arch/sparc/include/asm/page_64.h HPAGE_SHIFT 23, REAL_HPAGE_SHIFT
+ *     22), so every 8 MB-aligned 8 MB chunk wholly inside the range is
+ *     mapped with 4 MB pages.
+ *   mmap(..., flags & MAP_HUGETLB, ...) returning an address: hugetlbfs.
+ *     The size is MAP_HUGE_SHIFT-encoded in flags[31:26] (0 = the 8 MB
+ *     default); sun4v Linux offers 64 KB, 8 MB (4 MB TTEs), 256 MB and
+ *     2 GB (arch/sparc/mm/init_64.c setup_hugepagesz); the whole mapping,
+ *     rounded up to that size, gets it.
+ * Anything else (other calls, failures, sizes the chip's TLB lacks, ranges
+ * already declared) changes nothing.  Not thread-safe (the plugin holds its
+ * lock).
+ */
+#ifndef HVPMU_SOURCE_LINUX_MM_H
+#define HVPMU_SOURCE_LINUX_MM_H
+
+#include <stdint.h>
+#include <hvpmu/hvpmu.h>
+
+/* sparc64 Linux syscall numbers (asm/unistd_64.h) and flags
+ * (asm-generic/mman-common.h, linux/mman.h). */
+#define SPARC64_NR_MMAP 71
+#define SPARC64_NR_MADVISE 75
+#define LINUX_MAP_HUGETLB 0x40000
+#define LINUX_MAP_HUGE_SHIFT 26
+#define LINUX_MAP_HUGE_MASK 0x3f
+#define LINUX_MADV_HUGEPAGE 14
+#define LINUX_HPAGE_SHIFT 23      /* sparc64 HPAGE_SHIFT: 8 MB */
+#define LINUX_REAL_HPAGE_SHIFT 22 /* its TTEs: 4 MB */
+
+/*
+ * A completed system call `num` with arguments a[0..5] and result `ret`
+ * (negative errno on failure, as QEMU reports it).  Returns the bytes
+ * newly mapped with large pages (0 when nothing changed).
+ */
+__attribute__((visibility("hidden"))) uint64_t linux_mm_syscall(struct hvpmu_machine *m, int64_t num,
+								 const uint64_t a[6], int64_t ret);
+
+#endif

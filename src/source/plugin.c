@@ -481,6 +481,36 @@ static void reset_done(qemu_plugin_id_t id)
 	register_callbacks(id);
 }
 
+/* busstat devices: entries naming the same device are its event sets,
+ * which rotate one per sample (busstat(8): repeating -w for a device
+ * multiplexes); bus_acc keeps each set's counts over its activations. */
+static unsigned bus_active[STAT_MAX_BUSDEV]; /* by first entry: the set counting now */
+static uint64_t bus_acc[STAT_MAX_BUSDEV][2];
+
+static int same_busdev(unsigned a, unsigned b)
+{
+	return P.rq.busdev[a].t1 == P.rq.busdev[b].t1 && P.rq.busdev[a].mcu == P.rq.busdev[b].mcu;
+}
+
+/* 1 if entry d is the first naming its device. */
+static int busdev_first(unsigned d)
+{
+	for (unsigned e = 0; e < d; e++)
+		if (same_busdev(e, d))
+			return 0;
+	return 1;
+}
+
+static void busdev_program(unsigned d)
+{
+	const struct stat_busdev *bd = &P.rq.busdev[d];
+
+	if (bd->t1 ? hvpmu_sv_t1perf_program(P.sv, 0, bd->mcu, bd->sel[0], bd->sel[1])
+		   : hvpmu_sv_mcu_program(P.sv, 0, bd->mcu, bd->sel[0], bd->sel[1]))
+		fprintf(stderr, "hvpmu: cannot program busstat device %u (hypervisor status %s)\n", d,
+			hvpmu_hv_status_name(hvpmu_sv_last_status(P.sv)));
+}
+
 static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 {
 	struct vcpu *v;
@@ -507,15 +537,12 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 		if (P.rq.mmustat) /* the OS gives each CPU an MMU-statistics buffer; a refusal is
 				   * reported by the tool through the result's hv_status */
 			hvpmu_sv_mmustat_start(P.sv, v->strand, MMUSTAT_RA + MMUSTAT_STRIDE * (uint64_t)v->strand);
-		if (vcpu_index == 0) { /* busstat: the OS programs the MCU counters */
+		if (vcpu_index == 0) /* busstat: the OS programs the device counters */
 			for (unsigned d = 0; d < P.rq.nbusdev; d++)
-				if (P.rq.busdev[d].t1 ? hvpmu_sv_t1perf_program(P.sv, 0, P.rq.busdev[d].mcu,
-						P.rq.busdev[d].sel[0], P.rq.busdev[d].sel[1])
-						      : hvpmu_sv_mcu_program(P.sv, 0, P.rq.busdev[d].mcu,
-						P.rq.busdev[d].sel[0], P.rq.busdev[d].sel[1]))
-					fprintf(stderr, "hvpmu: cannot program busstat device %u (hypervisor status %s)\n",
-						d, hvpmu_hv_status_name(hvpmu_sv_last_status(P.sv)));
-		}
+				if (busdev_first(d)) {
+					bus_active[d] = d;
+					busdev_program(d);
+				}
 		if (vcpu_index > 0 && !P.mt) {
 			for (uint32_t i = 0; i < P.nvcpu; i++)
 				expand_dirty(&P.vcpu[i]);
@@ -560,19 +587,33 @@ static int have_samples(void)
 	return P.rs.samples != NULL;
 }
 
-/* busstat: read every device's two counters through the guest driver. */
+/* busstat: read every device's two counters through the guest driver,
+ * then switch a multiplexed device to its next set. */
 static void take_sample(uint64_t tick)
 {
-	for (unsigned d = 0; have_samples() && d < P.rq.nbusdev && P.rs.nsamples < STAT_MAX_SAMPLES; d++) {
+	for (unsigned f = 0; have_samples() && f < P.rq.nbusdev && P.rs.nsamples < STAT_MAX_SAMPLES; f++) {
 		struct stat_sample *smp = &P.rs.samples[P.rs.nsamples];
+		unsigned d = bus_active[f], next = d;
 		const struct stat_busdev *bd = &P.rq.busdev[d];
+		uint64_t c[2];
 
-		if (bd->t1 ? hvpmu_sv_t1perf_read(P.sv, 0, bd->mcu, smp->count)
-			   : hvpmu_sv_mcu_read(P.sv, 0, bd->mcu, smp->count))
+		if (!busdev_first(f) || (bd->t1 ? hvpmu_sv_t1perf_read(P.sv, 0, bd->mcu, c)
+					 : hvpmu_sv_mcu_read(P.sv, 0, bd->mcu, c)))
 			continue;
+		smp->count[0] = bus_acc[d][0] + c[0];
+		smp->count[1] = bus_acc[d][1] + c[1];
 		smp->tick = tick;
 		smp->dev = d;
 		P.rs.nsamples++;
+		do
+			next = (next + 1) % P.rq.nbusdev;
+		while (!same_busdev(next, f));
+		if (next != d) {
+			bus_acc[d][0] += c[0];
+			bus_acc[d][1] += c[1];
+			busdev_program(next);
+			bus_active[f] = next;
+		}
 	}
 }
 

@@ -33,14 +33,44 @@
 #define T1_JBUS_NAME "jbus0"
 #define T1_DRAM_CHANNELS 4
 
+static int parse_w(const char *arg, struct stat_busdev *d, char names[3][32], unsigned nmcu);
+
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: hvpmu busstat [-a] [-n] -w mcuN,pic0=EVENT,pic1=EVENT [-w ...] [interval [count]] -- PROGRAM [ARGS]\n"
-		   "       hvpmu busstat -l\n"
-		   "  -w  program device mcuN's two counters (events: hvpmu busstat -l)\n"
+	fprintf(f, "usage: hvpmu busstat [-a] [-n] -w DEV,pic0=EVENT,pic1=EVENT [-w ...] [interval [count]] -- PROGRAM [ARGS]\n"
+		   "       hvpmu busstat -l | -e DEV | -h\n"
+		   "  -w  program device DEV's two counters (mcuN; t1: dram0-3, jbus0); repeating -w for a\n"
+		   "      device rotates its event sets, one per interval\n"
 		   "  -a  absolute counts instead of deltas;  -n  no header\n"
+		   "  -l  list the devices and their events;  -e DEV  list DEV's events\n"
 		   "  interval: seconds of modeled time (default 1; fractions allowed); count: samples shown\n");
 	return f == stdout ? 0 : EXIT_USAGE;
+}
+
+/* -e DEV: the events of one device, as busstat -e prints them. */
+static int list_events(const char *dev, unsigned nmcu)
+{
+	struct stat_busdev d;
+	char names[3][32];
+
+	if (parse_w(dev, &d, names, nmcu) || strchr(dev, ',')) {
+		fprintf(stderr, "hvpmu busstat: unknown device '%s' (see -l)\n", dev);
+		return EXIT_USAGE;
+	}
+	printf("pic0\n");
+	for (int pic = 0; pic < 2; pic++) {
+		if (pic)
+			printf("\npic1\n");
+		for (unsigned c = 0; c < HVPMU_T1_NCODES || (!d.t1 && c <= MAX_SEL); c++) {
+			const char *name = !d.t1 ? (c <= MAX_SEL ? hvpmu_t4_dram_sel_name(c) : NULL)
+				       : d.mcu == 0 ? hvpmu_t1_jbus_event_name(c) : hvpmu_t1_dram_event_name(c);
+
+			if (name && strcmp(name, "clear_pic") != 0)
+				printf("%s ", name);
+		}
+		printf("clear_pic\n");
+	}
+	return 0;
 }
 
 static int list_devices(void)
@@ -194,8 +224,9 @@ int cmd_busstat(int argc, char **argv)
 	memset(&rq, 0, sizeof rq);
 	hvpmu_md_default(HVPMU_PLATFORM_T4, &md);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+anlw:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+anlw:e:h", opts, NULL)) != -1) {
 		switch (c) {
+		case 'e': return list_events(optarg, md.chips * HVPMU_T4_MCUS_PER_CHIP);
 		case 'a': absolute = 1; break;
 		case 'n': header = 0; break;
 		case 'l': list = 1; break;

@@ -35,12 +35,24 @@ if [ -n "$gz" ] && [ -r "$text" ]; then
 	[ "$(wc -l < "$tmp/a")" = "$rows" ] || fail "-a and delta runs differ in rows"
 fi
 
+# repeating -w for a device rotates its sets, one per interval (busstat(8));
+# -a counts of each set accumulate over its activations: never decrease
+env -i "$hvpmu" busstat -n -a -w mcu0,pic0=mem_reads -w mcu0,pic0=read_all_channels 0.000002 -- "$prog" 2> "$tmp/mx"
+[ "$(awk '$3 == "mem_reads"' "$tmp/mx" | wc -l)" -ge 2 ] && [ "$(awk '$3 == "read_all_channels"' "$tmp/mx" | wc -l)" -ge 2 ] ||
+	{ cat "$tmp/mx" >&2; fail "multiplexed sets"; }
+awk '{ print $3 }' "$tmp/mx" | uniq -d | grep -q . && { cat "$tmp/mx" >&2; fail "sets did not alternate"; }
+awk '{ if ($4 < last[$3]) bad = 1; last[$3] = $4 } END { exit bad }' "$tmp/mx" || { cat "$tmp/mx" >&2; fail "-a count decreased"; }
+[ "$(awk '$3 == "read_all_channels" { v = $4 } END { print v }' "$tmp/mx")" -gt 0 ] || fail "second set counted nothing"
+# -e lists one device's events
+env -i "$hvpmu" busstat -e mcu1 > "$tmp/e" && grep -q '^mem_reads .*read_write_channel1 clear_pic$' "$tmp/e" || fail "-e mcu1"
+env -i "$hvpmu" busstat -e jbus0 > "$tmp/e" && grep -q '^jbus_cycles dma_reads' "$tmp/e" || fail "-e jbus0"
+
 # -l lists devices and events; bad input gets one line and a non-zero exit
 env -i "$hvpmu" busstat -l > "$tmp/l"
 grep -q 'mcu0 mcu1' "$tmp/l" && grep -q 'read_all_channels' "$tmp/l" || fail "-l output"
 for args in "-w mcu9,pic0=mem_reads -- $prog" "-w mcu0,pic0=no_such -- $prog" "-w dram7 -- $prog" \
 	"-w mcu0,pic0=mem_reads -w dram0 -- $prog" "-w jbus0,pic0=mem_reads -- $prog" \
-	"-w mcu0,pic0=mem_reads" "-w mcu0,pic0=mem_reads x -- $prog" "-- $prog"; do
+	"-w mcu0,pic0=mem_reads" "-w mcu0,pic0=mem_reads x -- $prog" "-- $prog" "-e mcu7" "-e dram0,pic0=mem_reads"; do
 	set +e
 	# shellcheck disable=SC2086
 	env -i "$hvpmu" busstat $args > /dev/null 2> "$tmp/err"; rc=$?

@@ -15,6 +15,7 @@
 #ifndef HVPMU_MD_H
 #define HVPMU_MD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -106,6 +107,25 @@ struct hvpmu_md {
  * Returns 0, or HVPMU_EINVAL for an unknown platform.  Thread-safe.
  */
 int hvpmu_md_default(enum hvpmu_platform platform, struct hvpmu_md *md);
+
+/*
+ * Machine-description files (docs/machine-description.md): a JSON object
+ * that starts from hvpmu_md_default() of its "platform" (or of `base` when
+ * it names none) and overrides the fields it gives: chips,
+ * cores_per_chip, strands_per_core, clock_hz, timing.*, memory.{l1i, l1d,
+ * l2, l3}.{size, ways, line, latency}, memory.mem_latency, and guests[]
+ * (replacing the default guest: name, perfctraccess, perfctrhtaccess,
+ * dram_counter_group - null or absent = property absent -, mblock[] of
+ * {base, size}, first_strand, nstrands).  Unknown keys, wrong types,
+ * out-of-range values and inconsistent shapes (cache geometry, strands,
+ * overlapping guests) are errors.
+ * On success returns 0 and fills *md; else HVPMU_EINVAL (or HVPMU_ENOMEM)
+ * with a one-line reason naming the key in err[errlen], *md untouched.
+ * Files are at most 1 MB.  Thread-safe.
+ */
+int hvpmu_md_parse(const char *text, size_t len, enum hvpmu_platform base, struct hvpmu_md *md, char *err,
+		   size_t errlen);
+int hvpmu_md_load(const char *path, enum hvpmu_platform base, struct hvpmu_md *md, char *err, size_t errlen);
 
 /* Total number of strands described by *md. */
 uint32_t hvpmu_md_nstrands(const struct hvpmu_md *md);

@@ -741,6 +741,10 @@ static int setup(const char *cfg)
 			return -1;
 		}
 		hvpmu_md_default((enum hvpmu_platform)plat, &P.md);
+		if (P.rq.md_path[0] && hvpmu_md_load(P.rq.md_path, (enum hvpmu_platform)plat, &P.md, err, sizeof err)) {
+			fprintf(stderr, "hvpmu plugin: %s: %s\n", P.rq.md_path, err);
+			return -1;
+		}
 	}
 	if (hvpmu_machine_create(&P.md, &P.m) || hvpmu_hv_create(P.m, &P.hv))
 		return -1;

@@ -64,6 +64,7 @@ int stat_request_write(const char *path, const struct stat_request *rq, char *er
 	json_object_object_add(o, "out", json_object_new_string(rq->out));
 	json_object_object_add(o, "sample_cycles", u64(rq->sample_cycles));
 	json_object_object_add(o, "platform", json_object_new_string(rq->platform));
+	json_object_object_add(o, "md_path", json_object_new_string(rq->md_path));
 	json_object_object_add(o, "mmustat", u64((uint64_t)rq->mmustat));
 	json_object_object_add(o, "cpustat", u64((uint64_t)rq->cpustat));
 	a = json_object_new_array();
@@ -110,6 +111,7 @@ int stat_request_read(const char *path, struct stat_request *rq, char *err, size
 	get_str(o, "out", rq->out, sizeof rq->out);
 	rq->sample_cycles = get_u64(o, "sample_cycles");
 	get_str(o, "platform", rq->platform, sizeof rq->platform);
+	get_str(o, "md_path", rq->md_path, sizeof rq->md_path);
 	rq->mmustat = get_u64(o, "mmustat") != 0;
 	rq->cpustat = get_u64(o, "cpustat") != 0;
 	if (json_object_object_get_ex(o, "busdev", &a) && json_object_is_type(a, json_type_array)) {

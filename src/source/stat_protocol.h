@@ -54,6 +54,7 @@ struct stat_request {
 	char platform[16];       /* "t4" (default) or "t1" */
 	int mmustat;             /* collect Niagara MMU statistics per CPU */
 	int cpustat;             /* sample every strand's events every sample_cycles (cpustat) */
+	char md_path[4096];      /* machine-description file ("" = the platform's built-in one) */
 };
 
 struct stat_result {

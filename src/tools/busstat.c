@@ -37,7 +37,7 @@ static int parse_w(const char *arg, struct stat_busdev *d, char names[3][32], un
 
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: hvpmu busstat [-a] [-n] -w DEV,pic0=EVENT,pic1=EVENT [-w ...] [interval [count]] -- PROGRAM [ARGS]\n"
+	fprintf(f, "usage: hvpmu busstat [-a] [-n] [--md FILE] -w DEV,pic0=EVENT,pic1=EVENT [-w ...] [interval [count]] -- PROGRAM [ARGS]\n"
 		   "       hvpmu busstat -l | -e DEV | -h\n"
 		   "  -w  program device DEV's two counters (mcuN; t1: dram0-3, jbus0); repeating -w for a\n"
 		   "      device rotates its event sets, one per interval\n"
@@ -209,13 +209,16 @@ static int parse_double(const char *s, double *v)
 
 int cmd_busstat(int argc, char **argv)
 {
-	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
+	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, { "md", required_argument, NULL, 'M' },
+					      { NULL, 0, NULL, 0 } };
 	struct stat_request rq;
 	struct stat_result rs;
 	struct run_times t;
 	struct hvpmu_md md;
 	char names[STAT_MAX_BUSDEV][3][32]; /* event0, event1, device */
 	int absolute = 0, header = 1, c, rc, ok, list = 0, dashdash = 0;
+	const char *md_file = NULL;
+	unsigned ndev = 0;
 	double interval = DEFAULT_INTERVAL_S, count_d;
 	unsigned long count = 0;
 	uint64_t prev[STAT_MAX_BUSDEV][2] = { { 0 } };
@@ -227,13 +230,13 @@ int cmd_busstat(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+anlw:e:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'e': return list_events(optarg, md.chips * HVPMU_T4_MCUS_PER_CHIP);
+		case 'M': md_file = optarg; break;
 		case 'a': absolute = 1; break;
 		case 'n': header = 0; break;
 		case 'l': list = 1; break;
 		case 'w':
 			if (rq.nbusdev == STAT_MAX_BUSDEV ||
-			    parse_w(optarg, &rq.busdev[rq.nbusdev], names[rq.nbusdev],
-				    md.chips * HVPMU_T4_MCUS_PER_CHIP)) {
+			    parse_w(optarg, &rq.busdev[rq.nbusdev], names[rq.nbusdev], HVPMU_SV_MAX_MCU)) {
 				fprintf(stderr, "hvpmu busstat: bad -w '%s' (want DEV,pic0=EVENT,pic1=EVENT; see -l)\n", optarg);
 				return EXIT_USAGE;
 			}
@@ -278,9 +281,20 @@ int cmd_busstat(int argc, char **argv)
 			fprintf(stderr, "hvpmu busstat: mcuN (t4) and dramN/jbus0 (t1) devices cannot be mixed\n");
 			return EXIT_USAGE;
 		}
-	if (rq.busdev[0].t1) {
-		strcpy(rq.platform, "t1");
-		hvpmu_md_default(HVPMU_PLATFORM_T1, &md);
+	strcpy(rq.platform, rq.busdev[0].t1 ? "t1" : "t4");
+	if (tool_load_md("hvpmu busstat", md_file, 1, &rq, &md))
+		return EXIT_USAGE;
+	for (unsigned d = 0; d < rq.nbusdev; d++) {
+		unsigned e;
+
+		if (!rq.busdev[d].t1 && rq.busdev[d].mcu >= md.chips * HVPMU_T4_MCUS_PER_CHIP) {
+			fprintf(stderr, "hvpmu busstat: no device %s (the machine has mcu0..mcu%u)\n", names[d][2],
+				md.chips * HVPMU_T4_MCUS_PER_CHIP - 1);
+			return EXIT_USAGE;
+		}
+		for (e = 0; e < d && strcmp(names[e][2], names[d][2]) != 0; e++)
+			;
+		ndev += e == d; /* rows per interval: one per device */
 	}
 	rq.sample_cycles = (uint64_t)(interval * (double)md.clock_hz);
 	if (!rq.sample_cycles)
@@ -290,7 +304,7 @@ int cmd_busstat(int argc, char **argv)
 		return rc;
 	if (header)
 		fprintf(stderr, "%-10s %-6s %-22s %12s   %-22s %12s\n", "time", "dev", "event0", "pic0", "event1", "pic1");
-	for (unsigned i = 0; i < rs.nsamples && (!count || shown < count * rq.nbusdev); i++, shown++) {
+	for (unsigned i = 0; i < rs.nsamples && (!count || shown < count * ndev); i++, shown++) {
 		const struct stat_sample *smp = &rs.samples[i];
 		uint64_t v[2];
 

@@ -63,7 +63,7 @@ struct opts {
 
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: hvpmu cpustat -c EVENTSPEC [-c EVENTSPEC]... [-nt] [--platform t4|t1] [interval [count]] -- PROGRAM [ARGS]\n"
+	fprintf(f, "usage: hvpmu cpustat -c EVENTSPEC [-c EVENTSPEC]... [-nt] [--platform t4|t1] [--md FILE] [interval [count]] -- PROGRAM [ARGS]\n"
 		   "  EVENTSPEC: [picN=]EVENT[,sys][,nouser][,hpriv][,emask[N]=M][,[picN=]EVENT...]\n"
 		   "  -n  omit the header;  -t  add a %s column (cycles, all modes)\n"
 		   "  interval: seconds of modeled time (default 5); count: rows per cpu\n"
@@ -404,6 +404,7 @@ int cmd_cpustat(int argc, char **argv)
 {
 	static const struct option lopts[] = {
 		{ "platform", required_argument, NULL, 'P' },
+		{ "md", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -414,7 +415,8 @@ int cmd_cpustat(int argc, char **argv)
 	struct hvpmu_md md;
 	const char *specs[MAX_SETS];
 	char err[512];
-	int c, rc, ok, dashdash = 0, dohelp = 0;
+	int c, rc, ok, dashdash = 0, dohelp = 0, platform_given = 0;
+	const char *md_file = NULL;
 	double interval = DEFAULT_INTERVAL_S, count_d;
 	unsigned long count = 0;
 
@@ -439,7 +441,9 @@ int cmd_cpustat(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			o.t1 = strcmp(optarg, "t1") == 0;
+			platform_given = 1;
 			break;
+		case 'M': md_file = optarg; break;
 		case 'h': dohelp = 1; break;
 		default: return usage(stderr);
 		}
@@ -471,6 +475,10 @@ int cmd_cpustat(int argc, char **argv)
 		fprintf(stderr, "hvpmu cpustat: no program given (hvpmu cpustat -c ... [interval [count]] -- PROGRAM)\n");
 		return EXIT_USAGE;
 	}
+	strcpy(rq.platform, o.t1 ? "t1" : "t4");
+	if (tool_load_md("hvpmu cpustat", md_file, platform_given, &rq, &md))
+		return EXIT_USAGE;
+	o.t1 = md.platform == HVPMU_PLATFORM_T1;
 	for (unsigned s = 0; s < o.nsets; s++)
 		if (parse_set(&o, specs[s], &rq, &o.set[s], err, sizeof err)) {
 			fprintf(stderr, "hvpmu cpustat: -c %s: %s\n", specs[s], err);
@@ -488,8 +496,6 @@ int cmd_cpustat(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 		}
-	strcpy(rq.platform, o.t1 ? "t1" : "t4");
-	hvpmu_md_default(o.t1 ? HVPMU_PLATFORM_T1 : HVPMU_PLATFORM_T4, &md);
 	rq.cpustat = 1;
 	rq.sample_cycles = (uint64_t)(interval * (double)md.clock_hz);
 	if (!rq.sample_cycles)

@@ -18,7 +18,7 @@
 
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: hvpmu mmustat [-p PLATFORM] [-x SEP | -j] -- PROGRAM [ARGS]\n"
+	fprintf(f, "usage: hvpmu mmustat [-p PLATFORM] [--md FILE] [-x SEP | -j] -- PROGRAM [ARGS]\n"
 		   "  -p  platform (default t1: MMU statistics are a Niagara-1 service)\n"
 		   "  -x  CSV with separator SEP;  -j  JSON lines\n");
 	return f == stdout ? 0 : EXIT_USAGE;
@@ -26,7 +26,11 @@ static int usage(FILE *f)
 
 int cmd_mmustat(int argc, char **argv)
 {
-	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
+	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, { "md", required_argument, NULL, 'M' },
+					      { NULL, 0, NULL, 0 } };
+	const char *md_file = NULL;
+	struct hvpmu_md md;
+	int platform_given = 0;
 	struct stat_request rq;
 	struct stat_result rs;
 	struct run_times t;
@@ -45,7 +49,9 @@ int cmd_mmustat(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			strcpy(rq.platform, optarg);
+			platform_given = 1;
 			break;
+		case 'M': md_file = optarg; break;
 		case 'x': sep = optarg; break;
 		case 'j': json = 1; break;
 		case 'h': return usage(stdout);
@@ -60,6 +66,8 @@ int cmd_mmustat(int argc, char **argv)
 		fprintf(stderr, "hvpmu mmustat: no program given (hvpmu mmustat [OPTIONS] -- PROGRAM)\n");
 		return EXIT_USAGE;
 	}
+	if (tool_load_md("hvpmu mmustat", md_file, platform_given, &rq, &md))
+		return EXIT_USAGE;
 	rc = run_guest("hvpmu mmustat", &rq, argc - optind, argv + optind, &rs, &t, &ok);
 	if (!ok)
 		return rc;

@@ -88,6 +88,7 @@ static int usage(FILE *f)
 		   "      --overflow-log FILE   log every PIC overflow trap (pic, event, tpc, precise)\n"
 		   "      --rotate-cycles N     multiplexing tick in cycles (default 4 ms)\n"
 		   "  -p, --platform P     t4 (default) or t1 (UltraSPARC T1: Instr_cnt + one PICL event at a time)\n"
+		   "      --md FILE        machine description (JSON; docs/machine-description.md)\n"
 		   "default events: " DEFAULT_EVENTS "\n");
 	return EXIT_USAGE;
 }
@@ -217,6 +218,7 @@ int cmd_stat(int argc, char **argv)
 		{ "overflow-log", required_argument, NULL, 'L' },
 		{ "rotate-cycles", required_argument, NULL, 'R' },
 		{ "platform", required_argument, NULL, 'p' },
+		{ "md", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -226,7 +228,9 @@ int cmd_stat(int argc, char **argv)
 	enum out_format fmt = OUT_TABLE;
 	const char *sep = NULL, *outfile = NULL;
 	char err[512], cmdline[1024];
-	int have_events = 0, c, rc, ok, t1;
+	int have_events = 0, c, rc, ok, t1, platform_given = 0;
+	const char *md_file = NULL;
+	struct hvpmu_md md;
 	const char *lists[MAX_EVENT_LISTS];
 	unsigned nlists = 0;
 	uint64_t v;
@@ -251,7 +255,9 @@ int cmd_stat(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			strcpy(rq.platform, optarg);
+			platform_given = 1;
 			break;
+		case 'M': md_file = optarg; break;
 		case 'x': sep = optarg; fmt = OUT_CSV; break;
 		case 'j': fmt = OUT_JSON; break;
 		case 'o': outfile = optarg; break;
@@ -282,7 +288,9 @@ int cmd_stat(int argc, char **argv)
 		fprintf(stderr, "hvpmu stat: no program given (hvpmu stat [OPTIONS] -- PROGRAM [ARGS])\n");
 		return EXIT_USAGE;
 	}
-	t1 = strcmp(rq.platform, "t1") == 0;
+	if (tool_load_md("hvpmu stat", md_file, platform_given, &rq, &md))
+		return EXIT_USAGE;
+	t1 = md.platform == HVPMU_PLATFORM_T1;
 	if (!have_events)
 		lists[nlists++] = t1 ? DEFAULT_EVENTS_T1 : DEFAULT_EVENTS;
 	for (unsigned i = 0; i < nlists; i++)
@@ -298,6 +306,9 @@ int cmd_stat(int argc, char **argv)
 	rc = run_guest("hvpmu stat", &rq, argc - optind, argv + optind, &rs, &t, &ok);
 	if (ok) {
 		print_stat(out, fmt, sep, cmdline, rq.ev, &rs, &t);
+		if (rs.hv_status) /* e.g. ENOACCESS: the description gives no perfctraccess */
+			fprintf(stderr, "hvpmu stat: the hypervisor refused the counters (%s)\n",
+				hvpmu_hv_status_name(rs.hv_status));
 		stat_result_free(&rs);
 	}
 	if (out != stderr)

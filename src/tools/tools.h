@@ -27,6 +27,17 @@ int cmd_cpustat(int argc, char **argv);
  */
 int run_guest(const char *tool, struct stat_request *rq, int argc, char **argv, struct stat_result *rs,
 	      struct run_times *t, int *ok);
+/*
+ * `--md FILE`: load the machine description (hvpmu/md.h hvpmu_md_load),
+ * based on rq->platform ("" = t4), into *md, and record its absolute path
+ * and platform in *rq for the plugin.  `file` NULL: the built-in
+ * description.  platform_given: the command line chose rq->platform, which
+ * the file may not contradict.  Errors print one line prefixed by `tool`
+ * and return -1.
+ */
+struct hvpmu_md;
+int tool_load_md(const char *tool, const char *file, int platform_given, struct stat_request *rq,
+		 struct hvpmu_md *md);
 /* Locate libhvpmu_plugin.so: $HVPMU_PLUGIN, beside the executable, or the
  * install directory.  Returns 0 or -1. */
 int find_plugin(char *out, size_t n);

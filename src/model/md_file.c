@@ -1,0 +1,385 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Machine-description files (../shared/DESIGN.md "Machine descriptions":
+ * built-in defaults, overridable from a file).  JSON read with json-c;
+ * the keys, their ranges and the checks are tables below and are
+ * documented in docs/machine-description.md.  A file starts from the
+ * built-in description of its platform and overrides what it names;
+ * unknown keys, wrong types and out-of-range values are errors that name
+ * the key.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+#include <hvpmu/hvpmu.h>
+
+#define MAX_FILE_BYTES (1u << 20) /* a description is a few hundred bytes */
+#define MAX_STRANDS 4096          /* hvpmu_machine_create's bound */
+#define MAX_CACHE_BYTES (UINT64_C(64) << 20)
+#define MAX_WAYS 64
+#define MAX_LINE 512
+#define MAX_LATENCY 100000
+#define MAX_T4_CHIPS 4            /* DESIGN.md: t4 has 1-4 chips */
+
+enum kind { U32, U64, PROP };
+
+/* A scalar key: where it goes and its range.  PROP is an MD integer
+ * property (int64_t) that may be null = absent (HVPMU_MD_PROP_ABSENT). */
+struct field {
+	const char *key;
+	enum kind kind;
+	size_t off;
+	uint64_t min, max;
+};
+
+#define F(k, kind, type, member, lo, hi) { k, kind, offsetof(type, member), lo, hi }
+
+static const struct field top_fields[] = {
+	F("chips", U32, struct hvpmu_md, chips, 1, 64),
+	F("cores_per_chip", U32, struct hvpmu_md, cores_per_chip, 1, 64),
+	F("strands_per_core", U32, struct hvpmu_md, strands_per_core, 1, 64),
+	F("clock_hz", U64, struct hvpmu_md, clock_hz, 1000000, UINT64_C(100000000000)),
+};
+
+static const struct field timing_fields[] = {
+	F("insn_cycles", U32, struct hvpmu_md_timing, insn_cycles, 1, 1000),
+	F("taken_cti_cycles", U32, struct hvpmu_md_timing, taken_cti_cycles, 0, 1000),
+	F("syscall_cycles", U32, struct hvpmu_md_timing, syscall_cycles, 0, 100000000),
+	F("hcall_cycles", U32, struct hvpmu_md_timing, hcall_cycles, 0, 100000000),
+	F("trap_cycles", U32, struct hvpmu_md_timing, trap_cycles, 0, 100000000),
+};
+
+static const struct field cache_fields[] = {
+	F("size", U64, struct hvpmu_md_cache, size, 0, MAX_CACHE_BYTES),
+	F("ways", U32, struct hvpmu_md_cache, ways, 0, MAX_WAYS),
+	F("line", U32, struct hvpmu_md_cache, line, 0, MAX_LINE),
+	F("latency", U32, struct hvpmu_md_cache, latency, 0, MAX_LATENCY),
+};
+
+static const struct field memory_fields[] = {
+	F("mem_latency", U32, struct hvpmu_md_memory, mem_latency, 0, MAX_LATENCY),
+};
+
+static const struct {
+	const char *key;
+	size_t off;
+} cache_levels[] = {
+	{ "l1i", offsetof(struct hvpmu_md_memory, l1i) },
+	{ "l1d", offsetof(struct hvpmu_md_memory, l1d) },
+	{ "l2", offsetof(struct hvpmu_md_memory, l2) },
+	{ "l3", offsetof(struct hvpmu_md_memory, l3) },
+};
+
+static const struct field guest_fields[] = {
+	F("perfctraccess", PROP, struct hvpmu_md_guest, perfctraccess, 0, INT64_MAX),
+	F("perfctrhtaccess", PROP, struct hvpmu_md_guest, perfctrhtaccess, 0, INT64_MAX),
+	F("dram_counter_group", PROP, struct hvpmu_md_guest, dram_counter_group, 0,
+	  HVPMU_MD_DRAM_GROUP_OS | HVPMU_MD_DRAM_GROUP_PM),
+	F("first_strand", U32, struct hvpmu_md_guest, first_strand, 0, MAX_STRANDS - 1),
+	F("nstrands", U32, struct hvpmu_md_guest, nstrands, 1, MAX_STRANDS),
+};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static int fail(char *err, size_t n, const char *fmt, const char *path, const char *what)
+{
+	if (err && n)
+		snprintf(err, n, fmt, path, what);
+	return HVPMU_EINVAL;
+}
+
+static int is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+/* Set a scalar from JSON value v (an integer, or null for a PROP). */
+static int set_field(void *base, const struct field *f, json_object *v, const char *path, char *err, size_t n)
+{
+	int64_t sx;
+	uint64_t x;
+
+	if (f->kind == PROP && !v) {
+		*(int64_t *)((char *)base + f->off) = HVPMU_MD_PROP_ABSENT;
+		return 0;
+	}
+	if (!json_object_is_type(v, json_type_int))
+		return fail(err, n, "%s: %s", path, "not an integer");
+	/* json-c keeps integers above INT64_MAX as uint64 and clamps
+	 * json_object_get_int64 there: read the sign, then the magnitude */
+	sx = json_object_get_int64(v);
+	x = sx < 0 ? 0 : json_object_get_uint64(v);
+	if (sx < 0 || x < f->min || x > f->max) {
+		char range[64];
+
+		snprintf(range, sizeof range, "out of range %" PRIu64 "..%" PRIu64, f->min, f->max);
+		return fail(err, n, "%s: %s", path, range);
+	}
+	switch (f->kind) {
+	case U32: *(uint32_t *)((char *)base + f->off) = (uint32_t)x; break;
+	case U64: *(uint64_t *)((char *)base + f->off) = (uint64_t)x; break;
+	case PROP: *(int64_t *)((char *)base + f->off) = (int64_t)x; break;
+	}
+	return 0;
+}
+
+/* Apply the keys of object o: scalars from `fields`; any other key must be
+ * one `sub` accepts (return 1 = handled), else it is unknown. */
+typedef int (*sub_fn)(void *ctx, const char *key, json_object *v, const char *path, char *err, size_t n);
+
+static int apply(void *base, json_object *o, const struct field *fields, size_t nf, const char *prefix, sub_fn sub,
+		 void *ctx, char *err, size_t n)
+{
+	if (!json_object_is_type(o, json_type_object))
+		return fail(err, n, "%s: %s", prefix[0] ? prefix : "(top)", "not an object");
+	json_object_object_foreach(o, key, v) {
+		char path[160];
+		size_t i;
+		int rc;
+
+		snprintf(path, sizeof path, "%s%s%s", prefix, prefix[0] ? "." : "", key);
+		for (char *c = path; *c; c++) /* messages are one printable line */
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = '?';
+		for (i = 0; i < nf && strcmp(fields[i].key, key) != 0; i++)
+			;
+		if (i < nf) {
+			if ((rc = set_field(base, &fields[i], v, path, err, n)))
+				return rc;
+			continue;
+		}
+		rc = sub ? sub(ctx, key, v, path, err, n) : 0;
+		if (rc < 0 || rc > 1)
+			return rc;
+		if (rc == 0)
+			return fail(err, n, "%s: %s", path, "unknown key");
+	}
+	return 0;
+}
+
+static int memory_sub(void *ctx, const char *key, json_object *v, const char *path, char *err, size_t n)
+{
+	for (size_t i = 0; i < N(cache_levels); i++)
+		if (strcmp(cache_levels[i].key, key) == 0) {
+			int rc = apply((char *)ctx + cache_levels[i].off, v, cache_fields, N(cache_fields), path, NULL,
+				       NULL, err, n);
+
+			return rc ? rc : 1;
+		}
+	return 0;
+}
+
+static int guest_sub(void *ctx, const char *key, json_object *v, const char *path, char *err, size_t n)
+{
+	struct hvpmu_md_guest *g = ctx;
+
+	if (strcmp(key, "name") == 0) {
+		if (!json_object_is_type(v, json_type_string) || json_object_get_string_len(v) == 0 ||
+		    (size_t)json_object_get_string_len(v) >= sizeof g->name)
+			return fail(err, n, "%s: %s", path, "not a name of 1..31 characters");
+		strcpy(g->name, json_object_get_string(v));
+		return 1;
+	}
+	if (strcmp(key, "mblock") == 0) { /* the MD's mblock nodes: real memory */
+		size_t len;
+
+		if (!json_object_is_type(v, json_type_array) || (len = json_object_array_length(v)) == 0 ||
+		    len > HVPMU_MD_MAX_MEM)
+			return fail(err, n, "%s: %s", path, "not an array of 1..4 {base, size}");
+		g->nmem = (uint32_t)len;
+		for (size_t i = 0; i < len; i++) {
+			static const struct field mb[] = {
+				{ "base", U64, 0, 0, UINT64_MAX >> 1 },
+				{ "size", U64, sizeof(uint64_t), 1, UINT64_MAX >> 1 },
+			};
+			char p[176];
+			int rc;
+
+			snprintf(p, sizeof p, "%s[%zu]", path, i);
+			/* base, size < 2^63: base + size cannot wrap */
+			if ((rc = apply(&g->mem[i], json_object_array_get_idx(v, i), mb, N(mb), p, NULL, NULL, err, n)))
+				return rc;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+struct top_ctx {
+	struct hvpmu_md *md;
+	int have_guests;
+};
+
+static int top_sub(void *ctx, const char *key, json_object *v, const char *path, char *err, size_t n)
+{
+	struct top_ctx *t = ctx;
+	struct hvpmu_md *md = t->md;
+	int rc;
+
+	if (strcmp(key, "platform") == 0)
+		return 1; /* read first, by md_from_json */
+	if (strcmp(key, "timing") == 0) {
+		rc = apply(&md->timing, v, timing_fields, N(timing_fields), path, NULL, NULL, err, n);
+		return rc ? rc : 1;
+	}
+	if (strcmp(key, "memory") == 0) {
+		rc = apply(&md->mem, v, memory_fields, N(memory_fields), path, memory_sub, &md->mem, err, n);
+		return rc ? rc : 1;
+	}
+	if (strcmp(key, "guests") == 0) { /* replaces the default guest list */
+		size_t len;
+
+		if (!json_object_is_type(v, json_type_array) || (len = json_object_array_length(v)) == 0 ||
+		    len > HVPMU_MD_MAX_GUESTS)
+			return fail(err, n, "%s: %s", path, "not an array of 1..8 guests");
+		md->nguests = (uint32_t)len;
+		for (size_t i = 0; i < len; i++) {
+			struct hvpmu_md_guest *g = &md->guests[i];
+			char p[176];
+
+			/* a guest given in the file has only the properties it names */
+			memset(g, 0, sizeof *g);
+			snprintf(g->name, sizeof g->name, "guest%zu", i);
+			g->perfctraccess = g->perfctrhtaccess = g->dram_counter_group = HVPMU_MD_PROP_ABSENT;
+			snprintf(p, sizeof p, "%s[%zu]", path, i);
+			if ((rc = apply(g, json_object_array_get_idx(v, i), guest_fields, N(guest_fields), p, guest_sub,
+					g, err, n)))
+				return rc;
+			if (!g->nstrands)
+				return fail(err, n, "%s: %s", p, "needs nstrands");
+			if (!g->nmem)
+				return fail(err, n, "%s: %s", p, "needs mblock");
+		}
+		t->have_guests = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* Cross-field checks of a complete description. */
+static int validate(const struct hvpmu_md *md, char *err, size_t n)
+{
+	const struct hvpmu_md_cache *lv[] = { &md->mem.l1i, &md->mem.l1d, &md->mem.l2, &md->mem.l3 };
+	static const char *lvname[] = { "memory.l1i", "memory.l1d", "memory.l2", "memory.l3" };
+	uint64_t nstrands = (uint64_t)md->chips * md->cores_per_chip * md->strands_per_core;
+
+	if (nstrands > MAX_STRANDS)
+		return fail(err, n, "%s: %s", "chips", "more than 4096 strands in all");
+	if (md->platform == HVPMU_PLATFORM_T4 && md->chips > MAX_T4_CHIPS)
+		return fail(err, n, "%s: %s", "chips", "t4 has 1..4 chips");
+	if (md->platform == HVPMU_PLATFORM_T1 && md->chips != 1)
+		return fail(err, n, "%s: %s", "chips", "t1 has one chip");
+	for (unsigned i = 0; i < 4; i++) {
+		const struct hvpmu_md_cache *c = lv[i];
+
+		if (i == 2 && c->size == 0) /* no private L2 (as T1) */
+			continue;
+		if (!is_pow2(c->line) || !c->ways || !c->size || c->size % ((uint64_t)c->ways * c->line) ||
+		    !is_pow2(c->size / ((uint64_t)c->ways * c->line)))
+			return fail(err, n, "%s: %s", lvname[i],
+				    "needs a power-of-two line, ways, and size = ways x line x a power-of-two number of sets");
+	}
+	if ((md->mem.l2.size && (md->mem.l1i.line > md->mem.l2.line || md->mem.l1d.line > md->mem.l2.line ||
+				 md->mem.l2.line > md->mem.l3.line)) ||
+	    md->mem.l1i.line > md->mem.l3.line || md->mem.l1d.line > md->mem.l3.line)
+		return fail(err, n, "%s: %s", "memory", "line sizes must not shrink towards memory");
+	for (uint32_t i = 0; i < md->nguests; i++) {
+		const struct hvpmu_md_guest *g = &md->guests[i];
+		char p[32];
+
+		snprintf(p, sizeof p, "guests[%u]", i);
+		if ((uint64_t)g->first_strand + g->nstrands > nstrands)
+			return fail(err, n, "%s: %s", p, "strands beyond the machine's");
+		for (uint32_t j = 0; j < i; j++) {
+			const struct hvpmu_md_guest *h = &md->guests[j];
+
+			if (g->first_strand < h->first_strand + h->nstrands && h->first_strand < g->first_strand + g->nstrands)
+				return fail(err, n, "%s: %s", p, "shares strands with another guest");
+		}
+	}
+	return 0;
+}
+
+static int md_from_json(json_object *o, enum hvpmu_platform base, struct hvpmu_md *out, char *err, size_t n)
+{
+	struct hvpmu_md md;
+	struct top_ctx t = { &md, 0 };
+	json_object *p;
+	int plat = (int)base, rc;
+
+	if (!json_object_is_type(o, json_type_object))
+		return fail(err, n, "%s: %s", "(top)", "not a JSON object");
+	if (json_object_object_get_ex(o, "platform", &p)) {
+		if (!json_object_is_type(p, json_type_string) ||
+		    (plat = hvpmu_platform_by_name(json_object_get_string(p))) < 0)
+			return fail(err, n, "%s: %s", "platform", "not a platform name (t4, t1)");
+	}
+	if (hvpmu_md_default((enum hvpmu_platform)plat, &md))
+		return fail(err, n, "%s: %s", "platform", "unknown");
+	if ((rc = apply(&md, o, top_fields, N(top_fields), "", top_sub, &t, err, n)))
+		return rc;
+	if (!t.have_guests) /* the default guest owns every strand of the new shape */
+		md.guests[0].nstrands = hvpmu_md_nstrands(&md) <= MAX_STRANDS ? hvpmu_md_nstrands(&md) : MAX_STRANDS;
+	if ((rc = validate(&md, err, n)))
+		return rc;
+	*out = md;
+	return 0;
+}
+
+int hvpmu_md_parse(const char *text, size_t len, enum hvpmu_platform base, struct hvpmu_md *md, char *err,
+		   size_t errlen)
+{
+	struct json_tokener *tok;
+	json_object *o;
+	int rc;
+
+	if (!text || !md)
+		return fail(err, errlen, "%s: %s", "(arguments)", "NULL");
+	if (len > MAX_FILE_BYTES)
+		return fail(err, errlen, "%s: %s", "(file)", "larger than 1 MB");
+	if (!(tok = json_tokener_new()))
+		return HVPMU_ENOMEM;
+	o = json_tokener_parse_ex(tok, text, (int)len);
+	if (!o || json_tokener_get_error(tok) != json_tokener_success ||
+	    json_tokener_get_parse_end(tok) < len) {
+		enum json_tokener_error e = json_tokener_get_error(tok);
+
+		json_object_put(o);
+		json_tokener_free(tok);
+		return fail(err, errlen, "%s: %s", "(JSON)",
+			    e == json_tokener_success ? "trailing characters" : json_tokener_error_desc(e));
+	}
+	json_tokener_free(tok);
+	rc = md_from_json(o, base, md, err, errlen);
+	json_object_put(o);
+	return rc;
+}
+
+int hvpmu_md_load(const char *path, enum hvpmu_platform base, struct hvpmu_md *md, char *err, size_t errlen)
+{
+	FILE *f;
+	char *buf;
+	size_t len;
+	int rc;
+
+	if (!path || !md)
+		return fail(err, errlen, "%s: %s", "(arguments)", "NULL");
+	if (!(f = fopen(path, "rb")))
+		return fail(err, errlen, "%s: %s", path, strerror(errno));
+	buf = malloc(MAX_FILE_BYTES + 1);
+	if (!buf) {
+		fclose(f);
+		return HVPMU_ENOMEM;
+	}
+	len = fread(buf, 1, MAX_FILE_BYTES + 1, f);
+	if (ferror(f)) {
+		fclose(f);
+		free(buf);
+		return fail(err, errlen, "%s: %s", path, "read error");
+	}
+	fclose(f);
+	rc = hvpmu_md_parse(buf, len, base, md, err, errlen);
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `--md FILE` of the hvpmu tools: tools.h tool_load_md. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <hvpmu/hvpmu.h>
+#include "tools.h"
+
+int tool_load_md(const char *tool, const char *file, int platform_given, struct stat_request *rq,
+		 struct hvpmu_md *md)
+{
+	char err[512], abs[PATH_MAX];
+	int base = rq->platform[0] ? hvpmu_platform_by_name(rq->platform) : HVPMU_PLATFORM_T4;
+
+	if (base < 0)
+		base = HVPMU_PLATFORM_T4;
+	if (!file) {
+		hvpmu_md_default((enum hvpmu_platform)base, md);
+		return 0;
+	}
+	if (hvpmu_md_load(file, (enum hvpmu_platform)base, md, err, sizeof err)) {
+		fprintf(stderr, "%s: --md %s: %s\n", tool, file, err);
+		return -1;
+	}
+	if (platform_given && (int)md->platform != base) {
+		fprintf(stderr, "%s: --md %s describes platform %s, the command line asks for %s\n", tool, file,
+			hvpmu_platform_name(md->platform), hvpmu_platform_name((enum hvpmu_platform)base));
+		return -1;
+	}
+	if (!realpath(file, abs) || strlen(abs) >= sizeof rq->md_path) {
+		fprintf(stderr, "%s: --md %s: path too long\n", tool, file);
+		return -1;
+	}
+	strcpy(rq->md_path, abs);
+	snprintf(rq->platform, sizeof rq->platform, "%s", hvpmu_platform_name(md->platform));
+	return 0;
+}

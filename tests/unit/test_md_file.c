@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Machine-description files (hvpmu/md.h hvpmu_md_parse / hvpmu_md_load,
+ * docs/machine-description.md): a file starts from its platform's
+ * built-in description and overrides what it names; every kind of bad
+ * input is refused with a one-line reason naming the key, and leaves the
+ * caller's description untouched.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <hvpmu/hvpmu.h>
+
+static int parse(const char *text, struct hvpmu_md *md, char *err, size_t n)
+{
+	return hvpmu_md_parse(text, strlen(text), HVPMU_PLATFORM_T4, md, err, n);
+}
+
+static void test_empty_is_default(void **state)
+{
+	struct hvpmu_md md, def;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse("{}", &md, err, sizeof err), HVPMU_OK);
+	hvpmu_md_default(HVPMU_PLATFORM_T4, &def);
+	assert_memory_equal(&md, &def, sizeof md);
+	assert_int_equal(parse("{\"platform\": \"t1\"}", &md, err, sizeof err), HVPMU_OK);
+	hvpmu_md_default(HVPMU_PLATFORM_T1, &def);
+	assert_memory_equal(&md, &def, sizeof md);
+	/* base platform when the file names none */
+	assert_int_equal(hvpmu_md_parse("{}", 2, HVPMU_PLATFORM_T1, &md, err, sizeof err), HVPMU_OK);
+	assert_int_equal(md.platform, HVPMU_PLATFORM_T1);
+}
+
+static void test_overrides(void **state)
+{
+	struct hvpmu_md md;
+	char err[256];
+	struct hvpmu_machine *m = NULL;
+	static const char text[] =
+		"{ \"platform\": \"t4\", \"chips\": 2, \"clock_hz\": 3000000000,\n"
+		"  \"timing\": { \"syscall_cycles\": 2000 },\n"
+		"  \"memory\": { \"l2\": { \"size\": 262144, \"latency\": 24 }, \"mem_latency\": 400 },\n"
+		"  \"guests\": [ { \"name\": \"ldom1\", \"perfctraccess\": 1, \"perfctrhtaccess\": 1,\n"
+		"                  \"dram_counter_group\": 3, \"first_strand\": 0, \"nstrands\": 64,\n"
+		"                  \"mblock\": [ { \"base\": 0, \"size\": 268435456 } ] },\n"
+		"                { \"name\": \"ldom2\", \"first_strand\": 64, \"nstrands\": 64,\n"
+		"                  \"mblock\": [ { \"base\": 0, \"size\": 1048576 }, { \"base\": 4294967296, \"size\": 8192 } ] } ] }";
+
+	(void)state;
+	assert_int_equal(parse(text, &md, err, sizeof err), HVPMU_OK);
+	assert_int_equal(md.chips, 2);
+	assert_int_equal(hvpmu_md_nstrands(&md), 128);
+	assert_int_equal(md.clock_hz, 3000000000u);
+	assert_int_equal(md.timing.syscall_cycles, 2000);
+	assert_int_equal(md.timing.insn_cycles, 1); /* untouched: the default */
+	assert_int_equal(md.mem.l2.size, 262144);
+	assert_int_equal(md.mem.l2.ways, 8);
+	assert_int_equal(md.mem.l2.latency, 24);
+	assert_int_equal(md.mem.mem_latency, 400);
+	assert_int_equal(md.nguests, 2);
+	assert_string_equal(md.guests[0].name, "ldom1");
+	assert_int_equal(md.guests[0].dram_counter_group, 3);
+	assert_int_equal(md.guests[0].perfctrhtaccess, 1);
+	/* a guest from a file has only the properties it names */
+	assert_int_equal(md.guests[1].perfctraccess, HVPMU_MD_PROP_ABSENT);
+	assert_int_equal(md.guests[1].dram_counter_group, HVPMU_MD_PROP_ABSENT);
+	assert_int_equal(md.guests[1].nmem, 2);
+	assert_int_equal(md.guests[1].mem[1].base, UINT64_C(4294967296));
+	assert_int_equal(md.guests[1].first_strand, 64);
+	/* the description builds a machine with 4 MCUs */
+	assert_int_equal(hvpmu_machine_create(&md, &m), HVPMU_OK);
+	assert_int_equal(hvpmu_machine_nmcu(m), 4);
+	hvpmu_machine_destroy(m);
+	/* null = the property is absent; a new shape resizes the default guest */
+	assert_int_equal(parse("{\"cores_per_chip\": 2, \"guests\": [ { \"perfctraccess\": null, \"nstrands\": 16,"
+			       " \"mblock\": [ {\"base\": 0, \"size\": 8192} ] } ] }", &md, err, sizeof err), HVPMU_OK);
+	assert_int_equal(md.guests[0].perfctraccess, HVPMU_MD_PROP_ABSENT);
+	assert_string_equal(md.guests[0].name, "guest0");
+	assert_int_equal(parse("{\"cores_per_chip\": 2}", &md, err, sizeof err), HVPMU_OK);
+	assert_int_equal(md.guests[0].nstrands, 16);
+}
+
+static void test_errors(void **state)
+{
+	static const struct {
+		const char *text, *says;
+	} bad[] = {
+		{ "", "(JSON)" },
+		{ "{", "(JSON)" },
+		{ "{} x", "(JSON)" },
+		{ "[]", "not a JSON object" },
+		{ "{\"chip\": 1}", "chip: unknown key" },
+		{ "{\"chips\": \"2\"}", "chips: not an integer" },
+		{ "{\"chips\": 0}", "chips: out of range" },
+		{ "{\"chips\": 5}", "t4 has 1..4 chips" },
+		{ "{\"platform\": \"t1\", \"chips\": 2}", "t1 has one chip" },
+		{ "{\"platform\": \"t9\"}", "platform: not a platform" },
+		{ "{\"platform\": 4}", "platform: not a platform" },
+		{ "{\"clock_hz\": -1}", "clock_hz: out of range" },
+		{ "{\"timing\": {\"insn_cycles\": 0}}", "timing.insn_cycles: out of range" },
+		{ "{\"timing\": {\"bogus\": 1}}", "timing.bogus: unknown key" },
+		{ "{\"timing\": 3}", "timing: not an object" },
+		{ "{\"memory\": {\"l1d\": {\"ways\": 3}}}", "memory.l1d: needs a power-of-two" },
+		{ "{\"memory\": {\"l3\": {\"line\": 16}}}", "line sizes must not shrink" },
+		{ "{\"memory\": {\"l4\": {}}}", "memory.l4: unknown key" },
+		{ "{\"memory\": {\"l2\": {\"size\": 134217728}}}", "memory.l2.size: out of range" },
+		{ "{\"strands_per_core\": 64, \"cores_per_chip\": 64, \"chips\": 2}", "more than 4096" },
+		{ "{\"guests\": []}", "guests: not an array" },
+		{ "{\"guests\": [ {\"nstrands\": 8} ]}", "guests[0]: needs mblock" },
+		{ "{\"guests\": [ {\"mblock\": [ {\"base\": 0, \"size\": 8192} ]} ]}", "guests[0]: needs nstrands" },
+		{ "{\"guests\": [ {\"nstrands\": 65, \"mblock\": [ {\"base\": 0, \"size\": 8192} ]} ]}",
+		  "guests[0]: strands beyond" },
+		{ "{\"guests\": [ {\"nstrands\": 8, \"mblock\": [ {\"base\": 0, \"size\": 8192} ]},"
+		  " {\"first_strand\": 4, \"nstrands\": 8, \"mblock\": [ {\"base\": 0, \"size\": 8192} ]} ]}",
+		  "guests[1]: shares strands" },
+		{ "{\"guests\": [ {\"nstrands\": 8, \"mblock\": [ {\"base\": 0, \"size\": 0} ]} ]}",
+		  "guests[0].mblock[0].size: out of range" },
+		{ "{\"guests\": [ {\"nstrands\": 8, \"mblock\": [ {\"base\": 9223372036854775808, \"size\": 8192} ]} ]}",
+		  "guests[0].mblock[0].base: out of range" },
+		{ "{\"guests\": [ {\"name\": \"\", \"nstrands\": 8} ]}", "guests[0].name: not a name" },
+		{ "{\"guests\": [ {\"dram_counter_group\": 4, \"nstrands\": 8} ]}", "dram_counter_group: out of range" },
+	};
+	struct hvpmu_md md, before;
+	char err[256];
+
+	(void)state;
+	hvpmu_md_default(HVPMU_PLATFORM_T1, &md);
+	before = md;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		memset(err, 0, sizeof err);
+		if (parse(bad[i].text, &md, err, sizeof err) != HVPMU_EINVAL)
+			fail_msg("accepted: %s", bad[i].text);
+		if (!strstr(err, bad[i].says))
+			fail_msg("'%s': error '%s' does not say '%s'", bad[i].text, err, bad[i].says);
+		assert_null(strchr(err, '\n'));
+		assert_memory_equal(&md, &before, sizeof md);
+	}
+	assert_int_equal(hvpmu_md_parse(NULL, 0, HVPMU_PLATFORM_T4, &md, err, sizeof err), HVPMU_EINVAL);
+}
+
+static void test_load(void **state)
+{
+	char path[] = "/tmp/hvpmu-md-XXXXXX", err[256];
+	struct hvpmu_md md;
+	int fd = mkstemp(path);
+	static const char text[] = "{ \"platform\": \"t1\", \"clock_hz\": 1400000000 }\n";
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+	close(fd);
+	assert_int_equal(hvpmu_md_load(path, HVPMU_PLATFORM_T4, &md, err, sizeof err), HVPMU_OK);
+	assert_int_equal(md.platform, HVPMU_PLATFORM_T1);
+	assert_int_equal(md.clock_hz, 1400000000u);
+	unlink(path);
+	assert_int_equal(hvpmu_md_load(path, HVPMU_PLATFORM_T4, &md, err, sizeof err), HVPMU_EINVAL);
+	assert_non_null(strstr(err, "No such file"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_empty_is_default),
+		cmocka_unit_test(test_overrides),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_load),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

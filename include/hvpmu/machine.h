@@ -257,7 +257,9 @@ int hvpmu_machine_branch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, 
 
 /*
  * Memory references of the strand's user-mode code, for the memory model
- * (docs/memory-model.md).  Report them only while hvpmu_machine_wants_memory()
+ * (docs/memory-model.md).  hvpmu_machine_syscall() makes them too, for the
+ * kernel path, translated in context 0; latencies and tablewalk cycles are
+ * charged to the strand's current mode.  Report them only while hvpmu_machine_wants_memory()
  * says so (a memory or cycle event is counting); otherwise the model is idle.
  *   dref: one data access of `size` bytes at `vaddr` by the instruction at
  *         `pc` with decode flags `si_flags` (loads, stores, atomics,

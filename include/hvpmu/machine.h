@@ -101,7 +101,9 @@ enum hvpmu_mem_event {
 
 /*
  * Per-strand activity written by the event source on the hot path.  All
- * counts are user-mode, monotonic, in retired instructions.
+ * counts are monotonic, in retired instructions; the source counts
+ * user-mode ones, the machine adds the kernel path's privileged
+ * instructions to icount itself (hvpmu_machine_syscall).
  */
 struct hvpmu_activity {
 	uint64_t icount[HVPMU_MAX_ICLASS]; /* retired instructions per class */
@@ -220,6 +222,28 @@ int hvpmu_machine_add_cycles(struct hvpmu_machine *m, uint32_t strand,
 			     enum hvpmu_mode mode, uint64_t cycles);
 
 /*
+ * One system call of the strand's program, made while the strand is in
+ * privileged mode (after hvpmu_machine_set_mode(PRIV); the source returns
+ * it to user mode when the call returns).  `num` is the system-call number
+ * (Linux sparc64), `returns` 0 for a call that ends the program (exit,
+ * exit_group).  For a call that returns, when md.kernel.syscall_insns is
+ * not 0, the machine runs the guest kernel's system-call path of
+ * md.kernel (docs/kernel-model.md): instruction fetches of the trap-table
+ * entry and handler text and data references to the trap frame,
+ * thread_info and the system-call table, through the ITLB/DTLB in MMU
+ * context 0 (TSB hits reported to the tsb-hit handler as ctx0) and the
+ * caches, when the memory model is enabled; it retires syscall_insns
+ * privileged instructions (stores, loads, others) and charges their
+ * cycles plus miss latencies to privileged mode.  In every case the
+ * privileged cycles are at least md.timing.syscall_cycles: the retired
+ * instructions' cycles are part of it.  Deterministic.  Returns 0,
+ * HVPMU_ERANGE (strand), HVPMU_EINVAL (strand not in privileged mode),
+ * HVPMU_EFULL/ENOMEM (modeled physical memory or host memory exhausted
+ * mapping the kernel at the first call).
+ */
+int hvpmu_machine_syscall(struct hvpmu_machine *m, uint32_t strand, int64_t num, int returns);
+
+/*
  * Report one executed control transfer of the strand to its branch
  * predictor (docs/branch-prediction.md): `pc` of the CTI, its decode flags
  * (HVPMU_SI_CTI_COND / _CTI_ALWAYS / _CALL / _RET / _INDIRECT), whether it
@@ -233,7 +257,9 @@ int hvpmu_machine_branch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, 
 
 /*
  * Memory references of the strand's user-mode code, for the memory model
- * (docs/memory-model.md).  Report them only while hvpmu_machine_wants_memory()
+ * (docs/memory-model.md).  hvpmu_machine_syscall() makes them too, for the
+ * kernel path, translated in context 0; latencies and tablewalk cycles are
+ * charged to the strand's current mode.  Report them only while hvpmu_machine_wants_memory()
  * says so (a memory or cycle event is counting); otherwise the model is idle.
  *   dref: one data access of `size` bytes at `vaddr` by the instruction at
  *         `pc` with decode flags `si_flags` (loads, stores, atomics,
@@ -323,7 +349,8 @@ uint32_t hvpmu_machine_nmcu(const struct hvpmu_machine *m);
 struct hvpmu_t4_mcu *hvpmu_machine_t4_mcu(struct hvpmu_machine *m, unsigned mcu);
 
 /* Retired user-mode instructions of the strand, summed over classes (exact
- * as of the last sync). */
+ * as of the last sync); the kernel path's privileged instructions are not
+ * included. */
 uint64_t hvpmu_machine_retired(struct hvpmu_machine *m, uint32_t strand);
 
 #ifdef __cplusplus

@@ -85,6 +85,30 @@ struct hvpmu_md_memory {
 	uint32_t mem_latency; /* extra cycles when served by local memory */
 };
 
+/*
+ * The guest kernel's system-call path (docs/kernel-model.md): what the
+ * machine runs in privileged mode, MMU context 0, for each system call of
+ * the program that returns to it (hvpmu_machine_syscall()).  Addresses are
+ * context-0 virtual addresses of a Linux sun4v-like kernel; both mappings
+ * use pages of `page_bytes`, entered in the context-0 TSB.
+ */
+struct hvpmu_md_kernel {
+	uint32_t syscall_insns;     /* privileged instructions retired per system call; 0: no kernel
+	                               path (then only timing.syscall_cycles is charged) */
+	uint64_t page_bytes;        /* page size of the kernel mappings: 4 MB (8 KB << 3 * 3) */
+	uint64_t text_va;           /* kernel image text mapping (Linux KERNBASE) */
+	uint64_t text_bytes;        /* its length, a multiple of page_bytes */
+	uint64_t tba;               /* trap base address: the entry of trap type TT is at tba + TT * 32 */
+	uint64_t handler_va;        /* system-call handler text, fetched straight-line after the entry */
+	uint64_t syscall_table;     /* table of 4-byte entries indexed by the system-call number */
+	uint32_t nsyscalls;         /* entries in it: larger numbers read entry 0 */
+	uint64_t data_va;           /* kernel data mapping (Linux linear map, PAGE_OFFSET) */
+	uint64_t data_bytes;        /* its length, a multiple of page_bytes */
+	uint64_t thread_info;       /* flags word loaded once per system call */
+	uint64_t trap_frame;        /* pt_regs: 8-byte words stored at entry, loaded at return */
+	uint32_t trap_frame_bytes;  /* a multiple of 8 */
+};
+
 struct hvpmu_md {
 	enum hvpmu_platform platform;
 	uint32_t chips;
@@ -93,6 +117,7 @@ struct hvpmu_md {
 	uint64_t clock_hz;           /* processor clock, to convert cycles to seconds */
 	struct hvpmu_md_timing timing;
 	struct hvpmu_md_memory mem;
+	struct hvpmu_md_kernel kernel;
 	uint32_t nguests;
 	struct hvpmu_md_guest guests[HVPMU_MD_MAX_GUESTS];
 };

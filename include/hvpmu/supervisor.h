@@ -92,9 +92,12 @@ int hvpmu_sv_start_strand(struct hvpmu_sv *sv, uint32_t strand);
 int hvpmu_sv_stop_strand(struct hvpmu_sv *sv, uint32_t strand);
 
 /* Fold the counts of a running strand's current group into its events
- * and restart the group (the §10.2 sequence), so that hvpmu_sv_read()
- * includes them: a sample, as cpustat takes one each interval.  Counts are
- * exact across folds.  Returns 0, HVPMU_ERANGE. */
+ * without stopping it (the back-end's pcbe_sample: poll overflows, read
+ * the PICs, fold their advance since the last fold), so that
+ * hvpmu_sv_read() and hvpmu_sv_read_strand() include them: a sample, as
+ * cpustat takes one each interval.  Counts are exact across folds; enabled
+ * time advances too.  A strand not running: nothing to do.  Returns 0,
+ * HVPMU_ERANGE. */
 int hvpmu_sv_fold(struct hvpmu_sv *sv, uint32_t strand);
 
 /* Strand `strand`'s share of event `idx` folded so far (by hvpmu_sv_fold,

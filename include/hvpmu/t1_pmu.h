@@ -117,10 +117,12 @@ int hvpmu_t1_pic_write(struct hvpmu_t1_pmu *pmu, enum hvpmu_mode mode, uint64_t 
  * hvpmu_t4_feed (hvpmu/t4_pmu.h), so one sync can fill both.
  */
 struct hvpmu_t1_feed {
-	const uint64_t *dclass;    /* [HVPMU_MAX_ICLASS] user-mode retired instructions per class */
+	const uint64_t *dclass;    /* [HVPMU_MAX_ICLASS] retired instructions per class */
 	uint64_t dclass_nonzero;   /* bitmap: classes whose dclass is non-zero */
-	uint64_t dmev[HVPMU_NMEV]; /* memory-hierarchy events (user mode) */
+	uint64_t dmev[HVPMU_NMEV]; /* memory-hierarchy events */
 	uint64_t next_pc;          /* PC of the next instruction: TPC of the interrupt */
+	enum hvpmu_mode mode;      /* mode all of the above happened in: counted with UT (user),
+	                              ST (privileged: the kernel path), never in hyperprivileged */
 };
 
 /* Which half wrapped (struct hvpmu_t1_feed_result.ovf_mask). */

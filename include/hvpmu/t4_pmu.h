@@ -74,11 +74,13 @@ int hvpmu_t4_pic_write(struct hvpmu_t4_pmu *pmu, unsigned idx, enum hvpmu_mode m
 
 /* Activity since the previous feed, from the machine model. */
 struct hvpmu_t4_feed {
-	const uint64_t *dclass;         /* [HVPMU_MAX_ICLASS] user-mode retired instructions per class */
+	/* dclass, dtaken_cond, dmispred, dmev happened in `mode`, counted with
+	 * the PCR's ut (user code) or st (the kernel path, docs/kernel-model.md) */
+	const uint64_t *dclass;         /* [HVPMU_MAX_ICLASS] retired instructions per class */
 	uint64_t dclass_nonzero;        /* bitmap: classes whose dclass is non-zero */
-	uint64_t dtaken_cond;           /* taken conditional CTIs (user mode) */
-	uint64_t dmispred[HVPMU_NMISPRED]; /* mispredicted CTIs by kind (user mode) */
-	uint64_t dmev[HVPMU_NMEV];      /* memory-hierarchy events (user mode) */
+	uint64_t dtaken_cond;           /* taken conditional CTIs */
+	uint64_t dmispred[HVPMU_NMISPRED]; /* mispredicted CTIs by kind */
+	uint64_t dmev[HVPMU_NMEV];      /* memory-hierarchy events */
 	uint64_t mem_pc;                /* PC of the access the memory events belong to (0: unknown) */
 	uint64_t dcycles[HVPMU_NMODES]; /* cycles per mode */
 	const struct hvpmu_block *last; /* block the instruction events came from (prefix of it), or NULL */

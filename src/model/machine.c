@@ -10,6 +10,7 @@
 #include "bpred.h"
 #include "cache.h"
 #include "dram.h"
+#include "kernel.h"
 #include "tlb.h"
 
 /* TABLE 10-2 footnote 12: block loads and stores decode into 8 micro-ops. */
@@ -39,6 +40,9 @@ struct strand {
 	struct hvpmu_t4_pmu *pmu;         /* T4: PCR0-3 / PIC0-3 */
 	struct hvpmu_t1_pmu *t1;          /* T1: %pcr / %pic */
 	uint32_t t1_int15;                /* T1: overflow interrupt latched (SOFTINT 15), not yet taken */
+	uint32_t late_precise;            /* precise overflows in the kernel path, delivered on return */
+	uint32_t ctx;                     /* MMU context of the running code: USER_CTX; 0 in the kernel path */
+	uint64_t kretired;                /* privileged instructions retired (kernel path, machine_retire) */
 };
 
 struct core {
@@ -86,6 +90,7 @@ static void t1_feed(struct strand *s, const struct hvpmu_t4_feed *f, struct hvpm
 	tf.dclass_nonzero = f->dclass_nonzero;
 	memcpy(tf.dmev, f->dmev, sizeof tf.dmev);
 	tf.next_pc = f->next_pc;
+	tf.mode = f->mode;
 	hvpmu_t1_pmu_feed(s->t1, &tf, &tr);
 	memset(r, 0, sizeof *r);
 	r->ovf_mask = tr.ovf_mask;
@@ -131,6 +136,7 @@ struct hvpmu_machine {
 	struct hvpmu_t1_jbus_activity jbus; /* T1: JBUS activity not yet counted */
 	uint64_t jbus_now;                /* chip cycle up to which JBUS cycles were counted */
 	struct hvpmu_t4_mcu **mcu;        /* chip-wide MCU DRAM counters (§10.5) */
+	int kernel_mapped;                /* context 0 regions of md.kernel declared (kernel.c) */
 };
 
 /* UltraSPARC T1 memory system (docs/t1-platform.md): 4 DRAM channels, one
@@ -186,7 +192,8 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 	if (!md || !out)
 		return HVPMU_EINVAL;
 	n = hvpmu_md_nstrands(md);
-	if (n == 0 || n > 4096 || (unsigned)md->platform >= sizeof pmu_ops / sizeof pmu_ops[0])
+	if (n == 0 || n > 4096 || (unsigned)md->platform >= sizeof pmu_ops / sizeof pmu_ops[0] ||
+	    kernel_check(md))
 		return HVPMU_EINVAL;
 	m = calloc(1, sizeof *m);
 	if (!m)
@@ -235,6 +242,7 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 		m->s[i].act.next_check = UINT64_MAX;
 		m->s[i].act.mem_next_check = UINT64_MAX;
 		m->s[i].mode = HVPMU_MODE_USER;
+		m->s[i].ctx = USER_CTX;
 		bpred_init(&m->s[i].bp);
 		if (m->ops->create(&m->s[i], m->class_flags)) {
 			hvpmu_machine_destroy(m);
@@ -415,6 +423,11 @@ static int sync_strand(struct hvpmu_machine *m, uint32_t strand, const struct hv
 	f.mode = s->mode;
 	m->ops->feed(s, &f, &r);
 
+	/* a precise overflow in the kernel path (privileged mode) cannot trap
+	 * there (the guest kernel is not run): it is delivered, not precise,
+	 * on the return to user mode (docs/kernel-model.md) */
+	if (s->mode == HVPMU_MODE_PRIV)
+		s->late_precise |= r.precise_mask;
 	/* traps are taken in user mode only; see hvpmu_machine_set_mode() */
 	if (s->mode == HVPMU_MODE_USER && s->depth == 0) {
 		s->depth++;
@@ -432,9 +445,10 @@ static int sync_strand(struct hvpmu_machine *m, uint32_t strand, const struct hv
 			left &= ~mask;
 			raise(m, strand, HVPMU_TT_PRECISE_PERF, mask, tpc);
 		}
-		if (r.disrupt_mask) {
+		if (r.disrupt_mask | s->late_precise) {
 			s->t1_int15 = 0; /* taken */
-			raise(m, strand, HVPMU_TT_DISRUPTING_PERF, r.disrupt_mask, f.next_pc);
+			raise(m, strand, HVPMU_TT_DISRUPTING_PERF, r.disrupt_mask | s->late_precise, f.next_pc);
+			s->late_precise = 0;
 		}
 		if (s->tick_cmpr && tick_of(s) >= s->tick_cmpr) {
 			s->tick_cmpr = 0;
@@ -553,7 +567,7 @@ uint64_t hvpmu_machine_retired(struct hvpmu_machine *m, uint32_t strand)
 		return 0;
 	for (unsigned k = 0; k < m->nclass; k++)
 		n += m->s[strand].synced[k];
-	return n;
+	return n - m->s[strand].kretired;
 }
 
 /* VA of PCRn / PICn: n * 8 (TABLE 10-1, TABLE 10-3). */
@@ -803,9 +817,9 @@ static __attribute__((noinline)) uint64_t translate_slow(struct hvpmu_machine *m
 	uint64_t n;
 
 	before = s->ts;
-	if (tlb_access(t, m->mmu, &s->ts, USER_CTX, va, walk_ref, &s->wctx, &res) < 0)
+	if (tlb_access(t, m->mmu, &s->ts, s->ctx, va, walk_ref, &s->wctx, &res) < 0)
 		return va;
-	s->pending[HVPMU_MODE_USER] += res.walk_cycles;
+	s->pending[s->mode] += res.walk_cycles;
 	s->pending[HVPMU_MODE_PRIV] += res.trap_cycles;
 	if (m->tsb_fn)
 		report_tsb_hits(m, strand, side, &before);
@@ -824,7 +838,7 @@ static inline uint64_t translate(struct hvpmu_machine *m, uint32_t strand, enum 
 	struct strand *s = &m->s[strand];
 	uint64_t pa;
 
-	if (tlb_hit_fast(side == TLB_SIDE_I ? s->itlb : s->dtlb, USER_CTX, va, &pa))
+	if (tlb_hit_fast(side == TLB_SIDE_I ? s->itlb : s->dtlb, s->ctx, va, &pa))
 		return pa;
 	return translate_slow(m, strand, side, va, pc);
 }
@@ -866,7 +880,7 @@ static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uin
 			s->act.mev[from == SERVED_MEM ? HVPMU_MEV_DC_MISS_MEM : HVPMU_MEV_DC_MISS_L2L3]++;
 		/* software prefetches do not stall the pipeline */
 		if (!(f & HVPMU_SI_PREFETCH))
-			s->pending[HVPMU_MODE_USER] += latency(m, from);
+			s->pending[s->mode] += latency(m, from);
 	}
 	mem_ref_done(m, strand, pc);
 }
@@ -918,7 +932,7 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 			continue;
 		from = fill_l2(m, strand, pa, 0);
 		s->act.mev[from == SERVED_MEM ? HVPMU_MEV_IC_MISS_MEM : HVPMU_MEV_IC_MISS_L2L3]++;
-		s->pending[HVPMU_MODE_USER] += latency(m, from);
+		s->pending[s->mode] += latency(m, from);
 		mem_ref_done(m, strand, a > vaddr ? a : vaddr);
 	}
 }
@@ -1007,4 +1021,42 @@ uint64_t hvpmu_machine_tsb_hits(const struct hvpmu_machine *m, uint32_t strand, 
 	if (strand >= m->nstrands || size_code >= TLB_NPGSZ)
 		return 0;
 	return m->s[strand].ts.tsb[dmmu ? TLB_SIDE_D : TLB_SIDE_I][ctx_nonzero ? 1 : 0][size_code].hits;
+}
+
+/* ---- hooks of the kernel path (kernel.c, docs/kernel-model.md) ---- */
+
+void machine_set_ctx(struct hvpmu_machine *m, uint32_t strand, uint32_t ctx)
+{
+	m->s[strand].ctx = ctx;
+}
+
+uint32_t machine_user_ctx(void)
+{
+	return USER_CTX;
+}
+
+int machine_kernel_map(struct hvpmu_machine *m, uint64_t va, uint64_t len, unsigned code)
+{
+	return tlb_mmu_add_region(m->mmu, 0, va, len, code);
+}
+
+void machine_kernel_mapped(struct hvpmu_machine *m)
+{
+	m->kernel_mapped = 1;
+}
+
+int machine_kernel_is_mapped(const struct hvpmu_machine *m)
+{
+	return m->kernel_mapped;
+}
+
+int machine_retire(struct hvpmu_machine *m, uint32_t strand, uint32_t si_flags, uint64_t n)
+{
+	int cls = hvpmu_machine_class(m, si_flags);
+
+	if (cls < 0)
+		return cls;
+	m->s[strand].act.icount[cls] += n;
+	m->s[strand].kretired += n;
+	return HVPMU_OK;
 }

@@ -47,6 +47,36 @@ static const struct hvpmu_md_memory t1_memory = {
 	.mem_latency = 120, /* 100 ns at 1.2 GHz */
 };
 
+/* The guest kernel's system-call path (docs/kernel-model.md, which gives
+ * the source or the reason of every figure).  Addresses follow Linux
+ * sparc64: the image at KERNBASE 0x400000 (asm/head_64.h), the linear map
+ * at PAGE_OFFSET 0xfffff80000000000 (43-bit VA), both mapped with 4 MB
+ * pages; a 16 KB kernel stack (THREAD_SIZE) with thread_info at its base
+ * and struct pt_regs (160 bytes, TRACEREG_SZ) at its top.  The trap table
+ * is 32 KB aligned (SPARC V9 TBA{63:15}); the handler's length and table
+ * placement are choices. */
+#define KERNBASE UINT64_C(0x400000)
+#define PAGE_OFFSET UINT64_C(0xfffff80000000000)
+#define KPAGE (UINT64_C(4) << 20)
+#define THREAD_SIZE 0x4000u
+#define TRACEREG_SZ 160u
+#define KSTACK (PAGE_OFFSET + 0x100000u)
+static const struct hvpmu_md_kernel linux_kernel = {
+	.syscall_insns = 300,
+	.page_bytes = KPAGE,
+	.text_va = KERNBASE,
+	.text_bytes = KPAGE,
+	.tba = KERNBASE + 0x8000u,
+	.handler_va = KERNBASE + 0x20000u,
+	.syscall_table = KERNBASE + 0x300000u,
+	.nsyscalls = 512,
+	.data_va = PAGE_OFFSET,
+	.data_bytes = KPAGE,
+	.thread_info = KSTACK,
+	.trap_frame = KSTACK + THREAD_SIZE - TRACEREG_SZ,
+	.trap_frame_bytes = TRACEREG_SZ,
+};
+
 /* The built-in platforms as data. */
 static const struct platform {
 	const char *name;
@@ -94,6 +124,7 @@ int hvpmu_md_default(enum hvpmu_platform platform, struct hvpmu_md *md)
 	md->timing.hcall_cycles = T4_HCALL_CYCLES;
 	md->timing.trap_cycles = T4_TRAP_CYCLES;
 	md->mem = *p->mem;
+	md->kernel = linux_kernel;
 	md->nguests = 1;
 	strcpy(md->guests[0].name, "primary");
 	md->guests[0].perfctraccess = 1;

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <json-c/json.h>
 #include <hvpmu/hvpmu.h>
+#include "kernel.h"
 
 #define MAX_FILE_BYTES (1u << 20) /* a description is a few hundred bytes */
 #define MAX_STRANDS 4096          /* hvpmu_machine_create's bound */
@@ -51,6 +52,23 @@ static const struct field timing_fields[] = {
 	F("syscall_cycles", U32, struct hvpmu_md_timing, syscall_cycles, 0, 100000000),
 	F("hcall_cycles", U32, struct hvpmu_md_timing, hcall_cycles, 0, 100000000),
 	F("trap_cycles", U32, struct hvpmu_md_timing, trap_cycles, 0, 100000000),
+};
+
+#define KF(k, kind, member, lo, hi) F(k, kind, struct hvpmu_md_kernel, member, lo, hi)
+static const struct field kernel_fields[] = { /* docs/kernel-model.md; kernel_check() checks the shape */
+	KF("syscall_insns", U32, syscall_insns, 0, 1000000),
+	KF("page_bytes", U64, page_bytes, 8192, UINT64_C(1) << 31),
+	KF("text_va", U64, text_va, 0, UINT64_MAX),
+	KF("text_bytes", U64, text_bytes, 0, UINT64_C(1) << 40),
+	KF("tba", U64, tba, 0, UINT64_MAX),
+	KF("handler_va", U64, handler_va, 0, UINT64_MAX),
+	KF("syscall_table", U64, syscall_table, 0, UINT64_MAX),
+	KF("nsyscalls", U32, nsyscalls, 1, 65536),
+	KF("data_va", U64, data_va, 0, UINT64_MAX),
+	KF("data_bytes", U64, data_bytes, 0, UINT64_C(1) << 40),
+	KF("thread_info", U64, thread_info, 0, UINT64_MAX),
+	KF("trap_frame", U64, trap_frame, 0, UINT64_MAX),
+	KF("trap_frame_bytes", U32, trap_frame_bytes, 0, 65536),
 };
 
 static const struct field cache_fields[] = {
@@ -227,6 +245,10 @@ static int top_sub(void *ctx, const char *key, json_object *v, const char *path,
 		rc = apply(&md->mem, v, memory_fields, N(memory_fields), path, memory_sub, &md->mem, err, n);
 		return rc ? rc : 1;
 	}
+	if (strcmp(key, "kernel") == 0) {
+		rc = apply(&md->kernel, v, kernel_fields, N(kernel_fields), path, NULL, NULL, err, n);
+		return rc ? rc : 1;
+	}
 	if (strcmp(key, "guests") == 0) { /* replaces the default guest list */
 		size_t len;
 
@@ -284,6 +306,9 @@ static int validate(const struct hvpmu_md *md, char *err, size_t n)
 				 md->mem.l2.line > md->mem.l3.line)) ||
 	    md->mem.l1i.line > md->mem.l3.line || md->mem.l1d.line > md->mem.l3.line)
 		return fail(err, n, "%s: %s", "memory", "line sizes must not shrink towards memory");
+	if (kernel_check(md))
+		return fail(err, n, "%s: %s", "kernel",
+			    "regions not page-aligned, overlapping, or addresses outside them (docs/kernel-model.md)");
 	for (uint32_t i = 0; i < md->nguests; i++) {
 		const struct hvpmu_md_guest *g = &md->guests[i];
 		char p[32];

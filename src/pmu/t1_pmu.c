@@ -150,10 +150,11 @@ void hvpmu_t1_pmu_feed(struct hvpmu_t1_pmu *pmu, const struct hvpmu_t1_feed *f,
 	unsigned sl = sl_of(pmu);
 
 	memset(res, 0, sizeof *res);
-	/* Every input is user-mode activity (hvpmu/machine.h): it counts only
-	 * with UT.  ST would count privileged-mode events, which the machine
-	 * does not feed; nothing counts in hyperprivileged mode. */
-	if (!HVPMU_FEX(pmu->pcr, T1_PCR, UT))
+	/* The inputs happened in f->mode: user code counts with UT, the
+	 * kernel path (docs/kernel-model.md) with ST; nothing counts in
+	 * hyperprivileged mode. */
+	if (!(f->mode == HVPMU_MODE_USER ? HVPMU_FEX(pmu->pcr, T1_PCR, UT) :
+	      f->mode == HVPMU_MODE_PRIV ? HVPMU_FEX(pmu->pcr, T1_PCR, ST) : 0))
 		return;
 	for (uint64_t bits = f->dclass ? f->dclass_nonzero : 0; bits; bits &= bits - 1) {
 		unsigned k = (unsigned)__builtin_ctzll(bits);

@@ -262,7 +262,9 @@ void hvpmu_t4_pmu_feed(struct hvpmu_t4_pmu *pmu, const struct hvpmu_t4_feed *f,
 		uint64_t delta = 0, dmis = 0;
 		uint32_t before = c->pic;
 
-		if (is_insn_kind(c->kind) && HVPMU_FEX(c->pcr, T4_PCR, UT)) {
+		/* instructions and memory events count in the mode they happen
+		 * in: user code, or the kernel path (docs/kernel-model.md) */
+		if (is_insn_kind(c->kind) && counts_mode(c, f->mode)) {
 			uint64_t bits = c->match & f->dclass_nonzero;
 
 			while (bits) {
@@ -277,7 +279,7 @@ void hvpmu_t4_pmu_feed(struct hvpmu_t4_pmu *pmu, const struct hvpmu_t4_feed *f,
 				if (c->mkinds & (1u << k))
 					dmis += f->dmispred[k];
 			delta += dmis;
-		} else if (c->kind == HVPMU_T4_KIND_MEM && HVPMU_FEX(c->pcr, T4_PCR, UT)) {
+		} else if (c->kind == HVPMU_T4_KIND_MEM && counts_mode(c, f->mode)) {
 			for (int k = 0; k < HVPMU_NMEV; k++)
 				if (c->mevs & (1u << k))
 					delta += f->dmev[k];
@@ -296,7 +298,7 @@ void hvpmu_t4_pmu_feed(struct hvpmu_t4_pmu *pmu, const struct hvpmu_t4_feed *f,
 				res->pic_tpc[i] = f->mem_pc ? f->mem_pc : f->next_pc;
 			}
 		} else if (is_insn_kind(c->kind)) {
-			/* instruction events happen in user mode */
+			/* located in the user block that ran last (none in the kernel path) */
 			int at = locate_wrap(c, before, f->last, f->dtaken_cond, dmis);
 
 			if (at >= 0 && (pmu->class_flags[f->last->cls[at]] & HVPMU_SI_NTC))

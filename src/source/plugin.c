@@ -445,7 +445,9 @@ static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 		sync_vcpu(v, last, NULL);
 	}
 	hvpmu_machine_set_mode(P.m, v->strand, HVPMU_MODE_PRIV);
-	hvpmu_machine_add_cycles(P.m, v->strand, HVPMU_MODE_PRIV, P.md.timing.syscall_cycles);
+	/* the guest kernel's path in context 0 (docs/kernel-model.md); the
+	 * program's counting ends at an exit trap */
+	hvpmu_machine_syscall(P.m, v->strand, num, num != SPARC64_NR_EXIT_GROUP && num != SPARC64_NR_EXIT);
 	if (num == SPARC64_NR_EXIT_GROUP) {
 		for (uint32_t i = 0; i < P.nvcpu; i++)
 			if (P.vcpu[i].live)

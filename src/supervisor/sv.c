@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Guest OS performance-counter driver (layer 5): its entry points, and the
- * SPARC T4 driver, modeled on
+ * Guest OS performance-counter driver (layer 5): its entry points, which
+ * reach a strand's PMU only through the platform's back-end table
+ * (struct sv_pcbe_ops, sv_internal.h), and the SPARC T4 back-end, modeled on
  * Linux arch/sparc/kernel/pcr.c + perf_event.c (niagara4) and the Solaris
  * PCBE (../shared/reference/linux-clients.md §1.6-1.7, anchors.md §3.7):
  * PCRs only via HV_FAST_VT_{GET,SET}_PERFREG, PICs only via LDXA/STXA
@@ -18,6 +19,12 @@
 #define MS_PER_S 1000
 
 static void on_trap(void *ctx, const struct hvpmu_guest_trap *t);
+
+/* The PMU back-end of each platform, chosen once at creation. */
+static const struct sv_pcbe_ops *const pcbe[] = {
+	[HVPMU_PLATFORM_T4] = &sv_pcbe_t4,
+	[HVPMU_PLATFORM_T1] = &sv_pcbe_t1,
+};
 
 int hvpmu_sv_create(struct hvpmu_hv *hv, unsigned guest, const struct hvpmu_sv_config *cfg, struct hvpmu_sv **out)
 {
@@ -38,7 +45,11 @@ int hvpmu_sv_create(struct hvpmu_hv *hv, unsigned guest, const struct hvpmu_sv_c
 	if (!sv->cfg.rotate_cycles)
 		sv->cfg.rotate_cycles = md->clock_hz * DEFAULT_ROTATE_MS / MS_PER_S;
 	sv->nstrands = hvpmu_machine_nstrands(sv->m);
-	sv->t1 = md->platform == HVPMU_PLATFORM_T1;
+	if ((unsigned)md->platform >= sizeof pcbe / sizeof pcbe[0] || !pcbe[md->platform]) {
+		free(sv);
+		return HVPMU_EINVAL;
+	}
+	sv->ops = pcbe[md->platform];
 	sv->t1_pich_event = -1;
 	sv->st = calloc(sv->nstrands, sizeof *sv->st);
 	if (!sv->st || hvpmu_hv_set_guest_trap_handler(hv, guest, on_trap, sv)) {
@@ -64,47 +75,38 @@ void hvpmu_sv_destroy(struct hvpmu_sv *sv)
 int hvpmu_sv_add_event(struct hvpmu_sv *sv, const struct hvpmu_sv_event *req)
 {
 	struct sv_event *e;
-	unsigned nsup = 0;
 
 	if (!req || req->sl > 31 || req->mask > 0x3f || !(req->ut || req->st || req->ht))
 		return HVPMU_EINVAL;
 	if (sv->nevents == HVPMU_SV_MAX_EVENTS)
 		return HVPMU_EFULL;
-	for (unsigned i = 0; i < sv->nevents; i++)
-		nsup += sv->ev[i].supported;
 	e = &sv->ev[sv->nevents];
 	memset(e, 0, sizeof *e);
 	e->req = *req;
 	e->req.name[sizeof e->req.name - 1] = 0;
-	if (sv->t1) { /* PICH: instructions, in every group; PICL: one event per group */
-		if (req->mask == HVPMU_SV_T1_PICH) {
-			e->supported = sv->t1_pich_event < 0;
-			if (e->supported)
-				sv->t1_pich_event = (int)sv->nevents;
-			e->pic = T1_PIC_PICH;
-		} else {
-			e->supported = req->mask == 0 && hvpmu_t1_picl_modeled(req->sl) == 0;
-			if (e->supported) {
-				unsigned npicl = 0;
+	sv->ops->configure(sv, e);
+	return (int)sv->nevents++;
+}
 
-				for (unsigned i = 0; i < sv->nevents; i++)
-					npicl += sv->ev[i].supported && sv->ev[i].pic == T1_PIC_PICL;
-				e->group = npicl;
-				e->pic = T1_PIC_PICL;
-				sv->ngroups = npicl + 1;
-			}
-		}
-		if (!sv->ngroups && e->supported)
-			sv->ngroups = 1;
-		return (int)sv->nevents++;
-	}
-	e->supported = hvpmu_t4_event_supported(req->sl, req->mask);
-	if (e->supported) { /* fill the last group, or open one */
+unsigned hvpmu_sv_nevents(const struct hvpmu_sv *sv) { return sv->nevents; }
+uint64_t hvpmu_sv_last_status(const struct hvpmu_sv *sv) { return sv->last_status; }
+
+/* ---- the SPARC T4 back-end ---- */
+
+/* Four PICs per strand; events fill them in order, four per group. */
+static void t4_configure(struct hvpmu_sv *sv, struct sv_event *e)
+{
+	unsigned nsup = 0;
+
+	for (const struct sv_event *o = sv->ev; o < e; o++)
+		nsup += o->supported;
+	e->supported = hvpmu_t4_event_supported(e->req.sl, e->req.mask);
+	if (e->supported) { /* fill the last group, or open one (new_group: cpustat's sets) */
 		unsigned g = sv->ngroups ? sv->ngroups - 1 : 0, used = 0;
 
-		for (unsigned i = 0; nsup && i < sv->nevents; i++)
-			used += sv->ev[i].supported && sv->ev[i].group == g;
-		if (used && (used == HVPMU_T4_NPIC || req->new_group)) {
+		for (const struct sv_event *o = sv->ev; nsup && o < e; o++)
+			used += o->supported && o->group == g;
+		if (used && (used == HVPMU_T4_NPIC || e->req.new_group)) {
 			g++;
 			used = 0;
 		}
@@ -112,11 +114,7 @@ int hvpmu_sv_add_event(struct hvpmu_sv *sv, const struct hvpmu_sv_event *req)
 		e->pic = used;
 		sv->ngroups = g + 1;
 	}
-	return (int)sv->nevents++;
 }
-
-unsigned hvpmu_sv_nevents(const struct hvpmu_sv *sv) { return sv->nevents; }
-uint64_t hvpmu_sv_last_status(const struct hvpmu_sv *sv) { return sv->last_status; }
 
 static uint64_t pcr_value(const struct hvpmu_sv_event *r)
 {
@@ -152,14 +150,17 @@ static void poll_ov(struct hvpmu_sv *sv, uint32_t strand, unsigned p, const stru
 	}
 }
 
-static void program_group(struct hvpmu_sv *sv, uint32_t strand, unsigned g)
+/* Level 15: the PICs the trap names; OS tick (t NULL): every PIC. */
+static void t4_overflow(struct hvpmu_sv *sv, uint32_t strand, const struct hvpmu_guest_trap *t)
+{
+	for (unsigned p = 0; p < HVPMU_T4_NPIC; p++)
+		if (!t || (t->pic_mask & (1u << p)))
+			poll_ov(sv, strand, p, t);
+}
+
+static void t4_program(struct hvpmu_sv *sv, uint32_t strand, unsigned g)
 {
 	struct sv_strand *ss = &sv->st[strand];
-
-	if (sv->t1) {
-		t1_program_group(sv, strand, g);
-		return;
-	}
 
 	ss->cur_group = g;
 	for (unsigned p = 0; p < HVPMU_T4_NPIC; p++)
@@ -174,6 +175,7 @@ static void program_group(struct hvpmu_sv *sv, uint32_t strand, unsigned g)
 		hvpmu_hv_vt_set_perfreg(sv->hv, strand, p, PCR_DISABLED);
 		hvpmu_machine_stxa(sv->m, strand, HVPMU_T4_ASI_PIC, p * 8u, sv->cfg.pic_init);
 		ss->ovf[p] = 0;
+		ss->base[p] = sv->cfg.pic_init;
 		if (ss->ev[p] < 0)
 			continue;
 		ss->pcr[p] = pcr_value(&sv->ev[ss->ev[p]].req);
@@ -202,14 +204,9 @@ static uint64_t check_ov(struct hvpmu_sv *sv, uint32_t strand, unsigned p)
  * per PIC, account a pending ov, disable, account an ov the disabling
  * write itself re-set (§10.2 programming note) and disable again, then
  * read the PIC. */
-static void unprogram_group(struct hvpmu_sv *sv, uint32_t strand, uint64_t now)
+static void t4_allstop(struct hvpmu_sv *sv, uint32_t strand, uint64_t now)
 {
 	struct sv_strand *ss = &sv->st[strand];
-
-	if (sv->t1) {
-		t1_unprogram_group(sv, strand, now);
-		return;
-	}
 
 	for (unsigned p = 0; p < HVPMU_T4_NPIC; p++) {
 		uint64_t pic = 0;
@@ -221,23 +218,32 @@ static void unprogram_group(struct hvpmu_sv *sv, uint32_t strand, uint64_t now)
 		if (HVPMU_FEX(check_ov(sv, strand, p), T4_PCR, OV))
 			hvpmu_hv_vt_set_perfreg(sv->hv, strand, p, PCR_DISABLED);
 		hvpmu_machine_ldxa(sv->m, strand, HVPMU_T4_ASI_PIC, p * 8u, &pic);
-		sv_account(sv, strand, (unsigned)ss->ev[p], (ss->ovf[p] << 32) + pic - sv->cfg.pic_init, ss->ovf[p],
+		sv_account(sv, strand, (unsigned)ss->ev[p], (ss->ovf[p] << 32) + pic - ss->base[p], ss->ovf[p],
 			   now - ss->group_tick);
 		ss->ev[p] = -1;
 	}
 }
 
-void sv_account(struct hvpmu_sv *sv, uint32_t strand, unsigned idx, uint64_t count, uint64_t ovf,
-		uint64_t running)
+/* While counting: account and clear a pending ov (as the overflow
+ * handler does), then read the PIC through ASI 0xB0 and fold the wraps and
+ * the PIC's advance since the last fold. */
+static void t4_sample(struct hvpmu_sv *sv, uint32_t strand, uint64_t now)
 {
-	struct sv_event *e = &sv->ev[idx];
 	struct sv_strand *ss = &sv->st[strand];
 
-	e->raw += count;
-	e->overflows += ovf;
-	e->running += running;
-	ss->raw[idx] += count;
-	ss->running[idx] += running;
+	for (unsigned p = 0; p < HVPMU_T4_NPIC; p++) {
+		uint64_t pic = 0;
+
+		if (ss->ev[p] < 0)
+			continue;
+		poll_ov(sv, strand, p, NULL);
+		hvpmu_machine_ldxa(sv->m, strand, HVPMU_T4_ASI_PIC, p * 8u, &pic);
+		sv_account(sv, strand, (unsigned)ss->ev[p], (ss->ovf[p] << 32) + pic - ss->base[p], ss->ovf[p],
+			   now - ss->group_tick);
+		ss->ovf[p] = 0;
+		ss->base[p] = pic;
+	}
+	ss->group_tick = now;
 }
 
 /* Guest OS code runs on the strand in privileged mode. */
@@ -256,19 +262,12 @@ void sv_leave_os(struct hvpmu_sv *sv, uint32_t strand, enum hvpmu_mode prev)
 		hvpmu_machine_set_mode(sv->m, strand, prev);
 }
 
-static int negotiate(struct hvpmu_sv *sv, uint32_t strand)
+/* register_perf_hsvc(): VT_CPU major 1 minor 0 (linux-clients.md §1.6) */
+static int t4_attach(struct hvpmu_sv *sv, uint32_t strand)
 {
 	uint64_t minor, st;
 
-	if (sv->negotiated)
-		return sv->negotiated > 0 ? HVPMU_OK : HVPMU_EHV;
-	if (sv->t1) { /* T1: %pcr/%pic are ASRs, no hypervisor group needed (§2.1) */
-		sv->negotiated = 1;
-		return HVPMU_OK;
-	}
-	/* register_perf_hsvc(): VT_CPU major 1 minor 0 (linux-clients.md §1.6) */
 	st = hvpmu_hv_set_version(sv->hv, strand, HV_GRP_VT_CPU, 1, 0, &minor);
-	sv->negotiated = st == HV_EOK ? 1 : -1;
 	if (st != HV_EOK) {
 		sv->last_status = st;
 		for (unsigned i = 0; i < sv->nevents; i++)
@@ -276,6 +275,27 @@ static int negotiate(struct hvpmu_sv *sv, uint32_t strand)
 		return HVPMU_EHV;
 	}
 	return HVPMU_OK;
+}
+
+const struct sv_pcbe_ops sv_pcbe_t4 = {
+	.name = "t4",
+	.npic = HVPMU_T4_NPIC,
+	.configure = t4_configure,
+	.attach = t4_attach,
+	.program = t4_program,
+	.allstop = t4_allstop,
+	.overflow = t4_overflow,
+	.sample = t4_sample,
+};
+
+/* ---- entry points ---- */
+
+/* The back-end's attach, once (its outcome is kept). */
+static int negotiate(struct hvpmu_sv *sv, uint32_t strand)
+{
+	if (!sv->negotiated)
+		sv->negotiated = sv->ops->attach(sv, strand) == HVPMU_OK ? 1 : -1;
+	return sv->negotiated > 0 ? HVPMU_OK : HVPMU_EHV;
 }
 
 int hvpmu_sv_start_strand(struct hvpmu_sv *sv, uint32_t strand)
@@ -294,7 +314,7 @@ int hvpmu_sv_start_strand(struct hvpmu_sv *sv, uint32_t strand)
 	if (rc == HVPMU_OK) {
 		sv->st[strand].active = 1;
 		if (sv->nevents) {
-			program_group(sv, strand, 0);
+			sv->ops->program(sv, strand, 0);
 		} else {
 			for (unsigned p = 0; p < HVPMU_T4_NPIC; p++)
 				sv->st[strand].ev[p] = -1; /* no PIC in use */
@@ -320,12 +340,57 @@ int hvpmu_sv_stop_strand(struct hvpmu_sv *sv, uint32_t strand)
 		return HVPMU_OK;
 	now = hvpmu_machine_tick(sv->m, strand);
 	prev = sv_enter_os(sv, strand);
-	unprogram_group(sv, strand, now);
+	sv->ops->allstop(sv, strand, now);
 	hvpmu_machine_set_tick_compare(sv->m, strand, 0);
 	enabled = now - sv->st[strand].start_tick;
 	for (unsigned i = 0; i < sv->nevents; i++)
 		sv->ev[i].enabled += enabled;
 	sv->st[strand].active = 0;
+	sv_leave_os(sv, strand, prev);
+	return HVPMU_OK;
+}
+
+void sv_account(struct hvpmu_sv *sv, uint32_t strand, unsigned idx, uint64_t count, uint64_t ovf,
+		uint64_t running)
+{
+	struct sv_event *e = &sv->ev[idx];
+	struct sv_strand *ss = &sv->st[strand];
+
+	e->raw += count;
+	e->overflows += ovf;
+	e->running += running;
+	ss->raw[idx] += count;
+	ss->running[idx] += running;
+}
+
+int hvpmu_sv_fold(struct hvpmu_sv *sv, uint32_t strand) { return sv_fold_strand(sv, strand); }
+
+int hvpmu_sv_read_strand(struct hvpmu_sv *sv, uint32_t strand, unsigned idx, uint64_t *raw, uint64_t *running)
+{
+	if (strand >= sv->nstrands || idx >= sv->nevents || !raw || !running)
+		return HVPMU_ERANGE;
+	*raw = sv->st[strand].raw[idx];
+	*running = sv->st[strand].running[idx];
+	return HVPMU_OK;
+}
+
+int sv_fold_strand(struct hvpmu_sv *sv, uint32_t strand)
+{
+	struct sv_strand *ss;
+	enum hvpmu_mode prev;
+	uint64_t now;
+
+	if (strand >= sv->nstrands)
+		return HVPMU_ERANGE;
+	ss = &sv->st[strand];
+	if (!ss->active)
+		return HVPMU_OK;
+	now = hvpmu_machine_tick(sv->m, strand);
+	prev = sv_enter_os(sv, strand);
+	sv->ops->sample(sv, strand, now);
+	for (unsigned i = 0; i < sv->nevents; i++)
+		sv->ev[i].enabled += now - ss->start_tick;
+	ss->start_tick = now;
 	sv_leave_os(sv, strand, prev);
 	return HVPMU_OK;
 }
@@ -340,25 +405,16 @@ static void on_trap(void *ctx, const struct hvpmu_guest_trap *t)
 		return;
 	ss = &sv->st[t->strand];
 	if (t->tt == HV_TT_INTERRUPT_LEVEL_15) {
-		if (sv->t1) {
-			t1_poll_ov(sv, t->strand, t);
-			return;
-		}
-		for (unsigned p = 0; p < HVPMU_T4_NPIC; p++)
-			if (t->pic_mask & (1u << p))
-				poll_ov(sv, t->strand, p, t);
+		sv->ops->overflow(sv, t->strand, t);
 		return;
 	}
 	/* OS tick: rotate groups when multiplexing, else poll for overflows
 	 * that could not trap (ht=1 or events in hyperprivileged mode). */
 	if (sv->ngroups > 1) {
-		unprogram_group(sv, t->strand, hvpmu_machine_tick(sv->m, t->strand));
-		program_group(sv, t->strand, (ss->cur_group + 1) % sv->ngroups);
-	} else if (sv->t1) {
-		t1_poll_ov(sv, t->strand, NULL);
+		sv->ops->allstop(sv, t->strand, hvpmu_machine_tick(sv->m, t->strand));
+		sv->ops->program(sv, t->strand, (ss->cur_group + 1) % sv->ngroups);
 	} else {
-		for (unsigned p = 0; p < HVPMU_T4_NPIC; p++)
-			poll_ov(sv, t->strand, p, NULL);
+		sv->ops->overflow(sv, t->strand, NULL);
 	}
 	hvpmu_machine_set_tick_compare(sv->m, t->strand,
 		hvpmu_machine_tick(sv->m, t->strand) + sv->cfg.rotate_cycles);
@@ -445,29 +501,5 @@ int hvpmu_sv_read(struct hvpmu_sv *sv, unsigned idx, struct hvpmu_sv_count *out)
 	out->running = e->running;
 	out->overflows = e->overflows;
 	out->scaled = e->running ? (double)e->raw * (double)e->enabled / (double)e->running : 0.0;
-	return HVPMU_OK;
-}
-
-int hvpmu_sv_read_strand(struct hvpmu_sv *sv, uint32_t strand, unsigned idx, uint64_t *raw, uint64_t *running)
-{
-	if (strand >= sv->nstrands || idx >= sv->nevents || !raw || !running)
-		return HVPMU_ERANGE;
-	*raw = sv->st[strand].raw[idx];
-	*running = sv->st[strand].running[idx];
-	return HVPMU_OK;
-}
-
-int hvpmu_sv_fold(struct hvpmu_sv *sv, uint32_t strand)
-{
-	enum hvpmu_mode prev;
-
-	if (strand >= sv->nstrands)
-		return HVPMU_ERANGE;
-	if (!sv->st[strand].active || !sv->nevents)
-		return HVPMU_OK;
-	prev = sv_enter_os(sv, strand);
-	unprogram_group(sv, strand, hvpmu_machine_tick(sv->m, strand));
-	program_group(sv, strand, sv->st[strand].cur_group);
-	sv_leave_os(sv, strand, prev);
 	return HVPMU_OK;
 }

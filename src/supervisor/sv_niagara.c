@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The guest driver's UltraSPARC T1 parts (layer 5): the %pcr/%pic driver
- * through RDASR/WRASR (niagara-perf-api.txt §2.1,
+ * The guest driver's UltraSPARC T1 parts (layer 5): the %pcr/%pic back-end
+ * (struct sv_pcbe_ops sv_pcbe_t1) through RDASR/WRASR (niagara-perf-api.txt §2.1,
  * ../shared/reference/hw-and-hypervisor.md §3.1-3.2), the chip-wide DRAM
  * and JBUS PerfRegs through NIAGARA_GET/SET_PERFREG (§1.2, §3.3-3.4), and
  * the MMU-statistics client as Linux's arch/sparc/kernel/sysfs.c does it
@@ -12,9 +12,43 @@
 
 #define T1_COUNTER_MASK ((UINT64_C(1) << 31) - 1) /* 31-bit counters, §3.3-3.4 */
 
+/* PICH: instructions, in every group; PICL: one event per group. */
+static void t1_configure(struct hvpmu_sv *sv, struct sv_event *e)
+{
+	const struct hvpmu_sv_event *req = &e->req;
+
+	if (req->mask == HVPMU_SV_T1_PICH) {
+		e->supported = sv->t1_pich_event < 0;
+		if (e->supported)
+			sv->t1_pich_event = (int)(e - sv->ev);
+		e->pic = T1_PIC_PICH;
+	} else {
+		e->supported = req->mask == 0 && hvpmu_t1_picl_modeled(req->sl) == 0;
+		if (e->supported) {
+			unsigned npicl = 0;
+
+			for (const struct sv_event *o = sv->ev; o < e; o++)
+				npicl += o->supported && o->pic == T1_PIC_PICL;
+			e->group = npicl;
+			e->pic = T1_PIC_PICL;
+			sv->ngroups = npicl + 1;
+		}
+	}
+	if (!sv->ngroups && e->supported)
+		sv->ngroups = 1;
+}
+
+/* %pcr/%pic are ASRs: no hypervisor API group is needed (§2.1). */
+static int t1_attach(struct hvpmu_sv *sv, uint32_t strand)
+{
+	(void)sv;
+	(void)strand;
+	return HVPMU_OK;
+}
+
 /* T1 (niagara-perf-api.txt §2.1, hw-and-hypervisor.md §3.1-3.2): one
  * %pcr for both halves; stop (UT=ST=0), load %pic, then enable. */
-void t1_program_group(struct hvpmu_sv *sv, uint32_t strand, unsigned g)
+static void t1_program(struct hvpmu_sv *sv, uint32_t strand, unsigned g)
 {
 	struct sv_strand *ss = &sv->st[strand];
 	uint64_t pcr = HVPMU_FDP(0, T1_PCR, PRIV, 1), pic_init = sv->cfg.pic_init;
@@ -23,6 +57,7 @@ void t1_program_group(struct hvpmu_sv *sv, uint32_t strand, unsigned g)
 	for (unsigned p = 0; p < HVPMU_T4_NPIC; p++) {
 		ss->ev[p] = -1;
 		ss->ovf[p] = 0;
+		ss->base[p] = pic_init;
 	}
 	ss->ev[T1_PIC_PICH] = sv->t1_pich_event;
 	for (unsigned i = 0; i < sv->nevents; i++)
@@ -46,8 +81,10 @@ void t1_program_group(struct hvpmu_sv *sv, uint32_t strand, unsigned g)
 	ss->group_tick = hvpmu_machine_tick(sv->m, strand);
 }
 
-/* T1: account OVFL/OVFH (sticky) and clear them, keeping the counting bits. */
-void t1_poll_ov(struct hvpmu_sv *sv, uint32_t strand, const struct hvpmu_guest_trap *t)
+/* T1: account OVFL/OVFH (sticky) and clear them, keeping the counting
+ * bits.  A level-15 trap and the OS tick poll alike: the interrupt does
+ * not say which half wrapped (§3.2). */
+static void t1_overflow(struct hvpmu_sv *sv, uint32_t strand, const struct hvpmu_guest_trap *t)
 {
 	struct sv_strand *ss = &sv->st[strand];
 	uint64_t pcr = 0;
@@ -69,12 +106,12 @@ void t1_poll_ov(struct hvpmu_sv *sv, uint32_t strand, const struct hvpmu_guest_t
 		hvpmu_machine_wrasr(sv->m, strand, HVPMU_T1_ASR_PCR, ss->pcr[0]);
 }
 
-void t1_unprogram_group(struct hvpmu_sv *sv, uint32_t strand, uint64_t now)
+static void t1_allstop(struct hvpmu_sv *sv, uint32_t strand, uint64_t now)
 {
 	struct sv_strand *ss = &sv->st[strand];
 	uint64_t pic = 0;
 
-	t1_poll_ov(sv, strand, NULL);
+	t1_overflow(sv, strand, NULL);
 	hvpmu_machine_wrasr(sv->m, strand, HVPMU_T1_ASR_PCR, HVPMU_FDP(0, T1_PCR, PRIV, 1)); /* stop */
 	hvpmu_machine_rdasr(sv->m, strand, HVPMU_T1_ASR_PIC, &pic);
 	for (unsigned p = 0; p < T1_NPIC; p++) {
@@ -82,11 +119,44 @@ void t1_unprogram_group(struct hvpmu_sv *sv, uint32_t strand, uint64_t now)
 
 		if (ss->ev[p] < 0)
 			continue;
-		sv_account(sv, strand, (unsigned)ss->ev[p], (ss->ovf[p] << 32) + v - sv->cfg.pic_init, ss->ovf[p],
+		sv_account(sv, strand, (unsigned)ss->ev[p], (ss->ovf[p] << 32) + v - ss->base[p], ss->ovf[p],
 			   now - ss->group_tick);
 		ss->ev[p] = -1;
 	}
 }
+
+/* While counting: account and clear OVFL/OVFH, RDASR %pic, fold each
+ * half's wraps and advance since the last fold. */
+static void t1_sample(struct hvpmu_sv *sv, uint32_t strand, uint64_t now)
+{
+	struct sv_strand *ss = &sv->st[strand];
+	uint64_t pic = 0;
+
+	t1_overflow(sv, strand, NULL);
+	hvpmu_machine_rdasr(sv->m, strand, HVPMU_T1_ASR_PIC, &pic);
+	for (unsigned p = 0; p < T1_NPIC; p++) {
+		uint64_t v = p == T1_PIC_PICL ? HVPMU_FEX(pic, T1_PIC, PICL) : HVPMU_FEX(pic, T1_PIC, PICH);
+
+		if (ss->ev[p] < 0)
+			continue;
+		sv_account(sv, strand, (unsigned)ss->ev[p], (ss->ovf[p] << 32) + v - ss->base[p], ss->ovf[p],
+			   now - ss->group_tick);
+		ss->ovf[p] = 0;
+		ss->base[p] = v;
+	}
+	ss->group_tick = now;
+}
+
+const struct sv_pcbe_ops sv_pcbe_t1 = {
+	.name = "t1",
+	.npic = T1_NPIC,
+	.configure = t1_configure,
+	.attach = t1_attach,
+	.program = t1_program,
+	.allstop = t1_allstop,
+	.overflow = t1_overflow,
+	.sample = t1_sample,
+};
 
 static int negotiate_niagara(struct hvpmu_sv *sv, uint32_t strand)
 {

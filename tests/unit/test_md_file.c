@@ -65,6 +65,9 @@ static void test_overrides(void **state)
 	assert_int_equal(md.mem.l2.ways, 8);
 	assert_int_equal(md.mem.l2.latency, 24);
 	assert_int_equal(md.mem.mem_latency, 400);
+	assert_int_equal(parse("{\"kernel\": {\"syscall_insns\": 0}}", &md, err, sizeof err), HVPMU_OK);
+	assert_int_equal(md.kernel.syscall_insns, 0);
+	assert_int_equal(parse(text, &md, err, sizeof err), HVPMU_OK);
 	assert_int_equal(md.nguests, 2);
 	assert_string_equal(md.guests[0].name, "ldom1");
 	assert_int_equal(md.guests[0].dram_counter_group, 3);
@@ -127,6 +130,8 @@ static void test_errors(void **state)
 		  "guests[0].mblock[0].base: out of range" },
 		{ "{\"guests\": [ {\"name\": \"\", \"nstrands\": 8} ]}", "guests[0].name: not a name" },
 		{ "{\"guests\": [ {\"dram_counter_group\": 4, \"nstrands\": 8} ]}", "dram_counter_group: out of range" },
+		{ "{\"kernel\": {\"text_bytes\": 12345}}", "kernel: regions not page-aligned" },
+		{ "{\"kernel\": {\"syscalls\": 1}}", "kernel.syscalls: unknown key" },
 	};
 	struct hvpmu_md md, before;
 	char err[256];

@@ -59,6 +59,9 @@
  *   Instr_all     = main 11 + 4 + 2 + 4M + 10k + 3 + 3
  *                 + child 4 + 2 + 4N + 3
  *                 = 32 + 4(N + M) + 10k                = 200032 + 10k
+ *                 + the guest kernel's path (docs/kernel-model.md, 300
+ *                   instructions, counted in privileged mode) of the clone
+ *                   and of each of the k futex calls  = + 300(1 + k)
  *
  * No prefetch and no `sethi %hi(0xfc000), %g0` run anywhere else (the
  * constants N and M are loaded with sethi to %l0, not %g0), in particular

@@ -536,6 +536,8 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 		if (vcpu_index == 0)
 			P.next_sample = v->next_sample;
 		hvpmu_sv_start_strand(P.sv, v->strand);
+		if (P.rq.cpustat) /* the strand's origin: its first interval starts here */
+			cpustat_sample(v->strand);
 		if (P.rq.mmustat) /* the OS gives each CPU an MMU-statistics buffer; a refusal is
 				   * reported by the tool through the result's hv_status */
 			hvpmu_sv_mmustat_start(P.sv, v->strand, MMUSTAT_RA + MMUSTAT_STRIDE * (uint64_t)v->strand);

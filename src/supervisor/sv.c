@@ -322,8 +322,8 @@ int hvpmu_sv_start_strand(struct hvpmu_sv *sv, uint32_t strand)
 		}
 		/* enabled time starts when counting starts, as running time does */
 		sv->st[strand].start_tick = sv->st[strand].group_tick;
-		hvpmu_machine_set_tick_compare(sv->m, strand,
-			hvpmu_machine_tick(sv->m, strand) + sv->cfg.rotate_cycles);
+		sv->st[strand].next_tick = hvpmu_machine_tick(sv->m, strand) + sv->cfg.rotate_cycles;
+		hvpmu_machine_set_tick_compare(sv->m, strand, sv->st[strand].next_tick);
 	}
 	sv_leave_os(sv, strand, prev);
 	return rc;
@@ -416,8 +416,12 @@ static void on_trap(void *ctx, const struct hvpmu_guest_trap *t)
 	} else {
 		sv->ops->overflow(sv, t->strand, NULL);
 	}
-	hvpmu_machine_set_tick_compare(sv->m, t->strand,
-		hvpmu_machine_tick(sv->m, t->strand) + sv->cfg.rotate_cycles);
+	/* a periodic tick: the next deadline follows the last one, not the
+	 * time this handler ran (as an OS's clock interrupt is programmed) */
+	do
+		ss->next_tick += sv->cfg.rotate_cycles;
+	while (ss->next_tick <= hvpmu_machine_tick(sv->m, t->strand));
+	hvpmu_machine_set_tick_compare(sv->m, t->strand, ss->next_tick);
 	if (sv->cfg.on_tick)
 		sv->cfg.on_tick(sv->cfg.ctx, t->strand, hvpmu_machine_tick(sv->m, t->strand));
 }

@@ -29,6 +29,7 @@ struct sv_strand {
 	unsigned cur_group;
 	uint64_t start_tick;
 	uint64_t group_tick;
+	uint64_t next_tick;               /* %tick of the next OS tick (tick_cmpr deadline) */
 	uint64_t pcr[HVPMU_T4_NPIC];      /* software copy of each programmed PCR */
 	int ev[HVPMU_T4_NPIC];            /* event on each PIC, -1 if none */
 	uint64_t ovf[HVPMU_T4_NPIC];      /* overflows since the last fold */

@@ -564,9 +564,12 @@ static void test_timer_only_in_user_mode(void **state)
 	int idx[6];
 	const uint64_t rot = 5000;
 
+	uint64_t t0, now, next;
+
 	(void)state;
 	sim_init(&s, rot, 0, NULL);
 	add_six(&s, idx); /* PIC0: group 0 Instr_all (0x3f), group 1 Instr_other (0x20) */
+	t0 = hvpmu_machine_tick(s.m, 0);
 	assert_int_equal(hvpmu_sv_start_strand(s.sv, 0), HVPMU_OK);
 	assert_int_equal(pcr0_mask(&s), 0x3f);
 
@@ -586,10 +589,14 @@ static void test_timer_only_in_user_mode(void **state)
 	assert_int_equal(hvpmu_machine_set_mode(s.m, 0, HVPMU_MODE_USER), HVPMU_OK);
 	assert_int_equal(pcr0_mask(&s), 0x3f);
 
-	/* user-mode work rotates on its own; before the deadline it does not */
-	assert_int_equal(hvpmu_machine_add_cycles(s.m, 0, HVPMU_MODE_USER, rot / 2), HVPMU_OK);
+	/* user-mode work rotates on its own; before the deadline it does not.
+	 * The OS tick is periodic: ticks missed while privileged are skipped,
+	 * the next deadline is the next multiple of rot after the start. */
+	now = hvpmu_machine_tick(s.m, 0);
+	next = t0 + ((now - t0) / rot + 1) * rot;
+	assert_int_equal(hvpmu_machine_add_cycles(s.m, 0, HVPMU_MODE_USER, next - now - 1), HVPMU_OK);
 	assert_int_equal(pcr0_mask(&s), 0x3f);
-	run_loop(&s, (unsigned)(rot / LOOP_N));
+	run_loop(&s, (unsigned)(rot / LOOP_N / 2)); /* crosses that deadline, not the one after */
 	assert_int_equal(pcr0_mask(&s), 0x20);
 	sim_stop(&s);
 	sim_fini(&s);

@@ -278,10 +278,11 @@ int hvpmu_t4_event_needs_branches(unsigned sl, unsigned mask)
 }
 
 /* KIND_MEM groups: mask bit -> machine memory events (docs/memory-model.md) */
-#define MEV(e) (1u << HVPMU_MEV_##e)
+#define MEV(e) (UINT64_C(1) << HVPMU_MEV_##e)
+_Static_assert(HVPMU_NMEV <= 64, "memory events fit a 64-bit mask");
 static const struct {
 	uint8_t sl;
-	uint32_t bit_events[6];
+	uint64_t bit_events[6];
 } mem_groups[] = {
 	{ 5, { MEV(IC_MISS_L2L3), MEV(IC_MISS_MEM), 0, 0, MEV(ITLB_MISS) } },
 	{ 6, { MEV(ITLB_FILL_8K), MEV(ITLB_FILL_64K), MEV(ITLB_FILL_4M), MEV(ITLB_FILL_256M), MEV(ITLB_FILL_2G),
@@ -297,7 +298,7 @@ static const struct {
 	{ 24, { MEV(L2_CLEAN_EVICT), MEV(L2_DIRTY_EVICT) } },
 };
 
-uint32_t hvpmu_t4_mem_events(unsigned sl, unsigned bit)
+uint64_t hvpmu_t4_mem_events(unsigned sl, unsigned bit)
 {
 	for (unsigned i = 0; bit < 6 && i < N(mem_groups); i++)
 		if (mem_groups[i].sl == sl)

@@ -82,6 +82,8 @@ struct hvpmu_md_cache {
 struct hvpmu_md_memory {
 	struct hvpmu_md_cache l1i, l1d, l2, l3;
 	uint32_t mem_latency; /* extra cycles when served by local memory */
+	uint32_t l1d_hw_prefetch; /* L1D hardware prefetcher: next lines fetched on an L1D
+	                             load miss, 0 = off (docs/prefetch-model.md) */
 };
 
 struct hvpmu_md {

@@ -6,9 +6,10 @@
 #define HVPMU_MODEL_PREFETCH_H
 
 #include <stdint.h>
+#include <hvpmu/md.h>
 
 /* Largest hardware-prefetch degree the machine honours. */
-#define PF_HW_MAX_DEGREE 4
+#define PF_HW_MAX_DEGREE HVPMU_MD_MAX_L1D_HW_PREFETCH
 
 /* Per-strand prefetch statistics (hvpmu_machine_prefetch_stats()). */
 struct pf_stats {

@@ -86,7 +86,7 @@ struct mem_insn {
  * (BEFORE), at the donor's access (AFTER), absolute, or not at all.
  */
 #define PF_SLOTS 16            /* donors recorded per translation block */
-#define PF_PEND 4              /* prefetches waiting for a later donor */
+#define PF_PEND 8              /* prefetches waiting for a later donor */
 struct pf_insn {
 	uint64_t pc;
 	int64_t delta;
@@ -805,6 +805,8 @@ static int setup(const char *cfg)
 			return -1;
 		}
 		hvpmu_md_default((enum hvpmu_platform)plat, &P.md);
+		if (P.rq.hw_prefetch) /* hvpmu stat --hw-prefetch */
+			P.md.mem.l1d_hw_prefetch = P.rq.hw_prefetch;
 	}
 	if (hvpmu_machine_create(&P.md, &P.m) || hvpmu_hv_create(P.m, &P.hv))
 		return -1;

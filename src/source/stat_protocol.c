@@ -64,6 +64,7 @@ int stat_request_write(const char *path, const struct stat_request *rq, char *er
 	json_object_object_add(o, "sample_cycles", u64(rq->sample_cycles));
 	json_object_object_add(o, "platform", json_object_new_string(rq->platform));
 	json_object_object_add(o, "mmustat", u64((uint64_t)rq->mmustat));
+	json_object_object_add(o, "hw_prefetch", u64(rq->hw_prefetch));
 	a = json_object_new_array();
 	for (unsigned i = 0; i < rq->nbusdev; i++) {
 		json_object *e = json_object_new_object();
@@ -108,6 +109,7 @@ int stat_request_read(const char *path, struct stat_request *rq, char *err, size
 	rq->sample_cycles = get_u64(o, "sample_cycles");
 	get_str(o, "platform", rq->platform, sizeof rq->platform);
 	rq->mmustat = get_u64(o, "mmustat") != 0;
+	rq->hw_prefetch = (uint32_t)get_u64(o, "hw_prefetch");
 	if (json_object_object_get_ex(o, "busdev", &a) && json_object_is_type(a, json_type_array)) {
 		if (json_object_array_length(a) > STAT_MAX_BUSDEV) {
 			json_object_put(o);

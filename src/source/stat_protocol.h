@@ -48,6 +48,7 @@ struct stat_request {
 	uint64_t sample_cycles;  /* busstat interval in cycles (0: no sampling) */
 	char platform[16];       /* "t4" (default) or "t1" */
 	int mmustat;             /* collect Niagara MMU statistics per CPU */
+	uint32_t hw_prefetch;    /* L1D hardware prefetcher degree (md mem.l1d_hw_prefetch), 0 = off */
 };
 
 struct stat_result {

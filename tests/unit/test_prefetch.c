@@ -362,6 +362,26 @@ static void test_events(void **state)
 	assert_int_equal(hvpmu_t4_mem_events(21, 3), UINT64_C(1) << HVPMU_MEV_PF_HIT_MEM);
 	assert_int_equal(hvpmu_md_default(HVPMU_PLATFORM_T4, &md), 0);
 	assert_int_equal(md.mem.l1d_hw_prefetch, 0);
+	/* the `hvpmu stat -e` names (Solaris PCBE, reference t4-events.md §4) */
+	{
+		static const struct { const char *name; unsigned sl, mask; } names[] = {
+			{ "DC_pref_drop_DC_hit", 18, 0x01 }, { "SW_pref_drop_DC_hit", 18, 0x02 },
+			{ "SW_pref_drop_buffer_full", 18, 0x04 }, { "SW_pref_drop", 18, 0x06 },
+			{ "Data_pref_hit_L2", 21, 0x01 }, { "Data_pref_drop_L2", 21, 0x02 },
+			{ "Data_pref_hit_L3", 21, 0x04 }, { "Data_pref_hit_local", 21, 0x08 },
+			{ "Data_pref_hit_remote", 21, 0x10 }, { "Data_pref_drop_L3", 21, 0x20 },
+		};
+
+		for (unsigned k = 0; k < sizeof names / sizeof names[0]; k++) {
+			const struct hvpmu_t4_event *e = hvpmu_t4_event_by_name(names[k].name);
+
+			assert_non_null(e);
+			assert_int_equal(e->sl, names[k].sl);
+			assert_int_equal(e->mask, names[k].mask);
+			assert_int_equal(hvpmu_t4_event_supported(e->sl, e->mask),
+					 !(names[k].sl == 21 && (names[k].mask == 0x02 || names[k].mask == 0x20)));
+		}
+	}
 }
 
 int main(void)

@@ -46,6 +46,7 @@ const char *hvpmu_strerror(int err);
 #endif
 
 #include <hvpmu/sparc_decode.h>
+#include <hvpmu/prefetch.h>
 #include <hvpmu/md.h>
 #include <hvpmu/machine.h>
 #include <hvpmu/t4_pmu.h>

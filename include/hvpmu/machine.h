@@ -62,7 +62,7 @@ enum hvpmu_mispred {
 
 /*
  * Memory-hierarchy events of a strand (docs/memory-model.md), the inputs of
- * TABLE 10-2 sl=5, 11, 16, 20, 22, 23, 24.  One chip: "remote" outcomes
+ * TABLE 10-2 sl=5, 11, 16, 18, 20, 21, 22, 23, 24.  One chip: "remote" outcomes
  * cannot occur.
  */
 enum hvpmu_mem_event {
@@ -96,6 +96,12 @@ enum hvpmu_mem_event {
 	HVPMU_MEV_HWTW_D_L2,        /* sl=10 0x08 / 0x10 / 0x20: DTLB tablewalk references */
 	HVPMU_MEV_HWTW_D_L3,
 	HVPMU_MEV_HWTW_D_MEM,
+	/* prefetch (src/model/prefetch.c, docs/prefetch-model.md) */
+	HVPMU_MEV_HWPF_DROP_DC_HIT, /* L1D hardware prefetch dropped, line in L1D (sl=18 0x01) */
+	HVPMU_MEV_SWPF_DROP_DC_HIT, /* software prefetch dropped, line in L1D (sl=18 0x02) */
+	HVPMU_MEV_PF_HIT_L2,        /* L2-destined software prefetch hits L2 (sl=21 0x01) */
+	HVPMU_MEV_PF_HIT_L3,        /* ... misses L2, hits L3 (sl=21 0x04) */
+	HVPMU_MEV_PF_HIT_MEM,       /* ... served by local memory (sl=21 0x08) */
 	HVPMU_NMEV,
 };
 
@@ -272,7 +278,23 @@ int hvpmu_machine_branch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, 
 void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t vaddr,
 			unsigned size, uint32_t si_flags, int is_store);
 void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vaddr, uint32_t bytes);
-/* Enable the memory model (the source calls the two functions above). */
+/*
+ * Software prefetches (docs/prefetch-model.md): the source reports each
+ * executed PREFETCH / PREFETCHA whose address it recovered
+ * (hvpmu/prefetch.h) with hvpmu_machine_prefetch() -- `fcn` is its function
+ * code -- and each one it could not with hvpmu_machine_prefetch_unresolved().
+ * Same rules as hvpmu_machine_dref().  The statistics count, per strand,
+ * prefetches issued (those of a function code with no memory effect apart),
+ * unresolved ones, and L1D hardware prefetches (md mem.l1d_hw_prefetch).
+ */
+void hvpmu_machine_prefetch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t vaddr, unsigned fcn);
+void hvpmu_machine_prefetch_unresolved(struct hvpmu_machine *m, uint32_t strand);
+struct hvpmu_prefetch_stats {
+	uint64_t sw_issued, sw_nop, sw_unresolved, hw_issued;
+};
+/* Returns 0, or HVPMU_ERANGE for a bad strand. */
+int hvpmu_machine_prefetch_stats(const struct hvpmu_machine *m, uint32_t strand, struct hvpmu_prefetch_stats *st);
+/* Enable the memory model (the source calls the functions above). */
 void hvpmu_machine_enable_memory(struct hvpmu_machine *m, int on);
 int hvpmu_machine_memory_enabled(const struct hvpmu_machine *m);
 

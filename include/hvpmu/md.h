@@ -80,9 +80,13 @@ struct hvpmu_md_cache {
 /* Memory hierarchy: per-core L1I, L1D, L2; L3 shared per chip; memory.
  * A level of size 0 is absent (UltraSPARC T1 has no private L2: its shared
  * 3 MB L2 sits in the `l3` slot, the chip's last level). */
+#define HVPMU_MD_MAX_L1D_HW_PREFETCH 4
 struct hvpmu_md_memory {
 	struct hvpmu_md_cache l1i, l1d, l2, l3;
 	uint32_t mem_latency; /* extra cycles when served by local memory */
+	uint32_t l1d_hw_prefetch; /* L1D hardware prefetcher: next lines fetched on an L1D
+	                             load miss, 0 = off, at most HVPMU_MD_MAX_L1D_HW_PREFETCH
+	                             (docs/prefetch-model.md) */
 };
 
 /*

@@ -85,6 +85,35 @@ struct hvpmu_sparc_insn {
  */
 uint32_t hvpmu_sparc_decode(uint32_t insn, uint64_t pc, struct hvpmu_sparc_insn *out);
 
+
+/*
+ * Operands of one instruction for the software-prefetch address recovery
+ * rule (docs/prefetch-model.md): the address form of a data access, and
+ * the integer registers the instruction may write.
+ */
+enum hvpmu_sparc_addr_form {
+	HVPMU_SA_NONE = 0, /* not a prefetch nor a recovery donor */
+	HVPMU_SA_IMM = 1,  /* [r[rs1] + simm13] (CASA/CASXA: [r[rs1]], simm13 = 0) */
+	HVPMU_SA_REG = 2,  /* [r[rs1] + r[rs2]] */
+};
+
+struct hvpmu_sparc_operands {
+	uint8_t form;     /* enum hvpmu_sparc_addr_form */
+	uint8_t rs1, rs2; /* integer registers 0..31 (r0 = %g0 reads 0) */
+	uint8_t prefetch; /* PREFETCH / PREFETCHA (SPARC V9 A.49) */
+	uint8_t fcn;      /* prefetch function code (the rd field), prefetches only */
+	uint8_t donor;    /* a data access QEMU reports once, at exactly its effective
+	                     address: non-alternate LD*, ST*, LDTW/STTW, LDF/LDDF/STF/STDF,
+	                     LDSTUB, SWAP, and CASA/CASXA */
+	uint8_t cti;      /* a control transfer instruction */
+	int32_t simm13;   /* sign-extended immediate (form IMM) */
+	uint32_t writes;  /* bit r set: integer register r (1..31) may change; SAVE,
+	                     RESTORE and RETURN set r8..r31 (new window), Tcc all */
+};
+
+/* Fill *out for `insn` (host order).  Pure function; thread-safe. */
+void hvpmu_sparc_operands(uint32_t insn, struct hvpmu_sparc_operands *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,6 +11,7 @@
 #include "cache.h"
 #include "dram.h"
 #include "kernel.h"
+#include "prefetch.h"
 #include "tlb.h"
 
 /* TABLE 10-2 footnote 12: block loads and stores decode into 8 micro-ops. */
@@ -43,6 +44,7 @@ struct strand {
 	uint32_t late_precise;            /* precise overflows in the kernel path, delivered on return */
 	uint32_t ctx;                     /* MMU context of the running code: USER_CTX; 0 in the kernel path */
 	uint64_t kretired;                /* privileged instructions retired (kernel path, machine_retire) */
+	struct pf_stats pf;               /* prefetch statistics (docs/prefetch-model.md) */
 };
 
 struct core {
@@ -854,6 +856,84 @@ static void mem_ref_done(struct hvpmu_machine *m, uint32_t strand, uint64_t pc)
 	}
 }
 
+/* ---- prefetch (src/model/prefetch.c, docs/prefetch-model.md) ---- */
+
+/* 8 KB base pages: the hardware prefetcher stays inside one (TTE size 0). */
+#define PF_PAGE_SHIFT 13
+
+/* A prefetch of physical line `a` into L1D (and L2) or L2 only; 1 if it
+ * was dropped because L1D holds the line.  No latency: prefetches do not
+ * stall the strand. */
+static int prefetch_line(struct hvpmu_machine *m, uint32_t strand, uint64_t a, int to_l1, enum served *from)
+{
+	struct core *c = m->s[strand].core;
+	struct cache_result r;
+
+	if (cache_probe(&c->l1d, a))
+		return 1;
+	if (to_l1)
+		cache_access(&c->l1d, a, 1, 0, &r);
+	*from = fill_l2(m, strand, a, 0);
+	return 0;
+}
+
+/* The L1D hardware prefetcher after a demand-load miss of line `a`. */
+static void hw_prefetch(struct hvpmu_machine *m, uint32_t strand, uint64_t a)
+{
+	struct strand *s = &m->s[strand];
+	uint64_t t[PF_HW_MAX_DEGREE];
+	unsigned n = pf_hw_targets(m->md.mem.l1d_hw_prefetch, a, s->core->l1d.line_shift, PF_PAGE_SHIFT, t);
+	enum served from;
+
+	for (unsigned k = 0; k < n; k++) {
+		s->pf.hw_issued++;
+		if (prefetch_line(m, strand, t[k], 1, &from))
+			s->act.mev[HVPMU_MEV_HWPF_DROP_DC_HIT]++;
+	}
+	s->act.mem_refs += n; /* each may count once; the caller reports its own access */
+}
+
+void hvpmu_machine_prefetch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t vaddr, unsigned fcn)
+{
+	struct strand *s;
+	enum hvpmu_pf_dest dest;
+	enum served from;
+	uint64_t a;
+
+	if (!m->mem_on || strand >= m->nstrands)
+		return;
+	s = &m->s[strand];
+	s->pf.sw_issued++;
+	if ((dest = hvpmu_prefetch_dest(fcn)) == HVPMU_PF_NONE) {
+		s->pf.sw_nop++;
+		return;
+	}
+	a = translate(m, strand, TLB_SIDE_D, vaddr, pc) & ~((UINT64_C(1) << s->core->l1d.line_shift) - 1);
+	if (prefetch_line(m, strand, a, dest == HVPMU_PF_L1, &from))
+		s->act.mev[HVPMU_MEV_SWPF_DROP_DC_HIT]++;
+	else if (dest == HVPMU_PF_L2) /* sl=21 counts only prefetches destined for L2 */
+		s->act.mev[from == SERVED_L2 ? HVPMU_MEV_PF_HIT_L2 :
+			   from == SERVED_L3 ? HVPMU_MEV_PF_HIT_L3 : HVPMU_MEV_PF_HIT_MEM]++;
+	mem_ref_done(m, strand, pc);
+}
+
+void hvpmu_machine_prefetch_unresolved(struct hvpmu_machine *m, uint32_t strand)
+{
+	if (m->mem_on && strand < m->nstrands)
+		m->s[strand].pf.sw_unresolved++;
+}
+
+int hvpmu_machine_prefetch_stats(const struct hvpmu_machine *m, uint32_t strand, struct hvpmu_prefetch_stats *st)
+{
+	const struct pf_stats *p;
+
+	if (strand >= m->nstrands || !st)
+		return HVPMU_ERANGE;
+	p = &m->s[strand].pf;
+	*st = (struct hvpmu_prefetch_stats){ p->sw_issued, p->sw_nop, p->sw_unresolved, p->hw_issued };
+	return HVPMU_OK;
+}
+
 /* One line of a data access (the slow part of hvpmu_machine_dref). */
 static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t a, uint32_t f, int is_store)
 {
@@ -875,6 +955,8 @@ static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uin
 		if (r.hit)
 			return; /* no event: not counted towards mem_refs */
 		from = fill_l2(m, strand, a, 0);
+		if (m->md.mem.l1d_hw_prefetch && !(f & HVPMU_SI_PREFETCH))
+			hw_prefetch(m, strand, a);
 		/* sl=16/23 do not count block loads, prefetches or atomics */
 		if (!(f & (HVPMU_SI_BLOCK | HVPMU_SI_PREFETCH | HVPMU_SI_ATOMIC)))
 			s->act.mev[from == SERVED_MEM ? HVPMU_MEV_DC_MISS_MEM : HVPMU_MEV_DC_MISS_L2L3]++;

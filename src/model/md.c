@@ -33,6 +33,7 @@ static const struct hvpmu_md_memory t4_memory = {
 	.l2 = { 128 * 1024, 8, 32, 20 },
 	.l3 = { 4 * 1024 * 1024, 16, 64, 45 },
 	.mem_latency = 314, /* 110 ns at 2.85 GHz */
+	.l1d_hw_prefetch = 0, /* off until the validation figures include it (docs/prefetch-model.md) */
 };
 
 /* UltraSPARC T1 (docs/machine-figures.md §T1): 16 KB 4-way L1I with 32 B

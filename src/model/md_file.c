@@ -80,6 +80,7 @@ static const struct field cache_fields[] = {
 
 static const struct field memory_fields[] = {
 	F("mem_latency", U32, struct hvpmu_md_memory, mem_latency, 0, MAX_LATENCY),
+	F("l1d_hw_prefetch", U32, struct hvpmu_md_memory, l1d_hw_prefetch, 0, HVPMU_MD_MAX_L1D_HW_PREFETCH), /* docs/prefetch-model.md */
 };
 
 static const struct {

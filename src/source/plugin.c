@@ -77,6 +77,24 @@ struct mem_insn {
 	uint64_t pc;
 	uint32_t flags;
 	int is_store;          /* a plain store (no load side) */
+	int8_t rec_slot;       /* prefetch donor: record the address in vcpu.pf_base[slot], or -1 */
+	uint8_t after;         /* prefetch donor of an earlier prefetch (HVPMU_PF_AFTER) */
+};
+
+/*
+ * A software prefetch and how its address is recovered (hvpmu/prefetch.h,
+ * docs/prefetch-model.md): from the address the donor recorded in a slot
+ * (BEFORE), at the donor's access (AFTER), absolute, or not at all.
+ */
+#define PF_SLOTS 16            /* donors recorded per translation block */
+#define PF_PEND 8              /* prefetches waiting for a later donor */
+struct pf_insn {
+	uint64_t pc;
+	int64_t delta;
+	const struct mem_insn *donor; /* AFTER */
+	uint8_t how;           /* enum hvpmu_pf_how */
+	uint8_t fcn;
+	uint8_t slot;          /* BEFORE */
 };
 
 struct vcpu {
@@ -93,6 +111,9 @@ struct vcpu {
 	int64_t sc_num;        /* the system call in progress and its arguments */
 	uint64_t sc_args[6];
 	int sampled_final;     /* cpustat: the strand's last sample is taken */
+	uint64_t pf_base[PF_SLOTS];    /* addresses of prefetch donors (BEFORE) */
+	const struct pf_insn *pf_pend[PF_PEND]; /* prefetches waiting for their donor (AFTER) */
+	unsigned npf_pend;
 };
 
 static struct plugin {
@@ -231,10 +252,21 @@ static void sync_vcpu(struct vcpu *v, const struct tb_info *last, const struct t
 	hvpmu_machine_sync(P.m, v->strand, last ? &last->blk : NULL, next ? &next->blk : NULL);
 }
 
+/* Prefetches whose later donor did not run (the block was left early):
+ * unresolved. */
+static void drop_pending_prefetches(struct vcpu *v)
+{
+	for (unsigned k = 0; k < v->npf_pend; k++)
+		hvpmu_machine_prefetch_unresolved(P.m, v->strand);
+	v->npf_pend = 0;
+}
+
 static void block_entry(struct vcpu *v, struct tb_info *ti)
 {
 	const struct tb_info *last = v->prev;
 
+	if (v->npf_pend)
+		drop_pending_prefetches(v);
 	resolve_pending(v, ti->blk.vaddr, account_prev(v, ti->blk.vaddr));
 	set_pending(v, ti);
 	if (P.need_memory)
@@ -270,7 +302,7 @@ static void tb_exec_st(unsigned int vcpu_index, void *udata)
 	uint64_t vaddr = ti->blk.vaddr;
 
 	if (__builtin_expect(vcpu_index != 0 || !p || p->execs == v->mark_seen || vaddr == p->last_pc ||
-			     P.need_branches || (v->pend && vaddr == pend_ds(v)) ||
+			     P.need_branches || (v->pend && vaddr == pend_ds(v)) || v->npf_pend ||
 			     act->bound + ti->blk.n >= act->next_check, 0)) {
 		tb_exec(vcpu_index, udata);
 		return;
@@ -303,9 +335,52 @@ static void mem_exec(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64
 	struct vcpu *v = vcpu_of(vcpu_index);
 	const struct mem_insn *mi = udata;
 
-	if (v)
-		hvpmu_machine_dref(P.m, v->strand, mi->pc, vaddr, 1u << qemu_plugin_mem_size_shift(info),
-				   mi->flags, mi->is_store || qemu_plugin_mem_is_store(info));
+	if (!v)
+		return;
+	if (mi->rec_slot >= 0)
+		v->pf_base[mi->rec_slot] = vaddr;
+	if (mi->after && v->npf_pend) { /* the prefetches waiting for this access go first */
+		unsigned keep = 0;
+
+		for (unsigned k = 0; k < v->npf_pend; k++) {
+			const struct pf_insn *p = v->pf_pend[k];
+
+			if (p->donor == mi)
+				hvpmu_machine_prefetch(P.m, v->strand, p->pc, vaddr + (uint64_t)p->delta, p->fcn);
+			else
+				v->pf_pend[keep++] = p;
+		}
+		v->npf_pend = keep;
+	}
+	hvpmu_machine_dref(P.m, v->strand, mi->pc, vaddr, 1u << qemu_plugin_mem_size_shift(info),
+			   mi->flags, mi->is_store || qemu_plugin_mem_is_store(info));
+}
+
+/* A software prefetch starts (QEMU reports no memory access for it). */
+static void pf_exec(unsigned int vcpu_index, void *udata)
+{
+	struct vcpu *v = vcpu_of(vcpu_index);
+	const struct pf_insn *p = udata;
+
+	if (!v)
+		return;
+	switch (p->how) {
+	case HVPMU_PF_ABSOLUTE:
+		hvpmu_machine_prefetch(P.m, v->strand, p->pc, (uint64_t)p->delta, p->fcn);
+		break;
+	case HVPMU_PF_BEFORE:
+		hvpmu_machine_prefetch(P.m, v->strand, p->pc, v->pf_base[p->slot] + (uint64_t)p->delta, p->fcn);
+		break;
+	case HVPMU_PF_AFTER:
+		if (v->npf_pend < PF_PEND)
+			v->pf_pend[v->npf_pend++] = p;
+		else /* no room to wait */
+			hvpmu_machine_prefetch_unresolved(P.m, v->strand);
+		break;
+	default:
+		hvpmu_machine_prefetch_unresolved(P.m, v->strand);
+		break;
+	}
 }
 
 /* Marker in multi-threaded mode: the block reached its last instruction. */
@@ -336,6 +411,81 @@ static void build_histogram(struct tb_info *ti, struct class_count *h)
 	ti->nhist = nh;
 }
 
+static uint32_t insn_word(struct qemu_plugin_insn *insn)
+{
+	const uint8_t *b = qemu_plugin_insn_data(insn);
+
+	if (qemu_plugin_insn_size(insn) != SPARC_INSN_BYTES)
+		return 0;
+	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+}
+
+/* Translation scratch of the memory model (under the lock): per
+ * instruction of the block being translated, its memory-callback data and
+ * its prefetch data.  Both live as long as the translation info: until exit. */
+#define TB_SCRATCH 512
+static struct {
+	uint32_t word[TB_SCRATCH];
+	struct mem_insn *mi[TB_SCRATCH];
+	struct pf_insn *pf[TB_SCRATCH];
+} T;
+
+/* Fill T for the block: data accesses get a mem_insn, prefetches a
+ * pf_insn linked to their donor (hvpmu_prefetch_resolve()). */
+static void prepare_memory(struct qemu_plugin_tb *tb, size_t n)
+{
+	unsigned slots = 0;
+
+	if (n > TB_SCRATCH)
+		n = TB_SCRATCH; /* longer blocks (none with QEMU's 512-insn limit): rest unmodeled */
+	for (size_t i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		struct hvpmu_sparc_insn d;
+
+		T.word[i] = insn_word(insn);
+		T.mi[i] = NULL;
+		T.pf[i] = NULL;
+		hvpmu_sparc_decode(T.word[i], 0, &d);
+		if ((d.flags & (HVPMU_SI_LOAD | HVPMU_SI_STORE | HVPMU_SI_ATOMIC)) &&
+		    (T.mi[i] = malloc(sizeof *T.mi[i]))) {
+			T.mi[i]->pc = qemu_plugin_insn_vaddr(insn);
+			T.mi[i]->flags = d.flags;
+			T.mi[i]->is_store = (d.flags & HVPMU_SI_STORE) != 0;
+			T.mi[i]->rec_slot = -1;
+			T.mi[i]->after = 0;
+		}
+		if ((d.flags & HVPMU_SI_PREFETCH) && (T.pf[i] = calloc(1, sizeof *T.pf[i])))
+			T.pf[i]->pc = qemu_plugin_insn_vaddr(insn);
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct pf_insn *p = T.pf[i];
+		struct hvpmu_sparc_operands o;
+		struct hvpmu_pf_link l;
+
+		if (!p)
+			continue;
+		hvpmu_sparc_operands(T.word[i], &o);
+		p->fcn = o.fcn;
+		hvpmu_prefetch_resolve(T.word, (uint32_t)n, (uint32_t)i, &l);
+		if ((l.how == HVPMU_PF_BEFORE || l.how == HVPMU_PF_AFTER) && !T.mi[l.donor])
+			l.how = HVPMU_PF_UNRESOLVED; /* out of memory */
+		if (l.how == HVPMU_PF_BEFORE && T.mi[l.donor]->rec_slot < 0) {
+			if (slots == PF_SLOTS)
+				l.how = HVPMU_PF_UNRESOLVED;
+			else
+				T.mi[l.donor]->rec_slot = (int8_t)slots++;
+		}
+		p->how = (uint8_t)l.how;
+		p->delta = l.delta;
+		if (l.how == HVPMU_PF_BEFORE)
+			p->slot = (uint8_t)T.mi[l.donor]->rec_slot;
+		if (l.how == HVPMU_PF_AFTER) {
+			p->donor = T.mi[l.donor];
+			T.mi[l.donor]->after = 1;
+		}
+	}
+}
+
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
@@ -358,16 +508,15 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	lock();
 	ti->next_alloc = P.allocs;
 	P.allocs = ti;
+	if (P.need_memory)
+		prepare_memory(tb, n);
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
-		const uint8_t *b = qemu_plugin_insn_data(insn);
 		uint64_t pc = qemu_plugin_insn_vaddr(insn);
 		struct hvpmu_sparc_insn d;
-		uint32_t word = 0;
+		uint32_t word = insn_word(insn);
 		int cls;
 
-		if (qemu_plugin_insn_size(insn) == SPARC_INSN_BYTES)
-			word = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
 		hvpmu_sparc_decode(word, pc, &d);
 		cls = hvpmu_machine_class(P.m, d.flags);
 		if (cls < 0)
@@ -380,17 +529,11 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			ti->cti_pc = pc;
 			ti->cti_flags = d.flags;
 		}
-		if (P.need_memory && (d.flags & (HVPMU_SI_LOAD | HVPMU_SI_STORE | HVPMU_SI_ATOMIC | HVPMU_SI_PREFETCH))) {
-			struct mem_insn *mi = malloc(sizeof *mi);
-
-			if (mi) { /* lives as long as the translation info: until exit */
-				mi->pc = pc;
-				mi->flags = d.flags;
-				mi->is_store = (d.flags & HVPMU_SI_STORE) != 0;
-				qemu_plugin_register_vcpu_mem_cb(insn, mem_exec, QEMU_PLUGIN_CB_NO_REGS,
-								 QEMU_PLUGIN_MEM_RW, mi);
-			}
-		}
+		if (P.need_memory && i < TB_SCRATCH && T.mi[i])
+			qemu_plugin_register_vcpu_mem_cb(insn, mem_exec, QEMU_PLUGIN_CB_NO_REGS,
+							 QEMU_PLUGIN_MEM_RW, T.mi[i]);
+		if (P.need_memory && i < TB_SCRATCH && T.pf[i])
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, pf_exec, QEMU_PLUGIN_CB_NO_REGS, T.pf[i]);
 		if (i + 1 < n)
 			continue;
 		if (P.mt)
@@ -410,6 +553,7 @@ static void stop_vcpu(struct vcpu *v)
 {
 	const struct tb_info *last = v->prev;
 
+	drop_pending_prefetches(v);
 	account_prev(v, 0);
 	sync_vcpu(v, last, NULL);
 	hvpmu_sv_stop_strand(P.sv, v->strand);
@@ -672,6 +816,23 @@ static void on_overflow(void *ctx, unsigned event, const struct hvpmu_guest_trap
 				(unsigned long long)t->tpc, t->precise);
 }
 
+/* The software prefetches whose address was not recovered, if any
+ * (docs/prefetch-model.md): they were not modeled. */
+static void report_prefetches(void)
+{
+	struct hvpmu_prefetch_stats st, sum = { 0 };
+
+	for (uint32_t i = 0; i < P.nvcpu; i++)
+		if (P.vcpu[i].live && !hvpmu_machine_prefetch_stats(P.m, P.vcpu[i].strand, &st)) {
+			sum.sw_issued += st.sw_issued;
+			sum.sw_unresolved += st.sw_unresolved;
+		}
+	if (sum.sw_unresolved)
+		fprintf(stderr, "hvpmu: %llu of %llu software prefetches had no recoverable address and were "
+			"not modeled (docs/prefetch-model.md)\n", (unsigned long long)sum.sw_unresolved,
+			(unsigned long long)(sum.sw_issued + sum.sw_unresolved));
+}
+
 static void at_exit(qemu_plugin_id_t id, void *udata)
 {
 	struct stat_result rs = P.rs;
@@ -701,6 +862,7 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 				rs.mmu[rs.nmmu++].cpu = P.vcpu[i].strand;
 				hvpmu_sv_mmustat_stop(P.sv, P.vcpu[i].strand);
 			}
+	report_prefetches();
 	rs.nevents = hvpmu_sv_nevents(P.sv);
 	for (unsigned i = 0; i < rs.nevents; i++) {
 		snprintf(rs.name[i], sizeof rs.name[i], "%s", P.rq.ev[i].name);
@@ -749,6 +911,8 @@ static int setup(const char *cfg)
 			fprintf(stderr, "hvpmu plugin: %s: %s\n", P.rq.md_path, err);
 			return -1;
 		}
+		if (P.rq.hw_prefetch) /* hvpmu stat --hw-prefetch */
+			P.md.mem.l1d_hw_prefetch = P.rq.hw_prefetch;
 	}
 	if (hvpmu_machine_create(&P.md, &P.m) || hvpmu_hv_create(P.m, &P.hv))
 		return -1;

@@ -865,3 +865,95 @@ uint32_t hvpmu_sparc_decode(uint32_t insn, uint64_t pc, struct hvpmu_sparc_insn 
 	out->target = r.target; /* 0 unless has_target */
 	return r.flags;
 }
+
+/* ------------------------------------------------------------------------
+ * Operands for the software-prefetch address recovery rule
+ * (docs/prefetch-model.md).  SPARC V9 A.49 (PREFETCH/PREFETCHA), A.27
+ * (loads), A.52 (stores), A.9 (CASA): the effective address is
+ * r[rs1] + (i ? sign_ext(simm13) : r[rs2]); CASA/CASXA use r[rs1] alone.
+ * ------------------------------------------------------------------------ */
+enum { REG_FIRST_WINDOWED = 8 };
+#define WINDOWED_REGS (~((1u << REG_FIRST_WINDOWED) - 1u))
+#define ALL_REGS (~1u) /* r1..r31 (r0 = %g0 is never written) */
+#define SIMM13_SIGN (1u << (FIELD_LEN(F_SIMM13) - 1))
+
+/* Integer register rd written by op = 2 (format 3 arithmetic) op3. */
+static uint32_t arith_writes(uint32_t insn)
+{
+	uint32_t rd = 1u << FIELD(insn, F_RD);
+
+	switch (FIELD(insn, F_OP3)) {
+	case OP3_FPOP1: case OP3_FPOP2: case OP3_IMPDEP2: /* FP registers only */
+	case OP3_WRASR: case OP3_SAVED: case OP3_WRPR: case OP3_WRHPR:
+	case OP3_FLUSH: case OP3_FLUSHW:
+		return 0;
+	case OP3_SAVE: case OP3_RESTORE: case OP3_RETURN: /* new register window */
+		return WINDOWED_REGS | rd;
+	case OP3_TCC: case OP3_DONE_RETRY: /* the OS may change any register */
+		return ALL_REGS;
+	default: /* ALU, shifts, RD*, MOVcc, MOVr, POPC, JMPL, IMPDEP1 (VIS ops
+		    with an integer rd; conservative for the others) */
+		return rd;
+	}
+}
+
+void hvpmu_sparc_operands(uint32_t insn, struct hvpmu_sparc_operands *o)
+{
+	uint32_t op = FIELD(insn, F_OP), op3 = FIELD(insn, F_OP3), rd = FIELD(insn, F_RD);
+	uint32_t imm = FIELD(insn, F_SIMM13);
+	struct hvpmu_sparc_insn d;
+
+	*o = (struct hvpmu_sparc_operands){ 0 };
+	hvpmu_sparc_decode(insn, 0, &d);
+	o->cti = (d.flags & (HVPMU_SI_CTI_COND | HVPMU_SI_CTI_ALWAYS)) != 0;
+	if (op == OP_FMT2) {
+		o->writes = FIELD(insn, F_OP2) == OP2_SETHI ? 1u << rd : 0;
+	} else if (op == OP_CALL) {
+		o->writes = 1u << REG_O7;
+	} else if (op == OP_ARITH) {
+		o->writes = arith_writes(insn);
+	}
+	o->writes &= ALL_REGS;
+	if (op != OP_MEM || (d.flags & HVPMU_SI_ILLEGAL))
+		return;
+	o->rs1 = (uint8_t)FIELD(insn, F_RS1);
+	o->rs2 = (uint8_t)(insn & 0x1fu);
+	o->simm13 = (int32_t)((imm ^ SIMM13_SIGN) - SIMM13_SIGN);
+	o->form = FIELD(insn, F_I) ? HVPMU_SA_IMM : HVPMU_SA_REG;
+	switch (op3) {
+	case OP3_LDUW: case OP3_LDUB: case OP3_LDUH: case OP3_LDSW: case OP3_LDSB: case OP3_LDSH:
+	case OP3_LDX: case OP3_LDSTUB: case OP3_SWAP:
+		o->writes = (1u << rd) & ALL_REGS;
+		o->donor = 1;
+		break;
+	case OP3_LDTW: /* rd, rd + 1 */
+		o->writes = (3u << (rd & ~1u)) & ALL_REGS;
+		o->donor = 1;
+		break;
+	case OP3_STW: case OP3_STB: case OP3_STH: case OP3_STTW: case OP3_STX:
+	case OP3_LDF: case OP3_LDDF: case OP3_STF: case OP3_STDF:
+		o->donor = 1;
+		break;
+	case OP3_CASA: case OP3_CASXA: /* address r[rs1]; rs2 is the compare value */
+		o->writes = (1u << rd) & ALL_REGS;
+		o->form = HVPMU_SA_IMM;
+		o->simm13 = 0;
+		o->donor = 1;
+		break;
+	case OP3_PREFETCH: case OP3_PREFETCHA:
+		o->prefetch = 1;
+		o->fcn = (uint8_t)rd;
+		break;
+	case OP3_LDUWA: case OP3_LDUBA: case OP3_LDUHA: case OP3_LDSWA: case OP3_LDSBA:
+	case OP3_LDSHA: case OP3_LDXA: case OP3_LDSTUBA: case OP3_SWAPA:
+		o->writes = (1u << rd) & ALL_REGS;
+		break;
+	case OP3_LDTWA:
+		o->writes = (3u << (rd & ~1u)) & ALL_REGS;
+		break;
+	default: /* other stores, FP loads (quad, FSR, alternate): no integer rd */
+		break;
+	}
+	if (!o->donor && !o->prefetch)
+		o->form = HVPMU_SA_NONE; /* not used as an address source */
+}

@@ -67,6 +67,7 @@ int stat_request_write(const char *path, const struct stat_request *rq, char *er
 	json_object_object_add(o, "md_path", json_object_new_string(rq->md_path));
 	json_object_object_add(o, "mmustat", u64((uint64_t)rq->mmustat));
 	json_object_object_add(o, "cpustat", u64((uint64_t)rq->cpustat));
+	json_object_object_add(o, "hw_prefetch", u64(rq->hw_prefetch));
 	a = json_object_new_array();
 	for (unsigned i = 0; i < rq->nbusdev; i++) {
 		json_object *e = json_object_new_object();
@@ -114,6 +115,7 @@ int stat_request_read(const char *path, struct stat_request *rq, char *err, size
 	get_str(o, "md_path", rq->md_path, sizeof rq->md_path);
 	rq->mmustat = get_u64(o, "mmustat") != 0;
 	rq->cpustat = get_u64(o, "cpustat") != 0;
+	rq->hw_prefetch = (uint32_t)get_u64(o, "hw_prefetch");
 	if (json_object_object_get_ex(o, "busdev", &a) && json_object_is_type(a, json_type_array)) {
 		if (json_object_array_length(a) > STAT_MAX_BUSDEV) {
 			json_object_put(o);

@@ -55,6 +55,7 @@ struct stat_request {
 	int mmustat;             /* collect Niagara MMU statistics per CPU */
 	int cpustat;             /* sample every strand's events every sample_cycles (cpustat) */
 	char md_path[4096];      /* machine-description file ("" = the platform's built-in one) */
+	uint32_t hw_prefetch;    /* L1D hardware prefetcher degree (md mem.l1d_hw_prefetch), 0 = off */
 };
 
 struct stat_result {

@@ -29,6 +29,9 @@
 #define BIN_VERSION 1
 #define DIN_DEFAULT_SIZE 4 /* a din line without SIZE: the 4-byte word holding ADDRESS */
 #define REPLAY_BATCH 256
+/* Function code replayed prefetches get: the trace records none (0 = #n_reads, into L1D;
+ * docs/prefetch-model.md). */
+#define TRACE_PREFETCH_FCN 0
 
 static const uint8_t magic[8] = { 'H', 'V', 'P', 'M', 'U', 'T', 'R', 'C' };
 
@@ -737,6 +740,8 @@ int hvpmu_trace_replay(struct hvpmu_machine *m, uint32_t strand, struct hvpmu_tr
 
 			if (r->kind == HVPMU_TRACE_IFETCH)
 				hvpmu_machine_ifetch(m, strand, r->addr, r->size);
+			else if (r->attr == HVPMU_TRACE_PREFETCH) /* no fcn recorded: #n_reads */
+				hvpmu_machine_prefetch(m, strand, r->pc, r->addr, TRACE_PREFETCH_FCN);
 			else
 				hvpmu_machine_dref(m, strand, r->pc, r->addr, r->size,
 						   si_of[r->kind][r->attr ? attr_index(r->attr) : 0], r->kind);

@@ -89,6 +89,7 @@ static int usage(FILE *f)
 		   "      --rotate-cycles N     multiplexing tick in cycles (default 4 ms)\n"
 		   "  -p, --platform P     t4 (default) or t1 (UltraSPARC T1: Instr_cnt + one PICL event at a time)\n"
 		   "      --md FILE        machine description (JSON; docs/machine-description.md)\n"
+		   "      --hw-prefetch N  L1D hardware prefetcher: N next lines on a load miss (0-4, default 0 = off)\n"
 		   "default events: " DEFAULT_EVENTS "\n");
 	return EXIT_USAGE;
 }
@@ -219,6 +220,7 @@ int cmd_stat(int argc, char **argv)
 		{ "rotate-cycles", required_argument, NULL, 'R' },
 		{ "platform", required_argument, NULL, 'p' },
 		{ "md", required_argument, NULL, 'M' },
+		{ "hw-prefetch", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -269,6 +271,14 @@ int cmd_stat(int argc, char **argv)
 			rq.pic_init = (uint32_t)v;
 			break;
 		case 'L': snprintf(rq.overflow_log, sizeof rq.overflow_log, "%s", optarg); break;
+		case 'H':
+			if (parse_u64(optarg, HVPMU_MD_MAX_L1D_HW_PREFETCH, &v)) {
+				fprintf(stderr, "hvpmu stat: --hw-prefetch wants 0..%u, got '%s'\n",
+					HVPMU_MD_MAX_L1D_HW_PREFETCH, optarg);
+				return EXIT_USAGE;
+			}
+			rq.hw_prefetch = (uint32_t)v;
+			break;
 		case 'R':
 			if (parse_u64(optarg, UINT64_MAX, &v) || v == 0) {
 				fprintf(stderr, "hvpmu stat: --rotate-cycles wants a positive number, got '%s'\n", optarg);

@@ -581,6 +581,11 @@ static void test_replay_attrs_and_errors(void **state)
 		hvpmu_trace_close(t);
 		assert_int_equal(a->mev[HVPMU_MEV_DC_MISS_MEM] + a->mev[HVPMU_MEV_DC_MISS_L2L3], dc);
 		assert_int_equal(a->mev[HVPMU_MEV_ST_MEM], st + 1);
+		/* the prefetch (fcn 0) filled L1D: prefetching it again is dropped */
+		assert_int_equal(hvpmu_trace_open(path, HVPMU_TRACE_BIN, &t), 0);
+		assert_int_equal(hvpmu_trace_replay(m, 0, t, NULL), 0);
+		hvpmu_trace_close(t);
+		assert_int_equal(a->mev[HVPMU_MEV_SWPF_DROP_DC_HIT], 1);
 		unlink(path);
 		free(path);
 	}

@@ -198,15 +198,6 @@ static int parse_w(const char *arg, struct stat_busdev *d, char names[3][32], un
 	return 0;
 }
 
-static int parse_double(const char *s, double *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtod(s, &end);
-	return errno || !*s || *end || !(*v > 0) ? -1 : 0;
-}
-
 int cmd_busstat(int argc, char **argv)
 {
 	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, { "md", required_argument, NULL, 'M' },
@@ -216,10 +207,10 @@ int cmd_busstat(int argc, char **argv)
 	struct run_times t;
 	struct hvpmu_md md;
 	char names[STAT_MAX_BUSDEV][3][32]; /* event0, event1, device */
-	int absolute = 0, header = 1, c, rc, ok, list = 0, dashdash = 0;
+	int absolute = 0, header = 1, c, rc, ok, list = 0;
 	const char *md_file = NULL;
 	unsigned ndev = 0;
-	double interval = DEFAULT_INTERVAL_S, count_d;
+	double interval = DEFAULT_INTERVAL_S;
 	unsigned long count = 0;
 	uint64_t prev[STAT_MAX_BUSDEV][2] = { { 0 } };
 	unsigned shown = 0;
@@ -250,24 +241,9 @@ int cmd_busstat(int argc, char **argv)
 		return list_devices();
 	/* [interval [count]] then -- PROGRAM (getopt consumed a "--" that
 	 * directly follows the options) */
-	if (optind > 1 && strcmp(argv[optind - 1], "--") == 0)
-		dashdash = 1;
-	for (int k = 0; !dashdash && optind < argc && strcmp(argv[optind], "--") != 0; k++, optind++) {
-		if (k == 0 && parse_double(argv[optind], &interval) == 0)
-			continue;
-		if (k == 1 && parse_double(argv[optind], &count_d) == 0 && count_d == (double)(unsigned long)count_d) {
-			count = (unsigned long)count_d;
-			continue;
-		}
-		fprintf(stderr, "hvpmu busstat: bad argument '%s' (interval and count are positive numbers)\n",
-			argv[optind]);
+	if (parse_interval_count("hvpmu busstat", argc, argv, &optind, &interval, &count))
 		return EXIT_USAGE;
-	}
-	if (!dashdash && optind < argc && strcmp(argv[optind], "--") == 0) {
-		optind++;
-		dashdash = 1;
-	}
-	if (!dashdash || optind >= argc) {
+	if (optind >= argc) {
 		fprintf(stderr, "hvpmu busstat: no program given (hvpmu busstat -w ... [interval [count]] -- PROGRAM)\n");
 		return EXIT_USAGE;
 	}

@@ -270,15 +270,6 @@ static int parse_set(struct opts *o, const char *spec, struct stat_request *rq, 
 	return 0;
 }
 
-static int parse_double(const char *s, double *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtod(s, &end);
-	return errno || !*s || *end || !(*v > 0) ? -1 : 0;
-}
-
 /* A sample point: one strand's events at one %tick. */
 struct point {
 	uint64_t tick;
@@ -415,9 +406,9 @@ int cmd_cpustat(int argc, char **argv)
 	struct hvpmu_md md;
 	const char *specs[MAX_SETS];
 	char err[512];
-	int c, rc, ok, dashdash = 0, dohelp = 0, platform_given = 0;
+	int c, rc, ok, dohelp = 0, platform_given = 0;
 	const char *md_file = NULL;
-	double interval = DEFAULT_INTERVAL_S, count_d;
+	double interval = DEFAULT_INTERVAL_S;
 	unsigned long count = 0;
 
 	memset(&o, 0, sizeof o);
@@ -450,28 +441,13 @@ int cmd_cpustat(int argc, char **argv)
 	}
 	if (dohelp)
 		return help(o.t1);
-	if (optind > 1 && strcmp(argv[optind - 1], "--") == 0)
-		dashdash = 1;
-	for (int k = 0; !dashdash && optind < argc && strcmp(argv[optind], "--") != 0; k++, optind++) {
-		if (k == 0 && parse_double(argv[optind], &interval) == 0)
-			continue;
-		if (k == 1 && parse_double(argv[optind], &count_d) == 0 && count_d == (double)(unsigned long)count_d) {
-			count = (unsigned long)count_d;
-			continue;
-		}
-		fprintf(stderr, "hvpmu cpustat: bad argument '%s' (interval and count are positive numbers)\n",
-			argv[optind]);
+	if (parse_interval_count("hvpmu cpustat", argc, argv, &optind, &interval, &count))
 		return EXIT_USAGE;
-	}
-	if (!dashdash && optind < argc && strcmp(argv[optind], "--") == 0) {
-		optind++;
-		dashdash = 1;
-	}
 	if (!o.nsets) {
 		fprintf(stderr, "hvpmu cpustat: no events given (-c [picN=]EVENT,...; -h lists them)\n");
 		return EXIT_USAGE;
 	}
-	if (!dashdash || optind >= argc) {
+	if (optind >= argc) {
 		fprintf(stderr, "hvpmu cpustat: no program given (hvpmu cpustat -c ... [interval [count]] -- PROGRAM)\n");
 		return EXIT_USAGE;
 	}

@@ -38,6 +38,15 @@ int run_guest(const char *tool, struct stat_request *rq, int argc, char **argv, 
 struct hvpmu_md;
 int tool_load_md(const char *tool, const char *file, int platform_given, struct stat_request *rq,
 		 struct hvpmu_md *md);
+/*
+ * After getopt (argv[*next] the first operand): `[interval [count]] --
+ * PROGRAM [ARGS]` as busstat(8) and cpustat(8) take them - interval
+ * positive seconds (fractions allowed), count a positive integer - each
+ * stored only when given.  Returns 0 with *next the index of PROGRAM
+ * (argc when there is none), or -1 after one error line prefixed by `tool`.
+ */
+int parse_interval_count(const char *tool, int argc, char **argv, int *next, double *interval,
+			 unsigned long *count);
 /* Locate libhvpmu_plugin.so: $HVPMU_PLUGIN, beside the executable, or the
  * install directory.  Returns 0 or -1. */
 int find_plugin(char *out, size_t n);

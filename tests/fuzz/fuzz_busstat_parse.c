@@ -19,6 +19,8 @@
 #include <string.h>
 
 #include "tools/busstat.c"
+#include "tools/interval.c"
+#include "tools/mdopt.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -21,6 +21,8 @@
 
 #include "tools/events.c"
 #include "tools/cpustat.c"
+#include "tools/interval.c"
+#include "tools/mdopt.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -218,9 +218,7 @@ static void t4_allstop(struct hvpmu_sv *sv, uint32_t strand, uint64_t now)
 		if (HVPMU_FEX(check_ov(sv, strand, p), T4_PCR, OV))
 			hvpmu_hv_vt_set_perfreg(sv->hv, strand, p, PCR_DISABLED);
 		hvpmu_machine_ldxa(sv->m, strand, HVPMU_T4_ASI_PIC, p * 8u, &pic);
-		sv_account(sv, strand, (unsigned)ss->ev[p], (ss->ovf[p] << 32) + pic - ss->base[p], ss->ovf[p],
-			   now - ss->group_tick);
-		ss->ev[p] = -1;
+		sv_fold_pic(sv, strand, p, pic, now, 0);
 	}
 }
 
@@ -238,10 +236,7 @@ static void t4_sample(struct hvpmu_sv *sv, uint32_t strand, uint64_t now)
 			continue;
 		poll_ov(sv, strand, p, NULL);
 		hvpmu_machine_ldxa(sv->m, strand, HVPMU_T4_ASI_PIC, p * 8u, &pic);
-		sv_account(sv, strand, (unsigned)ss->ev[p], (ss->ovf[p] << 32) + pic - ss->base[p], ss->ovf[p],
-			   now - ss->group_tick);
-		ss->ovf[p] = 0;
-		ss->base[p] = pic;
+		sv_fold_pic(sv, strand, p, pic, now, 1);
 	}
 	ss->group_tick = now;
 }
@@ -361,6 +356,20 @@ void sv_account(struct hvpmu_sv *sv, uint32_t strand, unsigned idx, uint64_t cou
 	e->running += running;
 	ss->raw[idx] += count;
 	ss->running[idx] += running;
+}
+
+void sv_fold_pic(struct hvpmu_sv *sv, uint32_t strand, unsigned p, uint64_t pic, uint64_t now, int running)
+{
+	struct sv_strand *ss = &sv->st[strand];
+
+	sv_account(sv, strand, (unsigned)ss->ev[p], (ss->ovf[p] << 32) + pic - ss->base[p], ss->ovf[p],
+		   now - ss->group_tick);
+	if (running) { /* the next fold continues from here */
+		ss->ovf[p] = 0;
+		ss->base[p] = pic;
+	} else {
+		ss->ev[p] = -1;
+	}
 }
 
 int hvpmu_sv_fold(struct hvpmu_sv *sv, uint32_t strand) { return sv_fold_strand(sv, strand); }

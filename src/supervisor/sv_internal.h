@@ -113,6 +113,12 @@ SV_HIDDEN int sv_call_ok(struct hvpmu_sv *sv, uint64_t st);
 SV_HIDDEN void sv_account(struct hvpmu_sv *sv, uint32_t strand, unsigned idx, uint64_t count, uint64_t ovf,
 			  uint64_t running);
 
+/* Fold PIC p of the strand (its event ss->ev[p], value `pic` read now,
+ * the wraps in ss->ovf[p]) through sv_account: running = 1 (a sample)
+ * keeps counting from `pic`, 0 (allstop) frees the PIC. */
+SV_HIDDEN void sv_fold_pic(struct hvpmu_sv *sv, uint32_t strand, unsigned p, uint64_t pic, uint64_t now,
+			   int running);
+
 /*
  * Fold a running strand's counts into the 64-bit totals without stopping
  * it (the back-end's sample, plus enabled time up to now), for interval

@@ -106,46 +106,30 @@ static void t1_overflow(struct hvpmu_sv *sv, uint32_t strand, const struct hvpmu
 		hvpmu_machine_wrasr(sv->m, strand, HVPMU_T1_ASR_PCR, ss->pcr[0]);
 }
 
-static void t1_allstop(struct hvpmu_sv *sv, uint32_t strand, uint64_t now)
+/* Account and clear OVFL/OVFH, RDASR %pic, fold each half's wraps and
+ * advance since the last fold: the PCR stopped first (allstop: the PICs
+ * are freed), or left counting (sample: the next fold goes on from here). */
+static void t1_fold(struct hvpmu_sv *sv, uint32_t strand, uint64_t now, int running)
 {
 	struct sv_strand *ss = &sv->st[strand];
 	uint64_t pic = 0;
 
 	t1_overflow(sv, strand, NULL);
-	hvpmu_machine_wrasr(sv->m, strand, HVPMU_T1_ASR_PCR, HVPMU_FDP(0, T1_PCR, PRIV, 1)); /* stop */
+	if (!running)
+		hvpmu_machine_wrasr(sv->m, strand, HVPMU_T1_ASR_PCR, HVPMU_FDP(0, T1_PCR, PRIV, 1)); /* stop */
 	hvpmu_machine_rdasr(sv->m, strand, HVPMU_T1_ASR_PIC, &pic);
 	for (unsigned p = 0; p < T1_NPIC; p++) {
 		uint64_t v = p == T1_PIC_PICL ? HVPMU_FEX(pic, T1_PIC, PICL) : HVPMU_FEX(pic, T1_PIC, PICH);
 
-		if (ss->ev[p] < 0)
-			continue;
-		sv_account(sv, strand, (unsigned)ss->ev[p], (ss->ovf[p] << 32) + v - ss->base[p], ss->ovf[p],
-			   now - ss->group_tick);
-		ss->ev[p] = -1;
+		if (ss->ev[p] >= 0)
+			sv_fold_pic(sv, strand, p, v, now, running);
 	}
+	if (running)
+		ss->group_tick = now;
 }
 
-/* While counting: account and clear OVFL/OVFH, RDASR %pic, fold each
- * half's wraps and advance since the last fold. */
-static void t1_sample(struct hvpmu_sv *sv, uint32_t strand, uint64_t now)
-{
-	struct sv_strand *ss = &sv->st[strand];
-	uint64_t pic = 0;
-
-	t1_overflow(sv, strand, NULL);
-	hvpmu_machine_rdasr(sv->m, strand, HVPMU_T1_ASR_PIC, &pic);
-	for (unsigned p = 0; p < T1_NPIC; p++) {
-		uint64_t v = p == T1_PIC_PICL ? HVPMU_FEX(pic, T1_PIC, PICL) : HVPMU_FEX(pic, T1_PIC, PICH);
-
-		if (ss->ev[p] < 0)
-			continue;
-		sv_account(sv, strand, (unsigned)ss->ev[p], (ss->ovf[p] << 32) + v - ss->base[p], ss->ovf[p],
-			   now - ss->group_tick);
-		ss->ovf[p] = 0;
-		ss->base[p] = v;
-	}
-	ss->group_tick = now;
-}
+static void t1_allstop(struct hvpmu_sv *sv, uint32_t strand, uint64_t now) { t1_fold(sv, strand, now, 0); }
+static void t1_sample(struct hvpmu_sv *sv, uint32_t strand, uint64_t now) { t1_fold(sv, strand, now, 1); }
 
 const struct sv_pcbe_ops sv_pcbe_t1 = {
 	.name = "t1",

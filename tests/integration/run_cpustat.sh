@@ -12,9 +12,11 @@
 #     the child's strand, Sw_count_intr only on the main one's);
 #   - T1: pic0 is PICL, pic1 is Instr_cnt;
 #   - bad specs get one line and a non-zero exit.
-# usage: run_cpustat.sh HVPMU MICRO_DIR EXPECTED
+#   - a real program (zlib minigzip) on the T1: the interval rows add up to
+#     what `hvpmu stat -p t1` counts for the same deterministic run.
+# usage: run_cpustat.sh HVPMU MICRO_DIR EXPECTED [MINIGZIP TEXT]
 set -euo pipefail
-hvpmu=$1 micro=$2 expected=$3
+hvpmu=$1 micro=$2 expected=$3 gz=${4:-} text=${5:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: cpustat: $*" >&2; exit 1; }
@@ -72,6 +74,17 @@ env -i "$hvpmu" cpustat --platform t1 -n -c FP_instr_cnt,Instr_cnt 0.000001 -- "
 [ "$(grep -c ' tick ' "$tmp/t1")" -ge 2 ] || { cat "$tmp/t1" >&2; fail "t1 interval rows"; }
 [ "$(tsum "$tmp/t1" 4)" = "$(exp fgu Instr_FGU_crypto)" ] || { cat "$tmp/t1" >&2; fail "t1 FP_instr_cnt"; }
 [ "$(tsum "$tmp/t1" 5)" = "$(exp fgu Instr_all)" ] || { cat "$tmp/t1" >&2; fail "t1 Instr_cnt"; }
+
+# zlib on the T1: several intervals, exact against hvpmu stat
+if [ -n "$gz" ] && [ -r "$text" ]; then
+	head -c 200000 "$text" > "$tmp/in"
+	env -i "$hvpmu" cpustat --platform t1 -n -c pic0=DC_miss,pic1=Instr_cnt 0.002 -- "$gz" < "$tmp/in" > /dev/null 2> "$tmp/gz"
+	env -i "$hvpmu" stat -p t1 -x, -o "$tmp/gzs" -e DC_miss:u,Instr_cnt:u -- "$gz" < "$tmp/in" > /dev/null
+	[ "$(grep -c ' tick ' "$tmp/gz")" -ge 3 ] || { cat "$tmp/gz" >&2; fail "zlib: want several intervals"; }
+	[ "$(tsum "$tmp/gz" 4)" = "$(awk -F, '$3 == "DC_miss:u" { print $1 }' "$tmp/gzs")" ] &&
+		[ "$(tsum "$tmp/gz" 5)" = "$(awk -F, '$3 == "Instr_cnt:u" { print $1 }' "$tmp/gzs")" ] ||
+		{ cat "$tmp/gz" "$tmp/gzs" >&2; fail "zlib: cpustat intervals != hvpmu stat"; }
+fi
 
 # -h lists the events; bad input: one line, non-zero exit
 env -i "$hvpmu" cpustat -h > "$tmp/h" && grep -q '^  Instr_all$' "$tmp/h" || fail "-h event list"

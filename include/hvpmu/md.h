@@ -84,6 +84,12 @@ struct hvpmu_md_memory {
 	uint32_t mem_latency; /* extra cycles when served by local memory */
 };
 
+/* How guest threads (vCPUs) are placed on strands (docs/coherence-model.md). */
+enum hvpmu_placement {
+	HVPMU_PLACE_PACK = 0,   /* vCPU i on strand i: fill a core's strands first */
+	HVPMU_PLACE_SPREAD = 1, /* round robin over chips, then cores, then strands */
+};
+
 struct hvpmu_md {
 	enum hvpmu_platform platform;
 	uint32_t chips;
@@ -94,6 +100,13 @@ struct hvpmu_md {
 	struct hvpmu_md_memory mem;
 	uint32_t nguests;
 	struct hvpmu_md_guest guests[HVPMU_MD_MAX_GUESTS];
+	/* Multi-chip coherence (docs/coherence-model.md, figures in
+	 * docs/machine-figures.md §8): the home chip of physical address pa
+	 * is (pa >> home_shift) % chips; a miss served by another chip (its
+	 * L3, its memory or one of its L2s) costs remote_latency extra cycles. */
+	uint32_t home_shift;
+	uint32_t remote_latency;
+	enum hvpmu_placement placement;
 };
 
 /*
@@ -106,6 +119,22 @@ struct hvpmu_md {
  * Returns 0, or HVPMU_EINVAL for an unknown platform.  Thread-safe.
  */
 int hvpmu_md_default(enum hvpmu_platform platform, struct hvpmu_md *md);
+
+/*
+ * Fill *md with a built-in description by name: a platform name
+ * ("t4", "t1") or a multi-chip T4 server: "t4-1" (= "t4"), "t4-2" (2 chips),
+ * "t4-4" (4 chips, 3.0 GHz); docs/machine-figures.md §8.  Placement is
+ * HVPMU_PLACE_PACK.  Returns 0, or HVPMU_EINVAL for an unknown name.
+ */
+int hvpmu_md_by_name(const char *name, struct hvpmu_md *md);
+
+/* The strand that guest thread (vCPU) `vcpu` runs on under md->placement;
+ * a bijection on [0, hvpmu_md_nstrands(md)).  Returns UINT32_MAX when
+ * vcpu is out of range. */
+uint32_t hvpmu_md_vcpu_strand(const struct hvpmu_md *md, uint32_t vcpu);
+
+/* Placement by name ("pack", "spread"), -1 if unknown. */
+int hvpmu_placement_by_name(const char *name);
 
 /* Total number of strands described by *md. */
 uint32_t hvpmu_md_nstrands(const struct hvpmu_md *md);

@@ -390,17 +390,17 @@ static void test_sl_memory_event_selection(void **state)
 {
 	struct hvpmu_t1_pmu *p = new_pmu();
 	struct hvpmu_t1_feed_result r;
-	uint32_t want[HVPMU_T1_NSL] = { 0 };
+	uint64_t want[HVPMU_T1_NSL] = { 0 };
 
 	(void)state;
-	want[HVPMU_T1_SL_IC_MISS] = (1u << HVPMU_MEV_IC_MISS_L2L3) | (1u << HVPMU_MEV_IC_MISS_MEM);
-	want[HVPMU_T1_SL_DC_MISS] = (1u << HVPMU_MEV_DC_MISS_L2L3) | (1u << HVPMU_MEV_DC_MISS_MEM);
-	want[HVPMU_T1_SL_ITLB_MISS] = 1u << HVPMU_MEV_ITLB_MISS;
-	want[HVPMU_T1_SL_DTLB_MISS] = (1u << HVPMU_MEV_DTLB_FILL_8K) | (1u << HVPMU_MEV_DTLB_FILL_64K) |
-				      (1u << HVPMU_MEV_DTLB_FILL_4M) | (1u << HVPMU_MEV_DTLB_FILL_256M) |
-				      (1u << HVPMU_MEV_DTLB_FILL_2G) | (1u << HVPMU_MEV_DTLB_FILL_TRAP);
-	want[HVPMU_T1_SL_L2_IMISS] = 1u << HVPMU_MEV_IC_MISS_MEM;
-	want[HVPMU_T1_SL_L2_DMISS_LD] = 1u << HVPMU_MEV_DC_MISS_MEM;
+	want[HVPMU_T1_SL_IC_MISS] = (UINT64_C(1) << HVPMU_MEV_IC_MISS_L2L3) | (UINT64_C(1) << HVPMU_MEV_IC_MISS_MEM);
+	want[HVPMU_T1_SL_DC_MISS] = (UINT64_C(1) << HVPMU_MEV_DC_MISS_L2L3) | (UINT64_C(1) << HVPMU_MEV_DC_MISS_MEM);
+	want[HVPMU_T1_SL_ITLB_MISS] = UINT64_C(1) << HVPMU_MEV_ITLB_MISS;
+	want[HVPMU_T1_SL_DTLB_MISS] = (UINT64_C(1) << HVPMU_MEV_DTLB_FILL_8K) | (UINT64_C(1) << HVPMU_MEV_DTLB_FILL_64K) |
+				      (UINT64_C(1) << HVPMU_MEV_DTLB_FILL_4M) | (UINT64_C(1) << HVPMU_MEV_DTLB_FILL_256M) |
+				      (UINT64_C(1) << HVPMU_MEV_DTLB_FILL_2G) | (UINT64_C(1) << HVPMU_MEV_DTLB_FILL_TRAP);
+	want[HVPMU_T1_SL_L2_IMISS] = UINT64_C(1) << HVPMU_MEV_IC_MISS_MEM;
+	want[HVPMU_T1_SL_L2_DMISS_LD] = UINT64_C(1) << HVPMU_MEV_DC_MISS_MEM;
 	for (unsigned sl = 0; sl < HVPMU_T1_NSL; sl++) {
 		set_pcr(p, pcr_val(sl, 1, 0, 0));
 		for (unsigned e = 0; e < HVPMU_NMEV; e++) {

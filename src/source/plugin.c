@@ -232,8 +232,14 @@ static void block_entry(struct vcpu *v, struct tb_info *ti)
 
 	resolve_pending(v, ti->blk.vaddr, account_prev(v, ti->blk.vaddr));
 	set_pending(v, ti);
-	if (P.need_memory)
+	if (P.need_memory) {
+		/* the strands share caches, L3s and the address space: one at a time */
+		if (P.mt)
+			lock();
 		hvpmu_machine_ifetch(P.m, v->strand, ti->blk.vaddr, ti->blk.n * SPARC_INSN_BYTES);
+		if (P.mt)
+			unlock();
+	}
 	v->act->bound += ti->blk.n;
 	if (v->act->bound >= v->act->next_check) {
 		lock();
@@ -298,9 +304,14 @@ static void mem_exec(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64
 	struct vcpu *v = vcpu_of(vcpu_index);
 	const struct mem_insn *mi = udata;
 
-	if (v)
-		hvpmu_machine_dref(P.m, v->strand, mi->pc, vaddr, 1u << qemu_plugin_mem_size_shift(info),
-				   mi->flags, mi->is_store || qemu_plugin_mem_is_store(info));
+	if (!v)
+		return;
+	if (P.mt) /* shared caches and address space (docs/coherence-model.md) */
+		lock();
+	hvpmu_machine_dref(P.m, v->strand, mi->pc, vaddr, 1u << qemu_plugin_mem_size_shift(info),
+			   mi->flags, mi->is_store || qemu_plugin_mem_is_store(info));
+	if (P.mt)
+		unlock();
 }
 
 /* Marker in multi-threaded mode: the block reached its last instruction. */
@@ -476,8 +487,8 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 	if (!v->live) {
 		memset(v, 0, sizeof *v);
 		v->live = 1;
-		v->strand = vcpu_index;
-		v->act = hvpmu_machine_activity(P.m, vcpu_index);
+		v->strand = hvpmu_md_vcpu_strand(&P.md, vcpu_index);
+		v->act = hvpmu_machine_activity(P.m, v->strand);
 		hvpmu_machine_set_mode(P.m, v->strand, HVPMU_MODE_USER);
 		if (vcpu_index == 0)
 			P.next_sample = hvpmu_machine_tick(P.m, 0) + P.rq.sample_cycles;
@@ -635,14 +646,18 @@ static int setup(const char *cfg)
 		fprintf(stderr, "hvpmu plugin: %s\n", err);
 		return -1;
 	}
-	{
-		int plat = P.rq.platform[0] ? hvpmu_platform_by_name(P.rq.platform) : HVPMU_PLATFORM_T4;
+	if (hvpmu_md_by_name(P.rq.platform[0] ? P.rq.platform : "t4", &P.md)) {
+		fprintf(stderr, "hvpmu plugin: unknown platform %s\n", P.rq.platform);
+		return -1;
+	}
+	if (P.rq.placement[0]) { /* docs/coherence-model.md: vCPU -> strand */
+		int pl = hvpmu_placement_by_name(P.rq.placement);
 
-		if (plat < 0) {
-			fprintf(stderr, "hvpmu plugin: unknown platform %s\n", P.rq.platform);
+		if (pl < 0) {
+			fprintf(stderr, "hvpmu plugin: unknown placement %s\n", P.rq.placement);
 			return -1;
 		}
-		hvpmu_md_default((enum hvpmu_platform)plat, &P.md);
+		P.md.placement = (enum hvpmu_placement)pl;
 	}
 	if (hvpmu_machine_create(&P.md, &P.m) || hvpmu_hv_create(P.m, &P.hv))
 		return -1;

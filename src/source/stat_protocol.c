@@ -63,6 +63,7 @@ int stat_request_write(const char *path, const struct stat_request *rq, char *er
 	json_object_object_add(o, "out", json_object_new_string(rq->out));
 	json_object_object_add(o, "sample_cycles", u64(rq->sample_cycles));
 	json_object_object_add(o, "platform", json_object_new_string(rq->platform));
+	json_object_object_add(o, "placement", json_object_new_string(rq->placement));
 	json_object_object_add(o, "mmustat", u64((uint64_t)rq->mmustat));
 	a = json_object_new_array();
 	for (unsigned i = 0; i < rq->nbusdev; i++) {
@@ -107,6 +108,7 @@ int stat_request_read(const char *path, struct stat_request *rq, char *err, size
 	get_str(o, "out", rq->out, sizeof rq->out);
 	rq->sample_cycles = get_u64(o, "sample_cycles");
 	get_str(o, "platform", rq->platform, sizeof rq->platform);
+	get_str(o, "placement", rq->placement, sizeof rq->placement);
 	rq->mmustat = get_u64(o, "mmustat") != 0;
 	if (json_object_object_get_ex(o, "busdev", &a) && json_object_is_type(a, json_type_array)) {
 		if (json_object_array_length(a) > STAT_MAX_BUSDEV) {

@@ -717,7 +717,8 @@ static void dram_traffic(struct hvpmu_machine *m, uint32_t strand, uint64_t addr
  * a last-level line) marks a present line dirty, and goes on to memory
  * when the line is absent (no allocation: the rest of the line would be
  * stale).  A dirty victim is written back to memory.  1 on a hit. */
-static int llc_access(struct hvpmu_machine *m, uint32_t strand, uint64_t addr, int write, int wb)
+static inline __attribute__((always_inline)) int llc_access(struct hvpmu_machine *m, uint32_t strand,
+							     uint64_t addr, int write, int wb)
 {
 	/* the L3 of the line's home chip (docs/coherence-model.md); one chip: the strand's */
 	struct cache *l3 = m->md.chips > 1 ? &m->l3[coh_home(&m->coh, addr)] : l3_of(m, strand);
@@ -749,14 +750,16 @@ static void snooped(void *ctx, uint32_t core, int icache)
 	v->act.mem_refs++;
 }
 
-/* An L2 miss while other cores hold lines: a dirty copy elsewhere is a
- * cache-to-cache transfer (its data written home on a load), otherwise the
- * home chip's L3 or memory serves it; a store invalidates all other copies. */
+/* An L2 miss while other cores hold lines or on a multi-chip machine: a
+ * dirty copy elsewhere is a cache-to-cache transfer (its data written home
+ * on a load), otherwise the home chip's L3 or memory serves it; a store
+ * invalidates all other copies. */
 static __attribute__((noinline)) enum served coherent_miss(struct hvpmu_machine *m, uint32_t strand,
 							   struct core *c, uint64_t addr, int write)
 {
-	int wb;
-	enum coh_src src = coh_l2_miss(&m->coh, c->idx, addr, write, &wb, snooped, m);
+	int wb = 0;
+	enum coh_src src = coh_on(&m->coh) ? coh_l2_miss(&m->coh, c->idx, addr, write, &wb, snooped, m)
+					   : COH_NONE;
 	int remote = coh_home(&m->coh, addr) != c->chip;
 
 	if (wb)
@@ -780,19 +783,20 @@ static enum served fill_l2(struct hvpmu_machine *m, uint32_t strand, uint64_t ad
 		return llc_access(m, strand, addr, write, 0) ? SERVED_L3 : SERVED_MEM;
 	if (__builtin_expect(!c->active, 0)) {
 		c->active = 1;
+		c->last_strand = strand;
 		coh_activate(&m->coh, c->idx);
 	}
-	c->last_strand = strand;
 	coh = coh_on(&m->coh);
-	/* a store to a clean (Shared) line takes it from the other cores */
-	if (coh && write && coh_l2_state(&c->l2, addr) == 1)
-		coh_upgrade(&m->coh, c->idx, addr, snooped, m);
+	if (__builtin_expect(coh, 0)) {
+		c->last_strand = strand;
+		/* a store to a clean (Shared) line takes it from the other cores */
+		if (write && coh_l2_state(&c->l2, addr) == 1)
+			coh_upgrade(&m->coh, c->idx, addr, snooped, m);
+	}
 	cache_access(&c->l2, addr, 1, write, &r2);
 	if (!r2.hit) {
-		if (coh)
+		if (__builtin_expect(coh || m->md.chips > 1, 0))
 			from = coherent_miss(m, strand, c, addr, write);
-		else if (m->md.chips > 1 && coh_home(&m->coh, addr) != c->chip)
-			from = llc_access(m, strand, addr, 0, 0) ? SERVED_L3_REMOTE : SERVED_MEM_REMOTE;
 		else
 			from = llc_access(m, strand, addr, 0, 0) ? SERVED_L3 : SERVED_MEM;
 	}

@@ -68,6 +68,12 @@ static void test_same_core_no_snoop(void **state)
 	assert_int_equal(ev(m, A2, HVPMU_MEV_ST_HIT_L2), 1);
 	assert_int_equal(ev(m, A, HVPMU_MEV_DC_MISS_MEM), 1); /* the first load only */
 	assert_int_equal(ev(m, A, HVPMU_MEV_DC_MISS_L2L3), 0); /* the store kept the L1D line */
+	/* footnote 11: the second strand's fetch finds the line the first
+	 * fetched (the fill is immediate): no duplicate I-cache miss */
+	hvpmu_machine_ifetch(m, A, BASE + 4096, 32);
+	hvpmu_machine_ifetch(m, A2, BASE + 4096, 32);
+	assert_int_equal(ev(m, A, HVPMU_MEV_IC_MISS_MEM) + ev(m, A, HVPMU_MEV_IC_MISS_L2L3), 1);
+	assert_int_equal(ev(m, A2, HVPMU_MEV_IC_MISS_MEM) + ev(m, A2, HVPMU_MEV_IC_MISS_L2L3), 0);
 	hvpmu_machine_destroy(m);
 }
 

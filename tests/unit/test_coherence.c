@@ -204,6 +204,114 @@ static void test_remote_latency(void **state)
 	hvpmu_machine_destroy(m);
 }
 
+/*
+ * Random loads, fetches and stores of 3 cores to 6 lines (distinct L1, L2
+ * and L3 sets: nothing is ever evicted) against a reference of the rules of
+ * docs/coherence-model.md: per line the cores holding it in L2, L1D and
+ * L1I, and the Modified owner.
+ */
+#define NCORE 3
+#define NLINE 6
+enum { R_DC_L2L3, R_DC_MEM, R_IC_L2L3, R_IC_MEM, R_ST_L2, R_ST_L3, R_ST_MEM, R_ST_C2C, R_DSNOOP, R_ISNOOP, R_N };
+static const enum hvpmu_mem_event r_ev[R_N] = {
+	HVPMU_MEV_DC_MISS_L2L3, HVPMU_MEV_DC_MISS_MEM, HVPMU_MEV_IC_MISS_L2L3, HVPMU_MEV_IC_MISS_MEM,
+	HVPMU_MEV_ST_HIT_L2, HVPMU_MEV_ST_HIT_L3, HVPMU_MEV_ST_MEM, HVPMU_MEV_ST_L2_LOCAL_C2C,
+	HVPMU_MEV_DC_SNOOP_INVAL, HVPMU_MEV_IC_SNOOP_INVAL,
+};
+
+struct ref_line {
+	int touched;                    /* in L3 since the first access */
+	int l2[NCORE], l1d[NCORE], l1i[NCORE];
+	int owner;                      /* core holding it Modified, -1 if none */
+};
+
+/* Drop the copies of every core but `keep`, counting snoops at the victims. */
+static void ref_invalidate(struct ref_line *l, int keep, uint64_t want[NCORE][R_N])
+{
+	for (int k = 0; k < NCORE; k++) {
+		if (k == keep || !l->l2[k])
+			continue;
+		want[k][R_DSNOOP] += l->l1d[k];
+		want[k][R_ISNOOP] += l->l1i[k];
+		l->l2[k] = l->l1d[k] = l->l1i[k] = 0;
+	}
+}
+
+static void test_random_against_reference(void **state)
+{
+	struct hvpmu_md md;
+	struct hvpmu_machine *m = machine("t4", &md, 0);
+	static const uint32_t strand[NCORE] = { 0, 8, 16 };
+	struct ref_line line[NLINE];
+	uint64_t want[NCORE][R_N] = { { 0 } };
+	uint32_t seed = 12345;
+
+	(void)state;
+	for (int i = 0; i < NLINE; i++) {
+		line[i] = (struct ref_line){ .owner = -1 };
+	}
+	/* warm the DTLBs and ITLBs on another line of the same 4 MB page */
+	for (int k = 0; k < NCORE; k++) {
+		ld(m, strand[k], BASE + 8192);
+		hvpmu_machine_ifetch(m, strand[k], BASE + 12288, 4);
+		for (int r = 0; r < R_N; r++)
+			want[k][r] = ev(m, strand[k], r_ev[r]);
+	}
+	for (int op = 0; op < 20000; op++) {
+		int k, i, kind;
+		struct ref_line *l;
+		uint64_t va;
+
+		seed = seed * 1103515245u + 12345u;
+		k = (int)((seed >> 16) % NCORE);
+		i = (int)((seed >> 20) % NLINE);
+		kind = (int)((seed >> 24) % 3); /* 0 load, 1 fetch, 2 store */
+		l = &line[i];
+		va = BASE + 64 * (uint64_t)i;
+		if (kind == 0 || kind == 1) {
+			int *l1 = kind == 0 ? &l->l1d[k] : &l->l1i[k];
+
+			if (kind == 0)
+				ld(m, strand[k], va);
+			else
+				hvpmu_machine_ifetch(m, strand[k], va, 4);
+			if (!*l1) {
+				int from_mem = 0;
+
+				if (!l->l2[k]) {
+					if (l->owner >= 0) /* C2C, the owner keeps a Shared copy */
+						l->owner = -1;
+					else
+						from_mem = !l->touched;
+					l->touched = 1;
+					l->l2[k] = 1;
+				}
+				want[k][kind == 0 ? (from_mem ? R_DC_MEM : R_DC_L2L3) : (from_mem ? R_IC_MEM : R_IC_L2L3)]++;
+				*l1 = 1;
+			}
+		} else {
+			st(m, strand[k], va);
+			if (l->l2[k]) {
+				want[k][R_ST_L2]++;
+			} else {
+				want[k][l->owner >= 0 ? R_ST_C2C : l->touched ? R_ST_L3 : R_ST_MEM]++;
+				l->touched = 1;
+				l->l2[k] = 1;
+			}
+			if (l->owner != k)
+				ref_invalidate(l, k, want);
+			l->owner = k;
+		}
+		for (int c = 0; c < NCORE; c++)
+			for (int r = 0; r < R_N; r++)
+				if (ev(m, strand[c], r_ev[r]) != want[c][r])
+					fail_msg("op %d (core %d, line %d, kind %d): core %d event %d: model %llu, reference %llu",
+						 op, k, i, kind, c, r, (unsigned long long)ev(m, strand[c], r_ev[r]),
+						 (unsigned long long)want[c][r]);
+	}
+	hvpmu_machine_destroy(m);
+}
+
 /* Built-in multi-chip descriptions and thread placement. */
 static void test_md_and_placement(void **state)
 {
@@ -258,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_same_core_no_snoop),
 		cmocka_unit_test(test_snoop_and_c2c),
 		cmocka_unit_test(test_icache_snoop),
+		cmocka_unit_test(test_random_against_reference),
 		cmocka_unit_test(test_remote),
 		cmocka_unit_test(test_home_interleave),
 		cmocka_unit_test(test_remote_latency),

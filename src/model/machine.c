@@ -732,12 +732,6 @@ static inline __attribute__((always_inline)) int llc_access(struct hvpmu_machine
 	return r.hit;
 }
 
-/*
- * Bring the line of `addr` into the core's L2 (and the L3) for a miss at L1;
- * returns where it was found.  L2 is inclusive of the core's L1s: a line it
- * evicts is invalidated in L1I and L1D (sl=20 eviction invalidations).
- * Writes allocate in L2 and mark the line dirty (write-back L2).
- */
 /* Another core's store invalidated an L1 line of core `core`: sl=20 is not
  * strand-specific, the event counts on the strand that filled that core
  * last (it syncs at its next access: no precise location, none needed). */
@@ -771,6 +765,14 @@ static __attribute__((noinline)) enum served coherent_miss(struct hvpmu_machine 
 	return remote ? SERVED_MEM_REMOTE : SERVED_MEM;
 }
 
+/*
+ * Bring the line of `addr` into the core's L2 (and the L3) for a miss at L1
+ * or a store; returns where it was found.  L2 is inclusive of the core's
+ * L1s: a line it evicts is invalidated in L1I and L1D (sl=20 eviction
+ * invalidations).  Writes allocate in L2 and mark the line dirty
+ * (write-back L2).  With several active cores or chips the coherence rules
+ * apply (coherent_miss(), docs/coherence-model.md).
+ */
 static enum served fill_l2(struct hvpmu_machine *m, uint32_t strand, uint64_t addr, int write)
 {
 	struct core *c = core_of(m, strand);

@@ -62,8 +62,8 @@ enum hvpmu_mispred {
 
 /*
  * Memory-hierarchy events of a strand (docs/memory-model.md), the inputs of
- * TABLE 10-2 sl=5, 11, 16, 18, 20, 21, 22, 23, 24.  One chip: "remote" outcomes
- * cannot occur.
+ * TABLE 10-2 sl=5, 11, 16, 18, 20, 21, 22, 23, 24.  "Remote" outcomes occur
+ * only on multi-chip machine descriptions (docs/coherence-model.md).
  */
 enum hvpmu_mem_event {
 	HVPMU_MEV_IC_MISS_L2L3 = 0, /* L1I miss served by L2 or L3 (sl=5 0x01, sl=11 0x01) */
@@ -102,6 +102,16 @@ enum hvpmu_mem_event {
 	HVPMU_MEV_PF_HIT_L2,        /* L2-destined software prefetch hits L2 (sl=21 0x01) */
 	HVPMU_MEV_PF_HIT_L3,        /* ... misses L2, hits L3 (sl=21 0x04) */
 	HVPMU_MEV_PF_HIT_MEM,       /* ... served by local memory (sl=21 0x08) */
+	HVPMU_MEV_PF_HIT_REMOTE,    /* ... served by remote memory (sl=21 0x10; multi-chip) */
+	/* coherence (src/model/coherence.[ch], docs/coherence-model.md) */
+	HVPMU_MEV_IC_MISS_REMOTE,   /* L1I miss served by a remote L3, remote memory or a
+	                               remote L2 (sl=5 0x04, sl=11 0x02) */
+	HVPMU_MEV_DC_MISS_REMOTE,   /* L1D load miss served remotely (sl=16/23 0x04) */
+	HVPMU_MEV_ST_L2_LOCAL_C2C,  /* store takes the line from another core's L2, same die (sl=22 0x04) */
+	HVPMU_MEV_ST_L2_REMOTE_C2C, /* ... from another core's L2 on another die (sl=22 0x08) */
+	HVPMU_MEV_ST_REMOTE,        /* store served by remote memory (sl=22 0x20) */
+	HVPMU_MEV_IC_SNOOP_INVAL,   /* L1I line invalidated by another core's store (sl=20 0x02) */
+	HVPMU_MEV_DC_SNOOP_INVAL,   /* L1D line invalidated by another core's store (sl=20 0x08) */
 	HVPMU_NMEV,
 };
 

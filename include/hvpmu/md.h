@@ -113,6 +113,12 @@ struct hvpmu_md_kernel {
 	uint32_t trap_frame_bytes;  /* a multiple of 8 */
 };
 
+/* How guest threads (vCPUs) are placed on strands (docs/coherence-model.md). */
+enum hvpmu_placement {
+	HVPMU_PLACE_PACK = 0,   /* vCPU i on strand i: fill a core's strands first */
+	HVPMU_PLACE_SPREAD = 1, /* round robin over chips, then cores, then strands */
+};
+
 struct hvpmu_md {
 	enum hvpmu_platform platform;
 	uint32_t chips;
@@ -124,6 +130,13 @@ struct hvpmu_md {
 	struct hvpmu_md_kernel kernel;
 	uint32_t nguests;
 	struct hvpmu_md_guest guests[HVPMU_MD_MAX_GUESTS];
+	/* Multi-chip coherence (docs/coherence-model.md, figures in
+	 * docs/machine-figures.md §8): the home chip of physical address pa
+	 * is (pa >> home_shift) % chips; a miss served by another chip (its
+	 * L3, its memory or one of its L2s) costs remote_latency extra cycles. */
+	uint32_t home_shift;
+	uint32_t remote_latency;
+	enum hvpmu_placement placement;
 };
 
 /*
@@ -139,22 +152,40 @@ int hvpmu_md_default(enum hvpmu_platform platform, struct hvpmu_md *md);
 
 /*
  * Machine-description files (docs/machine-description.md): a JSON object
- * that starts from hvpmu_md_default() of its "platform" (or of `base` when
- * it names none) and overrides the fields it gives: chips,
- * cores_per_chip, strands_per_core, clock_hz, timing.*, memory.{l1i, l1d,
- * l2, l3}.{size, ways, line, latency}, memory.mem_latency, and guests[]
+ * that starts from *base (NULL: the t4 default), or from the built-in
+ * description its "platform" names (hvpmu_md_by_name: t4, t4-1, t4-2,
+ * t4-4, t1), and overrides the fields it gives: chips, cores_per_chip,
+ * strands_per_core, clock_hz, home_shift, remote_latency, placement,
+ * timing.*, memory.{l1i, l1d, l2, l3}.{size, ways, line, latency},
+ * memory.{mem_latency, l1d_hw_prefetch}, kernel.*, and guests[]
  * (replacing the default guest: name, perfctraccess, perfctrhtaccess,
  * dram_counter_group - null or absent = property absent -, mblock[] of
  * {base, size}, first_strand, nstrands).  Unknown keys, wrong types,
  * out-of-range values and inconsistent shapes (cache geometry, strands,
- * overlapping guests) are errors.
+ * overlapping guests, kernel regions) are errors.
  * On success returns 0 and fills *md; else HVPMU_EINVAL (or HVPMU_ENOMEM)
  * with a one-line reason naming the key in err[errlen], *md untouched.
  * Files are at most 1 MB.  Thread-safe.
  */
-int hvpmu_md_parse(const char *text, size_t len, enum hvpmu_platform base, struct hvpmu_md *md, char *err,
+int hvpmu_md_parse(const char *text, size_t len, const struct hvpmu_md *base, struct hvpmu_md *md, char *err,
 		   size_t errlen);
-int hvpmu_md_load(const char *path, enum hvpmu_platform base, struct hvpmu_md *md, char *err, size_t errlen);
+int hvpmu_md_load(const char *path, const struct hvpmu_md *base, struct hvpmu_md *md, char *err, size_t errlen);
+
+/*
+ * Fill *md with a built-in description by name: a platform name
+ * ("t4", "t1") or a multi-chip T4 server: "t4-1" (= "t4"), "t4-2" (2 chips),
+ * "t4-4" (4 chips, 3.0 GHz); docs/machine-figures.md §8.  Placement is
+ * HVPMU_PLACE_PACK.  Returns 0, or HVPMU_EINVAL for an unknown name.
+ */
+int hvpmu_md_by_name(const char *name, struct hvpmu_md *md);
+
+/* The strand that guest thread (vCPU) `vcpu` runs on under md->placement;
+ * a bijection on [0, hvpmu_md_nstrands(md)).  Returns UINT32_MAX when
+ * vcpu is out of range. */
+uint32_t hvpmu_md_vcpu_strand(const struct hvpmu_md *md, uint32_t vcpu);
+
+/* Placement by name ("pack", "spread"), -1 if unknown. */
+int hvpmu_placement_by_name(const char *name);
 
 /* Total number of strands described by *md. */
 uint32_t hvpmu_md_nstrands(const struct hvpmu_md *md);

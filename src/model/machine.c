@@ -9,6 +9,7 @@
 #include <hvpmu/hvpmu.h>
 #include "bpred.h"
 #include "cache.h"
+#include "coherence.h"
 #include "dram.h"
 #include "kernel.h"
 #include "prefetch.h"
@@ -49,6 +50,9 @@ struct strand {
 
 struct core {
 	struct cache l1i, l1d, l2;
+	uint32_t idx, chip;               /* coherence (docs/coherence-model.md) */
+	uint32_t last_strand;             /* strand that filled last: snoop events count there */
+	int active;                       /* has filled its caches (coh_activate) */
 };
 
 /* The per-strand PMU of a platform (STYLE.md: chip differences as data). */
@@ -119,6 +123,7 @@ struct hvpmu_machine {
 	uint32_t ncores;
 	struct core *cores;
 	struct cache *l3;                 /* one per chip */
+	struct coh coh;                   /* multi-core / multi-chip coherence */
 	struct tlb_mmu *mmu;              /* the guest's address space (docs/tlb-model.md) */
 	struct dram *dram;                /* one DRAM model per MCU (docs/dram-model.md) */
 	uint64_t chip_now;                /* latest cycle a strand reached: the DRAM models' clock */
@@ -207,7 +212,7 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 	 * and full misses for its fetch and for a data access crossing lines */
 	m->max_insn_cycles = (uint64_t)md->timing.insn_cycles * BLOCK_UOPS + md->timing.taken_cti_cycles +
 			     MAX_MISSES_PER_INSN * ((uint64_t)md->mem.l2.latency + md->mem.l3.latency +
-						    md->mem.mem_latency);
+						    md->mem.mem_latency + (md->chips > 1 ? md->remote_latency : 0));
 	if (m->max_insn_cycles == 0)
 		m->max_insn_cycles = 1;
 	m->s = aligned_alloc(64, ((sizeof(struct strand) * n + 63) / 64) * 64);
@@ -236,6 +241,17 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 			hvpmu_machine_destroy(m);
 			return HVPMU_EINVAL;
 		}
+	if (coh_init(&m->coh, m->ncores, md->chips, md->home_shift)) {
+		hvpmu_machine_destroy(m);
+		return HVPMU_EINVAL;
+	}
+	for (uint32_t c = 0; c < m->ncores; c++) {
+		m->cores[c].idx = c;
+		m->cores[c].chip = m->coh.core[c].chip;
+		m->coh.core[c].l1i = &m->cores[c].l1i;
+		m->coh.core[c].l1d = &m->cores[c].l1d;
+		m->coh.core[c].l2 = &m->cores[c].l2;
+	}
 	for (uint32_t i = 0; i < n; i++) {
 		m->s[i].core = &m->cores[i / md->strands_per_core];
 		m->s[i].l3 = &m->l3[i / (md->strands_per_core * md->cores_per_chip)];
@@ -287,6 +303,7 @@ void hvpmu_machine_destroy(struct hvpmu_machine *m)
 	}
 	for (uint32_t c = 0; m->l3 && c < m->md.chips; c++)
 		cache_fini(&m->l3[c]);
+	coh_fini(&m->coh);
 	for (uint32_t i = 0; m->s && i < m->nstrands; i++) {
 		tlb_destroy(m->s[i].itlb);
 		tlb_destroy(m->s[i].dtlb);
@@ -638,7 +655,48 @@ int hvpmu_machine_branch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, 
 void hvpmu_machine_enable_memory(struct hvpmu_machine *m, int on) { m->mem_on = on != 0; }
 int hvpmu_machine_memory_enabled(const struct hvpmu_machine *m) { return m->mem_on; }
 
-enum served { SERVED_L1, SERVED_L2, SERVED_L3, SERVED_MEM };
+enum served {
+	SERVED_L1, SERVED_L2, SERVED_L3, SERVED_MEM,
+	/* coherence (docs/coherence-model.md) */
+	SERVED_C2C,        /* another core's L2 on the same chip */
+	SERVED_C2C_REMOTE, /* another core's L2 on another chip */
+	SERVED_L3_REMOTE,  /* the home chip's L3, another chip */
+	SERVED_MEM_REMOTE, /* the home chip's memory, another chip */
+	SERVED_N,
+};
+
+/* The TABLE 10-2 event of an L1I miss, an L1D load miss and a store by
+ * where it was served: sl=5/11 and sl=16/23 fold local L2, local C2C and
+ * local L3 into mask 0x01; remote L3 / memory / C2C are mask 0x04 (sl=11
+ * 0x02).  sl=22 has no remote-L3 bit: such a store is a "store hit in L3"
+ * (docs/coherence-model.md). */
+static const uint8_t ic_event[SERVED_N] = {
+	[SERVED_L2] = HVPMU_MEV_IC_MISS_L2L3, [SERVED_L3] = HVPMU_MEV_IC_MISS_L2L3,
+	[SERVED_C2C] = HVPMU_MEV_IC_MISS_L2L3, [SERVED_MEM] = HVPMU_MEV_IC_MISS_MEM,
+	[SERVED_C2C_REMOTE] = HVPMU_MEV_IC_MISS_REMOTE, [SERVED_L3_REMOTE] = HVPMU_MEV_IC_MISS_REMOTE,
+	[SERVED_MEM_REMOTE] = HVPMU_MEV_IC_MISS_REMOTE,
+};
+static const uint8_t dc_event[SERVED_N] = {
+	[SERVED_L2] = HVPMU_MEV_DC_MISS_L2L3, [SERVED_L3] = HVPMU_MEV_DC_MISS_L2L3,
+	[SERVED_C2C] = HVPMU_MEV_DC_MISS_L2L3, [SERVED_MEM] = HVPMU_MEV_DC_MISS_MEM,
+	[SERVED_C2C_REMOTE] = HVPMU_MEV_DC_MISS_REMOTE, [SERVED_L3_REMOTE] = HVPMU_MEV_DC_MISS_REMOTE,
+	[SERVED_MEM_REMOTE] = HVPMU_MEV_DC_MISS_REMOTE,
+};
+/* sl=21 (L2-destined prefetches): 0x01 L2, 0x04 L3 - any chip's, and a
+ * line another L2 supplies (the table has no remote-L3 or C2C bit) -,
+ * 0x08 local memory, 0x10 remote memory (docs/prefetch-model.md). */
+static const uint8_t pf_event[SERVED_N] = {
+	[SERVED_L2] = HVPMU_MEV_PF_HIT_L2, [SERVED_L3] = HVPMU_MEV_PF_HIT_L3,
+	[SERVED_C2C] = HVPMU_MEV_PF_HIT_L3, [SERVED_C2C_REMOTE] = HVPMU_MEV_PF_HIT_L3,
+	[SERVED_L3_REMOTE] = HVPMU_MEV_PF_HIT_L3, [SERVED_MEM] = HVPMU_MEV_PF_HIT_MEM,
+	[SERVED_MEM_REMOTE] = HVPMU_MEV_PF_HIT_REMOTE,
+};
+static const uint8_t st_event[SERVED_N] = {
+	[SERVED_L2] = HVPMU_MEV_ST_HIT_L2, [SERVED_L3] = HVPMU_MEV_ST_HIT_L3,
+	[SERVED_MEM] = HVPMU_MEV_ST_MEM, [SERVED_C2C] = HVPMU_MEV_ST_L2_LOCAL_C2C,
+	[SERVED_C2C_REMOTE] = HVPMU_MEV_ST_L2_REMOTE_C2C, [SERVED_L3_REMOTE] = HVPMU_MEV_ST_HIT_L3,
+	[SERVED_MEM_REMOTE] = HVPMU_MEV_ST_REMOTE,
+};
 
 static struct core *core_of(struct hvpmu_machine *m, uint32_t strand)
 {
@@ -662,12 +720,12 @@ static uint64_t strand_now(struct hvpmu_machine *m, uint32_t strand)
 	return m->chip_now;
 }
 
-/* A line read from or written back to memory: the MCU that owns it
- * (dram_map()) queues it at the chip's current cycle. */
+/* A line read from or written back to memory: the MCU of the line's home
+ * chip that owns it (dram_map()) queues it at the chip's current cycle. */
 static void dram_traffic(struct hvpmu_machine *m, uint32_t strand, uint64_t addr, int write)
 {
 	struct dram_addr a;
-	uint32_t chip = strand / (m->md.strands_per_core * m->md.cores_per_chip);
+	uint32_t chip = coh_home(&m->coh, addr);
 
 	if (m->md.platform == HVPMU_PLATFORM_T1) { /* channel = L2 bank, PA[7:6] */
 		dram_request(&m->dram[(addr >> T1_CHANNEL_SHIFT) & (T1_DRAM_CHANNELS - 1)], strand_now(m, strand),
@@ -684,9 +742,11 @@ static void dram_traffic(struct hvpmu_machine *m, uint32_t strand, uint64_t addr
  * a last-level line) marks a present line dirty, and goes on to memory
  * when the line is absent (no allocation: the rest of the line would be
  * stale).  A dirty victim is written back to memory.  1 on a hit. */
-static int llc_access(struct hvpmu_machine *m, uint32_t strand, uint64_t addr, int write, int wb)
+static inline __attribute__((always_inline)) int llc_access(struct hvpmu_machine *m, uint32_t strand,
+							     uint64_t addr, int write, int wb)
 {
-	struct cache *l3 = l3_of(m, strand);
+	/* the L3 of the line's home chip (docs/coherence-model.md); one chip: the strand's */
+	struct cache *l3 = m->md.chips > 1 ? &m->l3[coh_home(&m->coh, addr)] : l3_of(m, strand);
 	struct cache_result r;
 
 	cache_access(l3, addr, !wb, write, &r);
@@ -697,11 +757,46 @@ static int llc_access(struct hvpmu_machine *m, uint32_t strand, uint64_t addr, i
 	return r.hit;
 }
 
+/* Another core's store invalidated an L1 line of core `core`: sl=20 is not
+ * strand-specific, the event counts on the strand that filled that core
+ * last (it syncs at its next access: no precise location, none needed). */
+static void snooped(void *ctx, uint32_t core, int icache)
+{
+	struct hvpmu_machine *m = ctx;
+	struct strand *v = &m->s[m->cores[core].last_strand];
+
+	v->act.mev[icache ? HVPMU_MEV_IC_SNOOP_INVAL : HVPMU_MEV_DC_SNOOP_INVAL]++;
+	v->act.mem_refs++;
+}
+
+/* An L2 miss while other cores hold lines or on a multi-chip machine: a
+ * dirty copy elsewhere is a cache-to-cache transfer (its data written home
+ * on a load), otherwise the home chip's L3 or memory serves it; a store
+ * invalidates all other copies. */
+static __attribute__((noinline)) enum served coherent_miss(struct hvpmu_machine *m, uint32_t strand,
+							   struct core *c, uint64_t addr, int write)
+{
+	int wb = 0;
+	enum coh_src src = coh_on(&m->coh) ? coh_l2_miss(&m->coh, c->idx, addr, write, &wb, snooped, m)
+					   : COH_NONE;
+	int remote = coh_home(&m->coh, addr) != c->chip;
+
+	if (wb)
+		llc_access(m, strand, addr, 1, 1);
+	if (src != COH_NONE)
+		return src == COH_C2C_LOCAL ? SERVED_C2C : SERVED_C2C_REMOTE;
+	if (llc_access(m, strand, addr, 0, 0))
+		return remote ? SERVED_L3_REMOTE : SERVED_L3;
+	return remote ? SERVED_MEM_REMOTE : SERVED_MEM;
+}
+
 /*
- * Bring the line of `addr` into the core's L2 (and the L3) for a miss at L1;
- * returns where it was found.  L2 is inclusive of the core's L1s: a line it
- * evicts is invalidated in L1I and L1D (sl=20 eviction invalidations).
- * Writes allocate in L2 and mark the line dirty (write-back L2).
+ * Bring the line of `addr` into the core's L2 (and the L3) for a miss at L1
+ * or a store; returns where it was found.  L2 is inclusive of the core's
+ * L1s: a line it evicts is invalidated in L1I and L1D (sl=20 eviction
+ * invalidations).  Writes allocate in L2 and mark the line dirty
+ * (write-back L2).  With several active cores or chips the coherence rules
+ * apply (coherent_miss(), docs/coherence-model.md).
  */
 static enum served fill_l2(struct hvpmu_machine *m, uint32_t strand, uint64_t addr, int write)
 {
@@ -709,12 +804,29 @@ static enum served fill_l2(struct hvpmu_machine *m, uint32_t strand, uint64_t ad
 	struct strand *s = &m->s[strand];
 	struct cache_result r2;
 	enum served from = SERVED_L2;
+	int coh;
 
 	if (!c->l2.sets) /* no private L2 (T1): the shared level serves L1 misses */
 		return llc_access(m, strand, addr, write, 0) ? SERVED_L3 : SERVED_MEM;
+	if (__builtin_expect(!c->active, 0)) {
+		c->active = 1;
+		c->last_strand = strand;
+		coh_activate(&m->coh, c->idx);
+	}
+	coh = coh_on(&m->coh);
+	if (__builtin_expect(coh, 0)) {
+		c->last_strand = strand;
+		/* a store to a clean (Shared) line takes it from the other cores */
+		if (write && coh_l2_state(&c->l2, addr) == 1)
+			coh_upgrade(&m->coh, c->idx, addr, snooped, m);
+	}
 	cache_access(&c->l2, addr, 1, write, &r2);
-	if (!r2.hit)
-		from = llc_access(m, strand, addr, 0, 0) ? SERVED_L3 : SERVED_MEM;
+	if (!r2.hit) {
+		if (__builtin_expect(coh || m->md.chips > 1, 0))
+			from = coherent_miss(m, strand, c, addr, write);
+		else
+			from = llc_access(m, strand, addr, 0, 0) ? SERVED_L3 : SERVED_MEM;
+	}
 	if (r2.evicted) {
 		uint64_t byte = r2.evicted_line << c->l2.line_shift;
 		uint32_t l1 = 1u << c->l1i.line_shift;
@@ -732,12 +844,19 @@ static enum served fill_l2(struct hvpmu_machine *m, uint32_t strand, uint64_t ad
 	return from;
 }
 
+/* A C2C transfer costs an L3 access (the L3 bank forwards the request,
+ * docs/machine-figures.md §2); another chip adds remote_latency. */
 static uint64_t latency(const struct hvpmu_machine *m, enum served from)
 {
+	const struct hvpmu_md_memory *mem = &m->md.mem;
+
 	switch (from) {
-	case SERVED_L2: return m->md.mem.l2.latency;
-	case SERVED_L3: return m->md.mem.l2.latency + m->md.mem.l3.latency;
-	case SERVED_MEM: return m->md.mem.l2.latency + m->md.mem.l3.latency + m->md.mem.mem_latency;
+	case SERVED_L2: return mem->l2.latency;
+	case SERVED_L3: case SERVED_C2C: return mem->l2.latency + mem->l3.latency;
+	case SERVED_MEM: return mem->l2.latency + mem->l3.latency + mem->mem_latency;
+	case SERVED_C2C_REMOTE: case SERVED_L3_REMOTE:
+		return mem->l2.latency + mem->l3.latency + m->md.remote_latency;
+	case SERVED_MEM_REMOTE: return mem->l2.latency + mem->l3.latency + mem->mem_latency + m->md.remote_latency;
 	default: return 0;
 	}
 }
@@ -747,9 +866,10 @@ static int walk_ref(void *ctx, uint64_t paddr)
 {
 	const struct walk_ctx *w = ctx;
 
+	/* sl=10: "hits in the L3 cache or hits in another L2 cache" is the L3 bit */
 	switch (fill_l2(w->m, w->strand, paddr, 0)) {
 	case SERVED_L2: return TLB_REF_L2;
-	case SERVED_L3: return TLB_REF_L3;
+	case SERVED_L3: case SERVED_C2C: return TLB_REF_L3;
 	default: return TLB_REF_MEM;
 	}
 }
@@ -912,8 +1032,7 @@ void hvpmu_machine_prefetch(struct hvpmu_machine *m, uint32_t strand, uint64_t p
 	if (prefetch_line(m, strand, a, dest == HVPMU_PF_L1, &from))
 		s->act.mev[HVPMU_MEV_SWPF_DROP_DC_HIT]++;
 	else if (dest == HVPMU_PF_L2) /* sl=21 counts only prefetches destined for L2 */
-		s->act.mev[from == SERVED_L2 ? HVPMU_MEV_PF_HIT_L2 :
-			   from == SERVED_L3 ? HVPMU_MEV_PF_HIT_L3 : HVPMU_MEV_PF_HIT_MEM]++;
+		s->act.mev[pf_event[from]]++;
 	mem_ref_done(m, strand, pc);
 }
 
@@ -947,8 +1066,7 @@ static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uin
 		 * L1D if present and always goes to L2 */
 		cache_access(&c->l1d, a, 0, 0, &r);
 		from = fill_l2(m, strand, a, 1);
-		s->act.mev[from == SERVED_L2 ? HVPMU_MEV_ST_HIT_L2 :
-			   from == SERVED_L3 ? HVPMU_MEV_ST_HIT_L3 : HVPMU_MEV_ST_MEM]++;
+		s->act.mev[st_event[from]]++;
 		/* stores retire into the store buffer: no latency charged */
 	} else {
 		cache_access(&c->l1d, a, 1, 0, &r);
@@ -959,7 +1077,7 @@ static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uin
 			hw_prefetch(m, strand, a);
 		/* sl=16/23 do not count block loads, prefetches or atomics */
 		if (!(f & (HVPMU_SI_BLOCK | HVPMU_SI_PREFETCH | HVPMU_SI_ATOMIC)))
-			s->act.mev[from == SERVED_MEM ? HVPMU_MEV_DC_MISS_MEM : HVPMU_MEV_DC_MISS_L2L3]++;
+			s->act.mev[dc_event[from]]++;
 		/* software prefetches do not stall the pipeline */
 		if (!(f & HVPMU_SI_PREFETCH))
 			s->pending[s->mode] += latency(m, from);
@@ -1013,7 +1131,7 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 		if (r.hit)
 			continue;
 		from = fill_l2(m, strand, pa, 0);
-		s->act.mev[from == SERVED_MEM ? HVPMU_MEV_IC_MISS_MEM : HVPMU_MEV_IC_MISS_L2L3]++;
+		s->act.mev[ic_event[from]]++;
 		s->pending[s->mode] += latency(m, from);
 		mem_ref_done(m, strand, a > vaddr ? a : vaddr);
 	}

@@ -15,6 +15,15 @@
 #define T4_CLOCK_HZ UINT64_C(2850000000)
 
 #define GUEST_MEM_BYTES (UINT64_C(256) << 20)
+#define GUEST_MEM_SHIFT 28
+
+/* Multi-chip T4 servers (docs/machine-figures.md §8): SPARC T4-2 has 2
+ * processors at 2.85 GHz, SPARC T4-4 has 4 at 3.0 GHz (Oracle, "SPARC
+ * T4-1, T4-2, T4-4 and T4-1B Server Architecture", June 2012).  A remote
+ * access pays +50 ns for the coherence-link hop (no published figure:
+ * docs/machine-figures.md §2): 142 cycles at 2.85 GHz (rounded down), 150 at 3.0 GHz. */
+#define T4_4_CLOCK_HZ UINT64_C(3000000000)
+#define T4_REMOTE_NS 50
 
 /* Timing-model defaults: docs/timing-model.md gives the reasoning. */
 #define T4_INSN_CYCLES 1
@@ -137,7 +146,66 @@ int hvpmu_md_default(enum hvpmu_platform platform, struct hvpmu_md *md)
 	md->guests[0].mem[0].size = GUEST_MEM_BYTES;
 	md->guests[0].first_strand = 0;
 	md->guests[0].nstrands = hvpmu_md_nstrands(md);
+	md->home_shift = GUEST_MEM_SHIFT;
+	md->remote_latency = (uint32_t)(T4_REMOTE_NS * md->clock_hz / UINT64_C(1000000000));
+	md->placement = HVPMU_PLACE_PACK;
 	return HVPMU_OK;
+}
+
+/* Multi-chip T4 servers: chips, clock; each chip is home of an equal,
+ * contiguous share of guest real memory (node-contiguous physical
+ * address ranges, docs/coherence-model.md). */
+static const struct server {
+	const char *name;
+	uint32_t chips, home_shift;
+	uint64_t clock_hz;
+} t4_servers[] = {
+	{ "t4-1", 1, GUEST_MEM_SHIFT, T4_CLOCK_HZ },
+	{ "t4-2", 2, GUEST_MEM_SHIFT - 1, T4_CLOCK_HZ },
+	{ "t4-4", 4, GUEST_MEM_SHIFT - 2, T4_4_CLOCK_HZ },
+};
+
+int hvpmu_md_by_name(const char *name, struct hvpmu_md *md)
+{
+	int p = name && md ? hvpmu_platform_by_name(name) : -1;
+
+	if (p >= 0)
+		return hvpmu_md_default((enum hvpmu_platform)p, md);
+	for (unsigned i = 0; name && md && i < sizeof t4_servers / sizeof t4_servers[0]; i++)
+		if (strcmp(t4_servers[i].name, name) == 0) {
+			hvpmu_md_default(HVPMU_PLATFORM_T4, md);
+			md->chips = t4_servers[i].chips;
+			md->clock_hz = t4_servers[i].clock_hz;
+			md->home_shift = t4_servers[i].home_shift;
+			md->remote_latency = (uint32_t)(T4_REMOTE_NS * md->clock_hz / UINT64_C(1000000000));
+			md->guests[0].nstrands = hvpmu_md_nstrands(md);
+			return HVPMU_OK;
+		}
+	return HVPMU_EINVAL;
+}
+
+uint32_t hvpmu_md_vcpu_strand(const struct hvpmu_md *md, uint32_t vcpu)
+{
+	uint32_t chips = md->chips ? md->chips : 1, cores = md->cores_per_chip ? md->cores_per_chip : 1;
+	uint32_t chip, core, sic;
+
+	if (vcpu >= hvpmu_md_nstrands(md))
+		return UINT32_MAX;
+	if (md->placement != HVPMU_PLACE_SPREAD)
+		return vcpu;
+	chip = vcpu % chips;
+	core = (vcpu / chips) % cores;
+	sic = vcpu / (chips * cores);
+	return (chip * cores + core) * md->strands_per_core + sic;
+}
+
+int hvpmu_placement_by_name(const char *name)
+{
+	if (name && strcmp(name, "pack") == 0)
+		return HVPMU_PLACE_PACK;
+	if (name && strcmp(name, "spread") == 0)
+		return HVPMU_PLACE_SPREAD;
+	return -1;
 }
 
 uint32_t hvpmu_md_nstrands(const struct hvpmu_md *md)

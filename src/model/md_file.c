@@ -44,6 +44,8 @@ static const struct field top_fields[] = {
 	F("cores_per_chip", U32, struct hvpmu_md, cores_per_chip, 1, 64),
 	F("strands_per_core", U32, struct hvpmu_md, strands_per_core, 1, 64),
 	F("clock_hz", U64, struct hvpmu_md, clock_hz, 1000000, UINT64_C(100000000000)),
+	F("home_shift", U32, struct hvpmu_md, home_shift, 13, 62),       /* docs/coherence-model.md */
+	F("remote_latency", U32, struct hvpmu_md, remote_latency, 0, MAX_LATENCY),
 };
 
 static const struct field timing_fields[] = {
@@ -238,6 +240,14 @@ static int top_sub(void *ctx, const char *key, json_object *v, const char *path,
 
 	if (strcmp(key, "platform") == 0)
 		return 1; /* read first, by md_from_json */
+	if (strcmp(key, "placement") == 0) {
+		int pl = json_object_is_type(v, json_type_string) ? hvpmu_placement_by_name(json_object_get_string(v)) : -1;
+
+		if (pl < 0)
+			return fail(err, n, "%s: %s", path, "not a placement (pack, spread)");
+		md->placement = (enum hvpmu_placement)pl;
+		return 1;
+	}
 	if (strcmp(key, "timing") == 0) {
 		rc = apply(&md->timing, v, timing_fields, N(timing_fields), path, NULL, NULL, err, n);
 		return rc ? rc : 1;
@@ -327,24 +337,37 @@ static int validate(const struct hvpmu_md *md, char *err, size_t n)
 	return 0;
 }
 
-static int md_from_json(json_object *o, enum hvpmu_platform base, struct hvpmu_md *out, char *err, size_t n)
+static int md_from_json(json_object *o, const struct hvpmu_md *base, struct hvpmu_md *out, char *err, size_t n)
 {
-	struct hvpmu_md md;
+	struct hvpmu_md md, from;
 	struct top_ctx t = { &md, 0 };
-	json_object *p;
-	int plat = (int)base, rc;
+	json_object *p, *v;
+	int rc;
 
 	if (!json_object_is_type(o, json_type_object))
 		return fail(err, n, "%s: %s", "(top)", "not a JSON object");
-	if (json_object_object_get_ex(o, "platform", &p)) {
-		if (!json_object_is_type(p, json_type_string) ||
-		    (plat = hvpmu_platform_by_name(json_object_get_string(p))) < 0)
-			return fail(err, n, "%s: %s", "platform", "not a platform name (t4, t1)");
-	}
-	if (hvpmu_md_default((enum hvpmu_platform)plat, &md))
-		return fail(err, n, "%s: %s", "platform", "unknown");
+	if (base)
+		md = *base;
+	else
+		hvpmu_md_default(HVPMU_PLATFORM_T4, &md);
+	if (json_object_object_get_ex(o, "platform", &p) &&
+	    (!json_object_is_type(p, json_type_string) || hvpmu_md_by_name(json_object_get_string(p), &md)))
+		return fail(err, n, "%s: %s", "platform", "not a description name (t4, t4-1, t4-2, t4-4, t1)");
+	from = md;
 	if ((rc = apply(&md, o, top_fields, N(top_fields), "", top_sub, &t, err, n)))
 		return rc;
+	/* chips without home_shift: each chip stays home of an equal share of
+	 * the same memory (docs/coherence-model.md); a new clock keeps the
+	 * remote penalty's time (ns), unless remote_latency is given */
+	if (md.chips != from.chips && !json_object_object_get_ex(o, "home_shift", &v)) {
+		unsigned was = (unsigned)__builtin_ctz(from.chips), now = (unsigned)__builtin_ctz(md.chips);
+
+		if ((md.chips & (md.chips - 1)) || (from.chips & (from.chips - 1)) || from.home_shift + was < now)
+			return fail(err, n, "%s: %s", "chips", "not a power of two: give home_shift too");
+		md.home_shift = from.home_shift + was - now;
+	}
+	if (md.clock_hz != from.clock_hz && !json_object_object_get_ex(o, "remote_latency", &v))
+		md.remote_latency = (uint32_t)((double)from.remote_latency * (double)md.clock_hz / (double)from.clock_hz);
 	if (!t.have_guests) /* the default guest owns every strand of the new shape */
 		md.guests[0].nstrands = hvpmu_md_nstrands(&md) <= MAX_STRANDS ? hvpmu_md_nstrands(&md) : MAX_STRANDS;
 	if ((rc = validate(&md, err, n)))
@@ -353,7 +376,7 @@ static int md_from_json(json_object *o, enum hvpmu_platform base, struct hvpmu_m
 	return 0;
 }
 
-int hvpmu_md_parse(const char *text, size_t len, enum hvpmu_platform base, struct hvpmu_md *md, char *err,
+int hvpmu_md_parse(const char *text, size_t len, const struct hvpmu_md *base, struct hvpmu_md *md, char *err,
 		   size_t errlen)
 {
 	struct json_tokener *tok;
@@ -382,7 +405,7 @@ int hvpmu_md_parse(const char *text, size_t len, enum hvpmu_platform base, struc
 	return rc;
 }
 
-int hvpmu_md_load(const char *path, enum hvpmu_platform base, struct hvpmu_md *md, char *err, size_t errlen)
+int hvpmu_md_load(const char *path, const struct hvpmu_md *base, struct hvpmu_md *md, char *err, size_t errlen)
 {
 	FILE *f;
 	char *buf;

@@ -19,8 +19,8 @@
 #define N(x) (sizeof(x) / sizeof((x)[0]))
 
 /* kind of each group today; modeled_mask: the mask bits the model counts
- * (memory groups: docs/memory-model.md; one chip, so "remote" outcomes are
- * modeled as the zero they are) */
+ * (memory groups: docs/memory-model.md; snoops, C2C and "remote" outcomes:
+ * docs/coherence-model.md) */
 static const struct hvpmu_t4_group groups[32] = {
 	{ 0, 0x00, 0x00, 0, 1, HVPMU_T4_KIND_NONE, "Disabled" },
 	{ 1, 0x1f, 0x00, 0, 1, HVPMU_T4_KIND_UNMODELED, "Select cycles" },
@@ -42,9 +42,9 @@ static const struct hvpmu_t4_group groups[32] = {
 	{ 17, 0x3f, 0x3f, 0, 1, HVPMU_T4_KIND_MEM, "DTLB fills" },
 	{ 18, 0x07, 0x07, 0, 0, HVPMU_T4_KIND_MEM, "Dropped prefetches" },
 	{ 19, 0x0f, 0x00, 0, 1, HVPMU_T4_KIND_UNMODELED, "RAW hits in store buffer/queue" },
-	{ 20, 0x1f, 0x05, 0, 0, HVPMU_T4_KIND_MEM, "L1 invalidations" },
+	{ 20, 0x1f, 0x0f, 0, 0, HVPMU_T4_KIND_MEM, "L1 invalidations" },
 	{ 21, 0x3f, 0x1d, 0, 1, HVPMU_T4_KIND_MEM, "Data prefetch outcomes" },
-	{ 22, 0x3f, 0x3b, 0, 1, HVPMU_T4_KIND_MEM, "Store outcomes" },
+	{ 22, 0x3f, 0x3f, 0, 1, HVPMU_T4_KIND_MEM, "Store outcomes" },
 	{ 23, 0x07, 0x07, 0, 1, HVPMU_T4_KIND_MEM, "L1 data cache misses (speculative)" },
 	{ 24, 0x3f, 0x03, 0, 0, HVPMU_T4_KIND_MEM, "L2 evictions and buffer full" },
 	{ 25, 0x0f, 0x0f, 1, 1, HVPMU_T4_KIND_MISPRED, "Branch mispredicts" },
@@ -284,24 +284,26 @@ static const struct {
 	uint8_t sl;
 	uint64_t bit_events[6];
 } mem_groups[] = {
-	{ 5, { MEV(IC_MISS_L2L3), MEV(IC_MISS_MEM), 0, 0, MEV(ITLB_MISS) } },
+	{ 5, { MEV(IC_MISS_L2L3), MEV(IC_MISS_MEM), MEV(IC_MISS_REMOTE), 0, MEV(ITLB_MISS) } },
 	{ 6, { MEV(ITLB_FILL_8K), MEV(ITLB_FILL_64K), MEV(ITLB_FILL_4M), MEV(ITLB_FILL_256M), MEV(ITLB_FILL_2G),
 	       MEV(ITLB_FILL_TRAP) } },
 	{ 10, { MEV(HWTW_I_L2), MEV(HWTW_I_L3), MEV(HWTW_I_MEM), MEV(HWTW_D_L2), MEV(HWTW_D_L3), MEV(HWTW_D_MEM) } },
 	{ 17, { MEV(DTLB_FILL_8K), MEV(DTLB_FILL_64K), MEV(DTLB_FILL_4M), MEV(DTLB_FILL_256M), MEV(DTLB_FILL_2G),
 		MEV(DTLB_FILL_TRAP) } },
-	{ 11, { MEV(IC_MISS_L2L3), MEV(IC_MISS_MEM) } },
-	{ 16, { MEV(DC_MISS_L2L3), MEV(DC_MISS_MEM), 0 } },
-	{ 20, { MEV(IC_EVICT_INVAL), 0, MEV(DC_EVICT_INVAL) } },
-	{ 22, { MEV(ST_HIT_L2), MEV(ST_HIT_L3), 0, 0, MEV(ST_MEM), 0 } },
-	{ 23, { MEV(DC_MISS_L2L3), MEV(DC_MISS_MEM), 0 } },
+	/* sl=11 0x02: "local memory hit, remote L3 hit, or remote memory hit" */
+	{ 11, { MEV(IC_MISS_L2L3), MEV(IC_MISS_MEM) | MEV(IC_MISS_REMOTE) } },
+	{ 16, { MEV(DC_MISS_L2L3), MEV(DC_MISS_MEM), MEV(DC_MISS_REMOTE) } },
+	{ 20, { MEV(IC_EVICT_INVAL), MEV(IC_SNOOP_INVAL), MEV(DC_EVICT_INVAL), MEV(DC_SNOOP_INVAL) } },
+	{ 22, { MEV(ST_HIT_L2), MEV(ST_HIT_L3), MEV(ST_L2_LOCAL_C2C), MEV(ST_L2_REMOTE_C2C), MEV(ST_MEM),
+		MEV(ST_REMOTE) } },
+	{ 23, { MEV(DC_MISS_L2L3), MEV(DC_MISS_MEM), MEV(DC_MISS_REMOTE) } },
 	{ 24, { MEV(L2_CLEAN_EVICT), MEV(L2_DIRTY_EVICT) } },
 	/* prefetch (docs/prefetch-model.md): miss-buffer-full drops (sl=18 0x04)
 	 * need more than one running thread (TABLE 10-2 note) and a miss-buffer
 	 * occupancy the model lacks: 0; remote memory (sl=21 0x10): one chip, 0;
 	 * L2 / L3 drops (sl=21 0x02 / 0x20) are not modeled */
 	{ 18, { MEV(HWPF_DROP_DC_HIT), MEV(SWPF_DROP_DC_HIT), 0 } },
-	{ 21, { MEV(PF_HIT_L2), 0, MEV(PF_HIT_L3), MEV(PF_HIT_MEM), 0, 0 } },
+	{ 21, { MEV(PF_HIT_L2), 0, MEV(PF_HIT_L3), MEV(PF_HIT_MEM), MEV(PF_HIT_REMOTE), 0 } },
 };
 
 uint64_t hvpmu_t4_mem_events(unsigned sl, unsigned bit)

@@ -269,8 +269,14 @@ static void block_entry(struct vcpu *v, struct tb_info *ti)
 		drop_pending_prefetches(v);
 	resolve_pending(v, ti->blk.vaddr, account_prev(v, ti->blk.vaddr));
 	set_pending(v, ti);
-	if (P.need_memory)
+	if (P.need_memory) {
+		/* the strands share caches, L3s and the address space: one at a time */
+		if (P.mt)
+			lock();
 		hvpmu_machine_ifetch(P.m, v->strand, ti->blk.vaddr, ti->blk.n * SPARC_INSN_BYTES);
+		if (P.mt)
+			unlock();
+	}
 	v->act->bound += ti->blk.n;
 	if (v->act->bound >= v->act->next_check) {
 		lock();
@@ -339,6 +345,8 @@ static void mem_exec(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64
 		return;
 	if (mi->rec_slot >= 0)
 		v->pf_base[mi->rec_slot] = vaddr;
+	if (P.mt) /* shared caches and address space (docs/coherence-model.md) */
+		lock();
 	if (mi->after && v->npf_pend) { /* the prefetches waiting for this access go first */
 		unsigned keep = 0;
 
@@ -354,6 +362,8 @@ static void mem_exec(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64
 	}
 	hvpmu_machine_dref(P.m, v->strand, mi->pc, vaddr, 1u << qemu_plugin_mem_size_shift(info),
 			   mi->flags, mi->is_store || qemu_plugin_mem_is_store(info));
+	if (P.mt)
+		unlock();
 }
 
 /* A software prefetch starts (QEMU reports no memory access for it). */
@@ -364,6 +374,8 @@ static void pf_exec(unsigned int vcpu_index, void *udata)
 
 	if (!v)
 		return;
+	if (P.mt)
+		lock();
 	switch (p->how) {
 	case HVPMU_PF_ABSOLUTE:
 		hvpmu_machine_prefetch(P.m, v->strand, p->pc, (uint64_t)p->delta, p->fcn);
@@ -381,6 +393,8 @@ static void pf_exec(unsigned int vcpu_index, void *udata)
 		hvpmu_machine_prefetch_unresolved(P.m, v->strand);
 		break;
 	}
+	if (P.mt)
+		unlock();
 }
 
 /* Marker in multi-threaded mode: the block reached its last instruction. */
@@ -673,8 +687,8 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 	if (!v->live) {
 		memset(v, 0, sizeof *v);
 		v->live = 1;
-		v->strand = vcpu_index;
-		v->act = hvpmu_machine_activity(P.m, vcpu_index);
+		v->strand = hvpmu_md_vcpu_strand(&P.md, vcpu_index);
+		v->act = hvpmu_machine_activity(P.m, v->strand);
 		hvpmu_machine_set_mode(P.m, v->strand, HVPMU_MODE_USER);
 		v->next_sample = hvpmu_machine_tick(P.m, vcpu_index) + P.rq.sample_cycles;
 		if (vcpu_index == 0)
@@ -899,20 +913,28 @@ static int setup(const char *cfg)
 		fprintf(stderr, "hvpmu plugin: %s\n", err);
 		return -1;
 	}
-	{
-		int plat = P.rq.platform[0] ? hvpmu_platform_by_name(P.rq.platform) : HVPMU_PLATFORM_T4;
+	if (hvpmu_md_by_name(P.rq.platform[0] ? P.rq.platform : "t4", &P.md)) {
+		fprintf(stderr, "hvpmu plugin: unknown platform %s\n", P.rq.platform);
+		return -1;
+	}
+	if (P.rq.md_path[0]) { /* --md FILE over the named description */
+		struct hvpmu_md base = P.md;
 
-		if (plat < 0) {
-			fprintf(stderr, "hvpmu plugin: unknown platform %s\n", P.rq.platform);
-			return -1;
-		}
-		hvpmu_md_default((enum hvpmu_platform)plat, &P.md);
-		if (P.rq.md_path[0] && hvpmu_md_load(P.rq.md_path, (enum hvpmu_platform)plat, &P.md, err, sizeof err)) {
+		if (hvpmu_md_load(P.rq.md_path, &base, &P.md, err, sizeof err)) {
 			fprintf(stderr, "hvpmu plugin: %s: %s\n", P.rq.md_path, err);
 			return -1;
 		}
-		if (P.rq.hw_prefetch) /* hvpmu stat --hw-prefetch */
-			P.md.mem.l1d_hw_prefetch = P.rq.hw_prefetch;
+	}
+	if (P.rq.hw_prefetch) /* hvpmu stat --hw-prefetch */
+		P.md.mem.l1d_hw_prefetch = P.rq.hw_prefetch;
+	if (P.rq.placement[0]) { /* docs/coherence-model.md: vCPU -> strand */
+		int pl = hvpmu_placement_by_name(P.rq.placement);
+
+		if (pl < 0) {
+			fprintf(stderr, "hvpmu plugin: unknown placement %s\n", P.rq.placement);
+			return -1;
+		}
+		P.md.placement = (enum hvpmu_placement)pl;
 	}
 	if (hvpmu_machine_create(&P.md, &P.m) || hvpmu_hv_create(P.m, &P.hv))
 		return -1;

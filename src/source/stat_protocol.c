@@ -65,6 +65,7 @@ int stat_request_write(const char *path, const struct stat_request *rq, char *er
 	json_object_object_add(o, "sample_cycles", u64(rq->sample_cycles));
 	json_object_object_add(o, "platform", json_object_new_string(rq->platform));
 	json_object_object_add(o, "md_path", json_object_new_string(rq->md_path));
+	json_object_object_add(o, "placement", json_object_new_string(rq->placement));
 	json_object_object_add(o, "mmustat", u64((uint64_t)rq->mmustat));
 	json_object_object_add(o, "cpustat", u64((uint64_t)rq->cpustat));
 	json_object_object_add(o, "hw_prefetch", u64(rq->hw_prefetch));
@@ -113,6 +114,7 @@ int stat_request_read(const char *path, struct stat_request *rq, char *err, size
 	rq->sample_cycles = get_u64(o, "sample_cycles");
 	get_str(o, "platform", rq->platform, sizeof rq->platform);
 	get_str(o, "md_path", rq->md_path, sizeof rq->md_path);
+	get_str(o, "placement", rq->placement, sizeof rq->placement);
 	rq->mmustat = get_u64(o, "mmustat") != 0;
 	rq->cpustat = get_u64(o, "cpustat") != 0;
 	rq->hw_prefetch = (uint32_t)get_u64(o, "hw_prefetch");

@@ -51,7 +51,8 @@ struct stat_request {
 	unsigned nbusdev;
 	struct stat_busdev busdev[STAT_MAX_BUSDEV];
 	uint64_t sample_cycles;  /* busstat interval in cycles (0: no sampling) */
-	char platform[16];       /* "t4" (default) or "t1" */
+	char platform[16];       /* "t4" (default), "t4-2", "t4-4" or "t1" (hvpmu_md_by_name) */
+	char placement[8];       /* "" / "pack" or "spread" (hvpmu_placement_by_name) */
 	int mmustat;             /* collect Niagara MMU statistics per CPU */
 	int cpustat;             /* sample every strand's events every sample_cycles (cpustat) */
 	char md_path[4096];      /* machine-description file ("" = the platform's built-in one) */

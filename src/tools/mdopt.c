@@ -11,21 +11,23 @@ int tool_load_md(const char *tool, const char *file, int platform_given, struct 
 		 struct hvpmu_md *md)
 {
 	char err[512], abs[PATH_MAX];
-	int base = rq->platform[0] ? hvpmu_platform_by_name(rq->platform) : HVPMU_PLATFORM_T4;
+	struct hvpmu_md base;
 
-	if (base < 0)
-		base = HVPMU_PLATFORM_T4;
+	if (hvpmu_md_by_name(rq->platform[0] ? rq->platform : "t4", &base)) {
+		fprintf(stderr, "%s: unknown platform '%s'\n", tool, rq->platform);
+		return -1;
+	}
 	if (!file) {
-		hvpmu_md_default((enum hvpmu_platform)base, md);
+		*md = base;
 		return 0;
 	}
-	if (hvpmu_md_load(file, (enum hvpmu_platform)base, md, err, sizeof err)) {
+	if (hvpmu_md_load(file, &base, md, err, sizeof err)) {
 		fprintf(stderr, "%s: --md %s: %s\n", tool, file, err);
 		return -1;
 	}
-	if (platform_given && (int)md->platform != base) {
+	if (platform_given && md->platform != base.platform) {
 		fprintf(stderr, "%s: --md %s describes platform %s, the command line asks for %s\n", tool, file,
-			hvpmu_platform_name(md->platform), hvpmu_platform_name((enum hvpmu_platform)base));
+			hvpmu_platform_name(md->platform), hvpmu_platform_name(base.platform));
 		return -1;
 	}
 	if (!realpath(file, abs) || strlen(abs) >= sizeof rq->md_path) {
@@ -33,6 +35,7 @@ int tool_load_md(const char *tool, const char *file, int platform_given, struct 
 		return -1;
 	}
 	strcpy(rq->md_path, abs);
-	snprintf(rq->platform, sizeof rq->platform, "%s", hvpmu_platform_name(md->platform));
+	if (!platform_given) /* the plugin starts from the same base: the file names the rest */
+		snprintf(rq->platform, sizeof rq->platform, "%s", hvpmu_platform_name(md->platform));
 	return 0;
 }

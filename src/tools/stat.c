@@ -87,7 +87,10 @@ static int usage(FILE *f)
 		   "      --pic-init N     start every PIC at N (32-bit; excluded from counts)\n"
 		   "      --overflow-log FILE   log every PIC overflow trap (pic, event, tpc, precise)\n"
 		   "      --rotate-cycles N     multiplexing tick in cycles (default 4 ms)\n"
-		   "  -p, --platform P     t4 (default) or t1 (UltraSPARC T1: Instr_cnt + one PICL event at a time)\n"
+		   "  -p, --platform P     t4 (default), t4-2, t4-4 (2/4 chips) or t1 (UltraSPARC T1: Instr_cnt +\n"
+		   "                       one PICL event at a time)\n"
+		   "      --placement P    guest threads on strands: pack (default: thread i on strand i)\n"
+		   "                       or spread (over chips, then cores)\n"
 		   "      --md FILE        machine description (JSON; docs/machine-description.md)\n"
 		   "      --hw-prefetch N  L1D hardware prefetcher: N next lines on a load miss (0-4, default 0 = off)\n"
 		   "default events: " DEFAULT_EVENTS "\n");
@@ -221,6 +224,7 @@ int cmd_stat(int argc, char **argv)
 		{ "platform", required_argument, NULL, 'p' },
 		{ "md", required_argument, NULL, 'M' },
 		{ "hw-prefetch", required_argument, NULL, 'H' },
+		{ "placement", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -251,15 +255,25 @@ int cmd_stat(int argc, char **argv)
 			lists[nlists++] = optarg;
 			have_events = 1;
 			break;
-		case 'p':
-			if (hvpmu_platform_by_name(optarg) < 0 || strlen(optarg) >= sizeof rq.platform) {
-				fprintf(stderr, "hvpmu stat: unknown platform '%s' (t4, t1)\n", optarg);
+		case 'p': {
+			struct hvpmu_md named;
+
+			if (hvpmu_md_by_name(optarg, &named) || strlen(optarg) >= sizeof rq.platform) {
+				fprintf(stderr, "hvpmu stat: unknown platform '%s' (t4, t4-2, t4-4, t1)\n", optarg);
 				return EXIT_USAGE;
 			}
 			strcpy(rq.platform, optarg);
 			platform_given = 1;
 			break;
+		}
 		case 'M': md_file = optarg; break;
+		case 'C':
+			if (hvpmu_placement_by_name(optarg) < 0) {
+				fprintf(stderr, "hvpmu stat: unknown placement '%s' (pack, spread)\n", optarg);
+				return EXIT_USAGE;
+			}
+			strcpy(rq.placement, optarg);
+			break;
 		case 'x': sep = optarg; fmt = OUT_CSV; break;
 		case 'j': fmt = OUT_JSON; break;
 		case 'o': outfile = optarg; break;

@@ -3,7 +3,8 @@
  * fuzz_md_file.c - libFuzzer target for machine-description files
  * (src/model/md_file.c, hvpmu_md_parse; docs/machine-description.md).
  *
- * Input: byte 0 bit 0 = the base platform (1: t1), the rest the file.
+ * Input: byte 0 bits 1:0 = the base description (t4, t1, t4-2, t4-4), the
+ * rest the file.
  * Invariants (abort on violation): the result is 0 or HVPMU_EINVAL (or
  * HVPMU_ENOMEM); an error comes with one non-empty line and leaves the
  * description untouched; a success gives 1..4096 strands, guests whose
@@ -43,8 +44,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&md, 0x5a, sizeof md);
 	before = md;
 	memset(err, 0, sizeof err);
-	rc = hvpmu_md_parse((const char *)data + 1, size - 1, (data[0] & 1) ? HVPMU_PLATFORM_T1 : HVPMU_PLATFORM_T4,
-			    &md, err, sizeof err);
+	{
+		static const char *const names[] = { "t4", "t1", "t4-2", "t4-4" };
+		struct hvpmu_md base;
+
+		hvpmu_md_by_name(names[data[0] & 3], &base);
+		rc = hvpmu_md_parse((const char *)data + 1, size - 1, &base, &md, err, sizeof err);
+	}
 	if (rc == HVPMU_ENOMEM)
 		return 0;
 	if (rc == HVPMU_EINVAL) {

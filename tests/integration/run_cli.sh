@@ -24,6 +24,14 @@ expect_err "missing program" env -i "$hvpmu" stat -- "$tmp/nonexistent"
 expect_err "not sparc64" env -i "$hvpmu" stat -- /bin/true
 expect_err "no program" env -i "$hvpmu" stat -e Instr_ld
 expect_err "unknown command" env -i "$hvpmu" frobnicate
+expect_err "unknown platform" env -i "$hvpmu" stat -p t4-3 -- "$micro/loop_int"
+expect_err "unknown placement" env -i "$hvpmu" stat --placement scatter -- "$micro/loop_int"
+
+# multi-chip descriptions and placement run a single-threaded program alike
+# (docs/coherence-model.md): thread 0 is on strand 0 either way
+env -i "$hvpmu" stat -x, -o "$tmp/t42" -p t4-4 --placement spread -e Instr_all -- "$micro/loop_int" ||
+	fail "-p t4-4 --placement spread failed"
+grep -q '^30006,,Instr_all,' "$tmp/t42" || { cat "$tmp/t42" >&2; fail "t4-4 Instr_all"; }
 
 # the program's exit status passes through (windows exits 0; write a tiny exit 3 program? use
 # the shell's `false` equivalent: overflow exits 0 too) - check 0 and a signal-free path

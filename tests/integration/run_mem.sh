@@ -7,12 +7,13 @@
 #
 # usage: run_mem.sh HVPMU WORKLOAD_DIR EXPECTED PROGRAM
 #
-# EXPECTED lines: `PROGRAM EVENT EXPECTED TOLERANCE` (tolerance absolute),
-# and optionally `PROGRAM @stat OPTION...`: extra `hvpmu stat` options for
-# every run of PROGRAM (e.g. --hw-prefetch=1).
+# EXPECTED lines: `PROGRAM EVENT EXPECTED TOLERANCE` (tolerance absolute);
+# a line `PROGRAM @stat OPTION...` adds hvpmu stat options for PROGRAM
+# (machine description, thread placement: docs/coherence-model.md); `{dir}`
+# in them stands for EXPECTED's directory (e.g. --md {dir}/FILE.json).
 # Every event listed for PROGRAM is measured, at most 4 per run (the four
 # T4 PICs, so nothing is multiplexed or scaled), with
-#   env -i HVPMU stat [OPTIONS] -x, -o OUT -e EV1,..,EV4 -- WORKLOAD_DIR/PROGRAM
+#   env -i HVPMU stat -x, -o OUT [@stat options] -e EV1,..,EV4 -- WORKLOAD_DIR/PROGRAM
 # (no environment, so that no QEMU_* variable of the caller changes the
 # result).  CSV fields follow perf: VALUE,UNIT,EVENT,RUNTIME,PCNT,...
 # A count passes when |observed - expected| <= tolerance and the event was
@@ -53,8 +54,8 @@ declare -A want=() tol=()
 while read -r prog ev exp tl extra; do
 	[ "$prog" = "$NAME" ] || continue
 	if [ "$ev" = "@stat" ]; then
-		# shellcheck disable=SC2206 # options split on blanks by design
-		stat_opts+=($exp $tl $extra)
+		read -r -a more <<<"$exp $tl $extra"
+		stat_opts+=("${more[@]//\{dir\}/$(dirname "$EXPECTED")}")
 		continue
 	fi
 	[[ $exp =~ ^[0-9]+$ && $tl =~ ^[0-9]+$ && -z $extra ]] ||
@@ -71,7 +72,8 @@ done < <(grep -v '^[[:space:]]*#' "$EXPECTED")
 for ((i = 0; i < ${#events[@]}; i += EVENTS_PER_RUN)); do
 	group=$(IFS=,; echo "${events[*]:i:EVENTS_PER_RUN}")
 	rc=0
-	env -i "$HVPMU" stat "${stat_opts[@]}" -x, -o "$tmp/run.csv" -e "$group" -- "$PROG" >"$tmp/stdout" 2>"$tmp/stderr" || rc=$?
+	env -i "$HVPMU" stat -x, -o "$tmp/run.csv" ${stat_opts[@]+"${stat_opts[@]}"} -e "$group" -- "$PROG" \
+		>"$tmp/stdout" 2>"$tmp/stderr" || rc=$?
 	if [ "$rc" -ne 0 ] || [ ! -f "$tmp/run.csv" ]; then
 		sed 's/^/  | /' "$tmp/stderr" >&2
 		fail "hvpmu stat exited with status $rc (events $group)"

@@ -167,7 +167,9 @@ static void test_event_supported(void **state)
 	assert_int_equal(hvpmu_t4_event_supported(5, 0x07), 1);
 	assert_int_equal(hvpmu_t4_event_supported(5, 0x08), 0); /* BTC miss: not modeled yet */
 	assert_int_equal(hvpmu_t4_event_supported(5, 0x0f), 0);
-	assert_int_equal(hvpmu_t4_event_supported(22, 0x04), 0); /* local cache-to-cache */
+	assert_int_equal(hvpmu_t4_event_supported(22, 0x04), 1); /* local cache-to-cache (coherence) */
+	assert_int_equal(hvpmu_t4_event_supported(20, 0x0a), 1); /* snoop invalidations (coherence) */
+	assert_int_equal(hvpmu_t4_event_supported(24, 0x04), 0); /* L2 fill buffer full: not modeled */
 	assert_int_equal(hvpmu_t4_event_supported(19, 0x03), 0);
 	assert_int_equal(hvpmu_t4_event_supported(25, 0x0f), 1); /* the strand's branch predictor */
 	assert_int_equal(hvpmu_t4_event_supported(1, 0x01), 0);

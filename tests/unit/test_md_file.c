@@ -19,7 +19,7 @@
 
 static int parse(const char *text, struct hvpmu_md *md, char *err, size_t n)
 {
-	return hvpmu_md_parse(text, strlen(text), HVPMU_PLATFORM_T4, md, err, n);
+	return hvpmu_md_parse(text, strlen(text), NULL, md, err, n);
 }
 
 static void test_empty_is_default(void **state)
@@ -34,9 +34,24 @@ static void test_empty_is_default(void **state)
 	assert_int_equal(parse("{\"platform\": \"t1\"}", &md, err, sizeof err), HVPMU_OK);
 	hvpmu_md_default(HVPMU_PLATFORM_T1, &def);
 	assert_memory_equal(&md, &def, sizeof md);
-	/* base platform when the file names none */
-	assert_int_equal(hvpmu_md_parse("{}", 2, HVPMU_PLATFORM_T1, &md, err, sizeof err), HVPMU_OK);
+	/* the base description when the file names none */
+	hvpmu_md_default(HVPMU_PLATFORM_T1, &def);
+	assert_int_equal(hvpmu_md_parse("{}", 2, &def, &md, err, sizeof err), HVPMU_OK);
 	assert_int_equal(md.platform, HVPMU_PLATFORM_T1);
+	/* a named server; chips keep an equal share of memory each; a new
+	 * clock keeps the remote penalty's time */
+	assert_int_equal(parse("{\"platform\": \"t4-2\"}", &md, err, sizeof err), HVPMU_OK);
+	assert_int_equal(hvpmu_md_by_name("t4-2", &def), HVPMU_OK);
+	assert_memory_equal(&md, &def, sizeof md);
+	assert_int_equal(parse("{\"platform\": \"t4-2\", \"chips\": 4, \"clock_hz\": 5700000000,"
+			       " \"placement\": \"spread\"}", &md, err, sizeof err), HVPMU_OK);
+	assert_int_equal(md.home_shift, def.home_shift - 1);
+	assert_int_equal(md.remote_latency, 2 * def.remote_latency);
+	assert_int_equal(md.placement, HVPMU_PLACE_SPREAD);
+	assert_int_equal(parse("{\"chips\": 2, \"home_shift\": 20, \"remote_latency\": 7}", &md, err, sizeof err),
+			 HVPMU_OK);
+	assert_int_equal(md.home_shift, 20);
+	assert_int_equal(md.remote_latency, 7);
 }
 
 static void test_overrides(void **state)
@@ -103,10 +118,12 @@ static void test_errors(void **state)
 		{ "{\"chip\": 1}", "chip: unknown key" },
 		{ "{\"chips\": \"2\"}", "chips: not an integer" },
 		{ "{\"chips\": 0}", "chips: out of range" },
-		{ "{\"chips\": 5}", "t4 has 1..4 chips" },
+		{ "{\"chips\": 8, \"cores_per_chip\": 1}", "t4 has 1..4 chips" },
 		{ "{\"platform\": \"t1\", \"chips\": 2}", "t1 has one chip" },
-		{ "{\"platform\": \"t9\"}", "platform: not a platform" },
-		{ "{\"platform\": 4}", "platform: not a platform" },
+		{ "{\"platform\": \"t9\"}", "platform: not a description name" },
+		{ "{\"platform\": 4}", "platform: not a description name" },
+		{ "{\"chips\": 3}", "chips: not a power of two" },
+		{ "{\"placement\": \"wide\"}", "placement: not a placement" },
 		{ "{\"clock_hz\": -1}", "clock_hz: out of range" },
 		{ "{\"timing\": {\"insn_cycles\": 0}}", "timing.insn_cycles: out of range" },
 		{ "{\"timing\": {\"bogus\": 1}}", "timing.bogus: unknown key" },
@@ -148,7 +165,7 @@ static void test_errors(void **state)
 		assert_null(strchr(err, '\n'));
 		assert_memory_equal(&md, &before, sizeof md);
 	}
-	assert_int_equal(hvpmu_md_parse(NULL, 0, HVPMU_PLATFORM_T4, &md, err, sizeof err), HVPMU_EINVAL);
+	assert_int_equal(hvpmu_md_parse(NULL, 0, NULL, &md, err, sizeof err), HVPMU_EINVAL);
 }
 
 static void test_load(void **state)
@@ -162,11 +179,11 @@ static void test_load(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
 	close(fd);
-	assert_int_equal(hvpmu_md_load(path, HVPMU_PLATFORM_T4, &md, err, sizeof err), HVPMU_OK);
+	assert_int_equal(hvpmu_md_load(path, NULL, &md, err, sizeof err), HVPMU_OK);
 	assert_int_equal(md.platform, HVPMU_PLATFORM_T1);
 	assert_int_equal(md.clock_hz, 1400000000u);
 	unlink(path);
-	assert_int_equal(hvpmu_md_load(path, HVPMU_PLATFORM_T4, &md, err, sizeof err), HVPMU_EINVAL);
+	assert_int_equal(hvpmu_md_load(path, NULL, &md, err, sizeof err), HVPMU_EINVAL);
 	assert_non_null(strstr(err, "No such file"));
 }
 

@@ -666,6 +666,9 @@ static int setup(const char *cfg)
 		P.need_memory |= hvpmu_t4_event_needs_memory(e->sl, e->mask);
 	}
 	P.need_memory |= P.rq.nbusdev > 0 || P.rq.mmustat; /* DRAM traffic, TSB walks */
+	/* the pipeline timing (mispredict penalty, BTC) runs with the memory
+	 * model: it needs every CTI's outcome (docs/timing-model.md) */
+	P.need_branches |= P.need_memory;
 	hvpmu_machine_enable_memory(P.m, P.need_memory);
 	for (unsigned i = 0; i < P.rq.nevents; i++)
 		if (hvpmu_sv_add_event(P.sv, &P.rq.ev[i]) < 0) {

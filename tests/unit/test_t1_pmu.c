@@ -390,7 +390,7 @@ static void test_sl_memory_event_selection(void **state)
 {
 	struct hvpmu_t1_pmu *p = new_pmu();
 	struct hvpmu_t1_feed_result r;
-	uint32_t want[HVPMU_T1_NSL] = { 0 };
+	uint64_t want[HVPMU_T1_NSL] = { 0 };
 
 	(void)state;
 	want[HVPMU_T1_SL_IC_MISS] = (1u << HVPMU_MEV_IC_MISS_L2L3) | (1u << HVPMU_MEV_IC_MISS_MEM);

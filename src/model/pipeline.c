@@ -52,12 +52,9 @@ int pipe_utag_init(struct pipe_utag *u, uint32_t sets, uint32_t ways)
 	memset(u, 0, sizeof *u);
 	if (!sets || !ways)
 		return -1;
-	u->utag = calloc((size_t)sets * ways, sizeof *u->utag);
-	u->line = calloc((size_t)sets * ways, sizeof *u->line);
-	if (!u->utag || !u->line) {
-		pipe_utag_fini(u);
+	u->w = calloc((size_t)sets * ways, sizeof *u->w);
+	if (!u->w)
 		return -1;
-	}
 	u->sets = sets;
 	u->ways = ways;
 	return 0;
@@ -65,8 +62,7 @@ int pipe_utag_init(struct pipe_utag *u, uint32_t sets, uint32_t ways)
 
 void pipe_utag_fini(struct pipe_utag *u)
 {
-	free(u->utag);
-	free(u->line);
+	free(u->w);
 	memset(u, 0, sizeof *u);
 }
 
@@ -76,14 +72,14 @@ void pipe_utag_fini(struct pipe_utag *u)
 static int alive(struct pipe_utag *u, uint32_t base, uint32_t w, uint64_t pline, int present,
 		 int (*probe)(const void *, uint64_t), const void *ctx)
 {
-	uint64_t k = u->line[base + w];
+	uint64_t k = u->w[base + w].line;
 
 	if (!k)
 		return 0;
 	if (k == pline + 1)
 		return present;
 	if (!probe(ctx, k - 1)) {
-		u->line[base + w] = 0;
+		u->w[base + w].line = 0;
 		return 0;
 	}
 	return 1;
@@ -94,15 +90,18 @@ enum pipe_utag_outcome pipe_utag_fetch(struct pipe_utag *u, uint64_t va, uint64_
 				       const void *ctx)
 {
 	uint32_t base = (uint32_t)(pline & (u->sets - 1)) * u->ways;
-	uint8_t ut = (uint8_t)((va >> PIPE_UTAG_SHIFT) & PIPE_UTAG_MASK);
+	uint64_t ut = (va >> PIPE_UTAG_SHIFT) & PIPE_UTAG_MASK;
 	int wu = -1, wp = -1;
 	enum pipe_utag_outcome out;
 
 	for (uint32_t w = 0; w < u->ways; w++) {
-		if (present && u->line[base + w] == pline + 1)
+		if (present && u->w[base + w].line == pline + 1)
 			wp = (int)w;
-		if (wu < 0 && u->utag[base + w] == ut && alive(u, base, w, pline, present, probe, ctx))
+		if (wu < 0 && u->w[base + w].utag == ut && alive(u, base, w, pline, present, probe, ctx)) {
 			wu = (int)w; /* the predicted way: first microtag match */
+			if (wu == wp)
+				return PIPE_UTAG_HIT; /* the common case: nothing to train */
+		}
 	}
 	if (wu < 0)
 		out = present ? PIPE_UTAG_MISS_PTAG_HIT : PIPE_UTAG_MISS_PTAG_MISS;
@@ -110,22 +109,25 @@ enum pipe_utag_outcome pipe_utag_fetch(struct pipe_utag *u, uint64_t va, uint64_
 		out = PIPE_UTAG_HIT_PTAG_MISS;
 	else
 		out = wu == wp ? PIPE_UTAG_HIT : PIPE_UTAG_WAY_MISMATCH;
-	if (present) {
-		if (wp >= 0) /* retrain the way that holds the line */
-			u->utag[base + (uint32_t)wp] = ut;
+	if (present && wp >= 0) { /* retrain the way that holds the line */
+		u->w[base + (uint32_t)wp].utag = ut;
 		return out;
 	}
-	/* a fill: the way of the evicted line, else an empty or dead one */
+	/* a fill: drop stale entries of this line (it was invalidated), then
+	 * take the way of the evicted line, else an empty or dead one */
+	for (uint32_t w = 0; w < u->ways; w++)
+		if (u->w[base + w].line == pline + 1)
+			u->w[base + w].line = 0;
 	for (uint32_t w = 0; wp < 0 && w < u->ways; w++)
-		if (evicted_line != UINT64_MAX && u->line[base + w] == evicted_line + 1)
+		if (evicted_line != UINT64_MAX && u->w[base + w].line == evicted_line + 1)
 			wp = (int)w;
 	for (uint32_t w = 0; wp < 0 && w < u->ways; w++)
 		if (!alive(u, base, w, pline, 0, probe, ctx))
 			wp = (int)w;
 	if (wp < 0) /* cannot happen while the L1I and the array agree */
 		wp = 0;
-	u->line[base + (uint32_t)wp] = pline + 1;
-	u->utag[base + (uint32_t)wp] = ut;
+	u->w[base + (uint32_t)wp].line = pline + 1;
+	u->w[base + (uint32_t)wp].utag = ut;
 	return out;
 }
 

@@ -76,11 +76,17 @@ enum pipe_utag_outcome {
 	PIPE_UTAG_WAY_MISMATCH,     /* a microtag matches, the line is in another way */
 };
 
+/* One way: its microtag beside the line it belongs to (a 4-way set is one
+ * 64-byte host cache line). */
+struct pipe_utag_way {
+	uint64_t line;        /* physical line address + 1, 0 = empty */
+	uint64_t utag;
+};
+
 /* Microtag array of one L1I: sets x ways, in way order. */
 struct pipe_utag {
 	uint32_t sets, ways;
-	uint8_t *utag;        /* [sets * ways] */
-	uint64_t *line;       /* [sets * ways]: physical line address + 1, 0 = empty */
+	struct pipe_utag_way *w; /* [sets * ways] */
 };
 
 /* 0 or -1 (ENOMEM / bad geometry). */

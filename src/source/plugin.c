@@ -265,7 +265,7 @@ static void tb_exec_st(unsigned int vcpu_index, void *udata)
 	uint64_t vaddr = ti->blk.vaddr;
 
 	if (__builtin_expect(vcpu_index != 0 || !p || p->execs == v->mark_seen || vaddr == p->last_pc ||
-			     P.need_branches || (v->pend && vaddr == pend_ds(v)) ||
+			     (v->pend && vaddr == pend_ds(v)) ||
 			     act->bound + ti->blk.n >= act->next_check, 0)) {
 		tb_exec(vcpu_index, udata);
 		return;
@@ -277,14 +277,9 @@ static void tb_exec_st(unsigned int vcpu_index, void *udata)
 	}
 	if (P.need_memory)
 		hvpmu_machine_ifetch(P.m, 0, vaddr, ti->blk.n * SPARC_INSN_BYTES);
-	if (v->pend) { /* only conditional CTIs are pending here (need_taken) */
-		act->taken_cond += vaddr == v->pend_tb->cti_target;
-		v->pend = 0;
-	}
-	if (ti->blk.cond_cti >= 0 && P.need_taken) {
-		v->pend = 1;
-		v->pend_tb = ti;
-	}
+	if (v->pend) /* the previous block ran to its end */
+		resolve_pending(v, vaddr, 1);
+	set_pending(v, ti);
 	act->bound += ti->blk.n;
 	v->mark_seen = ti->execs;
 	v->prev = ti;

@@ -12,6 +12,8 @@
 #   Sel_2 = Sel_0_ready = 0,  Fetch_0_all = Fetch_0,  Commit_0_all = Commit_0
 #   DTLB_miss_tag_wait <= Instr_buffer_full <= Fetch_0 <= Sel_0_wait <= cycles:u
 #   Sel_pipe_drain_cycles = 21 * Br_mispred
+#   IC_mtag_miss - IC_mtag_miss_ptag_hit + IC_mtag_miss_ptag_miss = IC_miss
+#     (sl=7 0x01 - 0x02 + 0x04: the PCBE's name for 0x04 is misleading)
 #   Sel_0_wait - Fetch_0 = 24 * Br_mispred   (refetch + drain: the penalty)
 # and, when DATA is given, the load-miss wait
 #   Instr_buffer_full - DTLB_miss_tag_wait = DATA.
@@ -60,6 +62,7 @@ measure Pick_0:u,Pick_any:u,Commit_0:u,Commit_1_or_2:u "${args[@]}"
 measure Fetch_0:u,Fetch_0_all:u,Instr_buffer_full:u,DTLB_miss_tag_wait:u "${args[@]}"
 measure Br_mispred:u,Sel_2:uk,Sel_0_ready:uk,Commit_0_all:u "${args[@]}"
 measure cycles:uk,Sel_1:uk "${args[@]}"
+measure IC_mtag_miss:u,IC_mtag_miss_ptag_hit:u,IC_mtag_miss_ptag_miss:u,IC_miss:u "${args[@]}"
 
 fails=0
 check() { # NAME LEFT RIGHT
@@ -94,6 +97,10 @@ le "Fetch_0 <= Sel_0_wait" "${V[Fetch_0:u]}" "${V[Sel_0_wait:u]}"
 le "Sel_pipe_drain_cycles <= Sel_0_wait" "${V[Sel_pipe_drain_cycles:u]}" "${V[Sel_0_wait:u]}"
 check "Sel_pipe_drain_cycles = $DRAIN * Br_mispred" "${V[Sel_pipe_drain_cycles:u]}" $((DRAIN * V[Br_mispred:u]))
 check "Sel_0_wait - Fetch_0 = $MISPREDICT * Br_mispred" $((V[Sel_0_wait:u] - V[Fetch_0:u])) $((MISPREDICT * V[Br_mispred:u]))
+# sl=7: 0x01 - 0x02 (microtag and ptag miss) + 0x04 (microtag hit, ptag
+# miss) are exactly the I-cache misses
+check "IC_mtag_miss - IC_mtag_miss_ptag_hit + 0x04 = IC_miss" \
+	$((V[IC_mtag_miss:u] - V[IC_mtag_miss_ptag_hit:u] + V[IC_mtag_miss_ptag_miss:u])) "${V[IC_miss:u]}"
 if [ -n "$DATA" ]; then
 	check "Instr_buffer_full - DTLB_miss_tag_wait = load-miss wait" \
 		$((V[Instr_buffer_full:u] - V[DTLB_miss_tag_wait:u])) "$DATA"

@@ -152,6 +152,25 @@ static void test_utag(void **state)
 	/* an invalidated line's microtag no longer predicts */
 	npresent = 1; /* only l3 left: l2 invalidated behind the array's back */
 	assert_int_equal(pipe_utag_fetch(&u, va2, l2, 0, UINT64_MAX, probe, NULL), PIPE_UTAG_MISS_PTAG_MISS);
+	/* refilled, it has one entry (the stale one is dropped): a plain hit */
+	present_lines[npresent++] = l2;
+	assert_int_equal(pipe_utag_fetch(&u, va2, l2, 1, UINT64_MAX, probe, NULL), PIPE_UTAG_HIT);
+	assert_int_equal(pipe_utag_fetch(&u, va2 + 0x1000, l3, 1, UINT64_MAX, probe, NULL), PIPE_UTAG_HIT);
+	pipe_utag_fini(&u);
+	/* a stale entry of the fetched line in another way than the fill's:
+	 * l2 (way 0) is invalidated, then refilled into the way of the line
+	 * the L1I evicted (l, way 1); the stale way must not predict it */
+	assert_int_equal(pipe_utag_init(&u, 4, 2), 0);
+	npresent = 0;
+	assert_int_equal(pipe_utag_fetch(&u, va2, l2, 0, UINT64_MAX, probe, NULL), PIPE_UTAG_MISS_PTAG_MISS);
+	present_lines[npresent++] = l2;
+	assert_int_equal(pipe_utag_fetch(&u, va + 0x1000, l, 0, UINT64_MAX, probe, NULL), PIPE_UTAG_MISS_PTAG_MISS);
+	present_lines[npresent++] = l;
+	npresent = 0;                            /* l2 invalidated, l evicted by its refill */
+	present_lines[npresent++] = l2;
+	assert_int_equal(pipe_utag_fetch(&u, va2, l2, 0, l, probe, NULL), PIPE_UTAG_MISS_PTAG_MISS);
+	assert_int_equal(pipe_utag_fetch(&u, va2, l2, 1, UINT64_MAX, probe, NULL), PIPE_UTAG_HIT);
+	assert_int_equal(pipe_utag_fetch(&u, va2, l2, 1, UINT64_MAX, probe, NULL), PIPE_UTAG_HIT);
 	pipe_utag_fini(&u);
 }
 

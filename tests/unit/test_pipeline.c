@@ -254,6 +254,40 @@ static void test_machine_partition(void **state)
 	hvpmu_machine_destroy(m);
 }
 
+/* The DRAM wait reaches the load's latency: two strands of one core miss
+ * to memory in the same DRAM bank at the same chip cycle; the second read
+ * waits one bank cycle behind the first. */
+static void test_machine_dram_wait(void **state)
+{
+	struct hvpmu_md md;
+	struct hvpmu_machine *m = NULL;
+	const uint64_t p = UINT64_C(0x400000), page = 8192;
+	uint64_t t0, t1;
+
+	(void)state;
+	assert_int_equal(hvpmu_md_default(HVPMU_PLATFORM_T4, &md), 0);
+	assert_int_equal(hvpmu_machine_create(&md, &m), 0);
+	hvpmu_machine_enable_memory(m, 1);
+	/* warm both DTLBs on pages p, p+1 (consecutive frames, touched in
+	 * order); strand 1 then hits the core's L1D / L2 and stays behind */
+	for (uint32_t st = 0; st < 2; st++) {
+		hvpmu_machine_dref(m, st, PC, p + 0x800, 8, HVPMU_SI_LOAD, 0);
+		hvpmu_machine_dref(m, st, PC, p + page + 0x800, 8, HVPMU_SI_LOAD, 0);
+		assert_int_equal(hvpmu_machine_sync(m, st, NULL, NULL), 0);
+	}
+	t0 = hvpmu_machine_tick(m, 0);
+	t1 = hvpmu_machine_tick(m, 1);
+	assert_true(t1 < t0);
+	/* PA bit 13 apart: same MCU, port, channel and bank (docs/dram-model.md) */
+	hvpmu_machine_dref(m, 0, PC, p, 8, HVPMU_SI_LOAD, 0);
+	hvpmu_machine_dref(m, 1, PC, p + page, 8, HVPMU_SI_LOAD, 0);
+	assert_int_equal(hvpmu_machine_sync(m, 0, NULL, NULL), 0);
+	assert_int_equal(hvpmu_machine_sync(m, 1, NULL, NULL), 0);
+	assert_int_equal(hvpmu_machine_tick(m, 0) - t0, 20 + 45 + 314);
+	assert_int_equal(hvpmu_machine_tick(m, 1) - t1, 20 + 45 + 314 + DRAM_DEFAULT_BANK_BUSY_CYCLES);
+	hvpmu_machine_destroy(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,6 +296,7 @@ int main(void)
 		cmocka_unit_test(test_utag),
 		cmocka_unit_test(test_dram_wait),
 		cmocka_unit_test(test_machine_partition),
+		cmocka_unit_test(test_machine_dram_wait),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

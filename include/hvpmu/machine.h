@@ -112,7 +112,30 @@ enum hvpmu_mem_event {
 	HVPMU_MEV_ST_REMOTE,        /* store served by remote memory (sl=22 0x20) */
 	HVPMU_MEV_IC_SNOOP_INVAL,   /* L1I line invalidated by another core's store (sl=20 0x02) */
 	HVPMU_MEV_DC_SNOOP_INVAL,   /* L1D line invalidated by another core's store (sl=20 0x08) */
+	/* pipeline front end (docs/timing-model.md, src/model/pipeline.c) */
+	HVPMU_MEV_BTC_MISS,         /* taken CTI without a BTC entry (sl=5 0x08) */
+	HVPMU_MEV_BTC_TARG_INCORRECT, /* taken CTI whose BTC target was wrong (sl=8 0x08) */
+	HVPMU_MEV_MTAG_MISS_PTAG_MISS, /* I$ microtag miss, line absent (sl=7 0x01) */
+	HVPMU_MEV_MTAG_MISS_PTAG_HIT,  /* microtag miss, line present (sl=7 0x01 and 0x02) */
+	HVPMU_MEV_MTAG_HIT_PTAG_MISS,  /* microtag hit, line absent (sl=7 0x04) */
+	HVPMU_MEV_MTAG_WAY_MISMATCH,   /* microtag hit, line present in another way (sl=7 0x08) */
 	HVPMU_NMEV,
+};
+
+/*
+ * Pipeline timing (docs/timing-model.md): the causes that partition each
+ * strand's user-mode cycles; the inputs of TABLE 10-2 sl=1, 2, 8, 9, 28.
+ * Privileged and hyperprivileged cycles (modeled OS / hypervisor work)
+ * count as HVPMU_PIPE_ISSUE.
+ */
+enum hvpmu_pipe_cause {
+	HVPMU_PIPE_ISSUE = 0, /* one micro-op selected, picked and committed (base CPI) */
+	HVPMU_PIPE_FETCH,     /* front end delivers nothing: I$ miss, ITLB miss, microtag replay, BTC redirect */
+	HVPMU_PIPE_REFETCH,   /* after a mispredict, until the correct path reaches Select */
+	HVPMU_PIPE_DRAIN,     /* correct path waits at Select for the mispredicted CTI to commit */
+	HVPMU_PIPE_DATA,      /* waiting for load-miss data (L2 / L3 / memory latency + DRAM queueing) */
+	HVPMU_PIPE_DTLB,      /* loads and stores wait at Pick for a DTLB miss (hardware tablewalk) */
+	HVPMU_NPIPE,
 };
 
 /*

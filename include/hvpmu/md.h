@@ -67,6 +67,15 @@ struct hvpmu_md_timing {
 	uint32_t syscall_cycles;     /* privileged-mode cycles the guest OS spends per system call */
 	uint32_t hcall_cycles;       /* hyperprivileged-mode cycles per hypercall */
 	uint32_t trap_cycles;        /* hyperprivileged cycles to take and deliver a PMU trap */
+	/* Pipeline timing (docs/timing-model.md, src/model/pipeline.c); 0 turns a rule off. */
+	uint32_t mispredict_cycles;  /* user cycles lost per mispredicted CTI (sl=25), refetch + drain */
+	uint32_t refetch_cycles;     /* of those, cycles until the correct path reaches Select; the
+	                                rest wait at Select for the branch to commit (sl=1 mask 0x01) */
+	uint32_t btc_cycles;         /* fetch bubble of a taken CTI that misses the BTC or whose BTC
+	                                target is incorrect (sl=5 0x08, sl=8 0x08) */
+	uint32_t utag_cycles;        /* refetch after an I$ microtag miss with ptag hit or a way
+	                                mismatch (sl=7 0x02, 0x08) */
+	uint32_t dram_wait_cap;      /* largest DRAM queueing delay added to a load miss (0: none) */
 };
 
 /* One cache level (docs/machine-figures.md gives the sources). */

@@ -27,22 +27,32 @@ enum hvpmu_t4_kind {
 	HVPMU_T4_KIND_CYCLES,       /* sl=26: cycles in the modes selected by ut/st/ht */
 	HVPMU_T4_KIND_MISPRED,      /* sl=25: branch mispredicts (the strand's predictor) */
 	HVPMU_T4_KIND_MEM,          /* memory-hierarchy events (hvpmu_t4_mem_events) */
+	HVPMU_T4_KIND_PIPE,         /* pipeline cycles by cause (hvpmu_t4_pipe_causes), plus the
+	                               front-end counts of hvpmu_t4_mem_events (sl=8 0x08) */
 	HVPMU_T4_KIND_UNMODELED,    /* needs the memory hierarchy / pipeline model: not supported yet */
 };
 
 struct hvpmu_t4_group {
 	uint8_t sl;
 	uint8_t valid_mask;   /* mask bits the group uses (others ignored) */
-	uint8_t modeled_mask; /* mask bits the model counts today (KIND_MEM groups) */
+	uint8_t modeled_mask; /* mask bits the model counts today (KIND_MEM and KIND_PIPE groups) */
 	uint8_t precise;      /* TABLE 10-2 "Precise Event" column */
 	uint8_t strand_specific; /* TABLE 10-2 "Virtual processor-specific" */
 	enum hvpmu_t4_kind kind;
 	const char *title;
 };
 
-/* KIND_MEM groups: which machine memory events (enum hvpmu_mem_event
- * bits) mask bit `bit` (0..5) of group `sl` counts; 0 if none. */
+/* KIND_MEM and KIND_PIPE groups: which machine memory events (enum
+ * hvpmu_mem_event bits) mask bit `bit` (0..5) of group `sl` counts; 0 if
+ * none. */
 uint64_t hvpmu_t4_mem_events(unsigned sl, unsigned bit);
+/* KIND_PIPE groups (sl=1, 2, 8, 9, 28): which pipeline cycle causes (enum
+ * hvpmu_pipe_cause bits) mask bit `bit` (0..5) of group `sl` counts; 0 if
+ * none (docs/timing-model.md gives the table and its reasoning).  A
+ * counter with several mask bits counts the union of their causes: each
+ * cycle once ("the counter is only incremented once for each cycle",
+ * TABLE 10-2 sl=9). */
+uint32_t hvpmu_t4_pipe_causes(unsigned sl, unsigned bit);
 
 /* Row for sl 0..31. */
 const struct hvpmu_t4_group *hvpmu_t4_group(unsigned sl);

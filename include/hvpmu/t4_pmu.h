@@ -83,6 +83,7 @@ struct hvpmu_t4_feed {
 	uint64_t dmev[HVPMU_NMEV];      /* memory-hierarchy events */
 	uint64_t mem_pc;                /* PC of the access the memory events belong to (0: unknown) */
 	uint64_t dcycles[HVPMU_NMODES]; /* cycles per mode */
+	uint64_t dpipe[HVPMU_NPIPE];    /* user-mode cycles by pipeline cause; sums to dcycles[USER] */
 	const struct hvpmu_block *last; /* block the instruction events came from (prefix of it), or NULL */
 	uint64_t next_pc;               /* PC of the next instruction (TPC of disrupting traps) */
 	enum hvpmu_mode mode;           /* current mode of the strand */

@@ -13,6 +13,7 @@
 #include "dram.h"
 #include "kernel.h"
 #include "prefetch.h"
+#include "pipeline.h"
 #include "tlb.h"
 
 /* TABLE 10-2 footnote 12: block loads and stores decode into 8 micro-ops. */
@@ -28,6 +29,9 @@ struct strand {
 	uint64_t synced_mev[HVPMU_NMEV];
 	uint64_t mem_pc;                  /* PC of the access that triggered a sync, 0 if none */
 	struct bpred bp;
+	struct pipe_strand pipe;          /* BTC (src/model/pipeline.c) */
+	uint64_t pipe_pending[HVPMU_NPIPE]; /* user stall cycles by cause, part of pending[USER] */
+	uint64_t dram_wait;               /* DRAM queueing wait of the last memory read (pipeline.h) */
 	uint64_t cycles[HVPMU_NMODES];    /* modeled cycles per mode */
 	uint64_t pending[HVPMU_NMODES];   /* cycles not yet fed to the PMU */
 	uint64_t tick_cmpr;               /* 0 = disarmed */
@@ -53,6 +57,7 @@ struct core {
 	uint32_t idx, chip;               /* coherence (docs/coherence-model.md) */
 	uint32_t last_strand;             /* strand that filled last: snoop events count there */
 	int active;                       /* has filled its caches (coh_activate) */
+	struct pipe_utag utag;            /* L1I microtags (src/model/pipeline.c) */
 };
 
 /* The per-strand PMU of a platform (STYLE.md: chip differences as data). */
@@ -213,6 +218,10 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 	m->max_insn_cycles = (uint64_t)md->timing.insn_cycles * BLOCK_UOPS + md->timing.taken_cti_cycles +
 			     MAX_MISSES_PER_INSN * ((uint64_t)md->mem.l2.latency + md->mem.l3.latency +
 						    md->mem.mem_latency + (md->chips > 1 ? md->remote_latency : 0));
+	/* pipeline timing (docs/timing-model.md): a mispredict or BTC bubble,
+	 * microtag replays and DRAM queueing on every line */
+	m->max_insn_cycles += (uint64_t)md->timing.mispredict_cycles + md->timing.btc_cycles +
+			      MAX_MISSES_PER_INSN * ((uint64_t)md->timing.utag_cycles + md->timing.dram_wait_cap);
 	if (m->max_insn_cycles == 0)
 		m->max_insn_cycles = 1;
 	m->s = aligned_alloc(64, ((sizeof(struct strand) * n + 63) / 64) * 64);
@@ -232,7 +241,8 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 		if (cache_init(&m->cores[c].l1i, md->mem.l1i.size, md->mem.l1i.ways, md->mem.l1i.line) ||
 		    cache_init(&m->cores[c].l1d, md->mem.l1d.size, md->mem.l1d.ways, md->mem.l1d.line) ||
 		    (md->mem.l2.size &&
-		     cache_init(&m->cores[c].l2, md->mem.l2.size, md->mem.l2.ways, md->mem.l2.line))) {
+		     cache_init(&m->cores[c].l2, md->mem.l2.size, md->mem.l2.ways, md->mem.l2.line)) ||
+		    pipe_utag_init(&m->cores[c].utag, m->cores[c].l1i.sets, m->cores[c].l1i.ways)) {
 			hvpmu_machine_destroy(m);
 			return HVPMU_EINVAL;
 		}
@@ -262,6 +272,7 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 		m->s[i].mode = HVPMU_MODE_USER;
 		m->s[i].ctx = USER_CTX;
 		bpred_init(&m->s[i].bp);
+		pipe_strand_init(&m->s[i].pipe);
 		if (m->ops->create(&m->s[i], m->class_flags)) {
 			hvpmu_machine_destroy(m);
 			return HVPMU_ENOMEM;
@@ -300,6 +311,7 @@ void hvpmu_machine_destroy(struct hvpmu_machine *m)
 		cache_fini(&m->cores[c].l1i);
 		cache_fini(&m->cores[c].l1d);
 		cache_fini(&m->cores[c].l2);
+		pipe_utag_fini(&m->cores[c].utag);
 	}
 	for (uint32_t c = 0; m->l3 && c < m->md.chips; c++)
 		cache_fini(&m->l3[c]);
@@ -384,6 +396,34 @@ static void schedule(struct hvpmu_machine *m, struct strand *s)
 	s->act.mem_next_check = h >= UINT64_MAX - s->act.mem_refs ? UINT64_MAX : s->act.mem_refs + h;
 }
 
+/* ---- pipeline timing (docs/timing-model.md, src/model/pipeline.c) ---- */
+
+/* Charge `cyc` user cycles to cause `c`: every user stall goes through
+ * here, so the causes partition the user cycles. */
+static void charge(struct strand *s, enum hvpmu_pipe_cause c, uint64_t cyc)
+{
+	if (s->mode != HVPMU_MODE_USER) { /* the kernel path: privileged cycles are issue cycles */
+		s->pending[s->mode] += cyc;
+		return;
+	}
+	s->pending[HVPMU_MODE_USER] += cyc;
+	s->pipe_pending[c] += cyc;
+}
+
+/* The user cycles being fed (f->dcycles[USER]) by cause: the stalls
+ * charged since the last feed, and the rest issue cycles (base CPI). */
+static void pipe_feed(struct strand *s, struct hvpmu_t4_feed *f)
+{
+	uint64_t stalls = 0;
+
+	for (int c = HVPMU_PIPE_ISSUE + 1; c < HVPMU_NPIPE; c++) {
+		f->dpipe[c] = s->pipe_pending[c];
+		stalls += s->pipe_pending[c];
+		s->pipe_pending[c] = 0;
+	}
+	f->dpipe[HVPMU_PIPE_ISSUE] = f->dcycles[HVPMU_MODE_USER] - stalls;
+}
+
 static int sync_strand(struct hvpmu_machine *m, uint32_t strand, const struct hvpmu_block *last,
 		       const struct hvpmu_block *next, int mid_block);
 
@@ -435,6 +475,7 @@ static int sync_strand(struct hvpmu_machine *m, uint32_t strand, const struct hv
 		s->cycles[md] += s->pending[md];
 		s->pending[md] = 0;
 	}
+	pipe_feed(s, &f);
 	f.dclass = dclass;
 	f.dclass_nonzero = nz;
 	f.last = last;
@@ -637,6 +678,8 @@ int hvpmu_machine_stxa(struct hvpmu_machine *m, uint32_t strand, unsigned asi, u
 	return rc;
 }
 
+static void mem_ref_done(struct hvpmu_machine *m, uint32_t strand, uint64_t pc);
+
 int hvpmu_machine_branch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint32_t si_flags,
 			 int taken, uint64_t target)
 {
@@ -647,6 +690,19 @@ int hvpmu_machine_branch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, 
 	kind = bpred_update(&m->s[strand].bp, pc, si_flags, taken, target);
 	if (kind >= 0)
 		m->s[strand].act.mispred[kind]++;
+	if (m->mem_on) { /* the timing model runs with the memory model */
+		struct strand *s = &m->s[strand];
+		struct pipe_branch_cost cost;
+
+		pipe_branch(&s->pipe, &m->md.timing, pc, si_flags, taken, target, kind >= 0, &cost);
+		for (int c = HVPMU_PIPE_ISSUE + 1; c < HVPMU_NPIPE; c++)
+			if (cost.cycles[c])
+				charge(s, (enum hvpmu_pipe_cause)c, cost.cycles[c]);
+		if (cost.btc_miss || cost.btc_incorrect) {
+			s->act.mev[cost.btc_miss ? HVPMU_MEV_BTC_MISS : HVPMU_MEV_BTC_TARG_INCORRECT]++;
+			mem_ref_done(m, strand, pc);
+		}
+	}
 	return kind;
 }
 
@@ -727,13 +783,20 @@ static void dram_traffic(struct hvpmu_machine *m, uint32_t strand, uint64_t addr
 	struct dram_addr a;
 	uint32_t chip = coh_home(&m->coh, addr);
 
+	struct dram *d;
+	uint64_t now = strand_now(m, strand);
+
 	if (m->md.platform == HVPMU_PLATFORM_T1) { /* channel = L2 bank, PA[7:6] */
-		dram_request(&m->dram[(addr >> T1_CHANNEL_SHIFT) & (T1_DRAM_CHANNELS - 1)], strand_now(m, strand),
-			     addr, write, 0);
-		return;
+		d = &m->dram[(addr >> T1_CHANNEL_SHIFT) & (T1_DRAM_CHANNELS - 1)];
+		dram_request(d, now, addr, write, 0);
+	} else {
+		dram_map(addr, &a);
+		d = &m->dram[chip * HVPMU_T4_MCUS_PER_CHIP + a.mcu];
+		dram_request(d, now, addr, write, a.port);
 	}
-	dram_map(addr, &a);
-	dram_request(&m->dram[chip * HVPMU_T4_MCUS_PER_CHIP + a.mcu], strand_now(m, strand), addr, write, a.port);
+	/* a read's queueing wait adds to the load's latency (pipeline.h) */
+	if (!write && m->md.timing.dram_wait_cap)
+		m->s[strand].dram_wait = pipe_dram_read_wait(d, now, addr, m->md.timing.dram_wait_cap);
 }
 
 /* Access the chip's last level.  A read allocates, reading memory on a
@@ -941,7 +1004,8 @@ static __attribute__((noinline)) uint64_t translate_slow(struct hvpmu_machine *m
 	before = s->ts;
 	if (tlb_access(t, m->mmu, &s->ts, s->ctx, va, walk_ref, &s->wctx, &res) < 0)
 		return va;
-	s->pending[s->mode] += res.walk_cycles;
+	/* an ITLB walk stalls fetch; a DTLB walk holds loads and stores at Pick */
+	charge(s, side == TLB_SIDE_I ? HVPMU_PIPE_FETCH : HVPMU_PIPE_DTLB, res.walk_cycles);
 	s->pending[HVPMU_MODE_PRIV] += res.trap_cycles;
 	if (m->tsb_fn)
 		report_tsb_hits(m, strand, side, &before);
@@ -1072,6 +1136,7 @@ static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uin
 		cache_access(&c->l1d, a, 1, 0, &r);
 		if (r.hit)
 			return; /* no event: not counted towards mem_refs */
+		s->dram_wait = 0;
 		from = fill_l2(m, strand, a, 0);
 		if (m->md.mem.l1d_hw_prefetch && !(f & HVPMU_SI_PREFETCH))
 			hw_prefetch(m, strand, a);
@@ -1080,7 +1145,7 @@ static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uin
 			s->act.mev[dc_event[from]]++;
 		/* software prefetches do not stall the pipeline */
 		if (!(f & HVPMU_SI_PREFETCH))
-			s->pending[s->mode] += latency(m, from);
+			charge(s, HVPMU_PIPE_DATA, latency(m, from) + (from == SERVED_MEM || from == SERVED_MEM_REMOTE ? s->dram_wait : 0));
 	}
 	mem_ref_done(m, strand, pc);
 }
@@ -1106,6 +1171,42 @@ void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, u
 		dref_line(m, strand, pc, l << l1d->line_shift, f, is_store);
 }
 
+static int l1i_probe(const void *ctx, uint64_t line)
+{
+	const struct cache *l1i = ctx;
+
+	return cache_probe(l1i, line << l1i->line_shift);
+}
+
+/* The microtag lookup of a fetch of line `pa` at `va` that the L1I just
+ * looked up (*r): sl=7 events and the replay cycles of a microtag miss
+ * with ptag hit or a way mismatch.  Returns 1 when the fetch replayed
+ * (a hit whose events are accounted here). */
+static int fetch_utag(struct hvpmu_machine *m, struct strand *s, uint64_t va, uint64_t pa,
+		      const struct cache_result *r)
+{
+	static const int8_t mev[] = {
+		[PIPE_UTAG_HIT] = -1,
+		[PIPE_UTAG_MISS_PTAG_MISS] = HVPMU_MEV_MTAG_MISS_PTAG_MISS,
+		[PIPE_UTAG_MISS_PTAG_HIT] = HVPMU_MEV_MTAG_MISS_PTAG_HIT,
+		[PIPE_UTAG_HIT_PTAG_MISS] = HVPMU_MEV_MTAG_HIT_PTAG_MISS,
+		[PIPE_UTAG_WAY_MISMATCH] = HVPMU_MEV_MTAG_WAY_MISMATCH,
+	};
+	struct core *c = s->core;
+	enum pipe_utag_outcome o;
+
+	o = pipe_utag_fetch(&c->utag, va, pa >> c->l1i.line_shift, r->hit,
+			    r->evicted ? r->evicted_line : UINT64_MAX, l1i_probe, &c->l1i);
+	if (o == PIPE_UTAG_HIT)
+		return 0;
+	s->act.mev[mev[o]]++;
+	if (!r->hit) /* the miss path counts the reference */
+		return 0;
+	charge(s, HVPMU_PIPE_FETCH, m->md.timing.utag_cycles);
+	mem_ref_done(m, s->wctx.strand, va);
+	return 1;
+}
+
 void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vaddr, uint32_t bytes)
 {
 	struct strand *s;
@@ -1128,11 +1229,12 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 		if ((pa >> c->l1i.line_shift) + 1 == c->l1i.mru_key)
 			continue; /* the line fetched last */
 		cache_access(&c->l1i, pa, 1, 0, &r);
-		if (r.hit)
+		if (fetch_utag(m, s, a, pa, &r) || r.hit)
 			continue;
+		s->dram_wait = 0;
 		from = fill_l2(m, strand, pa, 0);
 		s->act.mev[ic_event[from]]++;
-		s->pending[s->mode] += latency(m, from);
+		charge(s, HVPMU_PIPE_FETCH, latency(m, from) + (from == SERVED_MEM || from == SERVED_MEM_REMOTE ? s->dram_wait : 0));
 		mem_ref_done(m, strand, a > vaddr ? a : vaddr);
 	}
 }

@@ -31,6 +31,14 @@
 #define T4_SYSCALL_CYCLES 1500
 #define T4_HCALL_CYCLES 100
 #define T4_TRAP_CYCLES 200
+/* Pipeline timing of T4 (docs/timing-model.md, docs/machine-figures.md §5):
+ * a taken CTI costs nothing when the BTC supplies its target. */
+#define T4_PIPE_TAKEN_CTI_CYCLES 0
+#define T4_MISPREDICT_CYCLES 24  /* gprofng sparc_t4 br_msp_stalls: 24 cycles per Br_mispred */
+#define T4_REFETCH_CYCLES 3      /* fetch stages from redirect to Select (hvpmu's choice) */
+#define T4_BTC_CYCLES 2          /* redirect from decode instead of fetch (hvpmu's choice) */
+#define T4_UTAG_CYCLES 2         /* fetch replay after the ptag compare (hvpmu's choice) */
+#define T4_DRAM_WAIT_CAP 576     /* 4 DRAM bank cycles (4 x 144, docs/dram-model.md) */
 
 /* SPARC T4 caches (docs/machine-figures.md, with sources and confidence;
  * associativities and latencies are its suggested defaults): 16 KB 4-way L1I and L1D with
@@ -133,6 +141,14 @@ int hvpmu_md_default(enum hvpmu_platform platform, struct hvpmu_md *md)
 	md->timing.syscall_cycles = T4_SYSCALL_CYCLES;
 	md->timing.hcall_cycles = T4_HCALL_CYCLES;
 	md->timing.trap_cycles = T4_TRAP_CYCLES;
+	if (platform == HVPMU_PLATFORM_T4) { /* T1 keeps the instruction-driven timing */
+		md->timing.taken_cti_cycles = T4_PIPE_TAKEN_CTI_CYCLES;
+		md->timing.mispredict_cycles = T4_MISPREDICT_CYCLES;
+		md->timing.refetch_cycles = T4_REFETCH_CYCLES;
+		md->timing.btc_cycles = T4_BTC_CYCLES;
+		md->timing.utag_cycles = T4_UTAG_CYCLES;
+		md->timing.dram_wait_cap = T4_DRAM_WAIT_CAP;
+	}
 	md->mem = *p->mem;
 	md->kernel = linux_kernel;
 	md->nguests = 1;

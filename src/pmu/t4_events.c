@@ -23,15 +23,15 @@
  * docs/coherence-model.md) */
 static const struct hvpmu_t4_group groups[32] = {
 	{ 0, 0x00, 0x00, 0, 1, HVPMU_T4_KIND_NONE, "Disabled" },
-	{ 1, 0x1f, 0x00, 0, 1, HVPMU_T4_KIND_UNMODELED, "Select cycles" },
-	{ 2, 0x0f, 0x00, 0, 1, HVPMU_T4_KIND_UNMODELED, "Pick cycles" },
+	{ 1, 0x1f, 0x1f, 0, 1, HVPMU_T4_KIND_PIPE, "Select cycles" },
+	{ 2, 0x0f, 0x0f, 0, 1, HVPMU_T4_KIND_PIPE, "Pick cycles" },
 	{ 3, 0x3f, 0x3f, 1, 1, HVPMU_T4_KIND_SL3, "Instruction groups" },
 	{ 4, 0x3f, 0x3f, 1, 1, HVPMU_T4_KIND_SL4, "Branches, taken branches, sw count, atomics, prefetch, block ld/st" },
-	{ 5, 0x1f, 0x17, 1, 1, HVPMU_T4_KIND_MEM, "Icache miss, BTC miss, ITLB miss" },
+	{ 5, 0x1f, 0x1f, 1, 1, HVPMU_T4_KIND_MEM, "Icache miss, BTC miss, ITLB miss" },
 	{ 6, 0x3f, 0x3f, 0, 1, HVPMU_T4_KIND_MEM, "ITLB fills" },
-	{ 7, 0x0f, 0x00, 0, 1, HVPMU_T4_KIND_UNMODELED, "Icache microtag" },
-	{ 8, 0x0f, 0x00, 0, 1, HVPMU_T4_KIND_UNMODELED, "Fetch cycles" },
-	{ 9, 0x1f, 0x00, 0, 0, HVPMU_T4_KIND_UNMODELED, "Tag wait cycles" },
+	{ 7, 0x0f, 0x0f, 0, 1, HVPMU_T4_KIND_MEM, "Icache microtag" },
+	{ 8, 0x0f, 0x0f, 0, 1, HVPMU_T4_KIND_PIPE, "Fetch cycles" },
+	{ 9, 0x1f, 0x1f, 0, 0, HVPMU_T4_KIND_PIPE, "Tag wait cycles" },
 	{ 10, 0x3f, 0x3f, 0, 1, HVPMU_T4_KIND_MEM, "Hardware tablewalk references" },
 	{ 11, 0x03, 0x03, 0, 1, HVPMU_T4_KIND_MEM, "Icache misses (speculative)" },
 	{ 12, 0x00, 0x00, 0, 0, HVPMU_T4_KIND_NONE, "Reserved" },
@@ -50,7 +50,7 @@ static const struct hvpmu_t4_group groups[32] = {
 	{ 25, 0x0f, 0x0f, 1, 1, HVPMU_T4_KIND_MISPRED, "Branch mispredicts" },
 	{ 26, 0x00, 0x00, 0, 1, HVPMU_T4_KIND_CYCLES, "Cycles in selected modes" },
 	{ 27, 0x00, 0x00, 0, 0, HVPMU_T4_KIND_NONE, "Reserved" },
-	{ 28, 0x0f, 0x00, 0, 1, HVPMU_T4_KIND_UNMODELED, "Commit micro-ops" },
+	{ 28, 0x0f, 0x0f, 0, 1, HVPMU_T4_KIND_PIPE, "Commit micro-ops" },
 	{ 29, 0x00, 0x00, 0, 0, HVPMU_T4_KIND_NONE, "Reserved" },
 	{ 30, 0x00, 0x00, 0, 0, HVPMU_T4_KIND_NONE, "Reserved" },
 	{ 31, 0x00, 0x00, 0, 0, HVPMU_T4_KIND_NONE, "Reserved" },
@@ -254,6 +254,7 @@ int hvpmu_t4_event_supported(unsigned sl, unsigned mask)
 	case HVPMU_T4_KIND_MISPRED:
 		return 1;
 	case HVPMU_T4_KIND_MEM:
+	case HVPMU_T4_KIND_PIPE:
 		return (mask & g->valid_mask) != 0 && (mask & g->valid_mask & ~g->modeled_mask) == 0;
 	default:
 		return 0;
@@ -284,7 +285,12 @@ static const struct {
 	uint8_t sl;
 	uint64_t bit_events[6];
 } mem_groups[] = {
-	{ 5, { MEV(IC_MISS_L2L3), MEV(IC_MISS_MEM), MEV(IC_MISS_REMOTE), 0, MEV(ITLB_MISS) } },
+	{ 5, { MEV(IC_MISS_L2L3), MEV(IC_MISS_MEM), MEV(IC_MISS_REMOTE), MEV(BTC_MISS), MEV(ITLB_MISS) } },
+	/* sl=7: "mask[0] and mask[1] events are not mutually exclusive": 0x01
+	 * is every microtag miss, 0x02 those whose ptag hit */
+	{ 7, { MEV(MTAG_MISS_PTAG_MISS) | MEV(MTAG_MISS_PTAG_HIT), MEV(MTAG_MISS_PTAG_HIT), MEV(MTAG_HIT_PTAG_MISS),
+	       MEV(MTAG_WAY_MISMATCH) } },
+	{ 8, { 0, 0, 0, MEV(BTC_TARG_INCORRECT) } },
 	{ 6, { MEV(ITLB_FILL_8K), MEV(ITLB_FILL_64K), MEV(ITLB_FILL_4M), MEV(ITLB_FILL_256M), MEV(ITLB_FILL_2G),
 	       MEV(ITLB_FILL_TRAP) } },
 	{ 10, { MEV(HWTW_I_L2), MEV(HWTW_I_L3), MEV(HWTW_I_MEM), MEV(HWTW_D_L2), MEV(HWTW_D_L3), MEV(HWTW_D_MEM) } },
@@ -321,5 +327,38 @@ int hvpmu_t4_event_needs_memory(unsigned sl, unsigned mask)
 	const struct hvpmu_t4_group *g = hvpmu_t4_group(sl);
 
 	(void)mask;
-	return g && (g->kind == HVPMU_T4_KIND_MEM || sl == SL_CYCLES_GROUP);
+	return g && (g->kind == HVPMU_T4_KIND_MEM || g->kind == HVPMU_T4_KIND_PIPE || sl == SL_CYCLES_GROUP);
+}
+
+/*
+ * KIND_PIPE groups: mask bit -> pipeline cycle causes (docs/timing-model.md
+ * §"Events").  TABLE 10-2 sl=1: Sel-0-wait holds the drain cycles and every
+ * other cycle in which nothing is selected (the four of 0x02..0x10 "form a
+ * disjoint set whose union encompasses all cycles"); one strand per core, so
+ * Sel-0-ready is 0; single issue, so Sel-2 (and Pick-2/3, Commit-2) is 0.
+ * sl=8 Fetch-0 counts cycles the front end delivers nothing, including
+ * those in which a full instruction buffer stops fetch (data and DTLB
+ * waits, also mask 0x04).  sl=9: ROB / LB / SB / PQ are not modeled as
+ * finite, so their tag waits are 0; a DTLB miss waits at Pick (0x10).
+ * sl=28 mirrors sl=2: a micro-op commits in the cycle that stands for it.
+ */
+#define PC(c) (1u << HVPMU_PIPE_##c)
+#define PIPE_STALLS (PC(FETCH) | PC(REFETCH) | PC(DRAIN) | PC(DATA) | PC(DTLB))
+static const struct {
+	uint8_t sl;
+	uint32_t bit_causes[6];
+} pipe_groups[] = {
+	{ 1, { PC(DRAIN), PIPE_STALLS, 0, PC(ISSUE), 0 } },
+	{ 2, { PIPE_STALLS, PC(ISSUE), 0, 0 } },
+	{ 8, { PC(FETCH) | PC(DATA) | PC(DTLB), PC(FETCH) | PC(DATA) | PC(DTLB), PC(DATA) | PC(DTLB), 0 } },
+	{ 9, { 0, 0, 0, 0, PC(DTLB) } },
+	{ 28, { PIPE_STALLS, PIPE_STALLS, PC(ISSUE), 0 } },
+};
+
+uint32_t hvpmu_t4_pipe_causes(unsigned sl, unsigned bit)
+{
+	for (unsigned i = 0; bit < 6 && i < N(pipe_groups); i++)
+		if (pipe_groups[i].sl == sl)
+			return pipe_groups[i].bit_causes[bit];
+	return 0;
 }

@@ -57,7 +57,8 @@ struct t4_counter {
 	uint8_t precise;
 	uint8_t taken;     /* add taken conditional CTIs (sl=4 mask has 0x02 but not 0x01) */
 	uint8_t mkinds;    /* sl=25: enum hvpmu_mispred kinds counted (bit per kind) */
-	uint64_t mevs;     /* memory groups: enum hvpmu_mem_event bits counted */
+	uint64_t mevs;     /* memory and pipeline groups: enum hvpmu_mem_event bits counted */
+	uint32_t causes;   /* pipeline groups: enum hvpmu_pipe_cause bits counted */
 	uint64_t match;    /* instruction classes counted */
 };
 
@@ -93,9 +94,13 @@ static void derive(struct hvpmu_t4_pmu *pmu, struct t4_counter *c)
 	c->taken = c->kind == HVPMU_T4_KIND_SL4 && (mask & SL4_TAKEN) && !(mask & SL4_BRANCHES);
 	c->mkinds = 0;
 	c->mevs = 0;
-	for (unsigned b = 0; c->kind == HVPMU_T4_KIND_MEM && b < HVPMU_FIELD_BITS_MASK; b++)
-		if (mask & (1u << b))
+	c->causes = 0;
+	for (unsigned b = 0; (c->kind == HVPMU_T4_KIND_MEM || c->kind == HVPMU_T4_KIND_PIPE) &&
+			     b < HVPMU_FIELD_BITS_MASK; b++)
+		if (mask & (1u << b)) {
 			c->mevs |= hvpmu_t4_mem_events(sl, b);
+			c->causes |= c->kind == HVPMU_T4_KIND_PIPE ? hvpmu_t4_pipe_causes(sl, b) : 0;
+		}
 	for (unsigned i = 0; c->kind == HVPMU_T4_KIND_MISPRED && i < sizeof sl25_bits / sizeof sl25_bits[0]; i++)
 		if (mask & sl25_bits[i].mask)
 			c->mkinds |= sl25_bits[i].kinds;
@@ -253,6 +258,32 @@ static int locate_wrap(const struct t4_counter *c, uint32_t pic, const struct hv
 	return -1;
 }
 
+/*
+ * A pipeline-group counter (sl=1, 2, 8, 9, 28): the user-mode cycles of
+ * the causes it selects when ut is set; the privileged / hyperprivileged
+ * cycles of the modes st / ht select when it counts HVPMU_PIPE_ISSUE
+ * (modeled OS and hypervisor work has no stall breakdown,
+ * docs/timing-model.md); and its front-end counts (user mode).
+ */
+static uint64_t pipe_delta(const struct t4_counter *c, const struct hvpmu_t4_feed *f)
+{
+	uint64_t d = 0;
+
+	if (HVPMU_FEX(c->pcr, T4_PCR, UT)) {
+		for (int k = 0; k < HVPMU_NPIPE; k++)
+			if (c->causes & (1u << k))
+				d += f->dpipe[k];
+		for (int k = 0; k < HVPMU_NMEV; k++)
+			if (c->mevs & (UINT64_C(1) << k))
+				d += f->dmev[k];
+	}
+	if (c->causes & (1u << HVPMU_PIPE_ISSUE))
+		for (int m = HVPMU_MODE_PRIV; m < HVPMU_NMODES; m++)
+			if (counts_mode(c, (enum hvpmu_mode)m))
+				d += f->dcycles[m];
+	return d;
+}
+
 void hvpmu_t4_pmu_feed(struct hvpmu_t4_pmu *pmu, const struct hvpmu_t4_feed *f,
 		       struct hvpmu_t4_feed_result *res)
 {
@@ -283,6 +314,8 @@ void hvpmu_t4_pmu_feed(struct hvpmu_t4_pmu *pmu, const struct hvpmu_t4_feed *f,
 			for (int k = 0; k < HVPMU_NMEV; k++)
 				if (c->mevs & (UINT64_C(1) << k))
 					delta += f->dmev[k];
+		} else if (c->kind == HVPMU_T4_KIND_PIPE) {
+			delta = pipe_delta(c, f);
 		} else if (c->kind == HVPMU_T4_KIND_CYCLES) {
 			for (int m = 0; m < HVPMU_NMODES; m++)
 				if (counts_mode(c, (enum hvpmu_mode)m))
@@ -338,7 +371,8 @@ uint64_t hvpmu_t4_pmu_headroom(const struct hvpmu_t4_pmu *pmu, uint64_t max_cycl
 		/* conservative: classes interned later may match */
 		if (is_insn_kind(c->kind) && HVPMU_FEX(c->pcr, T4_PCR, UT))
 			insns = left;
-		else if (c->kind == HVPMU_T4_KIND_CYCLES && HVPMU_FEX(c->pcr, T4_PCR, UT))
+		else if ((c->kind == HVPMU_T4_KIND_CYCLES || c->kind == HVPMU_T4_KIND_PIPE) &&
+			 HVPMU_FEX(c->pcr, T4_PCR, UT))
 			insns = (left + max_cycles_per_insn - 1) / (max_cycles_per_insn ? max_cycles_per_insn : 1);
 		else
 			continue;

@@ -308,7 +308,7 @@ static void tb_exec_st(unsigned int vcpu_index, void *udata)
 	uint64_t vaddr = ti->blk.vaddr;
 
 	if (__builtin_expect(vcpu_index != 0 || !p || p->execs == v->mark_seen || vaddr == p->last_pc ||
-			     P.need_branches || (v->pend && vaddr == pend_ds(v)) || v->npf_pend ||
+			     (v->pend && vaddr == pend_ds(v)) || v->npf_pend ||
 			     act->bound + ti->blk.n >= act->next_check, 0)) {
 		tb_exec(vcpu_index, udata);
 		return;
@@ -320,14 +320,9 @@ static void tb_exec_st(unsigned int vcpu_index, void *udata)
 	}
 	if (P.need_memory)
 		hvpmu_machine_ifetch(P.m, 0, vaddr, ti->blk.n * SPARC_INSN_BYTES);
-	if (v->pend) { /* only conditional CTIs are pending here (need_taken) */
-		act->taken_cond += vaddr == v->pend_tb->cti_target;
-		v->pend = 0;
-	}
-	if (ti->blk.cond_cti >= 0 && P.need_taken) {
-		v->pend = 1;
-		v->pend_tb = ti;
-	}
+	if (v->pend) /* the previous block ran to its end */
+		resolve_pending(v, vaddr, 1);
+	set_pending(v, ti);
 	act->bound += ti->blk.n;
 	v->mark_seen = ti->execs;
 	v->prev = ti;
@@ -958,6 +953,9 @@ static int setup(const char *cfg)
 		P.need_memory |= hvpmu_t4_event_needs_memory(e->sl, e->mask);
 	}
 	P.need_memory |= P.rq.nbusdev > 0 || P.rq.mmustat; /* DRAM traffic, TSB walks */
+	/* the pipeline timing (mispredict penalty, BTC) runs with the memory
+	 * model: it needs every CTI's outcome (docs/timing-model.md) */
+	P.need_branches |= P.need_memory;
 	hvpmu_machine_enable_memory(P.m, P.need_memory);
 	for (unsigned i = 0; i < P.rq.nevents; i++)
 		if (hvpmu_sv_add_event(P.sv, &P.rq.ev[i]) < 0) {

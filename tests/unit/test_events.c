@@ -165,15 +165,22 @@ static void test_event_supported(void **state)
 	/* unmodeled, reserved, disabled */
 	assert_int_equal(hvpmu_t4_event_supported(16, 0x07), 1); /* the memory model */
 	assert_int_equal(hvpmu_t4_event_supported(5, 0x07), 1);
-	assert_int_equal(hvpmu_t4_event_supported(5, 0x08), 0); /* BTC miss: not modeled yet */
-	assert_int_equal(hvpmu_t4_event_supported(5, 0x0f), 0);
+	assert_int_equal(hvpmu_t4_event_supported(5, 0x08), 1); /* BTC miss: the pipeline model */
+	assert_int_equal(hvpmu_t4_event_supported(5, 0x0f), 1);
 	assert_int_equal(hvpmu_t4_event_supported(22, 0x04), 1); /* local cache-to-cache (coherence) */
 	assert_int_equal(hvpmu_t4_event_supported(20, 0x0a), 1); /* snoop invalidations (coherence) */
 	assert_int_equal(hvpmu_t4_event_supported(24, 0x04), 0); /* L2 fill buffer full: not modeled */
 	assert_int_equal(hvpmu_t4_event_supported(19, 0x03), 0);
 	assert_int_equal(hvpmu_t4_event_supported(25, 0x0f), 1); /* the strand's branch predictor */
-	assert_int_equal(hvpmu_t4_event_supported(1, 0x01), 0);
-	assert_int_equal(hvpmu_t4_event_supported(28, 0x01), 0);
+	/* pipeline cycle groups (docs/timing-model.md) */
+	for (unsigned b = 0; b < 5; b++)
+		assert_int_equal(hvpmu_t4_event_supported(1, 1u << b), 1);
+	assert_int_equal(hvpmu_t4_event_supported(2, 0x0e), 1);
+	assert_int_equal(hvpmu_t4_event_supported(7, 0x0f), 1);
+	assert_int_equal(hvpmu_t4_event_supported(8, 0x01), 1);
+	assert_int_equal(hvpmu_t4_event_supported(9, 0x10), 1);
+	assert_int_equal(hvpmu_t4_event_supported(28, 0x01), 1);
+	assert_int_equal(hvpmu_t4_event_supported(28, 0x30), 0); /* no valid mask bit */
 	for (unsigned sl = 12; sl <= 15; sl++)
 		assert_int_equal(hvpmu_t4_event_supported(sl, 0), 0);
 	assert_int_equal(hvpmu_t4_event_supported(27, 0), 0);

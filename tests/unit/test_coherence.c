@@ -169,6 +169,30 @@ static void test_remote(void **state)
 	hvpmu_machine_destroy(m);
 }
 
+/* sl=21 outcomes of L2-destined software prefetches (fcn 1) from chip 1:
+ * remote memory (0x10), a line another chip's L3 holds (0x04: no remote-L3
+ * bit), and one another chip's L2 holds dirty (0x04: no C2C bit). */
+static void test_remote_prefetch(void **state)
+{
+	struct hvpmu_md md;
+	struct hvpmu_machine *m = machine("t4-2", &md, 0);
+
+	(void)state;
+	hvpmu_machine_prefetch(m, C, PC, BASE, 1);           /* homed on chip 0, untouched */
+	assert_int_equal(ev(m, C, HVPMU_MEV_PF_HIT_REMOTE), 1);
+	assert_int_equal(ev(m, C, HVPMU_MEV_PF_HIT_MEM), 0);
+	hvpmu_machine_prefetch(m, C, PC, BASE + 32, 1);      /* the other half of that L3 line */
+	assert_int_equal(ev(m, C, HVPMU_MEV_PF_HIT_L3), 1);
+	st(m, A, BASE + 8192);                               /* dirty in core 0's L2 */
+	hvpmu_machine_prefetch(m, C, PC, BASE + 8192, 1);
+	assert_int_equal(ev(m, C, HVPMU_MEV_PF_HIT_L3), 2);
+	assert_int_equal(ev(m, C, HVPMU_MEV_PF_HIT_REMOTE), 1);
+	ld(m, A, BASE + 3 * 8192);                           /* local memory for chip 0 */
+	hvpmu_machine_prefetch(m, A, PC, BASE + 4 * 8192, 1);
+	assert_int_equal(ev(m, A, HVPMU_MEV_PF_HIT_MEM), 1);
+	hvpmu_machine_destroy(m);
+}
+
 /* NUMA home by address interleave: with 4 MB interleave, two 4 MB pages
  * first touched one after the other get consecutive 4 MB frames, one
  * homed on each chip. */
@@ -368,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_icache_snoop),
 		cmocka_unit_test(test_random_against_reference),
 		cmocka_unit_test(test_remote),
+		cmocka_unit_test(test_remote_prefetch),
 		cmocka_unit_test(test_home_interleave),
 		cmocka_unit_test(test_remote_latency),
 		cmocka_unit_test(test_md_and_placement),

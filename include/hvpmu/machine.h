@@ -62,7 +62,7 @@ enum hvpmu_mispred {
 
 /*
  * Memory-hierarchy events of a strand (docs/memory-model.md), the inputs of
- * TABLE 10-2 sl=5, 11, 16, 20, 22, 23, 24.  One chip: "remote" outcomes
+ * TABLE 10-2 sl=5, 6, 10, 11, 16, 17, 19, 20, 22, 23, 24.  One chip: "remote" outcomes
  * cannot occur.
  */
 enum hvpmu_mem_event {
@@ -96,6 +96,13 @@ enum hvpmu_mem_event {
 	HVPMU_MEV_HWTW_D_L2,        /* sl=10 0x08 / 0x10 / 0x20: DTLB tablewalk references */
 	HVPMU_MEV_HWTW_D_L3,
 	HVPMU_MEV_HWTW_D_MEM,
+	/* store buffer (docs/memory-model.md "Store buffer"): loads whose bytes
+	 * a buffered store holds, in the T4 store buffer or store queue */
+	HVPMU_MEV_RAW_SB_FULL,      /* sl=19 0x01: wholly inside a store-buffer store */
+	HVPMU_MEV_RAW_SB_PARTIAL,   /* sl=19 0x02: overlapping it partly */
+	HVPMU_MEV_RAW_SQ_FULL,      /* sl=19 0x04: wholly inside a store-queue store */
+	HVPMU_MEV_RAW_SQ_PARTIAL,   /* sl=19 0x08 */
+	HVPMU_MEV_SB_FULL_CYCLES,   /* cycles with every entry occupied (T1 PICL SB_full) */
 	HVPMU_NMEV,
 };
 

@@ -42,7 +42,7 @@ struct hvpmu_t4_group {
 
 /* KIND_MEM groups: which machine memory events (enum hvpmu_mem_event
  * bits) mask bit `bit` (0..5) of group `sl` counts; 0 if none. */
-uint32_t hvpmu_t4_mem_events(unsigned sl, unsigned bit);
+uint64_t hvpmu_t4_mem_events(unsigned sl, unsigned bit);
 
 /* Row for sl 0..31. */
 const struct hvpmu_t4_group *hvpmu_t4_group(unsigned sl);

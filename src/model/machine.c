@@ -10,6 +10,7 @@
 #include "bpred.h"
 #include "cache.h"
 #include "dram.h"
+#include "stbuf.h"
 #include "tlb.h"
 
 /* TABLE 10-2 footnote 12: block loads and stores decode into 8 micro-ops. */
@@ -39,6 +40,10 @@ struct strand {
 	struct hvpmu_t4_pmu *pmu;         /* T4: PCR0-3 / PIC0-3 */
 	struct hvpmu_t1_pmu *t1;          /* T1: %pcr / %pic */
 	uint32_t t1_int15;                /* T1: overflow interrupt latched (SOFTINT 15), not yet taken */
+	/* store buffer (src/model/stbuf.h) and its clock, sb_clock() */
+	struct stbuf sb;
+	uint64_t sb_icycles;              /* user instruction cycles folded into pending at syncs */
+	uint64_t sb_blk_vaddr, sb_blk_bytes, sb_blk_pos; /* block being run (ifetch): start, bytes, act.bound before it */
 };
 
 struct core {
@@ -236,6 +241,11 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 		m->s[i].act.mem_next_check = UINT64_MAX;
 		m->s[i].mode = HVPMU_MODE_USER;
 		bpred_init(&m->s[i].bp);
+		if (stbuf_init(&m->s[i].sb, md->mem.stbuf.entries, md->mem.stbuf.commit_cycles,
+			       md->mem.stbuf.drain_latency, md->mem.stbuf.drain_interval)) {
+			hvpmu_machine_destroy(m);
+			return HVPMU_EINVAL;
+		}
 		if (m->ops->create(&m->s[i], m->class_flags)) {
 			hvpmu_machine_destroy(m);
 			return HVPMU_ENOMEM;
@@ -403,6 +413,7 @@ static int sync_strand(struct hvpmu_machine *m, uint32_t strand, const struct hv
 	f.mem_pc = s->mem_pc;
 	s->mem_pc = 0;
 	s->pending[HVPMU_MODE_USER] += ucyc;
+	s->sb_icycles += ucyc; /* store-buffer clock, sb_clock() */
 	for (int md = 0; md < HVPMU_NMODES; md++) {
 		f.dcycles[md] = s->pending[md];
 		s->cycles[md] += s->pending[md];
@@ -840,6 +851,67 @@ static void mem_ref_done(struct hvpmu_machine *m, uint32_t strand, uint64_t pc)
 	}
 }
 
+/* ---- store buffer (src/model/stbuf.h, docs/memory-model.md "Store buffer") ---- */
+
+#define SB_INSN_BYTES 4
+
+/*
+ * The strand's cycle at the instruction at `pc`, the store buffer's
+ * clock: one insn_cycles per instruction of the blocks entered before the
+ * current one (act.bound at its hvpmu_machine_ifetch) and of the current
+ * block before `pc`, plus every cycle charged to the strand that is not an
+ * instruction's own (miss and tablewalk latencies, store-buffer stalls,
+ * fill traps, system calls: %tick + pending - the instruction cycles
+ * folded in at syncs).
+ */
+static uint64_t sb_clock(const struct hvpmu_machine *m, const struct strand *s, uint64_t pc)
+{
+	uint64_t pos = s->sb_blk_pos, off = pc - s->sb_blk_vaddr;
+
+	if (off < s->sb_blk_bytes)
+		pos += off / SB_INSN_BYTES;
+	return pos * m->md.timing.insn_cycles + tick_of(s) + s->pending[HVPMU_MODE_USER] +
+	       s->pending[HVPMU_MODE_PRIV] + s->pending[HVPMU_MODE_HYPER] - s->sb_icycles;
+}
+
+/* Full cycles accounted by the buffer since the last look: the SB_full
+ * event (several at once: the sync bound advances by all of them). */
+static void sb_full_events(struct hvpmu_machine *m, uint32_t strand, uint64_t pc)
+{
+	struct strand *s = &m->s[strand];
+	uint64_t d = s->sb.full_cycles - s->act.mev[HVPMU_MEV_SB_FULL_CYCLES];
+
+	if (d) {
+		s->act.mev[HVPMU_MEV_SB_FULL_CYCLES] += d;
+		s->act.mem_refs += d - 1;
+		mem_ref_done(m, strand, pc);
+	}
+}
+
+/* A store enters the buffer; a full buffer stalls the strand. */
+static __attribute__((noinline)) void sb_store(struct hvpmu_machine *m, uint32_t strand, uint64_t pc,
+					       uint64_t pa, unsigned size)
+{
+	struct strand *s = &m->s[strand];
+
+	s->pending[HVPMU_MODE_USER] += stbuf_store(&s->sb, sb_clock(m, s, pc), pa, size);
+	sb_full_events(m, strand, pc);
+}
+
+/* A load looks for its bytes among the buffered stores (sl=19). */
+static __attribute__((noinline)) void sb_load(struct hvpmu_machine *m, uint32_t strand, uint64_t pc,
+					      uint64_t pa, unsigned size)
+{
+	struct strand *s = &m->s[strand];
+	enum stbuf_raw raw = stbuf_load(&s->sb, sb_clock(m, s, pc), pa, size);
+
+	sb_full_events(m, strand, pc);
+	if (raw != STBUF_RAW_NONE) {
+		s->act.mev[HVPMU_MEV_RAW_SB_FULL + raw]++;
+		mem_ref_done(m, strand, pc);
+	}
+}
+
 /* One line of a data access (the slow part of hvpmu_machine_dref). */
 static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t a, uint32_t f, int is_store)
 {
@@ -881,6 +953,10 @@ void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, u
 		return;
 	/* SPARC accesses are naturally aligned: one page */
 	vaddr = translate(m, strand, TLB_SIDE_D, vaddr, pc);
+	if (is_store) /* store buffer: docs/memory-model.md */
+		sb_store(m, strand, pc, vaddr, size);
+	else if (m->s[strand].sb.n && !(f & HVPMU_SI_PREFETCH))
+		sb_load(m, strand, pc, vaddr, size);
 	l1d = &m->s[strand].core->l1d;
 	first = vaddr >> l1d->line_shift;
 	last = (vaddr + size - 1) >> l1d->line_shift;
@@ -902,6 +978,9 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 	if (!m->mem_on || strand >= m->nstrands || !bytes)
 		return;
 	s = &m->s[strand];
+	s->sb_blk_vaddr = vaddr; /* the store buffer's clock, sb_clock() */
+	s->sb_blk_bytes = bytes;
+	s->sb_blk_pos = s->act.bound;
 	c = core_of(m, strand);
 	line = (uint64_t)1 << c->l1i.line_shift;
 	mask = ~(line - 1);

@@ -18,17 +18,17 @@ _Static_assert(HVPMU_T1_PCR_IMPL_MASK ==
 			HVPMU_FMASK(T1_PCR, SL) | HVPMU_FMASK(T1_PCR, OVFL) | HVPMU_FMASK(T1_PCR, OVFH)),
 	       "implemented PCR bits are exactly the named fields");
 _Static_assert((1u << T1_PCR_SL_LEN) == HVPMU_T1_NSL, "SL selects one of 8 PICL events");
-_Static_assert(HVPMU_NMEV <= 32, "memory events fit a 32-bit mask");
+_Static_assert(HVPMU_NMEV <= 64, "memory events fit a 64-bit mask");
 
-#define MEV(e) (UINT32_C(1) << (e))
+#define MEV(e) (UINT64_C(1) << (e))
 
 /* §3.2 event codes: Solaris name and, for events the memory model
  * produces, the enum hvpmu_mem_event values they sum. */
 static const struct {
 	const char *name;
-	uint32_t mevs;
+	uint64_t mevs;
 } picl_events[HVPMU_T1_NSL] = {
-	[HVPMU_T1_SL_SB_FULL] = { "SB_full", 0 }, /* no store-buffer model */
+	[HVPMU_T1_SL_SB_FULL] = { "SB_full", MEV(HVPMU_MEV_SB_FULL_CYCLES) }, /* store-buffer-full cycles */
 	[HVPMU_T1_SL_FP_INSTR_CNT] = { "FP_instr_cnt", 0 }, /* instruction classes */
 	[HVPMU_T1_SL_IC_MISS] = { "IC_miss", MEV(HVPMU_MEV_IC_MISS_L2L3) | MEV(HVPMU_MEV_IC_MISS_MEM) },
 	[HVPMU_T1_SL_DC_MISS] = { "DC_miss", MEV(HVPMU_MEV_DC_MISS_L2L3) | MEV(HVPMU_MEV_DC_MISS_MEM) },
@@ -209,7 +209,7 @@ int hvpmu_t1_picl_modeled(unsigned sl)
 {
 	if (sl >= HVPMU_T1_NSL)
 		return HVPMU_ERANGE;
-	return sl == HVPMU_T1_SL_SB_FULL ? HVPMU_ENOTSUP : HVPMU_OK;
+	return HVPMU_OK;
 }
 
 const char *hvpmu_t1_picl_name(unsigned sl)

@@ -41,7 +41,7 @@ static const struct hvpmu_t4_group groups[32] = {
 	{ 16, 0x07, 0x07, 1, 1, HVPMU_T4_KIND_MEM, "L1 data cache misses" },
 	{ 17, 0x3f, 0x3f, 0, 1, HVPMU_T4_KIND_MEM, "DTLB fills" },
 	{ 18, 0x07, 0x00, 0, 0, HVPMU_T4_KIND_UNMODELED, "Dropped prefetches" },
-	{ 19, 0x0f, 0x00, 0, 1, HVPMU_T4_KIND_UNMODELED, "RAW hits in store buffer/queue" },
+	{ 19, 0x0f, 0x0f, 0, 1, HVPMU_T4_KIND_MEM, "RAW hits in store buffer/queue" }, /* src/model/stbuf.h */
 	{ 20, 0x1f, 0x05, 0, 0, HVPMU_T4_KIND_MEM, "L1 invalidations" },
 	{ 21, 0x3f, 0x00, 0, 1, HVPMU_T4_KIND_UNMODELED, "Data prefetch outcomes" },
 	{ 22, 0x3f, 0x3b, 0, 1, HVPMU_T4_KIND_MEM, "Store outcomes" },
@@ -278,10 +278,11 @@ int hvpmu_t4_event_needs_branches(unsigned sl, unsigned mask)
 }
 
 /* KIND_MEM groups: mask bit -> machine memory events (docs/memory-model.md) */
-#define MEV(e) (1u << HVPMU_MEV_##e)
+#define MEV(e) (UINT64_C(1) << HVPMU_MEV_##e)
+_Static_assert(HVPMU_NMEV <= 64, "memory events fit a 64-bit mask");
 static const struct {
 	uint8_t sl;
-	uint32_t bit_events[6];
+	uint64_t bit_events[6];
 } mem_groups[] = {
 	{ 5, { MEV(IC_MISS_L2L3), MEV(IC_MISS_MEM), 0, 0, MEV(ITLB_MISS) } },
 	{ 6, { MEV(ITLB_FILL_8K), MEV(ITLB_FILL_64K), MEV(ITLB_FILL_4M), MEV(ITLB_FILL_256M), MEV(ITLB_FILL_2G),
@@ -291,13 +292,16 @@ static const struct {
 		MEV(DTLB_FILL_TRAP) } },
 	{ 11, { MEV(IC_MISS_L2L3), MEV(IC_MISS_MEM) } },
 	{ 16, { MEV(DC_MISS_L2L3), MEV(DC_MISS_MEM), 0 } },
+	/* store buffer (src/model/stbuf.h); a load counts once, in the buffer
+	 * or the queue: "Store buffer RAW hits supercede store queue RAW hits" */
+	{ 19, { MEV(RAW_SB_FULL), MEV(RAW_SB_PARTIAL), MEV(RAW_SQ_FULL), MEV(RAW_SQ_PARTIAL) } },
 	{ 20, { MEV(IC_EVICT_INVAL), 0, MEV(DC_EVICT_INVAL) } },
 	{ 22, { MEV(ST_HIT_L2), MEV(ST_HIT_L3), 0, 0, MEV(ST_MEM), 0 } },
 	{ 23, { MEV(DC_MISS_L2L3), MEV(DC_MISS_MEM), 0 } },
 	{ 24, { MEV(L2_CLEAN_EVICT), MEV(L2_DIRTY_EVICT) } },
 };
 
-uint32_t hvpmu_t4_mem_events(unsigned sl, unsigned bit)
+uint64_t hvpmu_t4_mem_events(unsigned sl, unsigned bit)
 {
 	for (unsigned i = 0; bit < 6 && i < N(mem_groups); i++)
 		if (mem_groups[i].sl == sl)

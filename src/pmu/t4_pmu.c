@@ -57,7 +57,7 @@ struct t4_counter {
 	uint8_t precise;
 	uint8_t taken;     /* add taken conditional CTIs (sl=4 mask has 0x02 but not 0x01) */
 	uint8_t mkinds;    /* sl=25: enum hvpmu_mispred kinds counted (bit per kind) */
-	uint32_t mevs;     /* memory groups: enum hvpmu_mem_event bits counted */
+	uint64_t mevs;     /* memory groups: enum hvpmu_mem_event bits counted */
 	uint64_t match;    /* instruction classes counted */
 };
 
@@ -279,7 +279,7 @@ void hvpmu_t4_pmu_feed(struct hvpmu_t4_pmu *pmu, const struct hvpmu_t4_feed *f,
 			delta += dmis;
 		} else if (c->kind == HVPMU_T4_KIND_MEM && HVPMU_FEX(c->pcr, T4_PCR, UT)) {
 			for (int k = 0; k < HVPMU_NMEV; k++)
-				if (c->mevs & (1u << k))
+				if (c->mevs & (UINT64_C(1) << k))
 					delta += f->dmev[k];
 		} else if (c->kind == HVPMU_T4_KIND_CYCLES) {
 			for (int m = 0; m < HVPMU_NMODES; m++)

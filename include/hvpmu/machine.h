@@ -246,9 +246,13 @@ int hvpmu_machine_branch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, 
  *         `pc` with decode flags `si_flags` (loads, stores, atomics,
  *         prefetches, block accesses; `is_store` for the store side).
  *   ifetch: the instruction fetch of `bytes` starting at `vaddr` (a block).
- * They update the caches, act->mev, the strand's cycles (miss latencies)
+ * They update the caches, the strand's store buffer (stores enter it,
+ * loads are checked against it; docs/memory-model.md "Store buffer"),
+ * act->mev, the strand's cycles (miss latencies, full-store-buffer stalls)
  * and, when a counter could wrap, sync the strand so that precise events
- * trap at `pc` (or the fetch address).  Hot-path safe: no allocation.
+ * trap at `pc` (or the fetch address).  ifetch also marks the start of the
+ * block being run, which the store buffer's clock uses to place each
+ * access `pc` in time.  Hot-path safe: no allocation.
  */
 void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t vaddr,
 			unsigned size, uint32_t si_flags, int is_store);

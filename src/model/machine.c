@@ -369,6 +369,7 @@ static void schedule(struct hvpmu_machine *m, struct strand *s)
 
 static int sync_strand(struct hvpmu_machine *m, uint32_t strand, const struct hvpmu_block *last,
 		       const struct hvpmu_block *next, int mid_block);
+static void sb_sync(const struct hvpmu_machine *m, struct strand *s);
 
 int hvpmu_machine_sync(struct hvpmu_machine *m, uint32_t strand,
 		       const struct hvpmu_block *last, const struct hvpmu_block *next)
@@ -406,6 +407,8 @@ static int sync_strand(struct hvpmu_machine *m, uint32_t strand, const struct hv
 		f.dmispred[k] = s->act.mispred[k] - s->synced_mispred[k];
 		s->synced_mispred[k] = s->act.mispred[k];
 	}
+	if (s->depth == 0 && !mid_block) /* store buffer: full cycles up to now */
+		sb_sync(m, s);
 	for (int k = 0; k < HVPMU_NMEV; k++) {
 		f.dmev[k] = s->act.mev[k] - s->synced_mev[k];
 		s->synced_mev[k] = s->act.mev[k];
@@ -874,6 +877,19 @@ static uint64_t sb_clock(const struct hvpmu_machine *m, const struct strand *s, 
 	       s->pending[HVPMU_MODE_PRIV] + s->pending[HVPMU_MODE_HYPER] - s->sb_icycles;
 }
 
+/* At a sync between blocks: bring the buffer to the start of the next
+ * block (act.bound - next_len), so that full cycles are counted up to
+ * then, the last time at the exit. */
+static void sb_sync(const struct hvpmu_machine *m, struct strand *s)
+{
+	if (!s->sb.n)
+		return;
+	stbuf_advance(&s->sb, (s->act.bound - s->next_len) * m->md.timing.insn_cycles + tick_of(s) +
+				      s->pending[HVPMU_MODE_USER] + s->pending[HVPMU_MODE_PRIV] +
+				      s->pending[HVPMU_MODE_HYPER] - s->sb_icycles);
+	s->act.mev[HVPMU_MEV_SB_FULL_CYCLES] = s->sb.full_cycles;
+}
+
 /* Full cycles accounted by the buffer since the last look: the SB_full
  * event (several at once: the sync bound advances by all of them). */
 static void sb_full_events(struct hvpmu_machine *m, uint32_t strand, uint64_t pc)
@@ -955,7 +971,7 @@ void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, u
 	vaddr = translate(m, strand, TLB_SIDE_D, vaddr, pc);
 	if (is_store) /* store buffer: docs/memory-model.md */
 		sb_store(m, strand, pc, vaddr, size);
-	else if (m->s[strand].sb.n && !(f & HVPMU_SI_PREFETCH))
+	else if (m->s[strand].sb.n && stbuf_may_hit(&m->s[strand].sb, vaddr, size) && !(f & HVPMU_SI_PREFETCH))
 		sb_load(m, strand, pc, vaddr, size);
 	l1d = &m->s[strand].core->l1d;
 	first = vaddr >> l1d->line_shift;

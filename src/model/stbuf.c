@@ -29,11 +29,21 @@ static uint64_t advance(struct stbuf *sb, uint64_t now)
 	if (now < sb->now)
 		now = sb->now;
 	sb->now = now;
-	while (sb->n && sb->e[sb->head].drain <= now) {
-		if (sb->n == sb->cap)
-			sb->full_cycles += sb->e[sb->head].drain - sb->full_mark;
-		sb->head = (sb->head + 1) & RING_MASK;
-		sb->n--;
+	if (sb->n && sb->e[sb->head].drain <= now) {
+		do {
+			const struct stbuf_entry *e = &sb->e[sb->head];
+
+			if (sb->n == sb->cap)
+				sb->full_cycles += e->drain - sb->full_mark;
+			for (uint64_t b = e->granules; b; b &= b - 1) {
+				unsigned k = (unsigned)__builtin_ctzll(b);
+
+				if (--sb->gcount[k] == 0)
+					sb->filter &= ~(UINT64_C(1) << k);
+			}
+			sb->head = (sb->head + 1) & RING_MASK;
+			sb->n--;
+		} while (sb->n && sb->e[sb->head].drain <= now);
 	}
 	if (sb->n && sb->n == sb->cap) {
 		sb->full_cycles += now - sb->full_mark;
@@ -65,6 +75,10 @@ uint64_t stbuf_store(struct stbuf *sb, uint64_t now, uint64_t addr, uint32_t siz
 	e->size = size;
 	e->commit = now + sb->commit_cycles;
 	e->drain = drain;
+	e->granules = stbuf_granules(addr, size ? size : 1);
+	for (uint64_t b = e->granules; b; b &= b - 1)
+		sb->gcount[__builtin_ctzll(b)]++;
+	sb->filter |= e->granules;
 	if (++sb->n == sb->cap)
 		sb->full_mark = now;
 	return stall;
@@ -87,6 +101,11 @@ enum stbuf_raw stbuf_load(struct stbuf *sb, uint64_t now, uint64_t addr, uint32_
 		return sq ? STBUF_RAW_SQ_PARTIAL : STBUF_RAW_SB_PARTIAL;
 	}
 	return STBUF_RAW_NONE;
+}
+
+void stbuf_advance(struct stbuf *sb, uint64_t now)
+{
+	advance(sb, now);
 }
 
 uint32_t stbuf_occupancy(struct stbuf *sb, uint64_t now)

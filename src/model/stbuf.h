@@ -17,7 +17,12 @@
  *    else in the store queue.  Store-buffer hits thus supersede
  *    store-queue hits (TABLE 10-2 sl=19 note).
  *  - full_cycles counts the cycles during which every entry was occupied
- *    (UltraSPARC T1 PICL SB_full), accounted up to the latest `now` seen.
+ *    (UltraSPARC T1 PICL SB_full), accounted up to the latest `now` seen
+ *    (stbuf_store, stbuf_load, stbuf_advance).
+ *  - `filter` has bit (granule mod 64) set for each 8-byte granule a
+ *    present entry covers (per-bit entry counts keep it exact as entries
+ *    leave).  stbuf_may_hit() is the hot-path test: a load whose granules
+ *    miss the filter cannot hit, and need not be looked up.
  * Time never runs backwards here: an earlier `now` is taken as the latest
  * one seen.  Plain data, no allocation; one strand's thread at a time.
  */
@@ -41,6 +46,7 @@ struct stbuf_entry {
 	uint64_t addr;
 	uint64_t commit;  /* cycle the store leaves the store buffer for the store queue */
 	uint64_t drain;   /* cycle the store leaves the structure (written to L2) */
+	uint64_t granules;/* its filter bits, stbuf_granules() */
 	uint32_t size;
 };
 
@@ -48,6 +54,8 @@ struct stbuf {
 	struct stbuf_entry e[STBUF_MAX_ENTRIES];
 	uint32_t head, n;      /* oldest entry, occupancy */
 	uint32_t cap, commit_cycles, drain_latency, drain_interval;
+	uint64_t filter;       /* granules of the present entries, see above */
+	uint8_t gcount[64];    /* present entries covering each filter bit */
 	uint64_t now;          /* latest cycle seen */
 	uint64_t last_drain;   /* drain cycle of the youngest store so far */
 	uint64_t full_mark;    /* while full: cycle up to which full_cycles is accounted */
@@ -70,5 +78,31 @@ enum stbuf_raw stbuf_load(struct stbuf *sb, uint64_t now, uint64_t addr, uint32_
 
 /* Entries present at cycle `now` (advances the buffer to `now`). */
 uint32_t stbuf_occupancy(struct stbuf *sb, uint64_t now);
+
+/* Advance to `now`: entries leave, full cycles are accounted. */
+void stbuf_advance(struct stbuf *sb, uint64_t now);
+
+#define STBUF_GRANULE_SHIFT 3
+
+/* Filter bits of the 8-byte granules of [addr, addr + size), size >= 1. */
+static inline uint64_t stbuf_granules(uint64_t addr, uint32_t size)
+{
+	uint64_t g = addr >> STBUF_GRANULE_SHIFT, last = (addr + size - 1) >> STBUF_GRANULE_SHIFT;
+	uint64_t bits = 0;
+
+	if (g == last) /* the common case: an aligned access of up to 8 bytes */
+		return UINT64_C(1) << (g & 63);
+	if (last - g >= 63)
+		return ~UINT64_C(0);
+	for (; g <= last; g++)
+		bits |= UINT64_C(1) << (g & 63);
+	return bits;
+}
+
+/* 0 if a load of [addr, addr + size) certainly finds no buffered store. */
+static inline int stbuf_may_hit(const struct stbuf *sb, uint64_t addr, uint32_t size)
+{
+	return (sb->filter & stbuf_granules(addr, size)) != 0;
+}
 
 #endif

@@ -66,6 +66,29 @@ static void test_raw_kinds(void **state)
 	assert_int_equal(stbuf_occupancy(&sb, 120), 0);
 }
 
+/* The granule filter: a load that shares no 8-byte granule (mod 64) with
+ * a present store is never looked up; it is exact as stores leave. */
+static void test_filter(void **state)
+{
+	struct stbuf sb;
+
+	(void)state;
+	t4_shape(&sb);
+	stbuf_store(&sb, 0, A + 4, 16); /* granules 0, 1, 2 of A */
+	stbuf_store(&sb, 1, A + 8, 8);  /* granule 1 again */
+	assert_true(stbuf_may_hit(&sb, A, 8));
+	assert_true(stbuf_may_hit(&sb, A + 16, 4));
+	assert_false(stbuf_may_hit(&sb, A + 24, 8));
+	assert_true(stbuf_may_hit(&sb, A + 512, 8)); /* granule 0 + 64: a false positive ... */
+	assert_int_equal(stbuf_load(&sb, 2, A + 512, 8), STBUF_RAW_NONE); /* ... that the lookup rejects */
+	assert_int_equal(stbuf_occupancy(&sb, 20), 1); /* the 16-byte store left */
+	assert_false(stbuf_may_hit(&sb, A, 8));
+	assert_true(stbuf_may_hit(&sb, A + 12, 4));
+	assert_false(stbuf_may_hit(&sb, A + 16, 8));
+	assert_int_equal(stbuf_occupancy(&sb, 22), 0);
+	assert_int_equal(sb.filter, 0);
+}
+
 /* The youngest overlapping store decides: a store-buffer hit supersedes a
  * store-queue hit, a partial younger store beats an older full one. */
 static void test_youngest_store_decides(void **state)
@@ -98,6 +121,8 @@ static void test_drain_rate(void **state)
 	assert_int_equal(stbuf_occupancy(&sb, 19), 3);
 	assert_int_equal(stbuf_occupancy(&sb, 21), 2);
 	assert_int_equal(stbuf_occupancy(&sb, 24), 0);
+	assert_int_equal(sb.filter, 0); /* the filter follows the entries out */
+	assert_false(stbuf_may_hit(&sb, A, 8));
 	/* a store long after: latency alone */
 	stbuf_store(&sb, 100, A, 8);
 	assert_int_equal(sb.e[(sb.head) % STBUF_MAX_ENTRIES].drain, 120);
@@ -234,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_init_limits),
 		cmocka_unit_test(test_raw_kinds),
 		cmocka_unit_test(test_youngest_store_decides),
+		cmocka_unit_test(test_filter),
 		cmocka_unit_test(test_drain_rate),
 		cmocka_unit_test(test_full_stalls_and_cycles),
 		cmocka_unit_test(test_machine_sl19),

@@ -13,8 +13,9 @@
  *   - stores 9-15 each arrive 1 cycle after the previous one entered and
  *     wait for the next drain: 22 more full cycles each (7 x 22);
  *   - after store 15 (entered at d_7) the buffer stays full until d_8 =
- *     t0+198; the delay loop (16 x 3 instructions) outlasts that, and the
- *     load Lf, the strand's next data reference, accounts those 22 cycles.
+ *     t0+198, 22 more cycles; the delay loop (16 x 3 instructions) makes
+ *     sure that happens before the exit (the machine accounts full cycles
+ *     up to the strand's cycle at its syncs, the last one at the exit).
  *   SB_full = 15 + 22 (K-9) + 22 = 15 + 22 (K-8) = 191 (t1),
  *   stall cycles 14 + 21 (K-9) = 161.
  * T4 (8 entries, drain after 20, one per 2 cycles): stores 8-15 stall
@@ -54,7 +55,7 @@ _start:
 	subcc	%o3, 1, %o3
 	bne,pt	%xcc, .Ldelay
 	 nop
-	ldx	[%o0], %o4		! Lf
+	ldx	[%o0], %o4		! Lf (no store of buf's first words is left)
 	mov	1, %g1			! E1 exit(0)
 	clr	%o0			! E2
 	ta	0x6d			! E3

@@ -971,7 +971,7 @@ void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, u
 	vaddr = translate(m, strand, TLB_SIDE_D, vaddr, pc);
 	if (is_store) /* store buffer: docs/memory-model.md */
 		sb_store(m, strand, pc, vaddr, size);
-	else if (m->s[strand].sb.n && stbuf_may_hit(&m->s[strand].sb, vaddr, size) && !(f & HVPMU_SI_PREFETCH))
+	else if (m->s[strand].sb.filter && stbuf_may_hit(&m->s[strand].sb, vaddr, size) && !(f & HVPMU_SI_PREFETCH))
 		sb_load(m, strand, pc, vaddr, size);
 	l1d = &m->s[strand].core->l1d;
 	first = vaddr >> l1d->line_shift;

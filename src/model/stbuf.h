@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #define STBUF_MAX_ENTRIES 16 /* ring size (a power of two) */
+#define STBUF_RING_MASK (STBUF_MAX_ENTRIES - 1)
 
 /* Outcome of a load (enum order = sl=19 mask bit order). */
 enum stbuf_raw {
@@ -69,9 +70,6 @@ struct stbuf {
 int stbuf_init(struct stbuf *sb, uint32_t entries, uint32_t commit_cycles, uint32_t drain_latency,
 	       uint32_t drain_interval);
 
-/* A store of `size` bytes at `addr` at cycle `now`; returns the stall
- * cycles (0 unless the buffer was full).  No-op when entries == 0. */
-uint64_t stbuf_store(struct stbuf *sb, uint64_t now, uint64_t addr, uint32_t size);
 
 /* A load of `size` bytes at `addr` at cycle `now`: its enum stbuf_raw. */
 enum stbuf_raw stbuf_load(struct stbuf *sb, uint64_t now, uint64_t addr, uint32_t size);
@@ -103,6 +101,72 @@ static inline uint64_t stbuf_granules(uint64_t addr, uint32_t size)
 static inline int stbuf_may_hit(const struct stbuf *sb, uint64_t addr, uint32_t size)
 {
 	return (sb->filter & stbuf_granules(addr, size)) != 0;
+}
+
+/* Inline: the per-store hot path. */
+
+/* Advance to `now`: drop the entries written to L2 by then (drain cycles
+ * are non-decreasing, so from the head), accounting full cycles. */
+static inline uint64_t stbuf_advance_inline(struct stbuf *sb, uint64_t now)
+{
+	if (now < sb->now)
+		now = sb->now;
+	sb->now = now;
+	if (sb->n && sb->e[sb->head].drain <= now) {
+		do {
+			const struct stbuf_entry *e = &sb->e[sb->head];
+
+			if (sb->n == sb->cap)
+				sb->full_cycles += e->drain - sb->full_mark;
+			for (uint64_t b = e->granules; b; b &= b - 1) {
+				unsigned k = (unsigned)__builtin_ctzll(b);
+
+				if (--sb->gcount[k] == 0)
+					sb->filter &= ~(UINT64_C(1) << k);
+			}
+			sb->head = (sb->head + 1) & STBUF_RING_MASK;
+			sb->n--;
+		} while (sb->n && sb->e[sb->head].drain <= now);
+	}
+	if (sb->n && sb->n == sb->cap) {
+		sb->full_cycles += now - sb->full_mark;
+		sb->full_mark = now;
+	}
+	return now;
+}
+
+/* A store of `size` bytes at `addr` at cycle `now`; returns the stall
+ * cycles (0 unless the buffer was full).  No-op when entries == 0. */
+static inline uint64_t stbuf_store(struct stbuf *sb, uint64_t now, uint64_t addr, uint32_t size)
+{
+	struct stbuf_entry *e;
+	uint64_t stall = 0, drain;
+
+	if (!sb->cap)
+		return 0;
+	now = stbuf_advance_inline(sb, now);
+	if (sb->n == sb->cap) { /* wait for the oldest entry to leave */
+		stall = sb->e[sb->head].drain - now;
+		sb->full_stalls++;
+		sb->stall_cycles += stall;
+		now = stbuf_advance_inline(sb, sb->e[sb->head].drain);
+	}
+	drain = now + (sb->drain_latency > sb->commit_cycles ? sb->drain_latency : sb->commit_cycles);
+	if (drain < sb->last_drain + sb->drain_interval)
+		drain = sb->last_drain + sb->drain_interval;
+	sb->last_drain = drain;
+	e = &sb->e[(sb->head + sb->n) & STBUF_RING_MASK];
+	e->addr = addr;
+	e->size = size;
+	e->commit = now + sb->commit_cycles;
+	e->drain = drain;
+	e->granules = stbuf_granules(addr, size ? size : 1);
+	for (uint64_t b = e->granules; b; b &= b - 1)
+		sb->gcount[__builtin_ctzll(b)]++;
+	sb->filter |= e->granules;
+	if (++sb->n == sb->cap)
+		sb->full_mark = now;
+	return stall;
 }
 
 #endif

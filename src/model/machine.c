@@ -867,14 +867,19 @@ static void mem_ref_done(struct hvpmu_machine *m, uint32_t strand, uint64_t pc)
  * fill traps, system calls: %tick + pending - the instruction cycles
  * folded in at syncs).
  */
+static uint64_t sb_other_cycles(const struct strand *s)
+{
+	return tick_of(s) + s->pending[HVPMU_MODE_USER] + s->pending[HVPMU_MODE_PRIV] +
+	       s->pending[HVPMU_MODE_HYPER] - s->sb_icycles;
+}
+
 static uint64_t sb_clock(const struct hvpmu_machine *m, const struct strand *s, uint64_t pc)
 {
 	uint64_t pos = s->sb_blk_pos, off = pc - s->sb_blk_vaddr;
 
 	if (off < s->sb_blk_bytes)
 		pos += off / SB_INSN_BYTES;
-	return pos * m->md.timing.insn_cycles + tick_of(s) + s->pending[HVPMU_MODE_USER] +
-	       s->pending[HVPMU_MODE_PRIV] + s->pending[HVPMU_MODE_HYPER] - s->sb_icycles;
+	return pos * m->md.timing.insn_cycles + sb_other_cycles(s);
 }
 
 /* At a sync between blocks: bring the buffer to the start of the next
@@ -884,9 +889,7 @@ static void sb_sync(const struct hvpmu_machine *m, struct strand *s)
 {
 	if (!s->sb.n)
 		return;
-	stbuf_advance(&s->sb, (s->act.bound - s->next_len) * m->md.timing.insn_cycles + tick_of(s) +
-				      s->pending[HVPMU_MODE_USER] + s->pending[HVPMU_MODE_PRIV] +
-				      s->pending[HVPMU_MODE_HYPER] - s->sb_icycles);
+	stbuf_advance(&s->sb, (s->act.bound - s->next_len) * m->md.timing.insn_cycles + sb_other_cycles(s));
 	s->act.mev[HVPMU_MEV_SB_FULL_CYCLES] = s->sb.full_cycles;
 }
 

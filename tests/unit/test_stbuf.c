@@ -170,6 +170,31 @@ static void test_full_stalls_and_cycles(void **state)
 	assert_int_equal(sb.full_cycles, 0);
 }
 
+/*
+ * T4: one store per cycle from t0.  Store i leaves at t0+20+2i (latency
+ * 20, then one per 2 cycles).  Store 8 arrives at t0+8 and waits 12
+ * cycles for t0+20; each later store arrives 1 cycle after the previous
+ * one entered and waits 1 cycle for the next exit (docs/memory-validation.md
+ * sb_burst): 16 stores stall 12 + 7 = 19 cycles.
+ */
+static void test_t4_burst(void **state)
+{
+	struct stbuf sb;
+	uint64_t t = 500, stall = 0;
+
+	(void)state;
+	t4_shape(&sb);
+	for (unsigned i = 0; i < 16; i++) {
+		uint64_t s = stbuf_store(&sb, t, A + 8 * i, 8);
+
+		assert_int_equal(s, i < 8 ? 0 : i == 8 ? 12 : 1);
+		stall += s;
+		t += 1 + s;
+	}
+	assert_int_equal(stall, 19);
+	assert_int_equal(sb.full_stalls, 8);
+}
+
 /* ---- through the machine ---- */
 
 #define PC UINT64_C(0x100000)
@@ -262,6 +287,7 @@ int main(void)
 		cmocka_unit_test(test_filter),
 		cmocka_unit_test(test_drain_rate),
 		cmocka_unit_test(test_full_stalls_and_cycles),
+		cmocka_unit_test(test_t4_burst),
 		cmocka_unit_test(test_machine_sl19),
 		cmocka_unit_test(test_machine_t1_sb_full),
 	};

@@ -335,12 +335,15 @@ static int cmd_read(int argc, char **argv)
 /* Feed recs[0..n) to the model as hvpmu_trace_replay() does, without the reader. */
 static void feed(struct hvpmu_machine *m, const struct hvpmu_trace_rec *recs, uint64_t n)
 {
+	struct hvpmu_activity *act = hvpmu_machine_activity(m, 0);
+
 	for (uint64_t i = 0; i < n; i++) {
 		const struct hvpmu_trace_rec *r = &recs[i];
 
-		if (r->kind == HVPMU_TRACE_IFETCH)
+		if (r->kind == HVPMU_TRACE_IFETCH) {
 			hvpmu_machine_ifetch(m, 0, r->addr, r->size);
-		else
+			act->bound += r->size / 4; /* the store buffer's clock */
+		} else
 			hvpmu_machine_dref(m, 0, r->pc, r->addr, r->size,
 					   r->kind == HVPMU_TRACE_WRITE ? HVPMU_SI_STORE : HVPMU_SI_LOAD, r->kind);
 	}

@@ -62,8 +62,9 @@ enum hvpmu_mispred {
 
 /*
  * Memory-hierarchy events of a strand (docs/memory-model.md), the inputs of
- * TABLE 10-2 sl=5, 11, 16, 18, 20, 21, 22, 23, 24.  "Remote" outcomes occur
- * only on multi-chip machine descriptions (docs/coherence-model.md).
+ * TABLE 10-2 sl=5, 6, 10, 11, 16, 17, 18, 19, 20, 21, 22, 23, 24.  "Remote"
+ * outcomes occur only on multi-chip machine descriptions
+ * (docs/coherence-model.md).
  */
 enum hvpmu_mem_event {
 	HVPMU_MEV_IC_MISS_L2L3 = 0, /* L1I miss served by L2 or L3 (sl=5 0x01, sl=11 0x01) */
@@ -119,6 +120,13 @@ enum hvpmu_mem_event {
 	HVPMU_MEV_MTAG_MISS_PTAG_HIT,  /* microtag miss, line present (sl=7 0x01 and 0x02) */
 	HVPMU_MEV_MTAG_HIT_PTAG_MISS,  /* microtag hit, line absent (sl=7 0x04) */
 	HVPMU_MEV_MTAG_WAY_MISMATCH,   /* microtag hit, line present in another way (sl=7 0x08) */
+	/* store buffer (docs/memory-model.md "Store buffer"): loads whose bytes
+	 * a buffered store holds, in the T4 store buffer or store queue */
+	HVPMU_MEV_RAW_SB_FULL,      /* sl=19 0x01: wholly inside a store-buffer store */
+	HVPMU_MEV_RAW_SB_PARTIAL,   /* sl=19 0x02: overlapping it partly */
+	HVPMU_MEV_RAW_SQ_FULL,      /* sl=19 0x04: wholly inside a store-queue store */
+	HVPMU_MEV_RAW_SQ_PARTIAL,   /* sl=19 0x08 */
+	HVPMU_MEV_SB_FULL_CYCLES,   /* cycles with every entry occupied (T1 PICL SB_full) */
 	HVPMU_NMEV,
 };
 
@@ -135,6 +143,7 @@ enum hvpmu_pipe_cause {
 	HVPMU_PIPE_DRAIN,     /* correct path waits at Select for the mispredicted CTI to commit */
 	HVPMU_PIPE_DATA,      /* waiting for load-miss data (L2 / L3 / memory latency + DRAM queueing) */
 	HVPMU_PIPE_DTLB,      /* loads and stores wait at Pick for a DTLB miss (hardware tablewalk) */
+	HVPMU_PIPE_SBFULL,    /* a store waits at Select for a store-buffer entry (full buffer) */
 	HVPMU_NPIPE,
 };
 
@@ -304,9 +313,13 @@ int hvpmu_machine_branch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, 
  *         `pc` with decode flags `si_flags` (loads, stores, atomics,
  *         prefetches, block accesses; `is_store` for the store side).
  *   ifetch: the instruction fetch of `bytes` starting at `vaddr` (a block).
- * They update the caches, act->mev, the strand's cycles (miss latencies)
+ * They update the caches, the strand's store buffer (stores enter it,
+ * loads are checked against it; docs/memory-model.md "Store buffer"),
+ * act->mev, the strand's cycles (miss latencies, full-store-buffer stalls)
  * and, when a counter could wrap, sync the strand so that precise events
- * trap at `pc` (or the fetch address).  Hot-path safe: no allocation.
+ * trap at `pc` (or the fetch address).  ifetch also marks the start of the
+ * block being run, which the store buffer's clock uses to place each
+ * access `pc` in time.  Hot-path safe: no allocation.
  */
 void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t vaddr,
 			unsigned size, uint32_t si_flags, int is_store);

@@ -86,6 +86,22 @@ struct hvpmu_md_cache {
 	uint32_t latency;    /* extra cycles when an access is served at this level */
 };
 
+/*
+ * Per-strand store buffer (docs/memory-model.md "Store buffer",
+ * docs/machine-figures.md for the figures).  Stores enter it in program
+ * order and drain to the L2 in FIFO order; a store that finds every entry
+ * occupied stalls the strand until the oldest entry has drained.
+ * All times in cycles.  entries = 0: no store buffer (stores complete at
+ * once, no store-buffer events).
+ */
+struct hvpmu_md_stbuf {
+	uint32_t entries;        /* entries per strand, 0..16 */
+	uint32_t commit_cycles;  /* T4: cycles a store stays in the store buffer before it
+	                            commits to the store queue (TABLE 10-2 sl=19); 0: one structure */
+	uint32_t drain_latency;  /* cycles from entering to leaving the buffer (written to L2) */
+	uint32_t drain_interval; /* at most one entry leaves per this many cycles */
+};
+
 /* Memory hierarchy: per-core L1I, L1D, L2; L3 shared per chip; memory.
  * A level of size 0 is absent (UltraSPARC T1 has no private L2: its shared
  * 3 MB L2 sits in the `l3` slot, the chip's last level). */
@@ -96,6 +112,7 @@ struct hvpmu_md_memory {
 	uint32_t l1d_hw_prefetch; /* L1D hardware prefetcher: next lines fetched on an L1D
 	                             load miss, 0 = off, at most HVPMU_MD_MAX_L1D_HW_PREFETCH
 	                             (docs/prefetch-model.md) */
+	struct hvpmu_md_stbuf stbuf; /* store buffer of each strand */
 };
 
 /*

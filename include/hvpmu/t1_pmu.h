@@ -47,9 +47,10 @@
  *   - After reset, PCR, PICH and PICL are 0 (tlu_pib.v local reset).
  *
  * PICL events from the machine's activity (struct hvpmu_t1_feed):
- *   SL 0 SB_full      not modeled (no store-buffer model): counts nothing;
- *                     hvpmu_t1_picl_modeled() says HVPMU_ENOTSUP so tools
- *                     print <not supported>
+ *   SL 0 SB_full      HVPMU_MEV_SB_FULL_CYCLES: cycles the strand's store
+ *                     buffer has every entry occupied (the RTL counts a
+ *                     level signal once per cycle: tlu_pib.v picl_event[0] =
+ *                     lsu_tlu_stb_full_w2; docs/memory-model.md "Store buffer")
  *   SL 1 FP_instr_cnt user instructions of classes with HVPMU_SI_FGU
  *   SL 2 IC_miss      HVPMU_MEV_IC_MISS_L2L3 + HVPMU_MEV_IC_MISS_MEM
  *   SL 3 DC_miss      HVPMU_MEV_DC_MISS_L2L3 + HVPMU_MEV_DC_MISS_MEM
@@ -149,18 +150,18 @@ uint64_t hvpmu_t1_pmu_headroom(const struct hvpmu_t1_pmu *pmu);
 
 /*
  * Least number of further memory events that could make PICL wrap when it
- * counts a memory event (SL 2-7 with UT=1); UINT64_MAX otherwise.  Like
+ * counts a memory event (SL 0 or 2-7 with UT=1); UINT64_MAX otherwise.  Like
  * hvpmu_t4_pmu_mem_headroom.
  */
 uint64_t hvpmu_t1_pmu_mem_headroom(const struct hvpmu_t1_pmu *pmu);
 
-/* 1 if PICL counts an event the memory model produces (SL 2-7, UT=1). */
+/* 1 if PICL counts an event the memory model produces (SL 0, 2-7, UT=1). */
 int hvpmu_t1_pmu_wants_memory(const struct hvpmu_t1_pmu *pmu);
 
 /*
- * Whether PICL event `sl` is counted by the model: 0 (modeled),
- * HVPMU_ENOTSUP (exists but not modeled: SL 0 SB_full) or HVPMU_ERANGE
- * (sl > 7).  Thread-safe.
+ * Whether PICL event `sl` is counted by the model: 0 (modeled; every
+ * event is since the store buffer counts SB_full), HVPMU_ENOTSUP (exists
+ * but not modeled: none today) or HVPMU_ERANGE (sl > 7).  Thread-safe.
  */
 int hvpmu_t1_picl_modeled(unsigned sl);
 /* Solaris cpustat name of PICL event `sl` ("SB_full" ...), or NULL if

@@ -14,6 +14,7 @@
 #include "kernel.h"
 #include "prefetch.h"
 #include "pipeline.h"
+#include "stbuf.h"
 #include "tlb.h"
 
 /* TABLE 10-2 footnote 12: block loads and stores decode into 8 micro-ops. */
@@ -50,6 +51,10 @@ struct strand {
 	uint32_t ctx;                     /* MMU context of the running code: USER_CTX; 0 in the kernel path */
 	uint64_t kretired;                /* privileged instructions retired (kernel path, machine_retire) */
 	struct pf_stats pf;               /* prefetch statistics (docs/prefetch-model.md) */
+	/* store buffer (src/model/stbuf.h) and its clock, sb_clock() */
+	struct stbuf sb;
+	uint64_t sb_icycles;              /* user instruction cycles folded into pending at syncs */
+	uint64_t sb_blk_vaddr, sb_blk_bytes, sb_blk_pos; /* block being run (ifetch): start, bytes, act.bound before it */
 };
 
 struct core {
@@ -273,6 +278,11 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 		m->s[i].ctx = USER_CTX;
 		bpred_init(&m->s[i].bp);
 		pipe_strand_init(&m->s[i].pipe);
+		if (stbuf_init(&m->s[i].sb, md->mem.stbuf.entries, md->mem.stbuf.commit_cycles,
+			       md->mem.stbuf.drain_latency, md->mem.stbuf.drain_interval)) {
+			hvpmu_machine_destroy(m);
+			return HVPMU_EINVAL;
+		}
 		if (m->ops->create(&m->s[i], m->class_flags)) {
 			hvpmu_machine_destroy(m);
 			return HVPMU_ENOMEM;
@@ -426,6 +436,7 @@ static void pipe_feed(struct strand *s, struct hvpmu_t4_feed *f)
 
 static int sync_strand(struct hvpmu_machine *m, uint32_t strand, const struct hvpmu_block *last,
 		       const struct hvpmu_block *next, int mid_block);
+static void sb_sync(const struct hvpmu_machine *m, struct strand *s);
 
 int hvpmu_machine_sync(struct hvpmu_machine *m, uint32_t strand,
 		       const struct hvpmu_block *last, const struct hvpmu_block *next)
@@ -463,6 +474,8 @@ static int sync_strand(struct hvpmu_machine *m, uint32_t strand, const struct hv
 		f.dmispred[k] = s->act.mispred[k] - s->synced_mispred[k];
 		s->synced_mispred[k] = s->act.mispred[k];
 	}
+	if (s->depth == 0 && !mid_block) /* store buffer: full cycles up to now */
+		sb_sync(m, s);
 	for (int k = 0; k < HVPMU_NMEV; k++) {
 		f.dmev[k] = s->act.mev[k] - s->synced_mev[k];
 		s->synced_mev[k] = s->act.mev[k];
@@ -470,6 +483,7 @@ static int sync_strand(struct hvpmu_machine *m, uint32_t strand, const struct hv
 	f.mem_pc = s->mem_pc;
 	s->mem_pc = 0;
 	s->pending[HVPMU_MODE_USER] += ucyc;
+	s->sb_icycles += ucyc; /* store-buffer clock, sb_clock() */
 	for (int md = 0; md < HVPMU_NMODES; md++) {
 		f.dcycles[md] = s->pending[md];
 		s->cycles[md] += s->pending[md];
@@ -1117,6 +1131,83 @@ int hvpmu_machine_prefetch_stats(const struct hvpmu_machine *m, uint32_t strand,
 	return HVPMU_OK;
 }
 
+/* ---- store buffer (src/model/stbuf.h, docs/memory-model.md "Store buffer") ---- */
+
+#define SB_INSN_BYTES 4
+
+/*
+ * The strand's cycle at the instruction at `pc`, the store buffer's
+ * clock: one insn_cycles per instruction of the blocks entered before the
+ * current one (act.bound at its hvpmu_machine_ifetch) and of the current
+ * block before `pc`, plus every cycle charged to the strand that is not an
+ * instruction's own (miss and tablewalk latencies, store-buffer stalls,
+ * fill traps, system calls: %tick + pending - the instruction cycles
+ * folded in at syncs).
+ */
+static uint64_t sb_other_cycles(const struct strand *s)
+{
+	return tick_of(s) + s->pending[HVPMU_MODE_USER] + s->pending[HVPMU_MODE_PRIV] +
+	       s->pending[HVPMU_MODE_HYPER] - s->sb_icycles;
+}
+
+static uint64_t sb_clock(const struct hvpmu_machine *m, const struct strand *s, uint64_t pc)
+{
+	uint64_t pos = s->sb_blk_pos, off = pc - s->sb_blk_vaddr;
+
+	if (off < s->sb_blk_bytes)
+		pos += off / SB_INSN_BYTES;
+	return pos * m->md.timing.insn_cycles + sb_other_cycles(s);
+}
+
+/* At a sync between blocks: bring the buffer to the start of the next
+ * block (act.bound - next_len), so that full cycles are counted up to
+ * then, the last time at the exit. */
+static void sb_sync(const struct hvpmu_machine *m, struct strand *s)
+{
+	if (!s->sb.n)
+		return;
+	stbuf_advance(&s->sb, (s->act.bound - s->next_len) * m->md.timing.insn_cycles + sb_other_cycles(s));
+	s->act.mev[HVPMU_MEV_SB_FULL_CYCLES] = s->sb.full_cycles;
+}
+
+/* Full cycles accounted by the buffer since the last look: the SB_full
+ * event (several at once: the sync bound advances by all of them). */
+static void sb_full_events(struct hvpmu_machine *m, uint32_t strand, uint64_t pc)
+{
+	struct strand *s = &m->s[strand];
+	uint64_t d = s->sb.full_cycles - s->act.mev[HVPMU_MEV_SB_FULL_CYCLES];
+
+	if (d) {
+		s->act.mev[HVPMU_MEV_SB_FULL_CYCLES] += d;
+		s->act.mem_refs += d - 1;
+		mem_ref_done(m, strand, pc);
+	}
+}
+
+/* A store enters the buffer; a full buffer stalls the strand. */
+static __attribute__((noinline)) void sb_store(struct hvpmu_machine *m, uint32_t strand, uint64_t pc,
+					       uint64_t pa, unsigned size)
+{
+	struct strand *s = &m->s[strand];
+
+	charge(s, HVPMU_PIPE_SBFULL, stbuf_store(&s->sb, sb_clock(m, s, pc), pa, size)); /* sl=9 0x08 */
+	sb_full_events(m, strand, pc);
+}
+
+/* A load looks for its bytes among the buffered stores (sl=19). */
+static __attribute__((noinline)) void sb_load(struct hvpmu_machine *m, uint32_t strand, uint64_t pc,
+					      uint64_t pa, unsigned size)
+{
+	struct strand *s = &m->s[strand];
+	enum stbuf_raw raw = stbuf_load(&s->sb, sb_clock(m, s, pc), pa, size);
+
+	sb_full_events(m, strand, pc);
+	if (raw != STBUF_RAW_NONE) {
+		s->act.mev[HVPMU_MEV_RAW_SB_FULL + raw]++;
+		mem_ref_done(m, strand, pc);
+	}
+}
+
 /* One line of a data access (the slow part of hvpmu_machine_dref). */
 static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t a, uint32_t f, int is_store)
 {
@@ -1160,6 +1251,10 @@ void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, u
 		return;
 	/* SPARC accesses are naturally aligned: one page */
 	vaddr = translate(m, strand, TLB_SIDE_D, vaddr, pc);
+	if (is_store) /* store buffer: docs/memory-model.md */
+		sb_store(m, strand, pc, vaddr, size);
+	else if (m->s[strand].sb.filter && stbuf_may_hit(&m->s[strand].sb, vaddr, size) && !(f & HVPMU_SI_PREFETCH))
+		sb_load(m, strand, pc, vaddr, size);
 	l1d = &m->s[strand].core->l1d;
 	first = vaddr >> l1d->line_shift;
 	last = (vaddr + size - 1) >> l1d->line_shift;
@@ -1217,6 +1312,9 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 	if (!m->mem_on || strand >= m->nstrands || !bytes)
 		return;
 	s = &m->s[strand];
+	s->sb_blk_vaddr = vaddr; /* the store buffer's clock, sb_clock() */
+	s->sb_blk_bytes = bytes;
+	s->sb_blk_pos = s->act.bound;
 	c = core_of(m, strand);
 	line = (uint64_t)1 << c->l1i.line_shift;
 	mask = ~(line - 1);

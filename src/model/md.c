@@ -51,6 +51,12 @@ static const struct hvpmu_md_memory t4_memory = {
 	.l3 = { 4 * 1024 * 1024, 16, 64, 45 },
 	.mem_latency = 314, /* 110 ns at 2.85 GHz */
 	.l1d_hw_prefetch = 0, /* off until the validation figures include it (docs/prefetch-model.md) */
+	/* store buffer + store queue (PRM sl=9 mask 0x08, sl=19, sl=20 mask
+	 * 0x10: both exist; sizes not published): 8 entries per strand, a
+	 * store commits to the store queue 4 cycles after it executes, and
+	 * leaves after the L2 latency, one per 2 cycles (docs/machine-figures.md
+	 * §5, docs/memory-model.md "Store buffer") */
+	.stbuf = { 8, 4, 20, 2 },
 };
 
 /* UltraSPARC T1 (docs/machine-figures.md §T1): 16 KB 4-way L1I with 32 B
@@ -63,6 +69,11 @@ static const struct hvpmu_md_memory t1_memory = {
 	.l2 = { 0, 0, 0, 0 },
 	.l3 = { 3 * 1024 * 1024, 12, 64, 22 },
 	.mem_latency = 120, /* 100 ns at 1.2 GHz */
+	/* 8-entry store buffer per thread (OpenSPARC T1 RTL lsu_stb_ctl.v:
+	 * 8 entries, one store sent to the L2 only once the next older one is
+	 * acknowledged): an entry is held for the L2 round trip (22 cycles)
+	 * and the stores of a strand drain one at a time (docs/machine-figures.md §6) */
+	.stbuf = { 8, 0, 22, 22 },
 };
 
 /* The guest kernel's system-call path (docs/kernel-model.md, which gives

@@ -54,6 +54,19 @@ static const struct field timing_fields[] = {
 	F("syscall_cycles", U32, struct hvpmu_md_timing, syscall_cycles, 0, 100000000),
 	F("hcall_cycles", U32, struct hvpmu_md_timing, hcall_cycles, 0, 100000000),
 	F("trap_cycles", U32, struct hvpmu_md_timing, trap_cycles, 0, 100000000),
+	/* pipeline timing (docs/timing-model.md); 0 turns a rule off */
+	F("mispredict_cycles", U32, struct hvpmu_md_timing, mispredict_cycles, 0, 1000),
+	F("refetch_cycles", U32, struct hvpmu_md_timing, refetch_cycles, 0, 1000),
+	F("btc_cycles", U32, struct hvpmu_md_timing, btc_cycles, 0, 1000),
+	F("utag_cycles", U32, struct hvpmu_md_timing, utag_cycles, 0, 1000),
+	F("dram_wait_cap", U32, struct hvpmu_md_timing, dram_wait_cap, 0, MAX_LATENCY),
+};
+
+static const struct field stbuf_fields[] = { /* docs/memory-model.md "Store buffer" */
+	F("entries", U32, struct hvpmu_md_stbuf, entries, 0, 16),
+	F("commit_cycles", U32, struct hvpmu_md_stbuf, commit_cycles, 0, MAX_LATENCY),
+	F("drain_latency", U32, struct hvpmu_md_stbuf, drain_latency, 0, MAX_LATENCY),
+	F("drain_interval", U32, struct hvpmu_md_stbuf, drain_interval, 0, MAX_LATENCY),
 };
 
 #define KF(k, kind, member, lo, hi) F(k, kind, struct hvpmu_md_kernel, member, lo, hi)
@@ -181,6 +194,12 @@ static int apply(void *base, json_object *o, const struct field *fields, size_t 
 
 static int memory_sub(void *ctx, const char *key, json_object *v, const char *path, char *err, size_t n)
 {
+	if (strcmp(key, "stbuf") == 0) {
+		int rc = apply(&((struct hvpmu_md_memory *)ctx)->stbuf, v, stbuf_fields, N(stbuf_fields), path, NULL,
+			       NULL, err, n);
+
+		return rc ? rc : 1;
+	}
 	for (size_t i = 0; i < N(cache_levels); i++)
 		if (strcmp(cache_levels[i].key, key) == 0) {
 			int rc = apply((char *)ctx + cache_levels[i].off, v, cache_fields, N(cache_fields), path, NULL,
@@ -317,6 +336,8 @@ static int validate(const struct hvpmu_md *md, char *err, size_t n)
 				 md->mem.l2.line > md->mem.l3.line)) ||
 	    md->mem.l1i.line > md->mem.l3.line || md->mem.l1d.line > md->mem.l3.line)
 		return fail(err, n, "%s: %s", "memory", "line sizes must not shrink towards memory");
+	if (md->timing.refetch_cycles > md->timing.mispredict_cycles)
+		return fail(err, n, "%s: %s", "timing.refetch_cycles", "more than timing.mispredict_cycles");
 	if (kernel_check(md))
 		return fail(err, n, "%s: %s", "kernel",
 			    "regions not page-aligned, overlapping, or addresses outside them (docs/kernel-model.md)");

@@ -28,7 +28,7 @@ static const struct {
 	const char *name;
 	uint64_t mevs;
 } picl_events[HVPMU_T1_NSL] = {
-	[HVPMU_T1_SL_SB_FULL] = { "SB_full", 0 }, /* no store-buffer model */
+	[HVPMU_T1_SL_SB_FULL] = { "SB_full", MEV(HVPMU_MEV_SB_FULL_CYCLES) }, /* store-buffer-full cycles */
 	[HVPMU_T1_SL_FP_INSTR_CNT] = { "FP_instr_cnt", 0 }, /* instruction classes */
 	[HVPMU_T1_SL_IC_MISS] = { "IC_miss", MEV(HVPMU_MEV_IC_MISS_L2L3) | MEV(HVPMU_MEV_IC_MISS_MEM) },
 	[HVPMU_T1_SL_DC_MISS] = { "DC_miss", MEV(HVPMU_MEV_DC_MISS_L2L3) | MEV(HVPMU_MEV_DC_MISS_MEM) },
@@ -210,7 +210,7 @@ int hvpmu_t1_picl_modeled(unsigned sl)
 {
 	if (sl >= HVPMU_T1_NSL)
 		return HVPMU_ERANGE;
-	return sl == HVPMU_T1_SL_SB_FULL ? HVPMU_ENOTSUP : HVPMU_OK;
+	return HVPMU_OK;
 }
 
 const char *hvpmu_t1_picl_name(unsigned sl)

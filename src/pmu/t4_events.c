@@ -41,7 +41,7 @@ static const struct hvpmu_t4_group groups[32] = {
 	{ 16, 0x07, 0x07, 1, 1, HVPMU_T4_KIND_MEM, "L1 data cache misses" },
 	{ 17, 0x3f, 0x3f, 0, 1, HVPMU_T4_KIND_MEM, "DTLB fills" },
 	{ 18, 0x07, 0x07, 0, 0, HVPMU_T4_KIND_MEM, "Dropped prefetches" },
-	{ 19, 0x0f, 0x00, 0, 1, HVPMU_T4_KIND_UNMODELED, "RAW hits in store buffer/queue" },
+	{ 19, 0x0f, 0x0f, 0, 1, HVPMU_T4_KIND_MEM, "RAW hits in store buffer/queue" }, /* src/model/stbuf.h */
 	{ 20, 0x1f, 0x0f, 0, 0, HVPMU_T4_KIND_MEM, "L1 invalidations" },
 	{ 21, 0x3f, 0x1d, 0, 1, HVPMU_T4_KIND_MEM, "Data prefetch outcomes" },
 	{ 22, 0x3f, 0x3f, 0, 1, HVPMU_T4_KIND_MEM, "Store outcomes" },
@@ -299,6 +299,9 @@ static const struct {
 	/* sl=11 0x02: "local memory hit, remote L3 hit, or remote memory hit" */
 	{ 11, { MEV(IC_MISS_L2L3), MEV(IC_MISS_MEM) | MEV(IC_MISS_REMOTE) } },
 	{ 16, { MEV(DC_MISS_L2L3), MEV(DC_MISS_MEM), MEV(DC_MISS_REMOTE) } },
+	/* store buffer (src/model/stbuf.h); a load counts once, in the buffer
+	 * or the queue: "Store buffer RAW hits supercede store queue RAW hits" */
+	{ 19, { MEV(RAW_SB_FULL), MEV(RAW_SB_PARTIAL), MEV(RAW_SQ_FULL), MEV(RAW_SQ_PARTIAL) } },
 	{ 20, { MEV(IC_EVICT_INVAL), MEV(IC_SNOOP_INVAL), MEV(DC_EVICT_INVAL), MEV(DC_SNOOP_INVAL) } },
 	{ 22, { MEV(ST_HIT_L2), MEV(ST_HIT_L3), MEV(ST_L2_LOCAL_C2C), MEV(ST_L2_REMOTE_C2C), MEV(ST_MEM),
 		MEV(ST_REMOTE) } },
@@ -338,20 +341,23 @@ int hvpmu_t4_event_needs_memory(unsigned sl, unsigned mask)
  * Sel-0-ready is 0; single issue, so Sel-2 (and Pick-2/3, Commit-2) is 0.
  * sl=8 Fetch-0 counts cycles the front end delivers nothing, including
  * those in which a full instruction buffer stops fetch (data and DTLB
- * waits, also mask 0x04).  sl=9: ROB / LB / SB / PQ are not modeled as
- * finite, so their tag waits are 0; a DTLB miss waits at Pick (0x10).
+ * waits, also mask 0x04).  sl=9: ROB / LB / PQ are not modeled as
+ * finite, so their tag waits are 0; a store finding the store buffer full
+ * waits for an SB tag (0x08, src/model/stbuf.h); a DTLB miss waits at
+ * Pick (0x10).
  * sl=28 mirrors sl=2: a micro-op commits in the cycle that stands for it.
  */
 #define PC(c) (1u << HVPMU_PIPE_##c)
-#define PIPE_STALLS (PC(FETCH) | PC(REFETCH) | PC(DRAIN) | PC(DATA) | PC(DTLB))
+#define PIPE_STALLS (PC(FETCH) | PC(REFETCH) | PC(DRAIN) | PC(DATA) | PC(DTLB) | PC(SBFULL))
+#define PIPE_BACKUP (PC(DATA) | PC(DTLB) | PC(SBFULL)) /* a full instruction buffer stops fetch */
 static const struct {
 	uint8_t sl;
 	uint32_t bit_causes[6];
 } pipe_groups[] = {
 	{ 1, { PC(DRAIN), PIPE_STALLS, 0, PC(ISSUE), 0 } },
 	{ 2, { PIPE_STALLS, PC(ISSUE), 0, 0 } },
-	{ 8, { PC(FETCH) | PC(DATA) | PC(DTLB), PC(FETCH) | PC(DATA) | PC(DTLB), PC(DATA) | PC(DTLB), 0 } },
-	{ 9, { 0, 0, 0, 0, PC(DTLB) } },
+	{ 8, { PC(FETCH) | PIPE_BACKUP, PC(FETCH) | PIPE_BACKUP, PIPE_BACKUP, 0 } },
+	{ 9, { 0, 0, 0, PC(SBFULL), PC(DTLB) } },
 	{ 28, { PIPE_STALLS, PIPE_STALLS, PC(ISSUE), 0 } },
 };
 

@@ -944,8 +944,9 @@ static int setup(const char *cfg)
 	for (unsigned i = 0; i < P.rq.nevents; i++) {
 		const struct hvpmu_sv_event *e = &P.rq.ev[i];
 
-		if (P.md.platform == HVPMU_PLATFORM_T1) { /* PICL cache/TLB events need the memory model */
-			P.need_memory |= e->mask != HVPMU_SV_T1_PICH && e->sl >= HVPMU_T1_SL_IC_MISS;
+		if (P.md.platform == HVPMU_PLATFORM_T1) { /* PICL cache/TLB/store-buffer events need the memory model */
+			P.need_memory |= e->mask != HVPMU_SV_T1_PICH &&
+					 (e->sl >= HVPMU_T1_SL_IC_MISS || e->sl == HVPMU_T1_SL_SB_FULL);
 			continue;
 		}
 		P.need_taken |= hvpmu_t4_event_needs_taken(e->sl, e->mask);

@@ -721,6 +721,7 @@ static unsigned attr_index(unsigned attr)
 int hvpmu_trace_replay(struct hvpmu_machine *m, uint32_t strand, struct hvpmu_trace *t, uint64_t *nrefs)
 {
 	struct hvpmu_trace_rec b[REPLAY_BATCH];
+	struct hvpmu_activity *act;
 	uint64_t n = 0;
 	int rc;
 
@@ -731,6 +732,7 @@ int hvpmu_trace_replay(struct hvpmu_machine *m, uint32_t strand, struct hvpmu_tr
 	if (strand >= hvpmu_machine_nstrands(m))
 		return HVPMU_ERANGE;
 	hvpmu_machine_enable_memory(m, 1);
+	act = hvpmu_machine_activity(m, strand);
 	for (;;) {
 		size_t got;
 
@@ -738,13 +740,17 @@ int hvpmu_trace_replay(struct hvpmu_machine *m, uint32_t strand, struct hvpmu_tr
 		for (size_t i = 0; i < got; i++) {
 			const struct hvpmu_trace_rec *r = &b[i];
 
-			if (r->kind == HVPMU_TRACE_IFETCH)
+			if (r->kind == HVPMU_TRACE_IFETCH) {
 				hvpmu_machine_ifetch(m, strand, r->addr, r->size);
-			else if (r->attr == HVPMU_TRACE_PREFETCH) /* no fcn recorded: #n_reads */
+				/* the block's instructions: the store buffer's clock
+				 * (docs/memory-model.md "Store buffer") */
+				act->bound += r->size / 4;
+			} else if (r->attr == HVPMU_TRACE_PREFETCH) { /* no fcn recorded: #n_reads */
 				hvpmu_machine_prefetch(m, strand, r->pc, r->addr, TRACE_PREFETCH_FCN);
-			else
+			} else {
 				hvpmu_machine_dref(m, strand, r->pc, r->addr, r->size,
 						   si_of[r->kind][r->attr ? attr_index(r->attr) : 0], r->kind);
+			}
 		}
 		n += got;
 		if (rc || !got)

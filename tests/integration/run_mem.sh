@@ -7,13 +7,14 @@
 #
 # usage: run_mem.sh HVPMU WORKLOAD_DIR EXPECTED PROGRAM
 #
-# EXPECTED lines: `PROGRAM EVENT EXPECTED TOLERANCE` (tolerance absolute);
-# a line `PROGRAM @stat OPTION...` adds hvpmu stat options for PROGRAM
-# (machine description, thread placement: docs/coherence-model.md); `{dir}`
-# in them stands for EXPECTED's directory (e.g. --md {dir}/FILE.json).
-# Every event listed for PROGRAM is measured, at most 4 per run (the four
-# T4 PICs, so nothing is multiplexed or scaled), with
-#   env -i HVPMU stat -x, -o OUT [@stat options] -e EV1,..,EV4 -- WORKLOAD_DIR/PROGRAM
+# EXPECTED lines: `PROGRAM EVENT EXPECTED TOLERANCE [PLATFORM]` (tolerance
+# absolute, platform t4 when absent); a line `PROGRAM @stat OPTION...` adds
+# hvpmu stat options for PROGRAM (machine description, thread placement:
+# docs/coherence-model.md), `{dir}` in them standing for EXPECTED's
+# directory (e.g. --md {dir}/FILE.json).  Every event listed for PROGRAM is
+# measured, on t4 at most 4 per run (the four T4 PICs, so nothing is
+# multiplexed or scaled), on t1 one per run (the one PICL), with
+#   env -i HVPMU stat [-p t1] [@stat options] -x, -o OUT -e EV1,..,EV4 -- WORKLOAD_DIR/PROGRAM
 # (no environment, so that no QEMU_* variable of the caller changes the
 # result).  CSV fields follow perf: VALUE,UNIT,EVENT,RUNTIME,PCNT,...
 # A count passes when |observed - expected| <= tolerance and the event was
@@ -49,43 +50,56 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/hvpmu-mem.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 # Expected rows of $NAME.
+# Keys are PLATFORM/EVENT.
 declare -a events=() stat_opts=()
 declare -A want=() tol=()
-while read -r prog ev exp tl extra; do
+while read -r prog ev exp tl pl extra; do
 	[ "$prog" = "$NAME" ] || continue
 	if [ "$ev" = "@stat" ]; then
-		read -r -a more <<<"$exp $tl $extra"
+		read -r -a more <<<"$exp $tl $pl $extra"
 		stat_opts+=("${more[@]//\{dir\}/$(dirname "$EXPECTED")}")
 		continue
 	fi
-	[[ $exp =~ ^[0-9]+$ && $tl =~ ^[0-9]+$ && -z $extra ]] ||
-		fail "malformed line in $EXPECTED: '$prog $ev $exp $tl $extra'"
-	[ -z "${want[$ev]+x}" ] || fail "event $ev listed twice for $NAME in $EXPECTED"
-	events+=("$ev")
-	want[$ev]=$exp
-	tol[$ev]=$tl
+	pl=${pl:-t4}
+	[[ $exp =~ ^[0-9]+$ && $tl =~ ^[0-9]+$ && $pl =~ ^(t1|t4)$ && -z $extra ]] ||
+		fail "malformed line in $EXPECTED: '$prog $ev $exp $tl $pl $extra'"
+	[ -z "${want[$pl/$ev]+x}" ] || fail "event $ev listed twice for $NAME ($pl) in $EXPECTED"
+	events+=("$pl/$ev")
+	want[$pl/$ev]=$exp
+	tol[$pl/$ev]=$tl
 done < <(grep -v '^[[:space:]]*#' "$EXPECTED")
 [ ${#events[@]} -gt 0 ] || fail "no expected counts for '$NAME' in $EXPECTED"
 
-# Measure in groups of EVENTS_PER_RUN; all CSV output in $tmp/all.csv.
+# Measure each platform's events in groups of EVENTS_PER_RUN (t4) or 1
+# (t1); CSV output in $tmp/all.csv, the event field prefixed PLATFORM/.
 : >"$tmp/all.csv"
-for ((i = 0; i < ${#events[@]}; i += EVENTS_PER_RUN)); do
-	group=$(IFS=,; echo "${events[*]:i:EVENTS_PER_RUN}")
-	rc=0
-	env -i "$HVPMU" stat -x, -o "$tmp/run.csv" ${stat_opts[@]+"${stat_opts[@]}"} -e "$group" -- "$PROG" \
-		>"$tmp/stdout" 2>"$tmp/stderr" || rc=$?
-	if [ "$rc" -ne 0 ] || [ ! -f "$tmp/run.csv" ]; then
-		sed 's/^/  | /' "$tmp/stderr" >&2
-		fail "hvpmu stat exited with status $rc (events $group)"
-	fi
-	cat "$tmp/run.csv" >>"$tmp/all.csv"
+for pl in t4 t1; do
+	declare -a evs=()
+	for key in "${events[@]}"; do
+		[ "${key%%/*}" = "$pl" ] && evs+=("${key#*/}")
+	done
+	per=$EVENTS_PER_RUN popt=()
+	[ "$pl" = t1 ] && per=1 popt=(-p t1)
+	for ((i = 0; i < ${#evs[@]}; i += per)); do
+		group=$(IFS=,; echo "${evs[*]:i:per}")
+		rc=0
+		env -i "$HVPMU" stat ${popt[@]+"${popt[@]}"} ${stat_opts[@]+"${stat_opts[@]}"} -x, -o "$tmp/run.csv" \
+			-e "$group" -- "$PROG" >"$tmp/stdout" 2>"$tmp/stderr" || rc=$?
+		if [ "$rc" -ne 0 ] || [ ! -f "$tmp/run.csv" ]; then
+			sed 's/^/  | /' "$tmp/stderr" >&2
+			fail "hvpmu stat exited with status $rc ($pl events $group)"
+		fi
+		awk -F, -v OFS=, -v pl="$pl" '/^[[:space:]]*(#|$)/ { next } NF >= 5 { $3 = pl "/" $3; print }' \
+			"$tmp/run.csv" >>"$tmp/all.csv"
+	done
+	unset evs
 done
 
 declare -A got=() pct=()
 while IFS=$'\t' read -r ev val p; do
 	got[$ev]=$val
 	pct[$ev]=$p
-done < <(awk -F, '/^[[:space:]]*(#|$)/ { next } NF >= 5 { print $3 "\t" $1 "\t" $5 }' "$tmp/all.csv")
+done < <(awk -F, 'NF >= 5 { print $3 "\t" $1 "\t" $5 }' "$tmp/all.csv")
 
 bad=0
 table=$(printf '%-26s %12s %6s %12s %10s  %s' EVENT EXPECTED TOL OBSERVED DIFF RESULT)

@@ -145,7 +145,9 @@ static void test_groups(void **state)
 	assert_int_equal(hvpmu_t4_group(26)->kind, HVPMU_T4_KIND_CYCLES);
 	assert_int_equal(hvpmu_t4_group(26)->valid_mask, 0); /* "the mask field is ignored" */
 	assert_int_equal(hvpmu_t4_group(16)->kind, HVPMU_T4_KIND_MEM);
-	assert_int_equal(hvpmu_t4_group(19)->kind, HVPMU_T4_KIND_UNMODELED);
+	assert_int_equal(hvpmu_t4_group(19)->kind, HVPMU_T4_KIND_MEM); /* the store buffer */
+	assert_int_equal(hvpmu_t4_group(19)->modeled_mask, 0x0f);
+	assert_int_equal(hvpmu_t4_group(1)->kind, HVPMU_T4_KIND_PIPE);
 	/* "Virtual processor-specific" column: sl 9, 24 are not; 8 is (Fetch-0) */
 	assert_int_equal(hvpmu_t4_group(9)->strand_specific, 0);
 	assert_int_equal(hvpmu_t4_group(24)->strand_specific, 0);
@@ -170,7 +172,15 @@ static void test_event_supported(void **state)
 	assert_int_equal(hvpmu_t4_event_supported(22, 0x04), 1); /* local cache-to-cache (coherence) */
 	assert_int_equal(hvpmu_t4_event_supported(20, 0x0a), 1); /* snoop invalidations (coherence) */
 	assert_int_equal(hvpmu_t4_event_supported(24, 0x04), 0); /* L2 fill buffer full: not modeled */
-	assert_int_equal(hvpmu_t4_event_supported(19, 0x03), 0);
+	assert_int_equal(hvpmu_t4_event_supported(19, 0x03), 1); /* the store buffer */
+	assert_int_equal(hvpmu_t4_event_supported(19, 0x0c), 1);
+	assert_int_equal(hvpmu_t4_event_supported(19, 0x0f), 1);
+	/* sl=19 mask bits -> RAW events, one each (TABLE 10-2 rows 01/02/04/08) */
+	assert_int_equal(hvpmu_t4_mem_events(19, 0), UINT64_C(1) << HVPMU_MEV_RAW_SB_FULL);
+	assert_int_equal(hvpmu_t4_mem_events(19, 1), UINT64_C(1) << HVPMU_MEV_RAW_SB_PARTIAL);
+	assert_int_equal(hvpmu_t4_mem_events(19, 2), UINT64_C(1) << HVPMU_MEV_RAW_SQ_FULL);
+	assert_int_equal(hvpmu_t4_mem_events(19, 3), UINT64_C(1) << HVPMU_MEV_RAW_SQ_PARTIAL);
+	assert_int_equal(hvpmu_t4_mem_events(19, 4), 0);
 	assert_int_equal(hvpmu_t4_event_supported(25, 0x0f), 1); /* the strand's branch predictor */
 	/* pipeline cycle groups (docs/timing-model.md) */
 	for (unsigned b = 0; b < 5; b++)

@@ -82,6 +82,11 @@ static void test_overrides(void **state)
 	assert_int_equal(md.mem.mem_latency, 400);
 	assert_int_equal(parse("{\"kernel\": {\"syscall_insns\": 0}}", &md, err, sizeof err), HVPMU_OK);
 	assert_int_equal(md.kernel.syscall_insns, 0);
+	assert_int_equal(parse("{\"memory\": {\"stbuf\": {\"entries\": 4}}, \"timing\": {\"btc_cycles\": 0}}", &md,
+			       err, sizeof err), HVPMU_OK);
+	assert_int_equal(md.mem.stbuf.entries, 4);
+	assert_int_equal(md.mem.stbuf.drain_latency, 20);
+	assert_int_equal(md.timing.btc_cycles, 0);
 	assert_int_equal(parse(text, &md, err, sizeof err), HVPMU_OK);
 	assert_int_equal(md.nguests, 2);
 	assert_string_equal(md.guests[0].name, "ldom1");
@@ -149,6 +154,8 @@ static void test_errors(void **state)
 		{ "{\"guests\": [ {\"dram_counter_group\": 4, \"nstrands\": 8} ]}", "dram_counter_group: out of range" },
 		{ "{\"kernel\": {\"text_bytes\": 12345}}", "kernel: regions not page-aligned" },
 		{ "{\"kernel\": {\"syscalls\": 1}}", "kernel.syscalls: unknown key" },
+		{ "{\"timing\": {\"refetch_cycles\": 30}}", "timing.refetch_cycles: more than" },
+		{ "{\"memory\": {\"stbuf\": {\"entries\": 17}}}", "memory.stbuf.entries: out of range" },
 	};
 	struct hvpmu_md md, before;
 	char err[256];

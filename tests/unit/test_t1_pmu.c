@@ -393,6 +393,7 @@ static void test_sl_memory_event_selection(void **state)
 	uint64_t want[HVPMU_T1_NSL] = { 0 };
 
 	(void)state;
+	want[HVPMU_T1_SL_SB_FULL] = UINT64_C(1) << HVPMU_MEV_SB_FULL_CYCLES;
 	want[HVPMU_T1_SL_IC_MISS] = (UINT64_C(1) << HVPMU_MEV_IC_MISS_L2L3) | (UINT64_C(1) << HVPMU_MEV_IC_MISS_MEM);
 	want[HVPMU_T1_SL_DC_MISS] = (UINT64_C(1) << HVPMU_MEV_DC_MISS_L2L3) | (UINT64_C(1) << HVPMU_MEV_DC_MISS_MEM);
 	want[HVPMU_T1_SL_ITLB_MISS] = UINT64_C(1) << HVPMU_MEV_ITLB_MISS;
@@ -433,16 +434,16 @@ static void test_sl_memory_event_selection(void **state)
 	hvpmu_t1_pmu_destroy(p);
 }
 
-/* SL 0 SB_full: not modeled, counts nothing, reported as such. */
-static void test_sb_full_not_modeled(void **state)
+/* SL 0 SB_full: the store buffer's full cycles (HVPMU_MEV_SB_FULL_CYCLES)
+ * and nothing else. */
+static void test_sb_full_counts_full_cycles(void **state)
 {
 	struct hvpmu_t1_pmu *p = new_pmu();
 	struct hvpmu_t1_feed_result r;
 	struct act a;
 
 	(void)state;
-	assert_int_equal(hvpmu_t1_picl_modeled(HVPMU_T1_SL_SB_FULL), HVPMU_ENOTSUP);
-	for (unsigned sl = 1; sl < HVPMU_T1_NSL; sl++)
+	for (unsigned sl = 0; sl < HVPMU_T1_NSL; sl++)
 		assert_int_equal(hvpmu_t1_picl_modeled(sl), HVPMU_OK);
 	assert_int_equal(hvpmu_t1_picl_modeled(HVPMU_T1_NSL), HVPMU_ERANGE);
 	assert_int_equal(hvpmu_t1_picl_modeled(UINT32_MAX), HVPMU_ERANGE);
@@ -453,11 +454,12 @@ static void test_sb_full_not_modeled(void **state)
 		a.dclass[k] = 1000;
 	for (unsigned e = 0; e < HVPMU_NMEV; e++)
 		a.dmev[e] = 1000;
+	a.dmev[HVPMU_MEV_SB_FULL_CYCLES] = 77;
 	feed(p, &a, &r);
-	assert_int_equal(picl_of(p), 0);
+	assert_int_equal(picl_of(p), 77);
 	assert_int_equal(pich_of(p), 6000);
-	assert_false(hvpmu_t1_pmu_wants_memory(p));
-	assert_int_equal(hvpmu_t1_pmu_mem_headroom(p), UINT64_MAX);
+	assert_true(hvpmu_t1_pmu_wants_memory(p));
+	assert_int_equal(hvpmu_t1_pmu_mem_headroom(p), HVPMU_T1_PIC_WRAP - 77);
 	hvpmu_t1_pmu_destroy(p);
 }
 
@@ -752,10 +754,10 @@ static void test_headroom(void **state)
 	feed_insns(p, C_FGU, 1, &r);
 	assert_int_equal(r.ovf_mask, HVPMU_T1_OVF_PICL);
 
-	/* memory SLs want the memory model; SB_full and FP do not */
+	/* memory SLs and SB_full want the memory model; FP does not */
 	for (unsigned sl = 0; sl < HVPMU_T1_NSL; sl++) {
 		set_pcr(p, pcr_val(sl, 1, 0, 0));
-		assert_int_equal(hvpmu_t1_pmu_wants_memory(p), sl >= HVPMU_T1_SL_IC_MISS);
+		assert_int_equal(hvpmu_t1_pmu_wants_memory(p), sl != HVPMU_T1_SL_FP_INSTR_CNT);
 	}
 	/* memory headroom: exactly that many events wrap */
 	set_pcr(p, pcr_val(HVPMU_T1_SL_DTLB_MISS, 1, 0, 0));
@@ -796,7 +798,7 @@ int main(void)
 		cmocka_unit_test(test_pic_access_matrix),
 		cmocka_unit_test(test_pich_counts_all_instructions),
 		cmocka_unit_test(test_sl_memory_event_selection),
-		cmocka_unit_test(test_sb_full_not_modeled),
+		cmocka_unit_test(test_sb_full_counts_full_cycles),
 		cmocka_unit_test(test_event_names),
 		cmocka_unit_test(test_ut_st_filter),
 		cmocka_unit_test(test_priv_does_not_filter),

@@ -38,6 +38,26 @@ void cache_fini(struct cache *c);
 /* Look up `addr`; on a miss allocate it (LRU victim) when `allocate`.
  * `write` marks the line dirty (write-back levels). */
 void cache_access(struct cache *c, uint64_t addr, int allocate, int write, struct cache_result *r);
+/*
+ * Hot path: 1 if line address `line` is the most recently used line of its
+ * set (a tag compare, no state change).  An access of such a line that
+ * sets no dirty bit leaves the cache exactly as it was, so a caller may
+ * skip cache_access() then; one that writes a write-back level may skip it
+ * after cache_mru_set_dirty().
+ */
+static inline uint64_t *cache_mru_slot(const struct cache *c, uint64_t line)
+{
+	return &c->tag[(size_t)(line & c->set_mask) * c->ways];
+}
+static inline int cache_mru_hit(const struct cache *c, uint64_t line)
+{
+	return (*cache_mru_slot(c, line) & ~CACHE_DIRTY) == line + 1;
+}
+static inline void cache_mru_set_dirty(struct cache *c, uint64_t line)
+{
+	*cache_mru_slot(c, line) |= CACHE_DIRTY;
+}
+
 /* 1 if present (no state change). */
 int cache_probe(const struct cache *c, uint64_t addr);
 /* Drop the line holding `line` (a line address); returns 1 if it was present. */

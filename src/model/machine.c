@@ -874,22 +874,41 @@ static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uin
 void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t vaddr,
 			unsigned size, uint32_t f, int is_store)
 {
-	const struct cache *l1d;
+	struct core *c;
 	uint64_t first, last;
 
 	if (!m->mem_on || strand >= m->nstrands || !size)
 		return;
 	/* SPARC accesses are naturally aligned: one page */
 	vaddr = translate(m, strand, TLB_SIDE_D, vaddr, pc);
-	l1d = &m->s[strand].core->l1d;
-	first = vaddr >> l1d->line_shift;
-	last = (vaddr + size - 1) >> l1d->line_shift;
-	/* fast path: a load of the line loaded last is an L1D hit at MRU */
-	if (!is_store && first == last && first + 1 == l1d->mru_key)
-		return;
+	c = m->s[strand].core;
+	first = vaddr >> c->l1d.line_shift;
+	last = (vaddr + size - 1) >> c->l1d.line_shift;
+	/*
+	 * Fast paths, with exactly the outcome of dref_line() (docs/memory-model.md,
+	 * "Performance"): a load of the most recently used line of its L1D set
+	 * is a hit that changes nothing; a store whose line is most recently
+	 * used in its L1D set and in its L2 set only marks the L2 line dirty
+	 * and counts a store hitting L2.
+	 */
+	if (first == last) {
+		if (!is_store) {
+			if (cache_mru_hit(&c->l1d, first))
+				return;
+		} else if (c->l2.sets) {
+			uint64_t l2 = vaddr >> c->l2.line_shift;
+
+			if (cache_mru_hit(&c->l1d, first) && cache_mru_hit(&c->l2, l2)) {
+				cache_mru_set_dirty(&c->l2, l2);
+				m->s[strand].act.mev[HVPMU_MEV_ST_HIT_L2]++;
+				mem_ref_done(m, strand, pc);
+				return;
+			}
+		}
+	}
 	/* an access crossing a line boundary touches each line */
 	for (uint64_t l = first; l <= last; l++)
-		dref_line(m, strand, pc, l << l1d->line_shift, f, is_store);
+		dref_line(m, strand, pc, l << c->l1d.line_shift, f, is_store);
 }
 
 void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vaddr, uint32_t bytes)
@@ -911,8 +930,8 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 		uint64_t pa = translate(m, strand, TLB_SIDE_I, a > vaddr ? a : vaddr, a > vaddr ? a : vaddr) &
 			      mask;
 
-		if ((pa >> c->l1i.line_shift) + 1 == c->l1i.mru_key)
-			continue; /* the line fetched last */
+		if (cache_mru_hit(&c->l1i, pa >> c->l1i.line_shift))
+			continue; /* most recently used in its set: a hit that changes nothing */
 		cache_access(&c->l1i, pa, 1, 0, &r);
 		if (r.hit)
 			continue;

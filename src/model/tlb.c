@@ -120,6 +120,7 @@ int tlb_create(const struct tlb_geom *g, enum tlb_side side, struct tlb **out)
 		return HVPMU_ENOMEM;
 	}
 	memset(t->head, 0xff, t->hsize * sizeof *t->head);
+	t->last_clock = UINT64_MAX; /* no last page yet */
 	*out = t;
 	return HVPMU_OK;
 }
@@ -161,8 +162,11 @@ static void hash_del(struct tlb *t, uint32_t i)
 	t->nvalid--;
 }
 
+/* After a demap: entries changed without a use; the clock moves so that
+ * tlb_hit_fast()'s last page is forgotten (stamps keep their order). */
 static void hash_rebuild(struct tlb *t)
 {
+	t->clock++;
 	memset(t->head, 0xff, t->hsize * sizeof *t->head);
 	t->nvalid = 0;
 	for (uint32_t i = 0; i < t->sets * t->ways; i++)

@@ -203,6 +203,14 @@ struct tlb {
 	uint32_t hsize;
 	uint32_t nvalid;
 	uint64_t *stamp;           /* [entries] LRU: clock of the last use */
+	/* last-page filter of tlb_hit_fast(): the 8 KB page last translated
+	 * through it, valid while `clock` == last_clock (every use, insert and
+	 * demap moves the clock), i.e. while its entry is still the most
+	 * recently used one and unchanged */
+	uint64_t last_vpn;         /* VA >> TLB_PAGE_SHIFT_MIN */
+	uint64_t last_pa;          /* PA of that 8 KB page */
+	uint64_t last_clock;
+	uint32_t last_ctx;
 };
 
 /* Create an empty TLB.  0, HVPMU_EINVAL (bad geometry) or HVPMU_ENOMEM. */
@@ -221,12 +229,23 @@ uint32_t tlb_valid_entries(const struct tlb *t);
  */
 static inline int tlb_hit_fast(struct tlb *t, uint32_t ctx, uint64_t va, uint64_t *pa)
 {
-	struct tlb_entry *e = &t->e[t->micro[(va >> TLB_PAGE_SHIFT_MIN) & (TLB_MICRO - 1)]];
+	struct tlb_entry *e;
 
+	/* the page of the last hit, its entry still the most recently used:
+	 * a use would not change the LRU order */
+	if ((va >> TLB_PAGE_SHIFT_MIN) == t->last_vpn && t->clock == t->last_clock && ctx == t->last_ctx) {
+		*pa = t->last_pa | (va & (TLB_PAGE_SIZE(TLB_PGSZ_8K) - 1));
+		return 1;
+	}
+	e = &t->e[t->micro[(va >> TLB_PAGE_SHIFT_MIN) & (TLB_MICRO - 1)]];
 	if (e->key != (ctx | TLB_ENTRY_VALID) || ((va ^ e->va) & e->mask))
 		return 0;
 	t->stamp[e - t->e] = ++t->clock;
 	*pa = e->pa | (va & ~e->mask);
+	t->last_vpn = va >> TLB_PAGE_SHIFT_MIN;
+	t->last_pa = *pa & ~(TLB_PAGE_SIZE(TLB_PGSZ_8K) - 1);
+	t->last_clock = t->clock;
+	t->last_ctx = ctx;
 	return 1;
 }
 

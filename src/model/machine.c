@@ -738,7 +738,7 @@ static int walk_ref(void *ctx, uint64_t paddr)
 	}
 }
 
-static void mem_ref_done(struct hvpmu_machine *m, uint32_t strand, uint64_t pc);
+static inline void mem_ref_done(struct hvpmu_machine *m, uint32_t strand, uint64_t pc);
 
 /* Memory events of the tablewalk counters that moved from *b to s->ts. */
 static uint64_t tlb_events(struct strand *s, enum tlb_side side, const struct tlb_stats *b)
@@ -800,8 +800,10 @@ static __attribute__((noinline)) uint64_t translate_slow(struct hvpmu_machine *m
 	struct tlb *t = side == TLB_SIDE_I ? s->itlb : s->dtlb;
 	struct tlb_stats before;
 	struct tlb_result res;
-	uint64_t n;
+	uint64_t n, pa;
 
+	if (tlb_lookup(t, USER_CTX, va, &pa)) /* a TLB hit outside the MRU array */
+		return pa;
 	before = s->ts;
 	if (tlb_access(t, m->mmu, &s->ts, USER_CTX, va, walk_ref, &s->wctx, &res) < 0)
 		return va;
@@ -829,15 +831,19 @@ static inline uint64_t translate(struct hvpmu_machine *m, uint32_t strand, enum 
 	return translate_slow(m, strand, side, va, pc);
 }
 
+static __attribute__((noinline)) void mem_sync(struct hvpmu_machine *m, uint32_t strand, uint64_t pc)
+{
+	m->s[strand].mem_pc = pc;
+	sync_strand(m, strand, NULL, NULL, 1);
+}
+
 /* Account one cache access: sync first if a counter could wrap on it. */
-static void mem_ref_done(struct hvpmu_machine *m, uint32_t strand, uint64_t pc)
+static inline void mem_ref_done(struct hvpmu_machine *m, uint32_t strand, uint64_t pc)
 {
 	struct strand *s = &m->s[strand];
 
-	if (++s->act.mem_refs >= s->act.mem_next_check) {
-		s->mem_pc = pc;
-		sync_strand(m, strand, NULL, NULL, 1);
-	}
+	if (__builtin_expect(++s->act.mem_refs >= s->act.mem_next_check, 0))
+		mem_sync(m, strand, pc);
 }
 
 /* One line of a data access (the slow part of hvpmu_machine_dref). */
@@ -869,6 +875,18 @@ static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uin
 			s->pending[HVPMU_MODE_USER] += latency(m, from);
 	}
 	mem_ref_done(m, strand, pc);
+}
+
+/* Lines first..last of a data access; out of line, so that the fast paths
+ * of hvpmu_machine_dref() stay small. */
+static __attribute__((noinline)) void dref_lines(struct hvpmu_machine *m, uint32_t strand, uint64_t pc,
+						 uint64_t first, uint64_t last, uint32_t f, int is_store)
+{
+	unsigned shift = m->s[strand].core->l1d.line_shift;
+
+	/* an access crossing a line boundary touches each line */
+	for (uint64_t l = first; l <= last; l++)
+		dref_line(m, strand, pc, l << shift, f, is_store);
 }
 
 void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t vaddr,
@@ -906,9 +924,7 @@ void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, u
 			}
 		}
 	}
-	/* an access crossing a line boundary touches each line */
-	for (uint64_t l = first; l <= last; l++)
-		dref_line(m, strand, pc, l << c->l1d.line_shift, f, is_store);
+	dref_lines(m, strand, pc, first, last, f, is_store);
 }
 
 void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vaddr, uint32_t bytes)

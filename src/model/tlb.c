@@ -262,6 +262,23 @@ static void tlb_use(struct tlb *t, uint32_t idx, uint64_t va)
 	t->micro[(va >> TLB_PAGE_SHIFT_MIN) & (TLB_MICRO - 1)] = idx;
 }
 
+int tlb_lookup(struct tlb *t, uint32_t ctx, uint64_t va, uint64_t *pa)
+{
+	int64_t idx = t->micro[(va >> TLB_PAGE_SHIFT_MIN) & (TLB_MICRO - 1)];
+	const struct tlb_entry *e;
+
+	if (!entry_matches(&t->e[idx], ctx | TLB_ENTRY_VALID, va) && (idx = tlb_find(t, ctx, va)) < 0)
+		return 0;
+	tlb_use(t, (uint32_t)idx, va);
+	e = &t->e[idx];
+	*pa = e->pa | (va & ~e->mask);
+	t->last_vpn = va >> TLB_PAGE_SHIFT_MIN;
+	t->last_pa = *pa & ~(TLB_PAGE_SIZE(TLB_PGSZ_8K) - 1);
+	t->last_clock = t->clock;
+	t->last_ctx = ctx;
+	return 1;
+}
+
 /* Insert a translation: an invalid way of the set, else the least recently used. */
 static void tlb_insert(struct tlb *t, uint32_t ctx, uint64_t va, uint64_t pa, unsigned code)
 {

@@ -249,6 +249,13 @@ static inline int tlb_hit_fast(struct tlb *t, uint32_t ctx, uint64_t va, uint64_
 	return 1;
 }
 
+/*
+ * The TLB-hit part of tlb_access(): 1 and *pa if an entry translates
+ * (ctx, va) (a use for LRU, as tlb_access() counts it); 0 otherwise.  No
+ * counters change.
+ */
+int tlb_lookup(struct tlb *t, uint32_t ctx, uint64_t va, uint64_t *pa);
+
 /* ---- address spaces, frames, TSBs ----------------------------------- */
 
 struct tlb_mmu;

@@ -76,6 +76,9 @@ struct mem_insn {
 	uint64_t pc;
 	uint32_t flags;
 	int is_store;          /* a plain store (no load side) */
+	/* the last meminfo seen and what it decodes to: info << 32 | size << 1 | store
+	 * (one word, so that vCPU threads read it whole) */
+	uint64_t decoded;
 };
 
 struct vcpu {
@@ -296,11 +299,18 @@ static void tb_exec_st(unsigned int vcpu_index, void *udata)
 static void mem_exec(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
 {
 	struct vcpu *v = vcpu_of(vcpu_index);
-	const struct mem_insn *mi = udata;
+	struct mem_insn *mi = udata;
+	uint64_t d = __atomic_load_n(&mi->decoded, __ATOMIC_RELAXED);
 
-	if (v)
-		hvpmu_machine_dref(P.m, v->strand, mi->pc, vaddr, 1u << qemu_plugin_mem_size_shift(info),
-				   mi->flags, mi->is_store || qemu_plugin_mem_is_store(info));
+	if (!v)
+		return;
+	/* an instruction's meminfo rarely changes: decode it once */
+	if (__builtin_expect(d >> 32 != info || !d, 0)) {
+		d = (uint64_t)info << 32 | (uint64_t)1 << (qemu_plugin_mem_size_shift(info) + 1) |
+		    (uint64_t)(mi->is_store || qemu_plugin_mem_is_store(info));
+		__atomic_store_n(&mi->decoded, d, __ATOMIC_RELAXED);
+	}
+	hvpmu_machine_dref(P.m, v->strand, mi->pc, vaddr, (uint32_t)d >> 1, mi->flags, (int)(d & 1));
 }
 
 /* Marker in multi-threaded mode: the block reached its last instruction. */
@@ -382,6 +392,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 				mi->pc = pc;
 				mi->flags = d.flags;
 				mi->is_store = (d.flags & HVPMU_SI_STORE) != 0;
+				mi->decoded = 0;
 				qemu_plugin_register_vcpu_mem_cb(insn, mem_exec, QEMU_PLUGIN_CB_NO_REGS,
 								 QEMU_PLUGIN_MEM_RW, mi);
 			}

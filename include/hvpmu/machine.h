@@ -246,6 +246,24 @@ int hvpmu_machine_branch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, 
 void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t vaddr,
 			unsigned size, uint32_t si_flags, int is_store);
 void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vaddr, uint32_t bytes);
+
+/*
+ * A batch of data accesses: hvpmu_machine_drefs(m, strand, r, n) has
+ * exactly the effect of hvpmu_machine_dref() called on r[0], ..., r[n-1]
+ * in order (the batch is only faster).  A source may buffer the accesses
+ * of a block and hand them over before it reports anything else for the
+ * strand (the next block's entry, a system call, an exit), since that
+ * keeps the order of every report.  Hot-path safe: no allocation.
+ */
+struct hvpmu_dref {
+	uint64_t vaddr;
+	uint64_t pc;
+	uint32_t si_flags;  /* HVPMU_SI_* of the instruction */
+	uint16_t size;      /* bytes, 0 = nothing */
+	uint8_t is_store;   /* the store side */
+	uint8_t pad;
+};
+void hvpmu_machine_drefs(struct hvpmu_machine *m, uint32_t strand, const struct hvpmu_dref *r, size_t n);
 /* Enable the memory model (the source calls the two functions above). */
 void hvpmu_machine_enable_memory(struct hvpmu_machine *m, int on);
 int hvpmu_machine_memory_enabled(const struct hvpmu_machine *m);

@@ -889,42 +889,62 @@ static __attribute__((noinline)) void dref_lines(struct hvpmu_machine *m, uint32
 		dref_line(m, strand, pc, l << shift, f, is_store);
 }
 
-void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t vaddr,
-			unsigned size, uint32_t f, int is_store)
+/*
+ * One data access of strand s (hvpmu_machine_dref without the argument
+ * checks).  Fast paths, with exactly the outcome of dref_line()
+ * (docs/memory-model.md, "Performance"): a load of the most recently used
+ * line of its L1D set is a hit that changes nothing; a store whose line is
+ * most recently used in its L1D set and in its L2 set only marks the L2
+ * line dirty and counts a store hitting L2.
+ */
+static inline __attribute__((always_inline)) void dref_one(struct hvpmu_machine *m, uint32_t strand,
+							   struct strand *s, uint64_t pc, uint64_t vaddr,
+							   unsigned size, uint32_t f, int is_store)
 {
-	struct core *c;
-	uint64_t first, last;
+	struct core *c = s->core;
+	uint64_t pa, first, last;
 
-	if (!m->mem_on || strand >= m->nstrands || !size)
-		return;
 	/* SPARC accesses are naturally aligned: one page */
-	vaddr = translate(m, strand, TLB_SIDE_D, vaddr, pc);
-	c = m->s[strand].core;
-	first = vaddr >> c->l1d.line_shift;
-	last = (vaddr + size - 1) >> c->l1d.line_shift;
-	/*
-	 * Fast paths, with exactly the outcome of dref_line() (docs/memory-model.md,
-	 * "Performance"): a load of the most recently used line of its L1D set
-	 * is a hit that changes nothing; a store whose line is most recently
-	 * used in its L1D set and in its L2 set only marks the L2 line dirty
-	 * and counts a store hitting L2.
-	 */
+	if (!tlb_hit_fast(s->dtlb, USER_CTX, vaddr, &pa))
+		pa = translate_slow(m, strand, TLB_SIDE_D, vaddr, pc);
+	first = pa >> c->l1d.line_shift;
+	last = (pa + size - 1) >> c->l1d.line_shift;
 	if (first == last) {
 		if (!is_store) {
 			if (cache_mru_hit(&c->l1d, first))
 				return;
 		} else if (c->l2.sets) {
-			uint64_t l2 = vaddr >> c->l2.line_shift;
+			uint64_t l2 = pa >> c->l2.line_shift;
 
 			if (cache_mru_hit(&c->l1d, first) && cache_mru_hit(&c->l2, l2)) {
 				cache_mru_set_dirty(&c->l2, l2);
-				m->s[strand].act.mev[HVPMU_MEV_ST_HIT_L2]++;
+				s->act.mev[HVPMU_MEV_ST_HIT_L2]++;
 				mem_ref_done(m, strand, pc);
 				return;
 			}
 		}
 	}
 	dref_lines(m, strand, pc, first, last, f, is_store);
+}
+
+void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t vaddr,
+			unsigned size, uint32_t f, int is_store)
+{
+	if (!m->mem_on || strand >= m->nstrands || !size)
+		return;
+	dref_one(m, strand, &m->s[strand], pc, vaddr, size, f, is_store);
+}
+
+void hvpmu_machine_drefs(struct hvpmu_machine *m, uint32_t strand, const struct hvpmu_dref *r, size_t n)
+{
+	struct strand *s;
+
+	if (!m->mem_on || strand >= m->nstrands)
+		return;
+	s = &m->s[strand];
+	for (const struct hvpmu_dref *end = r + n; r < end; r++)
+		if (r->size && m->mem_on) /* as many calls: a trap handler may stop the model */
+			dref_one(m, strand, s, r->pc, r->vaddr, r->size, r->si_flags, r->is_store);
 }
 
 void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vaddr, uint32_t bytes)

@@ -81,7 +81,14 @@ struct mem_insn {
 	uint64_t decoded;
 };
 
+/* Data accesses buffered per vCPU (a block's, usually), handed to the
+ * machine in one hvpmu_machine_drefs() call before anything else is
+ * reported for the strand (flush_refs()): same order, fewer calls. */
+#define REF_BUF 256
+
 struct vcpu {
+	unsigned nref;
+	struct hvpmu_dref ref[REF_BUF];
 	int live;
 	uint32_t strand;
 	struct hvpmu_activity *act;
@@ -120,6 +127,16 @@ static void unlock(void) { pthread_mutex_unlock(&P.lock); }
 static struct vcpu *vcpu_of(unsigned idx)
 {
 	return idx < P.nvcpu && P.vcpu[idx].live ? &P.vcpu[idx] : NULL;
+}
+
+/* Hand the buffered data accesses to the machine: first thing in every
+ * callback that reports something else for the vCPU's strand. */
+static inline void flush_refs(struct vcpu *v)
+{
+	if (v->nref) {
+		hvpmu_machine_drefs(P.m, v->strand, v->ref, v->nref);
+		v->nref = 0;
+	}
 }
 
 /* Delay slot of the pending CTI: a block starting there leaves it pending. */
@@ -233,6 +250,7 @@ static void block_entry(struct vcpu *v, struct tb_info *ti)
 {
 	const struct tb_info *last = v->prev;
 
+	flush_refs(v);
 	resolve_pending(v, ti->blk.vaddr, account_prev(v, ti->blk.vaddr));
 	set_pending(v, ti);
 	if (P.need_memory)
@@ -263,10 +281,13 @@ static void tb_exec(unsigned int vcpu_index, void *udata)
 static void tb_exec_st(unsigned int vcpu_index, void *udata)
 {
 	struct vcpu *v = &P.vcpu[0];
-	struct tb_info *ti = udata, *p = v->prev;
+	struct tb_info *ti = udata, *p;
 	struct hvpmu_activity *act = v->act;
 	uint64_t vaddr = ti->blk.vaddr;
 
+	if (vcpu_index == 0)
+		flush_refs(v);
+	p = v->prev;
 	if (__builtin_expect(vcpu_index != 0 || !p || p->execs == v->mark_seen || vaddr == p->last_pc ||
 			     P.need_branches || (v->pend && vaddr == pend_ds(v)) ||
 			     act->bound + ti->blk.n >= act->next_check, 0)) {
@@ -301,6 +322,7 @@ static void mem_exec(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64
 	struct vcpu *v = vcpu_of(vcpu_index);
 	struct mem_insn *mi = udata;
 	uint64_t d = __atomic_load_n(&mi->decoded, __ATOMIC_RELAXED);
+	struct hvpmu_dref *r;
 
 	if (!v)
 		return;
@@ -310,7 +332,14 @@ static void mem_exec(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64
 		    (uint64_t)(mi->is_store || qemu_plugin_mem_is_store(info));
 		__atomic_store_n(&mi->decoded, d, __ATOMIC_RELAXED);
 	}
-	hvpmu_machine_dref(P.m, v->strand, mi->pc, vaddr, (uint32_t)d >> 1, mi->flags, (int)(d & 1));
+	r = &v->ref[v->nref];
+	r->vaddr = vaddr;
+	r->pc = mi->pc;
+	r->si_flags = mi->flags;
+	r->size = (uint16_t)((uint32_t)d >> 1);
+	r->is_store = (uint8_t)(d & 1);
+	if (++v->nref == REF_BUF)
+		flush_refs(v);
 }
 
 /* Marker in multi-threaded mode: the block reached its last instruction. */
@@ -414,6 +443,7 @@ static void stop_vcpu(struct vcpu *v)
 {
 	const struct tb_info *last = v->prev;
 
+	flush_refs(v);
 	account_prev(v, 0);
 	sync_vcpu(v, last, NULL);
 	hvpmu_sv_stop_strand(P.sv, v->strand);
@@ -427,6 +457,7 @@ static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 	(void)id; (void)a1; (void)a2; (void)a3; (void)a4; (void)a5; (void)a6; (void)a7; (void)a8;
 	if (!v)
 		return;
+	flush_refs(v);
 	lock();
 	/* the trap instruction (last of its block) retired in user mode; the
 	 * OS runs privileged */
@@ -456,6 +487,7 @@ static void syscall_ret_cb(qemu_plugin_id_t id, unsigned int vcpu_idx, int64_t n
 	(void)id;
 	if (!v)
 		return;
+	flush_refs(v);
 	lock();
 	/* T1: a read()/write() moved `ret` bytes by DMA (docs/t1-platform.md) */
 	if ((num == SPARC64_NR_READ || num == SPARC64_NR_WRITE) && ret > 0)
@@ -536,6 +568,7 @@ static void flush_cb(qemu_plugin_id_t id)
 	 * Their tb_info stay allocated until exit (bounded by translations). */
 	lock();
 	for (uint32_t i = 0; i < P.nvcpu; i++) {
+		flush_refs(&P.vcpu[i]);
 		account_prev(&P.vcpu[i], 0);
 		expand_dirty(&P.vcpu[i]);
 	}
@@ -594,6 +627,7 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 		struct vcpu *v0 = &P.vcpu[0];
 		const struct tb_info *last = v0->prev;
 
+		flush_refs(v0);
 		account_prev(v0, 0);
 		sync_vcpu(v0, last, NULL);
 		take_sample(hvpmu_machine_tick(P.m, 0));

@@ -120,7 +120,7 @@ int tlb_create(const struct tlb_geom *g, enum tlb_side side, struct tlb **out)
 		return HVPMU_ENOMEM;
 	}
 	memset(t->head, 0xff, t->hsize * sizeof *t->head);
-	t->last_clock = UINT64_MAX; /* no last page yet */
+	memset(t->micro_vpn, 0xff, sizeof t->micro_vpn); /* TLB_NO_VPN */
 	*out = t;
 	return HVPMU_OK;
 }
@@ -162,11 +162,10 @@ static void hash_del(struct tlb *t, uint32_t i)
 	t->nvalid--;
 }
 
-/* After a demap: entries changed without a use; the clock moves so that
- * tlb_hit_fast()'s last page is forgotten (stamps keep their order). */
+/* After a demap: entries changed, the pages of the micro slots are forgotten. */
 static void hash_rebuild(struct tlb *t)
 {
-	t->clock++;
+	memset(t->micro_vpn, 0xff, sizeof t->micro_vpn);
 	memset(t->head, 0xff, t->hsize * sizeof *t->head);
 	t->nvalid = 0;
 	for (uint32_t i = 0; i < t->sets * t->ways; i++)
@@ -258,8 +257,11 @@ static int64_t tlb_find(const struct tlb *t, uint32_t ctx, uint64_t va)
 
 static void tlb_use(struct tlb *t, uint32_t idx, uint64_t va)
 {
+	uint32_t k = (uint32_t)(va >> TLB_PAGE_SHIFT_MIN) & (TLB_MICRO - 1);
+
 	t->stamp[idx] = ++t->clock;
-	t->micro[(va >> TLB_PAGE_SHIFT_MIN) & (TLB_MICRO - 1)] = idx;
+	t->micro[k] = idx;
+	t->micro_vpn[k] = TLB_NO_VPN; /* tlb_hit_fast() learns the page at its next hit */
 }
 
 int tlb_lookup(struct tlb *t, uint32_t ctx, uint64_t va, uint64_t *pa)
@@ -272,10 +274,6 @@ int tlb_lookup(struct tlb *t, uint32_t ctx, uint64_t va, uint64_t *pa)
 	tlb_use(t, (uint32_t)idx, va);
 	e = &t->e[idx];
 	*pa = e->pa | (va & ~e->mask);
-	t->last_vpn = va >> TLB_PAGE_SHIFT_MIN;
-	t->last_pa = *pa & ~(TLB_PAGE_SIZE(TLB_PGSZ_8K) - 1);
-	t->last_clock = t->clock;
-	t->last_ctx = ctx;
 	return 1;
 }
 
@@ -311,6 +309,9 @@ static void tlb_insert(struct tlb *t, uint32_t ctx, uint64_t va, uint64_t pa, un
 	e = &t->e[victim];
 	if (t->sets == 1 && e->key)
 		hash_del(t, victim);
+	for (uint32_t k = 0; k < TLB_MICRO; k++) /* slots of the entry replaced */
+		if (t->micro[k] == victim)
+			t->micro_vpn[k] = TLB_NO_VPN;
 	e->va = va & mask;
 	e->mask = mask;
 	e->pa = pa & mask;

@@ -196,6 +196,12 @@ struct tlb {
 	uint32_t codes;  /* size codes ever inserted (set-associative probing) */
 	uint64_t clock;
 	uint32_t micro[TLB_MICRO]; /* entry indices of recent hits */
+	/* the 8 KB page each micro[] slot was last used for, and its PA: a hit
+	 * there needs no entry compare (TLB_NO_VPN = none; reset whenever the
+	 * slot's entry changes) */
+	uint64_t micro_vpn[TLB_MICRO];
+	uint64_t micro_pa[TLB_MICRO];
+	uint32_t micro_ctx[TLB_MICRO];
 	struct tlb_entry *e;       /* [sets * ways] */
 	/* fully associative: exact hash index of valid entries by (page, code) */
 	int32_t *head;             /* [hsize] first entry of each bucket, -1 */
@@ -203,15 +209,8 @@ struct tlb {
 	uint32_t hsize;
 	uint32_t nvalid;
 	uint64_t *stamp;           /* [entries] LRU: clock of the last use */
-	/* last-page filter of tlb_hit_fast(): the 8 KB page last translated
-	 * through it, valid while `clock` == last_clock (every use, insert and
-	 * demap moves the clock), i.e. while its entry is still the most
-	 * recently used one and unchanged */
-	uint64_t last_vpn;         /* VA >> TLB_PAGE_SHIFT_MIN */
-	uint64_t last_pa;          /* PA of that 8 KB page */
-	uint64_t last_clock;
-	uint32_t last_ctx;
 };
+#define TLB_NO_VPN UINT64_MAX
 
 /* Create an empty TLB.  0, HVPMU_EINVAL (bad geometry) or HVPMU_ENOMEM. */
 int tlb_create(const struct tlb_geom *g, enum tlb_side side, struct tlb **out);
@@ -229,23 +228,24 @@ uint32_t tlb_valid_entries(const struct tlb *t);
  */
 static inline int tlb_hit_fast(struct tlb *t, uint32_t ctx, uint64_t va, uint64_t *pa)
 {
+	uint64_t vpn = va >> TLB_PAGE_SHIFT_MIN;
+	uint32_t k = (uint32_t)vpn & (TLB_MICRO - 1);
 	struct tlb_entry *e;
 
-	/* the page of the last hit, its entry still the most recently used:
-	 * a use would not change the LRU order */
-	if ((va >> TLB_PAGE_SHIFT_MIN) == t->last_vpn && t->clock == t->last_clock && ctx == t->last_ctx) {
-		*pa = t->last_pa | (va & (TLB_PAGE_SIZE(TLB_PGSZ_8K) - 1));
+	/* the 8 KB page this slot was last used for: its entry, unchanged */
+	if (t->micro_vpn[k] == vpn && t->micro_ctx[k] == ctx) {
+		t->stamp[t->micro[k]] = ++t->clock;
+		*pa = t->micro_pa[k] | (va & (TLB_PAGE_SIZE(TLB_PGSZ_8K) - 1));
 		return 1;
 	}
-	e = &t->e[t->micro[(va >> TLB_PAGE_SHIFT_MIN) & (TLB_MICRO - 1)]];
+	e = &t->e[t->micro[k]];
 	if (e->key != (ctx | TLB_ENTRY_VALID) || ((va ^ e->va) & e->mask))
 		return 0;
-	t->stamp[e - t->e] = ++t->clock;
+	t->stamp[t->micro[k]] = ++t->clock;
 	*pa = e->pa | (va & ~e->mask);
-	t->last_vpn = va >> TLB_PAGE_SHIFT_MIN;
-	t->last_pa = *pa & ~(TLB_PAGE_SIZE(TLB_PGSZ_8K) - 1);
-	t->last_clock = t->clock;
-	t->last_ctx = ctx;
+	t->micro_vpn[k] = vpn;
+	t->micro_ctx[k] = ctx;
+	t->micro_pa[k] = *pa & ~(TLB_PAGE_SIZE(TLB_PGSZ_8K) - 1);
 	return 1;
 }
 

@@ -350,18 +350,37 @@ static uint32_t si_flags(const struct hvpmu_trace_rec *r)
 	}
 }
 
-/* Feed recs[0..n) to the model as hvpmu_trace_replay() does, without the reader. */
+/* Feed recs[0..n) to the model with the effect of hvpmu_trace_replay(),
+ * without the reader, the way the QEMU plugin feeds a live program: data
+ * references buffered and handed over in one hvpmu_machine_drefs() call
+ * before the next fetch (src/source/plugin.c). */
 static void feed(struct hvpmu_machine *m, const struct hvpmu_trace_rec *recs, uint64_t n)
 {
+	struct hvpmu_dref b[BATCH];
+	unsigned nb = 0;
+
 	for (uint64_t i = 0; i < n; i++) {
 		const struct hvpmu_trace_rec *r = &recs[i];
 
-		if (r->kind == HVPMU_TRACE_IFETCH)
+		if (r->kind == HVPMU_TRACE_IFETCH) {
+			if (nb)
+				hvpmu_machine_drefs(m, 0, b, nb);
+			nb = 0;
 			hvpmu_machine_ifetch(m, 0, r->addr, r->size);
-		else
-			hvpmu_machine_dref(m, 0, r->pc, r->addr, r->size, r->attr ? si_flags(r) :
-					   r->kind == HVPMU_TRACE_WRITE ? HVPMU_SI_STORE : HVPMU_SI_LOAD, r->kind);
+			continue;
+		}
+		b[nb].vaddr = r->addr;
+		b[nb].pc = r->pc;
+		b[nb].si_flags = r->attr ? si_flags(r) : r->kind == HVPMU_TRACE_WRITE ? HVPMU_SI_STORE : HVPMU_SI_LOAD;
+		b[nb].size = r->size;
+		b[nb].is_store = r->kind == HVPMU_TRACE_WRITE;
+		if (++nb == BATCH) {
+			hvpmu_machine_drefs(m, 0, b, nb);
+			nb = 0;
+		}
 	}
+	if (nb)
+		hvpmu_machine_drefs(m, 0, b, nb);
 }
 
 static struct hvpmu_trace_rec *generate(uint64_t n, int cell)

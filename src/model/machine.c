@@ -947,34 +947,59 @@ void hvpmu_machine_drefs(struct hvpmu_machine *m, uint32_t strand, const struct 
 			dref_one(m, strand, s, r->pc, r->vaddr, r->size, r->si_flags, r->is_store);
 }
 
+/* An L1I access that is not a hit at MRU: the line `pa` fetched at `at`. */
+static __attribute__((noinline)) void ifetch_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pa,
+						  uint64_t at)
+{
+	struct strand *s = &m->s[strand];
+	struct core *c = s->core;
+	struct cache_result r;
+	enum served from;
+
+	cache_access(&c->l1i, pa, 1, 0, &r);
+	if (r.hit)
+		return;
+	from = fill_l2(m, strand, pa, 0);
+	s->act.mev[from == SERVED_MEM ? HVPMU_MEV_IC_MISS_MEM : HVPMU_MEV_IC_MISS_L2L3]++;
+	s->pending[HVPMU_MODE_USER] += latency(m, from);
+	mem_ref_done(m, strand, at);
+}
+
+/*
+ * Each line of the block: translated (ITLB), then looked up in L1I.  The
+ * lines of one 8 KB page share one translation: translating the page again
+ * would hit the entry just used, already the most recently used one, which
+ * changes no state that matters (docs/memory-model.md, "Performance").  A
+ * line most recently used in its L1I set is a hit that changes nothing.
+ */
 void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vaddr, uint32_t bytes)
 {
 	struct strand *s;
-	struct core *c;
-	struct cache_result r;
-	uint64_t line, mask;
+	const struct cache *l1i;
+	uint64_t a, end, at, pa = 0, page = 0;
+	unsigned sh;
+	int first = 1;
 
 	if (!m->mem_on || strand >= m->nstrands || !bytes)
 		return;
 	s = &m->s[strand];
-	c = core_of(m, strand);
-	line = (uint64_t)1 << c->l1i.line_shift;
-	mask = ~(line - 1);
-	for (uint64_t a = vaddr & mask; a <= ((vaddr + bytes - 1) & mask); a += line) {
-		enum served from;
+	l1i = &s->core->l1i;
+	sh = l1i->line_shift;
+	end = (vaddr + bytes - 1) >> sh;
+	for (a = vaddr >> sh, at = vaddr;; at = ++a << sh) {
+		if (first || at >> TLB_PAGE_SHIFT_MIN != page) {
+			pa = translate(m, strand, TLB_SIDE_I, at, at) >> TLB_PAGE_SHIFT_MIN << TLB_PAGE_SHIFT_MIN;
+			page = at >> TLB_PAGE_SHIFT_MIN;
+			first = 0;
+		}
+		{
+			uint64_t line = (pa | (at & ((UINT64_C(1) << TLB_PAGE_SHIFT_MIN) - 1))) >> sh;
 
-		uint64_t pa = translate(m, strand, TLB_SIDE_I, a > vaddr ? a : vaddr, a > vaddr ? a : vaddr) &
-			      mask;
-
-		if (cache_mru_hit(&c->l1i, pa >> c->l1i.line_shift))
-			continue; /* most recently used in its set: a hit that changes nothing */
-		cache_access(&c->l1i, pa, 1, 0, &r);
-		if (r.hit)
-			continue;
-		from = fill_l2(m, strand, pa, 0);
-		s->act.mev[from == SERVED_MEM ? HVPMU_MEV_IC_MISS_MEM : HVPMU_MEV_IC_MISS_L2L3]++;
-		s->pending[HVPMU_MODE_USER] += latency(m, from);
-		mem_ref_done(m, strand, a > vaddr ? a : vaddr);
+			if (!cache_mru_hit(l1i, line))
+				ifetch_line(m, strand, line << sh, at);
+		}
+		if (a == end)
+			break;
 	}
 }
 

@@ -935,16 +935,60 @@ void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, u
 	dref_one(m, strand, &m->s[strand], pc, vaddr, size, f, is_store);
 }
 
+/* dref_one() over a batch, with the strand's DTLB and cache geometry in
+ * locals (they never change after creation). */
 void hvpmu_machine_drefs(struct hvpmu_machine *m, uint32_t strand, const struct hvpmu_dref *r, size_t n)
 {
 	struct strand *s;
+	struct core *c;
+	struct tlb *dtlb;
+	const uint64_t *l1t;
+	uint64_t *l2t;
+	uint32_t l1mask, l1ways, l2mask, l2ways;
+	unsigned l1sh, l2sh;
 
 	if (!m->mem_on || strand >= m->nstrands)
 		return;
 	s = &m->s[strand];
-	for (const struct hvpmu_dref *end = r + n; r < end; r++)
-		if (r->size && m->mem_on) /* as many calls: a trap handler may stop the model */
-			dref_one(m, strand, s, r->pc, r->vaddr, r->size, r->si_flags, r->is_store);
+	c = s->core;
+	dtlb = s->dtlb;
+	l1t = c->l1d.tag;
+	l1mask = c->l1d.set_mask;
+	l1ways = c->l1d.ways;
+	l1sh = c->l1d.line_shift;
+	l2t = c->l2.sets ? c->l2.tag : NULL;
+	l2mask = c->l2.set_mask;
+	l2ways = c->l2.ways;
+	l2sh = c->l2.line_shift;
+	for (const struct hvpmu_dref *end = r + n; r < end; r++) {
+		uint64_t pa, first, last;
+
+		if (!r->size || !m->mem_on) /* as many calls: a trap handler may stop the model */
+			continue;
+		if (!tlb_hit_fast(dtlb, USER_CTX, r->vaddr, &pa))
+			pa = translate_slow(m, strand, TLB_SIDE_D, r->vaddr, r->pc);
+		first = pa >> l1sh;
+		last = (pa + r->size - 1) >> l1sh;
+		if (first == last) { /* the fast paths of dref_one() */
+			uint64_t t1 = l1t[(size_t)(first & l1mask) * l1ways] & ~CACHE_DIRTY;
+
+			if (!r->is_store) {
+				if (t1 == first + 1)
+					continue;
+			} else if (l2t && t1 == first + 1) {
+				uint64_t l2 = pa >> l2sh;
+				uint64_t *t2 = &l2t[(size_t)(l2 & l2mask) * l2ways];
+
+				if ((*t2 & ~CACHE_DIRTY) == l2 + 1) {
+					*t2 |= CACHE_DIRTY;
+					s->act.mev[HVPMU_MEV_ST_HIT_L2]++;
+					mem_ref_done(m, strand, r->pc);
+					continue;
+				}
+			}
+		}
+		dref_lines(m, strand, r->pc, first, last, r->si_flags, r->is_store);
+	}
 }
 
 /* An L1I access that is not a hit at MRU: the line `pa` fetched at `at`. */

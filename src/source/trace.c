@@ -718,6 +718,7 @@ static unsigned attr_index(unsigned attr)
 int hvpmu_trace_replay(struct hvpmu_machine *m, uint32_t strand, struct hvpmu_trace *t, uint64_t *nrefs)
 {
 	struct hvpmu_trace_rec b[REPLAY_BATCH];
+	struct hvpmu_dref d[REPLAY_BATCH];
 	uint64_t n = 0;
 	int rc;
 
@@ -732,14 +733,26 @@ int hvpmu_trace_replay(struct hvpmu_machine *m, uint32_t strand, struct hvpmu_tr
 		size_t got;
 
 		rc = hvpmu_trace_read_many(t, b, REPLAY_BATCH, &got);
-		for (size_t i = 0; i < got; i++) {
+		/* data references in hvpmu_machine_drefs() batches, handed over
+		 * before the next fetch: the effect of one call each */
+		for (size_t i = 0, nd = 0; i < got; i++) {
 			const struct hvpmu_trace_rec *r = &b[i];
 
+			if (r->kind != HVPMU_TRACE_IFETCH) {
+				d[nd].vaddr = r->addr;
+				d[nd].pc = r->pc;
+				d[nd].si_flags = si_of[r->kind][r->attr ? attr_index(r->attr) : 0];
+				d[nd].size = r->size;
+				d[nd].is_store = r->kind == HVPMU_TRACE_WRITE;
+				d[nd].pad = 0;
+				nd++;
+			}
+			if (nd && (r->kind == HVPMU_TRACE_IFETCH || i + 1 == got)) {
+				hvpmu_machine_drefs(m, strand, d, nd);
+				nd = 0;
+			}
 			if (r->kind == HVPMU_TRACE_IFETCH)
 				hvpmu_machine_ifetch(m, strand, r->addr, r->size);
-			else
-				hvpmu_machine_dref(m, strand, r->pc, r->addr, r->size,
-						   si_of[r->kind][r->attr ? attr_index(r->attr) : 0], r->kind);
 		}
 		n += got;
 		if (rc || !got)

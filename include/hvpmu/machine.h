@@ -264,7 +264,24 @@ struct hvpmu_dref {
 	uint8_t pad;
 };
 void hvpmu_machine_drefs(struct hvpmu_machine *m, uint32_t strand, const struct hvpmu_dref *r, size_t n);
-/* Enable the memory model (the source calls the two functions above). */
+/*
+ * hvpmu_machine_ifetch() for a block the source fetches again and again:
+ * `memo` (zeroed at first, kept by the source with the block) remembers the
+ * state of the strand's L1I and ITLB after a fetch of the block that
+ * changed neither; while both stay unchanged a new fetch would change
+ * nothing and count nothing, so it is skipped.  Exactly the effect of
+ * hvpmu_machine_ifetch(m, strand, vaddr, bytes).  One memo per block and
+ * thread (not thread-safe).
+ */
+struct hvpmu_fetch_memo {
+	uint64_t l1i_version;
+	uint64_t itlb_clock;
+	uint32_t strand;
+	uint32_t valid;
+};
+void hvpmu_machine_ifetch_memo(struct hvpmu_machine *m, uint32_t strand, uint64_t vaddr, uint32_t bytes,
+			       struct hvpmu_fetch_memo *memo);
+/* Enable the memory model (the source calls the functions above). */
 void hvpmu_machine_enable_memory(struct hvpmu_machine *m, int on);
 int hvpmu_machine_memory_enabled(const struct hvpmu_machine *m);
 

@@ -93,6 +93,7 @@ void cache_access(struct cache *c, uint64_t addr, int allocate, int write, struc
 	uint64_t *t = &c->tag[(size_t)(line & c->set_mask) * c->ways];
 	uint64_t wbit = write ? CACHE_DIRTY : 0;
 
+	c->version++;
 	r->evicted = r->evicted_dirty = 0;
 	if (key == c->mru_key) { /* the line accessed last: already MRU in its set */
 		r->hit = 1;
@@ -128,6 +129,7 @@ int cache_invalidate_line(struct cache *c, uint64_t line)
 	for (uint32_t w = 0; w < ways; w++) {
 		if ((t[w] & KEY_MASK) != line + 1)
 			continue;
+		c->version++;
 		/* close the gap, the invalid way goes last */
 		for (; w + 1 < ways; w++)
 			t[w] = t[w + 1];

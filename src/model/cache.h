@@ -15,6 +15,8 @@ struct cache {
 	uint32_t line_shift;
 	uint32_t set_mask;
 	uint64_t mru_key; /* key of the last access: at MRU of its set (0 = none) */
+	uint64_t version; /* moves at every cache_access() and every line invalidated:
+			     unchanged means no set changed (hvpmu_machine_ifetch_memo) */
 	uint64_t *tag;    /* [sets * ways], MRU first, each set 64-byte aligned:
 	                     line address + 1 (0 = invalid) | CACHE_DIRTY */
 	void *mem;        /* the allocation holding tag[] */

@@ -1047,6 +1047,32 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 	}
 }
 
+/* The fetch's lines were all most recently used in their L1I sets and its
+ * page's ITLB entry the most recently used one, and neither structure has
+ * changed since: fetching again changes nothing (docs/memory-model.md,
+ * "Performance"). */
+void hvpmu_machine_ifetch_memo(struct hvpmu_machine *m, uint32_t strand, uint64_t vaddr, uint32_t bytes,
+			       struct hvpmu_fetch_memo *memo)
+{
+	const struct cache *l1i;
+	const struct tlb *itlb;
+	uint64_t ver, clock;
+
+	if (!m->mem_on || strand >= m->nstrands || !bytes)
+		return;
+	l1i = &m->s[strand].core->l1i;
+	itlb = m->s[strand].itlb;
+	ver = l1i->version;
+	clock = itlb->clock;
+	if (memo->valid && memo->l1i_version == ver && memo->itlb_clock == clock && memo->strand == strand)
+		return;
+	hvpmu_machine_ifetch(m, strand, vaddr, bytes);
+	memo->valid = l1i->version == ver && itlb->clock == clock;
+	memo->l1i_version = ver;
+	memo->itlb_clock = clock;
+	memo->strand = strand;
+}
+
 int hvpmu_machine_map_large(struct hvpmu_machine *m, uint64_t va, uint64_t len, uint64_t bytes)
 {
 	static const struct {

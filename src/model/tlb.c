@@ -162,10 +162,13 @@ static void hash_del(struct tlb *t, uint32_t i)
 	t->nvalid--;
 }
 
-/* After a demap: entries changed, the pages of the micro slots are forgotten. */
+/* After a demap: entries changed, the pages of the micro slots are
+ * forgotten, and the clock moves (stamps keep their order) so that a
+ * fetch memo of the old entries is stale. */
 static void hash_rebuild(struct tlb *t)
 {
 	memset(t->micro_vpn, 0xff, sizeof t->micro_vpn);
+	t->clock++;
 	memset(t->head, 0xff, t->hsize * sizeof *t->head);
 	t->nvalid = 0;
 	for (uint32_t i = 0; i < t->sets * t->ways; i++)

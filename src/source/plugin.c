@@ -65,6 +65,7 @@ struct tb_info {
 	uint64_t synced_execs; /* execs already expanded into class counts */
 	int dirty;
 	int mt;                /* translated in multi-threaded mode (marker callback) */
+	struct hvpmu_fetch_memo memo; /* single-threaded mode: the block's fetch (hvpmu_machine_ifetch_memo) */
 	const struct class_count *hist; /* distinct classes of the block and their counts */
 	uint32_t nhist;
 	uint8_t last_cls;
@@ -253,7 +254,9 @@ static void block_entry(struct vcpu *v, struct tb_info *ti)
 	flush_refs(v);
 	resolve_pending(v, ti->blk.vaddr, account_prev(v, ti->blk.vaddr));
 	set_pending(v, ti);
-	if (P.need_memory)
+	if (P.need_memory && !ti->mt)
+		hvpmu_machine_ifetch_memo(P.m, v->strand, ti->blk.vaddr, ti->blk.n * SPARC_INSN_BYTES, &ti->memo);
+	else if (P.need_memory)
 		hvpmu_machine_ifetch(P.m, v->strand, ti->blk.vaddr, ti->blk.n * SPARC_INSN_BYTES);
 	v->act->bound += ti->blk.n;
 	if (v->act->bound >= v->act->next_check) {
@@ -300,7 +303,7 @@ static void tb_exec_st(unsigned int vcpu_index, void *udata)
 		v->dirty = p;
 	}
 	if (P.need_memory)
-		hvpmu_machine_ifetch(P.m, 0, vaddr, ti->blk.n * SPARC_INSN_BYTES);
+		hvpmu_machine_ifetch_memo(P.m, 0, vaddr, ti->blk.n * SPARC_INSN_BYTES, &ti->memo);
 	if (v->pend) { /* only conditional CTIs are pending here (need_taken) */
 		act->taken_cond += vaddr == v->pend_tb->cti_target;
 		v->pend = 0;

@@ -227,6 +227,64 @@ static void test_dram_traffic(void **state)
 	hvpmu_machine_destroy(m);
 }
 
+/*
+ * hvpmu_machine_drefs() batches and hvpmu_machine_ifetch_memo() have
+ * exactly the effect of one hvpmu_machine_dref() / _ifetch() call each
+ * (docs/memory-model.md, "Performance"): two machines fed the same stream
+ * of blocks -- a loop over 12 blocks on two code pages, each followed by
+ * loads and stores over 512 KB of data (L1D, L2 and L3 misses, L2
+ * evictions invalidating L1 lines, DTLB misses), a large-page mapping
+ * half-way (TLB demap) -- end with the same counters and %tick.
+ */
+static void test_batch_and_memo(void **state)
+{
+	struct hvpmu_md md;
+	struct hvpmu_machine *one = machine(&md), *bat = machine(&md);
+	struct hvpmu_activity *a = hvpmu_machine_activity(one, 0), *b = hvpmu_machine_activity(bat, 0);
+	struct hvpmu_fetch_memo memo[12] = { { 0 } };
+	struct hvpmu_dref d[8];
+	uint64_t x = 88172645463325252u;
+	int memo_used = 0;
+
+	(void)state;
+	for (unsigned it = 0; it < 40000; it++) {
+		unsigned blk = it % 12;
+		uint64_t pc = SMALL_PAGES + 0x100000 + (blk < 8 ? 0 : EIGHT_KB) + blk * 44;
+
+		if (it == 20000)
+			for (int k = 0; k < 2; k++)
+				assert_int_equal(hvpmu_machine_map_large(k ? bat : one, SMALL_PAGES + 0x100000, 65536,
+									 65536), 0);
+		hvpmu_machine_ifetch(one, 0, pc, 44);
+		hvpmu_machine_ifetch_memo(bat, 0, pc, 44, &memo[blk]);
+		memo_used |= memo[blk].valid;
+		for (unsigned k = 0; k < 8; k++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			d[k].vaddr = SMALL_PAGES + ((x >> 20) & (512 * KB - 1) & ~UINT64_C(7));
+			d[k].pc = pc + 4 * k;
+			d[k].size = (x & 3) == 3 ? 16 : 8; /* some cross a line */
+			d[k].vaddr &= ~(uint64_t)(d[k].size - 1);
+			d[k].is_store = (x & 12) == 0;
+			d[k].si_flags = d[k].is_store ? HVPMU_SI_STORE : HVPMU_SI_LOAD;
+			d[k].pad = 0;
+			hvpmu_machine_dref(one, 0, d[k].pc, d[k].vaddr, d[k].size, d[k].si_flags, d[k].is_store);
+		}
+		hvpmu_machine_drefs(bat, 0, d, 8);
+	}
+	assert_true(memo_used);
+	assert_true(a->mev[HVPMU_MEV_L2_DIRTY_EVICT] > 0 && a->mev[HVPMU_MEV_DTLB_FILL_8K] > 0);
+	for (unsigned k = 0; k < HVPMU_NMEV; k++)
+		assert_int_equal(a->mev[k], b->mev[k]);
+	assert_int_equal(a->mem_refs, b->mem_refs);
+	hvpmu_machine_sync(one, 0, NULL, NULL);
+	hvpmu_machine_sync(bat, 0, NULL, NULL);
+	assert_int_equal(hvpmu_machine_tick(one, 0), hvpmu_machine_tick(bat, 0));
+	hvpmu_machine_destroy(one);
+	hvpmu_machine_destroy(bat);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -237,6 +295,7 @@ int main(void)
 		cmocka_unit_test(test_latency_and_enable),
 		cmocka_unit_test(test_tlb_events),
 		cmocka_unit_test(test_dram_traffic),
+		cmocka_unit_test(test_batch_and_memo),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

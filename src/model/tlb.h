@@ -234,10 +234,12 @@ static inline int tlb_hit_fast(struct tlb *t, uint32_t ctx, uint64_t va, uint64_
 
 	/* the 8 KB page this slot was last used for: its entry, unchanged */
 	if (t->micro_vpn[k] == vpn && t->micro_ctx[k] == ctx) {
-		/* a use; already the most recent one: the LRU order stays, and
-		 * so does the clock (hvpmu_machine_ifetch_memo) */
-		if (t->stamp[t->micro[k]] != t->clock)
-			t->stamp[t->micro[k]] = ++t->clock;
+		/* a use; already the most recent one, the LRU order stays and
+		 * so does the clock (hvpmu_machine_ifetch_memo); branch-free */
+		uint64_t *st = &t->stamp[t->micro[k]];
+
+		t->clock += *st != t->clock;
+		*st = t->clock;
 		*pa = t->micro_pa[k] | (va & (TLB_PAGE_SIZE(TLB_PGSZ_8K) - 1));
 		return 1;
 	}

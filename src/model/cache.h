@@ -38,8 +38,68 @@ int cache_init(struct cache *c, uint64_t size_bytes, uint32_t ways, uint32_t lin
 void cache_fini(struct cache *c);
 
 /* Look up `addr`; on a miss allocate it (LRU victim) when `allocate`.
- * `write` marks the line dirty (write-back levels). */
-void cache_access(struct cache *c, uint64_t addr, int allocate, int write, struct cache_result *r);
+ * `write` marks the line dirty (write-back levels).  Inline: callers pass
+ * constants for `allocate` and `write`. */
+/* The access of cache_access() for a set of `ways` ways (a constant in the
+ * specialised copies below). */
+static inline __attribute__((always_inline)) void
+access_set(struct cache *c, uint64_t *t, uint32_t ways, uint64_t key, int allocate, uint64_t wbit,
+	   struct cache_result *r)
+{
+	uint64_t v;
+	uint32_t w;
+
+	for (w = 0; w < ways; w++)
+		if ((t[w] & ~CACHE_DIRTY) == key)
+			break;
+	if (w < ways) {
+		v = t[w];
+		for (; w; w--)
+			t[w] = t[w - 1];
+		t[0] = v | wbit;
+		c->mru_key = key;
+		r->hit = 1;
+		return;
+	}
+	r->hit = 0;
+	if (!allocate)
+		return;
+	c->mru_key = key;
+	/* miss: the LRU way (last) is the victim; invalid ways are always last */
+	v = t[ways - 1];
+	if (v) {
+		r->evicted = 1;
+		r->evicted_dirty = (int)(v >> 63);
+		r->evicted_line = (v & ~CACHE_DIRTY) - 1;
+	}
+	for (w = ways - 1; w; w--)
+		t[w] = t[w - 1];
+	t[0] = key | wbit;
+}
+
+static inline __attribute__((always_inline)) void cache_access(struct cache *c, uint64_t addr, int allocate, int write,
+								struct cache_result *r)
+{
+	uint64_t line = addr >> c->line_shift, key = line + 1;
+	uint64_t *t = &c->tag[(size_t)(line & c->set_mask) * c->ways];
+	uint64_t wbit = write ? CACHE_DIRTY : 0;
+
+	c->version++;
+	r->evicted = r->evicted_dirty = 0;
+	if (key == c->mru_key) { /* the line accessed last: already MRU in its set */
+		r->hit = 1;
+		t[0] |= wbit;
+		return;
+	}
+	switch (c->ways) {
+	case 4: access_set(c, t, 4, key, allocate, wbit, r); break;
+	case 8: access_set(c, t, 8, key, allocate, wbit, r); break;
+	case 16: access_set(c, t, 16, key, allocate, wbit, r); break;
+	default: access_set(c, t, c->ways, key, allocate, wbit, r); break;
+	}
+}
+
+
 /*
  * Hot path: 1 if line address `line` is the most recently used line of its
  * set (a tag compare, no state change).  An access of such a line that

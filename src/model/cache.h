@@ -53,9 +53,13 @@ access_set(struct cache *c, uint64_t *t, uint32_t ways, uint64_t key, int alloca
 		if ((t[w] & ~CACHE_DIRTY) == key)
 			break;
 	if (w < ways) {
+		uint32_t hit_way = w;
+
 		v = t[w];
-		for (; w; w--)
-			t[w] = t[w - 1];
+		/* ways 1..hit_way take their MRU-side neighbour: a fixed number of
+		 * selects, not a loop whose length the branch predictor must guess */
+		for (w = ways - 1; w; w--)
+			t[w] = w <= hit_way ? t[w - 1] : t[w];
 		t[0] = v | wbit;
 		c->mru_key = key;
 		r->hit = 1;

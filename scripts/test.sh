@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The whole test suite: installs what is needed, then
 #   1. the default build (gcc, -Werror): unit + integration tests (ctest);
-#   2. the ASan+UBSan build: the same tests;
-#   3. the libFuzzer targets (clang), each run briefly.
+#   2. the release build (-O3) of scripts/demo.sh and bench/, compiled only;
+#   3. the ASan+UBSan build: the same tests;
+#   4. the libFuzzer targets (clang), each run briefly.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 hvpmu_install
@@ -13,6 +14,9 @@ jobs=$(nproc)
 say "default build"
 hvpmu_build "$HVPMU_WORK/test" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHVPMU_MINIGZIP="$gz"
 ctest --test-dir "$HVPMU_WORK/test" -j"$jobs" --output-on-failure
+
+say "release build (what scripts/demo.sh and bench/ use; -O3 warnings, compile only)"
+hvpmu_build "$HVPMU_WORK/release" -DCMAKE_BUILD_TYPE=Release -DHVPMU_MINIGZIP="$gz"
 
 say "sanitizer build (ASan+UBSan)"
 hvpmu_build "$HVPMU_WORK/asan" -DCMAKE_BUILD_TYPE=Debug -DHVPMU_SANITIZE=ON -DHVPMU_MINIGZIP="$gz"

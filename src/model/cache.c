@@ -7,7 +7,8 @@
  * evicts the last way.  The dirty bit lives in the tag word (one array, one
  * host cache line per set of up to 8 ways), and the usual geometries (4, 8,
  * 16 ways) get loops the compiler unrolls.  The outcome of every access is
- * that of plain LRU (tests/unit/test_memhier.c).
+ * that of plain LRU (tests/unit/test_memhier.c).  cache_access() itself is
+ * inline in cache.h: its callers pass constant `allocate` and `write`.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -50,63 +51,6 @@ void cache_fini(struct cache *c)
 	memset(c, 0, sizeof *c);
 }
 
-/* The access of cache_access() for a set of `ways` ways (a constant in the
- * specialised copies below). */
-static inline __attribute__((always_inline)) void
-access_set(struct cache *c, uint64_t *t, uint32_t ways, uint64_t key, int allocate, uint64_t wbit,
-	   struct cache_result *r)
-{
-	uint64_t v;
-	uint32_t w;
-
-	for (w = 0; w < ways; w++)
-		if ((t[w] & KEY_MASK) == key)
-			break;
-	if (w < ways) {
-		v = t[w];
-		for (; w; w--)
-			t[w] = t[w - 1];
-		t[0] = v | wbit;
-		c->mru_key = key;
-		r->hit = 1;
-		return;
-	}
-	r->hit = 0;
-	if (!allocate)
-		return;
-	c->mru_key = key;
-	/* miss: the LRU way (last) is the victim; invalid ways are always last */
-	v = t[ways - 1];
-	if (v) {
-		r->evicted = 1;
-		r->evicted_dirty = (int)(v >> 63);
-		r->evicted_line = (v & KEY_MASK) - 1;
-	}
-	for (w = ways - 1; w; w--)
-		t[w] = t[w - 1];
-	t[0] = key | wbit;
-}
-
-void cache_access(struct cache *c, uint64_t addr, int allocate, int write, struct cache_result *r)
-{
-	uint64_t line = addr >> c->line_shift, key = line + 1;
-	uint64_t *t = &c->tag[(size_t)(line & c->set_mask) * c->ways];
-	uint64_t wbit = write ? CACHE_DIRTY : 0;
-
-	r->evicted = r->evicted_dirty = 0;
-	if (key == c->mru_key) { /* the line accessed last: already MRU in its set */
-		r->hit = 1;
-		t[0] |= wbit;
-		return;
-	}
-	switch (c->ways) {
-	case 4: access_set(c, t, 4, key, allocate, wbit, r); break;
-	case 8: access_set(c, t, 8, key, allocate, wbit, r); break;
-	case 16: access_set(c, t, 16, key, allocate, wbit, r); break;
-	default: access_set(c, t, c->ways, key, allocate, wbit, r); break;
-	}
-}
-
 int cache_probe(const struct cache *c, uint64_t addr)
 {
 	uint64_t line = addr >> c->line_shift;
@@ -128,6 +72,7 @@ int cache_invalidate_line(struct cache *c, uint64_t line)
 	for (uint32_t w = 0; w < ways; w++) {
 		if ((t[w] & KEY_MASK) != line + 1)
 			continue;
+		c->version++;
 		/* close the gap, the invalid way goes last */
 		for (; w + 1 < ways; w++)
 			t[w] = t[w + 1];

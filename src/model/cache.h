@@ -15,6 +15,9 @@ struct cache {
 	uint32_t line_shift;
 	uint32_t set_mask;
 	uint64_t mru_key; /* key of the last access: at MRU of its set (0 = none) */
+	uint64_t version; /* moves at every cache_access() and every line invalidated:
+			     unchanged means no set changed (for the fetch memo of
+			     branch perf, docs/memory-model.md "Performance") */
 	uint64_t *tag;    /* [sets * ways], MRU first, each set 64-byte aligned:
 	                     line address + 1 (0 = invalid) | CACHE_DIRTY */
 	void *mem;        /* the allocation holding tag[] */
@@ -36,8 +39,92 @@ int cache_init(struct cache *c, uint64_t size_bytes, uint32_t ways, uint32_t lin
 void cache_fini(struct cache *c);
 
 /* Look up `addr`; on a miss allocate it (LRU victim) when `allocate`.
- * `write` marks the line dirty (write-back levels). */
-void cache_access(struct cache *c, uint64_t addr, int allocate, int write, struct cache_result *r);
+ * `write` marks the line dirty (write-back levels).  Inline: callers pass
+ * constants for `allocate` and `write`. */
+/* The access of cache_access() for a set of `ways` ways (a constant in the
+ * specialised copies below). */
+static inline __attribute__((always_inline)) void
+access_set(struct cache *c, uint64_t *t, uint32_t ways, uint64_t key, int allocate, uint64_t wbit,
+	   struct cache_result *r)
+{
+	uint64_t v;
+	uint32_t w;
+
+	for (w = 0; w < ways; w++)
+		if ((t[w] & ~CACHE_DIRTY) == key)
+			break;
+	if (w < ways) {
+		uint32_t hit_way = w;
+
+		v = t[w];
+		/* ways 1..hit_way take their MRU-side neighbour: a fixed number of
+		 * selects, not a loop whose length the branch predictor must guess */
+		for (w = ways - 1; w; w--)
+			t[w] = w <= hit_way ? t[w - 1] : t[w];
+		t[0] = v | wbit;
+		c->mru_key = key;
+		r->hit = 1;
+		return;
+	}
+	r->hit = 0;
+	if (!allocate)
+		return;
+	c->mru_key = key;
+	/* miss: the LRU way (last) is the victim; invalid ways are always last */
+	v = t[ways - 1];
+	if (v) {
+		r->evicted = 1;
+		r->evicted_dirty = (int)(v >> 63);
+		r->evicted_line = (v & ~CACHE_DIRTY) - 1;
+	}
+	for (w = ways - 1; w; w--)
+		t[w] = t[w - 1];
+	t[0] = key | wbit;
+}
+
+static inline __attribute__((always_inline)) void cache_access(struct cache *c, uint64_t addr, int allocate, int write,
+								struct cache_result *r)
+{
+	uint64_t line = addr >> c->line_shift, key = line + 1;
+	uint64_t *t = &c->tag[(size_t)(line & c->set_mask) * c->ways];
+	uint64_t wbit = write ? CACHE_DIRTY : 0;
+
+	c->version++;
+	r->evicted = r->evicted_dirty = 0;
+	if (key == c->mru_key) { /* the line accessed last: already MRU in its set */
+		r->hit = 1;
+		t[0] |= wbit;
+		return;
+	}
+	switch (c->ways) {
+	case 4: access_set(c, t, 4, key, allocate, wbit, r); break;
+	case 8: access_set(c, t, 8, key, allocate, wbit, r); break;
+	case 16: access_set(c, t, 16, key, allocate, wbit, r); break;
+	default: access_set(c, t, c->ways, key, allocate, wbit, r); break;
+	}
+}
+
+
+/*
+ * Hot path: 1 if line address `line` is the most recently used line of its
+ * set (a tag compare, no state change).  An access of such a line that
+ * sets no dirty bit leaves the cache exactly as it was, so a caller may
+ * skip cache_access() then; one that writes a write-back level may skip it
+ * after cache_mru_set_dirty().
+ */
+static inline uint64_t *cache_mru_slot(const struct cache *c, uint64_t line)
+{
+	return &c->tag[(size_t)(line & c->set_mask) * c->ways];
+}
+static inline int cache_mru_hit(const struct cache *c, uint64_t line)
+{
+	return (*cache_mru_slot(c, line) & ~CACHE_DIRTY) == line + 1;
+}
+static inline void cache_mru_set_dirty(struct cache *c, uint64_t line)
+{
+	*cache_mru_slot(c, line) |= CACHE_DIRTY;
+}
+
 /* 1 if present (no state change). */
 int cache_probe(const struct cache *c, uint64_t addr);
 /* Drop the line holding `line` (a line address); returns 1 if it was present. */

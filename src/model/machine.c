@@ -1258,8 +1258,10 @@ void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, u
 	l1d = &m->s[strand].core->l1d;
 	first = vaddr >> l1d->line_shift;
 	last = (vaddr + size - 1) >> l1d->line_shift;
-	/* fast path: a load of the line loaded last is an L1D hit at MRU */
-	if (!is_store && first == last && first + 1 == l1d->mru_key)
+	/* fast path: a load of the line most recently used in its L1D set is
+	 * a hit that changes nothing (cache_mru_hit, docs/memory-model.md
+	 * "Performance") */
+	if (!is_store && first == last && cache_mru_hit(l1d, first))
 		return;
 	/* an access crossing a line boundary touches each line */
 	for (uint64_t l = first; l <= last; l++)

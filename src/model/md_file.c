@@ -172,7 +172,8 @@ static int apply(void *base, json_object *o, const struct field *fields, size_t 
 		size_t i;
 		int rc;
 
-		snprintf(path, sizeof path, "%s%s%s", prefix, prefix[0] ? "." : "", key);
+		if (snprintf(path, sizeof path, "%s%s%s", prefix, prefix[0] ? "." : "", key) >= (int)sizeof path)
+			strcpy(path + sizeof path - 4, "..."); /* a key path too long for a message: cut */
 		for (char *c = path; *c; c++) /* messages are one printable line */
 			if ((unsigned char)*c < 0x20 || *c == 0x7f)
 				*c = '?';
@@ -236,7 +237,8 @@ static int guest_sub(void *ctx, const char *key, json_object *v, const char *pat
 			char p[176];
 			int rc;
 
-			snprintf(p, sizeof p, "%s[%zu]", path, i);
+			if (snprintf(p, sizeof p, "%s[%zu]", path, i) >= (int)sizeof p)
+				strcpy(p + sizeof p - 4, "...");
 			/* base, size < 2^63: base + size cannot wrap */
 			if ((rc = apply(&g->mem[i], json_object_array_get_idx(v, i), mb, N(mb), p, NULL, NULL, err, n)))
 				return rc;
@@ -294,7 +296,8 @@ static int top_sub(void *ctx, const char *key, json_object *v, const char *path,
 			memset(g, 0, sizeof *g);
 			snprintf(g->name, sizeof g->name, "guest%zu", i);
 			g->perfctraccess = g->perfctrhtaccess = g->dram_counter_group = HVPMU_MD_PROP_ABSENT;
-			snprintf(p, sizeof p, "%s[%zu]", path, i);
+			if (snprintf(p, sizeof p, "%s[%zu]", path, i) >= (int)sizeof p)
+				strcpy(p + sizeof p - 4, "...");
 			if ((rc = apply(g, json_object_array_get_idx(v, i), guest_fields, N(guest_fields), p, guest_sub,
 					g, err, n)))
 				return rc;

@@ -120,6 +120,7 @@ int tlb_create(const struct tlb_geom *g, enum tlb_side side, struct tlb **out)
 		return HVPMU_ENOMEM;
 	}
 	memset(t->head, 0xff, t->hsize * sizeof *t->head);
+	memset(t->micro_vpn, 0xff, sizeof t->micro_vpn); /* TLB_NO_VPN */
 	*out = t;
 	return HVPMU_OK;
 }
@@ -161,8 +162,13 @@ static void hash_del(struct tlb *t, uint32_t i)
 	t->nvalid--;
 }
 
+/* After a demap: entries changed, the pages of the micro slots are
+ * forgotten, and the clock moves (stamps keep their order) so that a
+ * fetch memo of the old entries is stale. */
 static void hash_rebuild(struct tlb *t)
 {
+	memset(t->micro_vpn, 0xff, sizeof t->micro_vpn);
+	t->clock++;
 	memset(t->head, 0xff, t->hsize * sizeof *t->head);
 	t->nvalid = 0;
 	for (uint32_t i = 0; i < t->sets * t->ways; i++)
@@ -254,8 +260,24 @@ static int64_t tlb_find(const struct tlb *t, uint32_t ctx, uint64_t va)
 
 static void tlb_use(struct tlb *t, uint32_t idx, uint64_t va)
 {
+	uint32_t k = (uint32_t)(va >> TLB_PAGE_SHIFT_MIN) & (TLB_MICRO - 1);
+
 	t->stamp[idx] = ++t->clock;
-	t->micro[(va >> TLB_PAGE_SHIFT_MIN) & (TLB_MICRO - 1)] = idx;
+	t->micro[k] = idx;
+	t->micro_vpn[k] = TLB_NO_VPN; /* tlb_hit_fast() learns the page at its next hit */
+}
+
+int tlb_lookup(struct tlb *t, uint32_t ctx, uint64_t va, uint64_t *pa)
+{
+	int64_t idx = t->micro[(va >> TLB_PAGE_SHIFT_MIN) & (TLB_MICRO - 1)];
+	const struct tlb_entry *e;
+
+	if (!entry_matches(&t->e[idx], ctx | TLB_ENTRY_VALID, va) && (idx = tlb_find(t, ctx, va)) < 0)
+		return 0;
+	tlb_use(t, (uint32_t)idx, va);
+	e = &t->e[idx];
+	*pa = e->pa | (va & ~e->mask);
+	return 1;
 }
 
 /* Insert a translation: an invalid way of the set, else the least recently used. */
@@ -290,6 +312,9 @@ static void tlb_insert(struct tlb *t, uint32_t ctx, uint64_t va, uint64_t pa, un
 	e = &t->e[victim];
 	if (t->sets == 1 && e->key)
 		hash_del(t, victim);
+	for (uint32_t k = 0; k < TLB_MICRO; k++) /* slots of the entry replaced */
+		if (t->micro[k] == victim)
+			t->micro_vpn[k] = TLB_NO_VPN;
 	e->va = va & mask;
 	e->mask = mask;
 	e->pa = pa & mask;

@@ -196,6 +196,12 @@ struct tlb {
 	uint32_t codes;  /* size codes ever inserted (set-associative probing) */
 	uint64_t clock;
 	uint32_t micro[TLB_MICRO]; /* entry indices of recent hits */
+	/* the 8 KB page each micro[] slot was last used for, and its PA: a hit
+	 * there needs no entry compare (TLB_NO_VPN = none; reset whenever the
+	 * slot's entry changes) */
+	uint64_t micro_vpn[TLB_MICRO];
+	uint64_t micro_pa[TLB_MICRO];
+	uint32_t micro_ctx[TLB_MICRO];
 	struct tlb_entry *e;       /* [sets * ways] */
 	/* fully associative: exact hash index of valid entries by (page, code) */
 	int32_t *head;             /* [hsize] first entry of each bucket, -1 */
@@ -204,6 +210,7 @@ struct tlb {
 	uint32_t nvalid;
 	uint64_t *stamp;           /* [entries] LRU: clock of the last use */
 };
+#define TLB_NO_VPN UINT64_MAX
 
 /* Create an empty TLB.  0, HVPMU_EINVAL (bad geometry) or HVPMU_ENOMEM. */
 int tlb_create(const struct tlb_geom *g, enum tlb_side side, struct tlb **out);
@@ -221,14 +228,38 @@ uint32_t tlb_valid_entries(const struct tlb *t);
  */
 static inline int tlb_hit_fast(struct tlb *t, uint32_t ctx, uint64_t va, uint64_t *pa)
 {
-	struct tlb_entry *e = &t->e[t->micro[(va >> TLB_PAGE_SHIFT_MIN) & (TLB_MICRO - 1)]];
+	uint64_t vpn = va >> TLB_PAGE_SHIFT_MIN;
+	uint32_t k = (uint32_t)vpn & (TLB_MICRO - 1);
+	struct tlb_entry *e;
 
+	/* the 8 KB page this slot was last used for: its entry, unchanged */
+	if (t->micro_vpn[k] == vpn && t->micro_ctx[k] == ctx) {
+		/* a use; already the most recent one, the LRU order stays and
+		 * so does the clock; branch-free */
+		uint64_t *st = &t->stamp[t->micro[k]];
+
+		t->clock += *st != t->clock;
+		*st = t->clock;
+		*pa = t->micro_pa[k] | (va & (TLB_PAGE_SIZE(TLB_PGSZ_8K) - 1));
+		return 1;
+	}
+	e = &t->e[t->micro[k]];
 	if (e->key != (ctx | TLB_ENTRY_VALID) || ((va ^ e->va) & e->mask))
 		return 0;
-	t->stamp[e - t->e] = ++t->clock;
+	t->stamp[t->micro[k]] = ++t->clock;
 	*pa = e->pa | (va & ~e->mask);
+	t->micro_vpn[k] = vpn;
+	t->micro_ctx[k] = ctx;
+	t->micro_pa[k] = *pa & ~(TLB_PAGE_SIZE(TLB_PGSZ_8K) - 1);
 	return 1;
 }
+
+/*
+ * The TLB-hit part of tlb_access(): 1 and *pa if an entry translates
+ * (ctx, va) (a use for LRU, as tlb_access() counts it); 0 otherwise.  No
+ * counters change.
+ */
+int tlb_lookup(struct tlb *t, uint32_t ctx, uint64_t va, uint64_t *pa);
 
 /* ---- address spaces, frames, TSBs ----------------------------------- */
 

@@ -1241,6 +1241,38 @@ static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uin
 	mem_ref_done(m, strand, pc);
 }
 
+/*
+ * Fast path of a store to one line (docs/memory-model.md "Performance"):
+ * when the line is the most recently used one of its L1D set and of its
+ * L2 set, the store's L1D update and L2 hit leave both LRU orders alone and
+ * only set the L2 line's dirty bit: a store hit in L2 (sl=22 0x01) and one
+ * memory reference.  With other cores active (coherence on) the L2 line
+ * must be dirty already: Modified, held by no other core, so nothing is
+ * snooped (docs/coherence-model.md).  Returns 1 when it applied.
+ */
+static inline int store_fast(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t pa)
+{
+	struct strand *s = &m->s[strand];
+	struct core *c = s->core;
+	uint64_t l2line, *slot;
+
+	if (!c->l2.sets || !c->active || !cache_mru_hit(&c->l1d, pa >> c->l1d.line_shift))
+		return 0;
+	l2line = pa >> c->l2.line_shift;
+	slot = cache_mru_slot(&c->l2, l2line);
+	if ((*slot & ~CACHE_DIRTY) != l2line + 1)
+		return 0;
+	if (coh_on(&m->coh)) {
+		if (!(*slot & CACHE_DIRTY))
+			return 0;
+		c->last_strand = strand;
+	}
+	*slot |= CACHE_DIRTY;
+	s->act.mev[HVPMU_MEV_ST_HIT_L2]++;
+	mem_ref_done(m, strand, pc);
+	return 1;
+}
+
 void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t vaddr,
 			unsigned size, uint32_t f, int is_store)
 {
@@ -1262,6 +1294,8 @@ void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, u
 	 * a hit that changes nothing (cache_mru_hit, docs/memory-model.md
 	 * "Performance") */
 	if (!is_store && first == last && cache_mru_hit(l1d, first))
+		return;
+	if (is_store && first == last && store_fast(m, strand, pc, vaddr))
 		return;
 	/* an access crossing a line boundary touches each line */
 	for (uint64_t l = first; l <= last; l++)
@@ -1304,12 +1338,14 @@ static int fetch_utag(struct hvpmu_machine *m, struct strand *s, uint64_t va, ui
 	return 1;
 }
 
+#define FETCH_PAGE_SHIFT 13 /* the smallest page: 8 KB */
+
 void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vaddr, uint32_t bytes)
 {
 	struct strand *s;
 	struct core *c;
 	struct cache_result r;
-	uint64_t line, mask;
+	uint64_t line, mask, page_va = UINT64_MAX, page_pa = 0;
 
 	if (!m->mem_on || strand >= m->nstrands || !bytes)
 		return;
@@ -1322,12 +1358,21 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 	mask = ~(line - 1);
 	for (uint64_t a = vaddr & mask; a <= ((vaddr + bytes - 1) & mask); a += line) {
 		enum served from;
+		uint64_t va = a > vaddr ? a : vaddr, pa;
 
-		uint64_t pa = translate(m, strand, TLB_SIDE_I, a > vaddr ? a : vaddr, a > vaddr ? a : vaddr) &
-			      mask;
-
+		/* one translation per 8 KB page of the block: translating a later
+		 * line of the page again would hit the entry just used, already
+		 * the most recent one, and change nothing */
+		if ((va >> FETCH_PAGE_SHIFT) == page_va) {
+			pa = page_pa | (va & ((UINT64_C(1) << FETCH_PAGE_SHIFT) - 1));
+		} else {
+			pa = translate(m, strand, TLB_SIDE_I, va, va);
+			page_va = va >> FETCH_PAGE_SHIFT;
+			page_pa = pa & ~((UINT64_C(1) << FETCH_PAGE_SHIFT) - 1);
+		}
+		pa &= mask;
 		if ((pa >> c->l1i.line_shift) + 1 == c->l1i.mru_key)
-			continue; /* the line fetched last */
+			continue; /* the line fetched last: a microtag hit (docs/timing-model.md) */
 		cache_access(&c->l1i, pa, 1, 0, &r);
 		if (fetch_utag(m, s, a, pa, &r) || r.hit)
 			continue;

@@ -127,6 +127,7 @@ enum hvpmu_mem_event {
 	HVPMU_MEV_RAW_SQ_FULL,      /* sl=19 0x04: wholly inside a store-queue store */
 	HVPMU_MEV_RAW_SQ_PARTIAL,   /* sl=19 0x08 */
 	HVPMU_MEV_SB_FULL_CYCLES,   /* cycles with every entry occupied (T1 PICL SB_full) */
+	HVPMU_MEV_SQ_TAG_WAIT,      /* cycles a store waits for an entry of the full buffer (sl=20 0x10) */
 	HVPMU_NMEV,
 };
 

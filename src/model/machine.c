@@ -1189,8 +1189,17 @@ static __attribute__((noinline)) void sb_store(struct hvpmu_machine *m, uint32_t
 					       uint64_t pa, unsigned size)
 {
 	struct strand *s = &m->s[strand];
+	uint64_t wait = stbuf_store(&s->sb, sb_clock(m, s, pc), pa, size);
 
-	charge(s, HVPMU_PIPE_SBFULL, stbuf_store(&s->sb, sb_clock(m, s, pc), pa, size)); /* sl=9 0x08 */
+	/* one ring holds the store buffer and the store queue: a store that
+	 * finds it full waits for a store-buffer tag (sl=9 0x08, a pipeline
+	 * cause) because the store queue has not drained (sl=20 0x10) */
+	charge(s, HVPMU_PIPE_SBFULL, wait);
+	if (wait) {
+		s->act.mev[HVPMU_MEV_SQ_TAG_WAIT] += wait;
+		s->act.mem_refs += wait - 1; /* each cycle may count once: the sync bound moves by all */
+		mem_ref_done(m, strand, pc);
+	}
 	sb_full_events(m, strand, pc);
 }
 

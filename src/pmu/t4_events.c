@@ -42,7 +42,7 @@ static const struct hvpmu_t4_group groups[32] = {
 	{ 17, 0x3f, 0x3f, 0, 1, HVPMU_T4_KIND_MEM, "DTLB fills" },
 	{ 18, 0x07, 0x07, 0, 0, HVPMU_T4_KIND_MEM, "Dropped prefetches" },
 	{ 19, 0x0f, 0x0f, 0, 1, HVPMU_T4_KIND_MEM, "RAW hits in store buffer/queue" }, /* src/model/stbuf.h */
-	{ 20, 0x1f, 0x0f, 0, 0, HVPMU_T4_KIND_MEM, "L1 invalidations" },
+	{ 20, 0x1f, 0x1f, 0, 0, HVPMU_T4_KIND_MEM, "L1 invalidations" },
 	{ 21, 0x3f, 0x1d, 0, 1, HVPMU_T4_KIND_MEM, "Data prefetch outcomes" },
 	{ 22, 0x3f, 0x3f, 0, 1, HVPMU_T4_KIND_MEM, "Store outcomes" },
 	{ 23, 0x07, 0x07, 0, 1, HVPMU_T4_KIND_MEM, "L1 data cache misses (speculative)" },
@@ -302,7 +302,8 @@ static const struct {
 	/* store buffer (src/model/stbuf.h); a load counts once, in the buffer
 	 * or the queue: "Store buffer RAW hits supercede store queue RAW hits" */
 	{ 19, { MEV(RAW_SB_FULL), MEV(RAW_SB_PARTIAL), MEV(RAW_SQ_FULL), MEV(RAW_SQ_PARTIAL) } },
-	{ 20, { MEV(IC_EVICT_INVAL), MEV(IC_SNOOP_INVAL), MEV(DC_EVICT_INVAL), MEV(DC_SNOOP_INVAL) } },
+	/* sl=20 0x10: store-queue tag waits (src/model/stbuf.h: one ring) */
+	{ 20, { MEV(IC_EVICT_INVAL), MEV(IC_SNOOP_INVAL), MEV(DC_EVICT_INVAL), MEV(DC_SNOOP_INVAL), MEV(SQ_TAG_WAIT) } },
 	{ 22, { MEV(ST_HIT_L2), MEV(ST_HIT_L3), MEV(ST_L2_LOCAL_C2C), MEV(ST_L2_REMOTE_C2C), MEV(ST_MEM),
 		MEV(ST_REMOTE) } },
 	{ 23, { MEV(DC_MISS_L2L3), MEV(DC_MISS_MEM), MEV(DC_MISS_REMOTE) } },

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Finite buffers with occupancy in time (src/model/l2buf.h). */
+#include "l2buf.h"
+
+#include <string.h>
+
+void l2buf_init(struct l2buf_pool *p, uint32_t n)
+{
+	memset(p, 0, sizeof *p);
+	p->n = n > L2BUF_MAX_ENTRIES ? L2BUF_MAX_ENTRIES : n;
+}
+
+unsigned l2buf_busy(const struct l2buf_pool *p, uint64_t t)
+{
+	unsigned busy = 0;
+
+	if (t >= p->last_release)
+		return 0;
+	for (uint32_t i = 0; i < p->n; i++)
+		busy += p->rel[i] > t;
+	return busy;
+}
+
+uint64_t l2buf_take(struct l2buf_pool *p, uint64_t t, uint64_t hold)
+{
+	uint32_t first = 0;
+	uint64_t start, wait = 0;
+
+	if (!p->n)
+		return 0;
+	for (uint32_t i = 1; i < p->n; i++)
+		if (p->rel[i] < p->rel[first])
+			first = i;
+	start = t;
+	if (p->rel[first] > t) {
+		wait = p->rel[first] - t;
+		start = p->rel[first];
+	}
+	p->rel[first] = start + hold;
+	if (p->rel[first] > p->last_release)
+		p->last_release = p->rel[first];
+	return wait;
+}

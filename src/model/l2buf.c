@@ -41,3 +41,35 @@ uint64_t l2buf_take(struct l2buf_pool *p, uint64_t t, uint64_t hold)
 		p->last_release = p->rel[first];
 	return wait;
 }
+
+void l2buf_fill_add(struct l2buf_fills *f, uint64_t line, uint32_t strand, uint64_t start, uint64_t done,
+		    unsigned from)
+{
+	uint32_t i = f->next;
+
+	f->next = (i + 1) % L2BUF_FILLS;
+	f->line[i] = line + 1; /* 0: an empty slot */
+	f->start[i] = start;
+	f->done[i] = done;
+	f->strand[i] = strand;
+	f->from[i] = (uint8_t)from;
+	if (done > f->last_done)
+		f->last_done = done;
+}
+
+int l2buf_fill_pending(const struct l2buf_fills *f, uint64_t line, uint32_t strand, uint64_t t, uint64_t *done,
+		       unsigned *from)
+{
+	int found = 0;
+
+	if (t >= f->last_done)
+		return 0;
+	for (uint32_t i = 0; i < L2BUF_FILLS; i++)
+		if (f->line[i] == line + 1 && f->strand[i] != strand && f->start[i] <= t && f->done[i] > t &&
+		    (!found || f->done[i] < *done)) { /* the earliest pending fill of the line */
+			*done = f->done[i];
+			*from = f->from[i];
+			found = 1;
+		}
+	return found;
+}

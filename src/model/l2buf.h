@@ -53,4 +53,33 @@ static inline int l2buf_full(const struct l2buf_pool *p, uint64_t t)
  * for it (0 if one was free at t). */
 uint64_t l2buf_take(struct l2buf_pool *p, uint64_t t, uint64_t hold);
 
+/*
+ * Pending L1D fills of a core, for TABLE 10-2 footnote 11 duplicate
+ * misses: the last L2BUF_FILLS demand misses (line, strand, the cycle the
+ * miss was made and the cycle its fill completes, where it was served).
+ * l2buf_fill_pending() finds a fill of `line` by a strand other than
+ * `strand` pending at cycle t (missed at or before t, completing after
+ * t): the load at t is a duplicate miss that waits until then.  A load
+ * whose cycle precedes the other strand's miss is not one: in modeled
+ * time it came first.
+ */
+#define L2BUF_FILLS 32
+
+struct l2buf_fills {
+	uint32_t next;
+	uint64_t last_done;              /* latest completion: nothing pending from then on */
+	uint64_t line[L2BUF_FILLS];
+	uint64_t start[L2BUF_FILLS];
+	uint64_t done[L2BUF_FILLS];
+	uint32_t strand[L2BUF_FILLS];
+	uint8_t from[L2BUF_FILLS];
+};
+
+void l2buf_fill_add(struct l2buf_fills *f, uint64_t line, uint32_t strand, uint64_t start, uint64_t done,
+		    unsigned from);
+
+/* 1 and *done, *from of the fill if one is pending, else 0. */
+int l2buf_fill_pending(const struct l2buf_fills *f, uint64_t line, uint32_t strand, uint64_t t, uint64_t *done,
+		       unsigned *from);
+
 #endif

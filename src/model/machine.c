@@ -73,6 +73,7 @@ struct core {
 	struct l2buf_pool l1mb, l2mb, l2fb, l2wb;
 	uint32_t nrunning;                /* strands of the core that have run (sl=18 0x04) */
 	int l2bufs;                       /* some L2 / L3 buffer is finite: L2 misses go through l2b_miss() */
+	struct l2buf_fills fills;         /* pending L1D fills (duplicate misses, dup_miss()) */
 };
 
 /* The per-strand PMU of a platform (STYLE.md: chip differences as data). */
@@ -1014,6 +1015,30 @@ static uint64_t l2b_l1_miss(struct hvpmu_machine *m, uint32_t strand, enum serve
 }
 
 /*
+ * TABLE 10-2 footnote 11: a load of strand `strand` that hits L1D in a
+ * line another strand of the core missed and whose fill is still pending
+ * at this strand's cycle is a duplicate miss: sl=16/23 count it ("count
+ * primary and duplicate misses"), by where the primary miss was served,
+ * and the load waits until the fill completes (data stall).  Only cores
+ * with more than one running strand record fills (dref_line()).
+ */
+static __attribute__((noinline)) void dup_miss(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t a,
+					       uint32_t f)
+{
+	struct strand *s = &m->s[strand];
+	uint64_t t = sb_clock(m, s, pc), done;
+	unsigned from;
+
+	if (!l2buf_fill_pending(&s->core->fills, a >> s->core->l1d.line_shift, strand, t, &done, &from))
+		return;
+	if (!(f & (HVPMU_SI_BLOCK | HVPMU_SI_PREFETCH | HVPMU_SI_ATOMIC)))
+		s->act.mev[dc_event[from]]++;
+	if (!(f & HVPMU_SI_PREFETCH))
+		charge(s, HVPMU_PIPE_DATA, done - t < m->l2b_cap ? done - t : m->l2b_cap);
+	mem_ref_done(m, strand, pc);
+}
+
+/*
  * Bring the line of `addr` into the core's L2 (and the L3) for a miss at L1
  * or a store; returns where it was found.  L2 is inclusive of the core's
  * L1s: a line it evicts is invalidated in L1I and L1D (sl=20 eviction
@@ -1383,8 +1408,11 @@ static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uin
 		/* stores retire into the store buffer: no latency charged */
 	} else {
 		cache_access(&c->l1d, a, 1, 0, &r);
-		if (r.hit)
+		if (r.hit) {
+			if (__builtin_expect(c->nrunning > 1, 0)) /* footnote 11 duplicate misses */
+				dup_miss(m, strand, pc, a, f);
 			return; /* no event: not counted towards mem_refs */
+		}
 		s->dram_wait = 0;
 		s->l2b_wait = 0;
 		from = fill_l2(m, strand, a, 0);
@@ -1397,8 +1425,16 @@ static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uin
 		if (!(f & (HVPMU_SI_BLOCK | HVPMU_SI_PREFETCH | HVPMU_SI_ATOMIC)))
 			s->act.mev[dc_event[from]]++;
 		/* software prefetches do not stall the pipeline */
-		if (!(f & HVPMU_SI_PREFETCH))
-			charge(s, HVPMU_PIPE_DATA, latency(m, from) + (from == SERVED_MEM || from == SERVED_MEM_REMOTE ? s->dram_wait : 0) + bw);
+		if (!(f & HVPMU_SI_PREFETCH)) {
+			uint64_t wait = latency(m, from) + (from == SERVED_MEM || from == SERVED_MEM_REMOTE ? s->dram_wait : 0) + bw;
+
+			if (__builtin_expect(c->nrunning > 1, 0)) { /* the fill is pending until the data returns */
+				uint64_t t = sb_clock(m, s, pc);
+
+				l2buf_fill_add(&c->fills, a >> c->l1d.line_shift, strand, t, t + wait, from);
+			}
+			charge(s, HVPMU_PIPE_DATA, wait);
+		}
 	}
 	mem_ref_done(m, strand, pc);
 }
@@ -1421,8 +1457,9 @@ void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, u
 	l1d = &m->s[strand].core->l1d;
 	first = vaddr >> l1d->line_shift;
 	last = (vaddr + size - 1) >> l1d->line_shift;
-	/* fast path: a load of the line loaded last is an L1D hit at MRU */
-	if (!is_store && first == last && first + 1 == l1d->mru_key)
+	/* fast path: a load of the line loaded last is an L1D hit at MRU
+	 * (not on a core with several running strands: duplicate misses) */
+	if (!is_store && first == last && first + 1 == l1d->mru_key && m->s[strand].core->nrunning < 2)
 		return;
 	/* an access crossing a line boundary touches each line */
 	for (uint64_t l = first; l <= last; l++)

@@ -48,6 +48,31 @@ static void test_pool_rules(void **state)
 	assert_int_equal(p.n, L2BUF_MAX_ENTRIES);
 }
 
+/* Pending fills: another strand's, missed at or before t, done after t. */
+static void test_fill_pending(void **state)
+{
+	static struct l2buf_fills f;
+	uint64_t done = 0;
+	unsigned from = 0;
+
+	(void)state;
+	assert_int_equal(l2buf_fill_pending(&f, 7, 1, 0, &done, &from), 0); /* empty */
+	l2buf_fill_add(&f, 7, 0, 100, 479, 3);
+	assert_int_equal(l2buf_fill_pending(&f, 7, 1, 100, &done, &from), 1);
+	assert_int_equal(done, 479);
+	assert_int_equal(from, 3);
+	assert_int_equal(l2buf_fill_pending(&f, 7, 1, 478, &done, &from), 1);
+	assert_int_equal(l2buf_fill_pending(&f, 7, 1, 479, &done, &from), 0); /* done */
+	assert_int_equal(l2buf_fill_pending(&f, 7, 1, 99, &done, &from), 0);  /* before the miss */
+	assert_int_equal(l2buf_fill_pending(&f, 7, 0, 200, &done, &from), 0); /* its own miss */
+	assert_int_equal(l2buf_fill_pending(&f, 8, 1, 200, &done, &from), 0); /* another line */
+	/* the ring keeps the last L2BUF_FILLS */
+	for (unsigned i = 0; i < L2BUF_FILLS; i++)
+		l2buf_fill_add(&f, 100 + i, 0, 100, 479, 1);
+	assert_int_equal(l2buf_fill_pending(&f, 7, 1, 200, &done, &from), 0);
+	assert_int_equal(l2buf_fill_pending(&f, 100, 1, 200, &done, &from), 1);
+}
+
 /* ---- through the machine (T4 defaults: L2 miss 16, fill 8, writeback 8,
  * L3 miss 32, L1D miss 32 / drop at 30; a line from memory holds an L2
  * miss-buffer entry 45 + 314 = 359 cycles) ---- */
@@ -232,6 +257,55 @@ static void test_l1d_miss_buffer_drop(void **state)
 	assert_int_equal(l1_drops(1), 35 - 30);
 }
 
+/* TABLE 10-2 footnote 11: strand 0 misses X (memory, 379 cycles from
+ * its cycle T0); strand 1 of the same core loads X at T0 + 100: a
+ * duplicate miss, counted in sl=16 (local memory, the primary's source)
+ * and waiting 279 cycles for the fill; at T0 + 379 and after, a hit.
+ * With strand 1 not running (one running strand per core) nothing is
+ * tracked: the load is a plain hit. */
+static void dup_run(int two, uint64_t *dup, uint64_t *late, uint64_t *t1, uint64_t *t0)
+{
+	struct hvpmu_machine *m = machine(NULL);
+	struct hvpmu_activity *a1 = hvpmu_machine_activity(m, 1);
+	uint64_t before, x = DATA + 1024;
+
+	hvpmu_machine_ifetch(m, 0, PC, 256);
+	if (two)
+		hvpmu_machine_ifetch(m, 1, PC, 256);
+	hvpmu_machine_dref(m, 0, PC, DATA, 8, LD, 0);       /* DTLB walks, misses */
+	hvpmu_machine_dref(m, 1, PC, DATA + 256, 8, LD, 0);
+	hvpmu_machine_sync(m, 0, NULL, NULL);
+	hvpmu_machine_sync(m, 1, NULL, NULL);
+	*t0 = hvpmu_machine_tick(m, 0);
+	assert_true(hvpmu_machine_tick(m, 1) <= *t0 + 100);
+	hvpmu_machine_add_cycles(m, 1, HVPMU_MODE_USER, *t0 + 100 - hvpmu_machine_tick(m, 1));
+	hvpmu_machine_dref(m, 0, PC, x, 8, LD, 0);          /* primary miss at T0 */
+	before = a1->mev[HVPMU_MEV_DC_MISS_MEM];
+	hvpmu_machine_dref(m, 1, PC, x, 8, LD, 0);          /* at T0 + 100 */
+	*dup = a1->mev[HVPMU_MEV_DC_MISS_MEM] - before;
+	hvpmu_machine_sync(m, 1, NULL, NULL);
+	*t1 = hvpmu_machine_tick(m, 1);
+	before = a1->mev[HVPMU_MEV_DC_MISS_MEM] + a1->mev[HVPMU_MEV_DC_MISS_L2L3];
+	hvpmu_machine_dref(m, 1, PC, x + 8, 8, LD, 0);      /* the fill is done */
+	*late = a1->mev[HVPMU_MEV_DC_MISS_MEM] + a1->mev[HVPMU_MEV_DC_MISS_L2L3] - before;
+	hvpmu_machine_destroy(m);
+}
+
+static void test_duplicate_miss(void **state)
+{
+	uint64_t dup, late, t1, t0;
+
+	(void)state;
+	dup_run(1, &dup, &late, &t1, &t0);
+	assert_int_equal(dup, 1);
+	assert_int_equal(t1, t0 + 379); /* waited from T0 + 100 to the fill at T0 + 379 */
+	assert_int_equal(late, 0);
+	dup_run(0, &dup, &late, &t1, &t0);
+	assert_int_equal(dup, 0);
+	assert_int_equal(t1, t0 + 100);
+	assert_int_equal(late, 0);
+}
+
 /* T1 (no private L2): no buffers, no events. */
 static void test_t1_off(void **state)
 {
@@ -253,11 +327,13 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pool_rules),
+		cmocka_unit_test(test_fill_pending),
 		cmocka_unit_test(test_miss_buffer),
 		cmocka_unit_test(test_l3_drop),
 		cmocka_unit_test(test_fill_buffer),
 		cmocka_unit_test(test_writeback_buffer),
 		cmocka_unit_test(test_l1d_miss_buffer_drop),
+		cmocka_unit_test(test_duplicate_miss),
 		cmocka_unit_test(test_t1_off),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

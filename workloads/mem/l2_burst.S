@@ -3,7 +3,7 @@
  * l2_burst: the request buffers of docs/memory-model.md "L2 buffers"
  * (TABLE 10-2 sl=21 0x02, sl=24 0x10 / 0x20), one straight-line block (one
  * translation block: no branch before the exit).  Derivation in
- * docs/memory-validation.md (m).  Run without the kernel path
+ * docs/memory-validation.md (q).  Run without the kernel path
  * (nokernel.json): the exit's modeled kernel accesses would add misses.
  *
  * A. `ldx [%o0]` (the donor, line 0 of an untouched page: memory, 379

@@ -28,6 +28,13 @@ uint64_t l2buf_take(struct l2buf_pool *p, uint64_t t, uint64_t hold)
 
 	if (!p->n)
 		return 0;
+	if (t >= p->last_release) { /* empty: any entry (the common case: one blocking strand) */
+		first = p->next;
+		p->next = first + 1 == p->n ? 0 : first + 1;
+		p->rel[first] = t + hold;
+		p->last_release = t + hold;
+		return 0;
+	}
 	for (uint32_t i = 1; i < p->n; i++)
 		if (p->rel[i] < p->rel[first])
 			first = i;

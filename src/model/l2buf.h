@@ -32,6 +32,7 @@
 struct l2buf_pool {
 	uint32_t n;                      /* entries; 0 = unbounded */
 	uint64_t last_release;           /* latest release of any entry: the pool is empty from then on */
+	uint32_t next;                   /* entry taken next when the pool is empty (round robin) */
 	uint64_t rel[L2BUF_MAX_ENTRIES]; /* release cycle of each entry */
 };
 

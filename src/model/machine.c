@@ -74,6 +74,7 @@ struct core {
 	uint32_t nrunning;                /* strands of the core that have run (sl=18 0x04) */
 	int l2bufs;                       /* some L2 / L3 buffer is finite: L2 misses go through l2b_miss() */
 	struct l2buf_fills fills;         /* pending L1D fills (duplicate misses, dup_miss()) */
+	int dup_track;                    /* several running strands and an L1D miss buffer (T4): track fills */
 };
 
 /* The per-strand PMU of a platform (STYLE.md: chip differences as data). */
@@ -1020,7 +1021,8 @@ static uint64_t l2b_l1_miss(struct hvpmu_machine *m, uint32_t strand, enum serve
  * at this strand's cycle is a duplicate miss: sl=16/23 count it ("count
  * primary and duplicate misses"), by where the primary miss was served,
  * and the load waits until the fill completes (data stall).  Only cores
- * with more than one running strand record fills (dref_line()).
+ * with more than one running strand and a modeled L1D miss buffer (T4;
+ * not T1, whose manual has no such rule) record fills (dref_line()).
  */
 static __attribute__((noinline)) void dup_miss(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t a,
 					       uint32_t f)
@@ -1409,7 +1411,7 @@ static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uin
 	} else {
 		cache_access(&c->l1d, a, 1, 0, &r);
 		if (r.hit) {
-			if (__builtin_expect(c->nrunning > 1, 0)) /* footnote 11 duplicate misses */
+			if (__builtin_expect(c->dup_track, 0)) /* footnote 11 duplicate misses */
 				dup_miss(m, strand, pc, a, f);
 			return; /* no event: not counted towards mem_refs */
 		}
@@ -1428,7 +1430,7 @@ static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uin
 		if (!(f & HVPMU_SI_PREFETCH)) {
 			uint64_t wait = latency(m, from) + (from == SERVED_MEM || from == SERVED_MEM_REMOTE ? s->dram_wait : 0) + bw;
 
-			if (__builtin_expect(c->nrunning > 1, 0)) { /* the fill is pending until the data returns */
+			if (__builtin_expect(c->dup_track, 0)) { /* the fill is pending until the data returns */
 				uint64_t t = sb_clock(m, s, pc);
 
 				l2buf_fill_add(&c->fills, a >> c->l1d.line_shift, strand, t, t + wait, from);
@@ -1459,7 +1461,7 @@ void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, u
 	last = (vaddr + size - 1) >> l1d->line_shift;
 	/* fast path: a load of the line loaded last is an L1D hit at MRU
 	 * (not on a core with several running strands: duplicate misses) */
-	if (!is_store && first == last && first + 1 == l1d->mru_key && m->s[strand].core->nrunning < 2)
+	if (!is_store && first == last && first + 1 == l1d->mru_key && !m->s[strand].core->dup_track)
 		return;
 	/* an access crossing a line boundary touches each line */
 	for (uint64_t l = first; l <= last; l++)
@@ -1520,6 +1522,7 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 	if (__builtin_expect(!s->l2b_ran, 0)) { /* a running strand of its core (sl=18 0x04) */
 		s->l2b_ran = 1;
 		c->nrunning++;
+		c->dup_track = c->nrunning > 1 && c->l1mb.n;
 	}
 	line = (uint64_t)1 << c->l1i.line_shift;
 	mask = ~(line - 1);

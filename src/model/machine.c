@@ -1190,6 +1190,8 @@ static __attribute__((noinline)) uint64_t translate_slow(struct hvpmu_machine *m
 	struct tlb_result res;
 	uint64_t n;
 
+	if (side == TLB_SIDE_D) /* request buffers: the walk's references at the access's cycle */
+		s->l2b_pc = pc;
 	before = s->ts;
 	if (tlb_access(t, m->mmu, &s->ts, s->ctx, va, walk_ref, &s->wctx, &res) < 0)
 		return va;
@@ -1401,6 +1403,7 @@ static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uin
 	enum served from;
 	uint64_t bw;
 
+	s->l2b_pc = pc; /* request buffers: the access's cycle */
 	if (is_store) {
 		/* L1D is write-through without write allocation: a store updates
 		 * L1D if present and always goes to L2 */
@@ -1449,7 +1452,6 @@ void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, u
 
 	if (!m->mem_on || strand >= m->nstrands || !size)
 		return;
-	m->s[strand].l2b_pc = pc; /* request buffers: the access's cycle */
 	/* SPARC accesses are naturally aligned: one page */
 	vaddr = translate(m, strand, TLB_SIDE_D, vaddr, pc);
 	if (is_store) /* store buffer: docs/memory-model.md */

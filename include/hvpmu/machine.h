@@ -128,6 +128,15 @@ enum hvpmu_mem_event {
 	HVPMU_MEV_RAW_SQ_PARTIAL,   /* sl=19 0x08 */
 	HVPMU_MEV_SB_FULL_CYCLES,   /* cycles with every entry occupied (T1 PICL SB_full) */
 	HVPMU_MEV_SQ_TAG_WAIT,      /* cycles a store waits for an entry of the full buffer (sl=20 0x10) */
+	/* L1D / L2 / L3 request buffers (src/model/l2buf.[ch], docs/memory-model.md
+	 * "L2 buffers"): occurrences, one per request that finds a buffer full */
+	HVPMU_MEV_SWPF_DROP_MB_FULL, /* software prefetch dropped, L1D miss buffer full (sl=18 0x04) */
+	HVPMU_MEV_PF_DROP_L2,       /* L2-destined software prefetch dropped, L2 miss buffer full (sl=21 0x02) */
+	HVPMU_MEV_PF_DROP_L3,       /* ... dropped, L3 miss buffer full (sl=21 0x20) */
+	HVPMU_MEV_L2_FB_FULL,       /* an L2 fill finds the fill buffer full (sl=24 0x04) */
+	HVPMU_MEV_L2_WB_FULL,       /* a dirty L2 victim finds the writeback buffer full (sl=24 0x08) */
+	HVPMU_MEV_L2_MB_FULL,       /* an L2 miss finds the miss buffer full (sl=24 0x10) */
+	HVPMU_MEV_L2_PIPE_STALL,    /* an L2 request held back by a full buffer (sl=24 0x20) */
 	HVPMU_NMEV,
 };
 

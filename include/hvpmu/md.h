@@ -102,6 +102,24 @@ struct hvpmu_md_stbuf {
 	uint32_t drain_interval; /* at most one entry leaves per this many cycles */
 };
 
+/*
+ * Finite request buffers (docs/memory-model.md "L2 buffers", figures in
+ * docs/machine-figures.md §5): entries per core (L1D miss buffer, L2 miss,
+ * fill and write-back buffers) and per chip (L3 miss buffer), each held
+ * for a time in cycles.  0 entries: that buffer is unbounded (not
+ * modeled).  At most 64 entries each.
+ */
+struct hvpmu_md_l2buf {
+	uint32_t l1d_miss;      /* L1D miss buffer entries, shared by the core's strands */
+	uint32_t l1d_pf_drop;   /* a software prefetch is dropped from this many held entries when
+	                           more than one strand of the core runs (TABLE 10-2 sl=18 0x04) */
+	uint32_t l2_miss;       /* L2 miss buffer: an L2 miss until its fill returns */
+	uint32_t l2_fill;       /* L2 fill buffer: a returned line until written into L2 */
+	uint32_t l2_wb;         /* L2 writeback buffer: a dirty victim until written to L3 */
+	uint32_t l3_miss;       /* L3 miss buffer, per chip: an L3 miss until memory returns */
+	uint32_t fill_cycles;   /* cycles a fill-buffer entry is held */
+};
+
 /* Memory hierarchy: per-core L1I, L1D, L2; L3 shared per chip; memory.
  * A level of size 0 is absent (UltraSPARC T1 has no private L2: its shared
  * 3 MB L2 sits in the `l3` slot, the chip's last level). */
@@ -113,6 +131,7 @@ struct hvpmu_md_memory {
 	                             load miss, 0 = off, at most HVPMU_MD_MAX_L1D_HW_PREFETCH
 	                             (docs/prefetch-model.md) */
 	struct hvpmu_md_stbuf stbuf; /* store buffer of each strand */
+	struct hvpmu_md_l2buf buf;   /* L1D / L2 / L3 request buffers (T4; T1: all 0) */
 };
 
 /*

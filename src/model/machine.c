@@ -12,9 +12,11 @@
 #include "coherence.h"
 #include "dram.h"
 #include "kernel.h"
+#include "l2buf.h"
 #include "prefetch.h"
 #include "pipeline.h"
 #include "stbuf.h"
+#include "l2buf.h"
 #include "tlb.h"
 
 /* TABLE 10-2 footnote 12: block loads and stores decode into 8 micro-ops. */
@@ -55,6 +57,10 @@ struct strand {
 	struct stbuf sb;
 	uint64_t sb_icycles;              /* user instruction cycles folded into pending at syncs */
 	uint64_t sb_blk_vaddr, sb_blk_bytes, sb_blk_pos; /* block being run (ifetch): start, bytes, act.bound before it */
+	/* request buffers (src/model/l2buf.h): the access being modeled, the
+	 * buffer waits of its last L2 miss, whether the strand has run */
+	uint64_t l2b_pc, l2b_wait;
+	int l2b_ran;
 };
 
 struct core {
@@ -63,6 +69,12 @@ struct core {
 	uint32_t last_strand;             /* strand that filled last: snoop events count there */
 	int active;                       /* has filled its caches (coh_activate) */
 	struct pipe_utag utag;            /* L1I microtags (src/model/pipeline.c) */
+	/* request buffers (src/model/l2buf.h, docs/memory-model.md "L2 buffers") */
+	struct l2buf_pool l1mb, l2mb, l2fb, l2wb;
+	uint32_t nrunning;                /* strands of the core that have run (sl=18 0x04) */
+	int l2bufs;                       /* some L2 / L3 buffer is finite: L2 misses go through l2b_miss() */
+	struct l2buf_fills fills;         /* pending L1D fills (duplicate misses, dup_miss()) */
+	int dup_track;                    /* several running strands and an L1D miss buffer (T4): track fills */
 };
 
 /* The per-strand PMU of a platform (STYLE.md: chip differences as data). */
@@ -133,6 +145,8 @@ struct hvpmu_machine {
 	uint32_t ncores;
 	struct core *cores;
 	struct cache *l3;                 /* one per chip */
+	struct l2buf_pool *l3mb;          /* L3 miss buffer, one per chip (src/model/l2buf.h) */
+	uint64_t l2b_cap;                 /* cap on one access's buffer waits */
 	struct coh coh;                   /* multi-core / multi-chip coherence */
 	struct tlb_mmu *mmu;              /* the guest's address space (docs/tlb-model.md) */
 	struct dram *dram;                /* one DRAM model per MCU (docs/dram-model.md) */
@@ -227,6 +241,11 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 	 * microtag replays and DRAM queueing on every line */
 	m->max_insn_cycles += (uint64_t)md->timing.mispredict_cycles + md->timing.btc_cycles +
 			      MAX_MISSES_PER_INSN * ((uint64_t)md->timing.utag_cycles + md->timing.dram_wait_cap);
+	/* request buffers: an access's buffer waits are capped at one memory
+	 * round trip (l2b_miss(), docs/memory-model.md "L2 buffers") */
+	m->l2b_cap = (uint64_t)md->mem.l2.latency + md->mem.l3.latency + md->mem.mem_latency +
+		     (md->chips > 1 ? md->remote_latency : 0);
+	m->max_insn_cycles += MAX_MISSES_PER_INSN * m->l2b_cap;
 	if (m->max_insn_cycles == 0)
 		m->max_insn_cycles = 1;
 	m->s = aligned_alloc(64, ((sizeof(struct strand) * n + 63) / 64) * 64);
@@ -238,10 +257,22 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 	m->ncores = md->chips * md->cores_per_chip;
 	m->cores = calloc(m->ncores, sizeof *m->cores);
 	m->l3 = calloc(md->chips, sizeof *m->l3);
-	if (!m->cores || !m->l3) {
+	m->l3mb = calloc(md->chips, sizeof *m->l3mb);
+	if (!m->cores || !m->l3 || !m->l3mb) {
 		hvpmu_machine_destroy(m);
 		return HVPMU_ENOMEM;
 	}
+	/* request buffers (src/model/l2buf.h); T1 (no private L2): all 0 */
+	for (uint32_t c = 0; c < m->ncores; c++) {
+		l2buf_init(&m->cores[c].l1mb, md->mem.buf.l1d_miss);
+		l2buf_init(&m->cores[c].l2mb, md->mem.l2.size ? md->mem.buf.l2_miss : 0);
+		l2buf_init(&m->cores[c].l2fb, md->mem.l2.size ? md->mem.buf.l2_fill : 0);
+		l2buf_init(&m->cores[c].l2wb, md->mem.l2.size ? md->mem.buf.l2_wb : 0);
+		m->cores[c].l2bufs = md->mem.l2.size && (md->mem.buf.l2_miss || md->mem.buf.l2_fill ||
+							 md->mem.buf.l2_wb || md->mem.buf.l3_miss);
+	}
+	for (uint32_t c = 0; c < md->chips; c++)
+		l2buf_init(&m->l3mb[c], md->mem.l2.size ? md->mem.buf.l3_miss : 0);
 	for (uint32_t c = 0; c < m->ncores; c++)
 		if (cache_init(&m->cores[c].l1i, md->mem.l1i.size, md->mem.l1i.ways, md->mem.l1i.line) ||
 		    cache_init(&m->cores[c].l1d, md->mem.l1d.size, md->mem.l1d.ways, md->mem.l1d.line) ||
@@ -335,6 +366,7 @@ void hvpmu_machine_destroy(struct hvpmu_machine *m)
 	free(m->dram);
 	free(m->cores);
 	free(m->l3);
+	free(m->l3mb);
 	free(m->s);
 	free(m);
 }
@@ -867,6 +899,147 @@ static __attribute__((noinline)) enum served coherent_miss(struct hvpmu_machine 
 	return remote ? SERVED_MEM_REMOTE : SERVED_MEM;
 }
 
+/* ---- request buffers (src/model/l2buf.h, docs/memory-model.md "L2 buffers") ---- */
+
+static uint64_t sb_clock(const struct hvpmu_machine *m, const struct strand *s, uint64_t pc);
+static uint64_t latency(const struct hvpmu_machine *m, enum served from);
+
+static int served_by_memory(enum served from)
+{
+	return from == SERVED_MEM || from == SERVED_MEM_REMOTE;
+}
+
+/*
+ * An L2 miss of `addr` served by `from`, at the strand's cycle t of the
+ * access being modeled: it holds an L2 miss-buffer entry until its fill
+ * returns (the latency beyond L2), an L3 miss-buffer entry of the home
+ * chip while memory serves it, then a fill-buffer entry for fill_cycles;
+ * a dirty victim holds a writeback-buffer entry for the L3 latency.  A
+ * full buffer counts its sl=24 event and the request waits for the first
+ * entry released (also sl=24 0x20, once per request); the waits add up in
+ * s->l2b_wait, which demand loads and fetches add to their latency.
+ */
+static __attribute__((noinline)) void l2b_miss(struct hvpmu_machine *m, uint32_t strand, uint64_t addr,
+					       enum served from, int dirty_victim)
+{
+	struct strand *s = &m->s[strand];
+	struct core *c = s->core;
+	const struct hvpmu_md_memory *mem = &m->md.mem;
+	uint64_t t = sb_clock(m, s, s->l2b_pc);
+	uint64_t hold = latency(m, from) - mem->l2.latency, w, nev = 0;
+	int stalled = 0;
+
+	if (l2buf_full(&c->l2mb, t)) {
+		s->act.mev[HVPMU_MEV_L2_MB_FULL]++;
+		nev++;
+		stalled = 1;
+	}
+	w = l2buf_take(&c->l2mb, t, hold);
+	if (served_by_memory(from)) {
+		struct l2buf_pool *l3 = &m->l3mb[m->md.chips > 1 ? coh_home(&m->coh, addr) : c->chip];
+
+		w += l2buf_take(l3, t + w, hold - mem->l3.latency);
+	}
+	if (l2buf_full(&c->l2fb, t + w + hold)) {
+		s->act.mev[HVPMU_MEV_L2_FB_FULL]++;
+		nev++;
+		stalled = 1;
+	}
+	w += l2buf_take(&c->l2fb, t + w + hold, mem->buf.fill_cycles);
+	if (dirty_victim) {
+		if (l2buf_full(&c->l2wb, t)) {
+			s->act.mev[HVPMU_MEV_L2_WB_FULL]++;
+			nev++;
+			stalled = 1;
+		}
+		w += l2buf_take(&c->l2wb, t, mem->l3.latency);
+	}
+	if (stalled) {
+		s->act.mev[HVPMU_MEV_L2_PIPE_STALL]++;
+		nev++;
+	}
+	s->act.mem_refs += nev; /* each may count once; the caller reports its own access */
+	s->l2b_wait += w;
+	if (s->l2b_wait > m->l2b_cap)
+		s->l2b_wait = m->l2b_cap;
+}
+
+/* Prefetch outcomes besides a fill (prefetch_line()). */
+enum { PF_FILLED = 0, PF_DC_HIT = 1, PF_DROPPED = 2 };
+
+/*
+ * May a prefetch of line `a` enter the buffers?  A software prefetch is
+ * dropped at the D-cache when l1d_pf_drop L1D miss-buffer entries are held
+ * and more than one strand of the core runs (TABLE 10-2 sl=18 0x04 note);
+ * a prefetch missing L2 is dropped when the L2 miss buffer is full (sl=24
+ * 0x10; sl=21 0x02 if L2-destined), one missing the home L3 too when the
+ * L3 miss buffer is full (sl=21 0x20 if L2-destined).
+ */
+static __attribute__((noinline)) int l2b_pf_admit(struct hvpmu_machine *m, uint32_t strand, uint64_t a, int sw,
+						  int l2dest)
+{
+	struct strand *s = &m->s[strand];
+	struct core *c = s->core;
+	uint64_t t = sb_clock(m, s, s->l2b_pc);
+	const struct cache *l3 = m->md.chips > 1 ? &m->l3[coh_home(&m->coh, a)] : s->l3;
+
+	if (sw && c->nrunning > 1 && c->l1mb.n && l2buf_busy(&c->l1mb, t) >= m->md.mem.buf.l1d_pf_drop) {
+		s->act.mev[HVPMU_MEV_SWPF_DROP_MB_FULL]++;
+		return PF_DROPPED;
+	}
+	if (!c->l2bufs || cache_probe(&c->l2, a))
+		return PF_FILLED;
+	if (l2buf_full(&c->l2mb, t)) {
+		s->act.mev[HVPMU_MEV_L2_MB_FULL]++;
+		if (l2dest)
+			s->act.mev[HVPMU_MEV_PF_DROP_L2]++;
+		s->act.mem_refs++; /* two events from one access */
+		return PF_DROPPED;
+	}
+	if (!cache_probe(l3, a) && l2buf_full(&m->l3mb[l3 - m->l3], t)) {
+		if (l2dest)
+			s->act.mev[HVPMU_MEV_PF_DROP_L3]++;
+		return PF_DROPPED;
+	}
+	return PF_FILLED;
+}
+
+/* An L1D miss (load or prefetch) served by `from` holds an L1D miss-buffer
+ * entry until its data returns; returns the cycles waited for the entry. */
+static uint64_t l2b_l1_miss(struct hvpmu_machine *m, uint32_t strand, enum served from)
+{
+	struct strand *s = &m->s[strand];
+
+	if (!s->core->l1mb.n)
+		return 0;
+	return l2buf_take(&s->core->l1mb, sb_clock(m, s, s->l2b_pc), latency(m, from) + s->l2b_wait);
+}
+
+/*
+ * TABLE 10-2 footnote 11: a load of strand `strand` that hits L1D in a
+ * line another strand of the core missed and whose fill is still pending
+ * at this strand's cycle is a duplicate miss: sl=16/23 count it ("count
+ * primary and duplicate misses"), by where the primary miss was served,
+ * and the load waits until the fill completes (data stall).  Only cores
+ * with more than one running strand and a modeled L1D miss buffer (T4;
+ * not T1, whose manual has no such rule) record fills (dref_line()).
+ */
+static __attribute__((noinline)) void dup_miss(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t a,
+					       uint32_t f)
+{
+	struct strand *s = &m->s[strand];
+	uint64_t t = sb_clock(m, s, pc), done;
+	unsigned from;
+
+	if (!l2buf_fill_pending(&s->core->fills, a >> s->core->l1d.line_shift, strand, t, &done, &from))
+		return;
+	if (!(f & (HVPMU_SI_BLOCK | HVPMU_SI_PREFETCH | HVPMU_SI_ATOMIC)))
+		s->act.mev[dc_event[from]]++;
+	if (!(f & HVPMU_SI_PREFETCH))
+		charge(s, HVPMU_PIPE_DATA, done - t < m->l2b_cap ? done - t : m->l2b_cap);
+	mem_ref_done(m, strand, pc);
+}
+
 /*
  * Bring the line of `addr` into the core's L2 (and the L3) for a miss at L1
  * or a store; returns where it was found.  L2 is inclusive of the core's
@@ -903,6 +1076,8 @@ static enum served fill_l2(struct hvpmu_machine *m, uint32_t strand, uint64_t ad
 			from = coherent_miss(m, strand, c, addr, write);
 		else
 			from = llc_access(m, strand, addr, 0, 0) ? SERVED_L3 : SERVED_MEM;
+		if (c->l2bufs) /* request buffers (src/model/l2buf.h) */
+			l2b_miss(m, strand, addr, from, r2.evicted && r2.evicted_dirty);
 	}
 	if (r2.evicted) {
 		uint64_t byte = r2.evicted_line << c->l2.line_shift;
@@ -1015,6 +1190,8 @@ static __attribute__((noinline)) uint64_t translate_slow(struct hvpmu_machine *m
 	struct tlb_result res;
 	uint64_t n;
 
+	if (side == TLB_SIDE_D) /* request buffers: the walk's references at the access's cycle */
+		s->l2b_pc = pc;
 	before = s->ts;
 	if (tlb_access(t, m->mmu, &s->ts, s->ctx, va, walk_ref, &s->wctx, &res) < 0)
 		return va;
@@ -1059,20 +1236,26 @@ static void mem_ref_done(struct hvpmu_machine *m, uint32_t strand, uint64_t pc)
 /* 8 KB base pages: the hardware prefetcher stays inside one (TTE size 0). */
 #define PF_PAGE_SHIFT 13
 
-/* A prefetch of physical line `a` into L1D (and L2) or L2 only; 1 if it
- * was dropped because L1D holds the line.  No latency: prefetches do not
- * stall the strand. */
-static int prefetch_line(struct hvpmu_machine *m, uint32_t strand, uint64_t a, int to_l1, enum served *from)
+/* A prefetch (`sw`: software) of physical line `a` into L1D (and L2) or
+ * L2 only; PF_DC_HIT if it was dropped because L1D holds the line,
+ * PF_DROPPED if a full buffer dropped it (l2b_pf_admit()).  No latency:
+ * prefetches do not stall the strand. */
+static int prefetch_line(struct hvpmu_machine *m, uint32_t strand, uint64_t a, int to_l1, int sw,
+			 enum served *from)
 {
 	struct core *c = m->s[strand].core;
 	struct cache_result r;
 
 	if (cache_probe(&c->l1d, a))
-		return 1;
+		return PF_DC_HIT;
+	if ((c->l1mb.n || c->l2bufs) && l2b_pf_admit(m, strand, a, sw, sw && !to_l1))
+		return PF_DROPPED;
 	if (to_l1)
 		cache_access(&c->l1d, a, 1, 0, &r);
+	m->s[strand].l2b_wait = 0;
 	*from = fill_l2(m, strand, a, 0);
-	return 0;
+	l2b_l1_miss(m, strand, *from); /* no wait charged: a prefetch does not stall */
+	return PF_FILLED;
 }
 
 /* The L1D hardware prefetcher after a demand-load miss of line `a`. */
@@ -1085,7 +1268,7 @@ static void hw_prefetch(struct hvpmu_machine *m, uint32_t strand, uint64_t a)
 
 	for (unsigned k = 0; k < n; k++) {
 		s->pf.hw_issued++;
-		if (prefetch_line(m, strand, t[k], 1, &from))
+		if (prefetch_line(m, strand, t[k], 1, 0, &from) == PF_DC_HIT)
 			s->act.mev[HVPMU_MEV_HWPF_DROP_DC_HIT]++;
 	}
 	s->act.mem_refs += n; /* each may count once; the caller reports its own access */
@@ -1097,19 +1280,22 @@ void hvpmu_machine_prefetch(struct hvpmu_machine *m, uint32_t strand, uint64_t p
 	enum hvpmu_pf_dest dest;
 	enum served from;
 	uint64_t a;
+	int pf;
 
 	if (!m->mem_on || strand >= m->nstrands)
 		return;
 	s = &m->s[strand];
+	s->l2b_pc = pc; /* request buffers: the access's cycle */
 	s->pf.sw_issued++;
 	if ((dest = hvpmu_prefetch_dest(fcn)) == HVPMU_PF_NONE) {
 		s->pf.sw_nop++;
 		return;
 	}
 	a = translate(m, strand, TLB_SIDE_D, vaddr, pc) & ~((UINT64_C(1) << s->core->l1d.line_shift) - 1);
-	if (prefetch_line(m, strand, a, dest == HVPMU_PF_L1, &from))
+	pf = prefetch_line(m, strand, a, dest == HVPMU_PF_L1, 1, &from);
+	if (pf == PF_DC_HIT)
 		s->act.mev[HVPMU_MEV_SWPF_DROP_DC_HIT]++;
-	else if (dest == HVPMU_PF_L2) /* sl=21 counts only prefetches destined for L2 */
+	else if (pf == PF_FILLED && dest == HVPMU_PF_L2) /* sl=21 counts only prefetches destined for L2 */
 		s->act.mev[pf_event[from]]++;
 	mem_ref_done(m, strand, pc);
 }
@@ -1224,7 +1410,9 @@ static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uin
 	struct core *c = s->core;
 	struct cache_result r;
 	enum served from;
+	uint64_t bw;
 
+	s->l2b_pc = pc; /* request buffers: the access's cycle */
 	if (is_store) {
 		/* L1D is write-through without write allocation: a store updates
 		 * L1D if present and always goes to L2 */
@@ -1234,18 +1422,33 @@ static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uin
 		/* stores retire into the store buffer: no latency charged */
 	} else {
 		cache_access(&c->l1d, a, 1, 0, &r);
-		if (r.hit)
+		if (r.hit) {
+			if (__builtin_expect(c->dup_track, 0)) /* footnote 11 duplicate misses */
+				dup_miss(m, strand, pc, a, f);
 			return; /* no event: not counted towards mem_refs */
+		}
 		s->dram_wait = 0;
+		s->l2b_wait = 0;
 		from = fill_l2(m, strand, a, 0);
+		bw = s->l2b_wait + l2b_l1_miss(m, strand, from); /* request buffers: waits for entries */
+		if (bw > m->l2b_cap)
+			bw = m->l2b_cap;
 		if (m->md.mem.l1d_hw_prefetch && !(f & HVPMU_SI_PREFETCH))
 			hw_prefetch(m, strand, a);
 		/* sl=16/23 do not count block loads, prefetches or atomics */
 		if (!(f & (HVPMU_SI_BLOCK | HVPMU_SI_PREFETCH | HVPMU_SI_ATOMIC)))
 			s->act.mev[dc_event[from]]++;
 		/* software prefetches do not stall the pipeline */
-		if (!(f & HVPMU_SI_PREFETCH))
-			charge(s, HVPMU_PIPE_DATA, latency(m, from) + (from == SERVED_MEM || from == SERVED_MEM_REMOTE ? s->dram_wait : 0));
+		if (!(f & HVPMU_SI_PREFETCH)) {
+			uint64_t wait = latency(m, from) + (from == SERVED_MEM || from == SERVED_MEM_REMOTE ? s->dram_wait : 0) + bw;
+
+			if (__builtin_expect(c->dup_track, 0)) { /* the fill is pending until the data returns */
+				uint64_t t = sb_clock(m, s, pc);
+
+				l2buf_fill_add(&c->fills, a >> c->l1d.line_shift, strand, t, t + wait, from);
+			}
+			charge(s, HVPMU_PIPE_DATA, wait);
+		}
 	}
 	mem_ref_done(m, strand, pc);
 }
@@ -1301,8 +1504,9 @@ void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, u
 	last = (vaddr + size - 1) >> l1d->line_shift;
 	/* fast path: a load of the line most recently used in its L1D set is
 	 * a hit that changes nothing (cache_mru_hit, docs/memory-model.md
-	 * "Performance") */
-	if (!is_store && first == last && cache_mru_hit(l1d, first))
+	 * "Performance"; not on a core with several running strands:
+	 * duplicate misses) */
+	if (!is_store && first == last && cache_mru_hit(l1d, first) && !m->s[strand].core->dup_track)
 		return;
 	if (is_store && first == last && store_fast(m, strand, pc, vaddr))
 		return;
@@ -1362,7 +1566,13 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 	s->sb_blk_vaddr = vaddr; /* the store buffer's clock, sb_clock() */
 	s->sb_blk_bytes = bytes;
 	s->sb_blk_pos = s->act.bound;
+	s->l2b_pc = vaddr; /* request buffers: the fetch's cycle (block start) */
 	c = core_of(m, strand);
+	if (__builtin_expect(!s->l2b_ran, 0)) { /* a running strand of its core (sl=18 0x04) */
+		s->l2b_ran = 1;
+		c->nrunning++;
+		c->dup_track = c->nrunning > 1 && c->l1mb.n;
+	}
 	line = (uint64_t)1 << c->l1i.line_shift;
 	mask = ~(line - 1);
 	for (uint64_t a = vaddr & mask; a <= ((vaddr + bytes - 1) & mask); a += line) {
@@ -1386,9 +1596,11 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 		if (fetch_utag(m, s, a, pa, &r) || r.hit)
 			continue;
 		s->dram_wait = 0;
+		s->l2b_wait = 0;
 		from = fill_l2(m, strand, pa, 0);
 		s->act.mev[ic_event[from]]++;
-		charge(s, HVPMU_PIPE_FETCH, latency(m, from) + (from == SERVED_MEM || from == SERVED_MEM_REMOTE ? s->dram_wait : 0));
+		charge(s, HVPMU_PIPE_FETCH, latency(m, from) + (from == SERVED_MEM || from == SERVED_MEM_REMOTE ? s->dram_wait : 0) +
+						    s->l2b_wait);
 		mem_ref_done(m, strand, a > vaddr ? a : vaddr);
 	}
 }

@@ -57,6 +57,13 @@ static const struct hvpmu_md_memory t4_memory = {
 	 * leaves after the L2 latency, one per 2 cycles (docs/machine-figures.md
 	 * §5, docs/memory-model.md "Store buffer") */
 	.stbuf = { 8, 4, 20, 2 },
+	/* request buffers (PRM sl=18 0x04, sl=21 0x02 / 0x20, sl=24 0x04 ..
+	 * 0x10 name them; T4 sizes not published): the L1D miss buffer of GCC's
+	 * Niagara comment (32 entries, prefetches dropped from 30); L2 miss /
+	 * fill / writeback buffers of one OpenSPARC T2 L2 bank (16 / 8 / 8);
+	 * L3 miss buffer 32 and a fill-buffer hold of 4 cycles are hvpmu's
+	 * choices (docs/machine-figures.md §5) */
+	.buf = { 32, 30, 16, 8, 8, 32, 4 },
 };
 
 /* UltraSPARC T1 (docs/machine-figures.md §T1): 16 KB 4-way L1I with 32 B

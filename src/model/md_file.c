@@ -69,6 +69,16 @@ static const struct field stbuf_fields[] = { /* docs/memory-model.md "Store buff
 	F("drain_interval", U32, struct hvpmu_md_stbuf, drain_interval, 0, MAX_LATENCY),
 };
 
+static const struct field buf_fields[] = { /* docs/memory-model.md "L2 buffers" */
+	F("l1d_miss", U32, struct hvpmu_md_l2buf, l1d_miss, 0, 64),
+	F("l1d_pf_drop", U32, struct hvpmu_md_l2buf, l1d_pf_drop, 0, 64),
+	F("l2_miss", U32, struct hvpmu_md_l2buf, l2_miss, 0, 64),
+	F("l2_fill", U32, struct hvpmu_md_l2buf, l2_fill, 0, 64),
+	F("l2_wb", U32, struct hvpmu_md_l2buf, l2_wb, 0, 64),
+	F("l3_miss", U32, struct hvpmu_md_l2buf, l3_miss, 0, 64),
+	F("fill_cycles", U32, struct hvpmu_md_l2buf, fill_cycles, 0, MAX_LATENCY),
+};
+
 #define KF(k, kind, member, lo, hi) F(k, kind, struct hvpmu_md_kernel, member, lo, hi)
 static const struct field kernel_fields[] = { /* docs/kernel-model.md; kernel_check() checks the shape */
 	KF("syscall_insns", U32, syscall_insns, 0, 1000000),
@@ -195,6 +205,12 @@ static int apply(void *base, json_object *o, const struct field *fields, size_t 
 
 static int memory_sub(void *ctx, const char *key, json_object *v, const char *path, char *err, size_t n)
 {
+	if (strcmp(key, "buffers") == 0) {
+		int rc = apply(&((struct hvpmu_md_memory *)ctx)->buf, v, buf_fields, N(buf_fields), path, NULL, NULL,
+			       err, n);
+
+		return rc ? rc : 1;
+	}
 	if (strcmp(key, "stbuf") == 0) {
 		int rc = apply(&((struct hvpmu_md_memory *)ctx)->stbuf, v, stbuf_fields, N(stbuf_fields), path, NULL,
 			       NULL, err, n);

@@ -40,13 +40,13 @@ static const struct hvpmu_t4_group groups[32] = {
 	{ 15, 0x00, 0x00, 0, 0, HVPMU_T4_KIND_NONE, "Reserved" },
 	{ 16, 0x07, 0x07, 1, 1, HVPMU_T4_KIND_MEM, "L1 data cache misses" },
 	{ 17, 0x3f, 0x3f, 0, 1, HVPMU_T4_KIND_MEM, "DTLB fills" },
-	{ 18, 0x07, 0x07, 0, 0, HVPMU_T4_KIND_MEM, "Dropped prefetches" },
+	{ 18, 0x07, 0x07, 0, 0, HVPMU_T4_KIND_MEM, "Dropped prefetches" }, /* 0x04: src/model/l2buf.h */
 	{ 19, 0x0f, 0x0f, 0, 1, HVPMU_T4_KIND_MEM, "RAW hits in store buffer/queue" }, /* src/model/stbuf.h */
 	{ 20, 0x1f, 0x1f, 0, 0, HVPMU_T4_KIND_MEM, "L1 invalidations" },
-	{ 21, 0x3f, 0x1d, 0, 1, HVPMU_T4_KIND_MEM, "Data prefetch outcomes" },
+	{ 21, 0x3f, 0x3f, 0, 1, HVPMU_T4_KIND_MEM, "Data prefetch outcomes" }, /* 0x02, 0x20: src/model/l2buf.h */
 	{ 22, 0x3f, 0x3f, 0, 1, HVPMU_T4_KIND_MEM, "Store outcomes" },
 	{ 23, 0x07, 0x07, 0, 1, HVPMU_T4_KIND_MEM, "L1 data cache misses (speculative)" },
-	{ 24, 0x3f, 0x03, 0, 0, HVPMU_T4_KIND_MEM, "L2 evictions and buffer full" },
+	{ 24, 0x3f, 0x3f, 0, 0, HVPMU_T4_KIND_MEM, "L2 evictions and buffer full" }, /* 0x04..0x20: src/model/l2buf.h */
 	{ 25, 0x0f, 0x0f, 1, 1, HVPMU_T4_KIND_MISPRED, "Branch mispredicts" },
 	{ 26, 0x00, 0x00, 0, 1, HVPMU_T4_KIND_CYCLES, "Cycles in selected modes" },
 	{ 27, 0x00, 0x00, 0, 0, HVPMU_T4_KIND_NONE, "Reserved" },
@@ -307,13 +307,16 @@ static const struct {
 	{ 22, { MEV(ST_HIT_L2), MEV(ST_HIT_L3), MEV(ST_L2_LOCAL_C2C), MEV(ST_L2_REMOTE_C2C), MEV(ST_MEM),
 		MEV(ST_REMOTE) } },
 	{ 23, { MEV(DC_MISS_L2L3), MEV(DC_MISS_MEM), MEV(DC_MISS_REMOTE) } },
-	{ 24, { MEV(L2_CLEAN_EVICT), MEV(L2_DIRTY_EVICT) } },
+	/* sl=24 0x04..0x20: occurrences of a full buffer (docs/memory-model.md "L2 buffers") */
+	{ 24, { MEV(L2_CLEAN_EVICT), MEV(L2_DIRTY_EVICT), MEV(L2_FB_FULL), MEV(L2_WB_FULL), MEV(L2_MB_FULL),
+		MEV(L2_PIPE_STALL) } },
 	/* prefetch (docs/prefetch-model.md): miss-buffer-full drops (sl=18 0x04)
-	 * need more than one running thread (TABLE 10-2 note) and a miss-buffer
-	 * occupancy the model lacks: 0; remote memory (sl=21 0x10): one chip, 0;
-	 * L2 / L3 drops (sl=21 0x02 / 0x20) are not modeled */
-	{ 18, { MEV(HWPF_DROP_DC_HIT), MEV(SWPF_DROP_DC_HIT), 0 } },
-	{ 21, { MEV(PF_HIT_L2), 0, MEV(PF_HIT_L3), MEV(PF_HIT_MEM), MEV(PF_HIT_REMOTE), 0 } },
+	 * need more than one running strand on the core (TABLE 10-2 note);
+	 * remote memory (sl=21 0x10): multi-chip only; L2 / L3 drops (sl=21
+	 * 0x02 / 0x20): the L2 / L3 miss buffer is full (src/model/l2buf.h) */
+	{ 18, { MEV(HWPF_DROP_DC_HIT), MEV(SWPF_DROP_DC_HIT), MEV(SWPF_DROP_MB_FULL) } },
+	{ 21, { MEV(PF_HIT_L2), MEV(PF_DROP_L2), MEV(PF_HIT_L3), MEV(PF_HIT_MEM), MEV(PF_HIT_REMOTE),
+		MEV(PF_DROP_L3) } },
 };
 
 uint64_t hvpmu_t4_mem_events(unsigned sl, unsigned bit)

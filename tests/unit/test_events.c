@@ -171,7 +171,10 @@ static void test_event_supported(void **state)
 	assert_int_equal(hvpmu_t4_event_supported(5, 0x0f), 1);
 	assert_int_equal(hvpmu_t4_event_supported(22, 0x04), 1); /* local cache-to-cache (coherence) */
 	assert_int_equal(hvpmu_t4_event_supported(20, 0x0a), 1); /* snoop invalidations (coherence) */
-	assert_int_equal(hvpmu_t4_event_supported(24, 0x04), 0); /* L2 fill buffer full: not modeled */
+	assert_int_equal(hvpmu_t4_event_supported(24, 0x04), 1); /* L2 fill buffer full (src/model/l2buf.h) */
+	assert_int_equal(hvpmu_t4_event_supported(24, 0x3f), 1);
+	assert_int_equal(hvpmu_t4_event_supported(20, 0x10), 1); /* store queue tag wait: the store buffer */
+	assert_int_equal(hvpmu_t4_event_supported(12, 0x01), 0); /* reserved */
 	assert_int_equal(hvpmu_t4_event_supported(19, 0x03), 1); /* the store buffer */
 	assert_int_equal(hvpmu_t4_event_supported(19, 0x0c), 1);
 	assert_int_equal(hvpmu_t4_event_supported(19, 0x0f), 1);

@@ -87,6 +87,12 @@ static void test_overrides(void **state)
 	assert_int_equal(md.mem.stbuf.entries, 4);
 	assert_int_equal(md.mem.stbuf.drain_latency, 20);
 	assert_int_equal(md.timing.btc_cycles, 0);
+	/* request buffers (docs/memory-model.md "L2 buffers") */
+	assert_int_equal(parse("{\"memory\": {\"buffers\": {\"l2_miss\": 4, \"fill_cycles\": 9}}}", &md, err,
+			       sizeof err), HVPMU_OK);
+	assert_int_equal(md.mem.buf.l2_miss, 4);
+	assert_int_equal(md.mem.buf.fill_cycles, 9);
+	assert_int_equal(md.mem.buf.l2_wb, 8);
 	assert_int_equal(parse(text, &md, err, sizeof err), HVPMU_OK);
 	assert_int_equal(md.nguests, 2);
 	assert_string_equal(md.guests[0].name, "ldom1");
@@ -156,6 +162,7 @@ static void test_errors(void **state)
 		{ "{\"kernel\": {\"syscalls\": 1}}", "kernel.syscalls: unknown key" },
 		{ "{\"timing\": {\"refetch_cycles\": 30}}", "timing.refetch_cycles: more than" },
 		{ "{\"memory\": {\"stbuf\": {\"entries\": 17}}}", "memory.stbuf.entries: out of range" },
+		{ "{\"memory\": {\"buffers\": {\"l2_miss\": 65}}}", "memory.buffers.l2_miss: out of range" },
 	};
 	struct hvpmu_md md, before;
 	char err[256];

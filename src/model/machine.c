@@ -155,7 +155,8 @@ struct hvpmu_machine {
 	unsigned nclass;
 	uint32_t class_flags[HVPMU_MAX_ICLASS];
 	uint64_t class_cycles[HVPMU_MAX_ICLASS];
-	uint64_t max_insn_cycles;
+	uint64_t max_insn_cycles;         /* worst cycles one instruction can cost (memory model on) */
+	uint64_t max_insn_cycles_nomem;   /* ... with the memory model off */
 	hvpmu_trap_fn trap_fn;
 	void *trap_ctx;
 	hvpmu_tsb_hit_fn tsb_fn;
@@ -246,8 +247,19 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 	m->l2b_cap = (uint64_t)md->mem.l2.latency + md->mem.l3.latency + md->mem.mem_latency +
 		     (md->chips > 1 ? md->remote_latency : 0);
 	m->max_insn_cycles += MAX_MISSES_PER_INSN * m->l2b_cap;
+	/* store buffer: each store of a block store may wait for the oldest
+	 * entry of a full buffer to leave (docs/memory-model.md "Store buffer") */
+	m->max_insn_cycles += (uint64_t)BLOCK_UOPS * (md->mem.stbuf.drain_latency +
+						     (uint64_t)md->mem.stbuf.entries * md->mem.stbuf.drain_interval);
 	if (m->max_insn_cycles == 0)
 		m->max_insn_cycles = 1;
+	/* without the memory model no instruction misses, waits or
+	 * mispredicts (the timing model runs with it): micro-ops and a taken
+	 * CTI only.  The tighter bound spaces the syncs that approach a
+	 * deadline (schedule()) far less densely. */
+	m->max_insn_cycles_nomem = (uint64_t)md->timing.insn_cycles * BLOCK_UOPS + md->timing.taken_cti_cycles;
+	if (m->max_insn_cycles_nomem == 0)
+		m->max_insn_cycles_nomem = 1;
 	m->s = aligned_alloc(64, ((sizeof(struct strand) * n + 63) / 64) * 64);
 	if (!m->s) {
 		free(m);
@@ -423,12 +435,13 @@ static void raise(struct hvpmu_machine *m, uint32_t strand, enum hvpmu_trap_type
 /* Next point at which a PIC could wrap or the tick compare could match. */
 static void schedule(struct hvpmu_machine *m, struct strand *s)
 {
-	uint64_t h = m->ops->headroom(s, m->max_insn_cycles);
+	uint64_t worst = m->mem_on ? m->max_insn_cycles : m->max_insn_cycles_nomem;
+	uint64_t h = m->ops->headroom(s, worst);
 	uint64_t base = s->act.bound - s->next_len;
 
 	if (s->tick_cmpr) {
 		uint64_t now = tick_of(s);
-		uint64_t t = s->tick_cmpr > now ? (s->tick_cmpr - now + m->max_insn_cycles - 1) / m->max_insn_cycles : 0;
+		uint64_t t = s->tick_cmpr > now ? (s->tick_cmpr - now + worst - 1) / worst : 0;
 
 		if (t < h)
 			h = t;

@@ -63,7 +63,7 @@ struct opts {
 
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: hvpmu cpustat -c EVENTSPEC [-c EVENTSPEC]... [-nt] [--platform t4|t1] [--md FILE] [interval [count]] -- PROGRAM [ARGS]\n"
+	fprintf(f, "usage: hvpmu cpustat -c EVENTSPEC [-c EVENTSPEC]... [-nt] [--platform t4|t4-2|t4-4|t1] [--md FILE] [interval [count]] -- PROGRAM [ARGS]\n"
 		   "  EVENTSPEC: [picN=]EVENT[,sys][,nouser][,hpriv][,emask[N]=M][,[picN=]EVENT...]\n"
 		   "  -n  omit the header;  -t  add a %s column (cycles, all modes)\n"
 		   "  interval: seconds of modeled time (default 5); count: rows per cpu\n"
@@ -426,14 +426,18 @@ int cmd_cpustat(int argc, char **argv)
 			break;
 		case 'n': o.header = 0; break;
 		case 't': o.dotick = 1; break;
-		case 'P':
-			if (strcmp(optarg, "t1") != 0 && strcmp(optarg, "t4") != 0) {
-				fprintf(stderr, "hvpmu cpustat: unknown platform '%s' (t4, t1)\n", optarg);
+		case 'P': {
+			struct hvpmu_md named;
+
+			if (hvpmu_md_by_name(optarg, &named) || strlen(optarg) >= sizeof rq.platform) {
+				fprintf(stderr, "hvpmu cpustat: unknown platform '%s' (t4, t4-2, t4-4, t1)\n", optarg);
 				return EXIT_USAGE;
 			}
-			o.t1 = strcmp(optarg, "t1") == 0;
+			strcpy(rq.platform, optarg);
+			o.t1 = named.platform == HVPMU_PLATFORM_T1;
 			platform_given = 1;
 			break;
+		}
 		case 'M': md_file = optarg; break;
 		case 'h': dohelp = 1; break;
 		default: return usage(stderr);
@@ -451,7 +455,8 @@ int cmd_cpustat(int argc, char **argv)
 		fprintf(stderr, "hvpmu cpustat: no program given (hvpmu cpustat -c ... [interval [count]] -- PROGRAM)\n");
 		return EXIT_USAGE;
 	}
-	strcpy(rq.platform, o.t1 ? "t1" : "t4");
+	if (!rq.platform[0])
+		strcpy(rq.platform, "t4");
 	if (tool_load_md("hvpmu cpustat", md_file, platform_given, &rq, &md))
 		return EXIT_USAGE;
 	o.t1 = md.platform == HVPMU_PLATFORM_T1;

@@ -296,6 +296,22 @@ static void print_header(const struct opts *o)
 	fprintf(stderr, "\n");
 }
 
+/* One row in cpustat's columns: time, cpu (for `total`: the cpus shown),
+ * label, [%tick], the set's counts - d[event] of each request, or the
+ * set's totals when d is NULL - and ` # SET` when there are several sets. */
+static void print_row(const struct opts *o, const struct set *st, double time, unsigned cpu, const char *label,
+		      uint64_t tick, const uint64_t *d)
+{
+	fprintf(stderr, "%7.3f %3u %5s ", time, cpu, label);
+	if (o->dotick)
+		fprintf(stderr, "%9" PRIu64 " ", tick);
+	for (unsigned r = 0; r < st->nreq; r++)
+		fprintf(stderr, "%9" PRIu64 " ", d ? d[st->req[r].event] : st->total[r]);
+	if (o->nsets > 1)
+		fprintf(stderr, " # %s", st->spec);
+	fprintf(stderr, "\n");
+}
+
 /*
  * Turn the plugin's cumulative per-strand samples into rows.  The set
  * that ran in an interval is the one whose events all ran longest in it
@@ -305,7 +321,7 @@ static void print_header(const struct opts *o)
 static void print_rows(struct opts *o, const struct stat_result *rs, unsigned nev, uint64_t clock_hz,
 		       unsigned long count)
 {
-	unsigned npts = nev ? rs->nsamples / nev : 0, ncpu_seen = 0, shown_cpus = 0;
+	unsigned npts = nev ? rs->nsamples / nev : 0, shown_cpus = 0;
 	struct point *pt = calloc(npts ? npts : 1, sizeof *pt);
 	uint64_t (*prev)[2] = NULL, *prev_tick = NULL;
 	unsigned long *rows = NULL;
@@ -359,31 +375,13 @@ static void print_rows(struct opts *o, const struct stat_result *rs, unsigned ne
 		if (!rows[p->cpu]++)
 			shown_cpus++;
 		last_time = (double)p->tick / (double)clock_hz;
-		fprintf(stderr, "%7.3f %3u %5s ", last_time, p->cpu, "tick");
-		if (o->dotick)
-			fprintf(stderr, "%9" PRIu64 " ", d_tick);
 		o->set[which].total_tick += d_tick;
-		for (unsigned r = 0; r < o->set[which].nreq; r++) {
-			uint64_t v = d_raw[o->set[which].req[r].event];
-
-			fprintf(stderr, "%9" PRIu64 " ", v);
-			o->set[which].total[r] += v;
-		}
-		if (o->nsets > 1)
-			fprintf(stderr, " # %s", o->set[which].spec);
-		fprintf(stderr, "\n");
+		for (unsigned r = 0; r < o->set[which].nreq; r++)
+			o->set[which].total[r] += d_raw[o->set[which].req[r].event];
+		print_row(o, &o->set[which], last_time, p->cpu, "tick", d_tick, d_raw);
 	}
-	ncpu_seen = shown_cpus;
-	for (unsigned s = 0; s < o->nsets; s++) {
-		fprintf(stderr, "%7.3f %3u %5s ", last_time, ncpu_seen, "total");
-		if (o->dotick)
-			fprintf(stderr, "%9" PRIu64 " ", o->set[s].total_tick);
-		for (unsigned r = 0; r < o->set[s].nreq; r++)
-			fprintf(stderr, "%9" PRIu64 " ", o->set[s].total[r]);
-		if (o->nsets > 1)
-			fprintf(stderr, " # %s", o->set[s].spec);
-		fprintf(stderr, "\n");
-	}
+	for (unsigned s = 0; s < o->nsets; s++)
+		print_row(o, &o->set[s], last_time, shown_cpus, "total", o->set[s].total_tick, NULL);
 out:
 	free(pt);
 	free(prev);
@@ -429,11 +427,8 @@ int cmd_cpustat(int argc, char **argv)
 		case 'P': {
 			struct hvpmu_md named;
 
-			if (hvpmu_md_by_name(optarg, &named) || strlen(optarg) >= sizeof rq.platform) {
-				fprintf(stderr, "hvpmu cpustat: unknown platform '%s' (t4, t4-2, t4-4, t1)\n", optarg);
+			if (tool_set_platform("hvpmu cpustat", optarg, &rq, &named))
 				return EXIT_USAGE;
-			}
-			strcpy(rq.platform, optarg);
 			o.t1 = named.platform == HVPMU_PLATFORM_T1;
 			platform_given = 1;
 			break;

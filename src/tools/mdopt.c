@@ -39,3 +39,13 @@ int tool_load_md(const char *tool, const char *file, int platform_given, struct 
 		snprintf(rq->platform, sizeof rq->platform, "%s", hvpmu_platform_name(md->platform));
 	return 0;
 }
+
+int tool_set_platform(const char *tool, const char *name, struct stat_request *rq, struct hvpmu_md *named)
+{
+	if (hvpmu_md_by_name(name, named) || strlen(name) >= sizeof rq->platform) {
+		fprintf(stderr, "%s: unknown platform '%s' (t4, t4-2, t4-4, t1)\n", tool, name);
+		return -1;
+	}
+	strcpy(rq->platform, name);
+	return 0;
+}

@@ -258,11 +258,8 @@ int cmd_stat(int argc, char **argv)
 		case 'p': {
 			struct hvpmu_md named;
 
-			if (hvpmu_md_by_name(optarg, &named) || strlen(optarg) >= sizeof rq.platform) {
-				fprintf(stderr, "hvpmu stat: unknown platform '%s' (t4, t4-2, t4-4, t1)\n", optarg);
+			if (tool_set_platform("hvpmu stat", optarg, &rq, &named))
 				return EXIT_USAGE;
-			}
-			strcpy(rq.platform, optarg);
 			platform_given = 1;
 			break;
 		}

@@ -47,6 +47,10 @@ int tool_load_md(const char *tool, const char *file, int platform_given, struct 
  */
 int parse_interval_count(const char *tool, int argc, char **argv, int *next, double *interval,
 			 unsigned long *count);
+/* `-p` / `--platform NAME`: a built-in description (hvpmu_md_by_name),
+ * recorded in rq->platform and filled into *named.  Errors print one line
+ * prefixed by `tool` and return -1. */
+int tool_set_platform(const char *tool, const char *name, struct stat_request *rq, struct hvpmu_md *named);
 /* Locate libhvpmu_plugin.so: $HVPMU_PLUGIN, beside the executable, or the
  * install directory.  Returns 0 or -1. */
 int find_plugin(char *out, size_t n);

@@ -129,10 +129,11 @@ static const struct field guest_fields[] = {
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-static int fail(char *err, size_t n, const char *fmt, const char *path, const char *what)
+/* "KEY: WHAT" in err; HVPMU_EINVAL. */
+static int fail(char *err, size_t n, const char *path, const char *what)
 {
 	if (err && n)
-		snprintf(err, n, fmt, path, what);
+		snprintf(err, n, "%s: %s", path, what);
 	return HVPMU_EINVAL;
 }
 
@@ -149,7 +150,7 @@ static int set_field(void *base, const struct field *f, json_object *v, const ch
 		return 0;
 	}
 	if (!json_object_is_type(v, json_type_int))
-		return fail(err, n, "%s: %s", path, "not an integer");
+		return fail(err, n, path, "not an integer");
 	/* json-c keeps integers above INT64_MAX as uint64 and clamps
 	 * json_object_get_int64 there: read the sign, then the magnitude */
 	sx = json_object_get_int64(v);
@@ -158,7 +159,7 @@ static int set_field(void *base, const struct field *f, json_object *v, const ch
 		char range[64];
 
 		snprintf(range, sizeof range, "out of range %" PRIu64 "..%" PRIu64, f->min, f->max);
-		return fail(err, n, "%s: %s", path, range);
+		return fail(err, n, path, range);
 	}
 	switch (f->kind) {
 	case U32: *(uint32_t *)((char *)base + f->off) = (uint32_t)x; break;
@@ -176,7 +177,7 @@ static int apply(void *base, json_object *o, const struct field *fields, size_t 
 		 void *ctx, char *err, size_t n)
 {
 	if (!json_object_is_type(o, json_type_object))
-		return fail(err, n, "%s: %s", prefix[0] ? prefix : "(top)", "not an object");
+		return fail(err, n, prefix[0] ? prefix : "(top)", "not an object");
 	json_object_object_foreach(o, key, v) {
 		char path[160];
 		size_t i;
@@ -198,7 +199,7 @@ static int apply(void *base, json_object *o, const struct field *fields, size_t 
 		if (rc < 0 || rc > 1)
 			return rc;
 		if (rc == 0)
-			return fail(err, n, "%s: %s", path, "unknown key");
+			return fail(err, n, path, "unknown key");
 	}
 	return 0;
 }
@@ -234,7 +235,7 @@ static int guest_sub(void *ctx, const char *key, json_object *v, const char *pat
 	if (strcmp(key, "name") == 0) {
 		if (!json_object_is_type(v, json_type_string) || json_object_get_string_len(v) == 0 ||
 		    (size_t)json_object_get_string_len(v) >= sizeof g->name)
-			return fail(err, n, "%s: %s", path, "not a name of 1..31 characters");
+			return fail(err, n, path, "not a name of 1..31 characters");
 		strcpy(g->name, json_object_get_string(v));
 		return 1;
 	}
@@ -243,7 +244,7 @@ static int guest_sub(void *ctx, const char *key, json_object *v, const char *pat
 
 		if (!json_object_is_type(v, json_type_array) || (len = json_object_array_length(v)) == 0 ||
 		    len > HVPMU_MD_MAX_MEM)
-			return fail(err, n, "%s: %s", path, "not an array of 1..4 {base, size}");
+			return fail(err, n, path, "not an array of 1..4 {base, size}");
 		g->nmem = (uint32_t)len;
 		for (size_t i = 0; i < len; i++) {
 			static const struct field mb[] = {
@@ -281,7 +282,7 @@ static int top_sub(void *ctx, const char *key, json_object *v, const char *path,
 		int pl = json_object_is_type(v, json_type_string) ? hvpmu_placement_by_name(json_object_get_string(v)) : -1;
 
 		if (pl < 0)
-			return fail(err, n, "%s: %s", path, "not a placement (pack, spread)");
+			return fail(err, n, path, "not a placement (pack, spread)");
 		md->placement = (enum hvpmu_placement)pl;
 		return 1;
 	}
@@ -302,7 +303,7 @@ static int top_sub(void *ctx, const char *key, json_object *v, const char *path,
 
 		if (!json_object_is_type(v, json_type_array) || (len = json_object_array_length(v)) == 0 ||
 		    len > HVPMU_MD_MAX_GUESTS)
-			return fail(err, n, "%s: %s", path, "not an array of 1..8 guests");
+			return fail(err, n, path, "not an array of 1..8 guests");
 		md->nguests = (uint32_t)len;
 		for (size_t i = 0; i < len; i++) {
 			struct hvpmu_md_guest *g = &md->guests[i];
@@ -318,9 +319,9 @@ static int top_sub(void *ctx, const char *key, json_object *v, const char *path,
 					g, err, n)))
 				return rc;
 			if (!g->nstrands)
-				return fail(err, n, "%s: %s", p, "needs nstrands");
+				return fail(err, n, p, "needs nstrands");
 			if (!g->nmem)
-				return fail(err, n, "%s: %s", p, "needs mblock");
+				return fail(err, n, p, "needs mblock");
 		}
 		t->have_guests = 1;
 		return 1;
@@ -336,11 +337,11 @@ static int validate(const struct hvpmu_md *md, char *err, size_t n)
 	uint64_t nstrands = (uint64_t)md->chips * md->cores_per_chip * md->strands_per_core;
 
 	if (nstrands > MAX_STRANDS)
-		return fail(err, n, "%s: %s", "chips", "more than 4096 strands in all");
+		return fail(err, n, "chips", "more than 4096 strands in all");
 	if (md->platform == HVPMU_PLATFORM_T4 && md->chips > MAX_T4_CHIPS)
-		return fail(err, n, "%s: %s", "chips", "t4 has 1..4 chips");
+		return fail(err, n, "chips", "t4 has 1..4 chips");
 	if (md->platform == HVPMU_PLATFORM_T1 && md->chips != 1)
-		return fail(err, n, "%s: %s", "chips", "t1 has one chip");
+		return fail(err, n, "chips", "t1 has one chip");
 	for (unsigned i = 0; i < 4; i++) {
 		const struct hvpmu_md_cache *c = lv[i];
 
@@ -348,17 +349,17 @@ static int validate(const struct hvpmu_md *md, char *err, size_t n)
 			continue;
 		if (!is_pow2(c->line) || !c->ways || !c->size || c->size % ((uint64_t)c->ways * c->line) ||
 		    !is_pow2(c->size / ((uint64_t)c->ways * c->line)))
-			return fail(err, n, "%s: %s", lvname[i],
+			return fail(err, n, lvname[i],
 				    "needs a power-of-two line, ways, and size = ways x line x a power-of-two number of sets");
 	}
 	if ((md->mem.l2.size && (md->mem.l1i.line > md->mem.l2.line || md->mem.l1d.line > md->mem.l2.line ||
 				 md->mem.l2.line > md->mem.l3.line)) ||
 	    md->mem.l1i.line > md->mem.l3.line || md->mem.l1d.line > md->mem.l3.line)
-		return fail(err, n, "%s: %s", "memory", "line sizes must not shrink towards memory");
+		return fail(err, n, "memory", "line sizes must not shrink towards memory");
 	if (md->timing.refetch_cycles > md->timing.mispredict_cycles)
-		return fail(err, n, "%s: %s", "timing.refetch_cycles", "more than timing.mispredict_cycles");
+		return fail(err, n, "timing.refetch_cycles", "more than timing.mispredict_cycles");
 	if (kernel_check(md))
-		return fail(err, n, "%s: %s", "kernel",
+		return fail(err, n, "kernel",
 			    "regions not page-aligned, overlapping, or addresses outside them (docs/kernel-model.md)");
 	for (uint32_t i = 0; i < md->nguests; i++) {
 		const struct hvpmu_md_guest *g = &md->guests[i];
@@ -366,12 +367,12 @@ static int validate(const struct hvpmu_md *md, char *err, size_t n)
 
 		snprintf(p, sizeof p, "guests[%u]", i);
 		if ((uint64_t)g->first_strand + g->nstrands > nstrands)
-			return fail(err, n, "%s: %s", p, "strands beyond the machine's");
+			return fail(err, n, p, "strands beyond the machine's");
 		for (uint32_t j = 0; j < i; j++) {
 			const struct hvpmu_md_guest *h = &md->guests[j];
 
 			if (g->first_strand < h->first_strand + h->nstrands && h->first_strand < g->first_strand + g->nstrands)
-				return fail(err, n, "%s: %s", p, "shares strands with another guest");
+				return fail(err, n, p, "shares strands with another guest");
 		}
 	}
 	return 0;
@@ -385,14 +386,14 @@ static int md_from_json(json_object *o, const struct hvpmu_md *base, struct hvpm
 	int rc;
 
 	if (!json_object_is_type(o, json_type_object))
-		return fail(err, n, "%s: %s", "(top)", "not a JSON object");
+		return fail(err, n, "(top)", "not a JSON object");
 	if (base)
 		md = *base;
 	else
 		hvpmu_md_default(HVPMU_PLATFORM_T4, &md);
 	if (json_object_object_get_ex(o, "platform", &p) &&
 	    (!json_object_is_type(p, json_type_string) || hvpmu_md_by_name(json_object_get_string(p), &md)))
-		return fail(err, n, "%s: %s", "platform", "not a description name (t4, t4-1, t4-2, t4-4, t1)");
+		return fail(err, n, "platform", "not a description name (t4, t4-1, t4-2, t4-4, t1)");
 	from = md;
 	if ((rc = apply(&md, o, top_fields, N(top_fields), "", top_sub, &t, err, n)))
 		return rc;
@@ -403,7 +404,7 @@ static int md_from_json(json_object *o, const struct hvpmu_md *base, struct hvpm
 		unsigned was = (unsigned)__builtin_ctz(from.chips), now = (unsigned)__builtin_ctz(md.chips);
 
 		if ((md.chips & (md.chips - 1)) || (from.chips & (from.chips - 1)) || from.home_shift + was < now)
-			return fail(err, n, "%s: %s", "chips", "not a power of two: give home_shift too");
+			return fail(err, n, "chips", "not a power of two: give home_shift too");
 		md.home_shift = from.home_shift + was - now;
 	}
 	if (md.clock_hz != from.clock_hz && !json_object_object_get_ex(o, "remote_latency", &v))
@@ -424,9 +425,9 @@ int hvpmu_md_parse(const char *text, size_t len, const struct hvpmu_md *base, st
 	int rc;
 
 	if (!text || !md)
-		return fail(err, errlen, "%s: %s", "(arguments)", "NULL");
+		return fail(err, errlen, "(arguments)", "NULL");
 	if (len > MAX_FILE_BYTES)
-		return fail(err, errlen, "%s: %s", "(file)", "larger than 1 MB");
+		return fail(err, errlen, "(file)", "larger than 1 MB");
 	if (!(tok = json_tokener_new()))
 		return HVPMU_ENOMEM;
 	o = json_tokener_parse_ex(tok, text, (int)len);
@@ -436,7 +437,7 @@ int hvpmu_md_parse(const char *text, size_t len, const struct hvpmu_md *base, st
 
 		json_object_put(o);
 		json_tokener_free(tok);
-		return fail(err, errlen, "%s: %s", "(JSON)",
+		return fail(err, errlen, "(JSON)",
 			    e == json_tokener_success ? "trailing characters" : json_tokener_error_desc(e));
 	}
 	json_tokener_free(tok);
@@ -453,9 +454,9 @@ int hvpmu_md_load(const char *path, const struct hvpmu_md *base, struct hvpmu_md
 	int rc;
 
 	if (!path || !md)
-		return fail(err, errlen, "%s: %s", "(arguments)", "NULL");
+		return fail(err, errlen, "(arguments)", "NULL");
 	if (!(f = fopen(path, "rb")))
-		return fail(err, errlen, "%s: %s", path, strerror(errno));
+		return fail(err, errlen, path, strerror(errno));
 	buf = malloc(MAX_FILE_BYTES + 1);
 	if (!buf) {
 		fclose(f);
@@ -465,7 +466,7 @@ int hvpmu_md_load(const char *path, const struct hvpmu_md *base, struct hvpmu_md
 	if (ferror(f)) {
 		fclose(f);
 		free(buf);
-		return fail(err, errlen, "%s: %s", path, "read error");
+		return fail(err, errlen, path, "read error");
 	}
 	fclose(f);
 	rc = hvpmu_md_parse(buf, len, base, md, err, errlen);

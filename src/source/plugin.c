@@ -856,14 +856,13 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 		account_prev(v0, 0);
 		sync_vcpu(v0, last, NULL);
 		take_sample(hvpmu_machine_tick(P.m, 0));
-		rs = P.rs;
 	}
 	for (uint32_t i = 0; i < P.nvcpu; i++)
 		if (P.vcpu[i].live) {
 			stop_vcpu(&P.vcpu[i]);
 			rs.retired += hvpmu_machine_retired(P.m, P.vcpu[i].strand);
 		}
-	rs.samples = P.rs.samples; /* with cpustat's final samples */
+	rs.samples = P.rs.samples; /* with the final busstat and cpustat samples */
 	rs.nsamples = P.rs.nsamples;
 	if (P.rq.mmustat && (rs.mmu = calloc(P.nvcpu, sizeof *rs.mmu)))
 		for (uint32_t i = 0; i < P.nvcpu; i++)

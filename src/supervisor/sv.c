@@ -372,8 +372,6 @@ void sv_fold_pic(struct hvpmu_sv *sv, uint32_t strand, unsigned p, uint64_t pic,
 	}
 }
 
-int hvpmu_sv_fold(struct hvpmu_sv *sv, uint32_t strand) { return sv_fold_strand(sv, strand); }
-
 int hvpmu_sv_read_strand(struct hvpmu_sv *sv, uint32_t strand, unsigned idx, uint64_t *raw, uint64_t *running)
 {
 	if (strand >= sv->nstrands || idx >= sv->nevents || !raw || !running)
@@ -383,7 +381,7 @@ int hvpmu_sv_read_strand(struct hvpmu_sv *sv, uint32_t strand, unsigned idx, uin
 	return HVPMU_OK;
 }
 
-int sv_fold_strand(struct hvpmu_sv *sv, uint32_t strand)
+int hvpmu_sv_fold(struct hvpmu_sv *sv, uint32_t strand)
 {
 	struct sv_strand *ss;
 	enum hvpmu_mode prev;

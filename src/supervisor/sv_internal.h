@@ -119,12 +119,4 @@ SV_HIDDEN void sv_account(struct hvpmu_sv *sv, uint32_t strand, unsigned idx, ui
 SV_HIDDEN void sv_fold_pic(struct hvpmu_sv *sv, uint32_t strand, unsigned p, uint64_t pic, uint64_t now,
 			   int running);
 
-/*
- * Fold a running strand's counts into the 64-bit totals without stopping
- * it (the back-end's sample, plus enabled time up to now), for interval
- * sampling (cpustat).  HVPMU_OK (also for a strand not running) or
- * HVPMU_ERANGE.
- */
-SV_HIDDEN int sv_fold_strand(struct hvpmu_sv *sv, uint32_t strand);
-
 #endif

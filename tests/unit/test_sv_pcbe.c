@@ -2,7 +2,7 @@
 /*
  * The supervisor's PMU back-end table (src/supervisor/sv_internal.h,
  * struct sv_pcbe_ops; ../shared/STYLE.md, illumos pcbe_ops_t): the back-end
- * chosen per platform, and its sample operation through sv_fold_strand():
+ * chosen per platform, and its sample operation through hvpmu_sv_fold():
  * a running strand's PICs folded into the 64-bit totals without stopping
  * them, across a PIC wrap, on T4 (PIC via ASI 0xB0, PCR via hypercall)
  * and T1 (RDASR %pic / %pcr).  Folding never changes the totals of a run.
@@ -88,11 +88,11 @@ static void fold_case(enum hvpmu_platform p, const char *name)
 
 	rig_init(&r, p);
 	assert_string_equal(r.sv->ops->name, name);
-	assert_int_equal(sv_fold_strand(r.sv, 0), 0); /* not running: nothing */
-	assert_int_equal(sv_fold_strand(r.sv, r.sv->nstrands), HVPMU_ERANGE);
+	assert_int_equal(hvpmu_sv_fold(r.sv, 0), 0); /* not running: nothing */
+	assert_int_equal(hvpmu_sv_fold(r.sv, r.sv->nstrands), HVPMU_ERANGE);
 	assert_int_equal(hvpmu_sv_start_strand(r.sv, 0), 0);
 	retire(&r, 20);
-	assert_int_equal(sv_fold_strand(r.sv, 0), 0);
+	assert_int_equal(hvpmu_sv_fold(r.sv, 0), 0);
 	c = count(&r);
 	assert_int_equal(c.raw, 20);
 	assert_int_equal(c.overflows, 0);
@@ -101,7 +101,7 @@ static void fold_case(enum hvpmu_platform p, const char *name)
 	/* wrap between two folds: 30 + 30 more crosses 2^32 */
 	retire(&r, 30);
 	retire(&r, 30);
-	assert_int_equal(sv_fold_strand(r.sv, 0), 0);
+	assert_int_equal(hvpmu_sv_fold(r.sv, 0), 0);
 	c = count(&r);
 	assert_int_equal(c.raw, 80);
 	assert_int_equal(c.overflows, 1);

@@ -28,11 +28,13 @@
  * Arguments: cfg=REQUEST_FILE (required).
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <hvpmu/hvpmu.h>
 #include "qemu_plugin_api.h"
+#include "evring.h"
 #include "linux_mm.h"
 #include "stat_protocol.h"
 
@@ -43,6 +45,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = HVPMU_QEMU_PLUGIN_VERSION;
 #define SPARC64_NR_READ 3
 #define SPARC64_NR_WRITE 4
 #define SPARC64_NR_EXIT_GROUP 188
+#define SPARC64_NR_FORK 2
+#define SPARC64_NR_VFORK 66
+#define SPARC64_NR_CLONE 217
+#define SPARC64_NR_CLONE3 435
 #define SPARC_INSN_BYTES 4
 /* Guest real addresses of the per-CPU MMU-statistics buffers (in the
  * machine description's first memory segment; 64-byte aligned). */
@@ -63,23 +69,32 @@ struct tb_info {
 	struct tb_info *next_alloc;
 	struct tb_info *next_dirty;     /* single-threaded mode: blocks with unexpanded executions */
 	uint64_t execs;        /* inline: times the last instruction started (single-threaded mode) */
-	uint64_t synced_execs; /* execs already expanded into class counts */
+	uint64_t oexecs;       /* model thread: executions seen to reach the last instruction */
+	uint64_t synced_execs; /* execs (oexecs on the model thread) already expanded into class counts */
+	uint32_t *flags;       /* decode flags per instruction, until the classes are known (finish_tb) */
 	int dirty;
 	int mt;                /* translated in multi-threaded mode (marker callback) */
 	const struct class_count *hist; /* distinct classes of the block and their counts */
+	struct class_count *hist_store; /* where finish_tb() builds them */
 	uint32_t nhist;
 	uint8_t last_cls;
 	uint8_t cls[];         /* then the histogram */
 };
 
-/* A memory-accessing instruction, for the memory model's callbacks. */
+/* A memory-accessing instruction, for the memory model's callbacks.
+ * MEM_INSN_ALIGN-aligned: its address shares a record word with the
+ * access's size and direction (struct evrec, REC_MEM). */
+#define MEM_INSN_ALIGN 32
 struct mem_insn {
 	uint64_t pc;
 	uint32_t flags;
 	int is_store;          /* a plain store (no load side) */
 	int8_t rec_slot;       /* prefetch donor: record the address in vcpu.pf_base[slot], or -1 */
 	uint8_t after;         /* prefetch donor of an earlier prefetch (HVPMU_PF_AFTER) */
+	uint8_t pcode;         /* guest thread: the REC_MEM bits of meminfo pinfo */
+	uint64_t pinfo;        /* guest thread: the meminfo last seen (UINT64_MAX: none yet) */
 };
+_Static_assert(sizeof(struct mem_insn) <= MEM_INSN_ALIGN, "mem_insn fits its alignment");
 
 /*
  * A software prefetch and how its address is recovered (hvpmu/prefetch.h,
@@ -135,7 +150,40 @@ static struct plugin {
 	int need_memory;       /* the memory model runs (memory or cycle events, busstat) */
 	uint64_t next_sample;  /* busstat: strand 0 %tick of the next sample */
 	struct stat_result rs; /* busstat samples accumulate here */
+	/* model thread (docs/event-source.md "Model thread"): while `off`,
+	 * the guest thread's callbacks only append records to `ring` and the
+	 * model thread `thr` does everything else, in order */
+	int off;
+	struct evring ring;
+	pthread_t thr;
+	struct tb_info *prod_prev; /* guest thread: block entered last */
+	uint64_t prod_mark;        /* its execs at its entry */
 } P = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/*
+ * Records of the ring (struct evrec).  The low two bits of w0 say the kind;
+ * the rest of w0 is a pointer to the plugin's per-block or per-instruction
+ * data (aligned so that its low bits are free) and a few bits of the event:
+ *   REC_TB   block entry: w0 = tb_info | reached << 2, where reached says
+ *            that the block entered before reached its last instruction
+ *            (its inline counter moved);
+ *   REC_MEM  data access: w0 = mem_insn | size_shift << 2 | store << 4,
+ *            w1 = vaddr;
+ *   REC_PF   software prefetch: w0 = pf_insn;
+ *   REC_CTL  w0 = CTL_x << 2 | reached << 5, w1 = argument, where
+ *            reached is as for REC_TB at that moment (CTL_SYSCALL and
+ *            CTL_FLUSH account the block); CTL_SYSCALL is followed by
+ *            three slots of arguments (a1 a2, a3 a4, a5 a6) and CTL_SYSRET
+ *            by one (w0 = the return value).
+ */
+enum { REC_TB, REC_MEM, REC_PF, REC_CTL };
+enum { CTL_NOP, CTL_TRANS, CTL_SYSCALL, CTL_SYSRET, CTL_FLUSH, CTL_STOP };
+#define REC_KIND 3u
+#define CTL(op) ((uint64_t)(op) << 2 | REC_CTL)
+#define CTL_OP(w0) (((w0) >> 2) & 7u)
+#define CTL_REACHED (UINT64_C(1) << 5)
+/* ring size: 2^16 slots of 16 bytes (1 MB) */
+#define RING_LOG2 16
 
 static void lock(void) { pthread_mutex_lock(&P.lock); }
 static void unlock(void) { pthread_mutex_unlock(&P.lock); }
@@ -196,11 +244,12 @@ static void expand_dirty(struct vcpu *v)
 {
 	while (v->dirty) {
 		struct tb_info *t = v->dirty;
-		uint64_t d = t->execs - t->synced_execs;
+		uint64_t now = P.off ? t->oexecs : t->execs;
+		uint64_t d = now - t->synced_execs;
 
 		for (uint32_t k = 0; k < t->nhist; k++)
 			v->act->icount[t->hist[k].cls] += d * t->hist[k].n;
-		t->synced_execs = t->execs;
+		t->synced_execs = now;
 		t->dirty = 0;
 		v->dirty = t->next_dirty;
 	}
@@ -225,8 +274,11 @@ static int account_prev(struct vcpu *v, uint64_t vaddr)
 			for (uint32_t k = 0; k < p->nhist; k++)
 				v->act->icount[p->hist[k].cls] += p->hist[k].n;
 	} else {
-		reached = p->execs != v->mark_seen;
+		/* the model thread is told by the record (REC_TB); here the
+		 * inline counter is read live */
+		reached = P.off ? v->reached_last : p->execs != v->mark_seen;
 		v->reached_last = 0;
+		p->oexecs += (uint64_t)(reached & P.off);
 		if (reached && !p->dirty) {
 			p->dirty = 1;
 			p->next_dirty = v->dirty;
@@ -283,7 +335,8 @@ static void block_entry(struct vcpu *v, struct tb_info *ti)
 		sync_vcpu(v, last, ti);
 		unlock();
 	}
-	v->mark_seen = ti->execs;
+	if (!P.off)
+		v->mark_seen = ti->execs;
 	v->prev = ti;
 }
 
@@ -296,23 +349,21 @@ static void tb_exec(unsigned int vcpu_index, void *udata)
 }
 
 /*
- * Single-threaded fast path of block_entry(): vCPU 0 only, the common case
- * (previous block completed and not restarted, no sync due) here;
- * everything else through block_entry().  Same effect as block_entry().
+ * Single-threaded fast path of block_entry(): the common case (previous
+ * block completed, `reached`, and not restarted, no sync due) here; returns
+ * 0 for everything else, which goes through block_entry().  Same effect
+ * as block_entry().
  */
-static void tb_exec_st(unsigned int vcpu_index, void *udata)
+static inline int entry_fast(struct vcpu *v, struct tb_info *ti, int reached)
 {
-	struct vcpu *v = &P.vcpu[0];
-	struct tb_info *ti = udata, *p = v->prev;
+	struct tb_info *p = v->prev;
 	struct hvpmu_activity *act = v->act;
 	uint64_t vaddr = ti->blk.vaddr;
 
-	if (__builtin_expect(vcpu_index != 0 || !p || p->execs == v->mark_seen || vaddr == p->last_pc ||
-			     (v->pend && vaddr == pend_ds(v)) || v->npf_pend ||
-			     act->bound + ti->blk.n >= act->next_check, 0)) {
-		tb_exec(vcpu_index, udata);
-		return;
-	}
+	if (__builtin_expect(!p || !reached || vaddr == p->last_pc || (v->pend && vaddr == pend_ds(v)) ||
+			     v->npf_pend || act->bound + ti->blk.n >= act->next_check, 0))
+		return 0;
+	p->oexecs += (uint64_t)P.off; /* the model thread counts executions itself */
 	if (!p->dirty) {
 		p->dirty = 1;
 		p->next_dirty = v->dirty;
@@ -324,20 +375,26 @@ static void tb_exec_st(unsigned int vcpu_index, void *udata)
 		resolve_pending(v, vaddr, 1);
 	set_pending(v, ti);
 	act->bound += ti->blk.n;
-	v->mark_seen = ti->execs;
+	if (!P.off) /* the guest thread's view of the inline counter */
+		v->mark_seen = ti->execs;
 	v->prev = ti;
+	return 1;
 }
 
-/* Memory model: a data access by the instruction udata (struct mem_insn).
+static void tb_exec_st(unsigned int vcpu_index, void *udata)
+{
+	struct vcpu *v = &P.vcpu[0];
+	struct tb_info *p = v->prev;
+
+	if (__builtin_expect(vcpu_index != 0 || !entry_fast(v, udata, p && p->execs != v->mark_seen), 0))
+		tb_exec(vcpu_index, udata);
+}
+
+/* Memory model: a data access of `size` bytes by the instruction mi.
  * SPARC accesses are naturally aligned, so one of up to 8 bytes stays in
  * one cache line; QEMU splits block loads and stores into 8-byte accesses. */
-static void mem_exec(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
+static void mem_access(struct vcpu *v, const struct mem_insn *mi, uint64_t vaddr, unsigned size, int store)
 {
-	struct vcpu *v = vcpu_of(vcpu_index);
-	const struct mem_insn *mi = udata;
-
-	if (!v)
-		return;
 	if (mi->rec_slot >= 0)
 		v->pf_base[mi->rec_slot] = vaddr;
 	if (P.mt) /* shared caches and address space (docs/coherence-model.md) */
@@ -355,20 +412,22 @@ static void mem_exec(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64
 		}
 		v->npf_pend = keep;
 	}
-	hvpmu_machine_dref(P.m, v->strand, mi->pc, vaddr, 1u << qemu_plugin_mem_size_shift(info),
-			   mi->flags, mi->is_store || qemu_plugin_mem_is_store(info));
+	hvpmu_machine_dref(P.m, v->strand, mi->pc, vaddr, size, mi->flags, mi->is_store || store);
 	if (P.mt)
 		unlock();
 }
 
-/* A software prefetch starts (QEMU reports no memory access for it). */
-static void pf_exec(unsigned int vcpu_index, void *udata)
+static void mem_exec(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
 {
 	struct vcpu *v = vcpu_of(vcpu_index);
-	const struct pf_insn *p = udata;
 
-	if (!v)
-		return;
+	if (v)
+		mem_access(v, udata, vaddr, 1u << qemu_plugin_mem_size_shift(info), qemu_plugin_mem_is_store(info));
+}
+
+/* A software prefetch starts (QEMU reports no memory access for it). */
+static void pf_access(struct vcpu *v, const struct pf_insn *p)
+{
 	if (P.mt)
 		lock();
 	switch (p->how) {
@@ -390,6 +449,14 @@ static void pf_exec(unsigned int vcpu_index, void *udata)
 	}
 	if (P.mt)
 		unlock();
+}
+
+static void pf_exec(unsigned int vcpu_index, void *udata)
+{
+	struct vcpu *v = vcpu_of(vcpu_index);
+
+	if (v)
+		pf_access(v, udata);
 }
 
 /* Marker in multi-threaded mode: the block reached its last instruction. */
@@ -456,12 +523,13 @@ static void prepare_memory(struct qemu_plugin_tb *tb, size_t n)
 		T.pf[i] = NULL;
 		hvpmu_sparc_decode(T.word[i], 0, &d);
 		if ((d.flags & (HVPMU_SI_LOAD | HVPMU_SI_STORE | HVPMU_SI_ATOMIC)) &&
-		    (T.mi[i] = malloc(sizeof *T.mi[i]))) {
+		    (T.mi[i] = aligned_alloc(MEM_INSN_ALIGN, MEM_INSN_ALIGN))) {
+			memset(T.mi[i], 0, sizeof *T.mi[i]);
 			T.mi[i]->pc = qemu_plugin_insn_vaddr(insn);
 			T.mi[i]->flags = d.flags;
 			T.mi[i]->is_store = (d.flags & HVPMU_SI_STORE) != 0;
 			T.mi[i]->rec_slot = -1;
-			T.mi[i]->after = 0;
+			T.mi[i]->pinfo = UINT64_MAX;
 		}
 		if ((d.flags & HVPMU_SI_PREFETCH) && (T.pf[i] = calloc(1, sizeof *T.pf[i])))
 			T.pf[i]->pc = qemu_plugin_insn_vaddr(insn);
@@ -495,15 +563,40 @@ static void prepare_memory(struct qemu_plugin_tb *tb, size_t n)
 	}
 }
 
+/*
+ * The model's instruction classes of a translated block (machine classes
+ * are registered in first-seen order, by the kernel path as well, so only
+ * the thread that runs the model may assign them): ti->cls and the
+ * histogram, from the decode flags kept since translation.
+ */
+static void finish_tb(struct tb_info *ti)
+{
+	for (uint32_t i = 0; i < ti->blk.n; i++) {
+		int cls = hvpmu_machine_class(P.m, ti->flags[i]);
+
+		ti->cls[i] = (uint8_t)(cls < 0 ? P.fallback_class : cls);
+	}
+	ti->last_cls = ti->cls[ti->blk.n - 1];
+	build_histogram(ti, ti->hist_store);
+	free(ti->flags);
+	ti->flags = NULL;
+}
+
+static void tb_exec_off(unsigned int vcpu_index, void *udata);
+static void mem_exec_off(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata);
+static void pf_exec_off(unsigned int vcpu_index, void *udata);
+static void ring_put_ctl(unsigned op, uint64_t arg);
+
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
 	size_t hoff = (sizeof(struct tb_info) + n + _Alignof(struct class_count) - 1) /
 		      _Alignof(struct class_count) * _Alignof(struct class_count);
 	struct tb_info *ti = calloc(1, hoff + n * sizeof(struct class_count));
+	int off = P.off;
 
 	(void)id;
-	if (!ti || n == 0) {
+	if (!ti || n == 0 || !(ti->flags = malloc(n * sizeof *ti->flags))) {
 		free(ti);
 		return;
 	}
@@ -512,6 +605,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	ti->blk.cond_cti = -1;
 	ti->blk.cti = -1;
 	ti->blk.cls = ti->cls;
+	ti->hist_store = (struct class_count *)((char *)ti + hoff);
 	ti->last_pc = ti->blk.vaddr + (n - 1) * SPARC_INSN_BYTES;
 	ti->mt = P.mt;
 	lock();
@@ -524,13 +618,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		uint64_t pc = qemu_plugin_insn_vaddr(insn);
 		struct hvpmu_sparc_insn d;
 		uint32_t word = insn_word(insn);
-		int cls;
 
 		hvpmu_sparc_decode(word, pc, &d);
-		cls = hvpmu_machine_class(P.m, d.flags);
-		if (cls < 0)
-			cls = P.fallback_class;
-		ti->cls[i] = (uint8_t)cls;
+		ti->flags[i] = d.flags;
 		if (d.flags & (HVPMU_SI_CTI_COND | HVPMU_SI_CTI_ALWAYS)) {
 			ti->blk.cti = (int32_t)i;
 			ti->blk.cond_cti = (d.flags & HVPMU_SI_CTI_COND) && d.has_target ? (int32_t)i : -1;
@@ -539,10 +629,11 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			ti->cti_flags = d.flags;
 		}
 		if (P.need_memory && i < TB_SCRATCH && T.mi[i])
-			qemu_plugin_register_vcpu_mem_cb(insn, mem_exec, QEMU_PLUGIN_CB_NO_REGS,
+			qemu_plugin_register_vcpu_mem_cb(insn, off ? mem_exec_off : mem_exec, QEMU_PLUGIN_CB_NO_REGS,
 							 QEMU_PLUGIN_MEM_RW, T.mi[i]);
 		if (P.need_memory && i < TB_SCRATCH && T.pf[i])
-			qemu_plugin_register_vcpu_insn_exec_cb(insn, pf_exec, QEMU_PLUGIN_CB_NO_REGS, T.pf[i]);
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, off ? pf_exec_off : pf_exec, QEMU_PLUGIN_CB_NO_REGS,
+							       T.pf[i]);
 		if (i + 1 < n)
 			continue;
 		if (P.mt)
@@ -550,10 +641,13 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		else
 			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &ti->execs, 1);
 	}
-	ti->last_cls = ti->cls[n - 1];
-	build_histogram(ti, (struct class_count *)((char *)ti + hoff));
+	if (off) /* the model thread assigns the classes, before the block's first entry */
+		ring_put_ctl(CTL_TRANS, (uintptr_t)ti);
+	else
+		finish_tb(ti);
 	unlock();
-	qemu_plugin_register_vcpu_tb_exec_cb(tb, P.mt ? tb_exec : tb_exec_st, QEMU_PLUGIN_CB_NO_REGS, ti);
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, off ? tb_exec_off : P.mt ? tb_exec : tb_exec_st,
+					     QEMU_PLUGIN_CB_NO_REGS, ti);
 }
 
 static void cpustat_sample(uint32_t strand);
@@ -572,22 +666,12 @@ static void stop_vcpu(struct vcpu *v)
 	}
 }
 
-static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num, uint64_t a1,
-		       uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7, uint64_t a8)
+/* A system call starts (args: its first six arguments). */
+static void syscall_entry(struct vcpu *v, int64_t num, const uint64_t *args)
 {
-	struct vcpu *v = vcpu_of(vcpu_index);
-
-	(void)id; (void)a7; (void)a8;
-	if (!v)
-		return;
 	lock();
 	v->sc_num = num;
-	v->sc_args[0] = a1;
-	v->sc_args[1] = a2;
-	v->sc_args[2] = a3;
-	v->sc_args[3] = a4;
-	v->sc_args[4] = a5;
-	v->sc_args[5] = a6;
+	memcpy(v->sc_args, args, sizeof v->sc_args);
 	/* the trap instruction (last of its block) retired in user mode; the
 	 * OS runs privileged */
 	{
@@ -611,13 +695,9 @@ static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 	unlock();
 }
 
-static void syscall_ret_cb(qemu_plugin_id_t id, unsigned int vcpu_idx, int64_t num, int64_t ret)
+/* A system call returns `ret`. */
+static void syscall_return(struct vcpu *v, int64_t num, int64_t ret)
 {
-	struct vcpu *v = vcpu_of(vcpu_idx);
-
-	(void)id;
-	if (!v)
-		return;
 	lock();
 	/* T1: a read()/write() moved `ret` bytes by DMA (docs/t1-platform.md) */
 	if ((num == SPARC64_NR_READ || num == SPARC64_NR_WRITE) && ret > 0)
@@ -627,6 +707,248 @@ static void syscall_ret_cb(qemu_plugin_id_t id, unsigned int vcpu_idx, int64_t n
 		linux_mm_syscall(P.m, num, v->sc_args, ret);
 	hvpmu_machine_set_mode(P.m, v->strand, HVPMU_MODE_USER);
 	unlock();
+}
+
+
+/* ---- model thread (docs/event-source.md "Model thread") ---- */
+
+/* Guest thread: did the block entered last reach its last instruction? */
+static inline uint64_t prod_reached(void)
+{
+	return P.prod_prev && P.prod_prev->execs != P.prod_mark ? CTL_REACHED : 0;
+}
+
+static void ring_put_ctl(unsigned op, uint64_t arg)
+{
+	evring_put(&P.ring, CTL(op) | (op == CTL_FLUSH ? prod_reached() : 0), arg);
+}
+
+/* Guest thread, per block entry: one record. */
+static void tb_exec_off(unsigned int vcpu_index, void *udata)
+{
+	struct tb_info *ti = udata, *p = P.prod_prev;
+	uint64_t reached;
+
+	if (__builtin_expect(!P.off || vcpu_index != 0, 0)) { /* the model thread stopped */
+		tb_exec_st(vcpu_index, udata);
+		return;
+	}
+	reached = p && p->execs != P.prod_mark;
+	P.prod_prev = ti;
+	P.prod_mark = ti->execs;
+	evring_put(&P.ring, (uintptr_t)ti | reached << 2 | REC_TB, 0);
+}
+
+/* Guest thread, per data access: one record.  The access's size and
+ * direction are the same at every execution of an instruction (QEMU bakes
+ * meminfo into the translated code), so they are worked out once. */
+static void mem_exec_off(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
+{
+	struct mem_insn *mi = udata;
+
+	if (__builtin_expect(!P.off || vcpu_index != 0, 0)) {
+		mem_exec(vcpu_index, info, vaddr, udata);
+		return;
+	}
+	if (__builtin_expect(mi->pinfo != (uint64_t)info, 0)) {
+		mi->pcode = (uint8_t)((qemu_plugin_mem_size_shift(info) & 3u) << 2 |
+				      (qemu_plugin_mem_is_store(info) ? 1u : 0u) << 4);
+		mi->pinfo = (uint64_t)info;
+	}
+	evring_put(&P.ring, (uintptr_t)mi | mi->pcode | REC_MEM, vaddr);
+}
+
+static void pf_exec_off(unsigned int vcpu_index, void *udata)
+{
+	if (__builtin_expect(!P.off || vcpu_index != 0, 0)) {
+		pf_exec(vcpu_index, udata);
+		return;
+	}
+	evring_put(&P.ring, (uintptr_t)udata | REC_PF, 0);
+}
+
+static void flush_all(void);
+
+/* Model thread: one control record (of `*len` slots).  Returns 0 at CTL_STOP. */
+static int run_ctl(struct vcpu *v, const struct evrec *e, size_t *len)
+{
+	*len = 1;
+	switch (CTL_OP(e->w0)) {
+	case CTL_TRANS:
+		finish_tb((struct tb_info *)(uintptr_t)e->w1);
+		break;
+	case CTL_SYSCALL: {
+		const uint64_t args[6] = { e[1].w0, e[1].w1, e[2].w0, e[2].w1, e[3].w0, e[3].w1 };
+
+		*len = 4;
+		if (v) {
+			v->reached_last = (e->w0 & CTL_REACHED) != 0;
+			syscall_entry(v, (int64_t)e->w1, args);
+		}
+		break;
+	}
+	case CTL_SYSRET:
+		*len = 2;
+		if (v)
+			syscall_return(v, (int64_t)e->w1, (int64_t)e[1].w0);
+		break;
+	case CTL_FLUSH:
+		if (v)
+			v->reached_last = (e->w0 & CTL_REACHED) != 0;
+		flush_all();
+		break;
+	case CTL_STOP:
+		return 0;
+	default: /* CTL_NOP: padding */
+		break;
+	}
+	return 1;
+}
+
+/* Model thread: everything the guest thread's callbacks would have done
+ * without it, record by record, in order (vCPU 0 only). */
+static void *model_thread(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		const struct evrec *r;
+		size_t n = evring_peek(&P.ring, &r), i = 0, len;
+		struct vcpu *v = vcpu_of(0);
+
+		while (i < n) {
+			uint64_t w0 = r[i].w0;
+
+			switch (w0 & REC_KIND) {
+			case REC_MEM:
+				if (v)
+					mem_access(v, (const struct mem_insn *)(uintptr_t)(w0 & ~(uint64_t)(MEM_INSN_ALIGN - 1)),
+						   r[i].w1, 1u << ((w0 >> 2) & 3u), (int)((w0 >> 4) & 1u));
+				i++;
+				break;
+			case REC_TB:
+				if (v) {
+					struct tb_info *ti = (struct tb_info *)(uintptr_t)(w0 & ~UINT64_C(7));
+					int reached = (int)((w0 >> 2) & 1u);
+
+					if (!entry_fast(v, ti, reached)) {
+						v->reached_last = reached;
+						block_entry(v, ti);
+					}
+				}
+				i++;
+				break;
+			case REC_PF:
+				if (v)
+					pf_access(v, (const struct pf_insn *)(uintptr_t)(w0 & ~(uint64_t)REC_KIND));
+				i++;
+				break;
+			default:
+				if (!run_ctl(v, &r[i], &len)) {
+					evring_release(&P.ring, i + 1);
+					return NULL;
+				}
+				i += len;
+				break;
+			}
+		}
+		evring_release(&P.ring, n);
+	}
+}
+
+/* Start the model thread (single guest thread only).  Returns 0, or -1
+ * when it cannot run (the guest thread then runs the model itself). */
+static int offload_start(void)
+{
+	sigset_t all, old;
+	int err;
+
+	if (evring_init(&P.ring, RING_LOG2))
+		return -1;
+	/* QEMU handles the guest's signals on its vCPU threads: the model
+	 * thread takes none */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&P.thr, NULL, model_thread, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err) {
+		evring_destroy(&P.ring);
+		return -1;
+	}
+	P.off = 1;
+	return 0;
+}
+
+/*
+ * Let the model thread catch up and end; from then on the guest threads
+ * run the model themselves.  The inline counters of the blocks are handed
+ * over: every entry but the running block's is accounted, so each block's
+ * executions so far are expanded, and the running block's last
+ * instruction has started iff its counter moved since its entry.
+ */
+static void offload_stop(void)
+{
+	struct vcpu *v0 = vcpu_of(0);
+
+	if (!P.off)
+		return;
+	evring_drain(&P.ring);
+	evring_put(&P.ring, CTL(CTL_STOP), 0);
+	evring_publish(&P.ring, 1);
+	pthread_join(P.thr, NULL);
+	evring_destroy(&P.ring);
+	lock();
+	for (uint32_t i = 0; i < P.nvcpu; i++)
+		if (P.vcpu[i].live)
+			expand_dirty(&P.vcpu[i]);
+	P.off = 0;
+	for (struct tb_info *t = P.allocs; t; t = t->next_alloc)
+		t->synced_execs = t->execs;
+	if (v0 && v0->prev) {
+		v0->prev->synced_execs = P.prod_mark;
+		v0->mark_seen = P.prod_mark;
+	}
+	unlock();
+}
+
+static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num, uint64_t a1,
+		       uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7, uint64_t a8)
+{
+	struct vcpu *v = vcpu_of(vcpu_index);
+	const uint64_t args[6] = { a1, a2, a3, a4, a5, a6 };
+
+	(void)id; (void)a7; (void)a8;
+	if (P.off && (num == SPARC64_NR_FORK || num == SPARC64_NR_VFORK || num == SPARC64_NR_CLONE ||
+		      num == SPARC64_NR_CLONE3))
+		offload_stop(); /* a child process would have no model thread: run in the guest thread */
+	if (P.off && vcpu_index == 0) {
+		struct evrec *e = evring_reserve(&P.ring, 4, (struct evrec){ CTL(CTL_NOP), 0 });
+
+		e[0] = (struct evrec){ CTL(CTL_SYSCALL) | prod_reached(), (uint64_t)num };
+		e[1] = (struct evrec){ a1, a2 };
+		e[2] = (struct evrec){ a3, a4 };
+		e[3] = (struct evrec){ a5, a6 };
+		evring_commit(&P.ring, 4);
+		return;
+	}
+	if (v)
+		syscall_entry(v, num, args);
+}
+
+static void syscall_ret_cb(qemu_plugin_id_t id, unsigned int vcpu_idx, int64_t num, int64_t ret)
+{
+	struct vcpu *v = vcpu_of(vcpu_idx);
+
+	(void)id;
+	if (P.off && vcpu_idx == 0) {
+		struct evrec *e = evring_reserve(&P.ring, 2, (struct evrec){ CTL(CTL_NOP), 0 });
+
+		e[0] = (struct evrec){ CTL(CTL_SYSRET), (uint64_t)num };
+		e[1] = (struct evrec){ (uint64_t)ret, 0 };
+		evring_commit(&P.ring, 2);
+		return;
+	}
+	if (v)
+		syscall_return(v, num, ret);
 }
 
 static void register_callbacks(qemu_plugin_id_t id);
@@ -671,6 +993,10 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 	struct vcpu *v;
 	int go_mt = 0;
 
+	if (P.off && vcpu_index > 0)
+		offload_stop(); /* several guest threads: the model runs in theirs, under the lock */
+	else if (P.off)
+		evring_drain(&P.ring); /* the model thread is idle while this one uses the model */
 	lock();
 	if (vcpu_index >= P.nvcpu) {
 		fprintf(stderr, "hvpmu: guest thread %u has no strand (machine has %u); not counted\n",
@@ -717,6 +1043,8 @@ static void vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
 	struct vcpu *v = vcpu_of(vcpu_index);
 
 	(void)id;
+	if (P.off)
+		evring_drain(&P.ring);
 	if (!v)
 		return;
 	lock();
@@ -724,9 +1052,8 @@ static void vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
 	unlock();
 }
 
-static void flush_cb(qemu_plugin_id_t id)
+static void flush_all(void)
 {
-	(void)id;
 	/* Translation blocks are gone: no block may be referenced any more.
 	 * Their tb_info stay allocated until exit (bounded by translations). */
 	lock();
@@ -735,6 +1062,17 @@ static void flush_cb(qemu_plugin_id_t id)
 		expand_dirty(&P.vcpu[i]);
 	}
 	unlock();
+}
+
+static void flush_cb(qemu_plugin_id_t id)
+{
+	(void)id;
+	if (P.off) {
+		ring_put_ctl(CTL_FLUSH, 0);
+		P.prod_prev = NULL; /* the next block entry has no predecessor */
+	} else {
+		flush_all();
+	}
 }
 
 static int have_samples(void)
@@ -848,6 +1186,7 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 	char err[256];
 
 	(void)id; (void)udata;
+	offload_stop();
 	lock();
 	if (P.rq.nbusdev && P.vcpu[0].live) { /* the final sample, at exit */
 		struct vcpu *v0 = &P.vcpu[0];
@@ -970,7 +1309,14 @@ static int setup(const char *cfg)
 	P.fallback_class = hvpmu_machine_class(P.m, hvpmu_sparc_decode(0x01000000u, 0, &nop));
 	P.nvcpu = hvpmu_machine_nstrands(P.m);
 	P.vcpu = calloc(P.nvcpu, sizeof *P.vcpu);
-	return P.vcpu ? 0 : -1;
+	if (!P.vcpu)
+		return -1;
+	/* the model runs on a thread of its own unless HVPMU_MODEL_THREAD=0
+	 * (docs/event-source.md "Model thread"); if it cannot start, the guest
+	 * thread runs the model */
+	if (!getenv("HVPMU_MODEL_THREAD") || strcmp(getenv("HVPMU_MODEL_THREAD"), "0") != 0)
+		offload_start();
+	return 0;
 }
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char **argv)

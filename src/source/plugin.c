@@ -641,11 +641,14 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		else
 			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &ti->execs, 1);
 	}
-	if (off) /* the model thread assigns the classes, before the block's first entry */
-		ring_put_ctl(CTL_TRANS, (uintptr_t)ti);
-	else
+	if (!off)
 		finish_tb(ti);
 	unlock();
+	/* the model thread assigns the classes, before the block's first
+	 * entry; not under the lock: the put may wait for the model thread,
+	 * which may need the lock to get on */
+	if (off)
+		ring_put_ctl(CTL_TRANS, (uintptr_t)ti);
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, off ? tb_exec_off : P.mt ? tb_exec : tb_exec_st,
 					     QEMU_PLUGIN_CB_NO_REGS, ti);
 }

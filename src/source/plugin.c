@@ -867,8 +867,9 @@ static int offload_start(void)
 {
 	sigset_t all, old;
 	int err;
+	const char *ring = getenv("HVPMU_MODEL_THREAD_RING"); /* testing: log2 of the slots */
 
-	if (evring_init(&P.ring, RING_LOG2))
+	if (evring_init(&P.ring, ring ? (unsigned)atoi(ring) : RING_LOG2))
 		return -1;
 	/* QEMU handles the guest's signals on its vCPU threads: the model
 	 * thread takes none */

@@ -121,6 +121,14 @@ static void join_cmdline(char *dst, size_t n, int argc, char **argv)
 
 static double tv_s(struct timeval tv) { return (double)tv.tv_sec + (double)tv.tv_usec / 1e6; }
 
+/* qsort: pairs ("-U", NAME) by NAME's length, longest first. */
+static int longer_name_first(const void *a, const void *b)
+{
+	size_t la = strlen(((char *const *)a)[1]), lb = strlen(((char *const *)b)[1]);
+
+	return la < lb ? 1 : la > lb ? -1 : 0;
+}
+
 int run_guest(const char *tool, struct stat_request *rq, int argc, char **argv, struct stat_result *rs,
 	      struct run_times *t, int *ok)
 {
@@ -164,14 +172,33 @@ int run_guest(const char *tool, struct stat_request *rq, int argc, char **argv, 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pid = fork();
 	if (pid == 0) {
-		char **av = calloc((size_t)argc + 8, sizeof *av);
+		extern char **environ;
+		size_t nenv = 0;
+		char **av;
 		int k = 0;
 
-		if (!av)
+		for (char **e = environ; *e; e++)
+			nenv++;
+		if (!(av = calloc((size_t)argc + 8 + 2 * nenv, sizeof *av)))
 			_exit(EXIT_NOEXEC);
 		av[k++] = (char *)qemu;
 		av[k++] = "-L";
 		av[k++] = (char *)sysroot;
+		/* the program sees its environment without hvpmu's own settings
+		 * (HVPMU_*, read by this tool and the plugin): its stack, and so
+		 * its counts, do not depend on them (qemu -U VAR).  QEMU 7.2
+		 * unsets the first variable whose name starts with VAR, so the
+		 * longer names go first. */
+		{
+			int first = k;
+
+			for (char **e = environ; *e; e++)
+				if (strncmp(*e, "HVPMU_", 6) == 0 && strchr(*e, '=')) {
+					av[k++] = "-U";
+					av[k++] = strndup(*e, (size_t)(strchr(*e, '=') - *e));
+				}
+			qsort(av + first, (size_t)(k - first) / 2, 2 * sizeof *av, longer_name_first);
+		}
 		av[k++] = "-plugin";
 		av[k++] = plugin_arg;
 		av[k++] = prog;

@@ -3,10 +3,14 @@
 # Benchmark (not a test): zlib minigzip compressing a multi-megabyte text
 # under bare qemu-sparc64, under `hvpmu stat` counting four
 # instruction-class events, and under `hvpmu stat` counting four memory
-# events (the full memory model: caches, TLBs, DRAM), run side by side,
-# alternating, N times each.  Prints the minimum (the machine may be shared:
-# other work only ever slows a run down) and the median of each, and the
-# ratios of the minimums to bare qemu.
+# events (the full memory model: caches, TLBs, store buffer, request
+# buffers, pipeline timing, DRAM), the last with the model on its own host
+# thread (the default) and on the guest's thread (HVPMU_MODEL_THREAD=0,
+# docs/event-source.md "Model thread"); run side by side, alternating, N
+# times each.  Prints the minimum wall time (the machine may be shared:
+# other work only ever slows a run down), the median, the CPU time (user +
+# system, all threads) of the fastest run, and the ratios of the minimum
+# wall times to bare qemu.
 # Usage: bench/zlib.sh [N] [TEXT]   (HVPMU_MINIGZIP=path skips the zlib build)
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
@@ -18,19 +22,34 @@ gz=${HVPMU_MINIGZIP:-$("$HVPMU_ROOT/scripts/build-zlib.sh")}
 hv=$HVPMU_WORK/release/src/hvpmu
 insn_events=Instr_all,Instr_ld,Instr_st,Branches
 mem_events=DC_miss_nospec,IC_miss_nospec,DTLB_miss_asynch,L2_dirty_evict
-t() { local s e; s=$(date +%s.%N); "$@" < "$text" > /dev/null; e=$(date +%s.%N); echo "$e - $s" | bc -l; }
-bare=() insn=() mem=()
+# t CMD...: "wall cpu" in seconds
+t() {
+	local TIMEFORMAT='%R %U %S' out
+	out=$({ time "$@" < "$text" > /dev/null 2> /dev/null; } 2>&1)
+	echo "$out" | awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }'
+}
+declare -A runs
+kinds=(bare insn mem mem_guest)
 for ((i = 0; i < n; i++)); do
-	bare+=("$(t qemu-sparc64 -L /usr/sparc64-linux-gnu "$gz")")
-	insn+=("$(t "$hv" stat -x, -o /dev/null -e "$insn_events" -- "$gz")")
-	mem+=("$(t "$hv" stat -x, -o /dev/null -e "$mem_events" -- "$gz")")
+	runs[bare]+="$(t qemu-sparc64 -L /usr/sparc64-linux-gnu "$gz")"$'\n'
+	runs[insn]+="$(t "$hv" stat -x, -o /dev/null -e "$insn_events" -- "$gz")"$'\n'
+	runs[mem]+="$(t "$hv" stat -x, -o /dev/null -e "$mem_events" -- "$gz")"$'\n'
+	runs[mem_guest]+="$(t env HVPMU_MODEL_THREAD=0 "$hv" stat -x, -o /dev/null -e "$mem_events" -- "$gz")"$'\n'
 done
-med() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
-min() { printf '%s\n' "$@" | sort -g | head -n1; }
-mb=$(min "${bare[@]}") mi=$(min "${insn[@]}") mm=$(min "${mem[@]}")
-printf 'input          %s (%s bytes), %d runs each, alternating\n' "$text" "$(stat -c %s "$text")" "$n"
-printf 'bare qemu      min %.3f s, median %.3f s\n' "$mb" "$(med "${bare[@]}")"
-printf 'hvpmu (insn)   min %.3f s, median %.3f s (%s)\n' "$mi" "$(med "${insn[@]}")" "$insn_events"
-printf 'hvpmu (memory) min %.3f s, median %.3f s (%s)\n' "$mm" "$(med "${mem[@]}")" "$mem_events"
-printf 'ratio (insn)   %.2fx\n' "$(echo "$mi / $mb" | bc -l)"
-printf 'ratio (memory) %.2fx (issue 3 target: 6x)\n' "$(echo "$mm / $mb" | bc -l)"
+# stats KIND: "min median cpu_of_min"
+stats() {
+	printf '%s' "${runs[$1]}" | sort -g | awk '{ w[NR] = $1; c[NR] = $2 }
+		END { m = (NR % 2) ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2; print w[1], m, c[1] }'
+}
+read -r mb db cb <<< "$(stats bare)"
+printf 'input           %s (%s bytes), %d runs each, alternating\n' "$text" "$(stat -c %s "$text")" "$n"
+printf '%-17s %-9s %-10s %-9s %s\n' "" "min wall" "median" "cpu" "ratio (min wall / bare)"
+row() { # row LABEL KIND NOTE
+	local m d c
+	read -r m d c <<< "$(stats "$2")"
+	printf '%-17s %-9s %-10s %-9s %5.2fx  %s\n' "$1" "${m}s" "${d}s" "${c}s" "$(echo "$m / $mb" | bc -l)" "$3"
+}
+row "bare qemu" bare ""
+row "hvpmu insn" insn "$insn_events"
+row "hvpmu memory" mem "$mem_events, model thread (issue 3 target: 6x)"
+row "  same, 1 thread" mem_guest "HVPMU_MODEL_THREAD=0: the model on the guest's thread"

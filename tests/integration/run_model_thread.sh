@@ -3,7 +3,8 @@
 # The model thread (docs/event-source.md "Model thread") changes where the
 # model runs, never what it computes: every tool gives byte-identical
 # counts with it (the default) and without it (HVPMU_MODEL_THREAD=0), on a
-# real program with the full memory model (caches, TLBs, store buffer,
+# real program with the full memory model (the model thread runs only with
+# it) (caches, TLBs, store buffer,
 # pipeline timing, precise overflow traps, the kernel path), with interval
 # samples (cpustat, busstat), MMU statistics, the T1, and a guest that
 # starts a second thread (the model thread hands over to the guest's
@@ -47,10 +48,11 @@ both cpustat cpustat -n -t -c pic0=Instr_all,pic1=DC_miss_nospec,pic2=St_local 0
 both busstat busstat -n -w mcu0,pic0=mem_reads,pic1=bank_busy_stalls 0.0005 -- "$gz"
 both mmustat mmustat -x, -- "$gz"
 both t1 stat -p t1 -x, -e Instr_cnt,DC_miss,SB_full,ITLB_miss -- "$gz"
-# a second guest thread: handed over to the guest threads (counts of the
-# threads program are exact, run_threads.sh; here: the same both ways)
+# a second guest thread (with a memory event, so that the model thread
+# runs): handed over to the guest threads; the counts the threads program
+# has by construction (run_threads.sh) are the same both ways
 for mt in 1 0; do
-	env -i HVPMU_MODEL_THREAD=$mt "$hvpmu" stat -x, -e SW_prefetch,Sw_count_intr,Instr_all -- "$micro/threads" \
+	env -i HVPMU_MODEL_THREAD=$mt "$hvpmu" stat -x, -e SW_prefetch,Sw_count_intr,Instr_all,DC_miss_nospec -- "$micro/threads" \
 		> /dev/null 2> "$tmp/threads.$mt" || fail "threads: hvpmu exited $?"
 done
 grep -q SW_prefetch "$tmp/threads.1" || fail "threads: no counts"

@@ -6,9 +6,9 @@
 # real program with the full memory model (the model thread runs only with
 # it) (caches, TLBs, store buffer,
 # pipeline timing, precise overflow traps, the kernel path), with interval
-# samples (cpustat, busstat), MMU statistics, the T1, and a guest that
-# starts a second thread (the model thread hands over to the guest's
-# threads mid-run).  The model thread runs twice: with the plugin's ring
+# samples (cpustat, busstat), MMU statistics, the T1, a guest that starts a
+# second thread (the model thread hands over to the guest's threads
+# mid-run) and one that forks.  The model thread runs twice: with the plugin's ring
 # and with the smallest one (2048 slots: the guest thread finds it full
 # all the time, at translations and system calls too).
 # usage: run_model_thread.sh HVPMU MICRO_DIR MINIGZIP TEXT
@@ -59,4 +59,12 @@ grep -q SW_prefetch "$tmp/threads.1" || fail "threads: no counts"
 awk -F, '$3 == "SW_prefetch" || $3 == "Sw_count_intr" { print $1, $3 }' "$tmp/threads.1" > "$tmp/t1"
 awk -F, '$3 == "SW_prefetch" || $3 == "Sw_count_intr" { print $1, $3 }' "$tmp/threads.0" > "$tmp/t0"
 cmp -s "$tmp/t1" "$tmp/t0" || { diff "$tmp/t1" "$tmp/t0" >&2; fail "threads: counts differ"; }
-echo "model_thread: $n tool runs (model thread with two ring sizes, and without) and a two-thread guest identical"
+# a fork (workloads/micro/fork.S) ends the model thread first; the parent's
+# user loads after it are exactly M = 20000 both ways
+for mt in 1 0; do
+	env -i HVPMU_MODEL_THREAD=$mt timeout 60 "$hvpmu" stat -x, -e Instr_ld:u,DC_miss_nospec,Instr_all -- "$micro/fork" \
+		> /dev/null 2> "$tmp/fork.$mt" || fail "fork: hvpmu exited $? (HVPMU_MODEL_THREAD=$mt)"
+done
+[ "$(awk -F, '$3 == "Instr_ld:u" { print $1 }' "$tmp/fork.1")" = 20000 ] || { cat "$tmp/fork.1" >&2; fail "fork: Instr_ld:u != 20000"; }
+cmp -s "$tmp/fork.1" "$tmp/fork.0" || { diff "$tmp/fork.1" "$tmp/fork.0" >&2 || true; fail "fork: counts differ"; }
+echo "model_thread: $n tool runs (model thread with two ring sizes, and without), a two-thread guest and a fork: identical"

@@ -1606,6 +1606,9 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 		if ((pa >> c->l1i.line_shift) + 1 == c->l1i.mru_key)
 			continue; /* the line fetched last: a microtag hit (docs/timing-model.md) */
 		cache_access(&c->l1i, pa, 1, 0, &r);
+		/* a hit whose microtag predicts its way: nothing to account */
+		if (r.hit && pipe_utag_hit_fast(&c->utag, a, pa >> c->l1i.line_shift))
+			continue;
 		if (fetch_utag(m, s, a, pa, &r) || r.hit)
 			continue;
 		s->dram_wait = 0;

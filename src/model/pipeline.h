@@ -106,6 +106,26 @@ enum pipe_utag_outcome pipe_utag_fetch(struct pipe_utag *u, uint64_t va, uint64_
 				       const void *ctx);
 
 /*
+ * Hot path of pipe_utag_fetch() for a line present in the L1I (a tag-cache
+ * hit): 1 if the first way whose microtag matches `va` and whose entry is
+ * not empty holds `pline`.  pipe_utag_fetch(present = 1) then returns
+ * PIPE_UTAG_HIT and changes nothing -- exact: every earlier way fails its
+ * microtag compare or is empty, so it probes no line and empties no entry,
+ * and the matching way is the line's own (alive, nothing to retrain).
+ * 0: call pipe_utag_fetch().
+ */
+static inline int pipe_utag_hit_fast(const struct pipe_utag *u, uint64_t va, uint64_t pline)
+{
+	const struct pipe_utag_way *w = &u->w[(size_t)(pline & (u->sets - 1)) * u->ways];
+	uint64_t ut = (va >> PIPE_UTAG_SHIFT) & PIPE_UTAG_MASK;
+
+	for (uint32_t i = 0; i < u->ways; i++)
+		if (w[i].utag == ut && w[i].line)
+			return w[i].line == pline + 1;
+	return 0;
+}
+
+/*
  * Cycles a read of `paddr` that just entered DRAM model *d at `now` will
  * wait before its bank issues it (docs/timing-model.md "DRAM queueing"):
  * the time the model spent making room for it, the bank's remaining busy

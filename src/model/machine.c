@@ -1383,12 +1383,12 @@ static void sb_full_events(struct hvpmu_machine *m, uint32_t strand, uint64_t pc
 	}
 }
 
-/* A store enters the buffer; a full buffer stalls the strand. */
-static __attribute__((noinline)) void sb_store(struct hvpmu_machine *m, uint32_t strand, uint64_t pc,
-					       uint64_t pa, unsigned size)
+/* The store-buffer events of a store: its stall and the full cycles
+ * accounted since the last look. */
+static __attribute__((noinline)) void sb_store_events(struct hvpmu_machine *m, uint32_t strand, uint64_t pc,
+						      uint64_t wait)
 {
 	struct strand *s = &m->s[strand];
-	uint64_t wait = stbuf_store(&s->sb, sb_clock(m, s, pc), pa, size);
 
 	/* one ring holds the store buffer and the store queue: a store that
 	 * finds it full waits for a store-buffer tag (sl=9 0x08, a pipeline
@@ -1400,6 +1400,18 @@ static __attribute__((noinline)) void sb_store(struct hvpmu_machine *m, uint32_t
 		mem_ref_done(m, strand, pc);
 	}
 	sb_full_events(m, strand, pc);
+}
+
+/* A store enters the buffer; a full buffer stalls the strand.  Inline:
+ * without a stall and without new full cycles there is nothing to
+ * account (charging 0 cycles changes nothing), the common case. */
+static inline void sb_store(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t pa, unsigned size)
+{
+	struct strand *s = &m->s[strand];
+	uint64_t wait = stbuf_store(&s->sb, sb_clock(m, s, pc), pa, size);
+
+	if (__builtin_expect((wait | (s->sb.full_cycles ^ s->act.mev[HVPMU_MEV_SB_FULL_CYCLES])) != 0, 0))
+		sb_store_events(m, strand, pc, wait);
 }
 
 /* A load looks for its bytes among the buffered stores (sl=19). */
@@ -1498,34 +1510,100 @@ static inline int store_fast(struct hvpmu_machine *m, uint32_t strand, uint64_t 
 	return 1;
 }
 
+/* The lines of a data access past the fast paths (an access crossing a
+ * line boundary touches each line). */
+static void dref_lines(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t pa, unsigned size,
+		       uint32_t f, int is_store)
+{
+	const struct cache *l1d = &m->s[strand].core->l1d;
+	uint64_t last = (pa + size - 1) >> l1d->line_shift;
+
+	for (uint64_t l = pa >> l1d->line_shift; l <= last; l++)
+		dref_line(m, strand, pc, l << l1d->line_shift, f, is_store);
+}
+
+/* 1 if [pa, pa + size) lies in one L1D line. */
+static inline int one_line(const struct cache *l1d, uint64_t pa, unsigned size)
+{
+	return (pa >> l1d->line_shift) == (pa + size - 1) >> l1d->line_shift;
+}
+
+/* A store at physical address `pa`: the store buffer, then the store fast
+ * path or the cache model. */
+static __attribute__((noinline)) void dref_store(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t pa,
+						 unsigned size, uint32_t f)
+{
+	sb_store(m, strand, pc, pa, size); /* store buffer: docs/memory-model.md */
+	if (one_line(&m->s[strand].core->l1d, pa, size) && store_fast(m, strand, pc, pa))
+		return;
+	dref_lines(m, strand, pc, pa, size, f, 1);
+}
+
+/* A load at physical address `pa` past the inline fast path of
+ * hvpmu_machine_dref: the store-buffer lookup if its filter allows a hit,
+ * then the L1D fast path or the cache model. */
+static __attribute__((noinline)) void dref_load(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t pa,
+						unsigned size, uint32_t f)
+{
+	struct strand *s = &m->s[strand];
+	const struct core *c = s->core;
+
+	if (s->sb.filter && stbuf_may_hit(&s->sb, pa, size) && !(f & HVPMU_SI_PREFETCH))
+		sb_load(m, strand, pc, pa, size);
+	/* the fast path of hvpmu_machine_dref, after the lookup */
+	if (one_line(&c->l1d, pa, size) && cache_mru_hit(&c->l1d, pa >> c->l1d.line_shift) && !c->dup_track)
+		return;
+	dref_lines(m, strand, pc, pa, size, f, 0);
+}
+
+/* A data access whose page misses the DTLB's MRU slot. */
+static __attribute__((noinline)) void dref_translate(struct hvpmu_machine *m, uint32_t strand, uint64_t pc,
+						     uint64_t vaddr, unsigned size, uint32_t f, int is_store)
+{
+	uint64_t pa = translate(m, strand, TLB_SIDE_D, vaddr, pc);
+
+	if (is_store)
+		dref_store(m, strand, pc, pa, size, f);
+	else
+		dref_load(m, strand, pc, pa, size, f);
+}
+
+/*
+ * A data access.  Inline here only the common case of a load: a DTLB hit
+ * in its MRU slot's page (tlb_hit_micro), no buffered store that could overlap
+ * it (the store buffer's filter), and a line most recently used in its
+ * L1D set -- a hit that changes nothing (cache_mru_hit,
+ * docs/memory-model.md "Performance"; not on a core with several running
+ * strands: duplicate misses).  Everything else goes to the functions
+ * above as tail calls, so this one needs no stack frame.
+ */
 void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t vaddr,
 			unsigned size, uint32_t f, int is_store)
 {
-	const struct cache *l1d;
-	uint64_t first, last;
+	struct strand *s;
+	const struct core *c;
+	uint64_t pa;
 
 	if (!m->mem_on || strand >= m->nstrands || !size)
 		return;
-	/* SPARC accesses are naturally aligned: one page */
-	vaddr = translate(m, strand, TLB_SIDE_D, vaddr, pc);
-	if (is_store) /* store buffer: docs/memory-model.md */
-		sb_store(m, strand, pc, vaddr, size);
-	else if (m->s[strand].sb.filter && stbuf_may_hit(&m->s[strand].sb, vaddr, size) && !(f & HVPMU_SI_PREFETCH))
-		sb_load(m, strand, pc, vaddr, size);
-	l1d = &m->s[strand].core->l1d;
-	first = vaddr >> l1d->line_shift;
-	last = (vaddr + size - 1) >> l1d->line_shift;
-	/* fast path: a load of the line most recently used in its L1D set is
-	 * a hit that changes nothing (cache_mru_hit, docs/memory-model.md
-	 * "Performance"; not on a core with several running strands:
-	 * duplicate misses) */
-	if (!is_store && first == last && cache_mru_hit(l1d, first) && !m->s[strand].core->dup_track)
+	s = &m->s[strand];
+	/* SPARC accesses are naturally aligned: one page.  A failed
+	 * tlb_hit_micro() changes nothing: translate() does it all. */
+	if (!tlb_hit_micro(s->dtlb, s->ctx, vaddr, &pa)) {
+		dref_translate(m, strand, pc, vaddr, size, f, is_store);
 		return;
-	if (is_store && first == last && store_fast(m, strand, pc, vaddr))
+	}
+	if (is_store) {
+		dref_store(m, strand, pc, pa, size, f);
 		return;
-	/* an access crossing a line boundary touches each line */
-	for (uint64_t l = first; l <= last; l++)
-		dref_line(m, strand, pc, l << l1d->line_shift, f, is_store);
+	}
+	c = s->core;
+	/* a load of one 8-byte granule whose filter bit is clear finds no
+	 * buffered store (stbuf_may_hit()); other loads take dref_load() */
+	if ((pa >> STBUF_GRANULE_SHIFT) != (pa + size - 1) >> STBUF_GRANULE_SHIFT ||
+	    ((s->sb.filter >> ((pa >> STBUF_GRANULE_SHIFT) & 63)) & 1) || !one_line(&c->l1d, pa, size) ||
+	    !cache_mru_hit(&c->l1d, pa >> c->l1d.line_shift) || c->dup_track)
+		dref_load(m, strand, pc, pa, size, f);
 }
 
 static int l1i_probe(const void *ctx, uint64_t line)

@@ -120,7 +120,8 @@ int tlb_create(const struct tlb_geom *g, enum tlb_side side, struct tlb **out)
 		return HVPMU_ENOMEM;
 	}
 	memset(t->head, 0xff, t->hsize * sizeof *t->head);
-	memset(t->micro_vpn, 0xff, sizeof t->micro_vpn); /* TLB_NO_VPN */
+	for (uint32_t k = 0; k < TLB_MICRO; k++)
+		t->micro[k].vpn = TLB_NO_VPN;
 	*out = t;
 	return HVPMU_OK;
 }
@@ -167,7 +168,8 @@ static void hash_del(struct tlb *t, uint32_t i)
  * fetch memo of the old entries is stale. */
 static void hash_rebuild(struct tlb *t)
 {
-	memset(t->micro_vpn, 0xff, sizeof t->micro_vpn);
+	for (uint32_t k = 0; k < TLB_MICRO; k++)
+		t->micro[k].vpn = TLB_NO_VPN;
 	t->clock++;
 	memset(t->head, 0xff, t->hsize * sizeof *t->head);
 	t->nvalid = 0;
@@ -263,13 +265,13 @@ static void tlb_use(struct tlb *t, uint32_t idx, uint64_t va)
 	uint32_t k = (uint32_t)(va >> TLB_PAGE_SHIFT_MIN) & (TLB_MICRO - 1);
 
 	t->stamp[idx] = ++t->clock;
-	t->micro[k] = idx;
-	t->micro_vpn[k] = TLB_NO_VPN; /* tlb_hit_fast() learns the page at its next hit */
+	t->micro[k].idx = idx;
+	t->micro[k].vpn = TLB_NO_VPN; /* tlb_hit_fast() learns the page at its next hit */
 }
 
 int tlb_lookup(struct tlb *t, uint32_t ctx, uint64_t va, uint64_t *pa)
 {
-	int64_t idx = t->micro[(va >> TLB_PAGE_SHIFT_MIN) & (TLB_MICRO - 1)];
+	int64_t idx = t->micro[(va >> TLB_PAGE_SHIFT_MIN) & (TLB_MICRO - 1)].idx;
 	const struct tlb_entry *e;
 
 	if (!entry_matches(&t->e[idx], ctx | TLB_ENTRY_VALID, va) && (idx = tlb_find(t, ctx, va)) < 0)
@@ -313,8 +315,8 @@ static void tlb_insert(struct tlb *t, uint32_t ctx, uint64_t va, uint64_t pa, un
 	if (t->sets == 1 && e->key)
 		hash_del(t, victim);
 	for (uint32_t k = 0; k < TLB_MICRO; k++) /* slots of the entry replaced */
-		if (t->micro[k] == victim)
-			t->micro_vpn[k] = TLB_NO_VPN;
+		if (t->micro[k].idx == victim)
+			t->micro[k].vpn = TLB_NO_VPN;
 	e->va = va & mask;
 	e->mask = mask;
 	e->pa = pa & mask;
@@ -803,7 +805,7 @@ int tlb_access(struct tlb *t, struct tlb_mmu *m, struct tlb_stats *st, uint32_t 
 	if (!t || !m || !st || !res || ctx >= TLB_NCTX)
 		return HVPMU_EINVAL;
 	memset(res, 0, sizeof *res);
-	idx = t->micro[(va >> TLB_PAGE_SHIFT_MIN) & (TLB_MICRO - 1)];
+	idx = t->micro[(va >> TLB_PAGE_SHIFT_MIN) & (TLB_MICRO - 1)].idx;
 	if (!entry_matches(&t->e[idx], ctx | TLB_ENTRY_VALID, va))
 		idx = tlb_find(t, ctx, va);
 	if (idx >= 0) {

@@ -96,6 +96,13 @@ static inline __attribute__((always_inline)) void cache_access(struct cache *c, 
 		t[0] |= wbit;
 		return;
 	}
+	/* a hit at way 0 (MRU of its set): access_set() would shift nothing */
+	if ((t[0] & ~CACHE_DIRTY) == key) {
+		t[0] |= wbit;
+		c->mru_key = key;
+		r->hit = 1;
+		return;
+	}
 	switch (c->ways) {
 	case 4: access_set(c, t, 4, key, allocate, wbit, r); break;
 	case 8: access_set(c, t, 8, key, allocate, wbit, r); break;

@@ -1644,11 +1644,36 @@ static int fetch_utag(struct hvpmu_machine *m, struct strand *s, uint64_t va, ui
 
 #define FETCH_PAGE_SHIFT 13 /* the smallest page: 8 KB */
 
+/* The ITLB translation of a fetch past tlb_hit_micro() (out of line). */
+static __attribute__((noinline)) uint64_t fetch_translate(struct hvpmu_machine *m, uint32_t strand, uint64_t va)
+{
+	return translate(m, strand, TLB_SIDE_I, va, va);
+}
+
+/* A fetched line `pa` (at `a`, first byte fetched `va`) that the L1I just
+ * looked up (*r), past the fast path: its microtag lookup, and on a miss
+ * the fill from L2 and its latency. */
+static __attribute__((noinline)) void fetch_line_slow(struct hvpmu_machine *m, uint32_t strand, uint64_t a,
+						      uint64_t va, uint64_t pa, const struct cache_result *r)
+{
+	struct strand *s = &m->s[strand];
+	enum served from;
+
+	if (fetch_utag(m, s, a, pa, r) || r->hit)
+		return;
+	s->dram_wait = 0;
+	s->l2b_wait = 0;
+	from = fill_l2(m, strand, pa, 0);
+	s->act.mev[ic_event[from]]++;
+	charge(s, HVPMU_PIPE_FETCH, latency(m, from) + (from == SERVED_MEM || from == SERVED_MEM_REMOTE ? s->dram_wait : 0) +
+					    s->l2b_wait);
+	mem_ref_done(m, strand, va);
+}
+
 void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vaddr, uint32_t bytes)
 {
 	struct strand *s;
 	struct core *c;
-	struct cache_result r;
 	uint64_t line, mask, page_va = UINT64_MAX, page_pa = 0;
 
 	if (!m->mem_on || strand >= m->nstrands || !bytes)
@@ -1667,7 +1692,7 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 	line = (uint64_t)1 << c->l1i.line_shift;
 	mask = ~(line - 1);
 	for (uint64_t a = vaddr & mask; a <= ((vaddr + bytes - 1) & mask); a += line) {
-		enum served from;
+		struct cache_result r;
 		uint64_t va = a > vaddr ? a : vaddr, pa;
 
 		/* one translation per 8 KB page of the block: translating a later
@@ -1676,7 +1701,9 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 		if ((va >> FETCH_PAGE_SHIFT) == page_va) {
 			pa = page_pa | (va & ((UINT64_C(1) << FETCH_PAGE_SHIFT) - 1));
 		} else {
-			pa = translate(m, strand, TLB_SIDE_I, va, va);
+			/* a failed tlb_hit_micro() changes nothing */
+			if (!tlb_hit_micro(s->itlb, s->ctx, va, &pa))
+				pa = fetch_translate(m, strand, va);
 			page_va = va >> FETCH_PAGE_SHIFT;
 			page_pa = pa & ~((UINT64_C(1) << FETCH_PAGE_SHIFT) - 1);
 		}
@@ -1687,15 +1714,7 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 		/* a hit whose microtag predicts its way: nothing to account */
 		if (r.hit && pipe_utag_hit_fast(&c->utag, a, pa >> c->l1i.line_shift))
 			continue;
-		if (fetch_utag(m, s, a, pa, &r) || r.hit)
-			continue;
-		s->dram_wait = 0;
-		s->l2b_wait = 0;
-		from = fill_l2(m, strand, pa, 0);
-		s->act.mev[ic_event[from]]++;
-		charge(s, HVPMU_PIPE_FETCH, latency(m, from) + (from == SERVED_MEM || from == SERVED_MEM_REMOTE ? s->dram_wait : 0) +
-						    s->l2b_wait);
-		mem_ref_done(m, strand, a > vaddr ? a : vaddr);
+		fetch_line_slow(m, strand, a, va, pa, &r);
 	}
 }
 

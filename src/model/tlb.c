@@ -107,6 +107,7 @@ int tlb_create(const struct tlb_geom *g, enum tlb_side side, struct tlb **out)
 		return HVPMU_ENOMEM;
 	}
 	t->side = side;
+	t->cur = TLB_NO_CUR;
 	t->ways = ways;
 	t->sets = g->entries / ways;
 	t->hsize = 1;
@@ -171,6 +172,7 @@ static void hash_rebuild(struct tlb *t)
 	for (uint32_t k = 0; k < TLB_MICRO; k++)
 		t->micro[k].vpn = TLB_NO_VPN;
 	t->clock++;
+	t->cur = TLB_NO_CUR;
 	memset(t->head, 0xff, t->hsize * sizeof *t->head);
 	t->nvalid = 0;
 	for (uint32_t i = 0; i < t->sets * t->ways; i++)
@@ -265,6 +267,7 @@ static void tlb_use(struct tlb *t, uint32_t idx, uint64_t va)
 	uint32_t k = (uint32_t)(va >> TLB_PAGE_SHIFT_MIN) & (TLB_MICRO - 1);
 
 	t->stamp[idx] = ++t->clock;
+	t->cur = idx;
 	t->micro[k].idx = idx;
 	t->micro[k].vpn = TLB_NO_VPN; /* tlb_hit_fast() learns the page at its next hit */
 }

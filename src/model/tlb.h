@@ -195,6 +195,9 @@ struct tlb {
 	uint32_t sets, ways;
 	uint32_t codes;  /* size codes ever inserted (set-associative probing) */
 	uint64_t clock;
+	/* the entry whose stamp equals clock (its use changes nothing), or
+	 * TLB_NO_CUR when not known; kept wherever clock or a stamp moves */
+	uint32_t cur;
 	/* MRU slots: the entry index of a recent hit, and the 8 KB page the
 	 * slot was last used for with its context and PA: a hit there needs no
 	 * entry compare (vpn TLB_NO_VPN = none; reset whenever the slot's
@@ -215,6 +218,7 @@ struct tlb {
 	uint64_t *stamp;           /* [entries] LRU: clock of the last use */
 };
 #define TLB_NO_VPN UINT64_MAX
+#define TLB_NO_CUR UINT32_MAX
 
 /* Create an empty TLB.  0, HVPMU_EINVAL (bad geometry) or HVPMU_ENOMEM. */
 int tlb_create(const struct tlb_geom *g, enum tlb_side side, struct tlb **out);
@@ -240,11 +244,14 @@ static inline int tlb_hit_micro(struct tlb *t, uint32_t ctx, uint64_t va, uint64
 	/* the 8 KB page this slot was last used for: its entry, unchanged */
 	if (mu->vpn != vpn || mu->ctx != ctx)
 		return 0;
-	/* a use; already the most recent one, the LRU order stays and so
-	 * does the clock; branch-free */
-	st = &t->stamp[mu->idx];
-	t->clock += *st != t->clock;
-	*st = t->clock;
+	/* a use; of the most recent entry (t->cur) it changes nothing,
+	 * else its stamp becomes the next clock: the same, branch-free */
+	if (mu->idx != t->cur) {
+		st = &t->stamp[mu->idx];
+		t->clock += *st != t->clock;
+		*st = t->clock;
+		t->cur = mu->idx;
+	}
 	*pa = mu->pa | (va & (TLB_PAGE_SIZE(TLB_PGSZ_8K) - 1));
 	return 1;
 }
@@ -266,6 +273,7 @@ static inline int tlb_hit_fast(struct tlb *t, uint32_t ctx, uint64_t va, uint64_
 	if (e->key != (ctx | TLB_ENTRY_VALID) || ((va ^ e->va) & e->mask))
 		return 0;
 	t->stamp[mu->idx] = ++t->clock;
+	t->cur = mu->idx;
 	*pa = e->pa | (va & ~e->mask);
 	mu->vpn = vpn;
 	mu->ctx = ctx;

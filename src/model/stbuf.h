@@ -55,6 +55,7 @@ struct stbuf {
 	struct stbuf_entry e[STBUF_MAX_ENTRIES];
 	uint32_t head, n;      /* oldest entry, occupancy */
 	uint32_t cap, commit_cycles, drain_latency, drain_interval;
+	uint32_t enter_latency; /* max(drain_latency, commit_cycles) */
 	uint64_t filter;       /* granules of the present entries, see above */
 	uint8_t gcount[64];    /* present entries covering each filter bit */
 	uint64_t now;          /* latest cycle seen */
@@ -151,7 +152,7 @@ static inline uint64_t stbuf_store(struct stbuf *sb, uint64_t now, uint64_t addr
 		sb->stall_cycles += stall;
 		now = stbuf_advance_inline(sb, sb->e[sb->head].drain);
 	}
-	drain = now + (sb->drain_latency > sb->commit_cycles ? sb->drain_latency : sb->commit_cycles);
+	drain = now + sb->enter_latency;
 	if (drain < sb->last_drain + sb->drain_interval)
 		drain = sb->last_drain + sb->drain_interval;
 	sb->last_drain = drain;

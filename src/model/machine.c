@@ -26,6 +26,18 @@
 
 struct strand {
 	struct hvpmu_activity act;        /* written by the event source */
+	/* hot: what the fast paths of hvpmu_machine_dref / _ifetch and the
+	 * store buffer's clock read, together after act's mem_refs and bound */
+	struct core *core;                /* the strand's core and chip L3 */
+	struct tlb *itlb, *dtlb;          /* docs/tlb-model.md */
+	uint32_t ctx;                     /* MMU context of the running code: USER_CTX; 0 in the kernel path */
+	enum hvpmu_mode mode;
+	uint64_t cycles[HVPMU_NMODES];    /* modeled cycles per mode */
+	uint64_t pending[HVPMU_NMODES];   /* cycles not yet fed to the PMU */
+	uint64_t sb_icycles;              /* user instruction cycles folded into pending at syncs */
+	uint64_t sb_blk_vaddr, sb_blk_bytes, sb_blk_pos; /* block being run (ifetch): start, bytes, act.bound before it */
+	/* store buffer (src/model/stbuf.h; its filter first) and its clock, sb_clock() */
+	struct stbuf sb;
 	uint64_t synced[HVPMU_MAX_ICLASS];/* act.icount at the last sync */
 	uint64_t synced_taken;
 	uint64_t synced_mispred[HVPMU_NMISPRED];
@@ -35,28 +47,18 @@ struct strand {
 	struct pipe_strand pipe;          /* BTC (src/model/pipeline.c) */
 	uint64_t pipe_pending[HVPMU_NPIPE]; /* user stall cycles by cause, part of pending[USER] */
 	uint64_t dram_wait;               /* DRAM queueing wait of the last memory read (pipeline.h) */
-	uint64_t cycles[HVPMU_NMODES];    /* modeled cycles per mode */
-	uint64_t pending[HVPMU_NMODES];   /* cycles not yet fed to the PMU */
 	uint64_t tick_cmpr;               /* 0 = disarmed */
 	uint64_t next_len;                /* length of the block about to run (outer sync) */
-	enum hvpmu_mode mode;
 	unsigned depth;                   /* sync nesting (traps call back in) */
-	struct core *core;                /* the strand's core and chip L3 */
-	struct cache *l3;
-	struct tlb *itlb, *dtlb;          /* docs/tlb-model.md */
+	struct cache *l3;                 /* the strand's chip L3 */
 	struct tlb_stats ts;
 	struct walk_ctx { struct hvpmu_machine *m; uint32_t strand; } wctx;
 	struct hvpmu_t4_pmu *pmu;         /* T4: PCR0-3 / PIC0-3 */
 	struct hvpmu_t1_pmu *t1;          /* T1: %pcr / %pic */
 	uint32_t t1_int15;                /* T1: overflow interrupt latched (SOFTINT 15), not yet taken */
 	uint32_t late_precise;            /* precise overflows in the kernel path, delivered on return */
-	uint32_t ctx;                     /* MMU context of the running code: USER_CTX; 0 in the kernel path */
 	uint64_t kretired;                /* privileged instructions retired (kernel path, machine_retire) */
 	struct pf_stats pf;               /* prefetch statistics (docs/prefetch-model.md) */
-	/* store buffer (src/model/stbuf.h) and its clock, sb_clock() */
-	struct stbuf sb;
-	uint64_t sb_icycles;              /* user instruction cycles folded into pending at syncs */
-	uint64_t sb_blk_vaddr, sb_blk_bytes, sb_blk_pos; /* block being run (ifetch): start, bytes, act.bound before it */
 	/* request buffers (src/model/l2buf.h): the access being modeled, the
 	 * buffer waits of its last L2 miss, whether the strand has run */
 	uint64_t l2b_pc, l2b_wait;
@@ -64,7 +66,9 @@ struct strand {
 };
 
 struct core {
-	struct cache l1i, l1d, l2;
+	struct cache l1d;                 /* l1d and dup_track: the load fast path */
+	int dup_track;                    /* several running strands and an L1D miss buffer (T4): track fills */
+	struct cache l1i, l2;
 	uint32_t idx, chip;               /* coherence (docs/coherence-model.md) */
 	uint32_t last_strand;             /* strand that filled last: snoop events count there */
 	int active;                       /* has filled its caches (coh_activate) */
@@ -74,7 +78,6 @@ struct core {
 	uint32_t nrunning;                /* strands of the core that have run (sl=18 0x04) */
 	int l2bufs;                       /* some L2 / L3 buffer is finite: L2 misses go through l2b_miss() */
 	struct l2buf_fills fills;         /* pending L1D fills (duplicate misses, dup_miss()) */
-	int dup_track;                    /* several running strands and an L1D miss buffer (T4): track fills */
 };
 
 /* The per-strand PMU of a platform (STYLE.md: chip differences as data). */

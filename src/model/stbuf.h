@@ -52,16 +52,16 @@ struct stbuf_entry {
 };
 
 struct stbuf {
-	struct stbuf_entry e[STBUF_MAX_ENTRIES];
+	uint64_t filter;       /* granules of the present entries, see above (first: the load fast path) */
 	uint32_t head, n;      /* oldest entry, occupancy */
 	uint32_t cap, commit_cycles, drain_latency, drain_interval;
 	uint32_t enter_latency; /* max(drain_latency, commit_cycles) */
-	uint64_t filter;       /* granules of the present entries, see above */
-	uint8_t gcount[64];    /* present entries covering each filter bit */
 	uint64_t now;          /* latest cycle seen */
 	uint64_t last_drain;   /* drain cycle of the youngest store so far */
 	uint64_t full_mark;    /* while full: cycle up to which full_cycles is accounted */
 	uint64_t full_cycles;  /* cycles with every entry occupied */
+	struct stbuf_entry e[STBUF_MAX_ENTRIES];
+	uint8_t gcount[64];    /* present entries covering each filter bit */
 	uint64_t full_stalls;  /* stores that found the buffer full */
 	uint64_t stall_cycles; /* cycles those stores waited */
 };

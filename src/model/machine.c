@@ -36,6 +36,10 @@ struct strand {
 	uint64_t pending[HVPMU_NMODES];   /* cycles not yet fed to the PMU */
 	uint64_t sb_icycles;              /* user instruction cycles folded into pending at syncs */
 	uint64_t sb_blk_vaddr, sb_blk_bytes, sb_blk_pos; /* block being run (ifetch): start, bytes, act.bound before it */
+	/* the 8 KB page of the last fetch that hit the ITLB's MRU slot, its PA,
+	 * context and the ITLB clock then (hvpmu_machine_ifetch) */
+	uint64_t ipage_vpn, ipage_pa, ipage_clock;
+	uint32_t ipage_ctx;
 	/* store buffer (src/model/stbuf.h; its filter first) and its clock, sb_clock() */
 	struct stbuf sb;
 	uint64_t synced[HVPMU_MAX_ICLASS];/* act.icount at the last sync */
@@ -322,6 +326,7 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 		m->s[i].act.mem_next_check = UINT64_MAX;
 		m->s[i].mode = HVPMU_MODE_USER;
 		m->s[i].ctx = USER_CTX;
+		m->s[i].ipage_vpn = UINT64_MAX; /* none */
 		bpred_init(&m->s[i].bp);
 		pipe_strand_init(&m->s[i].pipe);
 		if (stbuf_init(&m->s[i].sb, md->mem.stbuf.entries, md->mem.stbuf.commit_cycles,
@@ -1694,6 +1699,14 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 	}
 	line = (uint64_t)1 << c->l1i.line_shift;
 	mask = ~(line - 1);
+	/* the page of the last fetch that hit the ITLB's MRU slot, if the ITLB
+	 * has not changed since (its clock moves at every use of another
+	 * entry, every fill and every demap): that entry is still the most
+	 * recently used one, and translating again would change nothing */
+	if (s->ipage_vpn == vaddr >> FETCH_PAGE_SHIFT && s->ipage_ctx == s->ctx && s->ipage_clock == s->itlb->clock) {
+		page_va = s->ipage_vpn;
+		page_pa = s->ipage_pa;
+	}
 	for (uint64_t a = vaddr & mask; a <= ((vaddr + bytes - 1) & mask); a += line) {
 		struct cache_result r;
 		uint64_t va = a > vaddr ? a : vaddr, pa;
@@ -1704,10 +1717,16 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 		if ((va >> FETCH_PAGE_SHIFT) == page_va) {
 			pa = page_pa | (va & ((UINT64_C(1) << FETCH_PAGE_SHIFT) - 1));
 		} else {
-			/* a failed tlb_hit_micro() changes nothing */
-			if (!tlb_hit_micro(s->itlb, s->ctx, va, &pa))
-				pa = fetch_translate(m, strand, va);
 			page_va = va >> FETCH_PAGE_SHIFT;
+			/* a failed tlb_hit_micro() changes nothing */
+			if (tlb_hit_micro(s->itlb, s->ctx, va, &pa)) {
+				s->ipage_vpn = page_va;
+				s->ipage_pa = pa & ~((UINT64_C(1) << FETCH_PAGE_SHIFT) - 1);
+				s->ipage_ctx = s->ctx;
+				s->ipage_clock = s->itlb->clock;
+			} else {
+				pa = fetch_translate(m, strand, va);
+			}
 			page_pa = pa & ~((UINT64_C(1) << FETCH_PAGE_SHIFT) - 1);
 		}
 		pa &= mask;

@@ -1707,16 +1707,18 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 		page_va = s->ipage_vpn;
 		page_pa = s->ipage_pa;
 	}
-	for (uint64_t a = vaddr & mask; a <= ((vaddr + bytes - 1) & mask); a += line) {
+	for (uint64_t a = vaddr & mask, end = (vaddr + bytes - 1) & mask;; a += line) {
 		struct cache_result r;
-		uint64_t va = a > vaddr ? a : vaddr, pa;
+		uint64_t pa;
 
 		/* one translation per 8 KB page of the block: translating a later
 		 * line of the page again would hit the entry just used, already
 		 * the most recent one, and change nothing */
-		if ((va >> FETCH_PAGE_SHIFT) == page_va) {
-			pa = page_pa | (va & ((UINT64_C(1) << FETCH_PAGE_SHIFT) - 1));
+		if ((a >> FETCH_PAGE_SHIFT) == page_va) {
+			pa = (page_pa | (a & ((UINT64_C(1) << FETCH_PAGE_SHIFT) - 1))) & mask;
 		} else {
+			uint64_t va = a > vaddr ? a : vaddr;
+
 			page_va = va >> FETCH_PAGE_SHIFT;
 			/* a failed tlb_hit_micro() changes nothing */
 			if (tlb_hit_micro(s->itlb, s->ctx, va, &pa)) {
@@ -1728,15 +1730,17 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 				pa = fetch_translate(m, strand, va);
 			}
 			page_pa = pa & ~((UINT64_C(1) << FETCH_PAGE_SHIFT) - 1);
+			pa &= mask;
 		}
-		pa &= mask;
-		if ((pa >> c->l1i.line_shift) + 1 == c->l1i.mru_key)
-			continue; /* the line fetched last: a microtag hit (docs/timing-model.md) */
-		cache_access(&c->l1i, pa, 1, 0, &r);
-		/* a hit whose microtag predicts its way: nothing to account */
-		if (r.hit && pipe_utag_hit_fast(&c->utag, a, pa >> c->l1i.line_shift))
-			continue;
-		fetch_line_slow(m, strand, a, va, pa, &r);
+		/* the line fetched last: a microtag hit (docs/timing-model.md) */
+		if ((pa >> c->l1i.line_shift) + 1 != c->l1i.mru_key) {
+			cache_access(&c->l1i, pa, 1, 0, &r);
+			/* a hit whose microtag predicts its way: nothing to account */
+			if (!r.hit || !pipe_utag_hit_fast(&c->utag, a, pa >> c->l1i.line_shift))
+				fetch_line_slow(m, strand, a, a > vaddr ? a : vaddr, pa, &r);
+		}
+		if (a == end)
+			break;
 	}
 }
 

@@ -1209,10 +1209,15 @@ static __attribute__((noinline)) uint64_t translate_slow(struct hvpmu_machine *m
 	struct tlb *t = side == TLB_SIDE_I ? s->itlb : s->dtlb;
 	struct tlb_stats before;
 	struct tlb_result res;
-	uint64_t n;
+	uint64_t n, pa;
 
 	if (side == TLB_SIDE_D) /* request buffers: the walk's references at the access's cycle */
 		s->l2b_pc = pc;
+	/* a hit: tlb_lookup() is tlb_access()'s hit path, which moves no
+	 * counter and charges nothing, so the copy of the counters and the
+	 * event scan below would find nothing to do */
+	if (s->ctx < TLB_NCTX && tlb_lookup(t, s->ctx, va, &pa))
+		return pa;
 	before = s->ts;
 	if (tlb_access(t, m->mmu, &s->ts, s->ctx, va, walk_ref, &s->wctx, &res) < 0)
 		return va;

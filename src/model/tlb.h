@@ -179,7 +179,7 @@ extern const struct tlb_chip tlb_chip_t1;
 
 /* ---- TLB ------------------------------------------------------------ */
 
-#define TLB_MICRO 16 /* MRU array, indexed by VA bits 16:13 */
+#define TLB_MICRO 64 /* MRU array, indexed by VA bits 18:13 */
 #define TLB_ENTRY_VALID (1u << 16)
 
 struct tlb_entry {

@@ -55,6 +55,8 @@ int pipe_utag_init(struct pipe_utag *u, uint32_t sets, uint32_t ways)
 	u->w = calloc((size_t)sets * ways, sizeof *u->w);
 	if (!u->w)
 		return -1;
+	for (size_t i = 0; i < (size_t)sets * ways; i++)
+		u->w[i].utag = PIPE_UTAG_NONE;
 	u->sets = sets;
 	u->ways = ways;
 	return 0;
@@ -80,6 +82,7 @@ static int alive(struct pipe_utag *u, uint32_t base, uint32_t w, uint64_t pline,
 		return present;
 	if (!probe(ctx, k - 1)) {
 		u->w[base + w].line = 0;
+		u->w[base + w].utag = PIPE_UTAG_NONE;
 		return 0;
 	}
 	return 1;
@@ -116,8 +119,10 @@ enum pipe_utag_outcome pipe_utag_fetch(struct pipe_utag *u, uint64_t va, uint64_
 	/* a fill: drop stale entries of this line (it was invalidated), then
 	 * take the way of the evicted line, else an empty or dead one */
 	for (uint32_t w = 0; w < u->ways; w++)
-		if (u->w[base + w].line == pline + 1)
+		if (u->w[base + w].line == pline + 1) {
 			u->w[base + w].line = 0;
+			u->w[base + w].utag = PIPE_UTAG_NONE;
+		}
 	for (uint32_t w = 0; wp < 0 && w < u->ways; w++)
 		if (evicted_line != UINT64_MAX && u->w[base + w].line == evicted_line + 1)
 			wp = (int)w;

@@ -80,8 +80,12 @@ enum pipe_utag_outcome {
  * 64-byte host cache line). */
 struct pipe_utag_way {
 	uint64_t line;        /* physical line address + 1, 0 = empty */
-	uint64_t utag;
+	uint64_t utag;        /* PIPE_UTAG_NONE when empty */
 };
+/* The microtag of an empty way: matches no fetch.  (An empty way never
+ * predicts anyway -- it is not alive -- so this only spares the hot path
+ * the emptiness test.) */
+#define PIPE_UTAG_NONE (PIPE_UTAG_MASK + 1)
 
 /* Microtag array of one L1I: sets x ways, in way order. */
 struct pipe_utag {
@@ -107,8 +111,8 @@ enum pipe_utag_outcome pipe_utag_fetch(struct pipe_utag *u, uint64_t va, uint64_
 
 /*
  * Hot path of pipe_utag_fetch() for a line present in the L1I (a tag-cache
- * hit): 1 if the first way whose microtag matches `va` and whose entry is
- * not empty holds `pline`.  pipe_utag_fetch(present = 1) then returns
+ * hit): 1 if the first way whose microtag matches `va` (so not empty)
+ * holds `pline`.  pipe_utag_fetch(present = 1) then returns
  * PIPE_UTAG_HIT and changes nothing -- exact: every earlier way fails its
  * microtag compare or is empty, so it probes no line and empties no entry,
  * and the matching way is the line's own (alive, nothing to retrain).
@@ -119,8 +123,18 @@ static inline int pipe_utag_hit_fast(const struct pipe_utag *u, uint64_t va, uin
 	const struct pipe_utag_way *w = &u->w[(size_t)(pline & (u->sets - 1)) * u->ways];
 	uint64_t ut = (va >> PIPE_UTAG_SHIFT) & PIPE_UTAG_MASK;
 
+	/* an empty way's microtag is PIPE_UTAG_NONE: a match is a live entry */
+	if (u->ways == 4) { /* the T4 L1I: unrolled */
+		if (w[0].utag == ut)
+			return w[0].line == pline + 1;
+		if (w[1].utag == ut)
+			return w[1].line == pline + 1;
+		if (w[2].utag == ut)
+			return w[2].line == pline + 1;
+		return w[3].utag == ut && w[3].line == pline + 1;
+	}
 	for (uint32_t i = 0; i < u->ways; i++)
-		if (w[i].utag == ut && w[i].line)
+		if (w[i].utag == ut)
 			return w[i].line == pline + 1;
 	return 0;
 }

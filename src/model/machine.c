@@ -4,6 +4,7 @@
  * timing model (%tick) and the routing of activity into the per-strand T4
  * PMUs.  Overflow scheduling: see hvpmu/machine.h; timing: docs/timing-model.md.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <hvpmu/hvpmu.h>
@@ -35,6 +36,7 @@ struct strand {
 	uint64_t cycles[HVPMU_NMODES];    /* modeled cycles per mode */
 	uint64_t pending[HVPMU_NMODES];   /* cycles not yet fed to the PMU */
 	uint64_t sb_icycles;              /* user instruction cycles folded into pending at syncs */
+	uint64_t sb_other;                /* sb_other_cycles(), kept up to date where its terms move */
 	uint64_t sb_blk_vaddr, sb_blk_bytes, sb_blk_pos; /* block being run (ifetch): start, bytes, act.bound before it */
 	/* the 8 KB page of the last fetch that hit the ITLB's MRU slot, its PA,
 	 * context and the ITLB clock then (hvpmu_machine_ifetch) */
@@ -465,6 +467,7 @@ static void schedule(struct hvpmu_machine *m, struct strand *s)
  * here, so the causes partition the user cycles. */
 static void charge(struct strand *s, enum hvpmu_pipe_cause c, uint64_t cyc)
 {
+	s->sb_other += cyc;
 	if (s->mode != HVPMU_MODE_USER) { /* the kernel path: privileged cycles are issue cycles */
 		s->pending[s->mode] += cyc;
 		return;
@@ -536,7 +539,7 @@ static int sync_strand(struct hvpmu_machine *m, uint32_t strand, const struct hv
 	f.mem_pc = s->mem_pc;
 	s->mem_pc = 0;
 	s->pending[HVPMU_MODE_USER] += ucyc;
-	s->sb_icycles += ucyc; /* store-buffer clock, sb_clock() */
+	s->sb_icycles += ucyc; /* store-buffer clock, sb_clock(): sb_other stays */
 	for (int md = 0; md < HVPMU_NMODES; md++) {
 		f.dcycles[md] = s->pending[md];
 		s->cycles[md] += s->pending[md];
@@ -609,6 +612,7 @@ int hvpmu_machine_add_cycles(struct hvpmu_machine *m, uint32_t strand, enum hvpm
 	if (strand >= m->nstrands || (unsigned)mode >= HVPMU_NMODES)
 		return HVPMU_ERANGE;
 	m->s[strand].pending[mode] += cycles;
+	m->s[strand].sb_other += cycles;
 	return hvpmu_machine_sync(m, strand, NULL, NULL);
 }
 
@@ -1224,6 +1228,7 @@ static __attribute__((noinline)) uint64_t translate_slow(struct hvpmu_machine *m
 	/* an ITLB walk stalls fetch; a DTLB walk holds loads and stores at Pick */
 	charge(s, side == TLB_SIDE_I ? HVPMU_PIPE_FETCH : HVPMU_PIPE_DTLB, res.walk_cycles);
 	s->pending[HVPMU_MODE_PRIV] += res.trap_cycles;
+	s->sb_other += res.trap_cycles;
 	if (m->tsb_fn)
 		report_tsb_hits(m, strand, side, &before);
 	n = tlb_events(s, side, &before);
@@ -1358,8 +1363,12 @@ int hvpmu_machine_prefetch_stats(const struct hvpmu_machine *m, uint32_t strand,
  */
 static uint64_t sb_other_cycles(const struct strand *s)
 {
-	return tick_of(s) + s->pending[HVPMU_MODE_USER] + s->pending[HVPMU_MODE_PRIV] +
-	       s->pending[HVPMU_MODE_HYPER] - s->sb_icycles;
+	/* s->sb_other moves with every cycle charged outside the syncs
+	 * (charge(), hvpmu_machine_add_cycles(), fill traps); a sync moves
+	 * pending into cycles and adds as much to sb_icycles as to pending */
+	assert(s->sb_other == tick_of(s) + s->pending[HVPMU_MODE_USER] + s->pending[HVPMU_MODE_PRIV] +
+				      s->pending[HVPMU_MODE_HYPER] - s->sb_icycles);
+	return s->sb_other;
 }
 
 static uint64_t sb_clock(const struct hvpmu_machine *m, const struct strand *s, uint64_t pc)

@@ -1550,6 +1550,14 @@ static inline int one_line(const struct cache *l1d, uint64_t pa, unsigned size)
 	return (pa >> l1d->line_shift) == (pa + size - 1) >> l1d->line_shift;
 }
 
+/* The cache model of a store past store_fast() (out of line: the
+ * common store stays small). */
+static __attribute__((noinline)) void dref_store_lines(struct hvpmu_machine *m, uint32_t strand, uint64_t pc,
+						       uint64_t pa, unsigned size, uint32_t f)
+{
+	dref_lines(m, strand, pc, pa, size, f, 1);
+}
+
 /* A store at physical address `pa`: the store buffer, then the store fast
  * path or the cache model. */
 static __attribute__((noinline)) void dref_store(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t pa,
@@ -1558,7 +1566,7 @@ static __attribute__((noinline)) void dref_store(struct hvpmu_machine *m, uint32
 	sb_store(m, strand, pc, pa, size); /* store buffer: docs/memory-model.md */
 	if (one_line(&m->s[strand].core->l1d, pa, size) && store_fast(m, strand, pc, pa))
 		return;
-	dref_lines(m, strand, pc, pa, size, f, 1);
+	dref_store_lines(m, strand, pc, pa, size, f);
 }
 
 /* A load at physical address `pa` past the inline fast path of

@@ -17,36 +17,6 @@ void pipe_strand_init(struct pipe_strand *p)
 	memset(p, 0, sizeof *p);
 }
 
-void pipe_branch(struct pipe_strand *p, const struct hvpmu_md_timing *t, uint64_t pc, uint32_t f, int taken,
-		 uint64_t target, int mispredicted, struct pipe_branch_cost *cost)
-{
-	memset(cost, 0, sizeof *cost);
-	if (mispredicted) {
-		/* footnote 10: the correct path is fetched once the branch
-		 * executes, then waits at Select until the branch commits */
-		uint64_t refetch = t->refetch_cycles < t->mispredict_cycles ? t->refetch_cycles : t->mispredict_cycles;
-
-		cost->cycles[HVPMU_PIPE_REFETCH] = refetch;
-		cost->cycles[HVPMU_PIPE_DRAIN] = t->mispredict_cycles - refetch;
-	}
-	/* the BTC redirects fetch to taken CTIs' targets; returns use the
-	 * return stack */
-	if (taken && !(f & HVPMU_SI_RET)) {
-		struct pipe_btc_entry *e = &p->btc[(pc >> PIPE_BTC_INDEX_SHIFT) & (PIPE_BTC_ENTRIES - 1)];
-		uint8_t tag = (uint8_t)((pc >> PIPE_BTC_TAG_SHIFT) & PIPE_BTC_TAG_MASK);
-
-		if (!e->valid || e->tag != tag)
-			cost->btc_miss = 1;
-		else if (e->target != target)
-			cost->btc_incorrect = 1;
-		e->valid = 1;
-		e->tag = tag;
-		e->target = target;
-		if ((cost->btc_miss || cost->btc_incorrect) && !mispredicted)
-			cost->cycles[HVPMU_PIPE_FETCH] = t->btc_cycles;
-	}
-}
-
 int pipe_utag_init(struct pipe_utag *u, uint32_t sets, uint32_t ways)
 {
 	memset(u, 0, sizeof *u);

@@ -15,6 +15,8 @@
 #include <hvpmu/hvpmu.h>
 #include "tlb.h"
 
+_Static_assert(TLB_MICRO <= 64 && (TLB_MICRO & (TLB_MICRO - 1)) == 0, "tlb->slots: one bit per MRU slot");
+
 #define KB(x) ((uint64_t)(x) << 10)
 #define GB(x) ((uint64_t)(x) << 30)
 #define MAX_TLB_ENTRIES (1u << 16)
@@ -116,13 +118,15 @@ int tlb_create(const struct tlb_geom *g, enum tlb_side side, struct tlb **out)
 	t->head = malloc(t->hsize * sizeof *t->head);
 	t->next = malloc(g->entries * sizeof *t->next);
 	t->stamp = calloc(g->entries, sizeof *t->stamp);
-	if (!t->head || !t->next || !t->stamp) {
+	t->slots = calloc(g->entries, sizeof *t->slots);
+	if (!t->head || !t->next || !t->stamp || !t->slots) {
 		tlb_destroy(t);
 		return HVPMU_ENOMEM;
 	}
 	memset(t->head, 0xff, t->hsize * sizeof *t->head);
 	for (uint32_t k = 0; k < TLB_MICRO; k++)
 		t->micro[k].vpn = TLB_NO_VPN;
+	t->slots[0] = ~UINT64_C(0) >> (64 - TLB_MICRO); /* every slot's idx is 0 */
 	*out = t;
 	return HVPMU_OK;
 }
@@ -135,6 +139,7 @@ void tlb_destroy(struct tlb *t)
 	free(t->head);
 	free(t->next);
 	free(t->stamp);
+	free(t->slots);
 	free(t);
 }
 
@@ -268,6 +273,8 @@ static void tlb_use(struct tlb *t, uint32_t idx, uint64_t va)
 
 	t->stamp[idx] = ++t->clock;
 	t->cur = idx;
+	t->slots[t->micro[k].idx] &= ~(UINT64_C(1) << k);
+	t->slots[idx] |= UINT64_C(1) << k;
 	t->micro[k].idx = idx;
 	t->micro[k].vpn = TLB_NO_VPN; /* tlb_hit_fast() learns the page at its next hit */
 }
@@ -317,9 +324,8 @@ static void tlb_insert(struct tlb *t, uint32_t ctx, uint64_t va, uint64_t pa, un
 	e = &t->e[victim];
 	if (t->sets == 1 && e->key)
 		hash_del(t, victim);
-	for (uint32_t k = 0; k < TLB_MICRO; k++) /* slots of the entry replaced */
-		if (t->micro[k].idx == victim)
-			t->micro[k].vpn = TLB_NO_VPN;
+	for (uint64_t b = t->slots[victim]; b; b &= b - 1) /* slots of the entry replaced */
+		t->micro[__builtin_ctzll(b)].vpn = TLB_NO_VPN;
 	e->va = va & mask;
 	e->mask = mask;
 	e->pa = pa & mask;

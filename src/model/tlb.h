@@ -179,7 +179,7 @@ extern const struct tlb_chip tlb_chip_t1;
 
 /* ---- TLB ------------------------------------------------------------ */
 
-#define TLB_MICRO 64 /* MRU array, indexed by VA bits 18:13 */
+#define TLB_MICRO 64 /* MRU array, indexed by VA bits 18:13 (at most 64: tlb->slots) */
 #define TLB_ENTRY_VALID (1u << 16)
 
 struct tlb_entry {
@@ -216,6 +216,7 @@ struct tlb {
 	uint32_t hsize;
 	uint32_t nvalid;
 	uint64_t *stamp;           /* [entries] LRU: clock of the last use */
+	uint64_t *slots;           /* [entries] bit k: micro[k].idx is this entry */
 };
 #define TLB_NO_VPN UINT64_MAX
 #define TLB_NO_CUR UINT32_MAX

@@ -246,10 +246,16 @@ static inline int tlb_hit_micro(struct tlb *t, uint32_t ctx, uint64_t va, uint64
 	if (mu->vpn != vpn || mu->ctx != ctx)
 		return 0;
 	/* a use; of the most recent entry (t->cur) it changes nothing,
-	 * else its stamp becomes the next clock: the same, branch-free */
+	 * else its stamp becomes the next clock.  While t->cur is known, no
+	 * other entry's stamp equals the clock (a clock value >= 1 is given
+	 * to one stamp only; t->cur is set only once the clock is >= 1), so
+	 * the clock moves without reading the stamp. */
 	if (mu->idx != t->cur) {
 		st = &t->stamp[mu->idx];
-		t->clock += *st != t->clock;
+		if (t->cur != TLB_NO_CUR)
+			t->clock++;
+		else
+			t->clock += *st != t->clock;
 		*st = t->clock;
 		t->cur = mu->idx;
 	}

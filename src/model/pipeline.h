@@ -152,11 +152,12 @@ enum pipe_utag_outcome pipe_utag_fetch(struct pipe_utag *u, uint64_t va, uint64_
  */
 static inline int pipe_utag_hit_fast(const struct pipe_utag *u, uint64_t va, uint64_t pline)
 {
-	const struct pipe_utag_way *w = &u->w[(size_t)(pline & (u->sets - 1)) * u->ways];
+	const struct pipe_utag_way *w;
 	uint64_t ut = (va >> PIPE_UTAG_SHIFT) & PIPE_UTAG_MASK;
 
 	/* an empty way's microtag is PIPE_UTAG_NONE: a match is a live entry */
-	if (u->ways == 4) { /* the T4 L1I: unrolled */
+	if (u->ways == 4) { /* the T4 L1I: unrolled, the set found by a shift */
+		w = &u->w[(size_t)(pline & (u->sets - 1)) * 4];
 		if (w[0].utag == ut)
 			return w[0].line == pline + 1;
 		if (w[1].utag == ut)
@@ -165,6 +166,7 @@ static inline int pipe_utag_hit_fast(const struct pipe_utag *u, uint64_t va, uin
 			return w[2].line == pline + 1;
 		return w[3].utag == ut && w[3].line == pline + 1;
 	}
+	w = &u->w[(size_t)(pline & (u->sets - 1)) * u->ways];
 	for (uint32_t i = 0; i < u->ways; i++)
 		if (w[i].utag == ut)
 			return w[i].line == pline + 1;

@@ -1680,16 +1680,22 @@ static __attribute__((noinline)) uint64_t fetch_translate(struct hvpmu_machine *
 	return translate(m, strand, TLB_SIDE_I, va, va);
 }
 
-/* A fetched line `pa` (at `a`, first byte fetched `va`) that the L1I just
- * looked up (*r), past the fast path: its microtag lookup, and on a miss
- * the fill from L2 and its latency. */
+/* A fetched line `pa` (at `a`, first byte fetched `va`) past the fast
+ * path: the L1I access, its microtag lookup, and on a miss the fill from
+ * L2 and its latency. */
 static __attribute__((noinline)) void fetch_line_slow(struct hvpmu_machine *m, uint32_t strand, uint64_t a,
-						      uint64_t va, uint64_t pa, const struct cache_result *r)
+						      uint64_t va, uint64_t pa)
 {
 	struct strand *s = &m->s[strand];
+	struct core *c = s->core;
+	struct cache_result r;
 	enum served from;
 
-	if (fetch_utag(m, s, a, pa, r) || r->hit)
+	cache_access(&c->l1i, pa, 1, 0, &r);
+	/* a hit whose microtag predicts its way: nothing to account */
+	if (r.hit && pipe_utag_hit_fast(&c->utag, a, pa >> c->l1i.line_shift))
+		return;
+	if (fetch_utag(m, s, a, pa, &r) || r.hit)
 		return;
 	s->dram_wait = 0;
 	s->l2b_wait = 0;
@@ -1730,7 +1736,6 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 		page_pa = s->ipage_pa;
 	}
 	for (uint64_t a = vaddr & mask, end = (vaddr + bytes - 1) & mask;; a += line) {
-		struct cache_result r;
 		uint64_t pa;
 
 		/* one translation per 8 KB page of the block: translating a later
@@ -1756,10 +1761,18 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 		}
 		/* the line fetched last: a microtag hit (docs/timing-model.md) */
 		if ((pa >> c->l1i.line_shift) + 1 != c->l1i.mru_key) {
-			cache_access(&c->l1i, pa, 1, 0, &r);
-			/* a hit whose microtag predicts its way: nothing to account */
-			if (!r.hit || !pipe_utag_hit_fast(&c->utag, a, pa >> c->l1i.line_shift))
-				fetch_line_slow(m, strand, a, a > vaddr ? a : vaddr, pa, &r);
+			uint64_t pline = pa >> c->l1i.line_shift;
+
+			/* a hit at way 0 whose microtag predicts its way: of
+			 * cache_access() only the version and mru_key move, and
+			 * the microtags change nothing */
+			if ((*cache_mru_slot(&c->l1i, pline) & ~CACHE_DIRTY) == pline + 1 &&
+			    pipe_utag_hit_fast(&c->utag, a, pline)) {
+				c->l1i.version++;
+				c->l1i.mru_key = pline + 1;
+			} else {
+				fetch_line_slow(m, strand, a, a > vaddr ? a : vaddr, pa);
+			}
 		}
 		if (a == end)
 			break;

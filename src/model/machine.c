@@ -1605,7 +1605,7 @@ static __attribute__((noinline)) void dref_translate(struct hvpmu_machine *m, ui
  * L1D set -- a hit that changes nothing (cache_mru_hit,
  * docs/memory-model.md "Performance"; not on a core with several running
  * strands: duplicate misses).  Everything else goes to the functions
- * above as tail calls, so this one needs no stack frame.
+ * above as tail calls, so this one stays small (few saved registers).
  */
 void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t vaddr,
 			unsigned size, uint32_t f, int is_store)
@@ -1730,7 +1730,8 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 	/* the page of the last fetch that hit the ITLB's MRU slot, if the ITLB
 	 * has not changed since (its clock moves at every use of another
 	 * entry, every fill and every demap): that entry is still the most
-	 * recently used one, and translating again would change nothing */
+	 * recently used one, and translating again would change no stamp,
+	 * clock or slot (at most the tlb->cur cache) */
 	if (s->ipage_vpn == vaddr >> FETCH_PAGE_SHIFT && s->ipage_ctx == s->ctx && s->ipage_clock == s->itlb->clock) {
 		page_va = s->ipage_vpn;
 		page_pa = s->ipage_pa;

@@ -9,6 +9,8 @@
 #define HVPMU_MODEL_BPRED_H
 
 #include <stdint.h>
+#include <hvpmu/machine.h>
+#include <hvpmu/sparc_decode.h>
 
 #define BPRED_DIR_ENTRIES 2048   /* 2-bit saturating counters */
 #define BPRED_FAR_ENTRIES 128    /* targets of direct CTIs leaving their 8 KB page */
@@ -24,8 +26,84 @@ struct bpred {
 	uint32_t ras_depth; /* valid entries, <= BPRED_RAS_ENTRIES */
 };
 
+#define BPRED_INSN_SHIFT 2            /* SPARC instructions are 4 bytes */
+#define BPRED_FAR_PAGE_SHIFT 13       /* "far": target outside the CTI's 8 KB page */
+#define BPRED_CALL_RETURN_OFFSET 8    /* CALL / JMPL return to pc + 8 (after the delay slot) */
+#define BPRED_DIR_WEAK_NOT_TAKEN 1
+#define BPRED_DIR_TAKEN_MIN 2
+#define BPRED_DIR_MAX 3
+
 void bpred_init(struct bpred *bp);
+
+/* ---- bpred_update() and its parts: inline (it runs for every CTI) ---- */
+
+static inline unsigned bpred_idx(uint64_t pc, unsigned entries)
+{
+	return (unsigned)((pc >> BPRED_INSN_SHIFT) & (entries - 1));
+}
+
+static inline int bpred_predict_direction(struct bpred *bp, uint64_t pc, int taken)
+{
+	uint8_t *c = &bp->dir[bpred_idx(pc, BPRED_DIR_ENTRIES)];
+	int predicted = *c >= BPRED_DIR_TAKEN_MIN;
+
+	if (taken && *c < BPRED_DIR_MAX)
+		(*c)++;
+	else if (!taken && *c > 0)
+		(*c)--;
+	return predicted == taken;
+}
+
+static inline uint64_t bpred_ras_pop(struct bpred *bp)
+{
+	if (!bp->ras_depth)
+		return 0;
+	bp->ras_depth--;
+	bp->ras_top = (bp->ras_top + BPRED_RAS_ENTRIES - 1) % BPRED_RAS_ENTRIES;
+	return bp->ras[bp->ras_top];
+}
+
+static inline void bpred_ras_push(struct bpred *bp, uint64_t ret)
+{
+	bp->ras[bp->ras_top] = ret;
+	bp->ras_top = (bp->ras_top + 1) % BPRED_RAS_ENTRIES;
+	if (bp->ras_depth < BPRED_RAS_ENTRIES)
+		bp->ras_depth++;
+}
+
+/* Table lookup-and-train: 1 if the stored target matched. */
+static inline int bpred_table_hit(uint64_t *slot, uint64_t target)
+{
+	int hit = *slot == target;
+
+	*slot = target;
+	return hit;
+}
+
 /* Predict and train on one CTI; returns enum hvpmu_mispred or -1. */
-int bpred_update(struct bpred *bp, uint64_t pc, uint32_t si_flags, int taken, uint64_t target);
+static inline int bpred_update(struct bpred *bp, uint64_t pc, uint32_t f, int taken, uint64_t target)
+{
+	int kind = -1;
+
+	if ((f & HVPMU_SI_CTI_COND) && !bpred_predict_direction(bp, pc, taken))
+		kind = HVPMU_MISPRED_DIR;
+	if (taken && kind < 0) {
+		if (f & HVPMU_SI_RET) {
+			if (bpred_ras_pop(bp) != target)
+				kind = HVPMU_MISPRED_RET;
+		} else if (f & HVPMU_SI_INDIRECT) {
+			if (!bpred_table_hit(&bp->indir[bpred_idx(pc, BPRED_INDIR_ENTRIES)], target))
+				kind = HVPMU_MISPRED_INDIR;
+		} else if ((pc ^ target) >> BPRED_FAR_PAGE_SHIFT) {
+			if (!bpred_table_hit(&bp->far[bpred_idx(pc, BPRED_FAR_ENTRIES)], target))
+				kind = HVPMU_MISPRED_FAR;
+		}
+	} else if (taken && (f & HVPMU_SI_RET)) {
+		bpred_ras_pop(bp); /* a mispredicted return still pops */
+	}
+	if (f & HVPMU_SI_CALL)
+		bpred_ras_push(bp, pc + BPRED_CALL_RETURN_OFFSET);
+	return kind;
+}
 
 #endif

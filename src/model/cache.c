@@ -34,9 +34,11 @@ int cache_init(struct cache *c, uint64_t size, uint32_t ways, uint32_t line)
 	c->ways = ways;
 	c->line_shift = (uint32_t)__builtin_ctz(line);
 	c->set_mask = c->sets - 1;
+	while ((UINT32_C(1) << c->set_shift) < ways)
+		c->set_shift++;
 	/* calloc (pages zeroed lazily: only the sets used become resident),
 	 * aligned by hand */
-	bytes = sets * ways * sizeof *c->tag;
+	bytes = (sets << c->set_shift) * sizeof *c->tag;
 	c->mem = calloc(1, bytes + SET_ALIGN);
 	if (!c->mem)
 		return -1;
@@ -54,7 +56,7 @@ void cache_fini(struct cache *c)
 int cache_probe(const struct cache *c, uint64_t addr)
 {
 	uint64_t line = addr >> c->line_shift;
-	const uint64_t *t = &c->tag[(size_t)(line & c->set_mask) * c->ways];
+	const uint64_t *t = &c->tag[(size_t)(line & c->set_mask) << c->set_shift];
 
 	for (uint32_t w = 0; w < c->ways; w++)
 		if ((t[w] & KEY_MASK) == line + 1)
@@ -64,7 +66,7 @@ int cache_probe(const struct cache *c, uint64_t addr)
 
 int cache_invalidate_line(struct cache *c, uint64_t line)
 {
-	uint64_t *t = &c->tag[(size_t)(line & c->set_mask) * c->ways];
+	uint64_t *t = &c->tag[(size_t)(line & c->set_mask) << c->set_shift];
 	uint32_t ways = c->ways;
 
 	if (c->mru_key == line + 1)

@@ -14,11 +14,13 @@ struct cache {
 	uint32_t sets, ways;
 	uint32_t line_shift;
 	uint32_t set_mask;
+	uint32_t set_shift; /* a set is 1 << set_shift tag words: ways rounded up to a power of two */
 	uint64_t mru_key; /* key of the last access: at MRU of its set (0 = none) */
 	uint64_t version; /* moves at every cache_access() and every line invalidated:
 			     unchanged means no set changed (for the fetch memo of
 			     branch perf, docs/memory-model.md "Performance") */
-	uint64_t *tag;    /* [sets * ways], MRU first, each set 64-byte aligned:
+	uint64_t *tag;    /* [sets << set_shift], a set's ways MRU first, from its
+	                     start (indexed by a shift, not a multiply):
 	                     line address + 1 (0 = invalid) | CACHE_DIRTY */
 	void *mem;        /* the allocation holding tag[] */
 };
@@ -86,7 +88,7 @@ static inline __attribute__((always_inline)) void cache_access(struct cache *c, 
 								struct cache_result *r)
 {
 	uint64_t line = addr >> c->line_shift, key = line + 1;
-	uint64_t *t = &c->tag[(size_t)(line & c->set_mask) * c->ways];
+	uint64_t *t = &c->tag[(size_t)(line & c->set_mask) << c->set_shift];
 	uint64_t wbit = write ? CACHE_DIRTY : 0;
 
 	c->version++;
@@ -94,6 +96,13 @@ static inline __attribute__((always_inline)) void cache_access(struct cache *c, 
 	if (key == c->mru_key) { /* the line accessed last: already MRU in its set */
 		r->hit = 1;
 		t[0] |= wbit;
+		return;
+	}
+	/* a hit at way 0 (MRU of its set): access_set() would shift nothing */
+	if ((t[0] & ~CACHE_DIRTY) == key) {
+		t[0] |= wbit;
+		c->mru_key = key;
+		r->hit = 1;
 		return;
 	}
 	switch (c->ways) {
@@ -114,7 +123,7 @@ static inline __attribute__((always_inline)) void cache_access(struct cache *c, 
  */
 static inline uint64_t *cache_mru_slot(const struct cache *c, uint64_t line)
 {
-	return &c->tag[(size_t)(line & c->set_mask) * c->ways];
+	return &c->tag[(size_t)(line & c->set_mask) << c->set_shift];
 }
 static inline int cache_mru_hit(const struct cache *c, uint64_t line)
 {

@@ -49,7 +49,7 @@ void coh_activate(struct coh *h, uint32_t core)
 static uint64_t *find(const struct cache *c, uint64_t addr)
 {
 	uint64_t line = addr >> c->line_shift;
-	uint64_t *t = &c->tag[(size_t)(line & c->set_mask) * c->ways];
+	uint64_t *t = &c->tag[(size_t)(line & c->set_mask) << c->set_shift];
 
 	for (uint32_t w = 0; w < c->ways; w++)
 		if ((t[w] & KEY_MASK) == line + 1)

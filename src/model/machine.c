@@ -4,6 +4,7 @@
  * timing model (%tick) and the routing of activity into the per-strand T4
  * PMUs.  Overflow scheduling: see hvpmu/machine.h; timing: docs/timing-model.md.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <hvpmu/hvpmu.h>
@@ -26,6 +27,23 @@
 
 struct strand {
 	struct hvpmu_activity act;        /* written by the event source */
+	/* hot: what the fast paths of hvpmu_machine_dref / _ifetch and the
+	 * store buffer's clock read, together after act's mem_refs and bound */
+	struct core *core;                /* the strand's core and chip L3 */
+	struct tlb *itlb, *dtlb;          /* docs/tlb-model.md */
+	uint32_t ctx;                     /* MMU context of the running code: USER_CTX; 0 in the kernel path */
+	enum hvpmu_mode mode;
+	uint64_t cycles[HVPMU_NMODES];    /* modeled cycles per mode */
+	uint64_t pending[HVPMU_NMODES];   /* cycles not yet fed to the PMU */
+	uint64_t sb_icycles;              /* user instruction cycles folded into pending at syncs */
+	uint64_t sb_other;                /* sb_other_cycles(), kept up to date where its terms move */
+	uint64_t sb_blk_vaddr, sb_blk_bytes, sb_blk_pos; /* block being run (ifetch): start, bytes, act.bound before it */
+	/* the 8 KB page of the last fetch that hit the ITLB's MRU slot, its PA,
+	 * context and the ITLB clock then (hvpmu_machine_ifetch) */
+	uint64_t ipage_vpn, ipage_pa, ipage_clock;
+	uint32_t ipage_ctx;
+	/* store buffer (src/model/stbuf.h; its filter first) and its clock, sb_clock() */
+	struct stbuf sb;
 	uint64_t synced[HVPMU_MAX_ICLASS];/* act.icount at the last sync */
 	uint64_t synced_taken;
 	uint64_t synced_mispred[HVPMU_NMISPRED];
@@ -35,28 +53,18 @@ struct strand {
 	struct pipe_strand pipe;          /* BTC (src/model/pipeline.c) */
 	uint64_t pipe_pending[HVPMU_NPIPE]; /* user stall cycles by cause, part of pending[USER] */
 	uint64_t dram_wait;               /* DRAM queueing wait of the last memory read (pipeline.h) */
-	uint64_t cycles[HVPMU_NMODES];    /* modeled cycles per mode */
-	uint64_t pending[HVPMU_NMODES];   /* cycles not yet fed to the PMU */
 	uint64_t tick_cmpr;               /* 0 = disarmed */
 	uint64_t next_len;                /* length of the block about to run (outer sync) */
-	enum hvpmu_mode mode;
 	unsigned depth;                   /* sync nesting (traps call back in) */
-	struct core *core;                /* the strand's core and chip L3 */
-	struct cache *l3;
-	struct tlb *itlb, *dtlb;          /* docs/tlb-model.md */
+	struct cache *l3;                 /* the strand's chip L3 */
 	struct tlb_stats ts;
 	struct walk_ctx { struct hvpmu_machine *m; uint32_t strand; } wctx;
 	struct hvpmu_t4_pmu *pmu;         /* T4: PCR0-3 / PIC0-3 */
 	struct hvpmu_t1_pmu *t1;          /* T1: %pcr / %pic */
 	uint32_t t1_int15;                /* T1: overflow interrupt latched (SOFTINT 15), not yet taken */
 	uint32_t late_precise;            /* precise overflows in the kernel path, delivered on return */
-	uint32_t ctx;                     /* MMU context of the running code: USER_CTX; 0 in the kernel path */
 	uint64_t kretired;                /* privileged instructions retired (kernel path, machine_retire) */
 	struct pf_stats pf;               /* prefetch statistics (docs/prefetch-model.md) */
-	/* store buffer (src/model/stbuf.h) and its clock, sb_clock() */
-	struct stbuf sb;
-	uint64_t sb_icycles;              /* user instruction cycles folded into pending at syncs */
-	uint64_t sb_blk_vaddr, sb_blk_bytes, sb_blk_pos; /* block being run (ifetch): start, bytes, act.bound before it */
 	/* request buffers (src/model/l2buf.h): the access being modeled, the
 	 * buffer waits of its last L2 miss, whether the strand has run */
 	uint64_t l2b_pc, l2b_wait;
@@ -64,7 +72,9 @@ struct strand {
 };
 
 struct core {
-	struct cache l1i, l1d, l2;
+	struct cache l1d;                 /* l1d and dup_track: the load fast path */
+	int dup_track;                    /* several running strands and an L1D miss buffer (T4): track fills */
+	struct cache l1i, l2;
 	uint32_t idx, chip;               /* coherence (docs/coherence-model.md) */
 	uint32_t last_strand;             /* strand that filled last: snoop events count there */
 	int active;                       /* has filled its caches (coh_activate) */
@@ -74,7 +84,6 @@ struct core {
 	uint32_t nrunning;                /* strands of the core that have run (sl=18 0x04) */
 	int l2bufs;                       /* some L2 / L3 buffer is finite: L2 misses go through l2b_miss() */
 	struct l2buf_fills fills;         /* pending L1D fills (duplicate misses, dup_miss()) */
-	int dup_track;                    /* several running strands and an L1D miss buffer (T4): track fills */
 };
 
 /* The per-strand PMU of a platform (STYLE.md: chip differences as data). */
@@ -319,6 +328,7 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 		m->s[i].act.mem_next_check = UINT64_MAX;
 		m->s[i].mode = HVPMU_MODE_USER;
 		m->s[i].ctx = USER_CTX;
+		m->s[i].ipage_vpn = UINT64_MAX; /* none */
 		bpred_init(&m->s[i].bp);
 		pipe_strand_init(&m->s[i].pipe);
 		if (stbuf_init(&m->s[i].sb, md->mem.stbuf.entries, md->mem.stbuf.commit_cycles,
@@ -457,6 +467,7 @@ static void schedule(struct hvpmu_machine *m, struct strand *s)
  * here, so the causes partition the user cycles. */
 static void charge(struct strand *s, enum hvpmu_pipe_cause c, uint64_t cyc)
 {
+	s->sb_other += cyc;
 	if (s->mode != HVPMU_MODE_USER) { /* the kernel path: privileged cycles are issue cycles */
 		s->pending[s->mode] += cyc;
 		return;
@@ -528,7 +539,7 @@ static int sync_strand(struct hvpmu_machine *m, uint32_t strand, const struct hv
 	f.mem_pc = s->mem_pc;
 	s->mem_pc = 0;
 	s->pending[HVPMU_MODE_USER] += ucyc;
-	s->sb_icycles += ucyc; /* store-buffer clock, sb_clock() */
+	s->sb_icycles += ucyc; /* store-buffer clock, sb_clock(): sb_other stays */
 	for (int md = 0; md < HVPMU_NMODES; md++) {
 		f.dcycles[md] = s->pending[md];
 		s->cycles[md] += s->pending[md];
@@ -601,6 +612,7 @@ int hvpmu_machine_add_cycles(struct hvpmu_machine *m, uint32_t strand, enum hvpm
 	if (strand >= m->nstrands || (unsigned)mode >= HVPMU_NMODES)
 		return HVPMU_ERANGE;
 	m->s[strand].pending[mode] += cycles;
+	m->s[strand].sb_other += cycles;
 	return hvpmu_machine_sync(m, strand, NULL, NULL);
 }
 
@@ -1201,16 +1213,22 @@ static __attribute__((noinline)) uint64_t translate_slow(struct hvpmu_machine *m
 	struct tlb *t = side == TLB_SIDE_I ? s->itlb : s->dtlb;
 	struct tlb_stats before;
 	struct tlb_result res;
-	uint64_t n;
+	uint64_t n, pa;
 
 	if (side == TLB_SIDE_D) /* request buffers: the walk's references at the access's cycle */
 		s->l2b_pc = pc;
+	/* a hit: tlb_lookup() is tlb_access()'s hit path, which moves no
+	 * counter and charges nothing, so the copy of the counters and the
+	 * event scan below would find nothing to do */
+	if (s->ctx < TLB_NCTX && tlb_lookup(t, s->ctx, va, &pa))
+		return pa;
 	before = s->ts;
 	if (tlb_access(t, m->mmu, &s->ts, s->ctx, va, walk_ref, &s->wctx, &res) < 0)
 		return va;
 	/* an ITLB walk stalls fetch; a DTLB walk holds loads and stores at Pick */
 	charge(s, side == TLB_SIDE_I ? HVPMU_PIPE_FETCH : HVPMU_PIPE_DTLB, res.walk_cycles);
 	s->pending[HVPMU_MODE_PRIV] += res.trap_cycles;
+	s->sb_other += res.trap_cycles;
 	if (m->tsb_fn)
 		report_tsb_hits(m, strand, side, &before);
 	n = tlb_events(s, side, &before);
@@ -1345,8 +1363,12 @@ int hvpmu_machine_prefetch_stats(const struct hvpmu_machine *m, uint32_t strand,
  */
 static uint64_t sb_other_cycles(const struct strand *s)
 {
-	return tick_of(s) + s->pending[HVPMU_MODE_USER] + s->pending[HVPMU_MODE_PRIV] +
-	       s->pending[HVPMU_MODE_HYPER] - s->sb_icycles;
+	/* s->sb_other moves with every cycle charged outside the syncs
+	 * (charge(), hvpmu_machine_add_cycles(), fill traps); a sync moves
+	 * pending into cycles and adds as much to sb_icycles as to pending */
+	assert(s->sb_other == tick_of(s) + s->pending[HVPMU_MODE_USER] + s->pending[HVPMU_MODE_PRIV] +
+				      s->pending[HVPMU_MODE_HYPER] - s->sb_icycles);
+	return s->sb_other;
 }
 
 static uint64_t sb_clock(const struct hvpmu_machine *m, const struct strand *s, uint64_t pc)
@@ -1383,12 +1405,12 @@ static void sb_full_events(struct hvpmu_machine *m, uint32_t strand, uint64_t pc
 	}
 }
 
-/* A store enters the buffer; a full buffer stalls the strand. */
-static __attribute__((noinline)) void sb_store(struct hvpmu_machine *m, uint32_t strand, uint64_t pc,
-					       uint64_t pa, unsigned size)
+/* The store-buffer events of a store: its stall and the full cycles
+ * accounted since the last look. */
+static __attribute__((noinline)) void sb_store_events(struct hvpmu_machine *m, uint32_t strand, uint64_t pc,
+						      uint64_t wait)
 {
 	struct strand *s = &m->s[strand];
-	uint64_t wait = stbuf_store(&s->sb, sb_clock(m, s, pc), pa, size);
 
 	/* one ring holds the store buffer and the store queue: a store that
 	 * finds it full waits for a store-buffer tag (sl=9 0x08, a pipeline
@@ -1400,6 +1422,18 @@ static __attribute__((noinline)) void sb_store(struct hvpmu_machine *m, uint32_t
 		mem_ref_done(m, strand, pc);
 	}
 	sb_full_events(m, strand, pc);
+}
+
+/* A store enters the buffer; a full buffer stalls the strand.  Inline:
+ * without a stall and without new full cycles there is nothing to
+ * account (charging 0 cycles changes nothing), the common case. */
+static inline void sb_store(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t pa, unsigned size)
+{
+	struct strand *s = &m->s[strand];
+	uint64_t wait = stbuf_store(&s->sb, sb_clock(m, s, pc), pa, size);
+
+	if (__builtin_expect((wait | (s->sb.full_cycles ^ s->act.mev[HVPMU_MEV_SB_FULL_CYCLES])) != 0, 0))
+		sb_store_events(m, strand, pc, wait);
 }
 
 /* A load looks for its bytes among the buffered stores (sl=19). */
@@ -1498,34 +1532,108 @@ static inline int store_fast(struct hvpmu_machine *m, uint32_t strand, uint64_t 
 	return 1;
 }
 
+/* The lines of a data access past the fast paths (an access crossing a
+ * line boundary touches each line). */
+static void dref_lines(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t pa, unsigned size,
+		       uint32_t f, int is_store)
+{
+	const struct cache *l1d = &m->s[strand].core->l1d;
+	uint64_t last = (pa + size - 1) >> l1d->line_shift;
+
+	for (uint64_t l = pa >> l1d->line_shift; l <= last; l++)
+		dref_line(m, strand, pc, l << l1d->line_shift, f, is_store);
+}
+
+/* 1 if [pa, pa + size) lies in one L1D line. */
+static inline int one_line(const struct cache *l1d, uint64_t pa, unsigned size)
+{
+	return (pa >> l1d->line_shift) == (pa + size - 1) >> l1d->line_shift;
+}
+
+/* The cache model of a store past store_fast() (out of line: the
+ * common store stays small). */
+static __attribute__((noinline)) void dref_store_lines(struct hvpmu_machine *m, uint32_t strand, uint64_t pc,
+						       uint64_t pa, unsigned size, uint32_t f)
+{
+	dref_lines(m, strand, pc, pa, size, f, 1);
+}
+
+/* A store at physical address `pa`: the store buffer, then the store fast
+ * path or the cache model. */
+static __attribute__((noinline)) void dref_store(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t pa,
+						 unsigned size, uint32_t f)
+{
+	sb_store(m, strand, pc, pa, size); /* store buffer: docs/memory-model.md */
+	if (one_line(&m->s[strand].core->l1d, pa, size) && store_fast(m, strand, pc, pa))
+		return;
+	dref_store_lines(m, strand, pc, pa, size, f);
+}
+
+/* A load at physical address `pa` past the inline fast path of
+ * hvpmu_machine_dref: the store-buffer lookup if its filter allows a hit,
+ * then the L1D fast path or the cache model. */
+static __attribute__((noinline)) void dref_load(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t pa,
+						unsigned size, uint32_t f)
+{
+	struct strand *s = &m->s[strand];
+	const struct core *c = s->core;
+
+	if (s->sb.filter && stbuf_may_hit(&s->sb, pa, size) && !(f & HVPMU_SI_PREFETCH))
+		sb_load(m, strand, pc, pa, size);
+	/* the fast path of hvpmu_machine_dref, after the lookup */
+	if (one_line(&c->l1d, pa, size) && cache_mru_hit(&c->l1d, pa >> c->l1d.line_shift) && !c->dup_track)
+		return;
+	dref_lines(m, strand, pc, pa, size, f, 0);
+}
+
+/* A data access whose page misses the DTLB's MRU slot. */
+static __attribute__((noinline)) void dref_translate(struct hvpmu_machine *m, uint32_t strand, uint64_t pc,
+						     uint64_t vaddr, unsigned size, uint32_t f, int is_store)
+{
+	uint64_t pa = translate(m, strand, TLB_SIDE_D, vaddr, pc);
+
+	if (is_store)
+		dref_store(m, strand, pc, pa, size, f);
+	else
+		dref_load(m, strand, pc, pa, size, f);
+}
+
+/*
+ * A data access.  Inline here only the common case of a load: a DTLB hit
+ * in its MRU slot's page (tlb_hit_micro), no buffered store that could overlap
+ * it (the store buffer's filter), and a line most recently used in its
+ * L1D set -- a hit that changes nothing (cache_mru_hit,
+ * docs/memory-model.md "Performance"; not on a core with several running
+ * strands: duplicate misses).  Everything else goes to the functions
+ * above as tail calls, so this one stays small (few saved registers).
+ */
 void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t vaddr,
 			unsigned size, uint32_t f, int is_store)
 {
-	const struct cache *l1d;
-	uint64_t first, last;
+	struct strand *s;
+	const struct core *c;
+	uint64_t pa;
 
 	if (!m->mem_on || strand >= m->nstrands || !size)
 		return;
-	/* SPARC accesses are naturally aligned: one page */
-	vaddr = translate(m, strand, TLB_SIDE_D, vaddr, pc);
-	if (is_store) /* store buffer: docs/memory-model.md */
-		sb_store(m, strand, pc, vaddr, size);
-	else if (m->s[strand].sb.filter && stbuf_may_hit(&m->s[strand].sb, vaddr, size) && !(f & HVPMU_SI_PREFETCH))
-		sb_load(m, strand, pc, vaddr, size);
-	l1d = &m->s[strand].core->l1d;
-	first = vaddr >> l1d->line_shift;
-	last = (vaddr + size - 1) >> l1d->line_shift;
-	/* fast path: a load of the line most recently used in its L1D set is
-	 * a hit that changes nothing (cache_mru_hit, docs/memory-model.md
-	 * "Performance"; not on a core with several running strands:
-	 * duplicate misses) */
-	if (!is_store && first == last && cache_mru_hit(l1d, first) && !m->s[strand].core->dup_track)
+	s = &m->s[strand];
+	/* SPARC accesses are naturally aligned: one page.  A failed
+	 * tlb_hit_micro() changes nothing: translate() does it all. */
+	if (!tlb_hit_micro(s->dtlb, s->ctx, vaddr, &pa)) {
+		dref_translate(m, strand, pc, vaddr, size, f, is_store);
 		return;
-	if (is_store && first == last && store_fast(m, strand, pc, vaddr))
+	}
+	if (is_store) {
+		dref_store(m, strand, pc, pa, size, f);
 		return;
-	/* an access crossing a line boundary touches each line */
-	for (uint64_t l = first; l <= last; l++)
-		dref_line(m, strand, pc, l << l1d->line_shift, f, is_store);
+	}
+	c = s->core;
+	/* a load of one 8-byte granule whose filter bit is clear finds no
+	 * buffered store (stbuf_may_hit()); other loads take dref_load() */
+	if ((pa >> STBUF_GRANULE_SHIFT) != (pa + size - 1) >> STBUF_GRANULE_SHIFT ||
+	    ((s->sb.filter >> ((pa >> STBUF_GRANULE_SHIFT) & 63)) & 1) || !one_line(&c->l1d, pa, size) ||
+	    !cache_mru_hit(&c->l1d, pa >> c->l1d.line_shift) || c->dup_track)
+		dref_load(m, strand, pc, pa, size, f);
 }
 
 static int l1i_probe(const void *ctx, uint64_t line)
@@ -1566,11 +1674,42 @@ static int fetch_utag(struct hvpmu_machine *m, struct strand *s, uint64_t va, ui
 
 #define FETCH_PAGE_SHIFT 13 /* the smallest page: 8 KB */
 
+/* The ITLB translation of a fetch past tlb_hit_micro() (out of line). */
+static __attribute__((noinline)) uint64_t fetch_translate(struct hvpmu_machine *m, uint32_t strand, uint64_t va)
+{
+	return translate(m, strand, TLB_SIDE_I, va, va);
+}
+
+/* A fetched line `pa` (at `a`, first byte fetched `va`) past the fast
+ * path: the L1I access, its microtag lookup, and on a miss the fill from
+ * L2 and its latency. */
+static __attribute__((noinline)) void fetch_line_slow(struct hvpmu_machine *m, uint32_t strand, uint64_t a,
+						      uint64_t va, uint64_t pa)
+{
+	struct strand *s = &m->s[strand];
+	struct core *c = s->core;
+	struct cache_result r;
+	enum served from;
+
+	cache_access(&c->l1i, pa, 1, 0, &r);
+	/* a hit whose microtag predicts its way: nothing to account */
+	if (r.hit && pipe_utag_hit_fast(&c->utag, a, pa >> c->l1i.line_shift))
+		return;
+	if (fetch_utag(m, s, a, pa, &r) || r.hit)
+		return;
+	s->dram_wait = 0;
+	s->l2b_wait = 0;
+	from = fill_l2(m, strand, pa, 0);
+	s->act.mev[ic_event[from]]++;
+	charge(s, HVPMU_PIPE_FETCH, latency(m, from) + (from == SERVED_MEM || from == SERVED_MEM_REMOTE ? s->dram_wait : 0) +
+					    s->l2b_wait);
+	mem_ref_done(m, strand, va);
+}
+
 void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vaddr, uint32_t bytes)
 {
 	struct strand *s;
 	struct core *c;
-	struct cache_result r;
 	uint64_t line, mask, page_va = UINT64_MAX, page_pa = 0;
 
 	if (!m->mem_on || strand >= m->nstrands || !bytes)
@@ -1588,33 +1727,56 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 	}
 	line = (uint64_t)1 << c->l1i.line_shift;
 	mask = ~(line - 1);
-	for (uint64_t a = vaddr & mask; a <= ((vaddr + bytes - 1) & mask); a += line) {
-		enum served from;
-		uint64_t va = a > vaddr ? a : vaddr, pa;
+	/* the page of the last fetch that hit the ITLB's MRU slot, if the ITLB
+	 * has not changed since (its clock moves at every use of another
+	 * entry, every fill and every demap): that entry is still the most
+	 * recently used one, and translating again would change no stamp,
+	 * clock or slot (at most the tlb->cur cache) */
+	if (s->ipage_vpn == vaddr >> FETCH_PAGE_SHIFT && s->ipage_ctx == s->ctx && s->ipage_clock == s->itlb->clock) {
+		page_va = s->ipage_vpn;
+		page_pa = s->ipage_pa;
+	}
+	for (uint64_t a = vaddr & mask, end = (vaddr + bytes - 1) & mask;; a += line) {
+		uint64_t pa;
 
 		/* one translation per 8 KB page of the block: translating a later
 		 * line of the page again would hit the entry just used, already
 		 * the most recent one, and change nothing */
-		if ((va >> FETCH_PAGE_SHIFT) == page_va) {
-			pa = page_pa | (va & ((UINT64_C(1) << FETCH_PAGE_SHIFT) - 1));
+		if ((a >> FETCH_PAGE_SHIFT) == page_va) {
+			pa = (page_pa | (a & ((UINT64_C(1) << FETCH_PAGE_SHIFT) - 1))) & mask;
 		} else {
-			pa = translate(m, strand, TLB_SIDE_I, va, va);
+			uint64_t va = a > vaddr ? a : vaddr;
+
 			page_va = va >> FETCH_PAGE_SHIFT;
+			/* a failed tlb_hit_micro() changes nothing */
+			if (tlb_hit_micro(s->itlb, s->ctx, va, &pa)) {
+				s->ipage_vpn = page_va;
+				s->ipage_pa = pa & ~((UINT64_C(1) << FETCH_PAGE_SHIFT) - 1);
+				s->ipage_ctx = s->ctx;
+				s->ipage_clock = s->itlb->clock;
+			} else {
+				pa = fetch_translate(m, strand, va);
+			}
 			page_pa = pa & ~((UINT64_C(1) << FETCH_PAGE_SHIFT) - 1);
+			pa &= mask;
 		}
-		pa &= mask;
-		if ((pa >> c->l1i.line_shift) + 1 == c->l1i.mru_key)
-			continue; /* the line fetched last: a microtag hit (docs/timing-model.md) */
-		cache_access(&c->l1i, pa, 1, 0, &r);
-		if (fetch_utag(m, s, a, pa, &r) || r.hit)
-			continue;
-		s->dram_wait = 0;
-		s->l2b_wait = 0;
-		from = fill_l2(m, strand, pa, 0);
-		s->act.mev[ic_event[from]]++;
-		charge(s, HVPMU_PIPE_FETCH, latency(m, from) + (from == SERVED_MEM || from == SERVED_MEM_REMOTE ? s->dram_wait : 0) +
-						    s->l2b_wait);
-		mem_ref_done(m, strand, a > vaddr ? a : vaddr);
+		/* the line fetched last: a microtag hit (docs/timing-model.md) */
+		if ((pa >> c->l1i.line_shift) + 1 != c->l1i.mru_key) {
+			uint64_t pline = pa >> c->l1i.line_shift;
+
+			/* a hit at way 0 whose microtag predicts its way: of
+			 * cache_access() only the version and mru_key move, and
+			 * the microtags change nothing */
+			if ((*cache_mru_slot(&c->l1i, pline) & ~CACHE_DIRTY) == pline + 1 &&
+			    pipe_utag_hit_fast(&c->utag, a, pline)) {
+				c->l1i.version++;
+				c->l1i.mru_key = pline + 1;
+			} else {
+				fetch_line_slow(m, strand, a, a > vaddr ? a : vaddr, pa);
+			}
+		}
+		if (a == end)
+			break;
 	}
 }
 

@@ -17,36 +17,6 @@ void pipe_strand_init(struct pipe_strand *p)
 	memset(p, 0, sizeof *p);
 }
 
-void pipe_branch(struct pipe_strand *p, const struct hvpmu_md_timing *t, uint64_t pc, uint32_t f, int taken,
-		 uint64_t target, int mispredicted, struct pipe_branch_cost *cost)
-{
-	memset(cost, 0, sizeof *cost);
-	if (mispredicted) {
-		/* footnote 10: the correct path is fetched once the branch
-		 * executes, then waits at Select until the branch commits */
-		uint64_t refetch = t->refetch_cycles < t->mispredict_cycles ? t->refetch_cycles : t->mispredict_cycles;
-
-		cost->cycles[HVPMU_PIPE_REFETCH] = refetch;
-		cost->cycles[HVPMU_PIPE_DRAIN] = t->mispredict_cycles - refetch;
-	}
-	/* the BTC redirects fetch to taken CTIs' targets; returns use the
-	 * return stack */
-	if (taken && !(f & HVPMU_SI_RET)) {
-		struct pipe_btc_entry *e = &p->btc[(pc >> PIPE_BTC_INDEX_SHIFT) & (PIPE_BTC_ENTRIES - 1)];
-		uint8_t tag = (uint8_t)((pc >> PIPE_BTC_TAG_SHIFT) & PIPE_BTC_TAG_MASK);
-
-		if (!e->valid || e->tag != tag)
-			cost->btc_miss = 1;
-		else if (e->target != target)
-			cost->btc_incorrect = 1;
-		e->valid = 1;
-		e->tag = tag;
-		e->target = target;
-		if ((cost->btc_miss || cost->btc_incorrect) && !mispredicted)
-			cost->cycles[HVPMU_PIPE_FETCH] = t->btc_cycles;
-	}
-}
-
 int pipe_utag_init(struct pipe_utag *u, uint32_t sets, uint32_t ways)
 {
 	memset(u, 0, sizeof *u);
@@ -55,6 +25,8 @@ int pipe_utag_init(struct pipe_utag *u, uint32_t sets, uint32_t ways)
 	u->w = calloc((size_t)sets * ways, sizeof *u->w);
 	if (!u->w)
 		return -1;
+	for (size_t i = 0; i < (size_t)sets * ways; i++)
+		u->w[i].utag = PIPE_UTAG_NONE;
 	u->sets = sets;
 	u->ways = ways;
 	return 0;
@@ -80,6 +52,7 @@ static int alive(struct pipe_utag *u, uint32_t base, uint32_t w, uint64_t pline,
 		return present;
 	if (!probe(ctx, k - 1)) {
 		u->w[base + w].line = 0;
+		u->w[base + w].utag = PIPE_UTAG_NONE;
 		return 0;
 	}
 	return 1;
@@ -116,8 +89,10 @@ enum pipe_utag_outcome pipe_utag_fetch(struct pipe_utag *u, uint64_t va, uint64_
 	/* a fill: drop stale entries of this line (it was invalidated), then
 	 * take the way of the evicted line, else an empty or dead one */
 	for (uint32_t w = 0; w < u->ways; w++)
-		if (u->w[base + w].line == pline + 1)
+		if (u->w[base + w].line == pline + 1) {
 			u->w[base + w].line = 0;
+			u->w[base + w].utag = PIPE_UTAG_NONE;
+		}
 	for (uint32_t w = 0; wp < 0 && w < u->ways; w++)
 		if (evicted_line != UINT64_MAX && u->w[base + w].line == evicted_line + 1)
 			wp = (int)w;

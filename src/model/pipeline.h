@@ -28,8 +28,10 @@
 #define HVPMU_MODEL_PIPELINE_H
 
 #include <stdint.h>
+#include <string.h>
 #include <hvpmu/machine.h>
 #include <hvpmu/md.h>
+#include <hvpmu/sparc_decode.h>
 
 struct dram;
 
@@ -63,9 +65,39 @@ void pipe_strand_init(struct pipe_strand *p);
  * One executed CTI (the call of hvpmu_machine_branch): `mispredicted` is
  * the branch predictor's verdict (bpred_update() >= 0).  Looks up and
  * trains the BTC and fills *cost with the timing of t.
+ *
+ * Inline: hvpmu_machine_branch() runs for every CTI, and the causes it
+ * never sets fold away.
  */
-void pipe_branch(struct pipe_strand *p, const struct hvpmu_md_timing *t, uint64_t pc, uint32_t si_flags,
-		 int taken, uint64_t target, int mispredicted, struct pipe_branch_cost *cost);
+static inline void pipe_branch(struct pipe_strand *p, const struct hvpmu_md_timing *t, uint64_t pc, uint32_t f,
+			       int taken, uint64_t target, int mispredicted, struct pipe_branch_cost *cost)
+{
+	memset(cost, 0, sizeof *cost);
+	if (mispredicted) {
+		/* footnote 10: the correct path is fetched once the branch
+		 * executes, then waits at Select until the branch commits */
+		uint64_t refetch = t->refetch_cycles < t->mispredict_cycles ? t->refetch_cycles : t->mispredict_cycles;
+
+		cost->cycles[HVPMU_PIPE_REFETCH] = refetch;
+		cost->cycles[HVPMU_PIPE_DRAIN] = t->mispredict_cycles - refetch;
+	}
+	/* the BTC redirects fetch to taken CTIs' targets; returns use the
+	 * return stack */
+	if (taken && !(f & HVPMU_SI_RET)) {
+		struct pipe_btc_entry *e = &p->btc[(pc >> PIPE_BTC_INDEX_SHIFT) & (PIPE_BTC_ENTRIES - 1)];
+		uint8_t tag = (uint8_t)((pc >> PIPE_BTC_TAG_SHIFT) & PIPE_BTC_TAG_MASK);
+
+		if (!e->valid || e->tag != tag)
+			cost->btc_miss = 1;
+		else if (e->target != target)
+			cost->btc_incorrect = 1;
+		e->valid = 1;
+		e->tag = tag;
+		e->target = target;
+		if ((cost->btc_miss || cost->btc_incorrect) && !mispredicted)
+			cost->cycles[HVPMU_PIPE_FETCH] = t->btc_cycles;
+	}
+}
 
 /* Outcome of a fetch's microtag lookup (TABLE 10-2 sl=7). */
 enum pipe_utag_outcome {
@@ -80,8 +112,12 @@ enum pipe_utag_outcome {
  * 64-byte host cache line). */
 struct pipe_utag_way {
 	uint64_t line;        /* physical line address + 1, 0 = empty */
-	uint64_t utag;
+	uint64_t utag;        /* PIPE_UTAG_NONE when empty */
 };
+/* The microtag of an empty way: matches no fetch.  (An empty way never
+ * predicts anyway -- it is not alive -- so this only spares the hot path
+ * the emptiness test.) */
+#define PIPE_UTAG_NONE (PIPE_UTAG_MASK + 1)
 
 /* Microtag array of one L1I: sets x ways, in way order. */
 struct pipe_utag {
@@ -104,6 +140,38 @@ void pipe_utag_fini(struct pipe_utag *u);
 enum pipe_utag_outcome pipe_utag_fetch(struct pipe_utag *u, uint64_t va, uint64_t pline, int present,
 				       uint64_t evicted_line, int (*probe)(const void *ctx, uint64_t line),
 				       const void *ctx);
+
+/*
+ * Hot path of pipe_utag_fetch() for a line present in the L1I (a tag-cache
+ * hit): 1 if the first way whose microtag matches `va` (so not empty)
+ * holds `pline`.  pipe_utag_fetch(present = 1) then returns
+ * PIPE_UTAG_HIT and changes nothing -- exact: every earlier way fails its
+ * microtag compare or is empty, so it probes no line and empties no entry,
+ * and the matching way is the line's own (alive, nothing to retrain).
+ * 0: call pipe_utag_fetch().
+ */
+static inline int pipe_utag_hit_fast(const struct pipe_utag *u, uint64_t va, uint64_t pline)
+{
+	const struct pipe_utag_way *w;
+	uint64_t ut = (va >> PIPE_UTAG_SHIFT) & PIPE_UTAG_MASK;
+
+	/* an empty way's microtag is PIPE_UTAG_NONE: a match is a live entry */
+	if (u->ways == 4) { /* the T4 L1I: unrolled, the set found by a shift */
+		w = &u->w[(size_t)(pline & (u->sets - 1)) * 4];
+		if (w[0].utag == ut)
+			return w[0].line == pline + 1;
+		if (w[1].utag == ut)
+			return w[1].line == pline + 1;
+		if (w[2].utag == ut)
+			return w[2].line == pline + 1;
+		return w[3].utag == ut && w[3].line == pline + 1;
+	}
+	w = &u->w[(size_t)(pline & (u->sets - 1)) * u->ways];
+	for (uint32_t i = 0; i < u->ways; i++)
+		if (w[i].utag == ut)
+			return w[i].line == pline + 1;
+	return 0;
+}
 
 /*
  * Cycles a read of `paddr` that just entered DRAM model *d at `now` will

@@ -18,6 +18,7 @@ int stbuf_init(struct stbuf *sb, uint32_t entries, uint32_t commit_cycles, uint3
 	sb->commit_cycles = commit_cycles;
 	sb->drain_latency = drain_latency;
 	sb->drain_interval = drain_interval;
+	sb->enter_latency = drain_latency > commit_cycles ? drain_latency : commit_cycles;
 	return 0;
 }
 

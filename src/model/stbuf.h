@@ -52,15 +52,16 @@ struct stbuf_entry {
 };
 
 struct stbuf {
-	struct stbuf_entry e[STBUF_MAX_ENTRIES];
+	uint64_t filter;       /* granules of the present entries, see above (first: the load fast path) */
 	uint32_t head, n;      /* oldest entry, occupancy */
 	uint32_t cap, commit_cycles, drain_latency, drain_interval;
-	uint64_t filter;       /* granules of the present entries, see above */
-	uint8_t gcount[64];    /* present entries covering each filter bit */
+	uint32_t enter_latency; /* max(drain_latency, commit_cycles) */
 	uint64_t now;          /* latest cycle seen */
 	uint64_t last_drain;   /* drain cycle of the youngest store so far */
 	uint64_t full_mark;    /* while full: cycle up to which full_cycles is accounted */
 	uint64_t full_cycles;  /* cycles with every entry occupied */
+	struct stbuf_entry e[STBUF_MAX_ENTRIES];
+	uint8_t gcount[64];    /* present entries covering each filter bit */
 	uint64_t full_stalls;  /* stores that found the buffer full */
 	uint64_t stall_cycles; /* cycles those stores waited */
 };
@@ -151,7 +152,7 @@ static inline uint64_t stbuf_store(struct stbuf *sb, uint64_t now, uint64_t addr
 		sb->stall_cycles += stall;
 		now = stbuf_advance_inline(sb, sb->e[sb->head].drain);
 	}
-	drain = now + (sb->drain_latency > sb->commit_cycles ? sb->drain_latency : sb->commit_cycles);
+	drain = now + sb->enter_latency;
 	if (drain < sb->last_drain + sb->drain_interval)
 		drain = sb->last_drain + sb->drain_interval;
 	sb->last_drain = drain;

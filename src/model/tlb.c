@@ -15,6 +15,8 @@
 #include <hvpmu/hvpmu.h>
 #include "tlb.h"
 
+_Static_assert(TLB_MICRO <= 64 && (TLB_MICRO & (TLB_MICRO - 1)) == 0, "tlb->slots: one bit per MRU slot");
+
 #define KB(x) ((uint64_t)(x) << 10)
 #define GB(x) ((uint64_t)(x) << 30)
 #define MAX_TLB_ENTRIES (1u << 16)
@@ -107,6 +109,7 @@ int tlb_create(const struct tlb_geom *g, enum tlb_side side, struct tlb **out)
 		return HVPMU_ENOMEM;
 	}
 	t->side = side;
+	t->cur = TLB_NO_CUR;
 	t->ways = ways;
 	t->sets = g->entries / ways;
 	t->hsize = 1;
@@ -115,12 +118,15 @@ int tlb_create(const struct tlb_geom *g, enum tlb_side side, struct tlb **out)
 	t->head = malloc(t->hsize * sizeof *t->head);
 	t->next = malloc(g->entries * sizeof *t->next);
 	t->stamp = calloc(g->entries, sizeof *t->stamp);
-	if (!t->head || !t->next || !t->stamp) {
+	t->slots = calloc(g->entries, sizeof *t->slots);
+	if (!t->head || !t->next || !t->stamp || !t->slots) {
 		tlb_destroy(t);
 		return HVPMU_ENOMEM;
 	}
 	memset(t->head, 0xff, t->hsize * sizeof *t->head);
-	memset(t->micro_vpn, 0xff, sizeof t->micro_vpn); /* TLB_NO_VPN */
+	for (uint32_t k = 0; k < TLB_MICRO; k++)
+		t->micro[k].vpn = TLB_NO_VPN;
+	t->slots[0] = ~UINT64_C(0) >> (64 - TLB_MICRO); /* every slot's idx is 0 */
 	*out = t;
 	return HVPMU_OK;
 }
@@ -133,6 +139,7 @@ void tlb_destroy(struct tlb *t)
 	free(t->head);
 	free(t->next);
 	free(t->stamp);
+	free(t->slots);
 	free(t);
 }
 
@@ -167,8 +174,10 @@ static void hash_del(struct tlb *t, uint32_t i)
  * fetch memo of the old entries is stale. */
 static void hash_rebuild(struct tlb *t)
 {
-	memset(t->micro_vpn, 0xff, sizeof t->micro_vpn);
+	for (uint32_t k = 0; k < TLB_MICRO; k++)
+		t->micro[k].vpn = TLB_NO_VPN;
 	t->clock++;
+	t->cur = TLB_NO_CUR;
 	memset(t->head, 0xff, t->hsize * sizeof *t->head);
 	t->nvalid = 0;
 	for (uint32_t i = 0; i < t->sets * t->ways; i++)
@@ -263,13 +272,16 @@ static void tlb_use(struct tlb *t, uint32_t idx, uint64_t va)
 	uint32_t k = (uint32_t)(va >> TLB_PAGE_SHIFT_MIN) & (TLB_MICRO - 1);
 
 	t->stamp[idx] = ++t->clock;
-	t->micro[k] = idx;
-	t->micro_vpn[k] = TLB_NO_VPN; /* tlb_hit_fast() learns the page at its next hit */
+	t->cur = idx;
+	t->slots[t->micro[k].idx] &= ~(UINT64_C(1) << k);
+	t->slots[idx] |= UINT64_C(1) << k;
+	t->micro[k].idx = idx;
+	t->micro[k].vpn = TLB_NO_VPN; /* tlb_hit_fast() learns the page at its next hit */
 }
 
 int tlb_lookup(struct tlb *t, uint32_t ctx, uint64_t va, uint64_t *pa)
 {
-	int64_t idx = t->micro[(va >> TLB_PAGE_SHIFT_MIN) & (TLB_MICRO - 1)];
+	int64_t idx = t->micro[(va >> TLB_PAGE_SHIFT_MIN) & (TLB_MICRO - 1)].idx;
 	const struct tlb_entry *e;
 
 	if (!entry_matches(&t->e[idx], ctx | TLB_ENTRY_VALID, va) && (idx = tlb_find(t, ctx, va)) < 0)
@@ -312,9 +324,8 @@ static void tlb_insert(struct tlb *t, uint32_t ctx, uint64_t va, uint64_t pa, un
 	e = &t->e[victim];
 	if (t->sets == 1 && e->key)
 		hash_del(t, victim);
-	for (uint32_t k = 0; k < TLB_MICRO; k++) /* slots of the entry replaced */
-		if (t->micro[k] == victim)
-			t->micro_vpn[k] = TLB_NO_VPN;
+	for (uint64_t b = t->slots[victim]; b; b &= b - 1) /* slots of the entry replaced */
+		t->micro[__builtin_ctzll(b)].vpn = TLB_NO_VPN;
 	e->va = va & mask;
 	e->mask = mask;
 	e->pa = pa & mask;
@@ -803,7 +814,7 @@ int tlb_access(struct tlb *t, struct tlb_mmu *m, struct tlb_stats *st, uint32_t 
 	if (!t || !m || !st || !res || ctx >= TLB_NCTX)
 		return HVPMU_EINVAL;
 	memset(res, 0, sizeof *res);
-	idx = t->micro[(va >> TLB_PAGE_SHIFT_MIN) & (TLB_MICRO - 1)];
+	idx = t->micro[(va >> TLB_PAGE_SHIFT_MIN) & (TLB_MICRO - 1)].idx;
 	if (!entry_matches(&t->e[idx], ctx | TLB_ENTRY_VALID, va))
 		idx = tlb_find(t, ctx, va);
 	if (idx >= 0) {

@@ -179,7 +179,7 @@ extern const struct tlb_chip tlb_chip_t1;
 
 /* ---- TLB ------------------------------------------------------------ */
 
-#define TLB_MICRO 16 /* MRU array, indexed by VA bits 16:13 */
+#define TLB_MICRO 64 /* MRU array, indexed by VA bits 18:13 (at most 64: tlb->slots) */
 #define TLB_ENTRY_VALID (1u << 16)
 
 struct tlb_entry {
@@ -195,13 +195,20 @@ struct tlb {
 	uint32_t sets, ways;
 	uint32_t codes;  /* size codes ever inserted (set-associative probing) */
 	uint64_t clock;
-	uint32_t micro[TLB_MICRO]; /* entry indices of recent hits */
-	/* the 8 KB page each micro[] slot was last used for, and its PA: a hit
-	 * there needs no entry compare (TLB_NO_VPN = none; reset whenever the
-	 * slot's entry changes) */
-	uint64_t micro_vpn[TLB_MICRO];
-	uint64_t micro_pa[TLB_MICRO];
-	uint32_t micro_ctx[TLB_MICRO];
+	/* the entry whose stamp equals clock (its use changes nothing), or
+	 * TLB_NO_CUR when not known; kept wherever clock or a stamp moves */
+	uint32_t cur;
+	/* MRU slots: the entry index of a recent hit, and the 8 KB page the
+	 * slot was last used for with its context and PA: a hit there needs no
+	 * entry compare (vpn TLB_NO_VPN = none; reset whenever the slot's
+	 * entry changes).  One 24-byte record per slot: the hot path touches
+	 * one host cache line for them. */
+	struct tlb_micro {
+		uint64_t vpn;
+		uint64_t pa;
+		uint32_t ctx;
+		uint32_t idx;
+	} micro[TLB_MICRO];
 	struct tlb_entry *e;       /* [sets * ways] */
 	/* fully associative: exact hash index of valid entries by (page, code) */
 	int32_t *head;             /* [hsize] first entry of each bucket, -1 */
@@ -209,8 +216,10 @@ struct tlb {
 	uint32_t hsize;
 	uint32_t nvalid;
 	uint64_t *stamp;           /* [entries] LRU: clock of the last use */
+	uint64_t *slots;           /* [entries] bit k: micro[k].idx is this entry */
 };
 #define TLB_NO_VPN UINT64_MAX
+#define TLB_NO_CUR UINT32_MAX
 
 /* Create an empty TLB.  0, HVPMU_EINVAL (bad geometry) or HVPMU_ENOMEM. */
 int tlb_create(const struct tlb_geom *g, enum tlb_side side, struct tlb **out);
@@ -223,34 +232,59 @@ void tlb_demap_range(struct tlb *t, uint32_t ctx, uint64_t va, uint64_t len);
 uint32_t tlb_valid_entries(const struct tlb *t);
 
 /*
+ * Hottest path: 1 and *pa if (ctx, va) is in the 8 KB page its MRU slot
+ * was last used for (counts as a use for LRU); 0 otherwise, with nothing
+ * changed (tlb_hit_fast() then tries the slot's entry).
+ */
+static inline int tlb_hit_micro(struct tlb *t, uint32_t ctx, uint64_t va, uint64_t *pa)
+{
+	uint64_t vpn = va >> TLB_PAGE_SHIFT_MIN;
+	const struct tlb_micro *mu = &t->micro[(uint32_t)vpn & (TLB_MICRO - 1)];
+	uint64_t *st;
+
+	/* the 8 KB page this slot was last used for: its entry, unchanged */
+	if (mu->vpn != vpn || mu->ctx != ctx)
+		return 0;
+	/* a use; of the most recent entry (t->cur) it changes nothing,
+	 * else its stamp becomes the next clock.  While t->cur is known, no
+	 * other entry's stamp equals the clock (a clock value >= 1 is given
+	 * to one stamp only; t->cur is set only once the clock is >= 1), so
+	 * the clock moves without reading the stamp. */
+	if (mu->idx != t->cur) {
+		st = &t->stamp[mu->idx];
+		if (t->cur != TLB_NO_CUR)
+			t->clock++;
+		else
+			t->clock += *st != t->clock;
+		*st = t->clock;
+		t->cur = mu->idx;
+	}
+	*pa = mu->pa | (va & (TLB_PAGE_SIZE(TLB_PGSZ_8K) - 1));
+	return 1;
+}
+
+/*
  * Hot path: 1 and *pa if (ctx, va) hits one of the entries recently hit
- * (counts as a use for LRU); 0 otherwise.  No counters change on a hit.
+ * (counts as a use for LRU); 0 otherwise, with nothing changed.  No
+ * counters change on a hit.
  */
 static inline int tlb_hit_fast(struct tlb *t, uint32_t ctx, uint64_t va, uint64_t *pa)
 {
 	uint64_t vpn = va >> TLB_PAGE_SHIFT_MIN;
-	uint32_t k = (uint32_t)vpn & (TLB_MICRO - 1);
+	struct tlb_micro *mu = &t->micro[(uint32_t)vpn & (TLB_MICRO - 1)];
 	struct tlb_entry *e;
 
-	/* the 8 KB page this slot was last used for: its entry, unchanged */
-	if (t->micro_vpn[k] == vpn && t->micro_ctx[k] == ctx) {
-		/* a use; already the most recent one, the LRU order stays and
-		 * so does the clock; branch-free */
-		uint64_t *st = &t->stamp[t->micro[k]];
-
-		t->clock += *st != t->clock;
-		*st = t->clock;
-		*pa = t->micro_pa[k] | (va & (TLB_PAGE_SIZE(TLB_PGSZ_8K) - 1));
+	if (tlb_hit_micro(t, ctx, va, pa))
 		return 1;
-	}
-	e = &t->e[t->micro[k]];
+	e = &t->e[mu->idx];
 	if (e->key != (ctx | TLB_ENTRY_VALID) || ((va ^ e->va) & e->mask))
 		return 0;
-	t->stamp[t->micro[k]] = ++t->clock;
+	t->stamp[mu->idx] = ++t->clock;
+	t->cur = mu->idx;
 	*pa = e->pa | (va & ~e->mask);
-	t->micro_vpn[k] = vpn;
-	t->micro_ctx[k] = ctx;
-	t->micro_pa[k] = *pa & ~(TLB_PAGE_SIZE(TLB_PGSZ_8K) - 1);
+	mu->vpn = vpn;
+	mu->ctx = ctx;
+	mu->pa = *pa & ~(TLB_PAGE_SIZE(TLB_PGSZ_8K) - 1);
 	return 1;
 }
 

@@ -2,15 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The model thread (docs/event-source.md "Model thread") changes where the
 # model runs, never what it computes: every tool gives byte-identical
-# counts with it (the default) and without it (HVPMU_MODEL_THREAD=0), on a
-# real program with the full memory model (the model thread runs only with
-# it) (caches, TLBs, store buffer,
-# pipeline timing, precise overflow traps, the kernel path), with interval
-# samples (cpustat, busstat), MMU statistics, the T1, a guest that starts a
-# second thread (the model thread hands over to the guest's threads
-# mid-run) and one that forks.  The model thread runs twice: with the plugin's ring
-# and with the smallest one (2048 slots: the guest thread finds it full
-# all the time, at translations and system calls too).
+# counts with it (HVPMU_MODEL_THREAD=1) and without it (the default), on a
+# real program with the full memory model (the model thread runs only
+# with it: caches, TLBs, store buffer, pipeline timing, precise overflow
+# traps, the kernel path), with interval samples (cpustat, busstat), MMU
+# statistics, the T1, a guest that starts a second thread (the model
+# thread hands over to the guest's threads mid-run) and one that forks.
+# The model thread runs twice: with the plugin's ring and with the
+# smallest one (2048 slots: the guest thread finds it full all the time,
+# at translations and system calls too).
 # usage: run_model_thread.sh HVPMU MICRO_DIR MINIGZIP TEXT
 set -euo pipefail
 hvpmu=$1 micro=$2 gz=$3 text=$4

@@ -43,12 +43,9 @@ int cmd_mmustat(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+p:x:jh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'p':
-			if (hvpmu_platform_by_name(optarg) < 0 || strlen(optarg) >= sizeof rq.platform) {
-				fprintf(stderr, "hvpmu mmustat: unknown platform '%s' (t1, t4)\n", optarg);
+		case 'p': /* every built-in description, as the other tools */
+			if (tool_set_platform("hvpmu mmustat", optarg, &rq, &md))
 				return EXIT_USAGE;
-			}
-			strcpy(rq.platform, optarg);
 			platform_given = 1;
 			break;
 		case 'M': md_file = optarg; break;

@@ -34,7 +34,10 @@ grep -q '"name": "dmmu_tsb_hits_ctxnon0_8k_tte", "value": '"$hits" "$tmp/j" || {
 set +e
 env -i "$hvpmu" mmustat -p t4 -- "$prog" 2> "$tmp/e"; rc=$?
 env -i "$hvpmu" mmustat -p nosuch -- "$prog" 2> "$tmp/e2"; rc2=$?
+env -i "$hvpmu" mmustat -p t4-2 -- "$prog" 2> "$tmp/e3"; rc3=$?
 set -e
 [ "$rc" -ne 0 ] && [ "$(wc -l < "$tmp/e")" -eq 1 ] || { cat "$tmp/e" >&2; fail "t4 should refuse in one line"; }
+# every built-in description is a platform here too (the T4-2 refuses as the T4)
+[ "$rc3" -ne 0 ] && grep -q 'refused (EBADTRAP; platform t4-2)' "$tmp/e3" || { cat "$tmp/e3" >&2; fail "t4-2"; }
 [ "$rc2" -ne 0 ] && [ "$(wc -l < "$tmp/e2")" -eq 1 ] || fail "unknown platform"
 echo "mmustat: $hits D-MMU TSB hits = DTLB fills; ok"

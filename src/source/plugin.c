@@ -84,7 +84,7 @@ struct tb_info {
 /* A memory-accessing instruction, for the memory model's callbacks.
  * MEM_INSN_ALIGN-aligned: its address shares a record word with the
  * access's size and direction (struct evrec, REC_MEM). */
-#define MEM_INSN_ALIGN 32
+#define MEM_INSN_ALIGN 64
 struct mem_insn {
 	uint64_t pc;
 	uint32_t flags;
@@ -167,7 +167,7 @@ static struct plugin {
  *   REC_TB   block entry: w0 = tb_info | reached << 2, where reached says
  *            that the block entered before reached its last instruction
  *            (its inline counter moved);
- *   REC_MEM  data access: w0 = mem_insn | size_shift << 2 | store << 4,
+ *   REC_MEM  data access: w0 = mem_insn | size_shift << 2 | store << 5,
  *            w1 = vaddr;
  *   REC_PF   software prefetch: w0 = pf_insn;
  *   REC_CTL  w0 = CTL_x << 2 | reached << 5, w1 = argument, where
@@ -754,8 +754,8 @@ static void mem_exec_off(unsigned int vcpu_index, qemu_plugin_meminfo_t info, ui
 		return;
 	}
 	if (__builtin_expect(mi->pinfo != (uint64_t)info, 0)) {
-		mi->pcode = (uint8_t)((qemu_plugin_mem_size_shift(info) & 3u) << 2 |
-				      (qemu_plugin_mem_is_store(info) ? 1u : 0u) << 4);
+		mi->pcode = (uint8_t)((qemu_plugin_mem_size_shift(info) & 7u) << 2 |
+				      (qemu_plugin_mem_is_store(info) ? 1u : 0u) << 5);
 		mi->pinfo = (uint64_t)info;
 	}
 	evring_put(&P.ring, (uintptr_t)mi | mi->pcode | REC_MEM, vaddr);
@@ -828,7 +828,7 @@ static void *model_thread(void *arg)
 			case REC_MEM:
 				if (v)
 					mem_access(v, (const struct mem_insn *)(uintptr_t)(w0 & ~(uint64_t)(MEM_INSN_ALIGN - 1)),
-						   r[i].w1, 1u << ((w0 >> 2) & 3u), (int)((w0 >> 4) & 1u));
+						   r[i].w1, 1u << ((w0 >> 2) & 7u), (int)((w0 >> 5) & 1u));
 				i++;
 				break;
 			case REC_TB:

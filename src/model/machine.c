@@ -766,9 +766,13 @@ int hvpmu_machine_branch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, 
 		struct pipe_branch_cost cost;
 
 		pipe_branch(&s->pipe, &m->md.timing, pc, si_flags, taken, target, kind >= 0, &cost);
-		for (int c = HVPMU_PIPE_ISSUE + 1; c < HVPMU_NPIPE; c++)
+		/* the causes set (most CTIs: none); zero cycles charge nothing */
+		for (uint32_t left = cost.causes; left; left &= left - 1) {
+			int c = __builtin_ctz(left);
+
 			if (cost.cycles[c])
 				charge(s, (enum hvpmu_pipe_cause)c, cost.cycles[c]);
+		}
 		if (cost.btc_miss || cost.btc_incorrect) {
 			s->act.mev[cost.btc_miss ? HVPMU_MEV_BTC_MISS : HVPMU_MEV_BTC_TARG_INCORRECT]++;
 			mem_ref_done(m, strand, pc);

@@ -55,10 +55,17 @@ struct pipe_strand {
 
 /* Stall cycles and front-end events one reported CTI produced. */
 struct pipe_branch_cost {
-	uint64_t cycles[HVPMU_NPIPE]; /* user cycles by cause (ISSUE stays 0) */
+	uint32_t causes;              /* bit c: cycles[c] is set (ISSUE never) */
+	uint64_t cycles[HVPMU_NPIPE]; /* user cycles by cause: only the causes' entries are written */
 	int btc_miss;                 /* HVPMU_MEV_BTC_MISS happened */
 	int btc_incorrect;            /* HVPMU_MEV_BTC_TARG_INCORRECT happened */
 };
+
+/* The cycles of cause k in *c (0 when not set). */
+static inline uint64_t pipe_cost_cycles(const struct pipe_branch_cost *c, enum hvpmu_pipe_cause k)
+{
+	return (c->causes >> k) & 1u ? c->cycles[k] : 0;
+}
 
 void pipe_strand_init(struct pipe_strand *p);
 /*
@@ -72,7 +79,10 @@ void pipe_strand_init(struct pipe_strand *p);
 static inline void pipe_branch(struct pipe_strand *p, const struct hvpmu_md_timing *t, uint64_t pc, uint32_t f,
 			       int taken, uint64_t target, int mispredicted, struct pipe_branch_cost *cost)
 {
-	memset(cost, 0, sizeof *cost);
+	/* per CTI: only what is set is written (no clearing of every cause) */
+	cost->causes = 0;
+	cost->btc_miss = 0;
+	cost->btc_incorrect = 0;
 	if (mispredicted) {
 		/* footnote 10: the correct path is fetched once the branch
 		 * executes, then waits at Select until the branch commits */
@@ -80,6 +90,7 @@ static inline void pipe_branch(struct pipe_strand *p, const struct hvpmu_md_timi
 
 		cost->cycles[HVPMU_PIPE_REFETCH] = refetch;
 		cost->cycles[HVPMU_PIPE_DRAIN] = t->mispredict_cycles - refetch;
+		cost->causes |= 1u << HVPMU_PIPE_REFETCH | 1u << HVPMU_PIPE_DRAIN;
 	}
 	/* the BTC redirects fetch to taken CTIs' targets; returns use the
 	 * return stack */
@@ -94,8 +105,10 @@ static inline void pipe_branch(struct pipe_strand *p, const struct hvpmu_md_timi
 		e->valid = 1;
 		e->tag = tag;
 		e->target = target;
-		if ((cost->btc_miss || cost->btc_incorrect) && !mispredicted)
+		if ((cost->btc_miss || cost->btc_incorrect) && !mispredicted) {
 			cost->cycles[HVPMU_PIPE_FETCH] = t->btc_cycles;
+			cost->causes |= 1u << HVPMU_PIPE_FETCH;
+		}
 	}
 }
 

@@ -520,7 +520,9 @@ static int sync_strand(struct hvpmu_machine *m, uint32_t strand, const struct hv
 {
 	struct strand *s;
 	uint64_t dclass[HVPMU_MAX_ICLASS];
-	struct hvpmu_t4_feed f = { 0 };
+	/* not zeroed (a store of its ~700 bytes at every sync): every field
+	 * is assigned below, the arrays in full (dpipe by pipe_feed()) */
+	struct hvpmu_t4_feed f;
 	struct hvpmu_t4_feed_result r;
 	uint64_t ucyc = 0, nz = 0;
 

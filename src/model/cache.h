@@ -130,6 +130,17 @@ static inline int cache_mru_hit(const struct cache *c, uint64_t line)
 {
 	return (*cache_mru_slot(c, line) & ~CACHE_DIRTY) == line + 1;
 }
+/* 1 if line address `line` is present (no state change): cache_probe()
+ * inline, for a hot path. */
+static inline int cache_holds(const struct cache *c, uint64_t line)
+{
+	const uint64_t *t = cache_mru_slot(c, line);
+
+	for (uint32_t w = 0; w < c->ways; w++)
+		if ((t[w] & ~CACHE_DIRTY) == line + 1)
+			return 1;
+	return 0;
+}
 static inline void cache_mru_set_dirty(struct cache *c, uint64_t line)
 {
 	*cache_mru_slot(c, line) |= CACHE_DIRTY;

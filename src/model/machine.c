@@ -1530,7 +1530,12 @@ static inline int store_fast(struct hvpmu_machine *m, uint32_t strand, uint64_t 
 	struct core *c = s->core;
 	uint64_t l2line, *slot;
 
-	if (!c->l2.sets || !c->active || !cache_mru_hit(&c->l1d, pa >> c->l1d.line_shift))
+	if (!c->l2.sets || !c->active)
+		return 0;
+	/* the L1D line MRU in its set, or not in L1D at all: L1D is not
+	 * write-allocate, so the store's L1D lookup then misses and changes
+	 * no set either (only the unused version would move) */
+	if (!cache_mru_hit(&c->l1d, pa >> c->l1d.line_shift) && cache_holds(&c->l1d, pa >> c->l1d.line_shift))
 		return 0;
 	l2line = pa >> c->l2.line_shift;
 	slot = cache_mru_slot(&c->l2, l2line);

@@ -27,7 +27,7 @@
 
 /* fetch memo entries per strand (a power of two) */
 #define FETCH_MEMO_N 128
-#define FETCH_MEMO_IDX(va) ((((va) >> 2) ^ ((va) >> 8)) & (FETCH_MEMO_N - 1))
+#define FETCH_MEMO_IDX(va) (((va) >> 2) & (FETCH_MEMO_N - 1))
 
 struct strand {
 	struct hvpmu_activity act;        /* written by the event source */

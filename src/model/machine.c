@@ -1532,14 +1532,15 @@ static inline int store_fast(struct hvpmu_machine *m, uint32_t strand, uint64_t 
 
 	if (!c->l2.sets || !c->active)
 		return 0;
-	/* the L1D line MRU in its set, or not in L1D at all: L1D is not
-	 * write-allocate, so the store's L1D lookup then misses and changes
-	 * no set either (only the unused version would move) */
-	if (!cache_mru_hit(&c->l1d, pa >> c->l1d.line_shift) && cache_holds(&c->l1d, pa >> c->l1d.line_shift))
-		return 0;
 	l2line = pa >> c->l2.line_shift;
 	slot = cache_mru_slot(&c->l2, l2line);
 	if ((*slot & ~CACHE_DIRTY) != l2line + 1)
+		return 0;
+	/* the L1D line MRU in its set, or not in L1D at all: L1D is not
+	 * write-allocate, so the store's L1D lookup then misses and changes
+	 * no set either (only the unused version would move).  After the L2
+	 * check: the set search only for stores that can take this path. */
+	if (!cache_mru_hit(&c->l1d, pa >> c->l1d.line_shift) && cache_holds(&c->l1d, pa >> c->l1d.line_shift))
 		return 0;
 	if (coh_on(&m->coh)) {
 		if (!(*slot & CACHE_DIRTY))

@@ -16,9 +16,10 @@ struct cache {
 	uint32_t set_mask;
 	uint32_t set_shift; /* a set is 1 << set_shift tag words: ways rounded up to a power of two */
 	uint64_t mru_key; /* key of the last access: at MRU of its set (0 = none) */
-	uint64_t version; /* moves at every cache_access() and every line invalidated:
-			     unchanged means no set changed (for the fetch memo of
-			     branch perf, docs/memory-model.md "Performance") */
+	uint64_t version; /* moves at every cache_access() and every line invalidated
+			     (not at the L1I fetch fast path, which changes no set):
+			     unchanged means no set changed (the L1I fetch memo,
+			     docs/memory-model.md "Performance") */
 	uint64_t *tag;    /* [sets << set_shift], a set's ways MRU first, from its
 	                     start (indexed by a shift, not a multiply):
 	                     line address + 1 (0 = invalid) | CACHE_DIRTY */
@@ -128,6 +129,17 @@ static inline uint64_t *cache_mru_slot(const struct cache *c, uint64_t line)
 static inline int cache_mru_hit(const struct cache *c, uint64_t line)
 {
 	return (*cache_mru_slot(c, line) & ~CACHE_DIRTY) == line + 1;
+}
+/* 1 if line address `line` is present (no state change): cache_probe()
+ * inline, for a hot path. */
+static inline int cache_holds(const struct cache *c, uint64_t line)
+{
+	const uint64_t *t = cache_mru_slot(c, line);
+
+	for (uint32_t w = 0; w < c->ways; w++)
+		if ((t[w] & ~CACHE_DIRTY) == line + 1)
+			return 1;
+	return 0;
 }
 static inline void cache_mru_set_dirty(struct cache *c, uint64_t line)
 {

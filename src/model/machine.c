@@ -25,6 +25,10 @@
 /* fetch line + two data lines (an access crossing a line boundary) */
 #define MAX_MISSES_PER_INSN 3
 
+/* fetch memo entries per strand (a power of two) */
+#define FETCH_MEMO_N 128
+#define FETCH_MEMO_IDX(va) (((va) >> 2) & (FETCH_MEMO_N - 1))
+
 struct strand {
 	struct hvpmu_activity act;        /* written by the event source */
 	/* hot: what the fast paths of hvpmu_machine_dref / _ifetch and the
@@ -69,6 +73,15 @@ struct strand {
 	 * buffer waits of its last L2 miss, whether the strand has run */
 	uint64_t l2b_pc, l2b_wait;
 	int l2b_ran;
+	/* fetch memo (hvpmu_machine_ifetch): blocks of one 8 KB page whose
+	 * every line was a fast-path hit, with the core's L1I version then */
+	struct fetch_memo {
+		uint64_t vaddr;   /* block start (0 with bytes 0: empty) */
+		uint64_t version; /* core's l1i.version after the block */
+		uint64_t page_pa; /* physical 8 KB page of the block */
+		uint64_t last_key; /* L1I key (line + 1) of the block's last line */
+		uint32_t bytes;
+	} fmemo[FETCH_MEMO_N];
 };
 
 struct core {
@@ -507,7 +520,9 @@ static int sync_strand(struct hvpmu_machine *m, uint32_t strand, const struct hv
 {
 	struct strand *s;
 	uint64_t dclass[HVPMU_MAX_ICLASS];
-	struct hvpmu_t4_feed f = { 0 };
+	/* not zeroed (a store of its ~700 bytes at every sync): every field
+	 * is assigned below, the arrays in full (dpipe by pipe_feed()) */
+	struct hvpmu_t4_feed f;
 	struct hvpmu_t4_feed_result r;
 	uint64_t ucyc = 0, nz = 0;
 
@@ -1519,11 +1534,17 @@ static inline int store_fast(struct hvpmu_machine *m, uint32_t strand, uint64_t 
 	struct core *c = s->core;
 	uint64_t l2line, *slot;
 
-	if (!c->l2.sets || !c->active || !cache_mru_hit(&c->l1d, pa >> c->l1d.line_shift))
+	if (!c->l2.sets || !c->active)
 		return 0;
 	l2line = pa >> c->l2.line_shift;
 	slot = cache_mru_slot(&c->l2, l2line);
 	if ((*slot & ~CACHE_DIRTY) != l2line + 1)
+		return 0;
+	/* the L1D line MRU in its set, or not in L1D at all: L1D is not
+	 * write-allocate, so the store's L1D lookup then misses and changes
+	 * no set either (only the unused version would move).  After the L2
+	 * check: the set search only for stores that can take this path. */
+	if (!cache_mru_hit(&c->l1d, pa >> c->l1d.line_shift) && cache_holds(&c->l1d, pa >> c->l1d.line_shift))
 		return 0;
 	if (coh_on(&m->coh)) {
 		if (!(*slot & CACHE_DIRTY))
@@ -1710,25 +1731,16 @@ static __attribute__((noinline)) void fetch_line_slow(struct hvpmu_machine *m, u
 	mem_ref_done(m, strand, va);
 }
 
-void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vaddr, uint32_t bytes)
+/* The lines of a block past the fetch memo of hvpmu_machine_ifetch: one
+ * translation per page, the L1I fast path inline, fetch_line_slow()
+ * otherwise; then the block is remembered if it qualifies. */
+static __attribute__((noinline)) void fetch_lines(struct hvpmu_machine *m, uint32_t strand, uint64_t vaddr,
+						  uint32_t bytes, struct fetch_memo *memo)
 {
-	struct strand *s;
-	struct core *c;
-	uint64_t line, mask, page_va = UINT64_MAX, page_pa = 0;
+	struct strand *s = &m->s[strand];
+	struct core *c = s->core;
+	uint64_t line, mask, page_va = UINT64_MAX, page_pa = 0, version = c->l1i.version;
 
-	if (!m->mem_on || strand >= m->nstrands || !bytes)
-		return;
-	s = &m->s[strand];
-	s->sb_blk_vaddr = vaddr; /* the store buffer's clock, sb_clock() */
-	s->sb_blk_bytes = bytes;
-	s->sb_blk_pos = s->act.bound;
-	s->l2b_pc = vaddr; /* request buffers: the fetch's cycle (block start) */
-	c = core_of(m, strand);
-	if (__builtin_expect(!s->l2b_ran, 0)) { /* a running strand of its core (sl=18 0x04) */
-		s->l2b_ran = 1;
-		c->nrunning++;
-		c->dup_track = c->nrunning > 1 && c->l1mb.n;
-	}
 	line = (uint64_t)1 << c->l1i.line_shift;
 	mask = ~(line - 1);
 	/* the page of the last fetch that hit the ITLB's MRU slot, if the ITLB
@@ -1769,19 +1781,76 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 			uint64_t pline = pa >> c->l1i.line_shift;
 
 			/* a hit at way 0 whose microtag predicts its way: of
-			 * cache_access() only the version and mru_key move, and
-			 * the microtags change nothing */
+			 * cache_access() only mru_key would move (and the version,
+			 * which this path leaves: no set changed), and the
+			 * microtags change nothing */
 			if ((*cache_mru_slot(&c->l1i, pline) & ~CACHE_DIRTY) == pline + 1 &&
-			    pipe_utag_hit_fast(&c->utag, a, pline)) {
-				c->l1i.version++;
+			    pipe_utag_hit_fast(&c->utag, a, pline))
 				c->l1i.mru_key = pline + 1;
-			} else {
+			else
 				fetch_line_slow(m, strand, a, a > vaddr ? a : vaddr, pa);
-			}
 		}
 		if (a == end)
 			break;
 	}
+	/* remember a block of one page whose lines all took the fast path
+	 * (the version stood still); its first line may have been skipped as
+	 * the line fetched last: check that it is a fast-path hit too */
+	if (c->l1i.version == version && (vaddr ^ (vaddr + bytes - 1)) >> FETCH_PAGE_SHIFT == 0 &&
+	    c->l1i.line_shift <= FETCH_PAGE_SHIFT) {
+		uint64_t pline = (page_pa | (vaddr & ((UINT64_C(1) << FETCH_PAGE_SHIFT) - 1))) >> c->l1i.line_shift;
+
+		if ((*cache_mru_slot(&c->l1i, pline) & ~CACHE_DIRTY) == pline + 1 &&
+		    pipe_utag_hit_fast(&c->utag, vaddr & mask, pline)) {
+			memo->vaddr = vaddr;
+			memo->bytes = bytes;
+			memo->version = version;
+			memo->page_pa = page_pa;
+			memo->last_key = c->l1i.mru_key;
+		}
+	}
+}
+
+/*
+ * A block fetch.  Inline here only the fetch memo: this block (same start
+ * and length, within one 8 KB page) was fetched before with every line a
+ * fast-path hit of fetch_lines() -- at way 0 of its L1I set with a
+ * microtag predicting it, or the line fetched last, also checked to be
+ * one -- and the L1I version has not moved since.  The version moves at
+ * every cache_access() and every invalidation of the L1I, and the
+ * microtags change only in fetch_line_slow() after its cache_access():
+ * so every set and microtag is as it was then.  If the strand's remembered
+ * page (fetch_lines(): no translation needed) is the block's page and
+ * maps to the same physical page, fetch_lines() would take the fast path
+ * at every line again, of which only mru_key moves, to the last line.
+ */
+void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vaddr, uint32_t bytes)
+{
+	struct strand *s;
+	struct core *c;
+	struct fetch_memo *memo;
+
+	if (!m->mem_on || strand >= m->nstrands || !bytes)
+		return;
+	s = &m->s[strand];
+	s->sb_blk_vaddr = vaddr; /* the store buffer's clock, sb_clock() */
+	s->sb_blk_bytes = bytes;
+	s->sb_blk_pos = s->act.bound;
+	s->l2b_pc = vaddr; /* request buffers: the fetch's cycle (block start) */
+	c = s->core;
+	if (__builtin_expect(!s->l2b_ran, 0)) { /* a running strand of its core (sl=18 0x04) */
+		s->l2b_ran = 1;
+		c->nrunning++;
+		c->dup_track = c->nrunning > 1 && c->l1mb.n;
+	}
+	memo = &s->fmemo[FETCH_MEMO_IDX(vaddr)];
+	if (memo->vaddr == vaddr && memo->bytes == bytes && memo->version == c->l1i.version &&
+	    s->ipage_vpn == vaddr >> FETCH_PAGE_SHIFT && s->ipage_pa == memo->page_pa && s->ipage_ctx == s->ctx &&
+	    s->ipage_clock == s->itlb->clock) {
+		c->l1i.mru_key = memo->last_key;
+		return;
+	}
+	fetch_lines(m, strand, vaddr, bytes, memo);
 }
 
 int hvpmu_machine_map_large(struct hvpmu_machine *m, uint64_t va, uint64_t len, uint64_t bytes)

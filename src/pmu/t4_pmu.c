@@ -258,6 +258,24 @@ static int locate_wrap(const struct t4_counter *c, uint32_t pic, const struct hv
 	return -1;
 }
 
+/* The sum of the memory events of mask `mevs`: only its set bits are
+ * visited (a counter selects a few of the HVPMU_NMEV events); the same
+ * terms as a walk of every event testing its bit, so the same sum. */
+static uint64_t mev_sum(uint64_t mevs, const struct hvpmu_t4_feed *f)
+{
+	uint64_t d = 0;
+
+	/* the walk it replaces stopped at HVPMU_NMEV */
+	mevs &= HVPMU_NMEV < 64 ? (UINT64_C(1) << (HVPMU_NMEV % 64)) - 1 : ~UINT64_C(0);
+	while (mevs) {
+		unsigned k = (unsigned)__builtin_ctzll(mevs);
+
+		mevs &= mevs - 1;
+		d += f->dmev[k];
+	}
+	return d;
+}
+
 /*
  * A pipeline-group counter (sl=1, 2, 8, 9, 28): the user-mode cycles of
  * the causes it selects when ut is set; the privileged / hyperprivileged
@@ -273,9 +291,7 @@ static uint64_t pipe_delta(const struct t4_counter *c, const struct hvpmu_t4_fee
 		for (int k = 0; k < HVPMU_NPIPE; k++)
 			if (c->causes & (1u << k))
 				d += f->dpipe[k];
-		for (int k = 0; k < HVPMU_NMEV; k++)
-			if (c->mevs & (UINT64_C(1) << k))
-				d += f->dmev[k];
+		d += mev_sum(c->mevs, f);
 	}
 	if (c->causes & (1u << HVPMU_PIPE_ISSUE))
 		for (int m = HVPMU_MODE_PRIV; m < HVPMU_NMODES; m++)
@@ -311,9 +327,7 @@ void hvpmu_t4_pmu_feed(struct hvpmu_t4_pmu *pmu, const struct hvpmu_t4_feed *f,
 					dmis += f->dmispred[k];
 			delta += dmis;
 		} else if (c->kind == HVPMU_T4_KIND_MEM && counts_mode(c, f->mode)) {
-			for (int k = 0; k < HVPMU_NMEV; k++)
-				if (c->mevs & (UINT64_C(1) << k))
-					delta += f->dmev[k];
+			delta = mev_sum(c->mevs, f);
 		} else if (c->kind == HVPMU_T4_KIND_PIPE) {
 			delta = pipe_delta(c, f);
 		} else if (c->kind == HVPMU_T4_KIND_CYCLES) {

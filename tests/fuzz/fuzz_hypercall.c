@@ -30,6 +30,8 @@
 
 #include <hvpmu/hvpmu.h>
 
+#include "fuzz_input.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 enum { OP_HCALL_FAST, OP_HCALL_CORE, OP_HCALL_RAW, OP_VT_PAIR, OP_RUN, OP_CYCLES, OP_MODE, OP_SYNC, N_OPS };
@@ -40,31 +42,6 @@ static const uint64_t core_fns[] = { HV_CORE_SET_VER, HV_CORE_GET_VER, 0x01, 0x0
 static const uint64_t groups[] = { HV_GRP_SUN4V, HV_GRP_CORE, HV_GRP_VT_CPU, 0x0202, 0x0200 };
 static const uint64_t specials[] = { 0, 1, 2, 3, 4, 5, 6, 9, 99, UINT64_C(0x100000000), ~UINT64_C(0),
 				     (uint64_t)-4, UINT64_C(0x8000000000000000) };
-
-struct in {
-	const uint8_t *p;
-	size_t n;
-};
-
-static uint8_t u8(struct in *in)
-{
-	uint8_t v = 0;
-
-	if (in->n) {
-		v = *in->p++;
-		in->n--;
-	}
-	return v;
-}
-
-static uint64_t u64(struct in *in)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < 8; i++)
-		v = v << 8 | u8(in);
-	return v;
-}
 
 /* A PCR value: often a sensible one, sometimes anything. */
 static uint64_t pcr_value(struct in *in)

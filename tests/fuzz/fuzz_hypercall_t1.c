@@ -17,35 +17,12 @@
 #include <string.h>
 #include <hvpmu/hvpmu.h>
 
+#include "fuzz_input.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MMUSTAT_ALIGN 64
 #define CTL_BITS 0xffu
-
-struct in {
-	const uint8_t *p;
-	size_t n;
-};
-
-static uint8_t get8(struct in *in)
-{
-	uint8_t v = 0;
-
-	if (in->n) {
-		v = *in->p++;
-		in->n--;
-	}
-	return v;
-}
-
-static uint64_t get64(struct in *in)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < 8; i++)
-		v = (v << 8) | get8(in);
-	return v;
-}
 
 static const uint64_t fns[] = { HV_FAST_NIAGARA_GET_PERFREG, HV_FAST_NIAGARA_SET_PERFREG,
 				HV_FAST_NIAGARA_MMUSTAT_CONF, HV_FAST_NIAGARA_MMUSTAT_INFO,
@@ -94,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct hvpmu_md md;
 	struct hvpmu_machine *m = NULL;
 	struct hvpmu_hv *hv = NULL;
-	uint8_t cfg = get8(&in);
+	uint8_t cfg = u8(&in);
 
 	if (hvpmu_md_default(HVPMU_PLATFORM_T1, &md))
 		abort();
@@ -105,18 +82,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	hvpmu_machine_enable_memory(m, (cfg >> 2) & 1);
 	for (unsigned step = 0; step < 64 && in.n; step++) {
-		uint8_t op = get8(&in);
-		uint32_t strand = get8(&in) % 6; /* past the last strand too */
+		uint8_t op = u8(&in);
+		uint32_t strand = u8(&in) % 6; /* past the last strand too */
 		struct hvpmu_hv_regs r;
 
 		for (int k = 0; k < 5; k++) {
-			uint8_t sel = get8(&in);
+			uint8_t sel = u8(&in);
 
-			r.o[k] = sel < 0x80 ? args[sel % (sizeof args / sizeof args[0])] : get64(&in);
+			r.o[k] = sel < 0x80 ? args[sel % (sizeof args / sizeof args[0])] : u64(&in);
 		}
 		switch (op % 4) {
 		case 0: /* fast trap */
-			r.o[5] = (op & 0x80) ? get64(&in) : fns[(op >> 2) % (sizeof fns / sizeof fns[0])];
+			r.o[5] = (op & 0x80) ? u64(&in) : fns[(op >> 2) % (sizeof fns / sizeof fns[0])];
 			check(hv, m, strand, HV_FAST_TRAP, &r);
 			break;
 		case 1: /* core trap: negotiate or query a group */
@@ -125,8 +102,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			check(hv, m, strand, HV_CORE_TRAP, &r);
 			break;
 		case 2: /* another trap number */
-			r.o[5] = get8(&in);
-			check(hv, m, strand, get8(&in), &r);
+			r.o[5] = u8(&in);
+			check(hv, m, strand, u8(&in), &r);
 			break;
 		default: /* memory activity: TLB walks, TSB hits, DRAM traffic */
 			if (strand < hvpmu_machine_nstrands(m))

@@ -31,6 +31,8 @@
 #include <hvpmu/hvpmu.h>
 #include <hvpmu/mmustat.h>
 
+#include "fuzz_input.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAX_SEGS 4
@@ -40,36 +42,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define AREA HVPMU_MMUSTAT_AREA_SIZE
 
 enum { OP_CONF, OP_INFO, OP_HIT, OP_HIT_VALID, OP_RESET, OP_STORE, OP_ZERO_BUFFER, N_OPS };
-
-struct in {
-	const uint8_t *p;
-	size_t n;
-};
-
-static uint8_t u8(struct in *in)
-{
-	uint8_t v = 0;
-
-	if (in->n) {
-		v = *in->p++;
-		in->n--;
-	}
-	return v;
-}
-
-static uint16_t u16(struct in *in)
-{
-	return (uint16_t)(u8(in) << 8 | u8(in));
-}
-
-static uint64_t u64(struct in *in)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < 8; i++)
-		v = v << 8 | u8(in);
-	return v;
-}
 
 #define CHECK(c) do { if (!(c)) abort(); } while (0)
 

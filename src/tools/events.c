@@ -104,20 +104,37 @@ static int t1_lookup(const char *base, struct hvpmu_sv_event *e)
 	return -1;
 }
 
-static int parse_one_t1(const char *tok, struct hvpmu_sv_event *e, char *err, size_t errlen)
+/*
+ * Split "NAME[:MODS]": the event's name (all of tok) into e (zeroed
+ * first), NAME into base[BASE_MAX], and *colon at the ':' (NULL without).
+ * Returns 0, or -1 with err set if tok is empty or too long.
+ */
+#define BASE_MAX 128
+static int split_event(const char *tok, struct hvpmu_sv_event *e, char *base, const char **colon, char *err,
+		       size_t errlen)
 {
-	char base[128];
-	const char *colon = strchr(tok, ':');
-	size_t blen = colon ? (size_t)(colon - tok) : strlen(tok);
+	size_t blen;
 
+	*colon = strchr(tok, ':');
+	blen = *colon ? (size_t)(*colon - tok) : strlen(tok);
 	memset(e, 0, sizeof *e);
-	if (blen == 0 || blen >= sizeof base || strlen(tok) >= sizeof e->name) {
+	if (blen == 0 || blen >= BASE_MAX || strlen(tok) >= sizeof e->name) {
 		snprintf(err, errlen, "invalid event '%s'", tok);
 		return -1;
 	}
 	memcpy(base, tok, blen);
 	base[blen] = 0;
 	snprintf(e->name, sizeof e->name, "%s", tok);
+	return 0;
+}
+
+static int parse_one_t1(const char *tok, struct hvpmu_sv_event *e, char *err, size_t errlen)
+{
+	char base[BASE_MAX];
+	const char *colon;
+
+	if (split_event(tok, e, base, &colon, err, errlen))
+		return -1;
 	if (t1_lookup(base, e)) {
 		snprintf(err, errlen, "event syntax error: unknown T1 event '%s' (see 'hvpmu list')", base);
 		return -1;
@@ -131,21 +148,14 @@ static int parse_one_t1(const char *tok, struct hvpmu_sv_event *e, char *err, si
 
 static int parse_one(const char *tok, struct hvpmu_sv_event *e, char *err, size_t errlen)
 {
-	char base[128];
-	const char *colon = strchr(tok, ':');
-	size_t blen = colon ? (size_t)(colon - tok) : strlen(tok);
+	char base[BASE_MAX];
+	const char *colon;
 	const struct hvpmu_t4_event *nat;
 	const struct hvpmu_t4_alias *al;
 	unsigned long sl, mask, raw;
 
-	memset(e, 0, sizeof *e);
-	if (blen == 0 || blen >= sizeof base || strlen(tok) >= sizeof e->name) {
-		snprintf(err, errlen, "invalid event '%s'", tok);
+	if (split_event(tok, e, base, &colon, err, errlen))
 		return -1;
-	}
-	memcpy(base, tok, blen);
-	base[blen] = 0;
-	snprintf(e->name, sizeof e->name, "%s", tok);
 	if ((nat = hvpmu_t4_event_by_name(base))) {
 		e->sl = nat->sl;
 		e->mask = nat->mask;

@@ -8,6 +8,7 @@
 #ifndef HVPMU_MODEL_CACHE_H
 #define HVPMU_MODEL_CACHE_H
 
+#include <assert.h>
 #include <stdint.h>
 
 struct cache {
@@ -129,6 +130,17 @@ static inline uint64_t *cache_mru_slot(const struct cache *c, uint64_t line)
 static inline int cache_mru_hit(const struct cache *c, uint64_t line)
 {
 	return (*cache_mru_slot(c, line) & ~CACHE_DIRTY) == line + 1;
+}
+/* cache_mru_hit() for a cache that is never written (every cache_access()
+ * with write = 0: L1I, L1D -- write-through, the dirty bits live in L2):
+ * its tag words never carry CACHE_DIRTY (only a write sets it, moves and
+ * invalidations copy or clear whole words), so no mask is needed. */
+static inline int cache_mru_hit_clean(const struct cache *c, uint64_t line)
+{
+	const uint64_t *slot = cache_mru_slot(c, line);
+
+	assert(!(*slot & CACHE_DIRTY));
+	return *slot == line + 1;
 }
 /* 1 if line address `line` is present (no state change): cache_probe()
  * inline, for a hot path. */

@@ -1544,7 +1544,7 @@ static inline int store_fast(struct hvpmu_machine *m, uint32_t strand, uint64_t 
 	 * write-allocate, so the store's L1D lookup then misses and changes
 	 * no set either (only the unused version would move).  After the L2
 	 * check: the set search only for stores that can take this path. */
-	if (!cache_mru_hit(&c->l1d, pa >> c->l1d.line_shift) && cache_holds(&c->l1d, pa >> c->l1d.line_shift))
+	if (!cache_mru_hit_clean(&c->l1d, pa >> c->l1d.line_shift) && cache_holds(&c->l1d, pa >> c->l1d.line_shift))
 		return 0;
 	if (coh_on(&m->coh)) {
 		if (!(*slot & CACHE_DIRTY))
@@ -1606,7 +1606,7 @@ static __attribute__((noinline)) void dref_load(struct hvpmu_machine *m, uint32_
 	if (s->sb.filter && stbuf_may_hit(&s->sb, pa, size) && !(f & HVPMU_SI_PREFETCH))
 		sb_load(m, strand, pc, pa, size);
 	/* the fast path of hvpmu_machine_dref, after the lookup */
-	if (one_line(&c->l1d, pa, size) && cache_mru_hit(&c->l1d, pa >> c->l1d.line_shift) && !c->dup_track)
+	if (one_line(&c->l1d, pa, size) && cache_mru_hit_clean(&c->l1d, pa >> c->l1d.line_shift) && !c->dup_track)
 		return;
 	dref_lines(m, strand, pc, pa, size, f, 0);
 }
@@ -1627,7 +1627,7 @@ static __attribute__((noinline)) void dref_translate(struct hvpmu_machine *m, ui
  * A data access.  Inline here only the common case of a load: a DTLB hit
  * in its MRU slot's page (tlb_hit_micro), no buffered store that could overlap
  * it (the store buffer's filter), and a line most recently used in its
- * L1D set -- a hit that changes nothing (cache_mru_hit,
+ * L1D set -- a hit that changes nothing (cache_mru_hit_clean,
  * docs/memory-model.md "Performance"; not on a core with several running
  * strands: duplicate misses).  Everything else goes to the functions
  * above as tail calls, so this one stays small (few saved registers).
@@ -1657,7 +1657,7 @@ void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, u
 	 * buffered store (stbuf_may_hit()); other loads take dref_load() */
 	if ((pa >> STBUF_GRANULE_SHIFT) != (pa + size - 1) >> STBUF_GRANULE_SHIFT ||
 	    ((s->sb.filter >> ((pa >> STBUF_GRANULE_SHIFT) & 63)) & 1) || !one_line(&c->l1d, pa, size) ||
-	    !cache_mru_hit(&c->l1d, pa >> c->l1d.line_shift) || c->dup_track)
+	    !cache_mru_hit_clean(&c->l1d, pa >> c->l1d.line_shift) || c->dup_track)
 		dref_load(m, strand, pc, pa, size, f);
 }
 
@@ -1784,7 +1784,7 @@ static __attribute__((noinline)) void fetch_lines(struct hvpmu_machine *m, uint3
 			 * cache_access() only mru_key would move (and the version,
 			 * which this path leaves: no set changed), and the
 			 * microtags change nothing */
-			if ((*cache_mru_slot(&c->l1i, pline) & ~CACHE_DIRTY) == pline + 1 &&
+			if (cache_mru_hit_clean(&c->l1i, pline) &&
 			    pipe_utag_hit_fast(&c->utag, a, pline))
 				c->l1i.mru_key = pline + 1;
 			else
@@ -1800,7 +1800,7 @@ static __attribute__((noinline)) void fetch_lines(struct hvpmu_machine *m, uint3
 	    c->l1i.line_shift <= FETCH_PAGE_SHIFT) {
 		uint64_t pline = (page_pa | (vaddr & ((UINT64_C(1) << FETCH_PAGE_SHIFT) - 1))) >> c->l1i.line_shift;
 
-		if ((*cache_mru_slot(&c->l1i, pline) & ~CACHE_DIRTY) == pline + 1 &&
+		if (cache_mru_hit_clean(&c->l1i, pline) &&
 		    pipe_utag_hit_fast(&c->utag, vaddr & mask, pline)) {
 			memo->vaddr = vaddr;
 			memo->bytes = bytes;

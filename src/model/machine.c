@@ -1301,7 +1301,7 @@ static int prefetch_line(struct hvpmu_machine *m, uint32_t strand, uint64_t a, i
 	if ((c->l1mb.n || c->l2bufs) && l2b_pf_admit(m, strand, a, sw, sw && !to_l1))
 		return PF_DROPPED;
 	if (to_l1)
-		cache_access(&c->l1d, a, 1, 0, &r);
+		cache_access_clean(&c->l1d, a, 1, &r);
 	m->s[strand].l2b_wait = 0;
 	*from = fill_l2(m, strand, a, 0);
 	l2b_l1_miss(m, strand, *from); /* no wait charged: a prefetch does not stall */
@@ -1482,12 +1482,12 @@ static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uin
 	if (is_store) {
 		/* L1D is write-through without write allocation: a store updates
 		 * L1D if present and always goes to L2 */
-		cache_access(&c->l1d, a, 0, 0, &r);
+		cache_access_clean(&c->l1d, a, 0, &r);
 		from = fill_l2(m, strand, a, 1);
 		s->act.mev[st_event[from]]++;
 		/* stores retire into the store buffer: no latency charged */
 	} else {
-		cache_access(&c->l1d, a, 1, 0, &r);
+		cache_access_clean(&c->l1d, a, 1, &r);
 		if (r.hit) {
 			if (__builtin_expect(c->dup_track, 0)) /* footnote 11 duplicate misses */
 				dup_miss(m, strand, pc, a, f);
@@ -1544,7 +1544,7 @@ static inline int store_fast(struct hvpmu_machine *m, uint32_t strand, uint64_t 
 	 * write-allocate, so the store's L1D lookup then misses and changes
 	 * no set either (only the unused version would move).  After the L2
 	 * check: the set search only for stores that can take this path. */
-	if (!cache_mru_hit_clean(&c->l1d, pa >> c->l1d.line_shift) && cache_holds(&c->l1d, pa >> c->l1d.line_shift))
+	if (!cache_mru_hit_clean(&c->l1d, pa >> c->l1d.line_shift) && cache_holds_clean(&c->l1d, pa >> c->l1d.line_shift))
 		return 0;
 	if (coh_on(&m->coh)) {
 		if (!(*slot & CACHE_DIRTY))
@@ -1716,7 +1716,7 @@ static __attribute__((noinline)) void fetch_line_slow(struct hvpmu_machine *m, u
 	struct cache_result r;
 	enum served from;
 
-	cache_access(&c->l1i, pa, 1, 0, &r);
+	cache_access_clean(&c->l1i, pa, 1, &r);
 	/* a hit whose microtag predicts its way: nothing to account */
 	if (r.hit && pipe_utag_hit_fast(&c->utag, a, pa >> c->l1i.line_shift))
 		return;

@@ -1538,7 +1538,7 @@ static inline int store_fast(struct hvpmu_machine *m, uint32_t strand, uint64_t 
 		return 0;
 	l2line = pa >> c->l2.line_shift;
 	slot = cache_mru_slot(&c->l2, l2line);
-	if ((*slot & ~CACHE_DIRTY) != l2line + 1)
+	if (*slot << 1 != (l2line + 1) << 1) /* the word without CACHE_DIRTY (bit 63; keys < 2^63, cache.h) */
 		return 0;
 	/* the L1D line MRU in its set, or not in L1D at all: L1D is not
 	 * write-allocate, so the store's L1D lookup then misses and changes
@@ -1588,6 +1588,10 @@ static __attribute__((noinline)) void dref_store_lines(struct hvpmu_machine *m, 
 static __attribute__((noinline)) void dref_store(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t pa,
 						 unsigned size, uint32_t f)
 {
+	/* called only from hvpmu_machine_dref(), which returns on size 0:
+	 * stbuf_store() need not handle it */
+	if (!size)
+		__builtin_unreachable();
 	sb_store(m, strand, pc, pa, size); /* store buffer: docs/memory-model.md */
 	if (one_line(&m->s[strand].core->l1d, pa, size) && store_fast(m, strand, pc, pa))
 		return;

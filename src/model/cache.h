@@ -8,6 +8,7 @@
 #ifndef HVPMU_MODEL_CACHE_H
 #define HVPMU_MODEL_CACHE_H
 
+#include <assert.h>
 #include <stdint.h>
 
 struct cache {
@@ -48,13 +49,13 @@ void cache_fini(struct cache *c);
  * specialised copies below). */
 static inline __attribute__((always_inline)) void
 access_set(struct cache *c, uint64_t *t, uint32_t ways, uint64_t key, int allocate, uint64_t wbit,
-	   struct cache_result *r)
+	   uint64_t kmask, struct cache_result *r)
 {
 	uint64_t v;
 	uint32_t w;
 
 	for (w = 0; w < ways; w++)
-		if ((t[w] & ~CACHE_DIRTY) == key)
+		if ((t[w] & kmask) == key)
 			break;
 	if (w < ways) {
 		uint32_t hit_way = w;
@@ -77,16 +78,17 @@ access_set(struct cache *c, uint64_t *t, uint32_t ways, uint64_t key, int alloca
 	v = t[ways - 1];
 	if (v) {
 		r->evicted = 1;
-		r->evicted_dirty = (int)(v >> 63);
-		r->evicted_line = (v & ~CACHE_DIRTY) - 1;
+		r->evicted_dirty = (int)((v & ~kmask) >> 63);
+		r->evicted_line = (v & kmask) - 1;
 	}
 	for (w = ways - 1; w; w--)
 		t[w] = t[w - 1];
 	t[0] = key | wbit;
 }
 
-static inline __attribute__((always_inline)) void cache_access(struct cache *c, uint64_t addr, int allocate, int write,
-								struct cache_result *r)
+/* `kmask`: ~CACHE_DIRTY, or ~0 for a cache never written (cache_access_clean()) */
+static inline __attribute__((always_inline)) void cache_access_mask(struct cache *c, uint64_t addr, int allocate,
+								     int write, uint64_t kmask, struct cache_result *r)
 {
 	uint64_t line = addr >> c->line_shift, key = line + 1;
 	uint64_t *t = &c->tag[(size_t)(line & c->set_mask) << c->set_shift];
@@ -100,18 +102,33 @@ static inline __attribute__((always_inline)) void cache_access(struct cache *c, 
 		return;
 	}
 	/* a hit at way 0 (MRU of its set): access_set() would shift nothing */
-	if ((t[0] & ~CACHE_DIRTY) == key) {
+	if ((t[0] & kmask) == key) {
 		t[0] |= wbit;
 		c->mru_key = key;
 		r->hit = 1;
 		return;
 	}
 	switch (c->ways) {
-	case 4: access_set(c, t, 4, key, allocate, wbit, r); break;
-	case 8: access_set(c, t, 8, key, allocate, wbit, r); break;
-	case 16: access_set(c, t, 16, key, allocate, wbit, r); break;
-	default: access_set(c, t, c->ways, key, allocate, wbit, r); break;
+	case 4: access_set(c, t, 4, key, allocate, wbit, kmask, r); break;
+	case 8: access_set(c, t, 8, key, allocate, wbit, kmask, r); break;
+	case 16: access_set(c, t, 16, key, allocate, wbit, kmask, r); break;
+	default: access_set(c, t, c->ways, key, allocate, wbit, kmask, r); break;
 	}
+}
+
+static inline __attribute__((always_inline)) void cache_access(struct cache *c, uint64_t addr, int allocate, int write,
+								struct cache_result *r)
+{
+	cache_access_mask(c, addr, allocate, write, ~CACHE_DIRTY, r);
+}
+
+/* cache_access() without a write, for a cache never written (L1I, L1D:
+ * see cache_mru_hit_clean()): no tag word carries CACHE_DIRTY, so the
+ * compares need no mask and an evicted line is clean. */
+static inline __attribute__((always_inline)) void cache_access_clean(struct cache *c, uint64_t addr, int allocate,
+								      struct cache_result *r)
+{
+	cache_access_mask(c, addr, allocate, 0, ~UINT64_C(0), r);
 }
 
 
@@ -130,6 +147,17 @@ static inline int cache_mru_hit(const struct cache *c, uint64_t line)
 {
 	return (*cache_mru_slot(c, line) & ~CACHE_DIRTY) == line + 1;
 }
+/* cache_mru_hit() for a cache that is never written (every cache_access()
+ * with write = 0: L1I, L1D -- write-through, the dirty bits live in L2):
+ * its tag words never carry CACHE_DIRTY (only a write sets it, moves and
+ * invalidations copy or clear whole words), so no mask is needed. */
+static inline int cache_mru_hit_clean(const struct cache *c, uint64_t line)
+{
+	const uint64_t *slot = cache_mru_slot(c, line);
+
+	assert(!(*slot & CACHE_DIRTY));
+	return *slot == line + 1;
+}
 /* 1 if line address `line` is present (no state change): cache_probe()
  * inline, for a hot path. */
 static inline int cache_holds(const struct cache *c, uint64_t line)
@@ -138,6 +166,16 @@ static inline int cache_holds(const struct cache *c, uint64_t line)
 
 	for (uint32_t w = 0; w < c->ways; w++)
 		if ((t[w] & ~CACHE_DIRTY) == line + 1)
+			return 1;
+	return 0;
+}
+/* cache_holds() for a cache never written (cache_mru_hit_clean()) */
+static inline int cache_holds_clean(const struct cache *c, uint64_t line)
+{
+	const uint64_t *t = cache_mru_slot(c, line);
+
+	for (uint32_t w = 0; w < c->ways; w++)
+		if (t[w] == line + 1)
 			return 1;
 	return 0;
 }

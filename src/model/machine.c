@@ -1301,7 +1301,7 @@ static int prefetch_line(struct hvpmu_machine *m, uint32_t strand, uint64_t a, i
 	if ((c->l1mb.n || c->l2bufs) && l2b_pf_admit(m, strand, a, sw, sw && !to_l1))
 		return PF_DROPPED;
 	if (to_l1)
-		cache_access(&c->l1d, a, 1, 0, &r);
+		cache_access_clean(&c->l1d, a, 1, &r);
 	m->s[strand].l2b_wait = 0;
 	*from = fill_l2(m, strand, a, 0);
 	l2b_l1_miss(m, strand, *from); /* no wait charged: a prefetch does not stall */
@@ -1482,12 +1482,12 @@ static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uin
 	if (is_store) {
 		/* L1D is write-through without write allocation: a store updates
 		 * L1D if present and always goes to L2 */
-		cache_access(&c->l1d, a, 0, 0, &r);
+		cache_access_clean(&c->l1d, a, 0, &r);
 		from = fill_l2(m, strand, a, 1);
 		s->act.mev[st_event[from]]++;
 		/* stores retire into the store buffer: no latency charged */
 	} else {
-		cache_access(&c->l1d, a, 1, 0, &r);
+		cache_access_clean(&c->l1d, a, 1, &r);
 		if (r.hit) {
 			if (__builtin_expect(c->dup_track, 0)) /* footnote 11 duplicate misses */
 				dup_miss(m, strand, pc, a, f);
@@ -1538,13 +1538,13 @@ static inline int store_fast(struct hvpmu_machine *m, uint32_t strand, uint64_t 
 		return 0;
 	l2line = pa >> c->l2.line_shift;
 	slot = cache_mru_slot(&c->l2, l2line);
-	if ((*slot & ~CACHE_DIRTY) != l2line + 1)
+	if (*slot << 1 != (l2line + 1) << 1) /* the word without CACHE_DIRTY (bit 63; keys < 2^63, cache.h) */
 		return 0;
 	/* the L1D line MRU in its set, or not in L1D at all: L1D is not
 	 * write-allocate, so the store's L1D lookup then misses and changes
 	 * no set either (only the unused version would move).  After the L2
 	 * check: the set search only for stores that can take this path. */
-	if (!cache_mru_hit(&c->l1d, pa >> c->l1d.line_shift) && cache_holds(&c->l1d, pa >> c->l1d.line_shift))
+	if (!cache_mru_hit_clean(&c->l1d, pa >> c->l1d.line_shift) && cache_holds_clean(&c->l1d, pa >> c->l1d.line_shift))
 		return 0;
 	if (coh_on(&m->coh)) {
 		if (!(*slot & CACHE_DIRTY))
@@ -1588,6 +1588,10 @@ static __attribute__((noinline)) void dref_store_lines(struct hvpmu_machine *m, 
 static __attribute__((noinline)) void dref_store(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t pa,
 						 unsigned size, uint32_t f)
 {
+	/* called only from hvpmu_machine_dref(), which returns on size 0:
+	 * stbuf_store() need not handle it */
+	if (!size)
+		__builtin_unreachable();
 	sb_store(m, strand, pc, pa, size); /* store buffer: docs/memory-model.md */
 	if (one_line(&m->s[strand].core->l1d, pa, size) && store_fast(m, strand, pc, pa))
 		return;
@@ -1606,7 +1610,7 @@ static __attribute__((noinline)) void dref_load(struct hvpmu_machine *m, uint32_
 	if (s->sb.filter && stbuf_may_hit(&s->sb, pa, size) && !(f & HVPMU_SI_PREFETCH))
 		sb_load(m, strand, pc, pa, size);
 	/* the fast path of hvpmu_machine_dref, after the lookup */
-	if (one_line(&c->l1d, pa, size) && cache_mru_hit(&c->l1d, pa >> c->l1d.line_shift) && !c->dup_track)
+	if (one_line(&c->l1d, pa, size) && cache_mru_hit_clean(&c->l1d, pa >> c->l1d.line_shift) && !c->dup_track)
 		return;
 	dref_lines(m, strand, pc, pa, size, f, 0);
 }
@@ -1627,7 +1631,7 @@ static __attribute__((noinline)) void dref_translate(struct hvpmu_machine *m, ui
  * A data access.  Inline here only the common case of a load: a DTLB hit
  * in its MRU slot's page (tlb_hit_micro), no buffered store that could overlap
  * it (the store buffer's filter), and a line most recently used in its
- * L1D set -- a hit that changes nothing (cache_mru_hit,
+ * L1D set -- a hit that changes nothing (cache_mru_hit_clean,
  * docs/memory-model.md "Performance"; not on a core with several running
  * strands: duplicate misses).  Everything else goes to the functions
  * above as tail calls, so this one stays small (few saved registers).
@@ -1657,7 +1661,7 @@ void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, u
 	 * buffered store (stbuf_may_hit()); other loads take dref_load() */
 	if ((pa >> STBUF_GRANULE_SHIFT) != (pa + size - 1) >> STBUF_GRANULE_SHIFT ||
 	    ((s->sb.filter >> ((pa >> STBUF_GRANULE_SHIFT) & 63)) & 1) || !one_line(&c->l1d, pa, size) ||
-	    !cache_mru_hit(&c->l1d, pa >> c->l1d.line_shift) || c->dup_track)
+	    !cache_mru_hit_clean(&c->l1d, pa >> c->l1d.line_shift) || c->dup_track)
 		dref_load(m, strand, pc, pa, size, f);
 }
 
@@ -1716,7 +1720,7 @@ static __attribute__((noinline)) void fetch_line_slow(struct hvpmu_machine *m, u
 	struct cache_result r;
 	enum served from;
 
-	cache_access(&c->l1i, pa, 1, 0, &r);
+	cache_access_clean(&c->l1i, pa, 1, &r);
 	/* a hit whose microtag predicts its way: nothing to account */
 	if (r.hit && pipe_utag_hit_fast(&c->utag, a, pa >> c->l1i.line_shift))
 		return;
@@ -1784,7 +1788,7 @@ static __attribute__((noinline)) void fetch_lines(struct hvpmu_machine *m, uint3
 			 * cache_access() only mru_key would move (and the version,
 			 * which this path leaves: no set changed), and the
 			 * microtags change nothing */
-			if ((*cache_mru_slot(&c->l1i, pline) & ~CACHE_DIRTY) == pline + 1 &&
+			if (cache_mru_hit_clean(&c->l1i, pline) &&
 			    pipe_utag_hit_fast(&c->utag, a, pline))
 				c->l1i.mru_key = pline + 1;
 			else
@@ -1800,7 +1804,7 @@ static __attribute__((noinline)) void fetch_lines(struct hvpmu_machine *m, uint3
 	    c->l1i.line_shift <= FETCH_PAGE_SHIFT) {
 		uint64_t pline = (page_pa | (vaddr & ((UINT64_C(1) << FETCH_PAGE_SHIFT) - 1))) >> c->l1i.line_shift;
 
-		if ((*cache_mru_slot(&c->l1i, pline) & ~CACHE_DIRTY) == pline + 1 &&
+		if (cache_mru_hit_clean(&c->l1i, pline) &&
 		    pipe_utag_hit_fast(&c->utag, vaddr & mask, pline)) {
 			memo->vaddr = vaddr;
 			memo->bytes = bytes;

@@ -119,11 +119,18 @@ static inline uint64_t stbuf_advance_inline(struct stbuf *sb, uint64_t now)
 
 			if (sb->n == sb->cap)
 				sb->full_cycles += e->drain - sb->full_mark;
-			for (uint64_t b = e->granules; b; b &= b - 1) {
-				unsigned k = (unsigned)__builtin_ctzll(b);
+			uint64_t b = e->granules;
 
-				if (--sb->gcount[k] == 0)
-					sb->filter &= ~(UINT64_C(1) << k);
+			if (!(b & (b - 1))) { /* one granule, the common case: the loop below, once */
+				if (--sb->gcount[__builtin_ctzll(b)] == 0)
+					sb->filter &= ~b;
+			} else {
+				for (; b; b &= b - 1) {
+					unsigned k = (unsigned)__builtin_ctzll(b);
+
+					if (--sb->gcount[k] == 0)
+						sb->filter &= ~(UINT64_C(1) << k);
+				}
 			}
 			sb->head = (sb->head + 1) & STBUF_RING_MASK;
 			sb->n--;
@@ -161,9 +168,18 @@ static inline uint64_t stbuf_store(struct stbuf *sb, uint64_t now, uint64_t addr
 	e->size = size;
 	e->commit = now + sb->commit_cycles;
 	e->drain = drain;
-	e->granules = stbuf_granules(addr, size ? size : 1);
-	for (uint64_t b = e->granules; b; b &= b - 1)
-		sb->gcount[__builtin_ctzll(b)]++;
+	if ((addr >> STBUF_GRANULE_SHIFT) == (addr + (size ? size : 1) - 1) >> STBUF_GRANULE_SHIFT) {
+		/* one granule, the common case: stbuf_granules() and the loop
+		 * below for its single bit */
+		unsigned k = (unsigned)(addr >> STBUF_GRANULE_SHIFT) & 63;
+
+		e->granules = UINT64_C(1) << k;
+		sb->gcount[k]++;
+	} else {
+		e->granules = stbuf_granules(addr, size ? size : 1);
+		for (uint64_t b = e->granules; b; b &= b - 1)
+			sb->gcount[__builtin_ctzll(b)]++;
+	}
 	sb->filter |= e->granules;
 	if (++sb->n == sb->cap)
 		sb->full_mark = now;

@@ -75,7 +75,6 @@ struct tb_info {
 	int dirty;
 	int mt;                /* translated in multi-threaded mode (marker callback) */
 	const struct class_count *hist; /* distinct classes of the block and their counts */
-	struct class_count *hist_store; /* where finish_tb() builds them */
 	uint32_t nhist;
 	uint8_t last_cls;
 	uint8_t cls[];         /* then the histogram */
@@ -255,6 +254,26 @@ static void expand_dirty(struct vcpu *v)
 	}
 }
 
+/* Block p ran to its last instruction: its execution is expanded lazily
+ * (expand_dirty); the model thread counts it itself (oexecs). */
+static inline void note_completed(struct vcpu *v, struct tb_info *p)
+{
+	p->oexecs += (uint64_t)P.off;
+	if (!p->dirty) {
+		p->dirty = 1;
+		p->next_dirty = v->dirty;
+		v->dirty = p;
+	}
+}
+
+/* Block ti is entered: it is v->prev until the next entry. */
+static inline void note_entered(struct vcpu *v, struct tb_info *ti)
+{
+	if (!P.off) /* the guest thread's view of the inline counter */
+		v->mark_seen = ti->execs;
+	v->prev = ti;
+}
+
 /*
  * Account the instructions of v->prev that retired, given that the next
  * block starts at `vaddr` (0 if none: system call, exit, flush).
@@ -278,12 +297,8 @@ static int account_prev(struct vcpu *v, uint64_t vaddr)
 		 * inline counter is read live */
 		reached = P.off ? v->reached_last : p->execs != v->mark_seen;
 		v->reached_last = 0;
-		p->oexecs += (uint64_t)(reached & P.off);
-		if (reached && !p->dirty) {
-			p->dirty = 1;
-			p->next_dirty = v->dirty;
-			v->dirty = p;
-		}
+		if (reached)
+			note_completed(v, p);
 	}
 	if (reached) {
 		if (vaddr == p->last_pc) /* the last instruction trapped and restarts */
@@ -335,9 +350,7 @@ static void block_entry(struct vcpu *v, struct tb_info *ti)
 		sync_vcpu(v, last, ti);
 		unlock();
 	}
-	if (!P.off)
-		v->mark_seen = ti->execs;
-	v->prev = ti;
+	note_entered(v, ti);
 }
 
 static void tb_exec(unsigned int vcpu_index, void *udata)
@@ -363,21 +376,14 @@ static inline int entry_fast(struct vcpu *v, struct tb_info *ti, int reached)
 	if (__builtin_expect(!p || !reached || vaddr == p->last_pc || (v->pend && vaddr == pend_ds(v)) ||
 			     v->npf_pend || act->bound + ti->blk.n >= act->next_check, 0))
 		return 0;
-	p->oexecs += (uint64_t)P.off; /* the model thread counts executions itself */
-	if (!p->dirty) {
-		p->dirty = 1;
-		p->next_dirty = v->dirty;
-		v->dirty = p;
-	}
+	note_completed(v, p);
 	if (P.need_memory)
 		hvpmu_machine_ifetch(P.m, 0, vaddr, ti->blk.n * SPARC_INSN_BYTES);
 	if (v->pend) /* the previous block ran to its end */
 		resolve_pending(v, vaddr, 1);
 	set_pending(v, ti);
 	act->bound += ti->blk.n;
-	if (!P.off) /* the guest thread's view of the inline counter */
-		v->mark_seen = ti->execs;
-	v->prev = ti;
+	note_entered(v, ti);
 	return 1;
 }
 
@@ -563,6 +569,13 @@ static void prepare_memory(struct qemu_plugin_tb *tb, size_t n)
 	}
 }
 
+/* Where a block of n instructions keeps its histogram: after cls[n]. */
+static size_t tb_hist_offset(size_t n)
+{
+	return (sizeof(struct tb_info) + n + _Alignof(struct class_count) - 1) / _Alignof(struct class_count) *
+	       _Alignof(struct class_count);
+}
+
 /*
  * The model's instruction classes of a translated block (machine classes
  * are registered in first-seen order, by the kernel path as well, so only
@@ -577,7 +590,7 @@ static void finish_tb(struct tb_info *ti)
 		ti->cls[i] = (uint8_t)(cls < 0 ? P.fallback_class : cls);
 	}
 	ti->last_cls = ti->cls[ti->blk.n - 1];
-	build_histogram(ti, ti->hist_store);
+	build_histogram(ti, (struct class_count *)((char *)ti + tb_hist_offset(ti->blk.n)));
 	free(ti->flags);
 	ti->flags = NULL;
 }
@@ -590,9 +603,7 @@ static void ring_put_ctl(unsigned op, uint64_t arg);
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
-	size_t hoff = (sizeof(struct tb_info) + n + _Alignof(struct class_count) - 1) /
-		      _Alignof(struct class_count) * _Alignof(struct class_count);
-	struct tb_info *ti = calloc(1, hoff + n * sizeof(struct class_count));
+	struct tb_info *ti = calloc(1, tb_hist_offset(n) + n * sizeof(struct class_count));
 	int off = P.off;
 
 	(void)id;
@@ -605,7 +616,6 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	ti->blk.cond_cti = -1;
 	ti->blk.cti = -1;
 	ti->blk.cls = ti->cls;
-	ti->hist_store = (struct class_count *)((char *)ti + hoff);
 	ti->last_pc = ti->blk.vaddr + (n - 1) * SPARC_INSN_BYTES;
 	ti->mt = P.mt;
 	lock();

@@ -1635,12 +1635,15 @@ static __attribute__((noinline)) void dref_translate(struct hvpmu_machine *m, ui
  * docs/memory-model.md "Performance"; not on a core with several running
  * strands: duplicate misses).  Everything else goes to the functions
  * above as tail calls, so this one stays small (few saved registers).
+ * The instruction's pc and flags are read through `d` only off the fast
+ * path (hvpmu_machine_dref_insn passes the source's own description).
  */
-void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t vaddr,
-			unsigned size, uint32_t f, int is_store)
+static inline __attribute__((always_inline)) void dref(struct hvpmu_machine *m, uint32_t strand,
+						       const struct hvpmu_dref_insn *d, uint64_t vaddr)
 {
 	struct strand *s;
 	const struct core *c;
+	unsigned size = d->size;
 	uint64_t pa;
 
 	if (!m->mem_on || strand >= m->nstrands || !size)
@@ -1649,11 +1652,11 @@ void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, u
 	/* SPARC accesses are naturally aligned: one page.  A failed
 	 * tlb_hit_micro() changes nothing: translate() does it all. */
 	if (!tlb_hit_micro(s->dtlb, s->ctx, vaddr, &pa)) {
-		dref_translate(m, strand, pc, vaddr, size, f, is_store);
+		dref_translate(m, strand, d->pc, vaddr, size, d->si_flags, d->is_store);
 		return;
 	}
-	if (is_store) {
-		dref_store(m, strand, pc, pa, size, f);
+	if (d->is_store) {
+		dref_store(m, strand, d->pc, pa, size, d->si_flags);
 		return;
 	}
 	c = s->core;
@@ -1662,7 +1665,21 @@ void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, u
 	if ((pa >> STBUF_GRANULE_SHIFT) != (pa + size - 1) >> STBUF_GRANULE_SHIFT ||
 	    ((s->sb.filter >> ((pa >> STBUF_GRANULE_SHIFT) & 63)) & 1) || !one_line(&c->l1d, pa, size) ||
 	    !cache_mru_hit_clean(&c->l1d, pa >> c->l1d.line_shift) || c->dup_track)
-		dref_load(m, strand, pc, pa, size, f);
+		dref_load(m, strand, d->pc, pa, size, d->si_flags);
+}
+
+void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t vaddr,
+			unsigned size, uint32_t f, int is_store)
+{
+	const struct hvpmu_dref_insn d = { .pc = pc, .si_flags = f, .size = size, .is_store = is_store != 0 };
+
+	dref(m, strand, &d, vaddr);
+}
+
+void hvpmu_machine_dref_insn(struct hvpmu_machine *m, uint32_t strand, const struct hvpmu_dref_insn *d,
+			     uint64_t vaddr)
+{
+	dref(m, strand, d, vaddr);
 }
 
 static int l1i_probe(const void *ctx, uint64_t line)

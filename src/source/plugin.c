@@ -88,6 +88,7 @@ struct mem_insn {
 	uint64_t pc;
 	uint32_t flags;
 	int is_store;          /* a plain store (no load side) */
+	struct hvpmu_dref_insn d; /* guest thread: pc, flags and the size and direction of meminfo pinfo */
 	int8_t rec_slot;       /* prefetch donor: record the address in vcpu.pf_base[slot], or -1 */
 	uint8_t after;         /* prefetch donor of an earlier prefetch (HVPMU_PF_AFTER) */
 	uint8_t pcode;         /* guest thread: the REC_MEM bits of meminfo pinfo */
@@ -431,6 +432,41 @@ static void mem_exec(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64
 		mem_access(v, udata, vaddr, 1u << qemu_plugin_mem_size_shift(info), qemu_plugin_mem_is_store(info));
 }
 
+/* Guest thread only: the access's size and direction are the same at
+ * every execution of an instruction (QEMU bakes meminfo into the
+ * translated code), so they are worked out once per meminfo value seen. */
+static inline void mem_info(struct mem_insn *mi, qemu_plugin_meminfo_t info)
+{
+	if (__builtin_expect(mi->pinfo != (uint64_t)info, 0)) {
+		unsigned shift = qemu_plugin_mem_size_shift(info) & 7u;
+		int store = qemu_plugin_mem_is_store(info);
+
+		mi->pcode = (uint8_t)(shift << 2 | (store ? 1u : 0u) << 5);
+		mi->d.size = 1u << shift;
+		mi->d.is_store = (uint8_t)(mi->is_store || store);
+		mi->pinfo = (uint64_t)info;
+	}
+}
+
+/*
+ * Single-threaded fast path of mem_exec() (the callback of blocks
+ * translated while one vCPU runs, as tb_exec_st()): one guest thread, so
+ * no lock and vCPU 0's strand; an instruction that is no prefetch donor
+ * goes straight to the model.  Everything else goes through mem_exec().
+ * Same effect as mem_exec().
+ */
+static void mem_exec_st(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
+{
+	struct mem_insn *mi = udata;
+
+	if (__builtin_expect(vcpu_index != 0 || P.mt || !P.vcpu[0].live || mi->rec_slot >= 0 || mi->after, 0)) {
+		mem_exec(vcpu_index, info, vaddr, udata);
+		return;
+	}
+	mem_info(mi, info);
+	hvpmu_machine_dref_insn(P.m, P.vcpu[0].strand, &mi->d, vaddr);
+}
+
 /* A software prefetch starts (QEMU reports no memory access for it). */
 static void pf_access(struct vcpu *v, const struct pf_insn *p)
 {
@@ -534,6 +570,8 @@ static void prepare_memory(struct qemu_plugin_tb *tb, size_t n)
 			T.mi[i]->pc = qemu_plugin_insn_vaddr(insn);
 			T.mi[i]->flags = d.flags;
 			T.mi[i]->is_store = (d.flags & HVPMU_SI_STORE) != 0;
+			T.mi[i]->d.pc = T.mi[i]->pc;
+			T.mi[i]->d.si_flags = d.flags;
 			T.mi[i]->rec_slot = -1;
 			T.mi[i]->pinfo = UINT64_MAX;
 		}
@@ -639,7 +677,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			ti->cti_flags = d.flags;
 		}
 		if (P.need_memory && i < TB_SCRATCH && T.mi[i])
-			qemu_plugin_register_vcpu_mem_cb(insn, off ? mem_exec_off : mem_exec, QEMU_PLUGIN_CB_NO_REGS,
+			qemu_plugin_register_vcpu_mem_cb(insn, off ? mem_exec_off : P.mt ? mem_exec : mem_exec_st,
+							 QEMU_PLUGIN_CB_NO_REGS,
 							 QEMU_PLUGIN_MEM_RW, T.mi[i]);
 		if (P.need_memory && i < TB_SCRATCH && T.pf[i])
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, off ? pf_exec_off : pf_exec, QEMU_PLUGIN_CB_NO_REGS,
@@ -763,11 +802,7 @@ static void mem_exec_off(unsigned int vcpu_index, qemu_plugin_meminfo_t info, ui
 		mem_exec(vcpu_index, info, vaddr, udata);
 		return;
 	}
-	if (__builtin_expect(mi->pinfo != (uint64_t)info, 0)) {
-		mi->pcode = (uint8_t)((qemu_plugin_mem_size_shift(info) & 7u) << 2 |
-				      (qemu_plugin_mem_is_store(info) ? 1u : 0u) << 5);
-		mi->pinfo = (uint64_t)info;
-	}
+	mem_info(mi, info);
 	evring_put(&P.ring, (uintptr_t)mi | mi->pcode | REC_MEM, vaddr);
 }
 

@@ -788,8 +788,8 @@ int hvpmu_machine_branch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, 
 			if (cost.cycles[c])
 				charge(s, (enum hvpmu_pipe_cause)c, cost.cycles[c]);
 		}
-		if (cost.btc_miss || cost.btc_incorrect) {
-			s->act.mev[cost.btc_miss ? HVPMU_MEV_BTC_MISS : HVPMU_MEV_BTC_TARG_INCORRECT]++;
+		if (cost.btc != PIPE_BTC_HIT) {
+			s->act.mev[cost.btc == PIPE_BTC_MISS ? HVPMU_MEV_BTC_MISS : HVPMU_MEV_BTC_TARG_INCORRECT]++;
 			mem_ref_done(m, strand, pc);
 		}
 	}

@@ -53,12 +53,20 @@ struct pipe_strand {
 	struct pipe_btc_entry btc[PIPE_BTC_ENTRIES];
 };
 
+/* The BTC's verdict on a CTI (one field: the caller tests it with one
+ * load, never two narrower stores read back as one wider load, which the
+ * host cannot forward). */
+enum pipe_btc_outcome {
+	PIPE_BTC_HIT = 0,       /* no BTC event (or the CTI does not use the BTC) */
+	PIPE_BTC_MISS,          /* HVPMU_MEV_BTC_MISS */
+	PIPE_BTC_INCORRECT,     /* HVPMU_MEV_BTC_TARG_INCORRECT */
+};
+
 /* Stall cycles and front-end events one reported CTI produced. */
 struct pipe_branch_cost {
 	uint32_t causes;              /* bit c: cycles[c] is set (ISSUE never) */
+	uint32_t btc;                 /* enum pipe_btc_outcome */
 	uint64_t cycles[HVPMU_NPIPE]; /* user cycles by cause: only the causes' entries are written */
-	int btc_miss;                 /* HVPMU_MEV_BTC_MISS happened */
-	int btc_incorrect;            /* HVPMU_MEV_BTC_TARG_INCORRECT happened */
 };
 
 /* The cycles of cause k in *c (0 when not set). */
@@ -81,8 +89,7 @@ static inline void pipe_branch(struct pipe_strand *p, const struct hvpmu_md_timi
 {
 	/* per CTI: only what is set is written (no clearing of every cause) */
 	cost->causes = 0;
-	cost->btc_miss = 0;
-	cost->btc_incorrect = 0;
+	cost->btc = PIPE_BTC_HIT;
 	if (mispredicted) {
 		/* footnote 10: the correct path is fetched once the branch
 		 * executes, then waits at Select until the branch commits */
@@ -98,14 +105,15 @@ static inline void pipe_branch(struct pipe_strand *p, const struct hvpmu_md_timi
 		struct pipe_btc_entry *e = &p->btc[(pc >> PIPE_BTC_INDEX_SHIFT) & (PIPE_BTC_ENTRIES - 1)];
 		uint8_t tag = (uint8_t)((pc >> PIPE_BTC_TAG_SHIFT) & PIPE_BTC_TAG_MASK);
 
-		if (!e->valid || e->tag != tag)
-			cost->btc_miss = 1;
-		else if (e->target != target)
-			cost->btc_incorrect = 1;
+		uint32_t btc = !e->valid || e->tag != tag ? PIPE_BTC_MISS
+			       : e->target != target   ? PIPE_BTC_INCORRECT
+						       : PIPE_BTC_HIT;
+
+		cost->btc = btc;
 		e->valid = 1;
 		e->tag = tag;
 		e->target = target;
-		if ((cost->btc_miss || cost->btc_incorrect) && !mispredicted) {
+		if (btc != PIPE_BTC_HIT && !mispredicted) {
 			cost->cycles[HVPMU_PIPE_FETCH] = t->btc_cycles;
 			cost->causes |= 1u << HVPMU_PIPE_FETCH;
 		}

@@ -65,42 +65,39 @@ static void test_btc(void **state)
 	(void)state;
 	pipe_strand_init(&p);
 	pipe_branch(&p, &t, PC, COND, 0, PC + 64, 0, &c); /* not taken: no lookup */
-	assert_false(c.btc_miss);
+	assert_int_equal(c.btc, PIPE_BTC_HIT);
 	assert_int_equal(pipe_cost_cycles(&c, HVPMU_PIPE_FETCH), 0);
 	pipe_branch(&p, &t, PC, COND, 1, PC + 64, 0, &c); /* first taken: miss, bubble */
-	assert_true(c.btc_miss);
-	assert_false(c.btc_incorrect);
+	assert_int_equal(c.btc, PIPE_BTC_MISS);
 	assert_int_equal(pipe_cost_cycles(&c, HVPMU_PIPE_FETCH), 2);
 	pipe_branch(&p, &t, PC, COND, 1, PC + 64, 0, &c); /* hit: free */
-	assert_false(c.btc_miss);
+	assert_int_equal(c.btc, PIPE_BTC_HIT);
 	assert_int_equal(pipe_cost_cycles(&c, HVPMU_PIPE_FETCH), 0);
 	pipe_branch(&p, &t, PC + 4, JMP, 1, PC + 0x400, 0, &c);
-	assert_true(c.btc_miss);
+	assert_int_equal(c.btc, PIPE_BTC_MISS);
 	pipe_branch(&p, &t, PC + 4, JMP, 1, PC + 0x800, 0, &c); /* new target */
-	assert_false(c.btc_miss);
-	assert_true(c.btc_incorrect);
+	assert_int_equal(c.btc, PIPE_BTC_INCORRECT);
 	assert_int_equal(pipe_cost_cycles(&c, HVPMU_PIPE_FETCH), 2);
 	pipe_branch(&p, &t, PC + 8, RET, 1, PC + 0x200, 0, &c); /* return stack, not BTC */
-	assert_false(c.btc_miss || c.btc_incorrect);
+	assert_int_equal(c.btc, PIPE_BTC_HIT);
 	/* same index PC[7:2], other tag PC[15:8]: a miss that evicts */
 	pipe_branch(&p, &t, PC + 0x100, BA, 1, PC + 64, 0, &c);
-	assert_true(c.btc_miss);
+	assert_int_equal(c.btc, PIPE_BTC_MISS);
 	pipe_branch(&p, &t, PC, COND, 1, PC + 64, 0, &c);
-	assert_true(c.btc_miss);
+	assert_int_equal(c.btc, PIPE_BTC_MISS);
 	/* same index and tag 64 KB away: the entry aliases, target incorrect */
 	pipe_branch(&p, &t, PC + 0x10000, BA, 1, PC + 0x20000, 0, &c);
-	assert_false(c.btc_miss);
-	assert_true(c.btc_incorrect);
+	assert_int_equal(c.btc, PIPE_BTC_INCORRECT);
 	/* a mispredict's penalty covers the redirect */
 	pipe_branch(&p, &t, PC + 0x40, COND, 1, PC + 0x80, 1, &c);
-	assert_true(c.btc_miss);
+	assert_int_equal(c.btc, PIPE_BTC_MISS);
 	assert_int_equal(pipe_cost_cycles(&c, HVPMU_PIPE_FETCH), 0);
 	assert_int_equal(pipe_cost_cycles(&c, HVPMU_PIPE_REFETCH), 3);
 	assert_int_equal(pipe_cost_cycles(&c, HVPMU_PIPE_DRAIN), 21);
 	assert_int_equal(pipe_cost_cycles(&c, HVPMU_PIPE_ISSUE) + pipe_cost_cycles(&c, HVPMU_PIPE_DATA) + pipe_cost_cycles(&c, HVPMU_PIPE_DTLB), 0);
 	/* a not-taken mispredict: penalty, no BTC */
 	pipe_branch(&p, &t, PC + 0x44, COND, 0, PC + 0x80, 1, &c);
-	assert_false(c.btc_miss || c.btc_incorrect);
+	assert_int_equal(c.btc, PIPE_BTC_HIT);
 	assert_int_equal(pipe_cost_cycles(&c, HVPMU_PIPE_REFETCH) + pipe_cost_cycles(&c, HVPMU_PIPE_DRAIN), 24);
 }
 

@@ -91,6 +91,7 @@ struct mem_insn {
 	struct hvpmu_dref_insn d; /* guest thread: pc, flags and the size and direction of meminfo pinfo */
 	int8_t rec_slot;       /* prefetch donor: record the address in vcpu.pf_base[slot], or -1 */
 	uint8_t after;         /* prefetch donor of an earlier prefetch (HVPMU_PF_AFTER) */
+	uint8_t donor;         /* rec_slot >= 0 or after: a prefetch donor (set once translated) */
 	uint8_t pcode;         /* guest thread: the REC_MEM bits of meminfo pinfo */
 	uint64_t pinfo;        /* guest thread: the meminfo last seen (UINT64_MAX: none yet) */
 };
@@ -459,7 +460,8 @@ static void mem_exec_st(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uin
 {
 	struct mem_insn *mi = udata;
 
-	if (__builtin_expect(vcpu_index != 0 || P.mt || !P.vcpu[0].live || mi->rec_slot >= 0 || mi->after, 0)) {
+	/* vCPU 0 is live from before its first callback (as in tb_exec_st()) */
+	if (__builtin_expect((vcpu_index | (unsigned)P.mt | mi->donor) != 0, 0)) {
 		mem_exec(vcpu_index, info, vaddr, udata);
 		return;
 	}
@@ -605,6 +607,9 @@ static void prepare_memory(struct qemu_plugin_tb *tb, size_t n)
 			T.mi[l.donor]->after = 1;
 		}
 	}
+	for (size_t i = 0; i < n; i++)
+		if (T.mi[i])
+			T.mi[i]->donor = T.mi[i]->rec_slot >= 0 || T.mi[i]->after;
 }
 
 /* Where a block of n instructions keeps its histogram: after cls[n]. */

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include <hvpmu/hvpmu.h>
@@ -227,6 +228,63 @@ static void test_dram_traffic(void **state)
 	hvpmu_machine_destroy(m);
 }
 
+/* hvpmu_machine_dref_insn() is hvpmu_machine_dref() with the instruction
+ * described once: the same stream of loads, stores, atomics and fetches
+ * through each gives the same events and cycles; an out-of-range strand
+ * or a size of 0 changes nothing. */
+static void test_dref_insn(void **state)
+{
+	struct hvpmu_md md;
+	struct hvpmu_machine *m1 = machine(&md), *m2 = machine(&md);
+	struct hvpmu_activity *a1 = hvpmu_machine_activity(m1, 0), *a2 = hvpmu_machine_activity(m2, 0);
+	uint64_t x = 88172645463325252u, before[HVPMU_NMEV];
+	const uint32_t flags[4] = { HVPMU_SI_LOAD, HVPMU_SI_STORE, HVPMU_SI_OTHER | HVPMU_SI_ATOMIC, HVPMU_SI_LOAD };
+
+	(void)state;
+	for (int i = 0; i < 200000; i++) {
+		unsigned kind, shift;
+		uint64_t va;
+		struct hvpmu_dref_insn d;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17; /* xorshift64 */
+		kind = (unsigned)(x & 3);
+		shift = (unsigned)(x >> 2) & 3;
+		/* 512 KB of data over the 4 MB pages and 256 KB of 8 KB pages:
+		 * misses at every level, DTLB misses, store-buffer hits */
+		va = (x >> 8) % 3 ? BASE + ((x >> 16) & (512 * KB - 1)) : SMALL_PAGES + ((x >> 16) & (256 * KB - 1));
+		va &= ~((UINT64_C(1) << shift) - 1); /* naturally aligned */
+		if ((x >> 40) % 8 == 0) {
+			hvpmu_machine_ifetch(m1, 0, PC + ((x >> 44) & 0xffc0), 32);
+			hvpmu_machine_ifetch(m2, 0, PC + ((x >> 44) & 0xffc0), 32);
+		}
+		d.pc = PC + 4 * (x >> 50);
+		d.si_flags = flags[kind];
+		d.size = 1u << shift;
+		d.is_store = kind == 1 || kind == 2;
+		hvpmu_machine_dref(m1, 0, d.pc, va, d.size, d.si_flags, d.is_store);
+		hvpmu_machine_dref_insn(m2, 0, &d, va);
+		if (kind == 2) { /* an atomic's load, then its store */
+			d.is_store = 0;
+			hvpmu_machine_dref(m1, 0, d.pc, va, d.size, d.si_flags, 0);
+			hvpmu_machine_dref_insn(m2, 0, &d, va);
+		}
+	}
+	assert_true(a1->mev[HVPMU_MEV_DC_MISS_MEM] > 0 && a1->mev[HVPMU_MEV_ST_HIT_L2] > 0);
+	assert_memory_equal(a1->mev, a2->mev, sizeof a1->mev);
+	assert_int_equal(hvpmu_machine_tick(m1, 0), hvpmu_machine_tick(m2, 0));
+	memcpy(before, a2->mev, sizeof before);
+	{
+		struct hvpmu_dref_insn d = { .pc = PC, .si_flags = HVPMU_SI_LOAD, .size = 0, .is_store = 0 };
+
+		hvpmu_machine_dref_insn(m2, 0, &d, BASE + 8 * MB_OFFSET); /* size 0 */
+		d.size = 8;
+		hvpmu_machine_dref_insn(m2, hvpmu_machine_nstrands(m2), &d, BASE + 8 * MB_OFFSET); /* no such strand */
+	}
+	assert_memory_equal(before, a2->mev, sizeof before);
+	hvpmu_machine_destroy(m1);
+	hvpmu_machine_destroy(m2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -237,6 +295,7 @@ int main(void)
 		cmocka_unit_test(test_latency_and_enable),
 		cmocka_unit_test(test_tlb_events),
 		cmocka_unit_test(test_dram_traffic),
+		cmocka_unit_test(test_dref_insn),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

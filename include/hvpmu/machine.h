@@ -333,23 +333,26 @@ int hvpmu_machine_branch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, 
  */
 void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t vaddr,
 			unsigned size, uint32_t si_flags, int is_store);
+void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vaddr, uint32_t bytes);
 /*
- * A data-access instruction as a source describes it once (at translation,
- * then the size and direction at its first execution) for
- * hvpmu_machine_dref_insn(): the same as hvpmu_machine_dref(m, strand,
- * d->pc, vaddr, d->size, d->si_flags, d->is_store), in four arguments so
- * that a source's callback can pass it on as a tail call.  Same
- * thread-safety and hot-path guarantees.
+ * hvpmu_machine_dref() with the access described by a struct: the same as
+ * hvpmu_machine_dref(m, strand, d->pc, vaddr, d->size, d->si_flags,
+ * d->is_store), in four arguments, so that an event source that describes
+ * each data-access instruction once (its pc and decode flags when it is
+ * translated, its size and direction when it first runs) can pass the
+ * description on as a tail call.  `d` must not be NULL; it is read during
+ * the call only.  As with hvpmu_machine_dref(): a size of 0, a strand out
+ * of range or the memory model off make the call do nothing; any nonzero
+ * is_store is the store side; same thread-safety and hot-path guarantees.
  */
 struct hvpmu_dref_insn {
 	uint64_t pc;           /* the instruction's address */
 	uint32_t si_flags;     /* its decode flags (hvpmu_sparc_decode) */
-	uint32_t size;         /* bytes of the access (SPARC: 1, 2, 4, 8; QEMU reports block accesses as 8-byte ones) */
-	uint8_t is_store;      /* 1: the store side (a plain store, or an atomic's store) */
+	uint32_t size;         /* bytes of the access (SPARC: 1, 2, 4 or 8; block loads and stores come as 8-byte accesses) */
+	uint8_t is_store;      /* nonzero: the store side (a store, or an atomic's store) */
 };
 void hvpmu_machine_dref_insn(struct hvpmu_machine *m, uint32_t strand, const struct hvpmu_dref_insn *d,
 			     uint64_t vaddr);
-void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vaddr, uint32_t bytes);
 /*
  * Software prefetches (docs/prefetch-model.md): the source reports each
  * executed PREFETCH / PREFETCHA whose address it recovered

@@ -1588,8 +1588,8 @@ static __attribute__((noinline)) void dref_store_lines(struct hvpmu_machine *m, 
 static __attribute__((noinline)) void dref_store(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t pa,
 						 unsigned size, uint32_t f)
 {
-	/* called only from hvpmu_machine_dref(), which returns on size 0:
-	 * stbuf_store() need not handle it */
+	/* called only from dref() (through dref_translate() too), which
+	 * returns on size 0: stbuf_store() need not handle it */
 	if (!size)
 		__builtin_unreachable();
 	sb_store(m, strand, pc, pa, size); /* store buffer: docs/memory-model.md */

@@ -433,9 +433,10 @@ static void mem_exec(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64
 		mem_access(v, udata, vaddr, 1u << qemu_plugin_mem_size_shift(info), qemu_plugin_mem_is_store(info));
 }
 
-/* Guest thread only: the access's size and direction are the same at
- * every execution of an instruction (QEMU bakes meminfo into the
- * translated code), so they are worked out once per meminfo value seen. */
+/* Guest thread only: an access's size and direction follow from its
+ * meminfo, which QEMU bakes into the translated code, so they are worked
+ * out again only when the instruction's meminfo differs from the one seen
+ * last (an atomic's load and store sides alternate: twice per execution). */
 static inline void mem_info(struct mem_insn *mi, qemu_plugin_meminfo_t info)
 {
 	if (__builtin_expect(mi->pinfo != (uint64_t)info, 0)) {
@@ -460,8 +461,7 @@ static void mem_exec_st(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uin
 {
 	struct mem_insn *mi = udata;
 
-	/* vCPU 0 is live from before its first callback (as in tb_exec_st()) */
-	if (__builtin_expect((vcpu_index | (unsigned)P.mt | mi->donor) != 0, 0)) {
+	if (__builtin_expect((vcpu_index | (unsigned)P.mt | mi->donor | (unsigned)!P.vcpu[0].live) != 0, 0)) {
 		mem_exec(vcpu_index, info, vaddr, udata);
 		return;
 	}
@@ -796,9 +796,8 @@ static void tb_exec_off(unsigned int vcpu_index, void *udata)
 	evring_put(&P.ring, (uintptr_t)ti | reached << 2 | REC_TB, 0);
 }
 
-/* Guest thread, per data access: one record.  The access's size and
- * direction are the same at every execution of an instruction (QEMU bakes
- * meminfo into the translated code), so they are worked out once. */
+/* Guest thread, per data access: one record, with the access's size and
+ * direction from mem_info(). */
 static void mem_exec_off(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
 {
 	struct mem_insn *mi = udata;

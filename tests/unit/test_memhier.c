@@ -260,27 +260,41 @@ static void test_dref_insn(void **state)
 		d.pc = PC + 4 * (x >> 50);
 		d.si_flags = flags[kind];
 		d.size = 1u << shift;
-		d.is_store = kind == 1 || kind == 2;
+		d.is_store = kind == 1;
 		hvpmu_machine_dref(m1, 0, d.pc, va, d.size, d.si_flags, d.is_store);
 		hvpmu_machine_dref_insn(m2, 0, &d, va);
-		if (kind == 2) { /* an atomic's load, then its store */
-			d.is_store = 0;
-			hvpmu_machine_dref(m1, 0, d.pc, va, d.size, d.si_flags, 0);
+		if (kind == 2) { /* an atomic: its load (above), then its store */
+			d.is_store = 1;
+			hvpmu_machine_dref(m1, 0, d.pc, va, d.size, d.si_flags, 1);
 			hvpmu_machine_dref_insn(m2, 0, &d, va);
 		}
 	}
 	assert_true(a1->mev[HVPMU_MEV_DC_MISS_MEM] > 0 && a1->mev[HVPMU_MEV_ST_HIT_L2] > 0);
 	assert_memory_equal(a1->mev, a2->mev, sizeof a1->mev);
 	assert_int_equal(hvpmu_machine_tick(m1, 0), hvpmu_machine_tick(m2, 0));
-	memcpy(before, a2->mev, sizeof before);
 	{
+		/* a line never touched: a real access would miss */
 		struct hvpmu_dref_insn d = { .pc = PC, .si_flags = HVPMU_SI_LOAD, .size = 0, .is_store = 0 };
+		uint32_t n = hvpmu_machine_nstrands(m2);
+		uint64_t tick0 = hvpmu_machine_tick(m2, 0);
 
+		memcpy(before, a2->mev, sizeof before);
 		hvpmu_machine_dref_insn(m2, 0, &d, BASE + 8 * MB_OFFSET); /* size 0 */
+		assert_memory_equal(before, a2->mev, sizeof before);
+		assert_int_equal(hvpmu_machine_tick(m2, 0), tick0);
+		/* no such strand: no strand's counters move (ASan sees writes
+		 * past the strands) */
 		d.size = 8;
-		hvpmu_machine_dref_insn(m2, hvpmu_machine_nstrands(m2), &d, BASE + 8 * MB_OFFSET); /* no such strand */
+		for (uint32_t k = 0; k < n; k++) {
+			memcpy(before, hvpmu_machine_activity(m2, k)->mev, sizeof before);
+			hvpmu_machine_dref_insn(m2, n, &d, BASE + 8 * MB_OFFSET);
+			assert_memory_equal(before, hvpmu_machine_activity(m2, k)->mev, sizeof before);
+		}
+		/* and the same access on strand 0 does miss */
+		memcpy(before, a2->mev, sizeof before);
+		hvpmu_machine_dref_insn(m2, 0, &d, BASE + 8 * MB_OFFSET);
+		assert_int_equal(a2->mev[HVPMU_MEV_DC_MISS_MEM], before[HVPMU_MEV_DC_MISS_MEM] + 1);
 	}
-	assert_memory_equal(before, a2->mev, sizeof before);
 	hvpmu_machine_destroy(m1);
 	hvpmu_machine_destroy(m2);
 }

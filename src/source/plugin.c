@@ -85,10 +85,10 @@ struct tb_info {
  * access's size and direction (struct evrec, REC_MEM). */
 #define MEM_INSN_ALIGN 64
 struct mem_insn {
-	uint64_t pc;
-	uint32_t flags;
+	/* pc and decode flags (set at translation); the size and direction
+	 * of meminfo pinfo (guest thread, mem_info()) */
+	struct hvpmu_dref_insn d;
 	int is_store;          /* a plain store (no load side) */
-	struct hvpmu_dref_insn d; /* guest thread: pc, flags and the size and direction of meminfo pinfo */
 	int8_t rec_slot;       /* prefetch donor: record the address in vcpu.pf_base[slot], or -1 */
 	uint8_t after;         /* prefetch donor of an earlier prefetch (HVPMU_PF_AFTER) */
 	uint8_t donor;         /* rec_slot >= 0 or after: a prefetch donor (set once translated) */
@@ -420,7 +420,7 @@ static void mem_access(struct vcpu *v, const struct mem_insn *mi, uint64_t vaddr
 		}
 		v->npf_pend = keep;
 	}
-	hvpmu_machine_dref(P.m, v->strand, mi->pc, vaddr, size, mi->flags, mi->is_store || store);
+	hvpmu_machine_dref(P.m, v->strand, mi->d.pc, vaddr, size, mi->d.si_flags, mi->is_store || store);
 	if (P.mt)
 		unlock();
 }
@@ -569,11 +569,9 @@ static void prepare_memory(struct qemu_plugin_tb *tb, size_t n)
 		if ((d.flags & (HVPMU_SI_LOAD | HVPMU_SI_STORE | HVPMU_SI_ATOMIC)) &&
 		    (T.mi[i] = aligned_alloc(MEM_INSN_ALIGN, MEM_INSN_ALIGN))) {
 			memset(T.mi[i], 0, sizeof *T.mi[i]);
-			T.mi[i]->pc = qemu_plugin_insn_vaddr(insn);
-			T.mi[i]->flags = d.flags;
-			T.mi[i]->is_store = (d.flags & HVPMU_SI_STORE) != 0;
-			T.mi[i]->d.pc = T.mi[i]->pc;
+			T.mi[i]->d.pc = qemu_plugin_insn_vaddr(insn);
 			T.mi[i]->d.si_flags = d.flags;
+			T.mi[i]->is_store = (d.flags & HVPMU_SI_STORE) != 0;
 			T.mi[i]->rec_slot = -1;
 			T.mi[i]->pinfo = UINT64_MAX;
 		}

@@ -1157,6 +1157,13 @@ static uint64_t latency(const struct hvpmu_machine *m, enum served from)
 	}
 }
 
+/* The wait of a fill served by `from`: its latency, and the DRAM
+ * queueing of the strand's last memory read when memory served it. */
+static uint64_t fill_wait(const struct hvpmu_machine *m, const struct strand *s, enum served from)
+{
+	return latency(m, from) + (served_by_memory(from) ? s->dram_wait : 0);
+}
+
 /* A tablewalk reference (TSB probe) goes through the strand's L2. */
 static int walk_ref(void *ctx, uint64_t paddr)
 {
@@ -1506,7 +1513,7 @@ static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uin
 			s->act.mev[dc_event[from]]++;
 		/* software prefetches do not stall the pipeline */
 		if (!(f & HVPMU_SI_PREFETCH)) {
-			uint64_t wait = latency(m, from) + (from == SERVED_MEM || from == SERVED_MEM_REMOTE ? s->dram_wait : 0) + bw;
+			uint64_t wait = fill_wait(m, s, from) + bw;
 
 			if (__builtin_expect(c->dup_track, 0)) { /* the fill is pending until the data returns */
 				uint64_t t = sb_clock(m, s, pc);
@@ -1747,8 +1754,7 @@ static __attribute__((noinline)) void fetch_line_slow(struct hvpmu_machine *m, u
 	s->l2b_wait = 0;
 	from = fill_l2(m, strand, pa, 0);
 	s->act.mev[ic_event[from]]++;
-	charge(s, HVPMU_PIPE_FETCH, latency(m, from) + (from == SERVED_MEM || from == SERVED_MEM_REMOTE ? s->dram_wait : 0) +
-					    s->l2b_wait);
+	charge(s, HVPMU_PIPE_FETCH, fill_wait(m, s, from) + s->l2b_wait);
 	mem_ref_done(m, strand, va);
 }
 

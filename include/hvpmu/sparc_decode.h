@@ -74,6 +74,10 @@ struct hvpmu_sparc_insn {
 	uint8_t uops;     /* micro-ops (TABLE 10-2 footnote 12): 8 for block ld/st, 2 for twin loads, else 1 */
 	uint8_t asi;      /* immediate ASI of an alternate-space access, 0 if none or from %asi */
 	uint8_t has_target; /* 1 if `target` is valid (PC-relative CTI: Bicc, BPcc, BPr, FBfcc, FBPfcc, CBcc, CALL) */
+	uint8_t annul;    /* the a bit of a branch with a delay slot (Bicc, BPcc, BPr, FBfcc, FBPfcc,
+	                     CBcc), else 0.  SPARC V9 6.3.4.1: a conditional branch (HVPMU_SI_CTI_COND)
+	                     with a = 1 runs its delay slot only when it is taken; BA,a and BN,a
+	                     never run it.  Not part of `flags`, so classes do not split on it. */
 	uint64_t target;  /* absolute target address of a PC-relative CTI (pc + disp) */
 };
 

@@ -79,7 +79,7 @@ static const struct hvpmu_t4_event events[] = {
 	{ "SPR_ring_ops", 3, 0x10, "SPR ring operations" },
 	{ "Instr_other", 3, 0x20, "All other instructions" },
 	{ "Instr_all", 3, 0x3f, "All instructions" },
-	{ "Br_taken", 4, 0x02, "Taken branches" },
+	{ "Br_taken", 4, 0x02, "Taken branches (annulled conditional: its delay slot ran)" },
 	{ "Sw_count_intr", 4, 0x04, "Software count instructions: sethi %hi(0xfc000),%g0" },
 	{ "Atomics", 4, 0x08, "Atomic instructions: LDSTUB/A, CASA/CASXA, SWAP/A" },
 	{ "SW_prefetch", 4, 0x10, "Software prefetch instructions" },

@@ -66,6 +66,7 @@ struct tb_info {
 	uint64_t cti_target;   /* static target of the block's last CTI (PC-relative ones) */
 	uint64_t cti_pc;       /* address of that CTI */
 	uint32_t cti_flags;    /* its decode flags */
+	uint8_t cti_annul;     /* it is a conditional branch with a = 1: taken iff its delay slot runs */
 	struct tb_info *next_alloc;
 	struct tb_info *next_dirty;     /* single-threaded mode: blocks with unexpanded executions */
 	uint64_t execs;        /* inline: times the last instruction started (single-threaded mode) */
@@ -203,26 +204,42 @@ static uint64_t pend_ds(const struct vcpu *v)
 /*
  * Decide the pending CTI now that execution continues at `vaddr`; `ran`
  * says whether the previous block reached its end (else the CTI did not
- * execute, unless `vaddr` is its delay slot).  Taken iff execution goes to
- * the static target (conditional CTIs); other CTIs are always taken.
+ * execute, unless `vaddr` is its delay slot).  SPARC V9 6.3.4.1: a
+ * conditional branch is taken exactly when its condition holds, and one
+ * with the annul bit runs its delay slot only when taken.  QEMU ends a
+ * block at an annulled conditional branch and starts the next one at its
+ * delay slot when it is taken, at pc+8 when not, so such a branch is
+ * taken iff its delay slot runs -- also when its target is pc+8, where
+ * "execution continued at the target" holds either way.  Any other
+ * conditional CTI is taken iff execution goes on at its static target
+ * after the delay slot (a block starting at the delay slot leaves it
+ * pending); for one whose target is pc+8 that is always true
+ * (docs/branch-prediction.md "Outcomes").  Other CTIs are always taken.
  */
 static void resolve_pending(struct vcpu *v, uint64_t vaddr, int ran)
 {
 	const struct tb_info *t = v->pend_tb;
-	int taken;
+	uint64_t to = vaddr;
+	int taken = 1;
 
 	if (!v->pend)
 		return;
-	if (vaddr == pend_ds(v)) /* delay slot run as its own block: wait */
+	if (vaddr == pend_ds(v) && !t->cti_annul) /* delay slot run as its own block: wait */
 		return;
 	v->pend = 0;
 	if (!ran || !vaddr)
 		return;
-	taken = (t->cti_flags & HVPMU_SI_CTI_COND) ? vaddr == t->cti_target : 1;
+	if (t->cti_annul) {
+		taken = vaddr == pend_ds(v);
+		if (taken) /* execution goes on at the target after the delay slot */
+			to = t->cti_target;
+	} else if (t->cti_flags & HVPMU_SI_CTI_COND) {
+		taken = vaddr == t->cti_target;
+	}
 	if (taken && (t->cti_flags & HVPMU_SI_CTI_COND))
 		v->act->taken_cond++;
 	if (P.need_branches)
-		hvpmu_machine_branch(P.m, v->strand, t->cti_pc, t->cti_flags, taken, vaddr);
+		hvpmu_machine_branch(P.m, v->strand, t->cti_pc, t->cti_flags, taken, to);
 }
 
 static void set_pending(struct vcpu *v, const struct tb_info *ti)
@@ -678,6 +695,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			ti->cti_target = d.has_target ? d.target : 0;
 			ti->cti_pc = pc;
 			ti->cti_flags = d.flags;
+			ti->cti_annul = (d.flags & HVPMU_SI_CTI_COND) && d.annul;
 		}
 		if (P.need_memory && i < TB_SCRATCH && T.mi[i])
 			qemu_plugin_register_vcpu_mem_cb(insn, off ? mem_exec_off : P.mt ? mem_exec : mem_exec_st,

@@ -39,6 +39,7 @@
 #define F_OP5        5, 4   /* four-operand FMA / crypto opcode */
 #define F_IMM22      0, 22  /* SETHI */
 #define F_COND      25, 4   /* Bicc, BPcc, FBfcc, FBPfcc, CBcc, Tcc */
+#define F_ANNUL     29, 1   /* a: Bicc, BPcc, BPr, FBfcc, FBPfcc, CBcc (SPARC V9 6.3.4.1) */
 #define F_RCOND_BR  25, 3   /* BPr */
 #define F_BIT28     28, 1   /* op2 = 3: 0 = BPr, 1 = CBcond (OSA 2011) */
 #define F_CB_CHI    29, 1   /* CBcond cond[3] */
@@ -594,6 +595,7 @@ struct result {
 	uint8_t uops;
 	uint8_t asi;
 	uint8_t has_target;
+	uint8_t annul;
 	uint64_t target;
 };
 
@@ -610,6 +612,14 @@ static void set_target(struct result *r, uint64_t pc, uint32_t disp, unsigned bi
 {
 	r->has_target = 1;
 	r->target = pc_relative(pc, disp, bits);
+}
+
+/* A branch with a delay slot and an a bit (Bicc, BPcc, BPr, FBfcc, FBPfcc,
+ * CBcc; SPARC V9 A.3-A.7): its target and annul bit. */
+static void set_branch(struct result *r, uint32_t insn, uint64_t pc, uint32_t disp, unsigned bits)
+{
+	set_target(r, pc, disp, bits);
+	r->annul = (uint8_t)FIELD(insn, F_ANNUL);
 }
 
 /* CTI flag of a cond-coded branch (Bicc, BPcc, FBfcc, FBPfcc, CBcc). */
@@ -640,22 +650,22 @@ static void decode_fmt2(uint32_t insn, uint64_t pc, struct result *r)
 	case OP2_BICC:
 	case OP2_FBFCC:
 		r->flags = BR | cti_for_cond(cond);
-		set_target(r, pc, FIELD(insn, F_DISP22), DISP22_BITS);
+		set_branch(r, insn, pc, FIELD(insn, F_DISP22), DISP22_BITS);
 		break;
 	case OP2_CBCC:
 		/* V8 coprocessor branch: op2 = 7 is reserved in V9 (see docs). */
 		r->flags = BR | HVPMU_SI_ILLEGAL | cti_for_cond(cond);
-		set_target(r, pc, FIELD(insn, F_DISP22), DISP22_BITS);
+		set_branch(r, insn, pc, FIELD(insn, F_DISP22), DISP22_BITS);
 		break;
 	case OP2_BPCC:
 		r->flags = BR | cti_for_cond(cond);
 		if (!int_cc_valid(FIELD(insn, F_BPCC_CC)))
 			r->flags |= HVPMU_SI_ILLEGAL;
-		set_target(r, pc, FIELD(insn, F_DISP19), DISP19_BITS);
+		set_branch(r, insn, pc, FIELD(insn, F_DISP19), DISP19_BITS);
 		break;
 	case OP2_FBPFCC:
 		r->flags = BR | cti_for_cond(cond);
-		set_target(r, pc, FIELD(insn, F_DISP19), DISP19_BITS);
+		set_branch(r, insn, pc, FIELD(insn, F_DISP19), DISP19_BITS);
 		break;
 	case OP2_BPR:
 		if (FIELD(insn, F_BIT28) == 0) {
@@ -663,7 +673,7 @@ static void decode_fmt2(uint32_t insn, uint64_t pc, struct result *r)
 			r->flags = BR | HVPMU_SI_CTI_COND;
 			if (!rcond_valid(FIELD(insn, F_RCOND_BR)))
 				r->flags |= HVPMU_SI_ILLEGAL;
-			set_target(r, pc,
+			set_branch(r, insn, pc,
 				   (FIELD(insn, F_D16HI) << D16LO_BITS) | FIELD(insn, F_D16LO),
 				   DISP16_BITS);
 		} else {
@@ -862,6 +872,7 @@ uint32_t hvpmu_sparc_decode(uint32_t insn, uint64_t pc, struct hvpmu_sparc_insn 
 	out->uops = r.uops;
 	out->asi = r.asi;
 	out->has_target = r.has_target;
+	out->annul = r.annul;
 	out->target = r.target; /* 0 unless has_target */
 	return r.flags;
 }

@@ -1170,6 +1170,66 @@ static void test_partition(void **state)
 		}
 }
 
+/*
+ * The annul bit (SPARC V9 6.3.4.1, A.3-A.7): bit 29 of every format-2
+ * branch with a delay slot (Bicc, BPcc, BPr, FBfcc, FBPfcc, CBcc), 0 for
+ * everything else, CBcond (whose bit 29 is cond[3]) included.  Known
+ * words as GNU as assembles them, then an independent reading of a large
+ * random sample.
+ */
+static int annul_of_encoding(uint32_t w)
+{
+	uint32_t op2 = (w >> 22) & 7u;
+
+	if (w >> 30 != OP_FMT2 || op2 == OP2_ILLTRAP || op2 == OP2_SETHI)
+		return 0;
+	if (op2 == 3 && (w >> CBCOND_BIT) & 1u) /* CBcond */
+		return 0;
+	return (int)((w >> 29) & 1u);
+}
+
+static void test_annul(void **state)
+{
+	static const struct {
+		uint32_t word;
+		uint8_t annul;
+		uint32_t cti;
+		const char *text;
+	} v[] = {
+		{ 0x22800002, 1, X_CTI_COND, "be,a .+8 (Bicc)" },
+		{ 0x32680002, 1, X_CTI_COND, "bne,a,pt %xcc, .+8 (BPcc)" },
+		{ 0x2ac80002, 1, X_CTI_COND, "brnz,a %g0, .+8 (BPr)" },
+		{ 0x22cd8002, 1, X_CTI_COND, "brz,a %l6, .+8 (BPr)" },
+		{ 0x33800002, 1, X_CTI_COND, "fbe,a .+8 (FBfcc)" },
+		{ 0x33480002, 1, X_CTI_COND, "fbe,a,pt %fcc0, .+8 (FBPfcc)" },
+		{ 0x0afc7fe9, 0, X_CTI_COND, "brnz %l1, .-0x5c (BPr)" },
+		{ 0x12800002, 0, X_CTI_COND, "bne .+8 (Bicc)" },
+		{ 0x30680002, 1, X_CTI_ALWAYS, "ba,a %xcc, .+8" },
+		{ 0x20800002, 1, 0, "bn,a .+8" },
+		{ 0x40000002, 0, X_CTI_ALWAYS, "call .+8" },
+		{ 0x01000000, 0, 0, "nop" },
+		{ 0x32c84002, 0, X_CTI_COND, "cwbne %g1, %g2, .+1024 (CBcond, bit 29 = cond[3])" },
+	};
+	uint32_t seed = 0x9e3779b9u;
+	struct hvpmu_sparc_insn d;
+	(void)state;
+
+	for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
+		uint32_t f = hvpmu_sparc_decode(v[k].word, TEST_PC, &d);
+
+		if (d.annul != v[k].annul || (f & (X_CTI_COND | X_CTI_ALWAYS)) != v[k].cti)
+			print_error("%08x %s: annul %u flags %#x\n", v[k].word, v[k].text, d.annul, f);
+		assert_int_equal(d.annul, v[k].annul);
+		assert_int_equal(f & (X_CTI_COND | X_CTI_ALWAYS), v[k].cti);
+	}
+	for (unsigned k = 0; k < 1u << 16; k++) {
+		uint32_t w = next_random(&seed);
+
+		hvpmu_sparc_decode(w, TEST_PC, &d);
+		assert_int_equal(d.annul, annul_of_encoding(w));
+	}
+}
+
 /* The six sl=3 groups are all reachable and the header's mask matches them. */
 static void test_sl3_mask(void **state)
 {
@@ -1197,6 +1257,7 @@ int main(void)
 		cmocka_unit_test(test_targets_wrap),
 		cmocka_unit_test(test_displacement_widths),
 		cmocka_unit_test(test_partition),
+		cmocka_unit_test(test_annul),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

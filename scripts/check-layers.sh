@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The layering check (docs/architecture.md "Allowed edges"): reads the
+# symbols every built object of src/ defines and references (gcc-nm, which
+# also reads LTO objects) and the private headers every source file
+# includes, and fails on an edge between layers that the table below does
+# not allow.
+#   scripts/check-layers.sh BUILD_DIR
+# BUILD_DIR is a configured and built tree (e.g. build/test).  Prints one
+# line per forbidden edge (FROM-file -> symbol defined in TO-folder) and
+# exits 1 if there is any; exits 2 if the build has no objects.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:?usage: check-layers.sh BUILD_DIR}
+objs=$(find "$build/src/CMakeFiles" -name '*.c.o' \( -path '*/hvpmu_obj.dir/*' -o -path '*/hvpmu_cli.dir/*' \
+	-o -path '*/hvpmu_plugin.dir/source/*' -o -path '*/hvpmu_plugin.dir/supervisor/*' \) | sort -u)
+[ -n "$objs" ] || { echo "check-layers: no objects under $build/src" >&2; exit 2; }
+
+# Allowed edges: FROM TO [SYMBOL-REGEX].  A folder may always use itself.
+# Without a regex every symbol of TO is allowed; with one, only those.
+# (The layers: 1 source, 2 model, 3 pmu, 4 services, 5 supervisor + tools.)
+rules=$(cat <<'EOF'
+source model
+model pmu
+services model
+supervisor services
+supervisor model ^hvpmu_(machine_(ldxa|stxa|rdasr|wrasr|tick|set_tick_compare|mode|set_mode|nstrands|md|syscall|map_large|io|add_cycles|retired|prefetch_stats|enable|features|set_os_handler)|md_.*|platform_.*|placement_.*)$
+supervisor pmu ^hvpmu_(t4|t1)_.*(event|alias|name|picl|sel|needs|supported).*$
+supervisor source ^hvpmu_(isa_.*|qemu_source_.*)$
+tools supervisor
+EOF
+)
+
+# symbol -> folder that defines it
+declare -A def
+for o in $objs; do
+	f=$(echo "$o" | sed -E 's#.*\.dir/([a-z_]+)/.*#\1#')
+	while read -r sym; do def[$sym]=$f; done < <(gcc-nm --defined-only -g "$o" 2>/dev/null | awk '$2 ~ /[TDBRC]/ { print $3 }')
+done
+
+bad=0
+allowed() { # FROM TO SYM
+	local from=$1 to=$2 sym=$3 f t re
+	[ "$from" = "$to" ] && return 0
+	while read -r f t re; do
+		[ "$f" = "$from" ] && [ "$t" = "$to" ] || continue
+		[ -z "$re" ] && return 0
+		[[ $sym =~ $re ]] && return 0
+	done <<< "$rules"
+	return 1
+}
+declare -A seen
+for o in $objs; do
+	from=$(echo "$o" | sed -E 's#.*\.dir/([a-z_]+)/.*#\1#')
+	file=$(echo "$o" | sed -E 's#.*\.dir/(.*)\.o$#src/\1#')
+	while read -r sym; do
+		to=${def[$sym]:-}
+		[ -n "$to" ] || continue # libc, json-c, QEMU
+		if ! allowed "$from" "$to" "$sym" && [ -z "${seen[$file:$sym]:-}" ]; then
+			seen[$file:$sym]=1
+			echo "forbidden: $file ($from) -> $sym ($to)"
+			bad=1
+		fi
+	done < <(gcc-nm --undefined-only "$o" 2>/dev/null | awk '{ print $NF }')
+done
+
+# private headers: src/FOLDER/*.h only from FOLDER
+while read -r src; do
+	from=$(echo "$src" | sed -E 's#^src/([a-z_]+)/.*#\1#')
+	while read -r inc; do
+		to=${inc%%/*}
+		[ "$to" = "$inc" ] && continue # same-folder include
+		[ "$to" = "$from" ] && continue
+		[ -d "$root/src/$to" ] || continue
+		echo "forbidden: $src ($from) includes the private header $inc"
+		bad=1
+	done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$root/$src")
+done < <(cd "$root" && find src -name '*.[ch]' | sort)
+
+if [ "$bad" -ne 0 ]; then
+	echo "check-layers: forbidden edges (docs/architecture.md \"Allowed edges\")" >&2
+	exit 1
+fi
+echo "check-layers: $(echo "$objs" | wc -l) objects, no forbidden edge"

@@ -25,6 +25,7 @@ extern "C" {
 enum hvpmu_platform {
 	HVPMU_PLATFORM_T4 = 0, /* SPARC T4: 8 cores x 8 strands per chip, 4 PCR/PIC per strand */
 	HVPMU_PLATFORM_T1 = 1, /* UltraSPARC T1: 8 cores x 4 strands, PCR/PIC in ASRs, DRAM/JBUS PerfRegs */
+	HVPMU_NPLATFORMS
 };
 
 #define HVPMU_MD_MAX_GUESTS 8

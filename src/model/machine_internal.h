@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Internal state of the machine model (layer 2), shared by its three parts:
+ *   machine.c  strands, classes, syncs, overflow scheduling, privilege
+ *              modes, %tick and traps, branch outcomes (hvpmu/machine.h);
+ *   memhier.c  the memory hierarchy: TLBs, caches, coherence, request and
+ *              store buffers, prefetch, DRAM traffic (docs/memory-model.md);
+ *   regbus.c   the register bus: the per-strand PMU devices behind one
+ *              interface, their register access in the strand's mode, and
+ *              the chip-wide (uncore) counter devices.
+ * Not installed; hidden from the shared library.
+ */
+#ifndef HVPMU_MODEL_MACHINE_INTERNAL_H
+#define HVPMU_MODEL_MACHINE_INTERNAL_H
+
+#include <hvpmu/hvpmu.h>
+#include "bpred.h"
+#include "cache.h"
+#include "coherence.h"
+#include "dram.h"
+#include "l2buf.h"
+#include "pipeline.h"
+#include "prefetch.h"
+#include "stbuf.h"
+#include "tlb.h"
+
+#define MACHINE_HIDDEN __attribute__((visibility("hidden")))
+
+/* TABLE 10-2 footnote 12: block loads and stores decode into 8 micro-ops. */
+#define BLOCK_UOPS 8
+/* fetch line + two data lines (an access crossing a line boundary) */
+#define MAX_MISSES_PER_INSN 3
+
+/* fetch memo entries per strand (a power of two) */
+#define FETCH_MEMO_N 128
+#define FETCH_MEMO_IDX(va) (((va) >> 2) & (FETCH_MEMO_N - 1))
+
+struct strand {
+	struct hvpmu_activity act;        /* written by the event source */
+	/* hot: what the fast paths of hvpmu_machine_dref / _ifetch and the
+	 * store buffer's clock read, together after act's mem_refs and bound */
+	struct core *core;                /* the strand's core and chip L3 */
+	struct tlb *itlb, *dtlb;          /* docs/tlb-model.md */
+	uint32_t ctx;                     /* MMU context of the running code: USER_CTX; 0 in the kernel path */
+	enum hvpmu_mode mode;
+	uint64_t cycles[HVPMU_NMODES];    /* modeled cycles per mode */
+	uint64_t pending[HVPMU_NMODES];   /* cycles not yet fed to the PMU */
+	uint64_t sb_icycles;              /* user instruction cycles folded into pending at syncs */
+	uint64_t sb_other;                /* sb_other_cycles(), kept up to date where its terms move */
+	uint64_t sb_blk_vaddr, sb_blk_bytes, sb_blk_pos; /* block being run (ifetch): start, bytes, act.bound before it */
+	/* the 8 KB page of the last fetch that hit the ITLB's MRU slot, its PA,
+	 * context and the ITLB clock then (hvpmu_machine_ifetch) */
+	uint64_t ipage_vpn, ipage_pa, ipage_clock;
+	uint32_t ipage_ctx;
+	/* store buffer (src/model/stbuf.h; its filter first) and its clock, sb_clock() */
+	struct stbuf sb;
+	uint64_t synced[HVPMU_MAX_ICLASS];/* act.icount at the last sync */
+	uint64_t synced_taken;
+	uint64_t synced_mispred[HVPMU_NMISPRED];
+	uint64_t synced_mev[HVPMU_NMEV];
+	uint64_t mem_pc;                  /* PC of the access that triggered a sync, 0 if none */
+	struct bpred bp;
+	struct pipe_strand pipe;          /* BTC (src/model/pipeline.c) */
+	uint64_t pipe_pending[HVPMU_NPIPE]; /* user stall cycles by cause, part of pending[USER] */
+	uint64_t dram_wait;               /* DRAM queueing wait of the last memory read (pipeline.h) */
+	uint64_t tick_cmpr;               /* 0 = disarmed */
+	uint64_t next_len;                /* length of the block about to run (outer sync) */
+	unsigned depth;                   /* sync nesting (traps call back in) */
+	struct cache *l3;                 /* the strand's chip L3 */
+	struct tlb_stats ts;
+	struct walk_ctx { struct hvpmu_machine *m; uint32_t strand; } wctx;
+	struct hvpmu_t4_pmu *pmu;         /* T4: PCR0-3 / PIC0-3 */
+	struct hvpmu_t1_pmu *t1;          /* T1: %pcr / %pic */
+	uint32_t t1_int15;                /* T1: overflow interrupt latched (SOFTINT 15), not yet taken */
+	uint32_t late_precise;            /* precise overflows in the kernel path, delivered on return */
+	uint64_t kretired;                /* privileged instructions retired (kernel path, machine_retire) */
+	struct pf_stats pf;               /* prefetch statistics (docs/prefetch-model.md) */
+	/* request buffers (src/model/l2buf.h): the access being modeled, the
+	 * buffer waits of its last L2 miss, whether the strand has run */
+	uint64_t l2b_pc, l2b_wait;
+	int l2b_ran;
+	/* fetch memo (hvpmu_machine_ifetch): blocks of one 8 KB page whose
+	 * every line was a fast-path hit, with the core's L1I version then */
+	struct fetch_memo {
+		uint64_t vaddr;   /* block start (0 with bytes 0: empty) */
+		uint64_t version; /* core's l1i.version after the block */
+		uint64_t page_pa; /* physical 8 KB page of the block */
+		uint64_t last_key; /* L1I key (line + 1) of the block's last line */
+		uint32_t bytes;
+	} fmemo[FETCH_MEMO_N];
+};
+
+struct core {
+	struct cache l1d;                 /* l1d and dup_track: the load fast path */
+	int dup_track;                    /* several running strands and an L1D miss buffer (T4): track fills */
+	struct cache l1i, l2;
+	uint32_t idx, chip;               /* coherence (docs/coherence-model.md) */
+	uint32_t last_strand;             /* strand that filled last: snoop events count there */
+	int active;                       /* has filled its caches (coh_activate) */
+	struct pipe_utag utag;            /* L1I microtags (src/model/pipeline.c) */
+	/* request buffers (src/model/l2buf.h, docs/memory-model.md "L2 buffers") */
+	struct l2buf_pool l1mb, l2mb, l2fb, l2wb;
+	uint32_t nrunning;                /* strands of the core that have run (sl=18 0x04) */
+	int l2bufs;                       /* some L2 / L3 buffer is finite: L2 misses go through l2b_miss() */
+	struct l2buf_fills fills;         /* pending L1D fills (duplicate misses, dup_miss()) */
+};
+
+/* The per-strand PMU of a platform (STYLE.md: chip differences as data). */
+struct pmu_ops {
+	int (*create)(struct strand *s, const uint32_t *class_flags);
+	void (*destroy)(struct strand *s);
+	void (*classes_changed)(struct strand *s);
+	void (*feed)(struct strand *s, const struct hvpmu_t4_feed *f, struct hvpmu_t4_feed_result *r);
+	uint64_t (*headroom)(const struct strand *s, uint64_t max_cycles_per_insn);
+	uint64_t (*mem_headroom)(const struct strand *s);
+};
+
+struct hvpmu_machine {
+	struct hvpmu_md md;
+	const struct pmu_ops *ops;
+	int mem_on;
+	uint32_t ncores;
+	struct core *cores;
+	struct cache *l3;                 /* one per chip */
+	struct l2buf_pool *l3mb;          /* L3 miss buffer, one per chip (src/model/l2buf.h) */
+	uint64_t l2b_cap;                 /* cap on one access's buffer waits */
+	struct coh coh;                   /* multi-core / multi-chip coherence */
+	struct tlb_mmu *mmu;              /* the guest's address space (docs/tlb-model.md) */
+	struct dram *dram;                /* one DRAM model per MCU (docs/dram-model.md) */
+	uint64_t chip_now;                /* latest cycle a strand reached: the DRAM models' clock */
+	uint32_t nstrands;
+	unsigned nclass;
+	uint32_t class_flags[HVPMU_MAX_ICLASS];
+	uint64_t class_cycles[HVPMU_MAX_ICLASS];
+	uint64_t max_insn_cycles;         /* worst cycles one instruction can cost (memory model on) */
+	uint64_t max_insn_cycles_nomem;   /* ... with the memory model off */
+	hvpmu_trap_fn trap_fn;
+	void *trap_ctx;
+	hvpmu_tsb_hit_fn tsb_fn;
+	void *tsb_ctx;
+	struct strand *s;
+	uint32_t nmcu;                    /* HVPMU_T4_MCUS_PER_CHIP per chip (T4), 0 on T1 */
+	uint32_t ndram;                   /* DRAM models: one per T4 MCU, one per T1 channel */
+	struct hvpmu_t1_perfregs *t1regs; /* T1: chip-wide DRAM + JBUS PerfRegs */
+	struct hvpmu_t1_jbus_activity jbus; /* T1: JBUS activity not yet counted */
+	uint64_t jbus_now;                /* chip cycle up to which JBUS cycles were counted */
+	struct hvpmu_t4_mcu **mcu;        /* chip-wide MCU DRAM counters (§10.5) */
+	int kernel_mapped;                /* context 0 regions of md.kernel declared (kernel.c) */
+};
+
+/* UltraSPARC T1 memory system (docs/t1-platform.md): 4 DRAM channels, one
+ * per L2 bank, banks interleaved on 64-byte lines (PA[7:6]); a 128-bit
+ * J-Bus at 2.56 GB/s = 160 MHz, i.e. 2 JBus cycles per 15 CPU cycles at
+ * 1.2 GHz; I/O modeled from the guest's read/write system calls. */
+#define T1_DRAM_CHANNELS 4
+#define T1_CHANNEL_SHIFT 6
+#define JBUS_PER_CPU_NUM 2
+#define JBUS_PER_CPU_DEN 15
+#define JBUS_DMA_BYTES 64          /* one DMA transaction per 64-byte line */
+#define JBUS_DMA_READ_LATENCY 16   /* JBus cycles: ~memory latency (120 CPU cycles) */
+#define JBUS_PIO_READ_LATENCY 40   /* JBus cycles: a device status read */
+
+/* Context number of the guest's user process (the kernel is ctx 0). */
+#define USER_CTX 1
+
+/* The per-strand PMU interface of each platform (regbus.c), indexed by
+ * enum hvpmu_platform. */
+MACHINE_HIDDEN extern const struct pmu_ops machine_pmu_ops[HVPMU_NPLATFORMS];
+
+/* %tick of a strand: its cycles in every mode. */
+static inline uint64_t tick_of(const struct strand *s)
+{
+	return s->cycles[HVPMU_MODE_USER] + s->cycles[HVPMU_MODE_PRIV] + s->cycles[HVPMU_MODE_HYPER];
+}
+
+/* Charge `cyc` user cycles to cause `c`: every user stall goes through
+ * here, so the causes partition the user cycles. */
+static inline void charge(struct strand *s, enum hvpmu_pipe_cause c, uint64_t cyc)
+{
+	s->sb_other += cyc;
+	if (s->mode != HVPMU_MODE_USER) { /* the kernel path: privileged cycles are issue cycles */
+		s->pending[s->mode] += cyc;
+		return;
+	}
+	s->pending[HVPMU_MODE_USER] += cyc;
+	s->pipe_pending[c] += cyc;
+}
+
+/* machine.c */
+/* Fold the strand's activity into its PMU, raise traps, reschedule;
+ * mid_block: called during a block (a memory access). */
+MACHINE_HIDDEN int machine_sync_strand(struct hvpmu_machine *m, uint32_t strand, const struct hvpmu_block *last,
+				       const struct hvpmu_block *next, int mid_block);
+/* Next point at which a PIC could wrap or the tick compare could match. */
+MACHINE_HIDDEN void machine_schedule(struct hvpmu_machine *m, struct strand *s);
+
+/* memhier.c */
+/* The store buffer's full cycles up to now, at a sync. */
+MACHINE_HIDDEN void machine_sb_sync(const struct hvpmu_machine *m, struct strand *s);
+/* A cache access was reported: sync when a memory-event PIC could wrap. */
+MACHINE_HIDDEN void machine_mem_ref_done(struct hvpmu_machine *m, uint32_t strand, uint64_t pc);
+/* The strand's current cycle, advancing the chip clock the DRAM models run on. */
+MACHINE_HIDDEN uint64_t machine_strand_now(struct hvpmu_machine *m, uint32_t strand);
+
+#endif

@@ -14,13 +14,13 @@
  *
  * The DRAM/JBUS counter registers of the T1 are in hvpmu/t1_regs.h; the
  * field helpers (HVPMU_FIELD, HVPMU_FEX, HVPMU_FDP, HVPMU_FMASK) are the
- * ones of hvpmu/t4_regs.h.
+ * ones of hvpmu/regfield.h.
  */
 #ifndef HVPMU_T1_PCR_REGS_H
 #define HVPMU_T1_PCR_REGS_H
 
 #include <stdint.h>
-#include <hvpmu/t4_regs.h>
+#include <hvpmu/regfield.h>
 
 /* §3.1 PCR (ASR 0x10) fields; bits 3, 7 and 63:10 are reserved, read as 0. */
 HVPMU_FIELD(T1_PCR, PRIV, 0, 1) /* 1: non-privileged rd/wr %pic traps privileged_action */

@@ -20,13 +20,13 @@
  * busstat's pic0/pic1.
  *
  * The extract/deposit helpers HVPMU_FIELD / HVPMU_FMASK / HVPMU_FEX /
- * HVPMU_FDP are those of hvpmu/t4_regs.h (chip-independent).
+ * HVPMU_FDP are those of hvpmu/regfield.h.
  */
 #ifndef HVPMU_T1_REGS_H
 #define HVPMU_T1_REGS_H
 
 #include <stdint.h>
-#include <hvpmu/t4_regs.h>
+#include <hvpmu/regfield.h>
 
 /*
  * §3.3 DRAM performance control register (0x97_0000_0400 + ch * 0x1000):

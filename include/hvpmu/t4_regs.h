@@ -9,26 +9,14 @@
  * MCU DRAM_PERF_CTL/COUNT01/COUNT23: §10.5 TABLE 10-4, 10-5, 10-6.
  * Cross-checked with Linux PCR_N4_* (../shared/reference/linux-clients.md §1.5).
  *
- * Field helpers follow QEMU's hw/registerfields.h idea: one (shift, length)
- * pair per field, extract/deposit through the name.
+ * Fields are declared with hvpmu/regfield.h.
  */
 #ifndef HVPMU_T4_REGS_H
 #define HVPMU_T4_REGS_H
 
 #include <stdint.h>
+#include <hvpmu/regfield.h>
 
-#define HVPMU_FIELD(reg, field, shift, len)                                    \
-	enum { reg##_##field##_SHIFT = (shift), reg##_##field##_LEN = (len) };
-
-/* Extract / deposit a named field. */
-#define HVPMU_FMASK(reg, field)                                                \
-	(((UINT64_C(1) << reg##_##field##_LEN) - 1) << reg##_##field##_SHIFT)
-#define HVPMU_FEX(v, reg, field)                                               \
-	(((uint64_t)(v) >> reg##_##field##_SHIFT) &                            \
-	 ((UINT64_C(1) << reg##_##field##_LEN) - 1))
-#define HVPMU_FDP(v, reg, field, x)                                            \
-	(((uint64_t)(v) & ~HVPMU_FMASK(reg, field)) |                          \
-	 (((uint64_t)(x) << reg##_##field##_SHIFT) & HVPMU_FMASK(reg, field)))
 
 /* TABLE 10-1: PCR fields. */
 HVPMU_FIELD(T4_PCR, OV, 0, 1)      /* PIC wrapped 2^32-1 -> 0; sticky; software may clear, never set */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <hvpmu/hvpmu.h>
+#include "counter31.h"
 #include <hvpmu/t1_perfregs.h>
 
 /* The units behind the PerfRegs: unit u owns ids 2u (control) and 2u + 1
@@ -60,29 +61,28 @@ struct counter_layout {
 	uint8_t sel_shift;
 	uint8_t sel_len;
 	uint8_t stop_shift;
-	uint8_t count_shift;
-	uint8_t sticky_shift;
+	struct ctr31_place place;
 };
 
 /* §3.3: DRAM counter0 = select 6:4, stop 7, count 62:32, sticky 63;
  *       DRAM counter1 = select 2:0, stop 3, count 30:0, sticky 31. */
 static const struct counter_layout dram_layout[HVPMU_T1_NCOUNTERS] = {
 	{ T1_DRAM_CTL_SEL0_SHIFT, T1_DRAM_CTL_SEL0_LEN, T1_DRAM_CTL_STOP0_SHIFT,
-	  T1_DRAM_COUNT_COUNTER0_SHIFT, T1_DRAM_COUNT_STICKY0_SHIFT },
+	  { T1_DRAM_COUNT_COUNTER0_SHIFT, T1_DRAM_COUNT_STICKY0_SHIFT } },
 	{ T1_DRAM_CTL_SEL1_SHIFT, T1_DRAM_CTL_SEL1_LEN, T1_DRAM_CTL_STOP1_SHIFT,
-	  T1_DRAM_COUNT_COUNTER1_SHIFT, T1_DRAM_COUNT_STICKY1_SHIFT },
+	  { T1_DRAM_COUNT_COUNTER1_SHIFT, T1_DRAM_COUNT_STICKY1_SHIFT } },
 };
 
 /* §3.4: JBUS counter0 = select 3:0, count 30:0, sticky 31;
  *       JBUS counter1 = select 7:4, count 62:32, sticky 63. */
 static const struct counter_layout jbus_layout[HVPMU_T1_NCOUNTERS] = {
 	{ T1_JBUS_CTL_SEL0_SHIFT, T1_JBUS_CTL_SEL0_LEN, NO_STOP,
-	  T1_JBUS_COUNT_COUNTER0_SHIFT, T1_JBUS_COUNT_STICKY0_SHIFT },
+	  { T1_JBUS_COUNT_COUNTER0_SHIFT, T1_JBUS_COUNT_STICKY0_SHIFT } },
 	{ T1_JBUS_CTL_SEL1_SHIFT, T1_JBUS_CTL_SEL1_LEN, NO_STOP,
-	  T1_JBUS_COUNT_COUNTER1_SHIFT, T1_JBUS_COUNT_STICKY1_SHIFT },
+	  { T1_JBUS_COUNT_COUNTER1_SHIFT, T1_JBUS_COUNT_STICKY1_SHIFT } },
 };
 
-#define COUNTER_MASK (HVPMU_T1_PERF_COUNTER_WRAP - 1)
+_Static_assert(HVPMU_T1_PERF_COUNTER_WRAP == CTR31_WRAP, "31-bit counters (counter31.h)");
 #define CODE_MASK ((uint64_t)HVPMU_T1_NCODES - 1)
 
 static const struct counter_layout *layout_of(unsigned unit)
@@ -92,8 +92,7 @@ static const struct counter_layout *layout_of(unsigned unit)
 
 struct hvpmu_t1_perfregs {
 	uint64_t ctl[NUNITS];                          /* the 8 bits of each control register */
-	uint32_t counter[NUNITS][HVPMU_T1_NCOUNTERS];  /* 31 bits each, hardware numbering */
-	uint8_t sticky[NUNITS][HVPMU_T1_NCOUNTERS];
+	struct ctr31 counter[NUNITS][HVPMU_T1_NCOUNTERS]; /* hardware numbering */
 };
 
 struct hvpmu_t1_perfregs *hvpmu_t1_perfregs_create(void)
@@ -135,12 +134,12 @@ uint64_t hvpmu_t1_perfreg_write_mask(unsigned id)
 	return hvpmu_t1_perfreg_is_ctl(id) ? HVPMU_T1_PERF_CTL_WRITE_MASK : HVPMU_T1_PERF_COUNT_WRITE_MASK;
 }
 
-static uint64_t pack_count(const struct counter_layout *l, const uint32_t *counter, const uint8_t *sticky)
+static uint64_t pack_count(const struct counter_layout *l, const struct ctr31 *counter)
 {
 	uint64_t v = 0;
 
 	for (unsigned n = 0; n < HVPMU_T1_NCOUNTERS; n++)
-		v |= (uint64_t)counter[n] << l[n].count_shift | (uint64_t)sticky[n] << l[n].sticky_shift;
+		v |= ctr31_pack(&counter[n], &l[n].place);
 	return v;
 }
 
@@ -155,7 +154,7 @@ int hvpmu_t1_perfregs_read(const struct hvpmu_t1_perfregs *dev, unsigned id, uin
 	if (hvpmu_t1_perfreg_is_ctl(id))
 		*val = dev->ctl[unit];
 	else
-		*val = pack_count(layout_of(unit), dev->counter[unit], dev->sticky[unit]);
+		*val = pack_count(layout_of(unit), dev->counter[unit]);
 	return HVPMU_OK;
 }
 
@@ -171,10 +170,8 @@ int hvpmu_t1_perfregs_write(struct hvpmu_t1_perfregs *dev, unsigned id, uint64_t
 		dev->ctl[unit] = val;
 		return HVPMU_OK;
 	}
-	for (unsigned n = 0; n < HVPMU_T1_NCOUNTERS; n++) {
-		dev->counter[unit][n] = (uint32_t)((val >> l[n].count_shift) & COUNTER_MASK);
-		dev->sticky[unit][n] = (uint8_t)((val >> l[n].sticky_shift) & 1);
-	}
+	for (unsigned n = 0; n < HVPMU_T1_NCOUNTERS; n++)
+		ctr31_load(&dev->counter[unit][n], &l[n].place, val);
 	return HVPMU_OK;
 }
 
@@ -212,21 +209,6 @@ uint64_t hvpmu_t1_jbus_events(const struct hvpmu_t1_jbus_activity *a, unsigned s
 	}
 }
 
-/* Add delta to counter n of a unit; returns 1 if it wrapped. */
-static int add(struct hvpmu_t1_perfregs *dev, unsigned unit, unsigned n, uint64_t delta)
-{
-	uint32_t old = dev->counter[unit][n];
-	uint64_t v = (uint64_t)old + delta;
-	int wrapped = v >= HVPMU_T1_PERF_COUNTER_WRAP || v < old;
-
-	/* a 64-bit delta may wrap the 31-bit counter several times: the
-	 * sticky bit records that it wrapped at all (§3.3, §3.4) */
-	if (wrapped)
-		dev->sticky[unit][n] = 1;
-	dev->counter[unit][n] = (uint32_t)(v & COUNTER_MASK);
-	return wrapped;
-}
-
 uint32_t hvpmu_t1_perfregs_count(struct hvpmu_t1_perfregs *dev,
 				 const struct hvpmu_t1_dram_activity act[HVPMU_T1_DRAM_CHANNELS],
 				 const struct hvpmu_t1_jbus_activity *jbus)
@@ -238,7 +220,7 @@ uint32_t hvpmu_t1_perfregs_count(struct hvpmu_t1_perfregs *dev,
 			unsigned sel = (unsigned)((dev->ctl[UNIT_JBUS] >> jbus_layout[n].sel_shift) &
 						  ((1u << jbus_layout[n].sel_len) - 1));
 
-			if (add(dev, UNIT_JBUS, n, hvpmu_t1_jbus_events(jbus, sel)))
+			if (ctr31_add(&dev->counter[UNIT_JBUS][n], hvpmu_t1_jbus_events(jbus, sel)))
 				wrapped |= HVPMU_T1_WRAP_BIT(HVPMU_T1_PERFREG_JBUS_COUNT, n);
 		}
 		for (unsigned ch = 0; act && ch < HVPMU_T1_DRAM_CHANNELS; ch++) {
@@ -248,7 +230,7 @@ uint32_t hvpmu_t1_perfregs_count(struct hvpmu_t1_perfregs *dev,
 
 			if ((dev->ctl[unit] >> l->stop_shift) & 1)
 				continue; /* §3.3: counts only while its stop bit is 0 */
-			if (add(dev, unit, n, hvpmu_t1_dram_events(&act[ch], sel)))
+			if (ctr31_add(&dev->counter[unit][n], hvpmu_t1_dram_events(&act[ch], sel)))
 				wrapped |= HVPMU_T1_WRAP_BIT(HVPMU_T1_PERFREG_DRAM_COUNT(ch), n);
 		}
 	}
@@ -285,9 +267,9 @@ int hvpmu_t1_count_get(unsigned id, uint64_t count, unsigned n, uint32_t *value,
 		return HVPMU_ERANGE;
 	l = &layout_of(UNIT_OF(id))[n];
 	if (value)
-		*value = (uint32_t)((count >> l->count_shift) & COUNTER_MASK);
+		*value = (uint32_t)((count >> l->place.count_shift) & CTR31_MASK);
 	if (sticky)
-		*sticky = (int)((count >> l->sticky_shift) & 1);
+		*sticky = (int)((count >> l->place.sticky_shift) & 1);
 	return HVPMU_OK;
 }
 
@@ -301,7 +283,7 @@ int hvpmu_t1_pic_counter(unsigned id, unsigned pic)
 	if (id >= HVPMU_T1_NPERFREGS || pic >= HVPMU_T1_NCOUNTERS)
 		return HVPMU_ERANGE;
 	l = layout_of(UNIT_OF(id));
-	upper = l[1].count_shift > l[0].count_shift;
+	upper = l[1].place.count_shift > l[0].place.count_shift;
 	return (int)(pic == 0 ? upper : !upper);
 }
 

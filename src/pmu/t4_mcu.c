@@ -9,6 +9,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include <hvpmu/hvpmu.h>
+#include "counter31.h"
 
 /* The four counters share one width (TABLE 10-5, 10-6). */
 _Static_assert((int)T4_DRAM_COUNT01_COUNTER0_LEN == (int)T4_DRAM_COUNT01_COUNTER1_LEN &&
@@ -16,28 +17,28 @@ _Static_assert((int)T4_DRAM_COUNT01_COUNTER0_LEN == (int)T4_DRAM_COUNT01_COUNTER
 		       (int)T4_DRAM_COUNT01_COUNTER0_LEN == (int)T4_DRAM_COUNT23_COUNTER3_LEN,
 	       "DRAM counters have one width");
 
+_Static_assert((int)T4_DRAM_COUNT01_COUNTER0_LEN == CTR31_BITS &&
+		       HVPMU_T4_DRAM_COUNTER_WRAP == CTR31_WRAP, "31-bit counters (counter31.h)");
+
 /* Where counter n lives: its register, counter field and sticky bit
  * (TABLE 10-5: counter0 is the high half of COUNT01; TABLE 10-6: counter3
  * the high half of COUNT23), and its select field (TABLE 10-4). */
 static const struct {
 	uint8_t reg;
-	uint8_t counter_shift;
-	uint8_t sticky_shift;
+	struct ctr31_place place;
 	uint8_t sel_shift;
 } ctr[HVPMU_T4_MCU_NCOUNTERS] = {
-	{ HVPMU_T4_MCU_COUNT01, T4_DRAM_COUNT01_COUNTER0_SHIFT, T4_DRAM_COUNT01_STICKY0_SHIFT, T4_DRAM_CTL_SEL0_SHIFT },
-	{ HVPMU_T4_MCU_COUNT01, T4_DRAM_COUNT01_COUNTER1_SHIFT, T4_DRAM_COUNT01_STICKY1_SHIFT, T4_DRAM_CTL_SEL1_SHIFT },
-	{ HVPMU_T4_MCU_COUNT23, T4_DRAM_COUNT23_COUNTER2_SHIFT, T4_DRAM_COUNT23_STICKY2_SHIFT, T4_DRAM_CTL_SEL2_SHIFT },
-	{ HVPMU_T4_MCU_COUNT23, T4_DRAM_COUNT23_COUNTER3_SHIFT, T4_DRAM_COUNT23_STICKY3_SHIFT, T4_DRAM_CTL_SEL3_SHIFT },
+	{ HVPMU_T4_MCU_COUNT01, { T4_DRAM_COUNT01_COUNTER0_SHIFT, T4_DRAM_COUNT01_STICKY0_SHIFT }, T4_DRAM_CTL_SEL0_SHIFT },
+	{ HVPMU_T4_MCU_COUNT01, { T4_DRAM_COUNT01_COUNTER1_SHIFT, T4_DRAM_COUNT01_STICKY1_SHIFT }, T4_DRAM_CTL_SEL1_SHIFT },
+	{ HVPMU_T4_MCU_COUNT23, { T4_DRAM_COUNT23_COUNTER2_SHIFT, T4_DRAM_COUNT23_STICKY2_SHIFT }, T4_DRAM_CTL_SEL2_SHIFT },
+	{ HVPMU_T4_MCU_COUNT23, { T4_DRAM_COUNT23_COUNTER3_SHIFT, T4_DRAM_COUNT23_STICKY3_SHIFT }, T4_DRAM_CTL_SEL3_SHIFT },
 };
 
-#define COUNTER_MASK (HVPMU_T4_DRAM_COUNTER_WRAP - 1)
 #define SEL_MASK ((UINT64_C(1) << T4_DRAM_CTL_SEL0_LEN) - 1)
 
 struct hvpmu_t4_mcu {
-	uint64_t ctl;                              /* bits 15:0 of DRAM_PERF_CTL_REG */
-	uint32_t counter[HVPMU_T4_MCU_NCOUNTERS];  /* 31 bits each */
-	uint8_t sticky[HVPMU_T4_MCU_NCOUNTERS];
+	uint64_t ctl;                             /* bits 15:0 of DRAM_PERF_CTL_REG */
+	struct ctr31 counter[HVPMU_T4_MCU_NCOUNTERS];
 };
 
 struct hvpmu_t4_mcu *hvpmu_t4_mcu_create(void)
@@ -62,8 +63,7 @@ int hvpmu_t4_mcu_read(const struct hvpmu_t4_mcu *mcu, unsigned reg, uint64_t *va
 	}
 	for (unsigned n = 0; n < HVPMU_T4_MCU_NCOUNTERS; n++)
 		if (ctr[n].reg == reg)
-			v |= (uint64_t)mcu->counter[n] << ctr[n].counter_shift |
-			     (uint64_t)mcu->sticky[n] << ctr[n].sticky_shift;
+			v |= ctr31_pack(&mcu->counter[n], &ctr[n].place);
 	*val = v;
 	return HVPMU_OK;
 }
@@ -77,10 +77,8 @@ int hvpmu_t4_mcu_write(struct hvpmu_t4_mcu *mcu, unsigned reg, uint64_t val)
 		return HVPMU_OK;
 	}
 	for (unsigned n = 0; n < HVPMU_T4_MCU_NCOUNTERS; n++)
-		if (ctr[n].reg == reg) {
-			mcu->counter[n] = (uint32_t)((val >> ctr[n].counter_shift) & COUNTER_MASK);
-			mcu->sticky[n] = (uint8_t)((val >> ctr[n].sticky_shift) & 1);
-		}
+		if (ctr[n].reg == reg)
+			ctr31_load(&mcu->counter[n], &ctr[n].place, val);
 	return HVPMU_OK;
 }
 
@@ -121,27 +119,21 @@ uint32_t hvpmu_t4_mcu_count(struct hvpmu_t4_mcu *mcu, const struct hvpmu_t4_mcu_
 
 	for (unsigned n = 0; n < HVPMU_T4_MCU_NCOUNTERS; n++) {
 		unsigned sel = (unsigned)((mcu->ctl >> ctr[n].sel_shift) & SEL_MASK);
-		uint64_t v = (uint64_t)mcu->counter[n] + hvpmu_t4_mcu_events(a, sel, n);
 
-		/* a 64-bit delta may wrap the 31-bit counter several times:
-		 * the sticky bit records that it wrapped at all */
-		if (v >= HVPMU_T4_DRAM_COUNTER_WRAP || v < mcu->counter[n]) {
-			mcu->sticky[n] = 1;
+		if (ctr31_add(&mcu->counter[n], hvpmu_t4_mcu_events(a, sel, n)))
 			wrapped |= 1u << n;
-		}
-		mcu->counter[n] = (uint32_t)(v & COUNTER_MASK);
 	}
 	return wrapped;
 }
 
 uint32_t hvpmu_t4_mcu_peek_counter(const struct hvpmu_t4_mcu *mcu, unsigned n)
 {
-	return n < HVPMU_T4_MCU_NCOUNTERS ? mcu->counter[n] : 0;
+	return n < HVPMU_T4_MCU_NCOUNTERS ? mcu->counter[n].value : 0;
 }
 
 int hvpmu_t4_mcu_peek_sticky(const struct hvpmu_t4_mcu *mcu, unsigned n)
 {
-	return n < HVPMU_T4_MCU_NCOUNTERS ? mcu->sticky[n] : 0;
+	return n < HVPMU_T4_MCU_NCOUNTERS ? mcu->counter[n].sticky : 0;
 }
 
 /*

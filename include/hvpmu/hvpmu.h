@@ -6,7 +6,7 @@
  * that expose it, in five layers (../shared/DESIGN.md):
  *   1. event sources   - hvpmu/sparc_decode.h (the QEMU plugin is a client)
  *   2. machine model   - hvpmu/md.h, hvpmu/machine.h
- *   3. PMU devices     - hvpmu/t4_pmu.h, hvpmu/t4_events.h, hvpmu/t4_mcu.h, hvpmu/t1_pmu.h
+ *   3. PMU devices     - hvpmu/pmu.h (their interface), hvpmu/t4_pmu.h, hvpmu/t4_events.h, hvpmu/t4_mcu.h, hvpmu/t1_pmu.h
  *   4. hypervisor      - hvpmu/sun4v.h
  *   5. supervisor      - hvpmu/supervisor.h
  *
@@ -49,6 +49,7 @@ const char *hvpmu_strerror(int err);
 #include <hvpmu/prefetch.h>
 #include <hvpmu/md.h>
 #include <hvpmu/machine.h>
+#include <hvpmu/pmu.h>
 #include <hvpmu/t4_pmu.h>
 #include <hvpmu/t4_mcu.h>
 #include <hvpmu/t1_pmu.h>

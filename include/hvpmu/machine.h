@@ -4,7 +4,7 @@
  *
  * A machine holds the strands of a machine description, their privilege
  * mode, their modeled cycle count (%tick), and the PMU devices of layer 3
- * (one T4 PMU per strand).  An event source (layer 1) feeds it activity:
+ * (a PMU per strand and chip-wide counter devices, hvpmu/pmu.h).  An event source (layer 1) feeds it activity:
  * retired instructions by decode class, taken conditional branches, mode
  * changes and system calls.  The machine turns activity into hardware events
  * and hands them to the PMU devices; PMU traps come back out through the
@@ -211,8 +211,6 @@ struct hvpmu_trap {
 typedef void (*hvpmu_trap_fn)(void *ctx, const struct hvpmu_trap *trap);
 
 struct hvpmu_machine;
-struct hvpmu_t4_pmu;
-struct hvpmu_t4_mcu;
 
 /* Create a machine from *md (copied).  Returns 0 or HVPMU_EINVAL/ENOMEM. */
 int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out);
@@ -384,19 +382,6 @@ uint64_t hvpmu_machine_tick(struct hvpmu_machine *m, uint32_t strand);
 int hvpmu_machine_set_tick_compare(struct hvpmu_machine *m, uint32_t strand, uint64_t deadline);
 
 /*
- * Alternate-space register access as code running on `strand` performs it
- * (LDXA / STXA), in the strand's current mode:
- *   ASI 0x64 (HVPMU_T4_ASI_PCR), VA 0x00/0x08/0x10/0x18: PCR0-3, TABLE 10-1;
- *            hyperprivileged only, other modes get HVPMU_ETRAP;
- *   ASI 0xB0 (HVPMU_T4_ASI_PIC), same VAs: PIC0-3, TABLE 10-3, with the
- *            picnht/picnpt checks (HVPMU_ETRAP = privileged_action).
- * The strand is synced first, so a read sees every event so far and a write
- * applies from now on.  Other ASIs/VAs: HVPMU_ERANGE.
- */
-int hvpmu_machine_ldxa(struct hvpmu_machine *m, uint32_t strand, unsigned asi, uint64_t va, uint64_t *val);
-int hvpmu_machine_stxa(struct hvpmu_machine *m, uint32_t strand, unsigned asi, uint64_t va, uint64_t val);
-
-/*
  * Declare [va, va + len) of the guest's user address space as mapped with
  * large pages of `bytes` (64 KB, 4 MB, 256 MB or 2 GB; docs/tlb-model.md).
  * Returns 0, HVPMU_EINVAL (size, alignment, overlap).
@@ -404,46 +389,90 @@ int hvpmu_machine_stxa(struct hvpmu_machine *m, uint32_t strand, unsigned asi, u
 int hvpmu_machine_map_large(struct hvpmu_machine *m, uint64_t va, uint64_t len, uint64_t bytes);
 
 /*
- * UltraSPARC T1: RDASR / WRASR of %pcr (ASR 0x10) and %pic (ASR 0x11) as
- * code on `strand` executes them, in the strand's mode
- * (niagara-perf-api.txt §2.1; hvpmu/t1_pmu.h for the checks).  The strand
- * is synced first.  Returns 0, HVPMU_ETRAP (privileged_opcode /
- * privileged_action), or HVPMU_ERANGE (other ASR, or not a T1 machine).
+ * The register bus (src/model/regbus.c).
+ *
+ * Register-access instructions of code running on `strand`, in the
+ * strand's current mode, reach the strand's PMU device (hvpmu/pmu.h), which
+ * applies its own privilege checks.  The register spaces: */
+enum hvpmu_reg_space {
+	HVPMU_REG_ASI = 0, /* SPARC V9 LDXA / STXA: sel = the ASI, addr = the VA */
+	HVPMU_REG_ASR = 1, /* SPARC V9 RDASR / WRASR: sel = the ASR number, addr = 0 */
+};
+/* The strand is synced first, so a read sees every event so far and a
+ * write applies from now on.  Returns 0, HVPMU_ETRAP (the device's
+ * privilege check: privileged_action / privileged_opcode), or
+ * HVPMU_ERANGE (strand, or not a register of the strand's PMU). */
+int hvpmu_machine_reg_read(struct hvpmu_machine *m, uint32_t strand, enum hvpmu_reg_space sp, unsigned sel,
+			   uint64_t addr, uint64_t *val);
+int hvpmu_machine_reg_write(struct hvpmu_machine *m, uint32_t strand, enum hvpmu_reg_space sp, unsigned sel,
+			    uint64_t addr, uint64_t val);
+/*
+ * The same in SPARC's spelling:
+ *   LDXA / STXA, T4: ASI 0x64 (HVPMU_T4_ASI_PCR), VA 0x00/0x08/0x10/0x18:
+ *            PCR0-3, TABLE 10-1, hyperprivileged only (other modes get
+ *            HVPMU_ETRAP); ASI 0xB0 (HVPMU_T4_ASI_PIC), same VAs: PIC0-3,
+ *            TABLE 10-3, with the picnht/picnpt checks (HVPMU_ETRAP =
+ *            privileged_action);
+ *   RDASR / WRASR, T1: %pcr (ASR 0x10) and %pic (ASR 0x11),
+ *            niagara-perf-api.txt §2.1 (hvpmu/t1_pmu.h for the checks).
  */
+int hvpmu_machine_ldxa(struct hvpmu_machine *m, uint32_t strand, unsigned asi, uint64_t va, uint64_t *val);
+int hvpmu_machine_stxa(struct hvpmu_machine *m, uint32_t strand, unsigned asi, uint64_t va, uint64_t val);
 int hvpmu_machine_rdasr(struct hvpmu_machine *m, uint32_t strand, unsigned asr, uint64_t *val);
 int hvpmu_machine_wrasr(struct hvpmu_machine *m, uint32_t strand, unsigned asr, uint64_t val);
-struct hvpmu_t1_pmu;
-struct hvpmu_t1_perfregs;
+
+/* The PMU device of `strand` and the interface it implements
+ * (hvpmu/pmu.h), for tests and debuggers that look at its state; NULL if
+ * strand is out of range.  Code that models software uses the register
+ * access above. */
+struct hvpmu_pmu_ops;
+void *hvpmu_machine_pmu(struct hvpmu_machine *m, uint32_t strand);
+const struct hvpmu_pmu_ops *hvpmu_machine_pmu_ops(const struct hvpmu_machine *m);
+
 /*
- * UltraSPARC T1 chip-wide DRAM and JBUS performance registers
- * (niagara-perf-api.txt, hvpmu/t1_perfregs.h), brought up to date with the
- * DRAM channels' activity and the JBUS activity up to the chip's current
- * cycle; NULL on other platforms.
+ * Chip-wide ("uncore") counter devices, numbered 0 .. ndevices-1 on the
+ * bus: T4, the memory controllers' DRAM counters (§10.5; HVPMU_T4_MCUS_PER_CHIP
+ * per chip, MCU i on chip i / HVPMU_T4_MCUS_PER_CHIP, registers enum
+ * hvpmu_t4_mcu_reg); T1, one device with the JBUS and DRAM PerfRegs 0..9
+ * (niagara-perf-api.txt, hvpmu/t1_perfregs.h).  Every strand reaches the
+ * same devices.  A bus access first brings the device up to date with the
+ * DRAM channels' and the JBUS's activity up to the chip's current cycle.
  */
-struct hvpmu_t1_perfregs *hvpmu_machine_t1_perfregs(struct hvpmu_machine *m);
+enum hvpmu_device_kind {
+	HVPMU_DEV_T4_MCU = 0,      /* a T4 memory controller's DRAM counters */
+	HVPMU_DEV_T1_PERFREGS = 1, /* the T1 JBUS and DRAM PerfRegs */
+	HVPMU_NDEVICE_KINDS
+};
+struct hvpmu_device_info {
+	enum hvpmu_device_kind kind;
+	const char *name;  /* the device's kind as text: "t4-mcu", "t1-perfregs" */
+	unsigned unit;     /* index among the machine's devices of its kind (the MCU number) */
+	unsigned chip;     /* the chip it belongs to */
+	unsigned nregs;    /* registers 0 .. nregs-1 */
+};
+unsigned hvpmu_machine_ndevices(const struct hvpmu_machine *m);
+/* Returns 0 or HVPMU_ERANGE. */
+int hvpmu_machine_device(const struct hvpmu_machine *m, unsigned dev, struct hvpmu_device_info *out);
+/* The bus number of the `unit`-th device of `kind`, or HVPMU_ERANGE. */
+int hvpmu_machine_device_find(const struct hvpmu_machine *m, enum hvpmu_device_kind kind, unsigned unit);
+/* Devices of kind HVPMU_DEV_T4_MCU (0 on T1). */
+uint32_t hvpmu_machine_nmcu(const struct hvpmu_machine *m);
+/* Register `reg` of device `dev`, as the hardware holds it.  Returns 0 or
+ * HVPMU_ERANGE (dev, reg). */
+int hvpmu_machine_bus_read(struct hvpmu_machine *m, unsigned dev, unsigned reg, uint64_t *val);
+int hvpmu_machine_bus_write(struct hvpmu_machine *m, unsigned dev, unsigned reg, uint64_t val);
+/* The device object of `dev` (struct hvpmu_t4_mcu *, struct
+ * hvpmu_t1_perfregs *), brought up to date as by a bus access, for tests
+ * and debuggers that look at its state; NULL if dev is out of range. */
+void *hvpmu_machine_device_state(struct hvpmu_machine *m, unsigned dev);
+
 /*
  * An I/O transfer of the guest on T1 (docs/t1-platform.md): `bytes` moved
  * by DMA over the JBUS, device-to-memory (the guest's read()) or the
  * reverse (write()), plus the driver's PIO write (start) and PIO read
- * (status).  No-op on other platforms.
+ * (status).  No-op on machines without a JBUS.
  */
 void hvpmu_machine_io(struct hvpmu_machine *m, uint32_t strand, int device_to_memory, uint64_t bytes);
-/* The T1 PMU of `strand` (NULL on other platforms). */
-struct hvpmu_t1_pmu *hvpmu_machine_t1_pmu(struct hvpmu_machine *m, uint32_t strand);
-
-/* The T4 PMU of `strand` (layer 3), or NULL (also on other platforms). */
-struct hvpmu_t4_pmu *hvpmu_machine_t4_pmu(struct hvpmu_machine *m, uint32_t strand);
-
-/*
- * The memory controllers' DRAM performance counters (layer 3, hvpmu/t4_mcu.h):
- * HVPMU_T4_MCUS_PER_CHIP per chip, chip-wide (shared by every strand);
- * MCU i is on chip i / HVPMU_T4_MCUS_PER_CHIP.  The getter returns NULL for
- * mcu >= hvpmu_machine_nmcu().
- */
-uint32_t hvpmu_machine_nmcu(const struct hvpmu_machine *m);
-/* (MCUs are brought up to date with the DRAM model's activity up to the
- * chip's current cycle before they are returned.) */
-struct hvpmu_t4_mcu *hvpmu_machine_t4_mcu(struct hvpmu_machine *m, unsigned mcu);
 
 /* Retired user-mode instructions of the strand, summed over classes (exact
  * as of the last sync); the kernel path's privileged instructions are not

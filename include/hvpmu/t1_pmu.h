@@ -115,7 +115,7 @@ int hvpmu_t1_pic_write(struct hvpmu_t1_pmu *pmu, enum hvpmu_mode mode, uint64_t 
 /*
  * Activity since the previous feed, from the machine model.  The fields
  * have the names, units and meaning of the same fields of struct
- * hvpmu_t4_feed (hvpmu/t4_pmu.h), so one sync can fill both.
+ * hvpmu_pmu_feed (hvpmu/pmu.h), so one sync can fill both.
  */
 struct hvpmu_t1_feed {
 	const uint64_t *dclass;    /* [HVPMU_MAX_ICLASS] retired instructions per class */

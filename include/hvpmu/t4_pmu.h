@@ -22,7 +22,8 @@
  *
  * A PMU is fed activity by the machine (hvpmu_t4_pmu_feed); register access
  * comes from the hypervisor (PCRs: hyperprivileged ASI 0x64) and from any
- * mode through the PIC ASI path (0xB0) with the privilege checks.
+ * mode through the PIC ASI path (0xB0) with the privilege checks.  The
+ * machine drives it through hvpmu_t4_pmu_ops (hvpmu/pmu.h).
  * Not thread-safe: one caller at a time per PMU.
  */
 #ifndef HVPMU_T4_PMU_H
@@ -30,6 +31,7 @@
 
 #include <stdint.h>
 #include <hvpmu/machine.h>
+#include <hvpmu/pmu.h>
 #include <hvpmu/t4_regs.h>
 
 #ifdef __cplusplus
@@ -72,34 +74,10 @@ int hvpmu_t4_pcr_write(struct hvpmu_t4_pmu *pmu, unsigned idx, uint64_t val, enu
 int hvpmu_t4_pic_read(const struct hvpmu_t4_pmu *pmu, unsigned idx, enum hvpmu_mode mode, uint64_t *val);
 int hvpmu_t4_pic_write(struct hvpmu_t4_pmu *pmu, unsigned idx, enum hvpmu_mode mode, uint64_t val);
 
-/* Activity since the previous feed, from the machine model. */
-struct hvpmu_t4_feed {
-	/* dclass, dtaken_cond, dmispred, dmev happened in `mode`, counted with
-	 * the PCR's ut (user code) or st (the kernel path, docs/kernel-model.md) */
-	const uint64_t *dclass;         /* [HVPMU_MAX_ICLASS] retired instructions per class */
-	uint64_t dclass_nonzero;        /* bitmap: classes whose dclass is non-zero */
-	uint64_t dtaken_cond;           /* taken conditional CTIs */
-	uint64_t dmispred[HVPMU_NMISPRED]; /* mispredicted CTIs by kind */
-	uint64_t dmev[HVPMU_NMEV];      /* memory-hierarchy events */
-	uint64_t mem_pc;                /* PC of the access the memory events belong to (0: unknown) */
-	uint64_t dcycles[HVPMU_NMODES]; /* cycles per mode */
-	uint64_t dpipe[HVPMU_NPIPE];    /* user-mode cycles by pipeline cause; sums to dcycles[USER] */
-	const struct hvpmu_block *last; /* block the instruction events came from (prefix of it), or NULL */
-	uint64_t next_pc;               /* PC of the next instruction (TPC of disrupting traps) */
-	enum hvpmu_mode mode;           /* current mode of the strand */
-};
-
-struct hvpmu_t4_feed_result {
-	uint32_t ovf_mask;      /* PICs that wrapped during this feed */
-	uint32_t precise_mask;  /* PICs raising precise_performance_event */
-	uint32_t disrupt_mask;  /* PICs raising (or still asserting) disrupting_performance_event */
-	uint64_t precise_tpc;   /* TPC of the precise trap: earliest overflowing instruction */
-	uint64_t pic_tpc[HVPMU_T4_NPIC]; /* per PIC in precise_mask: its overflowing instruction */
-};
-
-/* Count the activity; report overflows and traps. */
-void hvpmu_t4_pmu_feed(struct hvpmu_t4_pmu *pmu, const struct hvpmu_t4_feed *f,
-		       struct hvpmu_t4_feed_result *res);
+/* Count the activity (struct hvpmu_pmu_feed, hvpmu/pmu.h); report
+ * overflows and traps. */
+void hvpmu_t4_pmu_feed(struct hvpmu_t4_pmu *pmu, const struct hvpmu_pmu_feed *f,
+		       struct hvpmu_pmu_feed_result *res);
 
 /*
  * Least number of further user-mode instructions that could make any

@@ -310,17 +310,18 @@ static uint64_t ctl_writable(uint64_t groups)
 	       ((groups & HVPMU_MD_DRAM_GROUP_PM) ? HVPMU_T4_DRAM_CTL_GROUP23_MASK : 0);
 }
 
-/* An MCU register id (checked in range): its device and register, or
- * ENOACCESS when the guest owns none of the groups it needs. */
-static uint64_t mcu_reg(struct hvpmu_hv *hv, unsigned guest, uint64_t id, struct hvpmu_t4_mcu **mcu,
-			unsigned *reg)
+/* An MCU register id (checked in range): its device on the machine's
+ * register bus and its register, or ENOACCESS when the guest owns none of
+ * the groups it needs. */
+static uint64_t mcu_reg(struct hvpmu_hv *hv, unsigned guest, uint64_t id, unsigned *dev, unsigned *reg)
 {
 	uint64_t idx = id - HV_VT_PERFREG_MCU0;
+	int d = hvpmu_machine_device_find(hv->m, HVPMU_DEV_T4_MCU, (unsigned)(idx / HV_VT_PERFREG_PER_MCU));
 
-	*mcu = hvpmu_machine_t4_mcu(hv->m, (unsigned)(idx / HV_VT_PERFREG_PER_MCU));
 	*reg = (unsigned)(idx % HV_VT_PERFREG_PER_MCU);
-	if (!*mcu)
+	if (d < 0)
 		return HV_EINVAL;
+	*dev = (unsigned)d;
 	if (!(dram_groups(hv, guest) & mcu_reg_groups[*reg]))
 		return HV_ENOACCESS;
 	return HV_EOK;
@@ -329,16 +330,15 @@ static uint64_t mcu_reg(struct hvpmu_hv *hv, unsigned guest, uint64_t id, struct
 static uint64_t vt_get_perfreg(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, struct hvpmu_hv_regs *r)
 {
 	uint64_t st = vt_perfreg_checks(hv, guest, r->o[0]), val;
-	struct hvpmu_t4_mcu *mcu;
-	unsigned reg;
+	unsigned dev, reg;
 
 	if (st != HV_EOK)
 		return st;
 	if (r->o[0] >= HV_VT_PERFREG_MCU0) {
-		st = mcu_reg(hv, guest, r->o[0], &mcu, &reg);
+		st = mcu_reg(hv, guest, r->o[0], &dev, &reg);
 		if (st != HV_EOK)
 			return st;
-		if (hvpmu_t4_mcu_read(mcu, reg, &val))
+		if (hvpmu_machine_bus_read(hv->m, dev, reg, &val))
 			return HV_EINVAL;
 	} else if (hvpmu_machine_ldxa(hv->m, strand, HVPMU_T4_ASI_PCR, r->o[0] * 8, &val)) {
 		return HV_EINVAL;
@@ -351,19 +351,18 @@ static uint64_t vt_get_perfreg(struct hvpmu_hv *hv, unsigned guest, uint32_t str
  * groups the guest does not own (docs/sun4v-hypervisor.md). */
 static uint64_t mcu_set(struct hvpmu_hv *hv, unsigned guest, uint64_t id, uint64_t val)
 {
-	struct hvpmu_t4_mcu *mcu;
-	unsigned reg;
-	uint64_t st = mcu_reg(hv, guest, id, &mcu, &reg), old, w;
+	unsigned dev, reg;
+	uint64_t st = mcu_reg(hv, guest, id, &dev, &reg), old, w;
 
 	if (st != HV_EOK)
 		return st;
 	if (reg == HVPMU_T4_MCU_CTL) {
-		if (hvpmu_t4_mcu_read(mcu, reg, &old))
+		if (hvpmu_machine_bus_read(hv->m, dev, reg, &old))
 			return HV_EINVAL;
 		w = ctl_writable(dram_groups(hv, guest));
 		val = (old & ~w) | (val & w);
 	}
-	return hvpmu_t4_mcu_write(mcu, reg, val) ? HV_EINVAL : HV_EOK;
+	return hvpmu_machine_bus_write(hv->m, dev, reg, val) ? HV_EINVAL : HV_EOK;
 }
 
 static uint64_t vt_set_perfreg(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, struct hvpmu_hv_regs *r)
@@ -401,13 +400,12 @@ static uint64_t niagara_perfreg_checks(struct hvpmu_hv *hv, unsigned guest, uint
 static uint64_t niagara_get_perfreg(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, struct hvpmu_hv_regs *r)
 {
 	uint64_t st = niagara_perfreg_checks(hv, guest, r->o[0]), val;
-	struct hvpmu_t1_perfregs *dev;
+	int dev = hvpmu_machine_device_find(hv->m, HVPMU_DEV_T1_PERFREGS, 0);
 
 	(void)strand;
 	if (st != HV_EOK)
 		return st;
-	dev = hvpmu_machine_t1_perfregs(hv->m);
-	if (!dev || hvpmu_t1_perfregs_read(dev, (unsigned)r->o[0], &val))
+	if (dev < 0 || hvpmu_machine_bus_read(hv->m, (unsigned)dev, (unsigned)r->o[0], &val))
 		return HV_EINVAL;
 	r->o[1] = val;
 	return HV_EOK;
@@ -416,13 +414,12 @@ static uint64_t niagara_get_perfreg(struct hvpmu_hv *hv, unsigned guest, uint32_
 static uint64_t niagara_set_perfreg(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, struct hvpmu_hv_regs *r)
 {
 	uint64_t st = niagara_perfreg_checks(hv, guest, r->o[0]);
-	struct hvpmu_t1_perfregs *dev;
+	int dev = hvpmu_machine_device_find(hv->m, HVPMU_DEV_T1_PERFREGS, 0);
 
 	(void)strand;
 	if (st != HV_EOK)
 		return st;
-	dev = hvpmu_machine_t1_perfregs(hv->m);
-	if (!dev || hvpmu_t1_perfregs_write(dev, (unsigned)r->o[0], r->o[1]))
+	if (dev < 0 || hvpmu_machine_bus_write(hv->m, (unsigned)dev, (unsigned)r->o[0], r->o[1]))
 		return HV_EINVAL;
 	return HV_EOK;
 }

@@ -50,14 +50,14 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 	if (!md || !out)
 		return HVPMU_EINVAL;
 	n = hvpmu_md_nstrands(md);
-	if (n == 0 || n > 4096 || (unsigned)md->platform >= HVPMU_NPLATFORMS ||
+	if (n == 0 || n > 4096 || !machine_pmu_ops_of(md->platform) ||
 	    kernel_check(md))
 		return HVPMU_EINVAL;
 	m = calloc(1, sizeof *m);
 	if (!m)
 		return HVPMU_ENOMEM;
 	m->md = *md;
-	m->ops = &machine_pmu_ops[md->platform];
+	m->ops = machine_pmu_ops_of(md->platform);
 	m->nstrands = n;
 	/* worst case per instruction: a block access's micro-ops, a taken CTI,
 	 * and full misses for its fetch and for a data access crossing lines */
@@ -153,23 +153,12 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 			hvpmu_machine_destroy(m);
 			return HVPMU_EINVAL;
 		}
-		if (m->ops->create(&m->s[i], m->class_flags)) {
+		if (!(m->s[i].pmu = m->ops->create(m->class_flags))) {
 			hvpmu_machine_destroy(m);
 			return HVPMU_ENOMEM;
 		}
 	}
-	m->nmcu = md->platform == HVPMU_PLATFORM_T4 ? md->chips * HVPMU_T4_MCUS_PER_CHIP : 0;
-	m->mcu = calloc(m->nmcu + 1, sizeof *m->mcu);
-	for (uint32_t i = 0; m->mcu && i < m->nmcu; i++)
-		if (!(m->mcu[i] = hvpmu_t4_mcu_create())) {
-			hvpmu_machine_destroy(m);
-			return HVPMU_ENOMEM;
-		}
-	if (md->platform == HVPMU_PLATFORM_T1 && !(m->t1regs = hvpmu_t1_perfregs_create())) {
-		hvpmu_machine_destroy(m);
-		return HVPMU_ENOMEM;
-	}
-	if (!m->mcu || create_mmu(m)) {
+	if (machine_devices_create(m) || create_mmu(m)) {
 		hvpmu_machine_destroy(m);
 		return HVPMU_ENOMEM;
 	}
@@ -182,11 +171,9 @@ void hvpmu_machine_destroy(struct hvpmu_machine *m)
 	if (!m)
 		return;
 	for (uint32_t i = 0; m->s && i < m->nstrands; i++)
-		if (m->s[i].pmu || m->s[i].t1)
-			m->ops->destroy(&m->s[i]);
-	for (uint32_t i = 0; m->mcu && i < m->nmcu; i++)
-		hvpmu_t4_mcu_destroy(m->mcu[i]);
-	free(m->mcu);
+		if (m->s[i].pmu)
+			m->ops->destroy(m->s[i].pmu);
+	machine_devices_destroy(m);
 	for (uint32_t c = 0; m->cores && c < m->ncores; c++) {
 		cache_fini(&m->cores[c].l1i);
 		cache_fini(&m->cores[c].l1d);
@@ -201,7 +188,6 @@ void hvpmu_machine_destroy(struct hvpmu_machine *m)
 		tlb_destroy(m->s[i].dtlb);
 	}
 	tlb_mmu_destroy(m->mmu);
-	hvpmu_t1_perfregs_destroy(m->t1regs);
 	free(m->dram);
 	free(m->cores);
 	free(m->l3);
@@ -231,7 +217,7 @@ int hvpmu_machine_class(struct hvpmu_machine *m, uint32_t si_flags)
 		(uint64_t)m->md.timing.insn_cycles * ((si_flags & HVPMU_SI_BLOCK) ? BLOCK_UOPS : 1) +
 		((si_flags & HVPMU_SI_CTI_ALWAYS) ? m->md.timing.taken_cti_cycles : 0);
 	for (uint32_t i = 0; i < m->nstrands; i++)
-		m->ops->classes_changed(&m->s[i]);
+		m->ops->classes_changed(m->s[i].pmu);
 	return (int)m->nclass++;
 }
 
@@ -258,7 +244,7 @@ static void raise(struct hvpmu_machine *m, uint32_t strand, enum hvpmu_trap_type
 void machine_schedule(struct hvpmu_machine *m, struct strand *s)
 {
 	uint64_t worst = m->mem_on ? m->max_insn_cycles : m->max_insn_cycles_nomem;
-	uint64_t h = m->ops->headroom(s, worst);
+	uint64_t h = m->ops->headroom(s->pmu, worst);
 	uint64_t base = s->act.bound - s->next_len;
 
 	if (s->tick_cmpr) {
@@ -269,7 +255,7 @@ void machine_schedule(struct hvpmu_machine *m, struct strand *s)
 			h = t;
 	}
 	s->act.next_check = h >= UINT64_MAX - base ? UINT64_MAX : base + h;
-	h = m->ops->mem_headroom(s);
+	h = m->ops->mem_headroom(s->pmu);
 	s->act.mem_next_check = h >= UINT64_MAX - s->act.mem_refs ? UINT64_MAX : s->act.mem_refs + h;
 }
 
@@ -277,7 +263,7 @@ void machine_schedule(struct hvpmu_machine *m, struct strand *s)
 
 /* The user cycles being fed (f->dcycles[USER]) by cause: the stalls
  * charged since the last feed, and the rest issue cycles (base CPI). */
-static void pipe_feed(struct strand *s, struct hvpmu_t4_feed *f)
+static void pipe_feed(struct strand *s, struct hvpmu_pmu_feed *f)
 {
 	uint64_t stalls = 0;
 
@@ -304,8 +290,8 @@ int machine_sync_strand(struct hvpmu_machine *m, uint32_t strand, const struct h
 	uint64_t dclass[HVPMU_MAX_ICLASS];
 	/* not zeroed (a store of its ~700 bytes at every sync): every field
 	 * is assigned below, the arrays in full (dpipe by pipe_feed()) */
-	struct hvpmu_t4_feed f;
-	struct hvpmu_t4_feed_result r;
+	struct hvpmu_pmu_feed f;
+	struct hvpmu_pmu_feed_result r;
 	uint64_t ucyc = 0, nz = 0;
 
 	if (strand >= m->nstrands)
@@ -348,7 +334,7 @@ int machine_sync_strand(struct hvpmu_machine *m, uint32_t strand, const struct h
 	f.last = last;
 	f.next_pc = next ? next->vaddr : last ? last->vaddr + 4u * last->n : 0;
 	f.mode = s->mode;
-	m->ops->feed(s, &f, &r);
+	m->ops->feed(s->pmu, &f, &r);
 
 	/* a precise overflow in the kernel path (privileged mode) cannot trap
 	 * there (the guest kernel is not run): it is delivered, not precise,
@@ -363,17 +349,17 @@ int machine_sync_strand(struct hvpmu_machine *m, uint32_t strand, const struct h
 			uint64_t tpc = UINT64_MAX;
 			uint32_t mask = 0;
 
-			for (unsigned i = 0; i < HVPMU_T4_NPIC; i++)
+			for (unsigned i = 0; i < m->ops->npic; i++)
 				if ((left & (1u << i)) && r.pic_tpc[i] < tpc)
 					tpc = r.pic_tpc[i];
-			for (unsigned i = 0; i < HVPMU_T4_NPIC; i++)
+			for (unsigned i = 0; i < m->ops->npic; i++)
 				if ((left & (1u << i)) && r.pic_tpc[i] == tpc)
 					mask |= 1u << i;
 			left &= ~mask;
 			raise(m, strand, HVPMU_TT_PRECISE_PERF, mask, tpc);
 		}
 		if (r.disrupt_mask | s->late_precise) {
-			s->t1_int15 = 0; /* taken */
+			m->ops->trap_taken(s->pmu);
 			raise(m, strand, HVPMU_TT_DISRUPTING_PERF, r.disrupt_mask | s->late_precise, f.next_pc);
 			s->late_precise = 0;
 		}

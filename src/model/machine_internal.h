@@ -69,9 +69,7 @@ struct strand {
 	struct cache *l3;                 /* the strand's chip L3 */
 	struct tlb_stats ts;
 	struct walk_ctx { struct hvpmu_machine *m; uint32_t strand; } wctx;
-	struct hvpmu_t4_pmu *pmu;         /* T4: PCR0-3 / PIC0-3 */
-	struct hvpmu_t1_pmu *t1;          /* T1: %pcr / %pic */
-	uint32_t t1_int15;                /* T1: overflow interrupt latched (SOFTINT 15), not yet taken */
+	void *pmu;                        /* the strand's PMU device (machine.ops) */
 	uint32_t late_precise;            /* precise overflows in the kernel path, delivered on return */
 	uint64_t kretired;                /* privileged instructions retired (kernel path, machine_retire) */
 	struct pf_stats pf;               /* prefetch statistics (docs/prefetch-model.md) */
@@ -105,19 +103,17 @@ struct core {
 	struct l2buf_fills fills;         /* pending L1D fills (duplicate misses, dup_miss()) */
 };
 
-/* The per-strand PMU of a platform (STYLE.md: chip differences as data). */
-struct pmu_ops {
-	int (*create)(struct strand *s, const uint32_t *class_flags);
-	void (*destroy)(struct strand *s);
-	void (*classes_changed)(struct strand *s);
-	void (*feed)(struct strand *s, const struct hvpmu_t4_feed *f, struct hvpmu_t4_feed_result *r);
-	uint64_t (*headroom)(const struct strand *s, uint64_t max_cycles_per_insn);
-	uint64_t (*mem_headroom)(const struct strand *s);
+/* A chip-wide counter device on the register bus (regbus.c). */
+struct machine_device {
+	const struct hvpmu_uncore_ops *ops;
+	void *dev;
+	unsigned unit;  /* index among the devices of its kind */
+	unsigned chip;
 };
 
 struct hvpmu_machine {
 	struct hvpmu_md md;
-	const struct pmu_ops *ops;
+	const struct hvpmu_pmu_ops *ops;  /* the platform's per-strand PMU (regbus.c) */
 	int mem_on;
 	uint32_t ncores;
 	struct core *cores;
@@ -139,12 +135,13 @@ struct hvpmu_machine {
 	hvpmu_tsb_hit_fn tsb_fn;
 	void *tsb_ctx;
 	struct strand *s;
-	uint32_t nmcu;                    /* HVPMU_T4_MCUS_PER_CHIP per chip (T4), 0 on T1 */
+	struct machine_device *dev;       /* chip-wide counter devices (regbus.c) */
+	unsigned ndev;
+	uint32_t nmcu;                    /* devices of kind HVPMU_DEV_T4_MCU: HVPMU_T4_MCUS_PER_CHIP per chip (T4) */
+	struct machine_device *jbus_dev;  /* T1: the DRAM + JBUS PerfRegs, NULL elsewhere */
 	uint32_t ndram;                   /* DRAM models: one per T4 MCU, one per T1 channel */
-	struct hvpmu_t1_perfregs *t1regs; /* T1: chip-wide DRAM + JBUS PerfRegs */
 	struct hvpmu_t1_jbus_activity jbus; /* T1: JBUS activity not yet counted */
 	uint64_t jbus_now;                /* chip cycle up to which JBUS cycles were counted */
-	struct hvpmu_t4_mcu **mcu;        /* chip-wide MCU DRAM counters (§10.5) */
 	int kernel_mapped;                /* context 0 regions of md.kernel declared (kernel.c) */
 };
 
@@ -163,9 +160,13 @@ struct hvpmu_machine {
 /* Context number of the guest's user process (the kernel is ctx 0). */
 #define USER_CTX 1
 
-/* The per-strand PMU interface of each platform (regbus.c), indexed by
- * enum hvpmu_platform. */
-MACHINE_HIDDEN extern const struct pmu_ops machine_pmu_ops[HVPMU_NPLATFORMS];
+/* regbus.c */
+/* The per-strand PMU of platform p (NULL if none). */
+MACHINE_HIDDEN const struct hvpmu_pmu_ops *machine_pmu_ops_of(enum hvpmu_platform p);
+/* Create / destroy the platform's chip-wide devices (m->dev, m->ndev,
+ * m->nmcu, m->jbus_dev).  Returns 0 or HVPMU_ENOMEM (destroy cleans up). */
+MACHINE_HIDDEN int machine_devices_create(struct hvpmu_machine *m);
+MACHINE_HIDDEN void machine_devices_destroy(struct hvpmu_machine *m);
 
 /* %tick of a strand: its cycles in every mode. */
 static inline uint64_t tick_of(const struct strand *s)

@@ -1,204 +1,141 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Machine model (layer 2), its register bus: the per-strand PMU device of
- * each platform behind one interface (struct pmu_ops), register access to
- * it in the strand's privilege mode (T4 ASI 0x64 / 0xB0, T1 ASR 0x10 /
- * 0x11), and the chip-wide counter devices (T4 MCU DRAM counters, T1 DRAM
- * and JBUS PerfRegs), each brought up to date with the DRAM and JBUS
- * activity before it is read.
+ * the platform behind one interface (struct hvpmu_pmu_ops, hvpmu/pmu.h),
+ * register-access instructions routed to it in the strand's privilege
+ * mode, and the chip-wide counter devices (struct hvpmu_uncore_ops: T4 MCU
+ * DRAM counters, T1 DRAM and JBUS PerfRegs), each brought up to date with
+ * the DRAM and JBUS activity before it is accessed.  Which devices a
+ * platform has is the table below (data, not branches).
  */
 #include <stdlib.h>
 #include <string.h>
 #include "machine_internal.h"
 
-
-static int t4_create(struct strand *s, const uint32_t *cf)
-{
-	return (s->pmu = hvpmu_t4_pmu_create(cf)) ? 0 : -1;
-}
-static void t4_destroy(struct strand *s) { hvpmu_t4_pmu_destroy(s->pmu); }
-static void t4_classes(struct strand *s) { hvpmu_t4_pmu_classes_changed(s->pmu); }
-static void t4_feed(struct strand *s, const struct hvpmu_t4_feed *f, struct hvpmu_t4_feed_result *r)
-{
-	hvpmu_t4_pmu_feed(s->pmu, f, r);
-}
-static uint64_t t4_headroom(const struct strand *s, uint64_t c) { return hvpmu_t4_pmu_headroom(s->pmu, c); }
-static uint64_t t4_mem_headroom(const struct strand *s) { return hvpmu_t4_pmu_mem_headroom(s->pmu); }
-
-static int t1_create(struct strand *s, const uint32_t *cf)
-{
-	return (s->t1 = hvpmu_t1_pmu_create(cf)) ? 0 : -1;
-}
-static void t1_destroy(struct strand *s) { hvpmu_t1_pmu_destroy(s->t1); }
-static void t1_classes(struct strand *s) { (void)s; /* the T1 PMU reads the class table at each feed */ }
-/* A T1 wrap latches SOFTINT 15: the interrupt (not precise) stays pending
- * until taken, and is reported as a disrupting PMU trap whose pic_mask
- * holds the HVPMU_T1_OVF_* halves. */
-static void t1_feed(struct strand *s, const struct hvpmu_t4_feed *f, struct hvpmu_t4_feed_result *r)
-{
-	struct hvpmu_t1_feed tf = { 0 };
-	struct hvpmu_t1_feed_result tr;
-
-	tf.dclass = f->dclass;
-	tf.dclass_nonzero = f->dclass_nonzero;
-	memcpy(tf.dmev, f->dmev, sizeof tf.dmev);
-	tf.next_pc = f->next_pc;
-	tf.mode = f->mode;
-	hvpmu_t1_pmu_feed(s->t1, &tf, &tr);
-	memset(r, 0, sizeof *r);
-	r->ovf_mask = tr.ovf_mask;
-	if (tr.int_level15)
-		s->t1_int15 |= tr.ovf_mask;
-	r->disrupt_mask = s->t1_int15;
-}
-static uint64_t t1_headroom(const struct strand *s, uint64_t c)
-{
-	(void)c;
-	return hvpmu_t1_pmu_headroom(s->t1);
-}
-static uint64_t t1_mem_headroom(const struct strand *s) { return hvpmu_t1_pmu_mem_headroom(s->t1); }
-
-const struct pmu_ops machine_pmu_ops[HVPMU_NPLATFORMS] = {
-	[HVPMU_PLATFORM_T4] = { t4_create, t4_destroy, t4_classes, t4_feed, t4_headroom, t4_mem_headroom },
-	[HVPMU_PLATFORM_T1] = { t1_create, t1_destroy, t1_classes, t1_feed, t1_headroom, t1_mem_headroom },
+/* The devices of each platform: the per-strand PMU, and the chip-wide
+ * device kind with its count (per chip, or one per machine). */
+static const struct platform_devices {
+	const struct hvpmu_pmu_ops *pmu;
+	const struct hvpmu_uncore_ops *uncore;
+	unsigned per_chip;  /* devices per chip; 0: one for the machine */
+} platform_devices[HVPMU_NPLATFORMS] = {
+	/* §10.5: two MCUs per T4 chip */
+	[HVPMU_PLATFORM_T4] = { &hvpmu_t4_pmu_ops, &hvpmu_t4_mcu_ops, HVPMU_T4_MCUS_PER_CHIP },
+	/* niagara-perf-api.txt: one JBUS and four DRAM channels, one register file */
+	[HVPMU_PLATFORM_T1] = { &hvpmu_t1_pmu_ops, &hvpmu_t1_perfregs_ops, 0 },
 };
 
-struct hvpmu_t4_pmu *hvpmu_machine_t4_pmu(struct hvpmu_machine *m, uint32_t strand)
+const struct hvpmu_pmu_ops *machine_pmu_ops_of(enum hvpmu_platform p)
+{
+	return (unsigned)p < HVPMU_NPLATFORMS ? platform_devices[p].pmu : NULL;
+}
+
+int machine_devices_create(struct hvpmu_machine *m)
+{
+	const struct platform_devices *pd = &platform_devices[m->md.platform];
+	unsigned n = pd->per_chip ? pd->per_chip * m->md.chips : 1;
+
+	m->dev = calloc(n, sizeof *m->dev);
+	if (!m->dev)
+		return HVPMU_ENOMEM;
+	for (unsigned i = 0; i < n; i++) {
+		struct machine_device *d = &m->dev[i];
+
+		d->ops = pd->uncore;
+		d->unit = i;
+		d->chip = pd->per_chip ? i / pd->per_chip : 0;
+		if (!(d->dev = d->ops->create()))
+			return HVPMU_ENOMEM;
+		m->ndev++;
+		if (d->ops->kind == HVPMU_DEV_T4_MCU)
+			m->nmcu++;
+		else if (d->ops->kind == HVPMU_DEV_T1_PERFREGS)
+			m->jbus_dev = d;
+	}
+	return HVPMU_OK;
+}
+
+void machine_devices_destroy(struct hvpmu_machine *m)
+{
+	for (unsigned i = 0; m->dev && i < m->ndev; i++)
+		m->dev[i].ops->destroy(m->dev[i].dev);
+	free(m->dev);
+}
+
+/* ---- per-strand PMU registers ---- */
+
+void *hvpmu_machine_pmu(struct hvpmu_machine *m, uint32_t strand)
 {
 	return strand < m->nstrands ? m->s[strand].pmu : NULL;
 }
 
-struct hvpmu_t1_pmu *hvpmu_machine_t1_pmu(struct hvpmu_machine *m, uint32_t strand)
-{
-	return strand < m->nstrands ? m->s[strand].t1 : NULL;
-}
+const struct hvpmu_pmu_ops *hvpmu_machine_pmu_ops(const struct hvpmu_machine *m) { return m->ops; }
 
-/* T1 %pcr (ASR 0x10) and %pic (ASR 0x11), niagara-perf-api.txt §2.1. */
-int hvpmu_machine_rdasr(struct hvpmu_machine *m, uint32_t strand, unsigned asr, uint64_t *val)
+int hvpmu_machine_reg_read(struct hvpmu_machine *m, uint32_t strand, enum hvpmu_reg_space sp, unsigned sel,
+			   uint64_t addr, uint64_t *val)
 {
 	struct strand *s;
 
-	if (strand >= m->nstrands || !m->s[strand].t1)
+	if (strand >= m->nstrands || !val)
 		return HVPMU_ERANGE;
 	s = &m->s[strand];
 	hvpmu_machine_sync(m, strand, NULL, NULL);
-	if (asr == HVPMU_T1_ASR_PCR)
-		return hvpmu_t1_pcr_read(s->t1, s->mode, val);
-	if (asr == HVPMU_T1_ASR_PIC)
-		return hvpmu_t1_pic_read(s->t1, s->mode, val);
-	return HVPMU_ERANGE;
+	return m->ops->reg_read(s->pmu, sp, sel, addr, s->mode, val);
 }
 
-int hvpmu_machine_wrasr(struct hvpmu_machine *m, uint32_t strand, unsigned asr, uint64_t val)
+int hvpmu_machine_reg_write(struct hvpmu_machine *m, uint32_t strand, enum hvpmu_reg_space sp, unsigned sel,
+			    uint64_t addr, uint64_t val)
 {
 	struct strand *s;
 	int rc;
 
-	if (strand >= m->nstrands || !m->s[strand].t1)
+	if (strand >= m->nstrands)
 		return HVPMU_ERANGE;
 	s = &m->s[strand];
 	hvpmu_machine_sync(m, strand, NULL, NULL);
-	if (asr == HVPMU_T1_ASR_PCR)
-		rc = hvpmu_t1_pcr_write(s->t1, s->mode, val);
-	else if (asr == HVPMU_T1_ASR_PIC)
-		rc = hvpmu_t1_pic_write(s->t1, s->mode, val);
-	else
-		return HVPMU_ERANGE;
-	if (s->depth == 0)
+	rc = m->ops->reg_write(s->pmu, sp, sel, addr, s->mode, val);
+	if (s->depth == 0) /* a PCR write changes what the PMU counts */
 		machine_schedule(m, s);
 	return rc;
-}
-
-uint32_t hvpmu_machine_nmcu(const struct hvpmu_machine *m) { return m->nmcu; }
-
-struct hvpmu_t4_mcu *hvpmu_machine_t4_mcu(struct hvpmu_machine *m, unsigned mcu)
-{
-	struct hvpmu_t4_mcu_activity act;
-
-	if (mcu >= m->nmcu)
-		return NULL;
-	dram_advance(&m->dram[mcu], m->chip_now, &act);
-	hvpmu_t4_mcu_count(m->mcu[mcu], &act);
-	return m->mcu[mcu];
-}
-
-
-/* VA of PCRn / PICn: n * 8 (TABLE 10-1, TABLE 10-3). */
-#define PMU_VA_STRIDE 8
-
-static int pmu_reg_index(uint64_t va, unsigned *idx)
-{
-	if (va % PMU_VA_STRIDE || va / PMU_VA_STRIDE >= HVPMU_T4_NPIC)
-		return HVPMU_ERANGE;
-	*idx = (unsigned)(va / PMU_VA_STRIDE);
-	return HVPMU_OK;
 }
 
 int hvpmu_machine_ldxa(struct hvpmu_machine *m, uint32_t strand, unsigned asi, uint64_t va, uint64_t *val)
 {
-	unsigned idx;
-	struct strand *s;
-
-	if (strand >= m->nstrands || pmu_reg_index(va, &idx))
-		return HVPMU_ERANGE;
-	s = &m->s[strand];
-	hvpmu_machine_sync(m, strand, NULL, NULL);
-	if (asi == HVPMU_T4_ASI_PCR)
-		return s->mode == HVPMU_MODE_HYPER ? hvpmu_t4_pcr_read(s->pmu, idx, val) : HVPMU_ETRAP;
-	if (asi == HVPMU_T4_ASI_PIC)
-		return hvpmu_t4_pic_read(s->pmu, idx, s->mode, val);
-	return HVPMU_ERANGE;
+	return hvpmu_machine_reg_read(m, strand, HVPMU_REG_ASI, asi, va, val);
 }
 
 int hvpmu_machine_stxa(struct hvpmu_machine *m, uint32_t strand, unsigned asi, uint64_t va, uint64_t val)
 {
-	unsigned idx;
-	struct strand *s;
-	int rc;
-
-	if (strand >= m->nstrands || pmu_reg_index(va, &idx))
-		return HVPMU_ERANGE;
-	s = &m->s[strand];
-	hvpmu_machine_sync(m, strand, NULL, NULL);
-	if (asi == HVPMU_T4_ASI_PCR)
-		rc = s->mode == HVPMU_MODE_HYPER ? hvpmu_t4_pcr_write(s->pmu, idx, val, s->mode) : HVPMU_ETRAP;
-	else if (asi == HVPMU_T4_ASI_PIC)
-		rc = hvpmu_t4_pic_write(s->pmu, idx, s->mode, val);
-	else
-		rc = HVPMU_ERANGE;
-	if (s->depth == 0)
-		machine_schedule(m, s);
-	return rc;
+	return hvpmu_machine_reg_write(m, strand, HVPMU_REG_ASI, asi, va, val);
 }
 
-/* ---- UltraSPARC T1 DRAM and JBUS PerfRegs (niagara-perf-api.txt) ---- */
-
-void hvpmu_machine_io(struct hvpmu_machine *m, uint32_t strand, int device_to_memory, uint64_t bytes)
+int hvpmu_machine_rdasr(struct hvpmu_machine *m, uint32_t strand, unsigned asr, uint64_t *val)
 {
-	uint64_t lines;
-
-	if (!m->t1regs || strand >= m->nstrands || !bytes)
-		return;
-	lines = (bytes + JBUS_DMA_BYTES - 1) / JBUS_DMA_BYTES;
-	if (device_to_memory) { /* a read(): the device writes memory */
-		m->jbus.dma_writes += lines;
-	} else {                /* a write(): the device reads memory */
-		m->jbus.dma_reads += lines;
-		m->jbus.dma_read_latency += lines * JBUS_DMA_READ_LATENCY;
-	}
-	/* the driver starts the transfer and reads its status */
-	m->jbus.pio_writes++;
-	m->jbus.pio_reads++;
-	m->jbus.pio_read_latency += JBUS_PIO_READ_LATENCY;
-	machine_strand_now(m, strand);
+	return hvpmu_machine_reg_read(m, strand, HVPMU_REG_ASR, asr, 0, val);
 }
 
-struct hvpmu_t1_perfregs *hvpmu_machine_t1_perfregs(struct hvpmu_machine *m)
+int hvpmu_machine_wrasr(struct hvpmu_machine *m, uint32_t strand, unsigned asr, uint64_t val)
+{
+	return hvpmu_machine_reg_write(m, strand, HVPMU_REG_ASR, asr, 0, val);
+}
+
+/* ---- chip-wide devices on the bus ---- */
+
+/* A T4 MCU counts its DRAM model's activity (docs/dram-model.md). */
+static void advance_t4_mcu(struct hvpmu_machine *m, struct machine_device *d)
+{
+	struct hvpmu_t4_mcu_activity act;
+
+	dram_advance(&m->dram[d->unit], m->chip_now, &act);
+	hvpmu_t4_mcu_count(d->dev, &act);
+}
+
+/* The T1 PerfRegs count the four DRAM channels' and the JBUS activity
+ * (docs/t1-platform.md). */
+static void advance_t1_perfregs(struct hvpmu_machine *m, struct machine_device *d)
 {
 	struct hvpmu_t1_dram_activity act[T1_DRAM_CHANNELS];
 
-	if (!m->t1regs)
-		return NULL;
 	memset(act, 0, sizeof act);
 	for (unsigned ch = 0; ch < T1_DRAM_CHANNELS; ch++) {
 		struct hvpmu_t4_mcu_activity a;
@@ -215,7 +152,89 @@ struct hvpmu_t1_perfregs *hvpmu_machine_t1_perfregs(struct hvpmu_machine *m)
 	}
 	m->jbus.cycles = (m->chip_now - m->jbus_now) * JBUS_PER_CPU_NUM / JBUS_PER_CPU_DEN;
 	m->jbus_now += m->jbus.cycles * JBUS_PER_CPU_DEN / JBUS_PER_CPU_NUM;
-	hvpmu_t1_perfregs_count(m->t1regs, act, &m->jbus);
+	hvpmu_t1_perfregs_count(d->dev, act, &m->jbus);
 	memset(&m->jbus, 0, sizeof m->jbus);
-	return m->t1regs;
+}
+
+static void (*const advance[HVPMU_NDEVICE_KINDS])(struct hvpmu_machine *m, struct machine_device *d) = {
+	[HVPMU_DEV_T4_MCU] = advance_t4_mcu,
+	[HVPMU_DEV_T1_PERFREGS] = advance_t1_perfregs,
+};
+
+unsigned hvpmu_machine_ndevices(const struct hvpmu_machine *m) { return m->ndev; }
+uint32_t hvpmu_machine_nmcu(const struct hvpmu_machine *m) { return m->nmcu; }
+
+int hvpmu_machine_device(const struct hvpmu_machine *m, unsigned dev, struct hvpmu_device_info *out)
+{
+	const struct machine_device *d;
+
+	if (dev >= m->ndev || !out)
+		return HVPMU_ERANGE;
+	d = &m->dev[dev];
+	out->kind = d->ops->kind;
+	out->name = d->ops->name;
+	out->unit = d->unit;
+	out->chip = d->chip;
+	out->nregs = d->ops->nregs;
+	return HVPMU_OK;
+}
+
+int hvpmu_machine_device_find(const struct hvpmu_machine *m, enum hvpmu_device_kind kind, unsigned unit)
+{
+	for (unsigned i = 0; i < m->ndev; i++)
+		if (m->dev[i].ops->kind == kind && m->dev[i].unit == unit)
+			return (int)i;
+	return HVPMU_ERANGE;
+}
+
+void *hvpmu_machine_device_state(struct hvpmu_machine *m, unsigned dev)
+{
+	if (dev >= m->ndev)
+		return NULL;
+	advance[m->dev[dev].ops->kind](m, &m->dev[dev]);
+	return m->dev[dev].dev;
+}
+
+int hvpmu_machine_bus_read(struct hvpmu_machine *m, unsigned dev, unsigned reg, uint64_t *val)
+{
+	struct machine_device *d;
+
+	if (dev >= m->ndev || !val)
+		return HVPMU_ERANGE;
+	d = &m->dev[dev];
+	advance[d->ops->kind](m, d);
+	return d->ops->read(d->dev, reg, val);
+}
+
+int hvpmu_machine_bus_write(struct hvpmu_machine *m, unsigned dev, unsigned reg, uint64_t val)
+{
+	struct machine_device *d;
+
+	if (dev >= m->ndev)
+		return HVPMU_ERANGE;
+	d = &m->dev[dev];
+	advance[d->ops->kind](m, d); /* what happened so far counts under the old selects */
+	return d->ops->write(d->dev, reg, val);
+}
+
+/* ---- T1 I/O (docs/t1-platform.md) ---- */
+
+void hvpmu_machine_io(struct hvpmu_machine *m, uint32_t strand, int device_to_memory, uint64_t bytes)
+{
+	uint64_t lines;
+
+	if (!m->jbus_dev || strand >= m->nstrands || !bytes)
+		return;
+	lines = (bytes + JBUS_DMA_BYTES - 1) / JBUS_DMA_BYTES;
+	if (device_to_memory) { /* a read(): the device writes memory */
+		m->jbus.dma_writes += lines;
+	} else {                /* a write(): the device reads memory */
+		m->jbus.dma_reads += lines;
+		m->jbus.dma_read_latency += lines * JBUS_DMA_READ_LATENCY;
+	}
+	/* the driver starts the transfer and reads its status */
+	m->jbus.pio_writes++;
+	m->jbus.pio_reads++;
+	m->jbus.pio_read_latency += JBUS_PIO_READ_LATENCY;
+	machine_strand_now(m, strand);
 }

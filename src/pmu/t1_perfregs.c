@@ -344,3 +344,20 @@ int hvpmu_t1_jbus_event_by_name(const char *name)
 {
 	return by_name(jbus_names, name);
 }
+
+/* ---- the machine's interface (hvpmu/pmu.h) ---- */
+
+static void *ops_create(void) { return hvpmu_t1_perfregs_create(); }
+static void ops_destroy(void *d) { hvpmu_t1_perfregs_destroy(d); }
+static int ops_read(const void *d, unsigned reg, uint64_t *val) { return hvpmu_t1_perfregs_read(d, reg, val); }
+static int ops_write(void *d, unsigned reg, uint64_t val) { return hvpmu_t1_perfregs_write(d, reg, val); }
+
+const struct hvpmu_uncore_ops hvpmu_t1_perfregs_ops = {
+	.kind = HVPMU_DEV_T1_PERFREGS,
+	.name = "t1-perfregs",
+	.nregs = HVPMU_T1_NPERFREGS,
+	.create = ops_create,
+	.destroy = ops_destroy,
+	.read = ops_read,
+	.write = ops_write,
+};

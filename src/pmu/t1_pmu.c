@@ -46,6 +46,7 @@ struct hvpmu_t1_pmu {
 	uint64_t pcr; /* implemented bits only */
 	uint32_t pich;
 	uint32_t picl;
+	uint32_t int15; /* the machine's view: halves whose wrap latched SOFTINT 15, not yet taken */
 };
 
 struct hvpmu_t1_pmu *hvpmu_t1_pmu_create(const uint32_t *class_flags)
@@ -227,3 +228,80 @@ uint64_t hvpmu_t1_pmu_peek_pic(const struct hvpmu_t1_pmu *pmu)
 {
 	return ((uint64_t)pmu->pich << T1_PIC_PICH_SHIFT) | pmu->picl;
 }
+
+/* ---- the machine's interface (hvpmu/pmu.h) ---- */
+
+enum { T1_NPIC = 2 }; /* PICL and PICH */
+_Static_assert(T1_NPIC <= HVPMU_PMU_MAX_PIC, "halves fit the feed result");
+
+/* RDASR / WRASR of %pcr (ASR 0x10) and %pic (ASR 0x11), §2.1. */
+static int ops_reg_read(void *p, enum hvpmu_reg_space sp, unsigned asr, uint64_t addr, enum hvpmu_mode mode,
+			uint64_t *val)
+{
+	(void)addr;
+	if (sp == HVPMU_REG_ASR && asr == HVPMU_T1_ASR_PCR)
+		return hvpmu_t1_pcr_read(p, mode, val);
+	if (sp == HVPMU_REG_ASR && asr == HVPMU_T1_ASR_PIC)
+		return hvpmu_t1_pic_read(p, mode, val);
+	return HVPMU_ERANGE;
+}
+
+static int ops_reg_write(void *p, enum hvpmu_reg_space sp, unsigned asr, uint64_t addr, enum hvpmu_mode mode,
+			 uint64_t val)
+{
+	(void)addr;
+	if (sp == HVPMU_REG_ASR && asr == HVPMU_T1_ASR_PCR)
+		return hvpmu_t1_pcr_write(p, mode, val);
+	if (sp == HVPMU_REG_ASR && asr == HVPMU_T1_ASR_PIC)
+		return hvpmu_t1_pic_write(p, mode, val);
+	return HVPMU_ERANGE;
+}
+
+static void *ops_create(const uint32_t *class_flags) { return hvpmu_t1_pmu_create(class_flags); }
+static void ops_destroy(void *p) { hvpmu_t1_pmu_destroy(p); }
+/* the T1 PMU reads the class table at each feed */
+static void ops_classes_changed(void *p) { (void)p; }
+
+/* A T1 wrap latches SOFTINT 15: the interrupt (not precise) stays pending
+ * until taken, and is reported as a disrupting PMU trap whose pic_mask
+ * holds the HVPMU_T1_OVF_* halves. */
+static void ops_feed(void *p, const struct hvpmu_pmu_feed *f, struct hvpmu_pmu_feed_result *r)
+{
+	struct hvpmu_t1_pmu *pmu = p;
+	struct hvpmu_t1_feed tf = { 0 };
+	struct hvpmu_t1_feed_result tr;
+
+	tf.dclass = f->dclass;
+	tf.dclass_nonzero = f->dclass_nonzero;
+	memcpy(tf.dmev, f->dmev, sizeof tf.dmev);
+	tf.next_pc = f->next_pc;
+	tf.mode = f->mode;
+	hvpmu_t1_pmu_feed(pmu, &tf, &tr);
+	memset(r, 0, sizeof *r);
+	r->ovf_mask = tr.ovf_mask;
+	if (tr.int_level15)
+		pmu->int15 |= tr.ovf_mask;
+	r->disrupt_mask = pmu->int15;
+}
+
+static void ops_trap_taken(void *p) { ((struct hvpmu_t1_pmu *)p)->int15 = 0; }
+static uint64_t ops_headroom(const void *p, uint64_t c)
+{
+	(void)c;
+	return hvpmu_t1_pmu_headroom(p);
+}
+static uint64_t ops_mem_headroom(const void *p) { return hvpmu_t1_pmu_mem_headroom(p); }
+
+const struct hvpmu_pmu_ops hvpmu_t1_pmu_ops = {
+	.name = "t1",
+	.npic = T1_NPIC,
+	.create = ops_create,
+	.destroy = ops_destroy,
+	.classes_changed = ops_classes_changed,
+	.feed = ops_feed,
+	.trap_taken = ops_trap_taken,
+	.headroom = ops_headroom,
+	.mem_headroom = ops_mem_headroom,
+	.reg_read = ops_reg_read,
+	.reg_write = ops_reg_write,
+};

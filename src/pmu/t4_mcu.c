@@ -170,3 +170,20 @@ int hvpmu_t4_dram_sel_by_name(const char *name)
 			return (int)i;
 	return -1;
 }
+
+/* ---- the machine's interface (hvpmu/pmu.h) ---- */
+
+static void *ops_create(void) { return hvpmu_t4_mcu_create(); }
+static void ops_destroy(void *d) { hvpmu_t4_mcu_destroy(d); }
+static int ops_read(const void *d, unsigned reg, uint64_t *val) { return hvpmu_t4_mcu_read(d, reg, val); }
+static int ops_write(void *d, unsigned reg, uint64_t val) { return hvpmu_t4_mcu_write(d, reg, val); }
+
+const struct hvpmu_uncore_ops hvpmu_t4_mcu_ops = {
+	.kind = HVPMU_DEV_T4_MCU,
+	.name = "t4-mcu",
+	.nregs = HVPMU_T4_MCU_NREGS,
+	.create = ops_create,
+	.destroy = ops_destroy,
+	.read = ops_read,
+	.write = ops_write,
+};

@@ -261,7 +261,7 @@ static int locate_wrap(const struct t4_counter *c, uint32_t pic, const struct hv
 /* The sum of the memory events of mask `mevs`: only its set bits are
  * visited (a counter selects a few of the HVPMU_NMEV events); the same
  * terms as a walk of every event testing its bit, so the same sum. */
-static uint64_t mev_sum(uint64_t mevs, const struct hvpmu_t4_feed *f)
+static uint64_t mev_sum(uint64_t mevs, const struct hvpmu_pmu_feed *f)
 {
 	uint64_t d = 0;
 
@@ -283,7 +283,7 @@ static uint64_t mev_sum(uint64_t mevs, const struct hvpmu_t4_feed *f)
  * (modeled OS and hypervisor work has no stall breakdown,
  * docs/timing-model.md); and its front-end counts (user mode).
  */
-static uint64_t pipe_delta(const struct t4_counter *c, const struct hvpmu_t4_feed *f)
+static uint64_t pipe_delta(const struct t4_counter *c, const struct hvpmu_pmu_feed *f)
 {
 	uint64_t d = 0;
 
@@ -300,8 +300,8 @@ static uint64_t pipe_delta(const struct t4_counter *c, const struct hvpmu_t4_fee
 	return d;
 }
 
-void hvpmu_t4_pmu_feed(struct hvpmu_t4_pmu *pmu, const struct hvpmu_t4_feed *f,
-		       struct hvpmu_t4_feed_result *res)
+void hvpmu_t4_pmu_feed(struct hvpmu_t4_pmu *pmu, const struct hvpmu_pmu_feed *f,
+		       struct hvpmu_pmu_feed_result *res)
 {
 	memset(res, 0, sizeof *res);
 	for (unsigned i = 0; i < HVPMU_T4_NPIC; i++) {
@@ -409,3 +409,75 @@ uint64_t hvpmu_t4_pmu_mem_headroom(const struct hvpmu_t4_pmu *pmu)
 	}
 	return best;
 }
+
+/* ---- the machine's interface (hvpmu/pmu.h) ---- */
+
+_Static_assert(HVPMU_T4_NPIC <= HVPMU_PMU_MAX_PIC, "PICs fit the feed result");
+
+/* VA of PCRn / PICn: n * 8 (TABLE 10-1, TABLE 10-3). */
+#define PMU_VA_STRIDE 8
+
+static int reg_index(enum hvpmu_reg_space sp, uint64_t va, unsigned *idx)
+{
+	if (sp != HVPMU_REG_ASI || va % PMU_VA_STRIDE || va / PMU_VA_STRIDE >= HVPMU_T4_NPIC)
+		return HVPMU_ERANGE;
+	*idx = (unsigned)(va / PMU_VA_STRIDE);
+	return HVPMU_OK;
+}
+
+/* LDXA: ASI 0x64 (PCRs) is hyperprivileged (TABLE 10-1); ASI 0xB0 (PICs)
+ * has the picnht/picnpt checks (§10.3). */
+static int ops_reg_read(void *p, enum hvpmu_reg_space sp, unsigned asi, uint64_t va, enum hvpmu_mode mode,
+			uint64_t *val)
+{
+	unsigned idx;
+
+	if (reg_index(sp, va, &idx))
+		return HVPMU_ERANGE;
+	if (asi == HVPMU_T4_ASI_PCR)
+		return mode == HVPMU_MODE_HYPER ? hvpmu_t4_pcr_read(p, idx, val) : HVPMU_ETRAP;
+	if (asi == HVPMU_T4_ASI_PIC)
+		return hvpmu_t4_pic_read(p, idx, mode, val);
+	return HVPMU_ERANGE;
+}
+
+static int ops_reg_write(void *p, enum hvpmu_reg_space sp, unsigned asi, uint64_t va, enum hvpmu_mode mode,
+			 uint64_t val)
+{
+	unsigned idx;
+
+	if (reg_index(sp, va, &idx))
+		return HVPMU_ERANGE;
+	if (asi == HVPMU_T4_ASI_PCR)
+		return mode == HVPMU_MODE_HYPER ? hvpmu_t4_pcr_write(p, idx, val, mode) : HVPMU_ETRAP;
+	if (asi == HVPMU_T4_ASI_PIC)
+		return hvpmu_t4_pic_write(p, idx, mode, val);
+	return HVPMU_ERANGE;
+}
+
+static void *ops_create(const uint32_t *class_flags) { return hvpmu_t4_pmu_create(class_flags); }
+static void ops_destroy(void *p) { hvpmu_t4_pmu_destroy(p); }
+static void ops_classes_changed(void *p) { hvpmu_t4_pmu_classes_changed(p); }
+static void ops_feed(void *p, const struct hvpmu_pmu_feed *f, struct hvpmu_pmu_feed_result *r)
+{
+	hvpmu_t4_pmu_feed(p, f, r);
+}
+/* disrupting_performance_event is level-triggered (toe AND ov, §10.2
+ * programming notes): taking it clears nothing. */
+static void ops_trap_taken(void *p) { (void)p; }
+static uint64_t ops_headroom(const void *p, uint64_t c) { return hvpmu_t4_pmu_headroom(p, c); }
+static uint64_t ops_mem_headroom(const void *p) { return hvpmu_t4_pmu_mem_headroom(p); }
+
+const struct hvpmu_pmu_ops hvpmu_t4_pmu_ops = {
+	.name = "t4",
+	.npic = HVPMU_T4_NPIC,
+	.create = ops_create,
+	.destroy = ops_destroy,
+	.classes_changed = ops_classes_changed,
+	.feed = ops_feed,
+	.trap_taken = ops_trap_taken,
+	.headroom = ops_headroom,
+	.mem_headroom = ops_mem_headroom,
+	.reg_read = ops_reg_read,
+	.reg_write = ops_reg_write,
+};

@@ -554,7 +554,7 @@ static uint64_t pcr0_mask(struct sim *s)
 {
 	uint64_t v = 0;
 
-	assert_int_equal(hvpmu_t4_pcr_read(hvpmu_machine_t4_pmu(s->m, 0), 0, &v), HVPMU_OK);
+	assert_int_equal(hvpmu_t4_pcr_read(hvpmu_machine_pmu(s->m, 0), 0, &v), HVPMU_OK);
 	return HVPMU_FEX(v, T4_PCR, MASK);
 }
 
@@ -949,7 +949,7 @@ static void test_machine_api(void **state)
 	assert_int_equal(hvpmu_machine_create(&md, &m), HVPMU_OK);
 	assert_int_equal(hvpmu_machine_nstrands(m), 64);
 	assert_null(hvpmu_machine_activity(m, 64));
-	assert_null(hvpmu_machine_t4_pmu(m, 64));
+	assert_null(hvpmu_machine_pmu(m, 64));
 	assert_int_equal(hvpmu_machine_sync(m, 64, NULL, NULL), HVPMU_ERANGE);
 	assert_int_equal(hvpmu_machine_set_mode(m, 64, HVPMU_MODE_PRIV), HVPMU_ERANGE);
 	assert_int_equal(hvpmu_machine_set_mode(m, 0, HVPMU_NMODES), HVPMU_ERANGE);

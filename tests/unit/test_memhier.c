@@ -210,8 +210,8 @@ static void test_dram_traffic(void **state)
 	(void)state;
 	hvpmu_machine_dref(m, 0, PC, BASE + FOUR_MB - 64, 8, HVPMU_SI_LOAD, 0); /* warms the DTLB */
 	for (unsigned i = 0; i < hvpmu_machine_nmcu(m); i++) {
-		assert_int_equal(hvpmu_t4_mcu_write(hvpmu_machine_t4_mcu(m, i), HVPMU_T4_MCU_CTL, sel_all_reads), 0);
-		assert_int_equal(hvpmu_t4_mcu_write(hvpmu_machine_t4_mcu(m, i), HVPMU_T4_MCU_COUNT01, 0), 0);
+		assert_int_equal(hvpmu_t4_mcu_write(hvpmu_machine_device_state(m, (unsigned)hvpmu_machine_device_find(m, HVPMU_DEV_T4_MCU, i)), HVPMU_T4_MCU_CTL, sel_all_reads), 0);
+		assert_int_equal(hvpmu_t4_mcu_write(hvpmu_machine_device_state(m, (unsigned)hvpmu_machine_device_find(m, HVPMU_DEV_T4_MCU, i)), HVPMU_T4_MCU_COUNT01, 0), 0);
 	}
 	for (unsigned k = 0; k < lines; k++) /* distinct 64-byte L3 lines */
 		hvpmu_machine_dref(m, 0, PC, BASE + 64 * k, 8, HVPMU_SI_LOAD, 0);
@@ -219,7 +219,7 @@ static void test_dram_traffic(void **state)
 	hvpmu_machine_add_cycles(m, 0, HVPMU_MODE_USER, 100000);
 	hvpmu_machine_dref(m, 0, PC, BASE + 8, 8, HVPMU_SI_LOAD, 0);
 	for (unsigned i = 0; i < hvpmu_machine_nmcu(m); i++) {
-		uint32_t n = hvpmu_t4_mcu_peek_counter(hvpmu_machine_t4_mcu(m, i), 0);
+		uint32_t n = hvpmu_t4_mcu_peek_counter(hvpmu_machine_device_state(m, (unsigned)hvpmu_machine_device_find(m, HVPMU_DEV_T4_MCU, i)), 0);
 
 		assert_int_equal(n, lines / 2); /* half the lines on each MCU */
 		total += n;

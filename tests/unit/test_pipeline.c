@@ -213,7 +213,7 @@ static void test_machine_partition(void **state)
 	assert_int_equal(hvpmu_md_default(HVPMU_PLATFORM_T4, &md), 0);
 	assert_int_equal(hvpmu_machine_create(&md, &m), 0);
 	hvpmu_machine_enable_memory(m, 1);
-	pmu = hvpmu_machine_t4_pmu(m, 0);
+	pmu = hvpmu_machine_pmu(m, 0);
 	for (unsigned i = 0; i < 4; i++) {
 		pcr[i] = HVPMU_FDP(HVPMU_FDP(HVPMU_FDP(HVPMU_FDP(UINT64_C(0), T4_PCR, SL, sl[i]), T4_PCR, MASK,
 						       mask[i]), T4_PCR, UT, 1), T4_PCR, ST, 1);

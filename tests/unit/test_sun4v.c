@@ -532,7 +532,7 @@ static void test_vt_roundtrip(void **state)
 	assert_int_equal(hvpmu_hv_vt_get_perfreg(f.hv, 1, 0, &v), HV_EOK);
 	assert_int_equal(v, 0);
 	/* and it is the strand's real PCR: the machine's PMU sees it */
-	assert_int_equal(hvpmu_t4_pcr_read(hvpmu_machine_t4_pmu(f.m, 0), 2, &v), HVPMU_OK);
+	assert_int_equal(hvpmu_t4_pcr_read(hvpmu_machine_pmu(f.m, 0), 2, &v), HVPMU_OK);
 	assert_int_equal(v, pcr_val(3, 4, 1, 0, 0));
 	fx_fini(&f);
 }
@@ -552,7 +552,7 @@ static void test_vt_sticky_bits(void **state)
 	assert_int_equal(hvpmu_hv_vt_get_perfreg(f.hv, 0, 0, &v), HV_EOK);
 	assert_int_equal(v, 0);
 	/* make PIC0 wrap: user instructions through the machine */
-	pmu = hvpmu_machine_t4_pmu(f.m, 0);
+	pmu = hvpmu_machine_pmu(f.m, 0);
 	assert_int_equal(hvpmu_hv_vt_set_perfreg(f.hv, 0, 0, cfg), HV_EOK);
 	assert_int_equal(hvpmu_t4_pic_write(pmu, 0, HVPMU_MODE_HYPER, 0xffffffff), HVPMU_OK);
 	{
@@ -647,7 +647,7 @@ static void test_trap_mode_and_cost(void **state)
 
 		fx_init(&g, htaccess_one);
 		negotiate_vt(&g, 0);
-		pmu = hvpmu_machine_t4_pmu(g.m, 0);
+		pmu = hvpmu_machine_pmu(g.m, 0);
 		assert_int_equal(hvpmu_hv_vt_set_perfreg(g.hv, 0, 0, pcr_val(26, 0, 0, 0, 1)), HV_EOK);
 		pic0 = hvpmu_t4_pmu_peek_pic(pmu, 0);
 		assert_int_equal(hvpmu_hv_vt_get_perfreg(g.hv, 0, 0, &v), HV_EOK);

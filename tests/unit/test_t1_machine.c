@@ -60,8 +60,8 @@ static void test_t1_pcr_pic(void **state)
 	assert_int_equal(hvpmu_machine_create(&md, &m), 0);
 	assert_int_equal(hvpmu_hv_create(m, &hv), 0);
 	assert_int_equal(hvpmu_hv_set_guest_trap_handler(hv, 0, on_trap, &tr), 0);
-	assert_null(hvpmu_machine_t4_pmu(m, 0));
-	assert_non_null(hvpmu_machine_t1_pmu(m, 0));
+	assert_ptr_equal(hvpmu_machine_pmu_ops(m), &hvpmu_t1_pmu_ops);
+	assert_non_null(hvpmu_machine_pmu(m, 0));
 	cf = hvpmu_machine_class(m, hvpmu_sparc_decode(FADDD, 0, &d));
 	ca = hvpmu_machine_class(m, hvpmu_sparc_decode(ADD, 0, &d));
 	a = hvpmu_machine_activity(m, 0);

@@ -37,6 +37,22 @@ static struct hvpmu_t4_mcu *new_mcu(void)
 	return mcu;
 }
 
+/* MCU `i` of machine m (its device on the register bus), or NULL. */
+static struct hvpmu_t4_mcu *mcu_of(struct hvpmu_machine *m, unsigned i)
+{
+	int dev = hvpmu_machine_device_find(m, HVPMU_DEV_T4_MCU, i);
+	struct hvpmu_device_info info;
+
+	if (dev < 0)
+		return NULL;
+	assert_int_equal(hvpmu_machine_device(m, (unsigned)dev, &info), HVPMU_OK);
+	assert_int_equal(info.kind, HVPMU_DEV_T4_MCU);
+	assert_int_equal(info.unit, i);
+	assert_int_equal(info.chip, i / HVPMU_T4_MCUS_PER_CHIP);
+	assert_int_equal(info.nregs, HVPMU_T4_MCU_NREGS);
+	return hvpmu_machine_device_state(m, (unsigned)dev);
+}
+
 static uint64_t rd(const struct hvpmu_t4_mcu *mcu, unsigned reg)
 {
 	uint64_t v = 0x5555;
@@ -451,16 +467,16 @@ static void test_machine_mcus(void **state)
 	(void)state;
 	fx_init(&f, NULL);
 	assert_int_equal(hvpmu_machine_nmcu(f.m), HVPMU_T4_MCUS_PER_CHIP);
-	assert_non_null(hvpmu_machine_t4_mcu(f.m, 0));
-	assert_non_null(hvpmu_machine_t4_mcu(f.m, 1));
-	assert_ptr_not_equal(hvpmu_machine_t4_mcu(f.m, 0), hvpmu_machine_t4_mcu(f.m, 1));
-	assert_null(hvpmu_machine_t4_mcu(f.m, HVPMU_T4_MCUS_PER_CHIP));
-	assert_null(hvpmu_machine_t4_mcu(f.m, ~0u));
+	assert_non_null(mcu_of(f.m, 0));
+	assert_non_null(mcu_of(f.m, 1));
+	assert_ptr_not_equal(mcu_of(f.m, 0), mcu_of(f.m, 1));
+	assert_null(mcu_of(f.m, HVPMU_T4_MCUS_PER_CHIP));
+	assert_null(mcu_of(f.m, ~0u));
 	fx_fini(&f);
 	fx_init(&f, two_chips);
 	assert_int_equal(hvpmu_machine_nmcu(f.m), 2 * HVPMU_T4_MCUS_PER_CHIP);
-	assert_non_null(hvpmu_machine_t4_mcu(f.m, 2 * HVPMU_T4_MCUS_PER_CHIP - 1));
-	assert_null(hvpmu_machine_t4_mcu(f.m, 2 * HVPMU_T4_MCUS_PER_CHIP));
+	assert_non_null(mcu_of(f.m, 2 * HVPMU_T4_MCUS_PER_CHIP - 1));
+	assert_null(mcu_of(f.m, 2 * HVPMU_T4_MCUS_PER_CHIP));
 	fx_fini(&f);
 	/* the default MD gives the primary guest the OS group */
 	assert_int_equal(hvpmu_md_default(HVPMU_PLATFORM_T4, &f.md), HVPMU_OK);
@@ -473,7 +489,7 @@ static void check_id_map(struct fx *f, unsigned nmcu)
 	uint64_t v;
 
 	for (unsigned m = 0; m < nmcu; m++) {
-		struct hvpmu_t4_mcu *mcu = hvpmu_machine_t4_mcu(f->m, m);
+		struct hvpmu_t4_mcu *mcu = mcu_of(f->m, m);
 		uint64_t val = HVPMU_FDP(0, T4_DRAM_COUNT01, COUNTER0, 100 + m);
 
 		assert_int_equal(hvpmu_hv_vt_set_perfreg(f->hv, 0, id(m, HVPMU_T4_MCU_COUNT01), val), HV_EOK);
@@ -508,7 +524,7 @@ static void test_hv_ids(void **state)
 	check_id_map(&f, HVPMU_T4_MCUS_PER_CHIP);
 	/* the Solaris VT_IMPL numbers: CTL1 = 7, and 0x19 (CTL7) is past a T4-1 */
 	assert_int_equal(hvpmu_hv_vt_set_perfreg(f.hv, 0, 7, HVPMU_T4_DRAM_SEL_WRITES), HV_EOK);
-	assert_int_equal(rd(hvpmu_machine_t4_mcu(f.m, 1), HVPMU_T4_MCU_CTL), HVPMU_T4_DRAM_SEL_WRITES);
+	assert_int_equal(rd(mcu_of(f.m, 1), HVPMU_T4_MCU_CTL), HVPMU_T4_DRAM_SEL_WRITES);
 	assert_int_equal(hvpmu_hv_vt_set_perfreg(f.hv, 0, 0x19, 0), HV_EINVAL);
 	fx_fini(&f);
 	fx_init(&f, two_chips);
@@ -542,7 +558,7 @@ static void test_hv_group_split(void **state)
 
 	(void)state;
 	fx_init(&f, os_and_pm);
-	mcu = hvpmu_machine_t4_mcu(f.m, 0);
+	mcu = mcu_of(f.m, 0);
 	wr(mcu, HVPMU_T4_MCU_COUNT01, 0x0101);
 	wr(mcu, HVPMU_T4_MCU_COUNT23, 0x2323);
 
@@ -623,7 +639,7 @@ static void test_hv_group_values(void **state)
 			assert_int_equal(hvpmu_hv_vt_get_perfreg(f.hv, 0, id(0, r), &v), HV_ENOACCESS);
 			assert_int_equal(v, 0x5555);
 			assert_int_equal(hvpmu_hv_vt_set_perfreg(f.hv, 0, id(0, r), 1), HV_ENOACCESS);
-			assert_int_equal(rd(hvpmu_machine_t4_mcu(f.m, 0), r), 0);
+			assert_int_equal(rd(mcu_of(f.m, 0), r), 0);
 		}
 		assert_int_equal(hvpmu_hv_vt_get_perfreg(f.hv, 0, HV_VT_PERFREG_PCR0, &v), HV_EOK);
 		fx_fini(&f);
@@ -660,7 +676,7 @@ static void test_hv_check_order(void **state)
 	fx_init(&f, NULL);
 	assert_int_equal(f.md.guests[0].perfctrhtaccess, HVPMU_MD_PROP_ABSENT);
 	assert_int_equal(hvpmu_hv_vt_set_perfreg(f.hv, 0, id(0, HVPMU_T4_MCU_CTL), HVPMU_FMASK(T4_PCR, HT)), HV_EOK);
-	assert_int_equal(rd(hvpmu_machine_t4_mcu(f.m, 0), HVPMU_T4_MCU_CTL), HVPMU_FMASK(T4_PCR, HT));
+	assert_int_equal(rd(mcu_of(f.m, 0), HVPMU_T4_MCU_CTL), HVPMU_FMASK(T4_PCR, HT));
 	assert_int_equal(hvpmu_hv_vt_set_perfreg(f.hv, 0, id(0, HVPMU_T4_MCU_COUNT01), HVPMU_FMASK(T4_PCR, HT)),
 			 HV_EOK);
 	/* and the PCR ids keep their ht check */
@@ -677,7 +693,7 @@ static void test_hv_registers(void **state)
 
 	(void)state;
 	fx_init(&f, NULL);
-	wr(hvpmu_machine_t4_mcu(f.m, 0), HVPMU_T4_MCU_COUNT01, ALL_ONES);
+	wr(mcu_of(f.m, 0), HVPMU_T4_MCU_COUNT01, ALL_ONES);
 	r.o[0] = id(0, HVPMU_T4_MCU_COUNT01);
 	r.o[1] = 0x1111;
 	r.o[2] = 0x2222;
@@ -705,7 +721,7 @@ static void test_hv_sees_counts(void **state)
 
 	(void)state;
 	fx_init(&f, groups_both);
-	mcu = hvpmu_machine_t4_mcu(f.m, 1);
+	mcu = mcu_of(f.m, 1);
 	ctl = HVPMU_FDP(ctl, T4_DRAM_CTL, SEL0, HVPMU_T4_DRAM_SEL_CHANNEL0);
 	ctl = HVPMU_FDP(ctl, T4_DRAM_CTL, SEL1, HVPMU_T4_DRAM_SEL_CHANNEL1);
 	ctl = HVPMU_FDP(ctl, T4_DRAM_CTL, SEL2, HVPMU_T4_DRAM_SEL_READS);

@@ -123,9 +123,9 @@ struct act {
 	uint64_t dmispred[HVPMU_NMISPRED];
 };
 
-static void feed(struct hvpmu_t4_pmu *p, const struct act *a, struct hvpmu_t4_feed_result *r)
+static void feed(struct hvpmu_t4_pmu *p, const struct act *a, struct hvpmu_pmu_feed_result *r)
 {
-	struct hvpmu_t4_feed f;
+	struct hvpmu_pmu_feed f;
 
 	memset(&f, 0, sizeof f);
 	f.dclass = a->dclass;
@@ -143,7 +143,7 @@ static void feed(struct hvpmu_t4_pmu *p, const struct act *a, struct hvpmu_t4_fe
 }
 
 /* Feed `n` user-mode instructions of class `cls` with no block. */
-static void feed_insns(struct hvpmu_t4_pmu *p, unsigned cls, uint64_t n, struct hvpmu_t4_feed_result *r)
+static void feed_insns(struct hvpmu_t4_pmu *p, unsigned cls, uint64_t n, struct hvpmu_pmu_feed_result *r)
 {
 	struct act a;
 
@@ -154,7 +154,7 @@ static void feed_insns(struct hvpmu_t4_pmu *p, unsigned cls, uint64_t n, struct 
 
 /* Feed exactly the instructions of block b (taken: its conditional CTI was taken). */
 static void feed_block(struct hvpmu_t4_pmu *p, const struct hvpmu_block *b, int taken,
-		       struct hvpmu_t4_feed_result *r)
+		       struct hvpmu_pmu_feed_result *r)
 {
 	struct act a;
 
@@ -167,7 +167,7 @@ static void feed_block(struct hvpmu_t4_pmu *p, const struct hvpmu_block *b, int 
 }
 
 static void feed_cycles(struct hvpmu_t4_pmu *p, uint64_t u, uint64_t s, uint64_t h,
-			struct hvpmu_t4_feed_result *r)
+			struct hvpmu_pmu_feed_result *r)
 {
 	struct act a;
 
@@ -351,7 +351,7 @@ static void test_pic_is_32_bits(void **state)
 static void test_counting_sl3_groups(void **state)
 {
 	struct hvpmu_t4_pmu *p = new_pmu();
-	struct hvpmu_t4_feed_result r;
+	struct hvpmu_pmu_feed_result r;
 	struct act a;
 
 	(void)state;
@@ -384,7 +384,7 @@ static void test_counting_sl3_groups(void **state)
 static void test_wrap_sets_ov(void **state)
 {
 	struct hvpmu_t4_pmu *p = new_pmu();
-	struct hvpmu_t4_feed_result r;
+	struct hvpmu_pmu_feed_result r;
 
 	(void)state;
 	set_pcr(p, 0, pcr_val(3, 0x3f, 1, 0, 0, 0));
@@ -420,7 +420,7 @@ static void test_wrap_sets_ov(void **state)
 static void test_ov_ntc_sticky(void **state)
 {
 	struct hvpmu_t4_pmu *p = new_pmu();
-	struct hvpmu_t4_feed_result r;
+	struct hvpmu_pmu_feed_result r;
 	const uint64_t cfg = pcr_val(3, 0x04, 1, 0, 0, 0);
 	const uint8_t cls[] = { C_LD_NTC };
 	const struct hvpmu_block b = { .vaddr = BLOCK_VA, .n = 1, .cond_cti = -1, .cti = -1, .cls = cls };
@@ -478,7 +478,7 @@ static void test_ntc_only_on_ntc_instruction(void **state)
 	(void)state;
 	for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
 		struct hvpmu_t4_pmu *p = new_pmu();
-		struct hvpmu_t4_feed_result r;
+		struct hvpmu_pmu_feed_result r;
 
 		set_pcr(p, 1, pcr_val(3, cases[k].mask, 1, 0, 0, 0));
 		set_pic(p, 1, cases[k].pic);
@@ -497,7 +497,7 @@ static void test_precise_needs_toe(void **state)
 	const uint8_t cls[] = { C_ADD, C_LD, C_ADD };
 	const struct hvpmu_block b = { .vaddr = BLOCK_VA, .n = 3, .cond_cti = -1, .cti = -1, .cls = cls };
 	struct hvpmu_t4_pmu *p = new_pmu();
-	struct hvpmu_t4_feed_result r;
+	struct hvpmu_pmu_feed_result r;
 
 	(void)state;
 	set_pcr(p, 0, pcr_val(3, 0x04, 1, 0, 0, 0)); /* toe = 0 */
@@ -522,7 +522,7 @@ static void test_no_precise_with_ht(void **state)
 	const uint8_t cls[] = { C_ADD, C_LD, C_ADD };
 	const struct hvpmu_block b = { .vaddr = BLOCK_VA, .n = 3, .cond_cti = -1, .cti = -1, .cls = cls };
 	struct hvpmu_t4_pmu *p = new_pmu();
-	struct hvpmu_t4_feed_result r;
+	struct hvpmu_pmu_feed_result r;
 
 	(void)state;
 	set_pcr(p, 2, pcr_val(3, 0x3f, 1, 0, 1, 1));
@@ -557,7 +557,7 @@ static void test_precise_tpc_sl3_positions(void **state)
 	(void)state;
 	for (unsigned c = 0; c < sizeof cases / sizeof cases[0]; c++) {
 		struct hvpmu_t4_pmu *p = new_pmu();
-		struct hvpmu_t4_feed_result r;
+		struct hvpmu_pmu_feed_result r;
 
 		set_pcr(p, 0, pcr_val(3, cases[c].mask, 1, 0, 0, 1));
 		set_pic(p, 0, HVPMU_T4_PIC_WRAP - cases[c].k);
@@ -594,7 +594,7 @@ static void test_precise_tpc_sl4_positions(void **state)
 	(void)state;
 	for (unsigned c = 0; c < sizeof cases / sizeof cases[0]; c++) {
 		struct hvpmu_t4_pmu *p = new_pmu();
-		struct hvpmu_t4_feed_result r;
+		struct hvpmu_pmu_feed_result r;
 
 		set_pcr(p, 3, pcr_val(4, cases[c].mask, 1, 0, 0, 1));
 		set_pic(p, 3, HVPMU_T4_PIC_WRAP - cases[c].k);
@@ -617,7 +617,7 @@ static void test_precise_earliest_of_two(void **state)
 	const uint8_t cls[] = { C_ADD, C_ADD, C_LD, C_ADD, C_ST, C_ADD };
 	const struct hvpmu_block b = { .vaddr = BLOCK_VA, .n = 6, .cond_cti = -1, .cti = -1, .cls = cls };
 	struct hvpmu_t4_pmu *p = new_pmu();
-	struct hvpmu_t4_feed_result r;
+	struct hvpmu_pmu_feed_result r;
 
 	(void)state;
 	set_pcr(p, 0, pcr_val(3, 0x08, 1, 0, 0, 1)); /* store at 4 */
@@ -637,7 +637,7 @@ static void test_precise_earliest_of_two(void **state)
 static void test_sl4_multiple_mask_bits_count_once(void **state)
 {
 	struct hvpmu_t4_pmu *p = new_pmu();
-	struct hvpmu_t4_feed_result r;
+	struct hvpmu_pmu_feed_result r;
 	struct act a;
 
 	(void)state;
@@ -667,7 +667,7 @@ static void test_sl4_multiple_mask_bits_count_once(void **state)
 static void test_sl3_mask_union(void **state)
 {
 	struct hvpmu_t4_pmu *p = new_pmu();
-	struct hvpmu_t4_feed_result r;
+	struct hvpmu_pmu_feed_result r;
 	struct act a;
 	uint64_t total = 0;
 
@@ -707,7 +707,7 @@ static void test_cycles_per_mode(void **state)
 	(void)state;
 	for (unsigned c = 0; c < sizeof cases / sizeof cases[0]; c++) {
 		struct hvpmu_t4_pmu *p = new_pmu();
-		struct hvpmu_t4_feed_result r;
+		struct hvpmu_pmu_feed_result r;
 		struct act a;
 
 		/* mask is ignored for sl=26 */
@@ -729,7 +729,7 @@ static void test_cycles_per_mode(void **state)
 static void test_cycles_disrupting_level(void **state)
 {
 	struct hvpmu_t4_pmu *p = new_pmu();
-	struct hvpmu_t4_feed_result r;
+	struct hvpmu_pmu_feed_result r;
 	const uint64_t cfg = pcr_val(26, 0, 1, 1, 0, 1);
 
 	(void)state;
@@ -784,7 +784,7 @@ static void test_ut_st_ht_filter_instructions(void **state)
 	(void)state;
 	for (unsigned c = 0; c < sizeof cases / sizeof cases[0]; c++) {
 		struct hvpmu_t4_pmu *p = new_pmu();
-		struct hvpmu_t4_feed_result r;
+		struct hvpmu_pmu_feed_result r;
 
 		set_pcr(p, 0, pcr_val(3, 0x3f, cases[c].ut, cases[c].st, cases[c].ht, 1));
 		set_pcr(p, 1, pcr_val(4, 0x01, cases[c].ut, cases[c].st, cases[c].ht, 1));
@@ -810,7 +810,7 @@ static void test_sl25_mask_kinds(void **state)
 	(void)state;
 	for (unsigned c = 0; c < sizeof cases / sizeof cases[0]; c++) {
 		struct hvpmu_t4_pmu *p = new_pmu();
-		struct hvpmu_t4_feed_result r;
+		struct hvpmu_pmu_feed_result r;
 		struct act a;
 
 		set_pcr(p, 0, pcr_val(25, cases[c].mask, 1, 0, 0, 0));
@@ -829,7 +829,7 @@ static void test_sl25_mask_kinds(void **state)
 static void test_sl25_precise_at_cti(void **state)
 {
 	struct hvpmu_t4_pmu *p = new_pmu();
-	struct hvpmu_t4_feed_result r;
+	struct hvpmu_pmu_feed_result r;
 	const uint8_t cls[] = { C_LD, C_ADD, C_BCOND, C_ADD };
 	const struct hvpmu_block b = { .vaddr = BLOCK_VA, .n = 4, .cond_cti = 2, .cti = 2, .cls = cls };
 	struct act a;
@@ -866,8 +866,8 @@ static void test_sl25_precise_at_cti(void **state)
 static uint64_t pipe_count(unsigned sl, unsigned mask, int ut, int st, int ht)
 {
 	struct hvpmu_t4_pmu *p = new_pmu();
-	struct hvpmu_t4_feed f;
-	struct hvpmu_t4_feed_result r;
+	struct hvpmu_pmu_feed f;
+	struct hvpmu_pmu_feed_result r;
 	uint64_t dclass[HVPMU_MAX_ICLASS] = { 0 };
 	uint64_t v;
 
@@ -940,7 +940,7 @@ static void test_groups_counting_nothing(void **state)
 	(void)state;
 	for (unsigned s = 0; s < sizeof sls / sizeof sls[0]; s++) {
 		struct hvpmu_t4_pmu *p = new_pmu();
-		struct hvpmu_t4_feed_result r;
+		struct hvpmu_pmu_feed_result r;
 		const uint8_t cls[] = { C_LD, C_BA, C_ADD };
 		const struct hvpmu_block b = { .vaddr = BLOCK_VA, .n = 3, .cond_cti = -1, .cti = -1, .cls = cls };
 		struct act a;
@@ -1088,7 +1088,7 @@ static void test_headroom(void **state)
 	assert_int_equal(hvpmu_t4_pmu_headroom(p, 3), 10);
 	/* headroom is a real bound: feeding that many counted events wraps */
 	{
-		struct hvpmu_t4_feed_result r;
+		struct hvpmu_pmu_feed_result r;
 
 		feed_insns(p, C_BA, 9, &r);
 		assert_int_equal(r.ovf_mask, 0);
@@ -1104,9 +1104,9 @@ static void test_classes_changed(void **state)
 {
 	uint32_t flags[HVPMU_MAX_ICLASS] = { [0] = HVPMU_SI_OTHER };
 	struct hvpmu_t4_pmu *p = hvpmu_t4_pmu_create(flags);
-	struct hvpmu_t4_feed_result r;
+	struct hvpmu_pmu_feed_result r;
 	uint64_t d[HVPMU_MAX_ICLASS] = { 0 };
-	struct hvpmu_t4_feed f;
+	struct hvpmu_pmu_feed f;
 
 	(void)state;
 	assert_non_null(p);
@@ -1128,7 +1128,7 @@ static void test_classes_changed(void **state)
 static void test_precise_without_block(void **state)
 {
 	struct hvpmu_t4_pmu *p = new_pmu();
-	struct hvpmu_t4_feed_result r;
+	struct hvpmu_pmu_feed_result r;
 
 	(void)state;
 	set_pcr(p, 0, pcr_val(3, 0x3f, 1, 0, 0, 1));

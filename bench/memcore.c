@@ -340,12 +340,12 @@ static int cmd_read(int argc, char **argv)
  * hvpmu_trace_replay() gives them (docs/trace-format.md). */
 static uint32_t si_flags(const struct hvpmu_trace_rec *r)
 {
-	uint32_t ls = r->kind == HVPMU_TRACE_WRITE ? HVPMU_SI_STORE : HVPMU_SI_LOAD;
+	uint32_t ls = r->kind == HVPMU_TRACE_WRITE ? HVPMU_IC_STORE : HVPMU_IC_LOAD;
 
 	switch (r->attr) {
-	case HVPMU_TRACE_ATOMIC: return HVPMU_SI_OTHER | HVPMU_SI_ATOMIC;
-	case HVPMU_TRACE_PREFETCH: return HVPMU_SI_OTHER | HVPMU_SI_PREFETCH;
-	case HVPMU_TRACE_BLOCK: return ls | HVPMU_SI_BLOCK;
+	case HVPMU_TRACE_ATOMIC: return HVPMU_IC_OTHER | HVPMU_IC_ATOMIC;
+	case HVPMU_TRACE_PREFETCH: return HVPMU_IC_OTHER | HVPMU_IC_PREFETCH;
+	case HVPMU_TRACE_BLOCK: return ls | HVPMU_IC_BLOCK;
 	default: return ls;
 	}
 }

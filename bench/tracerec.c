@@ -103,15 +103,15 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (qemu_plugin_insn_size(insn) == 4)
 			word = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 		hvpmu_sparc_decode(word, qemu_plugin_insn_vaddr(insn), &d);
-		if (!(d.flags & (HVPMU_SI_LOAD | HVPMU_SI_STORE | HVPMU_SI_ATOMIC | HVPMU_SI_PREFETCH)))
+		if (!(d.flags & (HVPMU_IC_LOAD | HVPMU_IC_STORE | HVPMU_IC_ATOMIC | HVPMU_IC_PREFETCH)))
 			continue;
 		if (!(ri = malloc(sizeof *ri)))
 			continue;
 		ri->pc = (uint32_t)qemu_plugin_insn_vaddr(insn);
-		ri->is_store = (d.flags & HVPMU_SI_STORE) != 0;
-		ri->attr = (d.flags & HVPMU_SI_ATOMIC) ? HVPMU_TRACE_ATOMIC :
-			   (d.flags & HVPMU_SI_PREFETCH) ? HVPMU_TRACE_PREFETCH :
-			   (d.flags & HVPMU_SI_BLOCK) ? HVPMU_TRACE_BLOCK : 0;
+		ri->is_store = (d.flags & HVPMU_IC_STORE) != 0;
+		ri->attr = (d.flags & HVPMU_IC_ATOMIC) ? HVPMU_TRACE_ATOMIC :
+			   (d.flags & HVPMU_IC_PREFETCH) ? HVPMU_TRACE_PREFETCH :
+			   (d.flags & HVPMU_IC_BLOCK) ? HVPMU_TRACE_BLOCK : 0;
 		qemu_plugin_register_vcpu_mem_cb(insn, mem_exec, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, ri);
 	}
 }

@@ -165,7 +165,7 @@ enum hvpmu_pipe_cause {
  */
 struct hvpmu_activity {
 	uint64_t icount[HVPMU_MAX_ICLASS]; /* retired instructions per class */
-	uint64_t taken_cond;   /* conditional CTIs that were taken (HVPMU_SI_CTI_COND) */
+	uint64_t taken_cond;   /* conditional CTIs that were taken (HVPMU_IC_CTI_COND) */
 	uint64_t mispred[HVPMU_NMISPRED]; /* mispredicted CTIs by kind (hvpmu_machine_branch) */
 	uint64_t mev[HVPMU_NMEV]; /* memory-hierarchy events (hvpmu_machine_dref / _ifetch) */
 	uint64_t mem_refs;     /* cache accesses reported (each adds at most 1 to any counter) */
@@ -237,7 +237,7 @@ uint64_t hvpmu_machine_tsb_hits(const struct hvpmu_machine *m, uint32_t strand, 
 void hvpmu_machine_set_trap_handler(struct hvpmu_machine *m, hvpmu_trap_fn fn, void *ctx);
 
 /*
- * Intern decode flags (enum hvpmu_si_flags) into a class index 0..63.
+ * Intern decode flags (enum hvpmu_ic_flags) into a class index 0..63.
  * Returns the index, or HVPMU_EFULL when 64 distinct classes exist.
  * Called at translation time, not per instruction.
  */
@@ -302,7 +302,7 @@ int hvpmu_machine_syscall(struct hvpmu_machine *m, uint32_t strand, int64_t num,
 /*
  * Report one executed control transfer of the strand to its branch
  * predictor (docs/branch-prediction.md): `pc` of the CTI, its decode flags
- * (HVPMU_SI_CTI_COND / _CTI_ALWAYS / _CALL / _RET / _INDIRECT), whether it
+ * (HVPMU_IC_CTI_COND / _CTI_ALWAYS / _CALL / _RET / _INDIRECT), whether it
  * was taken, and the address execution continued at when taken.  Updates
  * the predictor and act->mispred.  Hot-path safe (no allocation); call from
  * the thread running the strand.  Returns the enum hvpmu_mispred kind, or

@@ -23,59 +23,43 @@
 #define HVPMU_SPARC_DECODE_H
 
 #include <stdint.h>
+#include <hvpmu/insn.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /*
- * Instruction flags.  Bits 0..5 equal the sl=3 mask bits of TABLE 10-2:
- * every instruction has exactly one of them set (the six groups partition
- * the instruction set: "Any other value ... 3F counts all instructions").
+ * The flags are the generic instruction classes of hvpmu/insn.h.  How the
+ * SPARC V9 instructions fall into them follows the groups the T4 PMU counts
+ * (TABLE 10-2 sl=3 footnotes 5-9, sl=4), which the T4 PMU maps back with
+ * its own table (src/pmu/t4_pmu.c):
+ *   HVPMU_IC_BRANCH  Bicc, BPcc, BPr, CALL, CBcc, FBfcc, FBPfcc, JMPL, JPRIV, RETURN
+ *   HVPMU_IC_FP      FGU + crypto arithmetic (footnote 5)
+ *   HVPMU_IC_LOAD    loads (footnote 6);  HVPMU_IC_STORE stores (footnote 7)
+ *   HVPMU_IC_SPR     SPR ring ops (footnote 8);  HVPMU_IC_OTHER the rest (footnote 9)
+ *   HVPMU_IC_SWCOUNT sethi %hi(0xfc000),%g0;  HVPMU_IC_ATOMIC LDSTUB/A, CASA/CASXA, SWAP/A
+ *   HVPMU_IC_PREFETCH PREFETCH, PREFETCHA;  HVPMU_IC_BLOCK LDDFA/STDFA with the block ASIs
+ *   HVPMU_IC_NTC     next-to-commit instructions (TABLE 10-1 footnote 1)
+ *   HVPMU_IC_ALTSPACE_DYN  alternate-space access whose ASI comes from %asi (i=1)
+ *   HVPMU_IC_ILLEGAL encodings SPARC V9 / T4 do not define (counted as OTHER,
+ *                    except a branch with a reserved cc / rcond / cond field
+ *                    and V9-reserved op2 = 7, which keep HVPMU_IC_BRANCH;
+ *                    docs/t4-instruction-groups.md)
+ *   HVPMU_IC_SYSCALL Tcc (user code traps to the OS)
+ *   HVPMU_IC_CTI_COND / _CTI_ALWAYS  conditional / always-taken CTIs (BA, FBA, CALL, JMPL, RETURN, ...)
+ *   HVPMU_IC_CALL    CALL, or JMPL writing %o7;  HVPMU_IC_RET ret / retl / return %i7+8
+ *   HVPMU_IC_INDIRECT JMPL / RETURN
  */
-enum hvpmu_si_flags {
-	HVPMU_SI_BRANCH = 1u << 0,   /* sl=3 mask 0x01, sl=4 mask 0x01: Bicc, BPcc, BPr, CALL, CBcc, FBfcc, FBPfcc, JMPL, JPRIV, RETURN */
-	HVPMU_SI_FGU = 1u << 1,      /* sl=3 mask 0x02: FGU + crypto arithmetic (footnote 5) */
-	HVPMU_SI_LOAD = 1u << 2,     /* sl=3 mask 0x04: loads (footnote 6) */
-	HVPMU_SI_STORE = 1u << 3,    /* sl=3 mask 0x08: stores (footnote 7) */
-	HVPMU_SI_SPR = 1u << 4,      /* sl=3 mask 0x10: SPR ring ops (footnote 8) */
-	HVPMU_SI_OTHER = 1u << 5,    /* sl=3 mask 0x20: all other instructions (footnote 9) */
-
-	/* TABLE 10-2 sl=4 groups beyond "branches" (sl=4 mask 0x01 == HVPMU_SI_BRANCH) */
-	HVPMU_SI_SWCOUNT = 1u << 6,  /* sl=4 mask 0x04: sethi %hi(0xfc000),%g0 */
-	HVPMU_SI_ATOMIC = 1u << 7,   /* sl=4 mask 0x08: LDSTUB/A, CASA/CASXA, SWAP/A */
-	HVPMU_SI_PREFETCH = 1u << 8, /* sl=4 mask 0x10: PREFETCH, PREFETCHA */
-	HVPMU_SI_BLOCK = 1u << 9,    /* sl=4 mask 0x20: LDDFA/STDFA with the block ASIs listed */
-
-	/* Properties */
-	HVPMU_SI_NTC = 1u << 10,       /* next-to-commit instruction (TABLE 10-1 footnote 1) */
-	HVPMU_SI_CTI_COND = 1u << 11,  /* conditional CTI: taken or not is known only at run time */
-	HVPMU_SI_CTI_ALWAYS = 1u << 12,/* CTI that is always taken (BA, FBA, CALL, JMPL, RETURN, ...) */
-	HVPMU_SI_ASI_REG = 1u << 13,   /* alternate-space access whose ASI comes from %asi (i=1):
-	                                  the ASI is unknown at decode time; see docs */
-	/* Exception to "counted as OTHER" below: a branch encoding with a reserved
-	   cc / rcond / cond field (and V9-reserved op2 = 7) keeps HVPMU_SI_BRANCH
-	   next to HVPMU_SI_ILLEGAL; see docs/t4-instruction-groups.md. */
-	HVPMU_SI_ILLEGAL = 1u << 14,   /* encoding not defined by SPARC V9 / T4 (counted as OTHER) */
-	HVPMU_SI_SYSCALL = 1u << 15,   /* Tcc (trap instruction); user code traps to the OS */
-
-	/* CTI kinds for branch prediction (TABLE 10-2 sl=25) */
-	HVPMU_SI_CALL = 1u << 16,      /* CALL, or JMPL writing %o7: pushes the return stack */
-	HVPMU_SI_RET = 1u << 17,       /* ret / retl (JMPL %i7+8 / %o7+8, rd=%g0), RETURN %i7+8: pops it */
-	HVPMU_SI_INDIRECT = 1u << 18,  /* JMPL / RETURN: target from registers */
-};
-
-/* Mask of the six sl=3 group bits. */
-#define HVPMU_SI_SL3_MASK 0x3fu
 
 /* Decoded instruction. */
 struct hvpmu_sparc_insn {
-	uint32_t flags;   /* enum hvpmu_si_flags */
+	uint32_t flags;   /* enum hvpmu_ic_flags (hvpmu/insn.h) */
 	uint8_t uops;     /* micro-ops (TABLE 10-2 footnote 12): 8 for block ld/st, 2 for twin loads, else 1 */
 	uint8_t asi;      /* immediate ASI of an alternate-space access, 0 if none or from %asi */
 	uint8_t has_target; /* 1 if `target` is valid (PC-relative CTI: Bicc, BPcc, BPr, FBfcc, FBPfcc, CBcc, CALL) */
 	uint8_t annul;    /* the a bit of a branch with a delay slot (Bicc, BPcc, BPr, FBfcc, FBPfcc,
-	                     CBcc), else 0.  SPARC V9 6.3.4.1: a conditional branch (HVPMU_SI_CTI_COND)
+	                     CBcc), else 0.  SPARC V9 6.3.4.1: a conditional branch (HVPMU_IC_CTI_COND)
 	                     with a = 1 runs its delay slot only when it is taken; BA,a and BN,a
 	                     never run it.  Not part of `flags`, so classes do not split on it. */
 	uint64_t target;  /* absolute target address of a PC-relative CTI (pc + disp) */
@@ -84,7 +68,7 @@ struct hvpmu_sparc_insn {
 /*
  * Decode `insn` (big-endian word already converted to host order) located at
  * virtual address `pc`.  Fills *out and returns out->flags.  Never fails:
- * undefined encodings are classified HVPMU_SI_OTHER | HVPMU_SI_ILLEGAL.
+ * undefined encodings are classified HVPMU_IC_OTHER | HVPMU_IC_ILLEGAL.
  * Pure function; thread-safe.
  */
 uint32_t hvpmu_sparc_decode(uint32_t insn, uint64_t pc, struct hvpmu_sparc_insn *out);

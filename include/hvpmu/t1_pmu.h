@@ -51,7 +51,7 @@
  *                     buffer has every entry occupied (the RTL counts a
  *                     level signal once per cycle: tlu_pib.v picl_event[0] =
  *                     lsu_tlu_stb_full_w2; docs/memory-model.md "Store buffer")
- *   SL 1 FP_instr_cnt user instructions of classes with HVPMU_SI_FGU
+ *   SL 1 FP_instr_cnt user instructions of classes with HVPMU_IC_FP
  *   SL 2 IC_miss      HVPMU_MEV_IC_MISS_L2L3 + HVPMU_MEV_IC_MISS_MEM
  *   SL 3 DC_miss      HVPMU_MEV_DC_MISS_L2L3 + HVPMU_MEV_DC_MISS_MEM
  *   SL 4 ITLB_miss    HVPMU_MEV_ITLB_MISS

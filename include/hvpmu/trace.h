@@ -69,9 +69,9 @@ enum hvpmu_trace_kind {
 /* Attributes of a data reference (binary format only; din drops them).  They
  * select the decode flags the memory model sees (hvpmu/sparc_decode.h). */
 enum hvpmu_trace_attr {
-	HVPMU_TRACE_ATOMIC = 1u << 0,   /* LDSTUB, CASA, SWAP: HVPMU_SI_OTHER | HVPMU_SI_ATOMIC (read or write) */
-	HVPMU_TRACE_PREFETCH = 1u << 1, /* PREFETCH: HVPMU_SI_OTHER | HVPMU_SI_PREFETCH (read only) */
-	HVPMU_TRACE_BLOCK = 1u << 2,    /* block load / store: HVPMU_SI_LOAD or _STORE | HVPMU_SI_BLOCK */
+	HVPMU_TRACE_ATOMIC = 1u << 0,   /* LDSTUB, CASA, SWAP: HVPMU_IC_OTHER | HVPMU_IC_ATOMIC (read or write) */
+	HVPMU_TRACE_PREFETCH = 1u << 1, /* PREFETCH: HVPMU_IC_OTHER | HVPMU_IC_PREFETCH (read only) */
+	HVPMU_TRACE_BLOCK = 1u << 2,    /* block load / store: HVPMU_IC_LOAD or _STORE | HVPMU_IC_BLOCK */
 	HVPMU_TRACE_ATTR_MASK = 7u,
 };
 
@@ -163,8 +163,8 @@ enum hvpmu_trace_format hvpmu_trace_format(const struct hvpmu_trace *t);
  * Replay the rest of trace `t` on `strand` of machine `m`: enables the
  * memory model (hvpmu_machine_enable_memory(m, 1); it stays on), then feeds
  * each record in order, as the event source would:
- *   READ   hvpmu_machine_dref(m, strand, pc, addr, size, HVPMU_SI_LOAD, 0)
- *   WRITE  hvpmu_machine_dref(m, strand, pc, addr, size, HVPMU_SI_STORE, 1)
+ *   READ   hvpmu_machine_dref(m, strand, pc, addr, size, HVPMU_IC_LOAD, 0)
+ *   WRITE  hvpmu_machine_dref(m, strand, pc, addr, size, HVPMU_IC_STORE, 1)
  *          (attr bits replace LOAD/STORE as enum hvpmu_trace_attr says)
  *   IFETCH hvpmu_machine_ifetch(m, strand, addr, size)
  * so caches, TLBs, act->mev, the strand's cycles and the PMU move as they

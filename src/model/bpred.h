@@ -85,23 +85,23 @@ static inline int bpred_update(struct bpred *bp, uint64_t pc, uint32_t f, int ta
 {
 	int kind = -1;
 
-	if ((f & HVPMU_SI_CTI_COND) && !bpred_predict_direction(bp, pc, taken))
+	if ((f & HVPMU_IC_CTI_COND) && !bpred_predict_direction(bp, pc, taken))
 		kind = HVPMU_MISPRED_DIR;
 	if (taken && kind < 0) {
-		if (f & HVPMU_SI_RET) {
+		if (f & HVPMU_IC_RET) {
 			if (bpred_ras_pop(bp) != target)
 				kind = HVPMU_MISPRED_RET;
-		} else if (f & HVPMU_SI_INDIRECT) {
+		} else if (f & HVPMU_IC_INDIRECT) {
 			if (!bpred_table_hit(&bp->indir[bpred_idx(pc, BPRED_INDIR_ENTRIES)], target))
 				kind = HVPMU_MISPRED_INDIR;
 		} else if ((pc ^ target) >> BPRED_FAR_PAGE_SHIFT) {
 			if (!bpred_table_hit(&bp->far[bpred_idx(pc, BPRED_FAR_ENTRIES)], target))
 				kind = HVPMU_MISPRED_FAR;
 		}
-	} else if (taken && (f & HVPMU_SI_RET)) {
+	} else if (taken && (f & HVPMU_IC_RET)) {
 		bpred_ras_pop(bp); /* a mispredicted return still pops */
 	}
-	if (f & HVPMU_SI_CALL)
+	if (f & HVPMU_IC_CALL)
 		bpred_ras_push(bp, pc + BPRED_CALL_RETURN_OFFSET);
 	return kind;
 }

@@ -109,13 +109,13 @@ static void run_path(struct hvpmu_machine *m, uint32_t strand, const struct hvpm
 
 	hvpmu_machine_ifetch(m, strand, entry, TRAP_ENTRY_INSNS * INSN_BYTES);
 	for (uint32_t off = 0; off < k->trap_frame_bytes; off += 8) /* etrap: save the trap frame */
-		hvpmu_machine_dref(m, strand, entry, k->trap_frame + off, 8, HVPMU_SI_STORE, 1);
-	hvpmu_machine_dref(m, strand, pc, k->thread_info, 8, HVPMU_SI_LOAD, 0);
+		hvpmu_machine_dref(m, strand, entry, k->trap_frame + off, 8, HVPMU_IC_STORE, 1);
+	hvpmu_machine_dref(m, strand, pc, k->thread_info, 8, HVPMU_IC_LOAD, 0);
 	hvpmu_machine_ifetch(m, strand, k->handler_va, (k->syscall_insns - TRAP_ENTRY_INSNS) * INSN_BYTES);
 	hvpmu_machine_dref(m, strand, pc, k->syscall_table + idx * TABLE_ENTRY_BYTES, TABLE_ENTRY_BYTES,
-			   HVPMU_SI_LOAD, 0);
+			   HVPMU_IC_LOAD, 0);
 	for (uint32_t off = 0; off < k->trap_frame_bytes; off += 8) /* rtrap: restore it */
-		hvpmu_machine_dref(m, strand, pc, k->trap_frame + off, 8, HVPMU_SI_LOAD, 0);
+		hvpmu_machine_dref(m, strand, pc, k->trap_frame + off, 8, HVPMU_IC_LOAD, 0);
 }
 
 int hvpmu_machine_syscall(struct hvpmu_machine *m, uint32_t strand, int64_t num, int returns)
@@ -141,11 +141,11 @@ int hvpmu_machine_syscall(struct hvpmu_machine *m, uint32_t strand, int64_t num,
 		machine_set_ctx(m, strand, 0);
 		run_path(m, strand, k, num);
 		machine_set_ctx(m, strand, machine_user_ctx());
-		rc = machine_retire(m, strand, HVPMU_SI_STORE, path_stores(k));
+		rc = machine_retire(m, strand, HVPMU_IC_STORE, path_stores(k));
 		if (!rc)
-			rc = machine_retire(m, strand, HVPMU_SI_LOAD, path_loads(k));
+			rc = machine_retire(m, strand, HVPMU_IC_LOAD, path_loads(k));
 		if (!rc)
-			rc = machine_retire(m, strand, HVPMU_SI_OTHER,
+			rc = machine_retire(m, strand, HVPMU_IC_OTHER,
 					    k->syscall_insns - path_loads(k) - path_stores(k));
 		if (rc)
 			return rc;

@@ -214,8 +214,8 @@ int hvpmu_machine_class(struct hvpmu_machine *m, uint32_t si_flags)
 		return HVPMU_EFULL;
 	m->class_flags[m->nclass] = si_flags;
 	m->class_cycles[m->nclass] =
-		(uint64_t)m->md.timing.insn_cycles * ((si_flags & HVPMU_SI_BLOCK) ? BLOCK_UOPS : 1) +
-		((si_flags & HVPMU_SI_CTI_ALWAYS) ? m->md.timing.taken_cti_cycles : 0);
+		(uint64_t)m->md.timing.insn_cycles * ((si_flags & HVPMU_IC_BLOCK) ? BLOCK_UOPS : 1) +
+		((si_flags & HVPMU_IC_CTI_ALWAYS) ? m->md.timing.taken_cti_cycles : 0);
 	for (uint32_t i = 0; i < m->nstrands; i++)
 		m->ops->classes_changed(m->s[i].pmu);
 	return (int)m->nclass++;

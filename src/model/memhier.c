@@ -293,9 +293,9 @@ static __attribute__((noinline)) void dup_miss(struct hvpmu_machine *m, uint32_t
 
 	if (!l2buf_fill_pending(&s->core->fills, a >> s->core->l1d.line_shift, strand, t, &done, &from))
 		return;
-	if (!(f & (HVPMU_SI_BLOCK | HVPMU_SI_PREFETCH | HVPMU_SI_ATOMIC)))
+	if (!(f & (HVPMU_IC_BLOCK | HVPMU_IC_PREFETCH | HVPMU_IC_ATOMIC)))
 		s->act.mev[dc_event[from]]++;
-	if (!(f & HVPMU_SI_PREFETCH))
+	if (!(f & HVPMU_IC_PREFETCH))
 		charge(s, HVPMU_PIPE_DATA, done - t < m->l2b_cap ? done - t : m->l2b_cap);
 	machine_mem_ref_done(m, strand, pc);
 }
@@ -721,13 +721,13 @@ static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uin
 		bw = s->l2b_wait + l2b_l1_miss(m, strand, from); /* request buffers: waits for entries */
 		if (bw > m->l2b_cap)
 			bw = m->l2b_cap;
-		if (m->md.mem.l1d_hw_prefetch && !(f & HVPMU_SI_PREFETCH))
+		if (m->md.mem.l1d_hw_prefetch && !(f & HVPMU_IC_PREFETCH))
 			hw_prefetch(m, strand, a);
 		/* sl=16/23 do not count block loads, prefetches or atomics */
-		if (!(f & (HVPMU_SI_BLOCK | HVPMU_SI_PREFETCH | HVPMU_SI_ATOMIC)))
+		if (!(f & (HVPMU_IC_BLOCK | HVPMU_IC_PREFETCH | HVPMU_IC_ATOMIC)))
 			s->act.mev[dc_event[from]]++;
 		/* software prefetches do not stall the pipeline */
-		if (!(f & HVPMU_SI_PREFETCH)) {
+		if (!(f & HVPMU_IC_PREFETCH)) {
 			uint64_t wait = fill_wait(m, s, from) + bw;
 
 			if (__builtin_expect(c->dup_track, 0)) { /* the fill is pending until the data returns */
@@ -829,7 +829,7 @@ static __attribute__((noinline)) void dref_load(struct hvpmu_machine *m, uint32_
 	struct strand *s = &m->s[strand];
 	const struct core *c = s->core;
 
-	if (s->sb.filter && stbuf_may_hit(&s->sb, pa, size) && !(f & HVPMU_SI_PREFETCH))
+	if (s->sb.filter && stbuf_may_hit(&s->sb, pa, size) && !(f & HVPMU_IC_PREFETCH))
 		sb_load(m, strand, pc, pa, size);
 	/* the fast path of hvpmu_machine_dref, after the lookup */
 	if (one_line(&c->l1d, pa, size) && cache_mru_hit_clean(&c->l1d, pa >> c->l1d.line_shift) && !c->dup_track)

@@ -101,7 +101,7 @@ static inline void pipe_branch(struct pipe_strand *p, const struct hvpmu_md_timi
 	}
 	/* the BTC redirects fetch to taken CTIs' targets; returns use the
 	 * return stack */
-	if (taken && !(f & HVPMU_SI_RET)) {
+	if (taken && !(f & HVPMU_IC_RET)) {
 		struct pipe_btc_entry *e = &p->btc[(pc >> PIPE_BTC_INDEX_SHIFT) & (PIPE_BTC_ENTRIES - 1)];
 		uint8_t tag = (uint8_t)((pc >> PIPE_BTC_TAG_SHIFT) & PIPE_BTC_TAG_MASK);
 

@@ -161,7 +161,7 @@ void hvpmu_t1_pmu_feed(struct hvpmu_t1_pmu *pmu, const struct hvpmu_t1_feed *f,
 		unsigned k = (unsigned)__builtin_ctzll(bits);
 
 		insns += f->dclass[k];
-		if (pmu->class_flags[k] & HVPMU_SI_FGU)
+		if (pmu->class_flags[k] & HVPMU_IC_FP)
 			fgu += f->dclass[k];
 	}
 	if (sl == HVPMU_T1_SL_FP_INSTR_CNT)

@@ -22,14 +22,25 @@ enum {
 	SL4_BLOCK = 0x20,
 };
 
+/* TABLE 10-2 sl=3 mask bit -> the instruction group it counts (the
+ * generic classes of hvpmu/insn.h; the SPARC decoder places each
+ * instruction by footnotes 5-9, hvpmu/sparc_decode.h). */
+static const struct {
+	uint8_t mask;
+	uint32_t flag;
+} sl3_bits[] = {
+	{ 0x01, HVPMU_IC_BRANCH }, { 0x02, HVPMU_IC_FP },  { 0x04, HVPMU_IC_LOAD },
+	{ 0x08, HVPMU_IC_STORE },  { 0x10, HVPMU_IC_SPR }, { 0x20, HVPMU_IC_OTHER },
+};
+
 /* sl=4 mask bit -> decode flag; bit 0x02 (taken) is special-cased. */
 static const struct {
 	uint8_t mask;
 	uint32_t flag;
 } sl4_bits[] = {
-	{ SL4_BRANCHES, HVPMU_SI_BRANCH },  { SL4_TAKEN, HVPMU_SI_CTI_ALWAYS },
-	{ SL4_SWCOUNT, HVPMU_SI_SWCOUNT },  { SL4_ATOMICS, HVPMU_SI_ATOMIC },
-	{ SL4_PREFETCH, HVPMU_SI_PREFETCH },{ SL4_BLOCK, HVPMU_SI_BLOCK },
+	{ SL4_BRANCHES, HVPMU_IC_BRANCH },  { SL4_TAKEN, HVPMU_IC_CTI_ALWAYS },
+	{ SL4_SWCOUNT, HVPMU_IC_SWCOUNT },  { SL4_ATOMICS, HVPMU_IC_ATOMIC },
+	{ SL4_PREFETCH, HVPMU_IC_PREFETCH },{ SL4_BLOCK, HVPMU_IC_BLOCK },
 };
 
 /* TABLE 10-2 sl=25 mask bit -> mispredict kinds it counts ("0x02 includes
@@ -47,7 +58,7 @@ static const struct {
 /* The hypervisor's own PCR write: STXA to ASI 0x64, an SPR ring op
  * (footnote 8 "STXA_0X64") and a non-translating alternate store, hence
  * next-to-commit (TABLE 10-1 footnote 1). */
-#define PCR_WRITE_INSN_FLAGS (HVPMU_SI_SPR | HVPMU_SI_NTC)
+#define PCR_WRITE_INSN_FLAGS (HVPMU_IC_SPR | HVPMU_IC_NTC)
 
 struct t4_counter {
 	uint64_t pcr;
@@ -73,8 +84,11 @@ static int flags_match(const struct t4_counter *c, uint32_t flags)
 
 	if (!flags)
 		return 0;
-	if (c->kind == HVPMU_T4_KIND_SL3)
-		return (flags & mask & HVPMU_SI_SL3_MASK) != 0;
+	if (c->kind == HVPMU_T4_KIND_SL3) {
+		for (unsigned i = 0; i < sizeof sl3_bits / sizeof sl3_bits[0]; i++)
+			if ((mask & sl3_bits[i].mask) && (flags & sl3_bits[i].flag))
+				return 1;
+	}
 	if (c->kind == HVPMU_T4_KIND_SL4) {
 		for (unsigned i = 0; i < sizeof sl4_bits / sizeof sl4_bits[0]; i++)
 			if ((mask & sl4_bits[i].mask) && (flags & sl4_bits[i].flag))
@@ -348,7 +362,7 @@ void hvpmu_t4_pmu_feed(struct hvpmu_t4_pmu *pmu, const struct hvpmu_pmu_feed *f,
 			/* located in the user block that ran last (none in the kernel path) */
 			int at = locate_wrap(c, before, f->last, f->dtaken_cond, dmis);
 
-			if (at >= 0 && (pmu->class_flags[f->last->cls[at]] & HVPMU_SI_NTC))
+			if (at >= 0 && (pmu->class_flags[f->last->cls[at]] & HVPMU_IC_NTC))
 				c->pcr |= HVPMU_FMASK(T4_PCR, NTC);
 			/* precise trap: toe, ht=0, not in hyperprivileged mode (§10.3) */
 			if (HVPMU_FEX(c->pcr, T4_PCR, TOE) && c->precise &&

@@ -233,10 +233,10 @@ static void resolve_pending(struct vcpu *v, uint64_t vaddr, int ran)
 		taken = vaddr == pend_ds(v);
 		if (taken) /* execution goes on at the target after the delay slot */
 			to = t->cti_target;
-	} else if (t->cti_flags & HVPMU_SI_CTI_COND) {
+	} else if (t->cti_flags & HVPMU_IC_CTI_COND) {
 		taken = vaddr == t->cti_target;
 	}
-	if (taken && (t->cti_flags & HVPMU_SI_CTI_COND))
+	if (taken && (t->cti_flags & HVPMU_IC_CTI_COND))
 		v->act->taken_cond++;
 	if (P.need_branches)
 		hvpmu_machine_branch(P.m, v->strand, t->cti_pc, t->cti_flags, taken, to);
@@ -583,16 +583,16 @@ static void prepare_memory(struct qemu_plugin_tb *tb, size_t n)
 		T.mi[i] = NULL;
 		T.pf[i] = NULL;
 		hvpmu_sparc_decode(T.word[i], 0, &d);
-		if ((d.flags & (HVPMU_SI_LOAD | HVPMU_SI_STORE | HVPMU_SI_ATOMIC)) &&
+		if ((d.flags & (HVPMU_IC_LOAD | HVPMU_IC_STORE | HVPMU_IC_ATOMIC)) &&
 		    (T.mi[i] = aligned_alloc(MEM_INSN_ALIGN, MEM_INSN_ALIGN))) {
 			memset(T.mi[i], 0, sizeof *T.mi[i]);
 			T.mi[i]->d.pc = qemu_plugin_insn_vaddr(insn);
 			T.mi[i]->d.si_flags = d.flags;
-			T.mi[i]->is_store = (d.flags & HVPMU_SI_STORE) != 0;
+			T.mi[i]->is_store = (d.flags & HVPMU_IC_STORE) != 0;
 			T.mi[i]->rec_slot = -1;
 			T.mi[i]->pinfo = UINT64_MAX;
 		}
-		if ((d.flags & HVPMU_SI_PREFETCH) && (T.pf[i] = calloc(1, sizeof *T.pf[i])))
+		if ((d.flags & HVPMU_IC_PREFETCH) && (T.pf[i] = calloc(1, sizeof *T.pf[i])))
 			T.pf[i]->pc = qemu_plugin_insn_vaddr(insn);
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -689,13 +689,13 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 		hvpmu_sparc_decode(word, pc, &d);
 		ti->flags[i] = d.flags;
-		if (d.flags & (HVPMU_SI_CTI_COND | HVPMU_SI_CTI_ALWAYS)) {
+		if (d.flags & (HVPMU_IC_CTI_COND | HVPMU_IC_CTI_ALWAYS)) {
 			ti->blk.cti = (int32_t)i;
-			ti->blk.cond_cti = (d.flags & HVPMU_SI_CTI_COND) && d.has_target ? (int32_t)i : -1;
+			ti->blk.cond_cti = (d.flags & HVPMU_IC_CTI_COND) && d.has_target ? (int32_t)i : -1;
 			ti->cti_target = d.has_target ? d.target : 0;
 			ti->cti_pc = pc;
 			ti->cti_flags = d.flags;
-			ti->cti_annul = (d.flags & HVPMU_SI_CTI_COND) && d.annul;
+			ti->cti_annul = (d.flags & HVPMU_IC_CTI_COND) && d.annul;
 		}
 		if (P.need_memory && i < TB_SCRATCH && T.mi[i])
 			qemu_plugin_register_vcpu_mem_cb(insn, off ? mem_exec_off : P.mt ? mem_exec : mem_exec_st,

@@ -125,16 +125,16 @@ enum {
 enum { UOPS_ONE = 1, UOPS_TWIN = 2, UOPS_BLOCK = 8 };
 
 /* Short names for the flag bits. */
-#define BR   ((uint32_t)HVPMU_SI_BRANCH)
-#define FGU  ((uint32_t)HVPMU_SI_FGU)
-#define LD   ((uint32_t)HVPMU_SI_LOAD)
-#define ST   ((uint32_t)HVPMU_SI_STORE)
-#define SPR  ((uint32_t)HVPMU_SI_SPR)
-#define OTH  ((uint32_t)HVPMU_SI_OTHER)
-#define NTC  ((uint32_t)HVPMU_SI_NTC)
-#define ILL  ((uint32_t)(HVPMU_SI_OTHER | HVPMU_SI_ILLEGAL))
-#define ATOM ((uint32_t)(HVPMU_SI_OTHER | HVPMU_SI_ATOMIC | HVPMU_SI_NTC))
-#define PREF ((uint32_t)(HVPMU_SI_OTHER | HVPMU_SI_PREFETCH))
+#define BR   ((uint32_t)HVPMU_IC_BRANCH)
+#define FGU  ((uint32_t)HVPMU_IC_FP)
+#define LD   ((uint32_t)HVPMU_IC_LOAD)
+#define ST   ((uint32_t)HVPMU_IC_STORE)
+#define SPR  ((uint32_t)HVPMU_IC_SPR)
+#define OTH  ((uint32_t)HVPMU_IC_OTHER)
+#define NTC  ((uint32_t)HVPMU_IC_NTC)
+#define ILL  ((uint32_t)(HVPMU_IC_OTHER | HVPMU_IC_ILLEGAL))
+#define ATOM ((uint32_t)(HVPMU_IC_OTHER | HVPMU_IC_ATOMIC | HVPMU_IC_NTC))
+#define PREF ((uint32_t)(HVPMU_IC_OTHER | HVPMU_IC_PREFETCH))
 
 /* ------------------------------------------------------------------------
  * ASI sets: 256-bit bitmaps built at compile time from lists transcribed
@@ -256,7 +256,7 @@ enum arith_kind {
 };
 
 struct arith_desc {
-	uint16_t flags;     /* A_PLAIN / A_FCN: result flags; A_FOUR_OP: group */
+	uint32_t flags;     /* A_PLAIN / A_FCN: result flags; A_FOUR_OP: group */
 	uint8_t kind;       /* enum arith_kind */
 	uint8_t fcn_last;   /* A_FCN: highest defined function code */
 	uint16_t op5_valid; /* A_FOUR_OP: bit n set = op5 value n defined */
@@ -280,7 +280,7 @@ enum { FMA_FMADD = 0, FMA_FMSUB = 1, FMA_FNMSUB = 2, FMA_FNMADD = 3 };
 enum { CRYPTO4_OP5_LAST = 12 };
 #define CRYPTO4_OP5_VALID ((uint16_t)((1u << (CRYPTO4_OP5_LAST + 1)) - 1u))
 
-#define PLAIN(f) { .flags = (uint16_t)(f), .kind = A_PLAIN }
+#define PLAIN(f) { .flags = (uint32_t)(f), .kind = A_PLAIN }
 
 static const struct arith_desc arith_table[OPCODE3_COUNT] = {
 	[OP3_ADD] = PLAIN(OTH), [OP3_AND] = PLAIN(OTH), [OP3_OR] = PLAIN(OTH),
@@ -292,7 +292,7 @@ static const struct arith_desc arith_table[OPCODE3_COUNT] = {
 	[OP3_ORCC] = PLAIN(OTH), [OP3_XORCC] = PLAIN(OTH), [OP3_SUBCC] = PLAIN(OTH),
 	[OP3_ANDNCC] = PLAIN(OTH), [OP3_ORNCC] = PLAIN(OTH), [OP3_XNORCC] = PLAIN(OTH),
 	[OP3_ADDCCC] = PLAIN(OTH),
-	[OP3_CRYPTO4] = { .flags = (uint16_t)FGU, .kind = A_FOUR_OP, .op5_valid = CRYPTO4_OP5_VALID },
+	[OP3_CRYPTO4] = { .flags = (uint32_t)FGU, .kind = A_FOUR_OP, .op5_valid = CRYPTO4_OP5_VALID },
 	[OP3_UMULCC] = PLAIN(OTH), [OP3_SMULCC] = PLAIN(OTH), [OP3_SUBCCC] = PLAIN(OTH),
 	[OP3_RSVD_1D] = PLAIN(ILL),
 	[OP3_UDIVCC] = PLAIN(OTH), [OP3_SDIVCC] = PLAIN(OTH),
@@ -307,19 +307,19 @@ static const struct arith_desc arith_table[OPCODE3_COUNT] = {
 	[OP3_SDIVX] = PLAIN(OTH), [OP3_POPC] = PLAIN(OTH),
 	[OP3_MOVR] = { .kind = A_MOVR },
 	[OP3_WRASR] = { .kind = A_WRASR },
-	[OP3_SAVED] = { .flags = (uint16_t)OTH, .kind = A_FCN, .fcn_last = FCN_INVALW },
+	[OP3_SAVED] = { .flags = (uint32_t)OTH, .kind = A_FCN, .fcn_last = FCN_INVALW },
 	[OP3_WRPR] = PLAIN(SPR | NTC),  /* footnote 8; TABLE 10-1 footnote 1 */
 	[OP3_WRHPR] = PLAIN(SPR | NTC), /* footnote 8; TABLE 10-1 footnote 1 */
 	[OP3_FPOP1] = { .kind = A_FPOP1 },
 	[OP3_FPOP2] = { .kind = A_FPOP2 },
 	[OP3_IMPDEP1] = { .kind = A_IMPDEP1 },
-	[OP3_IMPDEP2] = { .flags = (uint16_t)FGU, .kind = A_FOUR_OP, .op5_valid = FMA_OP5_VALID },
-	[OP3_JMPL] = PLAIN(BR | HVPMU_SI_CTI_ALWAYS),
-	[OP3_RETURN] = PLAIN(BR | HVPMU_SI_CTI_ALWAYS),
+	[OP3_IMPDEP2] = { .flags = (uint32_t)FGU, .kind = A_FOUR_OP, .op5_valid = FMA_OP5_VALID },
+	[OP3_JMPL] = PLAIN(BR | HVPMU_IC_CTI_ALWAYS),
+	[OP3_RETURN] = PLAIN(BR | HVPMU_IC_CTI_ALWAYS),
 	[OP3_TCC] = { .kind = A_TCC },
 	[OP3_FLUSH] = PLAIN(ST),        /* footnote 7 */
 	[OP3_SAVE] = PLAIN(OTH), [OP3_RESTORE] = PLAIN(OTH),
-	[OP3_DONE_RETRY] = { .flags = (uint16_t)OTH, .kind = A_FCN, .fcn_last = FCN_RETRY },
+	[OP3_DONE_RETRY] = { .flags = (uint32_t)OTH, .kind = A_FCN, .fcn_last = FCN_RETRY },
 	[OP3_RSVD_3F] = PLAIN(ILL),
 };
 
@@ -338,11 +338,11 @@ enum asr {
 };
 
 struct asr_desc {
-	uint16_t rd; /* flags of the RD form, 0 = reserved */
-	uint16_t wr; /* flags of the WR form, 0 = reserved */
+	uint32_t rd; /* flags of the RD form, 0 = reserved */
+	uint32_t wr; /* flags of the WR form, 0 = reserved */
 };
 
-#define ASR_RW(r, w) { .rd = (uint16_t)(r), .wr = (uint16_t)(w) }
+#define ASR_RW(r, w) { .rd = (uint32_t)(r), .wr = (uint32_t)(w) }
 #define ASR_GENERIC ASR_RW(LD | NTC, SPR | NTC) /* footnotes 6 and 8, TABLE 10-1 fn 1 */
 
 static const struct asr_desc asr_table[ASR_COUNT] = {
@@ -541,7 +541,7 @@ enum mem_kind {
 };
 
 struct mem_desc {
-	uint16_t flags; /* M_PLAIN, M_FSR, M_ALT_FIXED */
+	uint32_t flags; /* M_PLAIN, M_FSR, M_ALT_FIXED */
 	uint8_t kind;   /* enum mem_kind */
 	uint8_t form;   /* enum asi_form for M_ALT_LOAD / M_ALT_STORE */
 };
@@ -549,10 +549,10 @@ struct mem_desc {
 /* LDFSR/STFSR rd: 0 = LDFSR/STFSR, 1 = LDXFSR/STXFSR, others reserved on T4. */
 enum { FSR_RD_LAST = 1 };
 
-#define MPLAIN(f) { .flags = (uint16_t)(f), .kind = M_PLAIN }
+#define MPLAIN(f) { .flags = (uint32_t)(f), .kind = M_PLAIN }
 #define MALT_LD(frm) { .kind = M_ALT_LOAD, .form = (frm) }
 #define MALT_ST(frm) { .kind = M_ALT_STORE, .form = (frm) }
-#define MALT_FIXED(f) { .flags = (uint16_t)(f), .kind = M_ALT_FIXED }
+#define MALT_FIXED(f) { .flags = (uint32_t)(f), .kind = M_ALT_FIXED }
 
 static const struct mem_desc mem_table[OPCODE3_COUNT] = {
 	/* footnote 6 (LDUB: transcription omission, see docs) */
@@ -560,12 +560,12 @@ static const struct mem_desc mem_table[OPCODE3_COUNT] = {
 	[OP3_LDTW] = MPLAIN(LD), [OP3_LDSW] = MPLAIN(LD), [OP3_LDSB] = MPLAIN(LD),
 	[OP3_LDSH] = MPLAIN(LD), [OP3_LDX] = MPLAIN(LD),
 	[OP3_LDF] = MPLAIN(LD), [OP3_LDQF] = MPLAIN(LD), [OP3_LDDF] = MPLAIN(LD),
-	[OP3_LDFSR] = { .flags = (uint16_t)LD, .kind = M_FSR },
+	[OP3_LDFSR] = { .flags = (uint32_t)LD, .kind = M_FSR },
 	/* footnote 7 (STB, STH: transcription omissions, see docs) */
 	[OP3_STW] = MPLAIN(ST), [OP3_STB] = MPLAIN(ST), [OP3_STH] = MPLAIN(ST),
 	[OP3_STTW] = MPLAIN(ST), [OP3_STX] = MPLAIN(ST),
 	[OP3_STF] = MPLAIN(ST), [OP3_STQF] = MPLAIN(ST), [OP3_STDF] = MPLAIN(ST),
-	[OP3_STFSR] = { .flags = (uint16_t)ST, .kind = M_FSR },
+	[OP3_STFSR] = { .flags = (uint32_t)ST, .kind = M_FSR },
 	/* footnote 9 + sl=4 atomics + TABLE 10-1 footnote 1 */
 	[OP3_LDSTUB] = MPLAIN(ATOM), [OP3_SWAP] = MPLAIN(ATOM),
 	[OP3_LDSTUBA] = MALT_FIXED(ATOM), [OP3_SWAPA] = MALT_FIXED(ATOM),
@@ -626,10 +626,10 @@ static void set_branch(struct result *r, uint32_t insn, uint64_t pc, uint32_t di
 static uint32_t cti_for_cond(uint32_t cond)
 {
 	if (cond == COND_ALWAYS)
-		return HVPMU_SI_CTI_ALWAYS;
+		return HVPMU_IC_CTI_ALWAYS;
 	if (cond == COND_NEVER)
 		return 0;
-	return HVPMU_SI_CTI_COND;
+	return HVPMU_IC_CTI_COND;
 }
 
 static inline bool int_cc_valid(uint32_t cc)
@@ -654,13 +654,13 @@ static void decode_fmt2(uint32_t insn, uint64_t pc, struct result *r)
 		break;
 	case OP2_CBCC:
 		/* V8 coprocessor branch: op2 = 7 is reserved in V9 (see docs). */
-		r->flags = BR | HVPMU_SI_ILLEGAL | cti_for_cond(cond);
+		r->flags = BR | HVPMU_IC_ILLEGAL | cti_for_cond(cond);
 		set_branch(r, insn, pc, FIELD(insn, F_DISP22), DISP22_BITS);
 		break;
 	case OP2_BPCC:
 		r->flags = BR | cti_for_cond(cond);
 		if (!int_cc_valid(FIELD(insn, F_BPCC_CC)))
-			r->flags |= HVPMU_SI_ILLEGAL;
+			r->flags |= HVPMU_IC_ILLEGAL;
 		set_branch(r, insn, pc, FIELD(insn, F_DISP19), DISP19_BITS);
 		break;
 	case OP2_FBPFCC:
@@ -670,9 +670,9 @@ static void decode_fmt2(uint32_t insn, uint64_t pc, struct result *r)
 	case OP2_BPR:
 		if (FIELD(insn, F_BIT28) == 0) {
 			/* BPr: always conditional. */
-			r->flags = BR | HVPMU_SI_CTI_COND;
+			r->flags = BR | HVPMU_IC_CTI_COND;
 			if (!rcond_valid(FIELD(insn, F_RCOND_BR)))
-				r->flags |= HVPMU_SI_ILLEGAL;
+				r->flags |= HVPMU_IC_ILLEGAL;
 			set_branch(r, insn, pc,
 				   (FIELD(insn, F_D16HI) << D16LO_BITS) | FIELD(insn, F_D16LO),
 				   DISP16_BITS);
@@ -680,9 +680,9 @@ static void decode_fmt2(uint32_t insn, uint64_t pc, struct result *r)
 			/* CBcond (OSA 2011, T4): compare and branch, no delay slot. */
 			uint32_t c = (FIELD(insn, F_CB_CHI) << CB_CLO_BITS) | FIELD(insn, F_CB_CLO);
 
-			r->flags = BR | HVPMU_SI_CTI_COND;
+			r->flags = BR | HVPMU_IC_CTI_COND;
 			if (c == COND_NEVER || c == COND_ALWAYS)
-				r->flags |= HVPMU_SI_ILLEGAL;
+				r->flags |= HVPMU_IC_ILLEGAL;
 			set_target(r, pc,
 				   (FIELD(insn, F_D10HI) << D10LO_BITS) | FIELD(insn, F_D10LO),
 				   DISP10_BITS);
@@ -691,7 +691,7 @@ static void decode_fmt2(uint32_t insn, uint64_t pc, struct result *r)
 	case OP2_SETHI:
 		r->flags = OTH;
 		if (FIELD(insn, F_RD) == REG_G0 && FIELD(insn, F_IMM22) == SWCOUNT_IMM22)
-			r->flags |= HVPMU_SI_SWCOUNT;
+			r->flags |= HVPMU_IC_SWCOUNT;
 		break;
 	case OP2_ILLTRAP:
 	default:
@@ -755,7 +755,7 @@ static void decode_arith(uint32_t insn, struct result *r)
 		else if (FIELD(insn, F_COND) == COND_NEVER)
 			r->flags = OTH; /* TN: footnote 9 */
 		else
-			r->flags = OTH | HVPMU_SI_SYSCALL;
+			r->flags = OTH | HVPMU_IC_SYSCALL;
 		break;
 	case A_FPOP1:
 		r->flags = opf_flags(fpop1_ranges, COUNT_OF(fpop1_ranges), FIELD(insn, F_OPF));
@@ -785,7 +785,7 @@ static void decode_alt(uint32_t insn, const struct mem_desc *d, struct result *r
 	if (FIELD(insn, F_I)) {
 		/* ASI from %asi: unknown at decode time (see docs). */
 		r->flags = (d->kind == M_ALT_FIXED) ? d->flags : (d->kind == M_ALT_LOAD ? LD : ST);
-		r->flags |= HVPMU_SI_ASI_REG;
+		r->flags |= HVPMU_IC_ALTSPACE_DYN;
 		return;
 	}
 	asi = FIELD(insn, F_ASI);
@@ -802,7 +802,7 @@ static void decode_alt(uint32_t insn, const struct mem_desc *d, struct result *r
 	if (asi_is_ntc(asi))
 		r->flags |= NTC;
 	if (asi_in(sets->block, asi)) {
-		r->flags |= HVPMU_SI_BLOCK;
+		r->flags |= HVPMU_IC_BLOCK;
 		r->uops = UOPS_BLOCK;
 	} else if (asi_in(sets->twin, asi)) {
 		r->uops = UOPS_TWIN;
@@ -837,12 +837,12 @@ static uint32_t cti_kind(uint32_t insn)
 		   (rs1 == REG_I7 || rs1 == REG_O7);
 
 	if (op3 == OP3_RETURN)
-		return HVPMU_SI_INDIRECT | (ret8 ? HVPMU_SI_RET : 0);
+		return HVPMU_IC_INDIRECT | (ret8 ? HVPMU_IC_RET : 0);
 	if (op3 != OP3_JMPL)
 		return 0;
 	if (FIELD(insn, F_RD) == REG_O7)
-		return HVPMU_SI_INDIRECT | HVPMU_SI_CALL;
-	return HVPMU_SI_INDIRECT | (ret8 && FIELD(insn, F_RD) == REG_G0 ? HVPMU_SI_RET : 0);
+		return HVPMU_IC_INDIRECT | HVPMU_IC_CALL;
+	return HVPMU_IC_INDIRECT | (ret8 && FIELD(insn, F_RD) == REG_G0 ? HVPMU_IC_RET : 0);
 }
 
 uint32_t hvpmu_sparc_decode(uint32_t insn, uint64_t pc, struct hvpmu_sparc_insn *out)
@@ -854,12 +854,12 @@ uint32_t hvpmu_sparc_decode(uint32_t insn, uint64_t pc, struct hvpmu_sparc_insn 
 		decode_fmt2(insn, pc, &r);
 		break;
 	case OP_CALL:
-		r.flags = BR | HVPMU_SI_CTI_ALWAYS | HVPMU_SI_CALL;
+		r.flags = BR | HVPMU_IC_CTI_ALWAYS | HVPMU_IC_CALL;
 		set_target(&r, pc, FIELD(insn, F_DISP30), DISP30_BITS);
 		break;
 	case OP_ARITH:
 		decode_arith(insn, &r);
-		if ((r.flags & HVPMU_SI_ILLEGAL) == 0)
+		if ((r.flags & HVPMU_IC_ILLEGAL) == 0)
 			r.flags |= cti_kind(insn);
 		break;
 	case OP_MEM:
@@ -916,7 +916,7 @@ void hvpmu_sparc_operands(uint32_t insn, struct hvpmu_sparc_operands *o)
 
 	*o = (struct hvpmu_sparc_operands){ 0 };
 	hvpmu_sparc_decode(insn, 0, &d);
-	o->cti = (d.flags & (HVPMU_SI_CTI_COND | HVPMU_SI_CTI_ALWAYS)) != 0;
+	o->cti = (d.flags & (HVPMU_IC_CTI_COND | HVPMU_IC_CTI_ALWAYS)) != 0;
 	if (op == OP_FMT2) {
 		o->writes = FIELD(insn, F_OP2) == OP2_SETHI ? 1u << rd : 0;
 	} else if (op == OP_CALL) {
@@ -925,7 +925,7 @@ void hvpmu_sparc_operands(uint32_t insn, struct hvpmu_sparc_operands *o)
 		o->writes = arith_writes(insn);
 	}
 	o->writes &= ALL_REGS;
-	if (op != OP_MEM || (d.flags & HVPMU_SI_ILLEGAL))
+	if (op != OP_MEM || (d.flags & HVPMU_IC_ILLEGAL))
 		return;
 	o->rs1 = (uint8_t)FIELD(insn, F_RS1);
 	o->rs2 = (uint8_t)(insn & 0x1fu);

@@ -707,10 +707,10 @@ int hvpmu_trace_write(struct hvpmu_trace *t, const struct hvpmu_trace_rec *r)
 /* Decode flags of a data reference by kind (READ, WRITE) and attribute
  * (none, ATOMIC, PREFETCH, BLOCK), as the SPARC decoder gives them. */
 static const uint32_t si_of[2][4] = {
-	{ HVPMU_SI_LOAD, HVPMU_SI_OTHER | HVPMU_SI_ATOMIC, HVPMU_SI_OTHER | HVPMU_SI_PREFETCH,
-	  HVPMU_SI_LOAD | HVPMU_SI_BLOCK },
-	{ HVPMU_SI_STORE, HVPMU_SI_OTHER | HVPMU_SI_ATOMIC, HVPMU_SI_STORE,
-	  HVPMU_SI_STORE | HVPMU_SI_BLOCK },
+	{ HVPMU_IC_LOAD, HVPMU_IC_OTHER | HVPMU_IC_ATOMIC, HVPMU_IC_OTHER | HVPMU_IC_PREFETCH,
+	  HVPMU_IC_LOAD | HVPMU_IC_BLOCK },
+	{ HVPMU_IC_STORE, HVPMU_IC_OTHER | HVPMU_IC_ATOMIC, HVPMU_IC_STORE,
+	  HVPMU_IC_STORE | HVPMU_IC_BLOCK },
 };
 
 static unsigned attr_index(unsigned attr)

@@ -218,8 +218,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const int64_t prop[] = { HVPMU_MD_PROP_ABSENT, 0, 1, 42 };
 	uint8_t cls[4];
 	unsigned ncls = 0;
-	const uint32_t flags[] = { HVPMU_SI_OTHER, HVPMU_SI_LOAD, HVPMU_SI_SPR | HVPMU_SI_NTC,
-				   HVPMU_SI_BRANCH | HVPMU_SI_CTI_ALWAYS };
+	const uint32_t flags[] = { HVPMU_IC_OTHER, HVPMU_IC_LOAD, HVPMU_IC_SPR | HVPMU_IC_NTC,
+				   HVPMU_IC_BRANCH | HVPMU_IC_CTI_ALWAYS };
 
 	if (hvpmu_md_default(HVPMU_PLATFORM_T4, &md))
 		abort();

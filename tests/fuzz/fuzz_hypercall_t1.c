@@ -108,7 +108,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		default: /* memory activity: TLB walks, TSB hits, DRAM traffic */
 			if (strand < hvpmu_machine_nstrands(m))
 				hvpmu_machine_dref(m, strand, 0x1000, r.o[0] & UINT64_C(0xffffff8), 8,
-						   HVPMU_SI_LOAD, (op >> 2) & 1);
+						   HVPMU_IC_LOAD, (op >> 2) & 1);
 			break;
 		}
 	}

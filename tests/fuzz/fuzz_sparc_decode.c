@@ -23,11 +23,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 enum { WORD_BYTES = 4, PC_BYTES = 8, BYTE_BITS = 8 };
 
-#define FLAGS_DEFINED ((uint32_t)(HVPMU_SI_SL3_MASK | HVPMU_SI_SWCOUNT | HVPMU_SI_ATOMIC | \
-	HVPMU_SI_PREFETCH | HVPMU_SI_BLOCK | HVPMU_SI_NTC | HVPMU_SI_CTI_COND | \
-	HVPMU_SI_CTI_ALWAYS | HVPMU_SI_ASI_REG | HVPMU_SI_ILLEGAL | HVPMU_SI_SYSCALL | \
-	HVPMU_SI_CALL | HVPMU_SI_RET | HVPMU_SI_INDIRECT))
-#define CTI_KINDS (HVPMU_SI_CALL | HVPMU_SI_RET | HVPMU_SI_INDIRECT)
+#define FLAGS_DEFINED ((uint32_t)(HVPMU_IC_SL3_MASK | HVPMU_IC_SWCOUNT | HVPMU_IC_ATOMIC | \
+	HVPMU_IC_PREFETCH | HVPMU_IC_BLOCK | HVPMU_IC_NTC | HVPMU_IC_CTI_COND | \
+	HVPMU_IC_CTI_ALWAYS | HVPMU_IC_ALTSPACE_DYN | HVPMU_IC_ILLEGAL | HVPMU_IC_SYSCALL | \
+	HVPMU_IC_CALL | HVPMU_IC_RET | HVPMU_IC_INDIRECT))
+#define CTI_KINDS (HVPMU_IC_CALL | HVPMU_IC_RET | HVPMU_IC_INDIRECT)
 
 static uint64_t load_be(const uint8_t *p, size_t n)
 {
@@ -45,7 +45,7 @@ static void check(uint32_t word, uint64_t pc)
 
 	memset(&d, 0xa5, sizeof(d));
 	flags = hvpmu_sparc_decode(word, pc, &d);
-	sl3 = flags & HVPMU_SI_SL3_MASK;
+	sl3 = flags & HVPMU_IC_SL3_MASK;
 
 	if (flags != d.flags || (flags & ~FLAGS_DEFINED) != 0)
 		abort();
@@ -53,21 +53,21 @@ static void check(uint32_t word, uint64_t pc)
 		abort();
 	if (d.uops != 1 && d.uops != 2 && d.uops != 8)
 		abort();
-	if ((d.uops == 8) != ((flags & HVPMU_SI_BLOCK) != 0))
+	if ((d.uops == 8) != ((flags & HVPMU_IC_BLOCK) != 0))
 		abort();
-	if ((flags & HVPMU_SI_CTI_COND) && (flags & HVPMU_SI_CTI_ALWAYS))
+	if ((flags & HVPMU_IC_CTI_COND) && (flags & HVPMU_IC_CTI_ALWAYS))
 		abort();
-	if ((flags & (HVPMU_SI_CTI_COND | HVPMU_SI_CTI_ALWAYS)) && !(flags & HVPMU_SI_BRANCH))
+	if ((flags & (HVPMU_IC_CTI_COND | HVPMU_IC_CTI_ALWAYS)) && !(flags & HVPMU_IC_BRANCH))
 		abort();
 	/* call / return / indirect only on always-taken CTIs; returns are indirect, never calls */
-	if ((flags & CTI_KINDS) && !(flags & HVPMU_SI_CTI_ALWAYS))
+	if ((flags & CTI_KINDS) && !(flags & HVPMU_IC_CTI_ALWAYS))
 		abort();
-	if ((flags & HVPMU_SI_RET) && (!(flags & HVPMU_SI_INDIRECT) || (flags & HVPMU_SI_CALL)))
+	if ((flags & HVPMU_IC_RET) && (!(flags & HVPMU_IC_INDIRECT) || (flags & HVPMU_IC_CALL)))
 		abort();
-	if (d.has_target > 1 || (d.has_target && !(flags & HVPMU_SI_BRANCH)) ||
+	if (d.has_target > 1 || (d.has_target && !(flags & HVPMU_IC_BRANCH)) ||
 	    (!d.has_target && d.target != 0))
 		abort();
-	if ((flags & HVPMU_SI_ASI_REG) && d.asi != 0)
+	if ((flags & HVPMU_IC_ALTSPACE_DYN) && d.asi != 0)
 		abort();
 }
 

@@ -46,12 +46,12 @@ static uint64_t ev(struct hvpmu_machine *m, uint32_t strand, enum hvpmu_mem_even
 
 static void ld(struct hvpmu_machine *m, uint32_t strand, uint64_t va)
 {
-	hvpmu_machine_dref(m, strand, PC, va, 8, HVPMU_SI_LOAD, 0);
+	hvpmu_machine_dref(m, strand, PC, va, 8, HVPMU_IC_LOAD, 0);
 }
 
 static void st(struct hvpmu_machine *m, uint32_t strand, uint64_t va)
 {
-	hvpmu_machine_dref(m, strand, PC, va, 8, HVPMU_SI_STORE, 1);
+	hvpmu_machine_dref(m, strand, PC, va, 8, HVPMU_IC_STORE, 1);
 }
 
 /* Two strands of one core share its L1s and L2: nothing to snoop. */

@@ -103,7 +103,7 @@ static void test_ctx0_tsb_hits(void **state)
 	assert_int_equal(sum_ctx(&h, 0), 3);
 	/* user pages evict the kernel's DTLB entries */
 	for (unsigned p = 0; p < 64; p++)
-		hvpmu_machine_dref(m, 0, 0x1000, USER_VA + p * PAGE_8K, 8, HVPMU_SI_LOAD, 0);
+		hvpmu_machine_dref(m, 0, 0x1000, USER_VA + p * PAGE_8K, 8, HVPMU_IC_LOAD, 0);
 	assert_int_equal(h.n[1][1][CODE_8K], 64);
 	assert_int_equal(syscall_priv(m, 4 /* write */, 1), 0);
 	assert_int_equal(h.n[0][0][CODE_4M], 1);
@@ -111,7 +111,7 @@ static void test_ctx0_tsb_hits(void **state)
 	assert_int_equal(sum_ctx(&h, 0), 5);
 	/* an exit does not return: no kernel path */
 	for (unsigned p = 0; p < 64; p++)
-		hvpmu_machine_dref(m, 0, 0x1000, USER_VA + (64 + p) * PAGE_8K, 8, HVPMU_SI_LOAD, 0);
+		hvpmu_machine_dref(m, 0, 0x1000, USER_VA + (64 + p) * PAGE_8K, 8, HVPMU_IC_LOAD, 0);
 	assert_int_equal(syscall_priv(m, 1, 0), 0);
 	assert_int_equal(sum_ctx(&h, 0), 5);
 	hvpmu_machine_destroy(m);

@@ -79,8 +79,8 @@ static void test_fill_pending(void **state)
 
 #define PC UINT64_C(0x100000)
 #define DATA UINT64_C(0x200000)  /* 8 KB pages */
-#define LD (HVPMU_SI_LOAD)
-#define ST (HVPMU_SI_STORE)
+#define LD (HVPMU_IC_LOAD)
+#define ST (HVPMU_IC_STORE)
 #define FCN_ONE_READ 1  /* L2 only */
 #define FCN_N_READS 0   /* L1D */
 

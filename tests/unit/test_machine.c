@@ -147,11 +147,11 @@ static void sim_init(struct sim *s, uint64_t rotate_cycles, uint32_t pic_init, v
 		s->exit_cls[i] = intern(s, exit_words[i], LOOP_VA + 4 * (LOOP_N + i));
 	/* the words decode as the test assumes */
 	hvpmu_sparc_decode(bne, LOOP_VA + 4 * LOOP_BNE, &d);
-	assert_true(d.flags & HVPMU_SI_CTI_COND);
+	assert_true(d.flags & HVPMU_IC_CTI_COND);
 	assert_int_equal(d.target, LOOP_VA);
-	assert_int_equal(hvpmu_machine_class_flags(s->m, s->loop_cls[0]), HVPMU_SI_LOAD);
-	assert_int_equal(hvpmu_machine_class_flags(s->m, s->loop_cls[2]), HVPMU_SI_STORE);
-	assert_int_equal(hvpmu_machine_class_flags(s->m, s->loop_cls[1]), HVPMU_SI_OTHER);
+	assert_int_equal(hvpmu_machine_class_flags(s->m, s->loop_cls[0]), HVPMU_IC_LOAD);
+	assert_int_equal(hvpmu_machine_class_flags(s->m, s->loop_cls[2]), HVPMU_IC_STORE);
+	assert_int_equal(hvpmu_machine_class_flags(s->m, s->loop_cls[1]), HVPMU_IC_OTHER);
 	assert_int_equal(s->loop_cls[0], s->loop_cls[3]);
 	assert_int_equal(s->loop_cls[1], s->exit_cls[0]);
 	s->loop = (struct hvpmu_block){ .vaddr = LOOP_VA, .n = LOOP_N, .cond_cti = LOOP_BNE, .cti = LOOP_BNE, .cls = s->loop_cls };
@@ -206,9 +206,9 @@ static void exec_block(struct sim *s, const struct hvpmu_block *b, int taken)
 
 		s->act->icount[b->cls[i]]++;
 		s->insns++;
-		s->loads += (fl & HVPMU_SI_LOAD) != 0;
-		s->stores += (fl & HVPMU_SI_STORE) != 0;
-		s->others += (fl & HVPMU_SI_OTHER) != 0;
+		s->loads += (fl & HVPMU_IC_LOAD) != 0;
+		s->stores += (fl & HVPMU_IC_STORE) != 0;
+		s->others += (fl & HVPMU_IC_OTHER) != 0;
 	}
 	if (taken && b->cond_cti >= 0) {
 		s->act->taken_cond++;
@@ -957,13 +957,13 @@ static void test_machine_api(void **state)
 	/* next_check starts at "never" */
 	assert_int_equal(hvpmu_machine_activity(m, 0)->next_check, UINT64_MAX);
 	/* classes: interned once each, 64 at most */
-	assert_int_equal(hvpmu_machine_class(m, HVPMU_SI_LOAD), 0);
-	assert_int_equal(hvpmu_machine_class(m, HVPMU_SI_OTHER), 1);
-	assert_int_equal(hvpmu_machine_class(m, HVPMU_SI_LOAD), 0);
+	assert_int_equal(hvpmu_machine_class(m, HVPMU_IC_LOAD), 0);
+	assert_int_equal(hvpmu_machine_class(m, HVPMU_IC_OTHER), 1);
+	assert_int_equal(hvpmu_machine_class(m, HVPMU_IC_LOAD), 0);
 	for (uint32_t k = 2; k < HVPMU_MAX_ICLASS; k++)
-		assert_int_equal(hvpmu_machine_class(m, HVPMU_SI_OTHER | (k << 16)), (int)k);
-	assert_int_equal(hvpmu_machine_class(m, HVPMU_SI_STORE), HVPMU_EFULL);
-	assert_int_equal(hvpmu_machine_class_flags(m, 0), HVPMU_SI_LOAD);
+		assert_int_equal(hvpmu_machine_class(m, HVPMU_IC_OTHER | (k << 16)), (int)k);
+	assert_int_equal(hvpmu_machine_class(m, HVPMU_IC_STORE), HVPMU_EFULL);
+	assert_int_equal(hvpmu_machine_class_flags(m, 0), HVPMU_IC_LOAD);
 	assert_int_equal(hvpmu_machine_class_flags(m, HVPMU_MAX_ICLASS), 0);
 	/* ASI access: PCRs hyperprivileged only; other ASIs / VAs out of range */
 	assert_int_equal(hvpmu_machine_ldxa(m, 0, HVPMU_T4_ASI_PCR, 0, &v), HVPMU_ETRAP);

@@ -40,7 +40,7 @@ static struct hvpmu_machine *machine(struct hvpmu_md *md)
 static void loads(struct hvpmu_machine *m, uint64_t base, uint64_t bytes, unsigned stride)
 {
 	for (uint64_t a = base; a < base + bytes; a += stride)
-		hvpmu_machine_dref(m, 0, PC, a, 8, HVPMU_SI_LOAD, 0);
+		hvpmu_machine_dref(m, 0, PC, a, 8, HVPMU_IC_LOAD, 0);
 }
 
 /* A cold sequential 64 KB scan: one L1D miss per 32-byte line; each 64-byte
@@ -76,19 +76,19 @@ static void test_stores(void **state)
 	struct hvpmu_activity *a = hvpmu_machine_activity(m, 0);
 
 	(void)state;
-	hvpmu_machine_dref(m, 0, PC, BASE, 8, HVPMU_SI_STORE, 1);      /* memory */
-	hvpmu_machine_dref(m, 0, PC, BASE + 8, 8, HVPMU_SI_STORE, 1);  /* same L2 line */
-	hvpmu_machine_dref(m, 0, PC, BASE + 32, 8, HVPMU_SI_STORE, 1); /* other half of the L3 line */
+	hvpmu_machine_dref(m, 0, PC, BASE, 8, HVPMU_IC_STORE, 1);      /* memory */
+	hvpmu_machine_dref(m, 0, PC, BASE + 8, 8, HVPMU_IC_STORE, 1);  /* same L2 line */
+	hvpmu_machine_dref(m, 0, PC, BASE + 32, 8, HVPMU_IC_STORE, 1); /* other half of the L3 line */
 	assert_int_equal(a->mev[HVPMU_MEV_ST_MEM], 1);
 	assert_int_equal(a->mev[HVPMU_MEV_ST_HIT_L2], 1);
 	assert_int_equal(a->mev[HVPMU_MEV_ST_HIT_L3], 1);
 	/* the stored line was not allocated in L1D: a load misses L1D, hits L2 */
-	hvpmu_machine_dref(m, 0, PC, BASE, 8, HVPMU_SI_LOAD, 0);
+	hvpmu_machine_dref(m, 0, PC, BASE, 8, HVPMU_IC_LOAD, 0);
 	assert_int_equal(a->mev[HVPMU_MEV_DC_MISS_L2L3], 1);
 	/* sl=16 does not count prefetches, atomics or block loads */
-	hvpmu_machine_dref(m, 0, PC, BASE + 4096, 8, HVPMU_SI_OTHER | HVPMU_SI_PREFETCH, 0);
-	hvpmu_machine_dref(m, 0, PC, BASE + 8192, 8, HVPMU_SI_OTHER | HVPMU_SI_ATOMIC, 0);
-	hvpmu_machine_dref(m, 0, PC, BASE + 12288, 64, HVPMU_SI_LOAD | HVPMU_SI_BLOCK, 0);
+	hvpmu_machine_dref(m, 0, PC, BASE + 4096, 8, HVPMU_IC_OTHER | HVPMU_IC_PREFETCH, 0);
+	hvpmu_machine_dref(m, 0, PC, BASE + 8192, 8, HVPMU_IC_OTHER | HVPMU_IC_ATOMIC, 0);
+	hvpmu_machine_dref(m, 0, PC, BASE + 12288, 64, HVPMU_IC_LOAD | HVPMU_IC_BLOCK, 0);
 	assert_int_equal(a->mev[HVPMU_MEV_DC_MISS_L2L3] + a->mev[HVPMU_MEV_DC_MISS_MEM], 1);
 	hvpmu_machine_destroy(m);
 }
@@ -106,9 +106,9 @@ static void test_l2_evictions(void **state)
 
 	(void)state;
 	for (unsigned i = 0; i < md.mem.l2.ways; i++)
-		hvpmu_machine_dref(m, 0, PC, base + i * set_stride, 8, HVPMU_SI_LOAD, 0);
+		hvpmu_machine_dref(m, 0, PC, base + i * set_stride, 8, HVPMU_IC_LOAD, 0);
 	assert_int_equal(a->mev[HVPMU_MEV_L2_CLEAN_EVICT] + a->mev[HVPMU_MEV_L2_DIRTY_EVICT], 0);
-	hvpmu_machine_dref(m, 0, PC, base + md.mem.l2.ways * set_stride, 8, HVPMU_SI_LOAD, 0);
+	hvpmu_machine_dref(m, 0, PC, base + md.mem.l2.ways * set_stride, 8, HVPMU_IC_LOAD, 0);
 	assert_int_equal(a->mev[HVPMU_MEV_L2_CLEAN_EVICT], 1);
 	/* line 0 had already left the 4-way L1D set (lines 5..8 are there) */
 	assert_int_equal(a->mev[HVPMU_MEV_DC_EVICT_INVAL], 0);
@@ -116,7 +116,7 @@ static void test_l2_evictions(void **state)
 	 * (clean; 5..8 also leave L1D), the 9th evicts the first stored line
 	 * (dirty) */
 	for (unsigned i = 0; i < md.mem.l2.ways + 1; i++)
-		hvpmu_machine_dref(m, 0, PC, base + (16 + i) * set_stride, 8, HVPMU_SI_STORE, 1);
+		hvpmu_machine_dref(m, 0, PC, base + (16 + i) * set_stride, 8, HVPMU_IC_STORE, 1);
 	assert_int_equal(a->mev[HVPMU_MEV_L2_CLEAN_EVICT], 1 + md.mem.l2.ways);
 	assert_int_equal(a->mev[HVPMU_MEV_L2_DIRTY_EVICT], 1);
 	assert_int_equal(a->mev[HVPMU_MEV_DC_EVICT_INVAL], md.mem.l1d.ways);
@@ -150,15 +150,15 @@ static void test_latency_and_enable(void **state)
 	uint64_t t0;
 
 	(void)state;
-	hvpmu_machine_dref(m, 0, PC, BASE + (1u << 20), 8, HVPMU_SI_LOAD, 0); /* warms the DTLB */
+	hvpmu_machine_dref(m, 0, PC, BASE + (1u << 20), 8, HVPMU_IC_LOAD, 0); /* warms the DTLB */
 	hvpmu_machine_sync(m, 0, NULL, NULL);
 	t0 = hvpmu_machine_tick(m, 0);
-	hvpmu_machine_dref(m, 0, PC, BASE, 8, HVPMU_SI_LOAD, 0);
+	hvpmu_machine_dref(m, 0, PC, BASE, 8, HVPMU_IC_LOAD, 0);
 	hvpmu_machine_sync(m, 0, NULL, NULL);
 	assert_int_equal(hvpmu_machine_tick(m, 0) - t0, md.mem.l2.latency + md.mem.l3.latency + md.mem.mem_latency);
 	hvpmu_machine_enable_memory(m, 0);
 	t0 = hvpmu_machine_activity(m, 0)->mem_refs;
-	hvpmu_machine_dref(m, 0, PC, BASE + 4096, 8, HVPMU_SI_LOAD, 0);
+	hvpmu_machine_dref(m, 0, PC, BASE + 4096, 8, HVPMU_IC_LOAD, 0);
 	assert_int_equal(hvpmu_machine_activity(m, 0)->mem_refs, t0);
 	hvpmu_machine_destroy(m);
 }
@@ -175,7 +175,7 @@ static void test_tlb_events(void **state)
 	(void)state;
 	for (unsigned p = 0; p < 3; p++)
 		for (unsigned k = 0; k < 4; k++)
-			hvpmu_machine_dref(m, 0, PC, SMALL_PAGES + p * EIGHT_KB + 64 * k, 8, HVPMU_SI_LOAD, 0);
+			hvpmu_machine_dref(m, 0, PC, SMALL_PAGES + p * EIGHT_KB + 64 * k, 8, HVPMU_IC_LOAD, 0);
 	assert_int_equal(a->mev[HVPMU_MEV_DTLB_FILL_8K], 3);
 	assert_int_equal(a->mev[HVPMU_MEV_DTLB_FILL_TRAP], 3);
 	assert_int_equal(a->mev[HVPMU_MEV_DTLB_FILL_4M], 0);
@@ -185,8 +185,8 @@ static void test_tlb_events(void **state)
 	assert_int_equal(a->mev[HVPMU_MEV_HWTW_D_L2] + a->mev[HVPMU_MEV_HWTW_D_L3] + a->mev[HVPMU_MEV_HWTW_D_MEM],
 			 3 * (2 + 1));
 	/* a 4 MB page: one fill for the whole page */
-	hvpmu_machine_dref(m, 0, PC, BASE, 8, HVPMU_SI_LOAD, 0);
-	hvpmu_machine_dref(m, 0, PC, BASE + FOUR_MB - 8, 8, HVPMU_SI_LOAD, 0);
+	hvpmu_machine_dref(m, 0, PC, BASE, 8, HVPMU_IC_LOAD, 0);
+	hvpmu_machine_dref(m, 0, PC, BASE + FOUR_MB - 8, 8, HVPMU_IC_LOAD, 0);
 	assert_int_equal(a->mev[HVPMU_MEV_DTLB_FILL_4M], 1);
 	/* instruction side */
 	hvpmu_machine_ifetch(m, 0, SMALL_PAGES + 64 * EIGHT_KB, 32);
@@ -208,16 +208,16 @@ static void test_dram_traffic(void **state)
 	uint32_t total = 0;
 
 	(void)state;
-	hvpmu_machine_dref(m, 0, PC, BASE + FOUR_MB - 64, 8, HVPMU_SI_LOAD, 0); /* warms the DTLB */
+	hvpmu_machine_dref(m, 0, PC, BASE + FOUR_MB - 64, 8, HVPMU_IC_LOAD, 0); /* warms the DTLB */
 	for (unsigned i = 0; i < hvpmu_machine_nmcu(m); i++) {
 		assert_int_equal(hvpmu_t4_mcu_write(hvpmu_machine_device_state(m, (unsigned)hvpmu_machine_device_find(m, HVPMU_DEV_T4_MCU, i)), HVPMU_T4_MCU_CTL, sel_all_reads), 0);
 		assert_int_equal(hvpmu_t4_mcu_write(hvpmu_machine_device_state(m, (unsigned)hvpmu_machine_device_find(m, HVPMU_DEV_T4_MCU, i)), HVPMU_T4_MCU_COUNT01, 0), 0);
 	}
 	for (unsigned k = 0; k < lines; k++) /* distinct 64-byte L3 lines */
-		hvpmu_machine_dref(m, 0, PC, BASE + 64 * k, 8, HVPMU_SI_LOAD, 0);
+		hvpmu_machine_dref(m, 0, PC, BASE + 64 * k, 8, HVPMU_IC_LOAD, 0);
 	/* let the model reach a time at which every read has been accepted */
 	hvpmu_machine_add_cycles(m, 0, HVPMU_MODE_USER, 100000);
-	hvpmu_machine_dref(m, 0, PC, BASE + 8, 8, HVPMU_SI_LOAD, 0);
+	hvpmu_machine_dref(m, 0, PC, BASE + 8, 8, HVPMU_IC_LOAD, 0);
 	for (unsigned i = 0; i < hvpmu_machine_nmcu(m); i++) {
 		uint32_t n = hvpmu_t4_mcu_peek_counter(hvpmu_machine_device_state(m, (unsigned)hvpmu_machine_device_find(m, HVPMU_DEV_T4_MCU, i)), 0);
 
@@ -238,7 +238,7 @@ static void test_dref_insn(void **state)
 	struct hvpmu_machine *m1 = machine(&md), *m2 = machine(&md);
 	struct hvpmu_activity *a1 = hvpmu_machine_activity(m1, 0), *a2 = hvpmu_machine_activity(m2, 0);
 	uint64_t x = 88172645463325252u, before[HVPMU_NMEV];
-	const uint32_t flags[4] = { HVPMU_SI_LOAD, HVPMU_SI_STORE, HVPMU_SI_OTHER | HVPMU_SI_ATOMIC, HVPMU_SI_LOAD };
+	const uint32_t flags[4] = { HVPMU_IC_LOAD, HVPMU_IC_STORE, HVPMU_IC_OTHER | HVPMU_IC_ATOMIC, HVPMU_IC_LOAD };
 
 	(void)state;
 	for (int i = 0; i < 200000; i++) {
@@ -274,7 +274,7 @@ static void test_dref_insn(void **state)
 	assert_int_equal(hvpmu_machine_tick(m1, 0), hvpmu_machine_tick(m2, 0));
 	{
 		/* a line never touched: a real access would miss */
-		struct hvpmu_dref_insn d = { .pc = PC, .si_flags = HVPMU_SI_LOAD, .size = 0, .is_store = 0 };
+		struct hvpmu_dref_insn d = { .pc = PC, .si_flags = HVPMU_IC_LOAD, .size = 0, .is_store = 0 };
 		uint32_t n = hvpmu_machine_nstrands(m2);
 		uint64_t tick0 = hvpmu_machine_tick(m2, 0);
 

@@ -20,10 +20,10 @@
 #include "model/dram.h"
 #include "model/pipeline.h"
 
-#define COND (HVPMU_SI_BRANCH | HVPMU_SI_CTI_COND)
-#define BA (HVPMU_SI_BRANCH | HVPMU_SI_CTI_ALWAYS)
-#define RET (HVPMU_SI_BRANCH | HVPMU_SI_CTI_ALWAYS | HVPMU_SI_INDIRECT | HVPMU_SI_RET)
-#define JMP (HVPMU_SI_BRANCH | HVPMU_SI_CTI_ALWAYS | HVPMU_SI_INDIRECT)
+#define COND (HVPMU_IC_BRANCH | HVPMU_IC_CTI_COND)
+#define BA (HVPMU_IC_BRANCH | HVPMU_IC_CTI_ALWAYS)
+#define RET (HVPMU_IC_BRANCH | HVPMU_IC_CTI_ALWAYS | HVPMU_IC_INDIRECT | HVPMU_IC_RET)
+#define JMP (HVPMU_IC_BRANCH | HVPMU_IC_CTI_ALWAYS | HVPMU_IC_INDIRECT)
 #define PC UINT64_C(0x100100)
 
 static struct hvpmu_md_timing t4_timing(void)
@@ -219,15 +219,15 @@ static void test_machine_partition(void **state)
 						       mask[i]), T4_PCR, UT, 1), T4_PCR, ST, 1);
 		assert_int_equal(hvpmu_t4_pcr_write(pmu, i, pcr[i], HVPMU_MODE_USER), 0);
 	}
-	ld = hvpmu_machine_class(m, HVPMU_SI_LOAD);
-	add = hvpmu_machine_class(m, HVPMU_SI_OTHER);
+	ld = hvpmu_machine_class(m, HVPMU_IC_LOAD);
+	add = hvpmu_machine_class(m, HVPMU_IC_OTHER);
 	assert_true(ld >= 0 && add >= 0);
 	act = hvpmu_machine_activity(m, 0);
 	/* 10 loads of new lines of one page, 100 adds, 3 mispredicts, a
 	 * fetch, a system call */
 	hvpmu_machine_ifetch(m, 0, PC, 64);
 	for (unsigned i = 0; i < 10; i++) {
-		hvpmu_machine_dref(m, 0, PC, UINT64_C(0x200000) + 64 * i, 8, HVPMU_SI_LOAD, 0);
+		hvpmu_machine_dref(m, 0, PC, UINT64_C(0x200000) + 64 * i, 8, HVPMU_IC_LOAD, 0);
 		act->icount[ld]++;
 	}
 	act->icount[add] += 100;
@@ -268,16 +268,16 @@ static void test_machine_dram_wait(void **state)
 	/* warm both DTLBs on pages p, p+1 (consecutive frames, touched in
 	 * order); strand 1 then hits the core's L1D / L2 and stays behind */
 	for (uint32_t st = 0; st < 2; st++) {
-		hvpmu_machine_dref(m, st, PC, p + 0x800, 8, HVPMU_SI_LOAD, 0);
-		hvpmu_machine_dref(m, st, PC, p + page + 0x800, 8, HVPMU_SI_LOAD, 0);
+		hvpmu_machine_dref(m, st, PC, p + 0x800, 8, HVPMU_IC_LOAD, 0);
+		hvpmu_machine_dref(m, st, PC, p + page + 0x800, 8, HVPMU_IC_LOAD, 0);
 		assert_int_equal(hvpmu_machine_sync(m, st, NULL, NULL), 0);
 	}
 	t0 = hvpmu_machine_tick(m, 0);
 	t1 = hvpmu_machine_tick(m, 1);
 	assert_true(t1 < t0);
 	/* PA bit 13 apart: same MCU, port, channel and bank (docs/dram-model.md) */
-	hvpmu_machine_dref(m, 0, PC, p, 8, HVPMU_SI_LOAD, 0);
-	hvpmu_machine_dref(m, 1, PC, p + page, 8, HVPMU_SI_LOAD, 0);
+	hvpmu_machine_dref(m, 0, PC, p, 8, HVPMU_IC_LOAD, 0);
+	hvpmu_machine_dref(m, 1, PC, p + page, 8, HVPMU_IC_LOAD, 0);
 	assert_int_equal(hvpmu_machine_sync(m, 0, NULL, NULL), 0);
 	assert_int_equal(hvpmu_machine_sync(m, 1, NULL, NULL), 0);
 	assert_int_equal(hvpmu_machine_tick(m, 0) - t0, 20 + 45 + 314);

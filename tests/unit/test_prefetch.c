@@ -234,7 +234,7 @@ static struct hvpmu_machine *machine(struct hvpmu_md *md, uint32_t hw_degree)
 
 static void load(struct hvpmu_machine *m, uint64_t a)
 {
-	hvpmu_machine_dref(m, 0, PC, a, 8, HVPMU_SI_LOAD, 0);
+	hvpmu_machine_dref(m, 0, PC, a, 8, HVPMU_IC_LOAD, 0);
 }
 
 /* Software prefetches: L2-destined ones count in sl=21 by the level that
@@ -335,7 +335,7 @@ static void test_hw_prefetch(void **state)
 	assert_int_equal(hvpmu_machine_prefetch_stats(m, 0, &st), 0);
 	assert_int_equal(st.hw_issued, lines / 2 + 2);
 	/* stores and software prefetches do not trigger it */
-	hvpmu_machine_dref(m, 0, PC, BASE + 131072, 8, HVPMU_SI_STORE, 1);
+	hvpmu_machine_dref(m, 0, PC, BASE + 131072, 8, HVPMU_IC_STORE, 1);
 	hvpmu_machine_prefetch(m, 0, PC, BASE + 196608, 0);
 	assert_int_equal(hvpmu_machine_prefetch_stats(m, 0, &st), 0);
 	assert_int_equal(st.hw_issued, lines / 2 + 2);

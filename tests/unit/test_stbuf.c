@@ -199,8 +199,8 @@ static void test_t4_burst(void **state)
 
 #define PC UINT64_C(0x100000)
 #define DATA UINT64_C(0x200000)
-#define ST (HVPMU_SI_STORE)
-#define LD (HVPMU_SI_LOAD)
+#define ST (HVPMU_IC_STORE)
+#define LD (HVPMU_IC_LOAD)
 
 static struct hvpmu_machine *machine(enum hvpmu_platform p, uint32_t entries)
 {
@@ -233,7 +233,7 @@ static void test_machine_sl19(void **state)
 	hvpmu_machine_dref(m, 0, PC + 80, DATA, 8, LD, 0);     /* 20 cycles: drained */
 	hvpmu_machine_dref(m, 0, PC + 84, DATA + 8, 8, ST, 1); /* insn 21 */
 	hvpmu_machine_dref(m, 0, PC + 88, DATA + 12, 8, LD, 0);/* SB, partial */
-	hvpmu_machine_dref(m, 0, PC + 100, DATA + 8, 8, LD | HVPMU_SI_PREFETCH, 0); /* prefetches do not look */
+	hvpmu_machine_dref(m, 0, PC + 100, DATA + 8, 8, LD | HVPMU_IC_PREFETCH, 0); /* prefetches do not look */
 	assert_int_equal(a->mev[HVPMU_MEV_RAW_SB_FULL], 1);
 	assert_int_equal(a->mev[HVPMU_MEV_RAW_SB_PARTIAL], 2);
 	assert_int_equal(a->mev[HVPMU_MEV_RAW_SQ_FULL], 2);

@@ -556,7 +556,7 @@ static void test_vt_sticky_bits(void **state)
 	assert_int_equal(hvpmu_hv_vt_set_perfreg(f.hv, 0, 0, cfg), HV_EOK);
 	assert_int_equal(hvpmu_t4_pic_write(pmu, 0, HVPMU_MODE_HYPER, 0xffffffff), HVPMU_OK);
 	{
-		int cls = hvpmu_machine_class(f.m, HVPMU_SI_OTHER);
+		int cls = hvpmu_machine_class(f.m, HVPMU_IC_OTHER);
 		struct hvpmu_activity *act = hvpmu_machine_activity(f.m, 0);
 
 		assert_true(cls >= 0);

@@ -197,16 +197,16 @@ static void test_niagara_counting(void **state)
 	hv = t1_hv(&md, &m);
 	hvpmu_machine_enable_memory(m, 1);
 	assert_int_equal(hvpmu_machine_map_large(m, BASE, FOUR_MB, FOUR_MB), 0);
-	hvpmu_machine_dref(m, 0, 0x1000, BASE + FOUR_MB - 64, 8, HVPMU_SI_LOAD, 0); /* warms the DTLB */
+	hvpmu_machine_dref(m, 0, 0x1000, BASE + FOUR_MB - 64, 8, HVPMU_IC_LOAD, 0); /* warms the DTLB */
 	assert_int_equal(hvpmu_hv_set_version(hv, 0, HV_GRP_NIAGARA, 1, 0, &minor), HV_EOK);
 	for (unsigned ch = 0; ch < 4; ch++) { /* counter0 = mem_reads (code 0), counter1 stopped */
 		assert_int_equal(hvpmu_hv_niagara_set_perfreg(hv, 0, 2 + 2 * ch, 0x08), HV_EOK);
 		assert_int_equal(hvpmu_hv_niagara_set_perfreg(hv, 0, 3 + 2 * ch, 0), HV_EOK);
 	}
 	for (unsigned k = 0; k < lines; k++)
-		hvpmu_machine_dref(m, 0, 0x1000, BASE + 64 * k, 8, HVPMU_SI_LOAD, 0);
+		hvpmu_machine_dref(m, 0, 0x1000, BASE + 64 * k, 8, HVPMU_IC_LOAD, 0);
 	hvpmu_machine_add_cycles(m, 0, HVPMU_MODE_USER, 100000); /* let every read issue */
-	hvpmu_machine_dref(m, 0, 0x1000, BASE + 8, 8, HVPMU_SI_LOAD, 0);
+	hvpmu_machine_dref(m, 0, 0x1000, BASE + 8, 8, HVPMU_IC_LOAD, 0);
 	for (unsigned ch = 0; ch < 4; ch++) {
 		assert_int_equal(hvpmu_hv_niagara_get_perfreg(hv, 0, 3 + 2 * ch, &v), HV_EOK);
 		assert_int_equal(HVPMU_FEX(v, T1_DRAM_COUNT, COUNTER0), lines / 4);
@@ -264,7 +264,7 @@ static void test_mmustat_client(void **state)
 	/* the program touches 5 pages of 8 KB: 5 DTLB misses whose second walk
 	 * (after the guest's TSB fill) hits the TSB */
 	for (unsigned p = 0; p < 5; p++)
-		hvpmu_machine_dref(m, 0, 0x1000, UINT64_C(0x80000000) + p * 8192, 8, HVPMU_SI_LOAD, 0);
+		hvpmu_machine_dref(m, 0, 0x1000, UINT64_C(0x80000000) + p * 8192, 8, HVPMU_IC_LOAD, 0);
 	hits = hvpmu_machine_tsb_hits(m, 0, 1, 1, 0);
 	assert_int_equal(hits, 5);
 	assert_int_equal(hvpmu_guest_mem_read64(gm, MMU_BUF + DMMU_CTXNON0, &v), 0);
@@ -280,7 +280,7 @@ static void test_mmustat_client(void **state)
 	/* disable: returns the previous ra; later hits are not recorded */
 	assert_int_equal(hvpmu_hv_mmustat_conf(hv, 0, 0, &old), HV_EOK);
 	assert_int_equal(old, MMU_BUF);
-	hvpmu_machine_dref(m, 0, 0x1000, UINT64_C(0x80000000) + 9 * 8192, 8, HVPMU_SI_LOAD, 0);
+	hvpmu_machine_dref(m, 0, 0x1000, UINT64_C(0x80000000) + 9 * 8192, 8, HVPMU_IC_LOAD, 0);
 	assert_int_equal(hvpmu_machine_tsb_hits(m, 0, 1, 1, 0), hits + 1);
 	assert_int_equal(hvpmu_guest_mem_read64(gm, MMU_BUF + DMMU_CTXNON0, &v), 0);
 	assert_int_equal(v, hits);

@@ -36,12 +36,12 @@ enum {
 };
 
 static uint32_t class_flags[HVPMU_MAX_ICLASS] = {
-	[C_LD] = HVPMU_SI_LOAD,
-	[C_ADD] = HVPMU_SI_OTHER,
-	[C_FGU] = HVPMU_SI_FGU,
-	[C_FGU2] = HVPMU_SI_FGU | HVPMU_SI_NTC,
-	[C_ST] = HVPMU_SI_STORE,
-	[C_BR] = HVPMU_SI_BRANCH | HVPMU_SI_CTI_COND,
+	[C_LD] = HVPMU_IC_LOAD,
+	[C_ADD] = HVPMU_IC_OTHER,
+	[C_FGU] = HVPMU_IC_FP,
+	[C_FGU2] = HVPMU_IC_FP | HVPMU_IC_NTC,
+	[C_ST] = HVPMU_IC_STORE,
+	[C_BR] = HVPMU_IC_BRANCH | HVPMU_IC_CTI_COND,
 };
 
 #define HALF_MAX UINT64_C(0xffffffff)
@@ -779,7 +779,7 @@ static void test_late_class(void **state)
 
 	(void)state;
 	set_pcr(p, pcr_val(HVPMU_T1_SL_FP_INSTR_CNT, 1, 0, 0));
-	class_flags[late] = HVPMU_SI_FGU;
+	class_flags[late] = HVPMU_IC_FP;
 	feed_insns(p, late, 3, &r);
 	assert_int_equal(get_pic(p), (UINT64_C(3) << 32) | 3);
 	class_flags[late] = 0;

@@ -364,7 +364,7 @@ static void feed(struct hvpmu_machine *m, const struct hvpmu_trace_rec *recs, ui
 			hvpmu_machine_ifetch(m, 0, r->addr, r->size);
 			act->bound += r->size / 4; /* the store buffer's clock */
 		} else if (r->attr == HVPMU_TRACE_PREFETCH) { /* as hvpmu_trace_replay: no fcn recorded */
-			hvpmu_machine_prefetch(m, 0, r->pc, r->addr, 0);
+			hvpmu_machine_prefetch(m, 0, r->pc, r->addr, hvpmu_prefetch_dest(0));
 		} else {
 			hvpmu_machine_dref(m, 0, r->pc, r->addr, r->size, si_flags(r), r->kind);
 		}

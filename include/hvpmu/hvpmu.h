@@ -4,7 +4,8 @@
  *
  * libhvpmu models performance-monitoring hardware and the hypervisor services
  * that expose it, in five layers (../shared/DESIGN.md):
- *   1. event sources   - hvpmu/sparc_decode.h (the QEMU plugin is a client)
+ *   1. event sources   - hvpmu/isa.h (the instruction-set seam), hvpmu/insn.h,
+ *                        hvpmu/sparc_decode.h, hvpmu/prefetch.h, hvpmu/trace.h
  *   2. machine model   - hvpmu/md.h, hvpmu/machine.h
  *   3. PMU devices     - hvpmu/pmu.h (their interface), hvpmu/t4_pmu.h, hvpmu/t4_events.h, hvpmu/t4_mcu.h, hvpmu/t1_pmu.h
  *   4. hypervisor      - hvpmu/sun4v.h
@@ -45,10 +46,12 @@ const char *hvpmu_strerror(int err);
 }
 #endif
 
+#include <hvpmu/insn.h>
 #include <hvpmu/sparc_decode.h>
 #include <hvpmu/prefetch.h>
 #include <hvpmu/md.h>
 #include <hvpmu/machine.h>
+#include <hvpmu/isa.h>
 #include <hvpmu/pmu.h>
 #include <hvpmu/t4_pmu.h>
 #include <hvpmu/t4_mcu.h>

@@ -345,7 +345,7 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
  */
 struct hvpmu_dref_insn {
 	uint64_t pc;           /* the instruction's address */
-	uint32_t si_flags;     /* its decode flags (hvpmu_sparc_decode) */
+	uint32_t si_flags;     /* its class flags (enum hvpmu_ic_flags, hvpmu/insn.h) */
 	uint32_t size;         /* bytes of the access (SPARC: 1, 2, 4 or 8; block loads and stores come as 8-byte accesses) */
 	uint8_t is_store;      /* nonzero: the store side (a store, or an atomic's store) */
 };
@@ -353,14 +353,22 @@ void hvpmu_machine_dref_insn(struct hvpmu_machine *m, uint32_t strand, const str
 			     uint64_t vaddr);
 /*
  * Software prefetches (docs/prefetch-model.md): the source reports each
- * executed PREFETCH / PREFETCHA whose address it recovered
- * (hvpmu/prefetch.h) with hvpmu_machine_prefetch() -- `fcn` is its function
- * code -- and each one it could not with hvpmu_machine_prefetch_unresolved().
- * Same rules as hvpmu_machine_dref().  The statistics count, per strand,
- * prefetches issued (those of a function code with no memory effect apart),
- * unresolved ones, and L1D hardware prefetches (md mem.l1d_hw_prefetch).
+ * executed prefetch instruction whose address it knows with
+ * hvpmu_machine_prefetch() -- `dest` is where the instruction sends the
+ * line (the ISA's function code, e.g. SPARC V9 A.49 fcn through
+ * hvpmu/prefetch.h) -- and each one whose address it could not recover
+ * with hvpmu_machine_prefetch_unresolved().  Same rules as
+ * hvpmu_machine_dref().  The statistics count, per strand, prefetches
+ * issued (those with no memory effect, HVPMU_PF_NONE, apart), unresolved
+ * ones, and L1D hardware prefetches (md mem.l1d_hw_prefetch).
  */
-void hvpmu_machine_prefetch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t vaddr, unsigned fcn);
+enum hvpmu_pf_dest {
+	HVPMU_PF_NONE = 0, /* no memory effect (SPARC: a reserved or implementation-dependent fcn) */
+	HVPMU_PF_L1 = 1,   /* the L1 D-cache (and L2, inclusive) */
+	HVPMU_PF_L2 = 2,   /* the L2 only */
+};
+void hvpmu_machine_prefetch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t vaddr,
+			    enum hvpmu_pf_dest dest);
 void hvpmu_machine_prefetch_unresolved(struct hvpmu_machine *m, uint32_t strand);
 struct hvpmu_prefetch_stats {
 	uint64_t sw_issued, sw_nop, sw_unresolved, hw_issued;

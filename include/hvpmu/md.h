@@ -167,6 +167,7 @@ enum hvpmu_placement {
 
 struct hvpmu_md {
 	enum hvpmu_platform platform;
+	char isa[16];                /* the processors' instruction set (hvpmu_isa_by_name, hvpmu/isa.h) */
 	uint32_t chips;
 	uint32_t cores_per_chip;
 	uint32_t strands_per_core;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * hvpmu/prefetch.h - software prefetches for the memory model
- * (docs/prefetch-model.md).
+ * hvpmu/prefetch.h - SPARC V9 software prefetches for the event source
+ * (docs/prefetch-model.md), reached through the ISA descriptor
+ * hvpmu_isa_sparcv9 (hvpmu/isa.h).
  *
  * QEMU 7.2 user mode emits no memory access for PREFETCH / PREFETCHA and
  * plugin API v1 cannot read registers, so a prefetch's address is
@@ -20,19 +21,16 @@
 #define HVPMU_PREFETCH_H
 
 #include <stdint.h>
+#include <hvpmu/machine.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Destination of a software prefetch by function code. */
-enum hvpmu_pf_dest {
-	HVPMU_PF_NONE = 0, /* no memory effect: reserved or implementation-dependent fcn */
-	HVPMU_PF_L1 = 1,   /* L1 D-cache (and L2, inclusive): fcn 0x00 (#n_reads), 0x14 (#n_reads_strong) */
-	HVPMU_PF_L2 = 2,   /* L2 only: fcn 0x01-0x04, 0x11, 0x15-0x17 */
-};
-
-/* Destination of function code `fcn` (0..31). */
+/* Destination (enum hvpmu_pf_dest, hvpmu/machine.h) of function code
+ * `fcn` (0..31): HVPMU_PF_L1 for fcn 0x00 (#n_reads) and 0x14
+ * (#n_reads_strong), HVPMU_PF_L2 for 0x01-0x04, 0x11 and 0x15-0x17,
+ * HVPMU_PF_NONE for the rest (reserved or implementation-dependent). */
 enum hvpmu_pf_dest hvpmu_prefetch_dest(unsigned fcn);
 
 /* How a prefetch's address is known. */

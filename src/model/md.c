@@ -4,6 +4,7 @@
  * "Machine descriptions") and the sun4v MD guest properties the hypervisor
  * reads (../shared/reference/hw-and-hypervisor.md §1.3, §4).
  */
+#include <stdio.h>
 #include <string.h>
 #include <hvpmu/hvpmu.h>
 
@@ -116,14 +117,15 @@ static const struct hvpmu_md_kernel linux_kernel = {
 /* The built-in platforms as data. */
 static const struct platform {
 	const char *name;
+	const char *isa;      /* hvpmu/isa.h: the processors' instruction set */
 	uint32_t cores, strands;
 	uint64_t clock_hz;
 	const struct hvpmu_md_memory *mem;
 	int64_t dram_group;
 } platforms[] = {
-	[HVPMU_PLATFORM_T4] = { "t4", T4_CORES_PER_CHIP, T4_STRANDS_PER_CORE, T4_CLOCK_HZ, &t4_memory,
+	[HVPMU_PLATFORM_T4] = { "t4", "sparcv9", T4_CORES_PER_CHIP, T4_STRANDS_PER_CORE, T4_CLOCK_HZ, &t4_memory,
 				HVPMU_MD_DRAM_GROUP_OS /* §10.5: COUNT01 is the OS's */ },
-	[HVPMU_PLATFORM_T1] = { "t1", 8, 4, UINT64_C(1200000000), &t1_memory, HVPMU_MD_PROP_ABSENT },
+	[HVPMU_PLATFORM_T1] = { "t1", "sparcv9", 8, 4, UINT64_C(1200000000), &t1_memory, HVPMU_MD_PROP_ABSENT },
 };
 
 const char *hvpmu_platform_name(enum hvpmu_platform p)
@@ -150,6 +152,7 @@ int hvpmu_md_default(enum hvpmu_platform platform, struct hvpmu_md *md)
 	p = &platforms[platform];
 	memset(md, 0, sizeof *md);
 	md->platform = platform;
+	snprintf(md->isa, sizeof md->isa, "%s", p->isa);
 	md->chips = 1;
 	md->cores_per_chip = p->cores;
 	md->strands_per_core = p->strands;

@@ -546,10 +546,10 @@ static void hw_prefetch(struct hvpmu_machine *m, uint32_t strand, uint64_t a)
 	s->act.mem_refs += n; /* each may count once; the caller reports its own access */
 }
 
-void hvpmu_machine_prefetch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t vaddr, unsigned fcn)
+void hvpmu_machine_prefetch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t vaddr,
+			    enum hvpmu_pf_dest dest)
 {
 	struct strand *s;
-	enum hvpmu_pf_dest dest;
 	enum served from;
 	uint64_t a;
 	int pf;
@@ -559,7 +559,7 @@ void hvpmu_machine_prefetch(struct hvpmu_machine *m, uint32_t strand, uint64_t p
 	s = &m->s[strand];
 	s->l2b_pc = pc; /* request buffers: the access's cycle */
 	s->pf.sw_issued++;
-	if ((dest = hvpmu_prefetch_dest(fcn)) == HVPMU_PF_NONE) {
+	if (dest == HVPMU_PF_NONE) {
 		s->pf.sw_nop++;
 		return;
 	}

@@ -23,11 +23,12 @@ static uint64_t map_chunks(struct hvpmu_machine *m, uint64_t va, uint64_t len, u
 	return done;
 }
 
-uint64_t linux_mm_syscall(struct hvpmu_machine *m, int64_t num, const uint64_t a[6], int64_t ret)
+uint64_t linux_mm_syscall(struct hvpmu_machine *m, const struct hvpmu_isa_syscalls *sc, int64_t num, const uint64_t a[6],
+			  int64_t ret)
 {
 	if (ret < 0 && ret >= -MAX_ERRNO)
 		return 0;
-	if (num == SPARC64_NR_MADVISE && ret == 0 && a[2] == LINUX_MADV_HUGEPAGE) {
+	if (num == sc->madvise && ret == 0 && a[2] == LINUX_MADV_HUGEPAGE) {
 		uint64_t hpage = UINT64_C(1) << LINUX_HPAGE_SHIFT;
 		uint64_t start = (a[0] + hpage - 1) & ~(hpage - 1), end = (a[0] + a[1]) & ~(hpage - 1);
 
@@ -35,7 +36,7 @@ uint64_t linux_mm_syscall(struct hvpmu_machine *m, int64_t num, const uint64_t a
 			return 0;
 		return map_chunks(m, start, end - start, hpage, UINT64_C(1) << LINUX_REAL_HPAGE_SHIFT);
 	}
-	if (num == SPARC64_NR_MMAP && (a[3] & LINUX_MAP_HUGETLB) && a[1]) {
+	if (num == sc->mmap && (a[3] & LINUX_MAP_HUGETLB) && a[1]) {
 		unsigned shift = (unsigned)(a[3] >> LINUX_MAP_HUGE_SHIFT) & LINUX_MAP_HUGE_MASK;
 		uint64_t page, tte, va = (uint64_t)ret, len;
 

@@ -25,10 +25,8 @@
 #include <stdint.h>
 #include <hvpmu/hvpmu.h>
 
-/* sparc64 Linux syscall numbers (asm/unistd_64.h) and flags
- * (asm-generic/mman-common.h, linux/mman.h). */
-#define SPARC64_NR_MMAP 71
-#define SPARC64_NR_MADVISE 75
+/* Linux flags (asm-generic/mman-common.h, linux/mman.h) and sparc64's
+ * huge pages. */
 #define LINUX_MAP_HUGETLB 0x40000
 #define LINUX_MAP_HUGE_SHIFT 26
 #define LINUX_MAP_HUGE_MASK 0x3f
@@ -37,11 +35,13 @@
 #define LINUX_REAL_HPAGE_SHIFT 22 /* its TTEs: 4 MB */
 
 /*
- * A completed system call `num` with arguments a[0..5] and result `ret`
- * (negative errno on failure, as QEMU reports it).  Returns the bytes
- * newly mapped with large pages (0 when nothing changed).
+ * A completed system call `num` (numbered as `sc`, the ISA's user ABI)
+ * with arguments a[0..5] and result `ret` (negative errno on failure, as
+ * QEMU reports it).  Returns the bytes newly mapped with large pages (0
+ * when nothing changed).
  */
-__attribute__((visibility("hidden"))) uint64_t linux_mm_syscall(struct hvpmu_machine *m, int64_t num,
+__attribute__((visibility("hidden"))) uint64_t linux_mm_syscall(struct hvpmu_machine *m,
+								 const struct hvpmu_isa_syscalls *sc, int64_t num,
 								 const uint64_t a[6], int64_t ret);
 
 #endif

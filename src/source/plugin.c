@@ -40,16 +40,6 @@
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = HVPMU_QEMU_PLUGIN_VERSION;
 
-/* sparc64 Linux system call numbers (arch/sparc/include/uapi/asm/unistd.h). */
-#define SPARC64_NR_EXIT 1
-#define SPARC64_NR_READ 3
-#define SPARC64_NR_WRITE 4
-#define SPARC64_NR_EXIT_GROUP 188
-#define SPARC64_NR_FORK 2
-#define SPARC64_NR_VFORK 66
-#define SPARC64_NR_CLONE 217
-#define SPARC64_NR_CLONE3 435
-#define SPARC_INSN_BYTES 4
 /* Guest real addresses of the per-CPU MMU-statistics buffers (in the
  * machine description's first memory segment; 64-byte aligned). */
 #define MMUSTAT_RA UINT64_C(0x100000)
@@ -62,9 +52,11 @@ struct class_count {
 
 struct tb_info {
 	struct hvpmu_block blk;
+	uint32_t bytes;        /* the block's instruction bytes: blk.n words */
 	uint64_t last_pc;      /* address of the last instruction */
 	uint64_t cti_target;   /* static target of the block's last CTI (PC-relative ones) */
 	uint64_t cti_pc;       /* address of that CTI */
+	uint64_t cti_ds;       /* the address after it: its delay slot on ISAs that have one */
 	uint32_t cti_flags;    /* its decode flags */
 	uint8_t cti_annul;     /* it is a conditional branch with a = 1: taken iff its delay slot runs */
 	struct tb_info *next_alloc;
@@ -110,7 +102,7 @@ struct pf_insn {
 	int64_t delta;
 	const struct mem_insn *donor; /* AFTER */
 	uint8_t how;           /* enum hvpmu_pf_how */
-	uint8_t fcn;
+	uint8_t dest;          /* enum hvpmu_pf_dest */
 	uint8_t slot;          /* BEFORE */
 };
 
@@ -139,6 +131,7 @@ static struct plugin {
 	int mt;                /* per-vCPU marker callbacks */
 	struct stat_request rq;
 	struct hvpmu_md md;
+	const struct hvpmu_isa *isa; /* the guest's instruction set (md.isa) */
 	struct hvpmu_machine *m;
 	struct hvpmu_hv *hv;
 	struct hvpmu_sv *sv;
@@ -198,7 +191,7 @@ static struct vcpu *vcpu_of(unsigned idx)
 /* Delay slot of the pending CTI: a block starting there leaves it pending. */
 static uint64_t pend_ds(const struct vcpu *v)
 {
-	return v->pend_tb->cti_pc + SPARC_INSN_BYTES;
+	return v->pend_tb->cti_ds;
 }
 
 /*
@@ -324,7 +317,7 @@ static int account_prev(struct vcpu *v, uint64_t vaddr)
 			v->act->icount[p->last_cls]--;
 	} else if (vaddr >= p->blk.vaddr && vaddr < p->last_pc) {
 		/* left early: instruction (vaddr - start) / 4 trapped and restarts */
-		add_prefix(v, p, (vaddr - p->blk.vaddr) / SPARC_INSN_BYTES);
+		add_prefix(v, p, (vaddr - p->blk.vaddr) / P.isa->insn_bytes);
 	}
 	/* else left early at an unknown instruction (a guest signal handler
 	 * took over): nothing of it is counted (docs/event-source.md) */
@@ -359,7 +352,7 @@ static void block_entry(struct vcpu *v, struct tb_info *ti)
 		/* the strands share caches, L3s and the address space: one at a time */
 		if (P.mt)
 			lock();
-		hvpmu_machine_ifetch(P.m, v->strand, ti->blk.vaddr, ti->blk.n * SPARC_INSN_BYTES);
+		hvpmu_machine_ifetch(P.m, v->strand, ti->blk.vaddr, ti->bytes);
 		if (P.mt)
 			unlock();
 	}
@@ -397,7 +390,7 @@ static inline int entry_fast(struct vcpu *v, struct tb_info *ti, int reached)
 		return 0;
 	note_completed(v, p);
 	if (P.need_memory)
-		hvpmu_machine_ifetch(P.m, 0, vaddr, ti->blk.n * SPARC_INSN_BYTES);
+		hvpmu_machine_ifetch(P.m, 0, vaddr, ti->bytes);
 	if (v->pend) /* the previous block ran to its end */
 		resolve_pending(v, vaddr, 1);
 	set_pending(v, ti);
@@ -431,7 +424,7 @@ static void mem_access(struct vcpu *v, const struct mem_insn *mi, uint64_t vaddr
 			const struct pf_insn *p = v->pf_pend[k];
 
 			if (p->donor == mi)
-				hvpmu_machine_prefetch(P.m, v->strand, p->pc, vaddr + (uint64_t)p->delta, p->fcn);
+				hvpmu_machine_prefetch(P.m, v->strand, p->pc, vaddr + (uint64_t)p->delta, p->dest);
 			else
 				v->pf_pend[keep++] = p;
 		}
@@ -493,10 +486,10 @@ static void pf_access(struct vcpu *v, const struct pf_insn *p)
 		lock();
 	switch (p->how) {
 	case HVPMU_PF_ABSOLUTE:
-		hvpmu_machine_prefetch(P.m, v->strand, p->pc, (uint64_t)p->delta, p->fcn);
+		hvpmu_machine_prefetch(P.m, v->strand, p->pc, (uint64_t)p->delta, p->dest);
 		break;
 	case HVPMU_PF_BEFORE:
-		hvpmu_machine_prefetch(P.m, v->strand, p->pc, v->pf_base[p->slot] + (uint64_t)p->delta, p->fcn);
+		hvpmu_machine_prefetch(P.m, v->strand, p->pc, v->pf_base[p->slot] + (uint64_t)p->delta, p->dest);
 		break;
 	case HVPMU_PF_AFTER:
 		if (v->npf_pend < PF_PEND)
@@ -548,13 +541,12 @@ static void build_histogram(struct tb_info *ti, struct class_count *h)
 	ti->nhist = nh;
 }
 
+/* The instruction's word in host order (0 if it is not one word). */
 static uint32_t insn_word(struct qemu_plugin_insn *insn)
 {
-	const uint8_t *b = qemu_plugin_insn_data(insn);
-
-	if (qemu_plugin_insn_size(insn) != SPARC_INSN_BYTES)
+	if (qemu_plugin_insn_size(insn) != P.isa->insn_bytes)
 		return 0;
-	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+	return hvpmu_isa_word(P.isa, qemu_plugin_insn_data(insn));
 }
 
 /* Translation scratch of the memory model (under the lock): per
@@ -577,12 +569,12 @@ static void prepare_memory(struct qemu_plugin_tb *tb, size_t n)
 		n = TB_SCRATCH; /* longer blocks (none with QEMU's 512-insn limit): rest unmodeled */
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
-		struct hvpmu_sparc_insn d;
+		struct hvpmu_insn d;
 
 		T.word[i] = insn_word(insn);
 		T.mi[i] = NULL;
 		T.pf[i] = NULL;
-		hvpmu_sparc_decode(T.word[i], 0, &d);
+		P.isa->decode(T.word[i], 0, &d);
 		if ((d.flags & (HVPMU_IC_LOAD | HVPMU_IC_STORE | HVPMU_IC_ATOMIC)) &&
 		    (T.mi[i] = aligned_alloc(MEM_INSN_ALIGN, MEM_INSN_ALIGN))) {
 			memset(T.mi[i], 0, sizeof *T.mi[i]);
@@ -592,19 +584,19 @@ static void prepare_memory(struct qemu_plugin_tb *tb, size_t n)
 			T.mi[i]->rec_slot = -1;
 			T.mi[i]->pinfo = UINT64_MAX;
 		}
-		if ((d.flags & HVPMU_IC_PREFETCH) && (T.pf[i] = calloc(1, sizeof *T.pf[i])))
+		if ((d.flags & HVPMU_IC_PREFETCH) && P.isa->prefetch_resolve &&
+		    (T.pf[i] = calloc(1, sizeof *T.pf[i]))) {
 			T.pf[i]->pc = qemu_plugin_insn_vaddr(insn);
+			T.pf[i]->dest = (uint8_t)P.isa->prefetch_dest(T.word[i]);
+		}
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct pf_insn *p = T.pf[i];
-		struct hvpmu_sparc_operands o;
 		struct hvpmu_pf_link l;
 
 		if (!p)
 			continue;
-		hvpmu_sparc_operands(T.word[i], &o);
-		p->fcn = o.fcn;
-		hvpmu_prefetch_resolve(T.word, (uint32_t)n, (uint32_t)i, &l);
+		P.isa->prefetch_resolve(T.word, (uint32_t)n, (uint32_t)i, &l);
 		if ((l.how == HVPMU_PF_BEFORE || l.how == HVPMU_PF_AFTER) && !T.mi[l.donor])
 			l.how = HVPMU_PF_UNRESOLVED; /* out of memory */
 		if (l.how == HVPMU_PF_BEFORE && T.mi[l.donor]->rec_slot < 0) {
@@ -674,7 +666,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	ti->blk.cond_cti = -1;
 	ti->blk.cti = -1;
 	ti->blk.cls = ti->cls;
-	ti->last_pc = ti->blk.vaddr + (n - 1) * SPARC_INSN_BYTES;
+	ti->bytes = (uint32_t)(n * P.isa->insn_bytes);
+	ti->last_pc = ti->blk.vaddr + (n - 1) * P.isa->insn_bytes;
 	ti->mt = P.mt;
 	lock();
 	ti->next_alloc = P.allocs;
@@ -684,16 +677,17 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		uint64_t pc = qemu_plugin_insn_vaddr(insn);
-		struct hvpmu_sparc_insn d;
+		struct hvpmu_insn d;
 		uint32_t word = insn_word(insn);
 
-		hvpmu_sparc_decode(word, pc, &d);
+		P.isa->decode(word, pc, &d);
 		ti->flags[i] = d.flags;
 		if (d.flags & (HVPMU_IC_CTI_COND | HVPMU_IC_CTI_ALWAYS)) {
 			ti->blk.cti = (int32_t)i;
 			ti->blk.cond_cti = (d.flags & HVPMU_IC_CTI_COND) && d.has_target ? (int32_t)i : -1;
 			ti->cti_target = d.has_target ? d.target : 0;
 			ti->cti_pc = pc;
+			ti->cti_ds = pc + P.isa->insn_bytes;
 			ti->cti_flags = d.flags;
 			ti->cti_annul = (d.flags & HVPMU_IC_CTI_COND) && d.annul;
 		}
@@ -757,12 +751,12 @@ static void syscall_entry(struct vcpu *v, int64_t num, const uint64_t *args)
 	hvpmu_machine_set_mode(P.m, v->strand, HVPMU_MODE_PRIV);
 	/* the guest kernel's path in context 0 (docs/kernel-model.md); the
 	 * program's counting ends at an exit trap */
-	hvpmu_machine_syscall(P.m, v->strand, num, num != SPARC64_NR_EXIT_GROUP && num != SPARC64_NR_EXIT);
-	if (num == SPARC64_NR_EXIT_GROUP) {
+	hvpmu_machine_syscall(P.m, v->strand, num, num != P.isa->sc.exit_group && num != P.isa->sc.exit);
+	if (num == P.isa->sc.exit_group) {
 		for (uint32_t i = 0; i < P.nvcpu; i++)
 			if (P.vcpu[i].live)
 				stop_vcpu(&P.vcpu[i]);
-	} else if (num == SPARC64_NR_EXIT) {
+	} else if (num == P.isa->sc.exit) {
 		stop_vcpu(v);
 	}
 	unlock();
@@ -773,11 +767,11 @@ static void syscall_return(struct vcpu *v, int64_t num, int64_t ret)
 {
 	lock();
 	/* T1: a read()/write() moved `ret` bytes by DMA (docs/t1-platform.md) */
-	if ((num == SPARC64_NR_READ || num == SPARC64_NR_WRITE) && ret > 0)
-		hvpmu_machine_io(P.m, v->strand, num == SPARC64_NR_READ, (uint64_t)ret);
+	if ((num == P.isa->sc.read || num == P.isa->sc.write) && ret > 0)
+		hvpmu_machine_io(P.m, v->strand, num == P.isa->sc.read, (uint64_t)ret);
 	/* large pages asked for with madvise / MAP_HUGETLB (linux_mm.h) */
 	if (num == v->sc_num)
-		linux_mm_syscall(P.m, num, v->sc_args, ret);
+		linux_mm_syscall(P.m, &P.isa->sc, num, v->sc_args, ret);
 	hvpmu_machine_set_mode(P.m, v->strand, HVPMU_MODE_USER);
 	unlock();
 }
@@ -989,8 +983,8 @@ static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 	const uint64_t args[6] = { a1, a2, a3, a4, a5, a6 };
 
 	(void)id; (void)a7; (void)a8;
-	if (P.off && (num == SPARC64_NR_FORK || num == SPARC64_NR_VFORK || num == SPARC64_NR_CLONE ||
-		      num == SPARC64_NR_CLONE3))
+	if (P.off && (num == P.isa->sc.fork || num == P.isa->sc.vfork || num == P.isa->sc.clone ||
+		      num == P.isa->sc.clone3))
 		offload_stop(); /* a child process would have no model thread: run in the guest thread */
 	if (P.off && vcpu_index == 0) {
 		struct evrec *e = evring_reserve(&P.ring, 4, (struct evrec){ CTL(CTL_NOP), 0 });
@@ -1312,7 +1306,6 @@ static int setup(const char *cfg)
 {
 	char err[256];
 	struct hvpmu_sv_config svc = { 0 };
-	struct hvpmu_sparc_insn nop;
 
 	if (stat_request_read(cfg, &P.rq, err, sizeof err)) {
 		fprintf(stderr, "hvpmu plugin: %s\n", err);
@@ -1329,6 +1322,10 @@ static int setup(const char *cfg)
 			fprintf(stderr, "hvpmu plugin: %s: %s\n", P.rq.md_path, err);
 			return -1;
 		}
+	}
+	if (!(P.isa = hvpmu_isa_by_name(P.md.isa))) {
+		fprintf(stderr, "hvpmu plugin: unknown instruction set '%s'\n", P.md.isa);
+		return -1;
 	}
 	if (P.rq.hw_prefetch) /* hvpmu stat --hw-prefetch */
 		P.md.mem.l1d_hw_prefetch = P.rq.hw_prefetch;
@@ -1378,7 +1375,7 @@ static int setup(const char *cfg)
 		return -1;
 	}
 	/* class used if 64 distinct classes were ever exceeded: a NOP's */
-	P.fallback_class = hvpmu_machine_class(P.m, hvpmu_sparc_decode(0x01000000u, 0, &nop));
+	P.fallback_class = hvpmu_machine_class(P.m, HVPMU_IC_OTHER);
 	P.nvcpu = hvpmu_machine_nstrands(P.m);
 	P.vcpu = calloc(P.nvcpu, sizeof *P.vcpu);
 	if (!P.vcpu)
@@ -1402,11 +1399,6 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			HVPMU_QEMU_PLUGIN_VERSION, info->version.min, info->version.cur);
 		return -1;
 	}
-	if (!info->target_name || strcmp(info->target_name, "sparc64") != 0 || info->system_emulation) {
-		fprintf(stderr, "hvpmu plugin: runs only under qemu-sparc64 user mode (got %s)\n",
-			info->target_name ? info->target_name : "?");
-		return -1;
-	}
 	for (int i = 0; i < argc; i++)
 		if (strncmp(argv[i], "cfg=", 4) == 0)
 			cfg = argv[i] + 4;
@@ -1416,6 +1408,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	}
 	if (setup(cfg))
 		return -1;
+	if (!info->target_name || strcmp(info->target_name, P.isa->qemu_target) != 0 || info->system_emulation) {
+		fprintf(stderr, "hvpmu plugin: the machine's %s programs run only under %s user mode (got %s)\n",
+			P.isa->name, P.isa->qemu_user, info->target_name ? info->target_name : "?");
+		return -1;
+	}
 	P.id = id;
 	register_callbacks(id);
 	return 0;

@@ -746,7 +746,7 @@ int hvpmu_trace_replay(struct hvpmu_machine *m, uint32_t strand, struct hvpmu_tr
 				 * (docs/memory-model.md "Store buffer") */
 				act->bound += r->size / 4;
 			} else if (r->attr == HVPMU_TRACE_PREFETCH) { /* no fcn recorded: #n_reads */
-				hvpmu_machine_prefetch(m, strand, r->pc, r->addr, TRACE_PREFETCH_FCN);
+				hvpmu_machine_prefetch(m, strand, r->pc, r->addr, hvpmu_prefetch_dest(TRACE_PREFETCH_FCN));
 			} else {
 				hvpmu_machine_dref(m, strand, r->pc, r->addr, r->size,
 						   si_of[r->kind][r->attr ? attr_index(r->attr) : 0], r->kind);

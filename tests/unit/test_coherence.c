@@ -178,17 +178,17 @@ static void test_remote_prefetch(void **state)
 	struct hvpmu_machine *m = machine("t4-2", &md, 0);
 
 	(void)state;
-	hvpmu_machine_prefetch(m, C, PC, BASE, 1);           /* homed on chip 0, untouched */
+	hvpmu_machine_prefetch(m, C, PC, BASE, hvpmu_prefetch_dest(1));           /* homed on chip 0, untouched */
 	assert_int_equal(ev(m, C, HVPMU_MEV_PF_HIT_REMOTE), 1);
 	assert_int_equal(ev(m, C, HVPMU_MEV_PF_HIT_MEM), 0);
-	hvpmu_machine_prefetch(m, C, PC, BASE + 32, 1);      /* the other half of that L3 line */
+	hvpmu_machine_prefetch(m, C, PC, BASE + 32, hvpmu_prefetch_dest(1));      /* the other half of that L3 line */
 	assert_int_equal(ev(m, C, HVPMU_MEV_PF_HIT_L3), 1);
 	st(m, A, BASE + 8192);                               /* dirty in core 0's L2 */
-	hvpmu_machine_prefetch(m, C, PC, BASE + 8192, 1);
+	hvpmu_machine_prefetch(m, C, PC, BASE + 8192, hvpmu_prefetch_dest(1));
 	assert_int_equal(ev(m, C, HVPMU_MEV_PF_HIT_L3), 2);
 	assert_int_equal(ev(m, C, HVPMU_MEV_PF_HIT_REMOTE), 1);
 	ld(m, A, BASE + 3 * 8192);                           /* local memory for chip 0 */
-	hvpmu_machine_prefetch(m, A, PC, BASE + 4 * 8192, 1);
+	hvpmu_machine_prefetch(m, A, PC, BASE + 4 * 8192, hvpmu_prefetch_dest(1));
 	assert_int_equal(ev(m, A, HVPMU_MEV_PF_HIT_MEM), 1);
 	hvpmu_machine_destroy(m);
 }

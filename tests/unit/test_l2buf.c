@@ -126,7 +126,7 @@ static uint64_t burst(const struct hvpmu_md_l2buf *buf, uint64_t *mev)
 
 	prologue(m, 0, DATA);
 	for (unsigned i = 0; i < 20; i++)
-		hvpmu_machine_prefetch(m, 0, PC + 4 * i, DATA + 64 * (i + 1), FCN_ONE_READ);
+		hvpmu_machine_prefetch(m, 0, PC + 4 * i, DATA + 64 * (i + 1), hvpmu_prefetch_dest(FCN_ONE_READ));
 	hvpmu_machine_dref(m, 0, PC + 4 * 20, DATA + 64 * 21, 8, LD, 0);
 	hvpmu_machine_sync(m, 0, NULL, NULL);
 	tick = hvpmu_machine_tick(m, 0);
@@ -170,9 +170,9 @@ static void test_l3_drop(void **state)
 	a = hvpmu_machine_activity(m, 0);
 	prologue(m, 0, DATA);
 	for (unsigned i = 0; i < 6; i++)
-		hvpmu_machine_prefetch(m, 0, PC + 4 * i, DATA + 64 * (i + 1), FCN_ONE_READ);
+		hvpmu_machine_prefetch(m, 0, PC + 4 * i, DATA + 64 * (i + 1), hvpmu_prefetch_dest(FCN_ONE_READ));
 	/* one that hits L3 (the second half of line 1's 64-byte L3 line) needs no L3 entry */
-	hvpmu_machine_prefetch(m, 0, PC + 4 * 6, DATA + 64 + 32, FCN_ONE_READ);
+	hvpmu_machine_prefetch(m, 0, PC + 4 * 6, DATA + 64 + 32, hvpmu_prefetch_dest(FCN_ONE_READ));
 	assert_int_equal(a->mev[HVPMU_MEV_PF_DROP_L3], 2);
 	assert_int_equal(a->mev[HVPMU_MEV_PF_HIT_MEM], 4);
 	assert_int_equal(a->mev[HVPMU_MEV_PF_HIT_L3], 1);
@@ -195,7 +195,7 @@ static void test_fill_buffer(void **state)
 	a = hvpmu_machine_activity(m, 0);
 	prologue(m, 0, DATA);
 	for (unsigned i = 0; i < 10; i++)
-		hvpmu_machine_prefetch(m, 0, PC + 4 * i, DATA + 64 * (i + 1), FCN_ONE_READ);
+		hvpmu_machine_prefetch(m, 0, PC + 4 * i, DATA + 64 * (i + 1), hvpmu_prefetch_dest(FCN_ONE_READ));
 	assert_int_equal(a->mev[HVPMU_MEV_L2_FB_FULL], 2);
 	assert_int_equal(a->mev[HVPMU_MEV_L2_PIPE_STALL], 2);
 	assert_int_equal(a->mev[HVPMU_MEV_PF_HIT_MEM], 10); /* held back, not dropped */
@@ -244,7 +244,7 @@ static uint64_t l1_drops(int two_strands)
 		hvpmu_machine_ifetch(m, 1, PC, 4); /* strand 1, same core, runs */
 	prologue(m, 0, DATA);
 	for (unsigned i = 0; i < 35; i++)
-		hvpmu_machine_prefetch(m, 0, PC + 4 * i, DATA + 64 * (i + 1), FCN_N_READS);
+		hvpmu_machine_prefetch(m, 0, PC + 4 * i, DATA + 64 * (i + 1), hvpmu_prefetch_dest(FCN_N_READS));
 	n = hvpmu_machine_activity(m, 0)->mev[HVPMU_MEV_SWPF_DROP_MB_FULL];
 	hvpmu_machine_destroy(m);
 	return n;

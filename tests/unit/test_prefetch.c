@@ -248,9 +248,9 @@ static void test_sw_prefetch(void **state)
 	struct hvpmu_prefetch_stats st;
 
 	(void)state;
-	hvpmu_machine_prefetch(m, 0, PC, BASE, 1);      /* memory */
-	hvpmu_machine_prefetch(m, 0, PC, BASE + 40, 3); /* other half of the L3 line: L3 */
-	hvpmu_machine_prefetch(m, 0, PC, BASE + 8, 2);  /* L2 */
+	hvpmu_machine_prefetch(m, 0, PC, BASE, hvpmu_prefetch_dest(1));      /* memory */
+	hvpmu_machine_prefetch(m, 0, PC, BASE + 40, hvpmu_prefetch_dest(3)); /* other half of the L3 line: L3 */
+	hvpmu_machine_prefetch(m, 0, PC, BASE + 8, hvpmu_prefetch_dest(2));  /* L2 */
 	assert_int_equal(a->mev[HVPMU_MEV_PF_HIT_MEM], 1);
 	assert_int_equal(a->mev[HVPMU_MEV_PF_HIT_L3], 1);
 	assert_int_equal(a->mev[HVPMU_MEV_PF_HIT_L2], 1);
@@ -258,17 +258,17 @@ static void test_sw_prefetch(void **state)
 	load(m, BASE);
 	assert_int_equal(a->mev[HVPMU_MEV_DC_MISS_L2L3], 1);
 	/* now it is: both kinds are dropped at the D-cache */
-	hvpmu_machine_prefetch(m, 0, PC, BASE + 16, 0x11);
-	hvpmu_machine_prefetch(m, 0, PC, BASE + 24, 0);
+	hvpmu_machine_prefetch(m, 0, PC, BASE + 16, hvpmu_prefetch_dest(0x11));
+	hvpmu_machine_prefetch(m, 0, PC, BASE + 24, hvpmu_prefetch_dest(0));
 	assert_int_equal(a->mev[HVPMU_MEV_SWPF_DROP_DC_HIT], 2);
 	assert_int_equal(a->mev[HVPMU_MEV_PF_HIT_L2], 1);
 	/* fcn 0x14 fills L1D from memory, counts nowhere; the load then hits */
-	hvpmu_machine_prefetch(m, 0, PC, BASE + 4096, 0x14);
+	hvpmu_machine_prefetch(m, 0, PC, BASE + 4096, hvpmu_prefetch_dest(0x14));
 	load(m, BASE + 4096);
 	assert_int_equal(a->mev[HVPMU_MEV_DC_MISS_L2L3] + a->mev[HVPMU_MEV_DC_MISS_MEM], 1);
 	assert_int_equal(a->mev[HVPMU_MEV_PF_HIT_MEM] + a->mev[HVPMU_MEV_PF_HIT_L3], 2);
 	/* a reserved function code has no effect */
-	hvpmu_machine_prefetch(m, 0, PC, BASE + 8192, 5);
+	hvpmu_machine_prefetch(m, 0, PC, BASE + 8192, hvpmu_prefetch_dest(5));
 	load(m, BASE + 8192);
 	assert_int_equal(a->mev[HVPMU_MEV_DC_MISS_MEM], 1);
 	hvpmu_machine_prefetch_unresolved(m, 0);
@@ -293,7 +293,7 @@ static void test_disabled(void **state)
 
 	(void)state;
 	hvpmu_machine_enable_memory(m, 0);
-	hvpmu_machine_prefetch(m, 0, PC, BASE, 1);
+	hvpmu_machine_prefetch(m, 0, PC, BASE, hvpmu_prefetch_dest(1));
 	hvpmu_machine_prefetch_unresolved(m, 0);
 	assert_int_equal(a->mev[HVPMU_MEV_PF_HIT_MEM], 0);
 	assert_int_equal(hvpmu_machine_prefetch_stats(m, 0, &st), 0);
@@ -336,7 +336,7 @@ static void test_hw_prefetch(void **state)
 	assert_int_equal(st.hw_issued, lines / 2 + 2);
 	/* stores and software prefetches do not trigger it */
 	hvpmu_machine_dref(m, 0, PC, BASE + 131072, 8, HVPMU_IC_STORE, 1);
-	hvpmu_machine_prefetch(m, 0, PC, BASE + 196608, 0);
+	hvpmu_machine_prefetch(m, 0, PC, BASE + 196608, hvpmu_prefetch_dest(0));
 	assert_int_equal(hvpmu_machine_prefetch_stats(m, 0, &st), 0);
 	assert_int_equal(st.hw_issued, lines / 2 + 2);
 	hvpmu_machine_destroy(m);

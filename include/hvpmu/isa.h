@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * hvpmu/isa.h - the instruction-set seam of the event source (layer 1,
+ * ../shared/DESIGN.md "ISA").  Everything the event source needs to know
+ * about the guest's instruction set and its Linux user ABI is one
+ * descriptor, struct hvpmu_isa; the event source (src/source/plugin.c) and
+ * the tools know no ISA by name.  Implementations: SPARC V9
+ * (hvpmu_isa_sparcv9, src/source/isa_sparc.c: hvpmu/sparc_decode.h and the
+ * prefetch address recovery of hvpmu/prefetch.h).  MIPS64 and ppc64 are
+ * new descriptors of the same shape: fixed 32-bit big-endian instruction
+ * words, delay slots or none, their own system-call numbers.
+ *
+ * Everything here is constant data and pure functions: thread-safe.
+ */
+#ifndef HVPMU_ISA_H
+#define HVPMU_ISA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <hvpmu/insn.h>
+#include <hvpmu/machine.h>
+#include <hvpmu/prefetch.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One decoded instruction, in the generic vocabulary. */
+struct hvpmu_insn {
+	uint32_t flags;     /* enum hvpmu_ic_flags (hvpmu/insn.h) */
+	uint8_t uops;       /* micro-ops it decodes into (>= 1) */
+	uint8_t annul;      /* a conditional branch whose delay slot runs only when it is taken
+	                       (SPARC a = 1, MIPS branch-likely) */
+	uint8_t has_target; /* 1 if `target` is valid: a PC-relative control transfer */
+	uint64_t target;    /* its absolute target */
+};
+
+/* Linux system-call numbers of the ISA's user ABI (-1: none). */
+struct hvpmu_isa_syscalls {
+	int64_t exit, exit_group; /* end a thread / the process */
+	int64_t read, write;      /* move data through a file descriptor */
+	int64_t fork, vfork, clone, clone3; /* create a process or a thread */
+	int64_t mmap, madvise;    /* choose mappings and page sizes */
+};
+
+struct hvpmu_isa {
+	const char *name;        /* "sparcv9" */
+	/* the program format: ELF e_ident class and data, e_machine */
+	uint8_t elf_class;       /* ELFCLASS64 = 2 */
+	uint8_t elf_data;        /* ELFDATA2MSB = 2 */
+	uint16_t elf_machine;    /* EM_SPARCV9 = 43 */
+	/* QEMU user mode */
+	const char *qemu_target; /* QEMU's target name (qemu_info_t.target_name): "sparc64" */
+	const char *qemu_user;   /* the binary: "qemu-sparc64" */
+	const char *sysroot;     /* default -L: the Debian cross sysroot, "/usr/sparc64-linux-gnu" */
+	/* instruction words */
+	uint8_t insn_bytes;      /* every instruction is one word of this many bytes (4) */
+	uint8_t big_endian;      /* the words are big-endian in memory */
+	uint8_t delay_slot;      /* 1: the instruction after a control transfer runs before it takes effect */
+	struct hvpmu_isa_syscalls sc;
+	/* Decode the instruction `word` (host order) at `pc`; returns out->flags. */
+	uint32_t (*decode)(uint32_t word, uint64_t pc, struct hvpmu_insn *out);
+	/* Software prefetch: where the prefetch `word` goes, and its address
+	 * recovery in a block of n words (hvpmu/prefetch.h); NULL when the
+	 * ISA's prefetches are reported with their address. */
+	enum hvpmu_pf_dest (*prefetch_dest)(uint32_t word);
+	enum hvpmu_pf_how (*prefetch_resolve)(const uint32_t *words, uint32_t n, uint32_t i,
+					      struct hvpmu_pf_link *out);
+};
+
+extern const struct hvpmu_isa hvpmu_isa_sparcv9;
+
+/* The ISA of that name ("sparcv9"), or NULL. */
+const struct hvpmu_isa *hvpmu_isa_by_name(const char *name);
+
+/* The instruction word at `code` (insn_bytes bytes, in memory order), in
+ * host order. */
+static inline uint32_t hvpmu_isa_word(const struct hvpmu_isa *isa, const uint8_t *code)
+{
+	return isa->big_endian ? (uint32_t)code[0] << 24 | (uint32_t)code[1] << 16 | (uint32_t)code[2] << 8 | code[3]
+			       : (uint32_t)code[3] << 24 | (uint32_t)code[2] << 16 | (uint32_t)code[1] << 8 | code[0];
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

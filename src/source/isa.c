@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The instruction sets behind the ISA seam (hvpmu/isa.h), by name. */
+#include <string.h>
+#include <hvpmu/isa.h>
+
+static const struct hvpmu_isa *const isas[] = { &hvpmu_isa_sparcv9 };
+
+const struct hvpmu_isa *hvpmu_isa_by_name(const char *name)
+{
+	for (size_t i = 0; name && i < sizeof isas / sizeof isas[0]; i++)
+		if (strcmp(isas[i]->name, name) == 0)
+			return isas[i];
+	return NULL;
+}

@@ -69,8 +69,8 @@ enum hvpmu_mispred {
 enum hvpmu_mem_event {
 	HVPMU_MEV_IC_MISS_L2L3 = 0, /* L1I miss served by L2 or L3 (sl=5 0x01, sl=11 0x01) */
 	HVPMU_MEV_IC_MISS_MEM,      /* L1I miss served by local memory (sl=5 0x02, sl=11 0x02) */
-	HVPMU_MEV_DC_MISS_L2L3,     /* L1D load miss served by L2 or L3 (sl=16/23 0x01) */
-	HVPMU_MEV_DC_MISS_MEM,      /* L1D load miss served by local memory (sl=16/23 0x02) */
+	HVPMU_MEV_DC_MISS_L2L3,     /* L1D miss of an ordinary load served by L2 or L3 (sl=16/23 0x01) */
+	HVPMU_MEV_DC_MISS_MEM,      /* ... served by local memory (sl=16/23 0x02) */
 	HVPMU_MEV_ST_HIT_L2,        /* store hits L2 (sl=22 0x01) */
 	HVPMU_MEV_ST_HIT_L3,        /* store misses L2, hits L3 (sl=22 0x02) */
 	HVPMU_MEV_ST_MEM,           /* store served by local memory (sl=22 0x10) */
@@ -107,7 +107,7 @@ enum hvpmu_mem_event {
 	/* coherence (src/model/coherence.[ch], docs/coherence-model.md) */
 	HVPMU_MEV_IC_MISS_REMOTE,   /* L1I miss served by a remote L3, remote memory or a
 	                               remote L2 (sl=5 0x04, sl=11 0x02) */
-	HVPMU_MEV_DC_MISS_REMOTE,   /* L1D load miss served remotely (sl=16/23 0x04) */
+	HVPMU_MEV_DC_MISS_REMOTE,   /* ... served remotely (sl=16/23 0x04) */
 	HVPMU_MEV_ST_L2_LOCAL_C2C,  /* store takes the line from another core's L2, same die (sl=22 0x04) */
 	HVPMU_MEV_ST_L2_REMOTE_C2C, /* ... from another core's L2 on another die (sl=22 0x08) */
 	HVPMU_MEV_ST_REMOTE,        /* store served by remote memory (sl=22 0x20) */
@@ -137,6 +137,9 @@ enum hvpmu_mem_event {
 	HVPMU_MEV_L2_WB_FULL,       /* a dirty L2 victim finds the writeback buffer full (sl=24 0x08) */
 	HVPMU_MEV_L2_MB_FULL,       /* an L2 miss finds the miss buffer full (sl=24 0x10) */
 	HVPMU_MEV_L2_PIPE_STALL,    /* an L2 request held back by a full buffer (sl=24 0x20) */
+	/* an L1D miss of a block load, an atomic or a software prefetch,
+	 * served from anywhere (the T4's sl=16/23 leave these out, TABLE 10-2) */
+	HVPMU_MEV_DC_MISS_SPECIAL,
 	HVPMU_NMEV,
 };
 

@@ -44,6 +44,14 @@ static const uint8_t dc_event[SERVED_N] = {
 	[SERVED_C2C_REMOTE] = HVPMU_MEV_DC_MISS_REMOTE, [SERVED_L3_REMOTE] = HVPMU_MEV_DC_MISS_REMOTE,
 	[SERVED_MEM_REMOTE] = HVPMU_MEV_DC_MISS_REMOTE,
 };
+
+/* The event of an L1D miss by the instruction of class flags `f`: an
+ * ordinary load's by where it was served, or the one event of the block
+ * loads, atomics and software prefetches (hvpmu/machine.h). */
+static inline unsigned dc_miss_event(uint32_t f, unsigned from)
+{
+	return (f & (HVPMU_IC_BLOCK | HVPMU_IC_PREFETCH | HVPMU_IC_ATOMIC)) ? HVPMU_MEV_DC_MISS_SPECIAL : dc_event[from];
+}
 /* sl=21 (L2-destined prefetches): 0x01 L2, 0x04 L3 - any chip's, and a
  * line another L2 supplies (the table has no remote-L3 or C2C bit) -,
  * 0x08 local memory, 0x10 remote memory (docs/prefetch-model.md). */
@@ -293,8 +301,7 @@ static __attribute__((noinline)) void dup_miss(struct hvpmu_machine *m, uint32_t
 
 	if (!l2buf_fill_pending(&s->core->fills, a >> s->core->l1d.line_shift, strand, t, &done, &from))
 		return;
-	if (!(f & (HVPMU_IC_BLOCK | HVPMU_IC_PREFETCH | HVPMU_IC_ATOMIC)))
-		s->act.mev[dc_event[from]]++;
+	s->act.mev[dc_miss_event(f, from)]++;
 	if (!(f & HVPMU_IC_PREFETCH))
 		charge(s, HVPMU_PIPE_DATA, done - t < m->l2b_cap ? done - t : m->l2b_cap);
 	machine_mem_ref_done(m, strand, pc);
@@ -723,9 +730,7 @@ static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uin
 			bw = m->l2b_cap;
 		if (m->md.mem.l1d_hw_prefetch && !(f & HVPMU_IC_PREFETCH))
 			hw_prefetch(m, strand, a);
-		/* sl=16/23 do not count block loads, prefetches or atomics */
-		if (!(f & (HVPMU_IC_BLOCK | HVPMU_IC_PREFETCH | HVPMU_IC_ATOMIC)))
-			s->act.mev[dc_event[from]]++;
+		s->act.mev[dc_miss_event(f, from)]++;
 		/* software prefetches do not stall the pipeline */
 		if (!(f & HVPMU_IC_PREFETCH)) {
 			uint64_t wait = fill_wait(m, s, from) + bw;

@@ -298,6 +298,9 @@ static const struct {
 		MEV(DTLB_FILL_TRAP) } },
 	/* sl=11 0x02: "local memory hit, remote L3 hit, or remote memory hit" */
 	{ 11, { MEV(IC_MISS_L2L3), MEV(IC_MISS_MEM) | MEV(IC_MISS_REMOTE) } },
+	/* sl=16 / 23 "Does not count block loads, twin loads, prefetches, or
+	 * atomics" (TABLE 10-2): the ordinary loads' misses, not
+	 * DC_MISS_SPECIAL (twin loads are still counted: docs/memory-model.md) */
 	{ 16, { MEV(DC_MISS_L2L3), MEV(DC_MISS_MEM), MEV(DC_MISS_REMOTE) } },
 	/* store buffer (src/model/stbuf.h); a load counts once, in the buffer
 	 * or the queue: "Store buffer RAW hits supercede store queue RAW hits" */

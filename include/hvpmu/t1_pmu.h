@@ -32,9 +32,9 @@
  *   - Counting filter: UT counts user-mode events, ST privileged-mode ones.
  *     Nothing counts in hyperprivileged mode: on sun4v HPSTATE.enb=1, and
  *     tlu_pib.v pic_cnt_en has no term for hyperprivileged execution then.
- *     The machine feeds user-mode activity only (hvpmu/machine.h: retired
- *     instructions and memory events are user mode), so with the present
- *     machine ST alone counts nothing.
+ *     The machine feeds the user program's activity in user mode and the
+ *     modeled kernel path of each system call in privileged mode
+ *     (docs/kernel-model.md), so ST counts the kernel path.
  *   - Wrap: either half wrapping 2^32-1 -> 0 sets its OVF bit and sets
  *     SOFTINT bit 15, i.e. requests interrupt_level_15 (TT 0x4f; §3.2,
  *     tlu_tdp.v ORs the wrap pulses into sftint[15]).  There is no

@@ -249,18 +249,3 @@ uint32_t hvpmu_md_nstrands(const struct hvpmu_md *md)
 {
 	return md->chips * md->cores_per_chip * md->strands_per_core;
 }
-
-const char *hvpmu_strerror(int err)
-{
-	switch (err) {
-	case HVPMU_OK: return "success";
-	case HVPMU_EINVAL: return "invalid argument";
-	case HVPMU_ENOMEM: return "out of memory";
-	case HVPMU_ERANGE: return "index out of range";
-	case HVPMU_ENOTSUP: return "not supported by the model";
-	case HVPMU_EHV: return "hypercall failed";
-	case HVPMU_EFULL: return "table full";
-	case HVPMU_ETRAP: return "access trapped (privileged_action)";
-	default: return "unknown error";
-	}
-}

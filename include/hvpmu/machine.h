@@ -378,9 +378,61 @@ struct hvpmu_prefetch_stats {
 };
 /* Returns 0, or HVPMU_ERANGE for a bad strand. */
 int hvpmu_machine_prefetch_stats(const struct hvpmu_machine *m, uint32_t strand, struct hvpmu_prefetch_stats *st);
-/* Enable the memory model (the source calls the functions above). */
+/* Enable the memory model (the source calls the functions above);
+ * the same as setting or clearing HVPMU_FEAT_MEMORY below. */
 void hvpmu_machine_enable_memory(struct hvpmu_machine *m, int on);
 int hvpmu_machine_memory_enabled(const struct hvpmu_machine *m);
+
+/*
+ * What the event source must report for the events being counted (the
+ * gem5 way: a source of activity costs only while something counts it).
+ * Set once, before the program runs, by whoever configures the run (the
+ * supervisor's session, from its events); the source reads it when it
+ * starts.  HVPMU_FEAT_MEMORY turns the memory model on and implies
+ * HVPMU_FEAT_BRANCHES: the pipeline timing that runs with it charges
+ * every CTI's outcome (docs/timing-model.md).
+ */
+enum hvpmu_feature {
+	HVPMU_FEAT_TAKEN = 1u << 0,    /* conditional CTI outcomes (act->taken_cond) */
+	HVPMU_FEAT_BRANCHES = 1u << 1, /* every CTI's outcome (hvpmu_machine_branch) */
+	HVPMU_FEAT_MEMORY = 1u << 2,   /* data references, fetches and prefetches (hvpmu_machine_dref ...) */
+};
+void hvpmu_machine_set_features(struct hvpmu_machine *m, unsigned features);
+unsigned hvpmu_machine_features(const struct hvpmu_machine *m);
+
+/*
+ * The guest operating system's side of a strand, as the event source sees
+ * it happen (QEMU user mode runs the kernel's work itself): a thread
+ * starts on the strand, its program traps into the OS for a system call
+ * and the call returns, the thread ends, the whole program ends.  The
+ * source reports each after accounting and syncing the strand's activity
+ * up to that point; the machine changes the strand's mode as the trap
+ * does (a system call runs privileged, its return and a thread start are
+ * user mode) and passes the event to the guest OS's handler (the
+ * supervisor installs it: a user-mode software trap goes to the guest
+ * OS's own trap table, sun4v hypervisor traps are separate, hvpmu/sun4v.h).
+ * `num` and `args` are the ISA's Linux system-call number and arguments
+ * (hvpmu/isa.h), `ret` the call's result (negative errno on failure).
+ */
+enum hvpmu_os_event {
+	HVPMU_OS_THREAD_START = 0, /* a guest thread starts running on `strand` */
+	HVPMU_OS_SYSCALL = 1,      /* system call `num`(args): the strand enters privileged mode first */
+	HVPMU_OS_SYSRET = 2,       /* system call `num` returns `ret`: the strand returns to user mode after */
+	HVPMU_OS_THREAD_EXIT = 3,  /* the thread on `strand` ended */
+	HVPMU_OS_HALT = 4,         /* the program ended; every strand's activity is reported */
+};
+struct hvpmu_os_call {
+	enum hvpmu_os_event ev;
+	uint32_t strand;
+	int64_t num;
+	uint64_t args[6];
+	int64_t ret;
+};
+typedef void (*hvpmu_os_fn)(void *ctx, const struct hvpmu_os_call *call);
+void hvpmu_machine_set_os_handler(struct hvpmu_machine *m, hvpmu_os_fn fn, void *ctx);
+/* Returns 0, HVPMU_ERANGE (strand, for events other than HALT) or
+ * HVPMU_EINVAL (unknown event). */
+int hvpmu_machine_os_event(struct hvpmu_machine *m, const struct hvpmu_os_call *call);
 
 /* Modeled %tick of the strand, in cycles (all modes). */
 uint64_t hvpmu_machine_tick(struct hvpmu_machine *m, uint32_t strand);

@@ -205,6 +205,44 @@ void hvpmu_machine_set_trap_handler(struct hvpmu_machine *m, hvpmu_trap_fn fn, v
 	m->trap_ctx = ctx;
 }
 
+void hvpmu_machine_set_os_handler(struct hvpmu_machine *m, hvpmu_os_fn fn, void *ctx)
+{
+	m->os_fn = fn;
+	m->os_ctx = ctx;
+}
+
+static void os_call(struct hvpmu_machine *m, const struct hvpmu_os_call *c)
+{
+	if (m->os_fn)
+		m->os_fn(m->os_ctx, c);
+}
+
+int hvpmu_machine_os_event(struct hvpmu_machine *m, const struct hvpmu_os_call *c)
+{
+	if (c->ev != HVPMU_OS_HALT && c->strand >= m->nstrands)
+		return HVPMU_ERANGE;
+	switch (c->ev) {
+	case HVPMU_OS_THREAD_START: /* the OS dispatches the thread in user mode */
+		hvpmu_machine_set_mode(m, c->strand, HVPMU_MODE_USER);
+		os_call(m, c);
+		return HVPMU_OK;
+	case HVPMU_OS_SYSCALL: /* the trap instruction retired in user mode; the OS runs privileged */
+		hvpmu_machine_set_mode(m, c->strand, HVPMU_MODE_PRIV);
+		os_call(m, c);
+		return HVPMU_OK;
+	case HVPMU_OS_SYSRET:
+		os_call(m, c);
+		hvpmu_machine_set_mode(m, c->strand, HVPMU_MODE_USER);
+		return HVPMU_OK;
+	case HVPMU_OS_THREAD_EXIT:
+	case HVPMU_OS_HALT:
+		os_call(m, c);
+		return HVPMU_OK;
+	default:
+		return HVPMU_EINVAL;
+	}
+}
+
 int hvpmu_machine_class(struct hvpmu_machine *m, uint32_t si_flags)
 {
 	for (unsigned k = 0; k < m->nclass; k++)

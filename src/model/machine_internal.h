@@ -132,6 +132,9 @@ struct hvpmu_machine {
 	uint64_t max_insn_cycles_nomem;   /* ... with the memory model off */
 	hvpmu_trap_fn trap_fn;
 	void *trap_ctx;
+	hvpmu_os_fn os_fn;                /* the guest OS (hvpmu_machine_os_event) */
+	void *os_ctx;
+	unsigned features;                /* enum hvpmu_feature, except MEMORY: mem_on */
 	hvpmu_tsb_hit_fn tsb_fn;
 	void *tsb_ctx;
 	struct strand *s;

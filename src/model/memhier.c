@@ -17,6 +17,17 @@
 void hvpmu_machine_enable_memory(struct hvpmu_machine *m, int on) { m->mem_on = on != 0; }
 int hvpmu_machine_memory_enabled(const struct hvpmu_machine *m) { return m->mem_on; }
 
+void hvpmu_machine_set_features(struct hvpmu_machine *m, unsigned features)
+{
+	m->mem_on = (features & HVPMU_FEAT_MEMORY) != 0;
+	m->features = features & (HVPMU_FEAT_TAKEN | HVPMU_FEAT_BRANCHES);
+}
+
+unsigned hvpmu_machine_features(const struct hvpmu_machine *m)
+{
+	return m->features | (m->mem_on ? HVPMU_FEAT_MEMORY | HVPMU_FEAT_BRANCHES : 0u);
+}
+
 enum served {
 	SERVED_L1, SERVED_L2, SERVED_L3, SERVED_MEM,
 	/* coherence (docs/coherence-model.md) */

@@ -249,7 +249,7 @@ static void test_mmustat_client(void **state)
 	assert_int_equal(hvpmu_hv_set_version(hv, 0, HV_GRP_NIAGARA, 1, 0, &minor), HV_EOK);
 	for (unsigned i = 0; i < MMU_BUF_BYTES / 8; i++) /* zeroed buffer */
 		assert_int_equal(hvpmu_guest_mem_write64(gm, MMU_BUF + 8 * i, 0), 0);
-	/* status paths: alignment, range; errors keep the configuration */
+	/* status paths: alignment, range; an error leaves collection off */
 	assert_int_equal(hvpmu_hv_mmustat_conf(hv, 0, MMU_BUF + 8, &old), HV_EBADALIGN);
 	assert_int_equal(hvpmu_hv_mmustat_conf(hv, 0, md.guests[0].mem[0].size - 0x100, &old), HV_ENORADDR);
 	assert_int_equal(hvpmu_hv_mmustat_conf(hv, 0, UINT64_C(0x7000000000), &old), HV_ENORADDR);

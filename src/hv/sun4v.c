@@ -31,19 +31,26 @@ struct api_group {
 	uint64_t major;      /* the one major version offered */
 	uint64_t max_minor;  /* highest minor of that major */
 	uint32_t platforms;  /* bit per enum hvpmu_platform offering the group */
+	/* Called when the guest gives the group up (API_SET_VERSION major 0):
+	 * stop every service of the group that runs without being called,
+	 * since the guest can no longer reach the functions that stop it.
+	 * NULL: the group has none. */
+	void (*release)(struct hvpmu_hv *hv, unsigned guest);
 };
 
 #define ON_T4 (1u << HVPMU_PLATFORM_T4)
 #define ON_T1 (1u << HVPMU_PLATFORM_T1)
 
+static void niagara_release(struct hvpmu_hv *hv, unsigned guest);
+
 /* Groups offered per platform.  SUN4V 1.0 and CORE 1.6 as Linux registers
  * them at boot (linux-clients.md §1.2); VT_CPU 1.0 on T4; the Niagara perf
  * group 0x200 1.0 on T1 only (hw-and-hypervisor.md §1.1). */
 static const struct api_group api_groups[] = {
-	{ HV_GRP_SUN4V, 1, 0, ON_T4 | ON_T1 },
-	{ HV_GRP_CORE, 1, 6, ON_T4 | ON_T1 },
-	{ HV_GRP_VT_CPU, 1, 0, ON_T4 },
-	{ HV_GRP_NIAGARA, 1, 0, ON_T1 },
+	{ HV_GRP_SUN4V, 1, 0, ON_T4 | ON_T1, NULL },
+	{ HV_GRP_CORE, 1, 6, ON_T4 | ON_T1, NULL },
+	{ HV_GRP_VT_CPU, 1, 0, ON_T4, NULL },
+	{ HV_GRP_NIAGARA, 1, 0, ON_T1, niagara_release },
 };
 #define NGROUPS (sizeof api_groups / sizeof api_groups[0])
 
@@ -223,6 +230,18 @@ static uint64_t mmustat_info(struct hvpmu_hv *hv, unsigned guest, uint32_t stran
 	return st;
 }
 
+/* Group 0x200 given up: MMU statistics collection stops on every vCPU of
+ * the guest (docs/mmustat.md "EBADTRAP").  The buffers keep their
+ * contents; the chip-wide PerfRegs of 0x100/0x101 are hardware registers
+ * and keep theirs. */
+static void niagara_release(struct hvpmu_hv *hv, unsigned guest)
+{
+	struct hvpmu_mmustat *ms = hv->g[guest].mmustat;
+
+	for (unsigned v = 0; ms && v < hvpmu_mmustat_nvcpus(ms); v++)
+		hvpmu_mmustat_reset(ms, v);
+}
+
 struct hvpmu_machine *hvpmu_hv_machine(struct hvpmu_hv *hv) { return hv->m; }
 
 int hvpmu_hv_set_guest_trap_handler(struct hvpmu_hv *hv, unsigned guest, hvpmu_guest_trap_fn fn, void *ctx)
@@ -235,8 +254,9 @@ int hvpmu_hv_set_guest_trap_handler(struct hvpmu_hv *hv, unsigned guest, hvpmu_g
 }
 
 /* CORE_TRAP API_SET_VERSION: %o0 group, %o1 major, %o2 minor -> %o1 minor. */
-static uint64_t api_set_version(struct hvpmu_hv *hv, struct guest_state *gs, struct hvpmu_hv_regs *r)
+static uint64_t api_set_version(struct hvpmu_hv *hv, unsigned guest, struct hvpmu_hv_regs *r)
 {
+	struct guest_state *gs = &hv->g[guest];
 	int gi = group_index(hv, r->o[0]);
 	uint64_t major = r->o[1], minor = r->o[2];
 
@@ -244,6 +264,8 @@ static uint64_t api_set_version(struct hvpmu_hv *hv, struct guest_state *gs, str
 		return HV_EINVAL;
 	if (major == 0) { /* major 0 disables the group */
 		gs->major[gi] = gs->minor[gi] = 0;
+		if (api_groups[gi].release)
+			api_groups[gi].release(hv, guest);
 		r->o[1] = 0;
 		return HV_EOK;
 	}
@@ -434,7 +456,7 @@ static uint64_t dispatch(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, u
 
 	if (trapnum == HV_CORE_TRAP) {
 		switch (r->o[5]) {
-		case HV_CORE_SET_VER: return api_set_version(hv, gs, r);
+		case HV_CORE_SET_VER: return api_set_version(hv, guest, r);
 		case HV_CORE_GET_VER: return api_get_version(hv, gs, r);
 		default: return HV_EBADTRAP;
 		}

@@ -658,6 +658,198 @@ static void test_trap_mode_and_cost(void **state)
 	fx_fini(&f);
 }
 
+/* --- NIAGARA_MMUSTAT_CONF 0x102 / INFO 0x103 through the trap ABI (t1) -- */
+
+#define MMU_BUF UINT64_C(0x100000)       /* a 64-byte aligned buffer in the guest's memory */
+#define MMU_DMMU_CTXNON0_8K 0x180        /* niagara-mmustat-api.txt §2.3 */
+#define USER_PAGES UINT64_C(0x80000000)  /* the program's data, 8 KB pages */
+#define PASSED_O1 UINT64_C(0x1111)       /* %o1 as the guest passes it */
+
+struct t1fx {
+	struct hvpmu_md md;
+	struct hvpmu_machine *m;
+	struct hvpmu_hv *hv;
+	struct hvpmu_guest_mem *gm;
+	uint64_t page; /* next user page not touched yet */
+};
+
+static void t1_init(struct t1fx *f)
+{
+	memset(f, 0, sizeof *f);
+	assert_int_equal(hvpmu_md_default(HVPMU_PLATFORM_T1, &f->md), HVPMU_OK);
+	assert_int_equal(hvpmu_machine_create(&f->md, &f->m), HVPMU_OK);
+	assert_int_equal(hvpmu_hv_create(f->m, &f->hv), HVPMU_OK);
+	f->gm = hvpmu_hv_guest_mem(f->hv, 0);
+	assert_non_null(f->gm);
+	hvpmu_machine_enable_memory(f->m, 1); /* tablewalks and TSB hits */
+	f->page = USER_PAGES;
+}
+
+static void t1_fini(struct t1fx *f)
+{
+	hvpmu_hv_destroy(f->hv);
+	hvpmu_machine_destroy(f->m);
+}
+
+/* One trap as the guest OS issues it (privileged mode): %o0 = a0, %o1 =
+ * PASSED_O1, function fn in %o5.  Returns %o0; *o1 gets %o1. */
+static uint64_t os_trap(struct t1fx *f, uint32_t strand, unsigned trapnum, uint64_t fn, uint64_t a0, uint64_t a1,
+			uint64_t *o1)
+{
+	struct hvpmu_hv_regs r = regs(a0, a1, 0, fn);
+
+	assert_int_equal(hvpmu_machine_set_mode(f->m, strand, HVPMU_MODE_PRIV), HVPMU_OK);
+	hvpmu_hv_trap(f->hv, strand, trapnum, &r);
+	assert_int_equal(hvpmu_machine_set_mode(f->m, strand, HVPMU_MODE_USER), HVPMU_OK);
+	assert_int_equal(r.o[5], fn);
+	if (o1)
+		*o1 = r.o[1];
+	return r.o[0];
+}
+
+static uint64_t conf_trap(struct t1fx *f, uint32_t strand, uint64_t ra, uint64_t *o1)
+{
+	return os_trap(f, strand, HV_FAST_TRAP, HV_FAST_NIAGARA_MMUSTAT_CONF, ra, PASSED_O1, o1);
+}
+
+static uint64_t info_trap(struct t1fx *f, uint32_t strand, uint64_t *o1)
+{
+	return os_trap(f, strand, HV_FAST_TRAP, HV_FAST_NIAGARA_MMUSTAT_INFO, 0, PASSED_O1, o1);
+}
+
+static uint64_t niag_version(struct t1fx *f, uint64_t major)
+{
+	return os_trap(f, 0, HV_CORE_TRAP, HV_CORE_SET_VER, HV_GRP_NIAGARA, major, NULL);
+}
+
+/* The user program on `strand` touches a new 8 KB page: one DTLB miss
+ * whose walk hits the TSB (ctx != 0, 8 KB), as the TLB model counts it. */
+static void touch_page(struct t1fx *f, uint32_t strand)
+{
+	uint64_t before = hvpmu_machine_tsb_hits(f->m, strand, 1, 1, 0);
+
+	hvpmu_machine_dref(f->m, strand, 0x1000, f->page, 8, HVPMU_SI_LOAD, 0);
+	f->page += 8192;
+	assert_int_equal(hvpmu_machine_tsb_hits(f->m, strand, 1, 1, 0), before + 1);
+}
+
+/* The DMMU ctxnon0 8 KB hits word of the buffer at ra. */
+static uint64_t buf_hits(struct t1fx *f, uint64_t ra)
+{
+	uint64_t v = 0;
+
+	assert_int_equal(hvpmu_guest_mem_read64(f->gm, ra + MMU_DMMU_CTXNON0_8K, &v), 0);
+	return v;
+}
+
+/* niagara-mmustat-api.txt §2.1 "If an error is returned no statistics are
+ * collected (equivalent to passing an raddr of zero)": after EBADALIGN or
+ * ENORADDR the previous buffer is no longer written and INFO says 0; %o1
+ * is what the guest passed. */
+static void test_mmustat_error_stops_collection(void **state)
+{
+	struct t1fx f;
+	uint64_t o1;
+
+	(void)state;
+	t1_init(&f);
+	const struct {
+		uint64_t ra, status;
+	} bad[] = {
+		{ MMU_BUF + 8, HV_EBADALIGN },
+		{ MMU_BUF + 0x20, HV_EBADALIGN },
+		{ f.md.guests[0].mem[0].size - 0x100, HV_ENORADDR }, /* runs past the segment */
+		{ UINT64_C(0x7000000000), HV_ENORADDR },              /* in no segment */
+	};
+	assert_int_equal(niag_version(&f, 1), HV_EOK);
+	for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		uint64_t n;
+
+		assert_int_equal(conf_trap(&f, 0, MMU_BUF, &o1), HV_EOK);
+		assert_int_equal(o1, 0); /* collection was off */
+		touch_page(&f, 0);
+		n = buf_hits(&f, MMU_BUF);
+		assert_true(n >= 1);
+		assert_int_equal(conf_trap(&f, 0, bad[i].ra, &o1), bad[i].status);
+		assert_int_equal(o1, PASSED_O1);
+		assert_int_equal(info_trap(&f, 0, &o1), HV_EOK);
+		assert_int_equal(o1, 0);
+		touch_page(&f, 0);
+		assert_int_equal(buf_hits(&f, MMU_BUF), n); /* no longer accessed */
+	}
+	t1_fini(&f);
+}
+
+static void two_t1_buffers(struct t1fx *f)
+{
+	uint64_t o1;
+
+	assert_int_equal(conf_trap(f, 0, MMU_BUF, &o1), HV_EOK);
+	assert_int_equal(conf_trap(f, 1, MMU_BUF + HVPMU_MMUSTAT_AREA_SIZE, &o1), HV_EOK);
+	touch_page(f, 0);
+	touch_page(f, 1);
+	assert_int_equal(buf_hits(f, MMU_BUF), 1);
+	assert_int_equal(buf_hits(f, MMU_BUF + HVPMU_MMUSTAT_AREA_SIZE), 1);
+}
+
+/*
+ * EBADTRAP is the dispatcher's answer when group 0x200 is not negotiated:
+ * the function is never reached.  hvpmu keeps "a buffer is live only while
+ * the group is negotiated" (docs/mmustat.md): un-negotiating the group
+ * (API_SET_VERSION major 0) stops collection on every vCPU of the guest,
+ * since the guest can no longer reach CONF to stop it; negotiating it
+ * again starts with collection off.  A failed API_SET_VERSION changes
+ * nothing.
+ */
+static void test_mmustat_ebadtrap(void **state)
+{
+	struct t1fx f;
+	uint64_t o1;
+
+	(void)state;
+	t1_init(&f);
+	/* before negotiation: EBADTRAP, %o1 untouched, nothing configured */
+	assert_int_equal(conf_trap(&f, 0, MMU_BUF, &o1), HV_EBADTRAP);
+	assert_int_equal(o1, PASSED_O1);
+	assert_int_equal(info_trap(&f, 0, &o1), HV_EBADTRAP);
+	assert_int_equal(o1, PASSED_O1);
+	assert_int_equal(niag_version(&f, 1), HV_EOK);
+	assert_int_equal(info_trap(&f, 0, &o1), HV_EOK);
+	assert_int_equal(o1, 0);
+	touch_page(&f, 0);
+	assert_int_equal(buf_hits(&f, MMU_BUF), 0);
+
+	/* a failed negotiation leaves the group, and collection, as they were */
+	two_t1_buffers(&f);
+	assert_int_equal(niag_version(&f, 2), HV_ENOTSUPPORTED);
+	touch_page(&f, 0);
+	assert_int_equal(buf_hits(&f, MMU_BUF), 2);
+	assert_int_equal(info_trap(&f, 1, &o1), HV_EOK);
+	assert_int_equal(o1, MMU_BUF + HVPMU_MMUSTAT_AREA_SIZE);
+
+	/* major 0: the group's functions answer EBADTRAP and no buffer of
+	 * the guest is written any more */
+	assert_int_equal(niag_version(&f, 0), HV_EOK);
+	assert_int_equal(conf_trap(&f, 0, 0, &o1), HV_EBADTRAP);
+	assert_int_equal(info_trap(&f, 1, &o1), HV_EBADTRAP);
+	assert_int_equal(o1, PASSED_O1);
+	touch_page(&f, 0);
+	touch_page(&f, 1);
+	assert_int_equal(buf_hits(&f, MMU_BUF), 2);
+	assert_int_equal(buf_hits(&f, MMU_BUF + HVPMU_MMUSTAT_AREA_SIZE), 1);
+	/* negotiated again: collection is off until the guest configures */
+	assert_int_equal(niag_version(&f, 1), HV_EOK);
+	assert_int_equal(info_trap(&f, 0, &o1), HV_EOK);
+	assert_int_equal(o1, 0);
+	assert_int_equal(info_trap(&f, 1, &o1), HV_EOK);
+	assert_int_equal(o1, 0);
+	touch_page(&f, 1);
+	assert_int_equal(buf_hits(&f, MMU_BUF + HVPMU_MMUSTAT_AREA_SIZE), 1);
+	assert_int_equal(conf_trap(&f, 1, MMU_BUF, &o1), HV_EOK);
+	assert_int_equal(o1, 0);
+	t1_fini(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -676,6 +868,8 @@ int main(void)
 		cmocka_unit_test(test_vt_sticky_bits),
 		cmocka_unit_test(test_vt_register_convention),
 		cmocka_unit_test(test_trap_mode_and_cost),
+		cmocka_unit_test(test_mmustat_error_stops_collection),
+		cmocka_unit_test(test_mmustat_ebadtrap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

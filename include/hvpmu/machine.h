@@ -391,7 +391,8 @@ int hvpmu_machine_set_tick_compare(struct hvpmu_machine *m, uint32_t strand, uin
  *   ASI 0xB0 (HVPMU_T4_ASI_PIC), same VAs: PIC0-3, TABLE 10-3, with the
  *            picnht/picnpt checks (HVPMU_ETRAP = privileged_action).
  * The strand is synced first, so a read sees every event so far and a write
- * applies from now on.  Other ASIs/VAs: HVPMU_ERANGE.
+ * applies from now on.  Other ASIs/VAs, a strand past the last, and any
+ * access on a machine without T4 PMUs (platform t1): HVPMU_ERANGE.
  */
 int hvpmu_machine_ldxa(struct hvpmu_machine *m, uint32_t strand, unsigned asi, uint64_t va, uint64_t *val);
 int hvpmu_machine_stxa(struct hvpmu_machine *m, uint32_t strand, unsigned asi, uint64_t va, uint64_t val);

@@ -732,7 +732,9 @@ int hvpmu_machine_ldxa(struct hvpmu_machine *m, uint32_t strand, unsigned asi, u
 	unsigned idx;
 	struct strand *s;
 
-	if (strand >= m->nstrands || pmu_reg_index(va, &idx))
+	/* ASIs 0x64 / 0xB0 are the T4 PMU's (TABLE 10-1, 10-3): no such
+	 * registers on a machine without T4 PMUs (t1) */
+	if (strand >= m->nstrands || pmu_reg_index(va, &idx) || !m->s[strand].pmu)
 		return HVPMU_ERANGE;
 	s = &m->s[strand];
 	hvpmu_machine_sync(m, strand, NULL, NULL);
@@ -749,7 +751,7 @@ int hvpmu_machine_stxa(struct hvpmu_machine *m, uint32_t strand, unsigned asi, u
 	struct strand *s;
 	int rc;
 
-	if (strand >= m->nstrands || pmu_reg_index(va, &idx))
+	if (strand >= m->nstrands || pmu_reg_index(va, &idx) || !m->s[strand].pmu)
 		return HVPMU_ERANGE;
 	s = &m->s[strand];
 	hvpmu_machine_sync(m, strand, NULL, NULL);

@@ -97,6 +97,30 @@ static void test_t1_pcr_pic(void **state)
 	hvpmu_machine_destroy(m);
 }
 
+/* ASI 0x64 (PCR) and 0xB0 (PIC) are the SPARC T4's PMU ASIs
+ * (sparc-t4-performance-instrumentation.md TABLE 10-1, 10-3); a T1 has no
+ * such registers: LDXA/STXA of them are not PMU accesses in any mode. */
+static void test_t1_no_t4_asis(void **state)
+{
+	static const unsigned asis[] = { HVPMU_T4_ASI_PCR, HVPMU_T4_ASI_PIC };
+	struct hvpmu_md md;
+	struct hvpmu_machine *m = NULL;
+	uint64_t v = 0x5555;
+
+	(void)state;
+	assert_int_equal(hvpmu_md_default(HVPMU_PLATFORM_T1, &md), 0);
+	assert_int_equal(hvpmu_machine_create(&md, &m), 0);
+	for (int mode = HVPMU_MODE_USER; mode < HVPMU_NMODES; mode++) {
+		assert_int_equal(hvpmu_machine_set_mode(m, 0, (enum hvpmu_mode)mode), 0);
+		for (unsigned a = 0; a < sizeof asis / sizeof asis[0]; a++) {
+			assert_int_equal(hvpmu_machine_ldxa(m, 0, asis[a], 0, &v), HVPMU_ERANGE);
+			assert_int_equal(hvpmu_machine_stxa(m, 0, asis[a], 8, 1), HVPMU_ERANGE);
+		}
+	}
+	assert_int_equal(v, 0x5555);
+	hvpmu_machine_destroy(m);
+}
+
 /* Group 0x200 is offered on t1 only; VT_CPU 0x20c on t4 only. */
 static void test_groups_per_platform(void **state)
 {
@@ -299,6 +323,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_t1_description),
 		cmocka_unit_test(test_t1_pcr_pic),
+		cmocka_unit_test(test_t1_no_t4_asis),
 		cmocka_unit_test(test_groups_per_platform),
 		cmocka_unit_test(test_niagara_perfreg_status),
 		cmocka_unit_test(test_niagara_counting),

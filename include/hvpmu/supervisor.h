@@ -18,6 +18,9 @@
  *     enabled/running time as perf stat does.
  * Each strand (guest thread) has its own PMU; counts are summed over strands
  * as perf stat sums an inherited counter.
+ * Each entry point runs as guest OS code: it puts the strand
+ * in privileged mode for its hypercalls and PMU accesses, and returns it
+ * to the mode it was in (user mode while the program runs).
  * Not thread-safe: the caller serialises (as the plugin does).
  */
 #ifndef HVPMU_SUPERVISOR_H
@@ -72,7 +75,8 @@ struct hvpmu_sv_count {
 
 struct hvpmu_sv;
 
-/* Create a driver for guest `guest` of hv; installs its trap handler.
+/* Create a driver for guest `guest` of hv; installs its trap handler
+ * (which handles interrupt_level_15 and _14 and ignores other trap types).
  * cfg may be NULL for defaults.  Returns 0, HVPMU_EINVAL or HVPMU_ENOMEM. */
 int hvpmu_sv_create(struct hvpmu_hv *hv, unsigned guest, const struct hvpmu_sv_config *cfg,
 		    struct hvpmu_sv **out);

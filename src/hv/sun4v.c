@@ -2,6 +2,8 @@
 /*
  * sun4v hypervisor: trap dispatch, API-group negotiation and the T4
  * perf-register hypercalls.
+ *  - Only privileged code reaches the hypervisor, with trap numbers
+ *    0x80-0xff (SPARC V9 / UA2005 Tcc; hvpmu_hv_trap() below).
  *  - ABI, status codes, CORE_TRAP API_SET_VERSION/API_GET_VERSION semantics:
  *    ../shared/reference/hw-and-hypervisor.md §2, linux-clients.md §1.1-1.2.
  *  - Functions answer EBADTRAP until their group is negotiated (OpenSPARC
@@ -112,12 +114,22 @@ static int group_index(const struct hvpmu_hv *hv, uint64_t group)
 	return -1;
 }
 
+/* Run the guest OS's trap handler for `gt` (its trap table), in privileged
+ * mode, then return the strand to the mode it trapped from. */
+static void to_guest_os(struct hvpmu_hv *hv, const struct guest_state *gs, const struct hvpmu_guest_trap *gt)
+{
+	enum hvpmu_mode prev = hvpmu_machine_mode(hv->m, gt->strand);
+
+	hvpmu_machine_set_mode(hv->m, gt->strand, HVPMU_MODE_PRIV);
+	gs->trap_fn(gs->trap_ctx, gt);
+	hvpmu_machine_set_mode(hv->m, gt->strand, prev);
+}
+
 static void machine_trap(void *ctx, const struct hvpmu_trap *t)
 {
 	struct hvpmu_hv *hv = ctx;
 	int guest = guest_of(hv, t->strand);
 	struct hvpmu_guest_trap gt = { 0 };
-	enum hvpmu_mode prev;
 	struct guest_state *gs;
 
 	if (guest < 0)
@@ -133,10 +145,7 @@ static void machine_trap(void *ctx, const struct hvpmu_trap *t)
 	/* The hypervisor reflects PMU traps to the guest as interrupt_level_15
 	 * (Linux perfctr_irq, linux-clients.md §1.6) and the tick as level 14. */
 	gt.tt = t->tt == HVPMU_TT_TIMER ? HV_TT_INTERRUPT_LEVEL_14 : HV_TT_INTERRUPT_LEVEL_15;
-	prev = hvpmu_machine_mode(hv->m, t->strand);
-	hvpmu_machine_set_mode(hv->m, t->strand, HVPMU_MODE_PRIV);
-	gs->trap_fn(gs->trap_ctx, &gt);
-	hvpmu_machine_set_mode(hv->m, t->strand, prev);
+	to_guest_os(hv, gs, &gt);
 }
 
 /* A TSB hit the hypervisor's TLB-miss handler serviced: MMU statistics. */
@@ -477,46 +486,88 @@ static uint64_t dispatch(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, u
 	return HV_EBADTRAP;
 }
 
-void hvpmu_hv_trap(struct hvpmu_hv *hv, uint32_t strand, unsigned trapnum, struct hvpmu_hv_regs *r)
+/*
+ * The Tcc trap types (SPARC V9 / UltraSPARC Architecture 2005; sources in
+ * docs/sun4v-hypervisor.md "Who reaches the hypervisor"): the trap number
+ * keeps 7 bits of the operand in user mode, 8 in privileged and
+ * hyperprivileged mode (QEMU target/sparc/translate.c: V8_TRAP_MASK 0x7f,
+ * UA2005_HTRAP_MASK 0xff when supervisor), and the trap type is 0x100 +
+ * number.  trap_instruction 0x100-0x17f is the guest OS's; only
+ * htrap_instruction 0x180-0x1ff, numbers 0x80-0xff that privileged code
+ * alone can issue, enters the hypervisor (OpenSPARC htraptable: tt 0x180
+ * hcall, 0x1ff hcall_core, the rest of 0x181-0x1fe EBADTRAP,
+ * hw-and-hypervisor.md §2).
+ */
+int hvpmu_hv_trap(struct hvpmu_hv *hv, uint32_t strand, unsigned trapnum, struct hvpmu_hv_regs *r)
 {
-	int guest = guest_of(hv, strand);
 	enum hvpmu_mode prev;
+	unsigned num;
+	int guest;
 
-	if (guest < 0 || strand >= hvpmu_machine_nstrands(hv->m)) {
-		r->o[0] = HV_EBADTRAP;
-		return;
-	}
+	if (strand >= hvpmu_machine_nstrands(hv->m))
+		return HVPMU_ERANGE;
 	prev = hvpmu_machine_mode(hv->m, strand);
+	num = hvpmu_hv_tcc_trapnum(prev, trapnum);
+	guest = guest_of(hv, strand);
+	if (num < HV_TRAPNUM_HV_FIRST) {
+		/* trap_instruction: the hypervisor never sees it.  From user or
+		 * privileged mode it is taken by the guest OS's trap table (the
+		 * handler the guest installed, if any); from hyperprivileged
+		 * mode it stays in the hypervisor, which has no service for it.
+		 * %o0-%o5 untouched, no hypervisor cycles. */
+		if (prev != HVPMU_MODE_HYPER && guest >= 0 && hv->g[guest].trap_fn) {
+			struct hvpmu_guest_trap gt = { 0 };
+
+			gt.tt = hvpmu_hv_tcc_tt(prev, trapnum);
+			gt.strand = strand;
+			to_guest_os(hv, &hv->g[guest], &gt);
+		}
+		return HVPMU_ETRAP;
+	}
+	if (guest < 0) {
+		r->o[0] = HV_EBADTRAP;
+		return HVPMU_OK;
+	}
 	hvpmu_machine_set_mode(hv->m, strand, HVPMU_MODE_HYPER);
 	hvpmu_machine_add_cycles(hv->m, strand, HVPMU_MODE_HYPER, hv->md->timing.hcall_cycles);
-	r->o[0] = dispatch(hv, (unsigned)guest, strand, trapnum, r);
+	r->o[0] = dispatch(hv, (unsigned)guest, strand, num, r);
 	hvpmu_machine_set_mode(hv->m, strand, prev);
+	return HVPMU_OK;
+}
+
+/* A wrapper's result: the hypervisor's status, or the library error of a
+ * trap that did not reach it as uint64_t (hvpmu/sun4v.h). */
+_Static_assert(HVPMU_HV_ETRAP == (uint64_t)(int64_t)HVPMU_ETRAP, "HVPMU_HV_ETRAP");
+_Static_assert(HVPMU_HV_ERANGE == (uint64_t)(int64_t)HVPMU_ERANGE, "HVPMU_HV_ERANGE");
+static uint64_t wrapper_status(int rc, const struct hvpmu_hv_regs *r)
+{
+	return rc ? (uint64_t)(int64_t)rc : r->o[0];
 }
 
 uint64_t hvpmu_hv_set_version(struct hvpmu_hv *hv, uint32_t strand, uint64_t group, uint64_t major,
 			      uint64_t minor, uint64_t *actual_minor)
 {
 	struct hvpmu_hv_regs r = { { group, major, minor, 0, 0, HV_CORE_SET_VER } };
+	int rc = hvpmu_hv_trap(hv, strand, HV_CORE_TRAP, &r);
 
-	hvpmu_hv_trap(hv, strand, HV_CORE_TRAP, &r);
-	if (actual_minor)
+	if (actual_minor && rc == HVPMU_OK) /* %o1 whatever the status, as Linux's stub */
 		*actual_minor = r.o[1];
-	return r.o[0];
+	return wrapper_status(rc, &r);
 }
 
 uint64_t hvpmu_hv_get_version(struct hvpmu_hv *hv, uint32_t strand, uint64_t group, uint64_t *major,
 			      uint64_t *minor)
 {
 	struct hvpmu_hv_regs r = { { group, 0, 0, 0, 0, HV_CORE_GET_VER } };
+	uint64_t st = wrapper_status(hvpmu_hv_trap(hv, strand, HV_CORE_TRAP, &r), &r);
 
-	hvpmu_hv_trap(hv, strand, HV_CORE_TRAP, &r);
-	if (r.o[0] == HV_EOK) {
+	if (st == HV_EOK) {
 		if (major)
 			*major = r.o[1];
 		if (minor)
 			*minor = r.o[2];
 	}
-	return r.o[0];
+	return st;
 }
 
 /* One FAST_TRAP call with up to two arguments; *out1 gets %o1 on EOK. */
@@ -524,11 +575,11 @@ static uint64_t fast_call(struct hvpmu_hv *hv, uint32_t strand, uint64_t fn, uin
 			  uint64_t *out1)
 {
 	struct hvpmu_hv_regs r = { { a0, a1, 0, 0, 0, fn } };
+	uint64_t st = wrapper_status(hvpmu_hv_trap(hv, strand, HV_FAST_TRAP, &r), &r);
 
-	hvpmu_hv_trap(hv, strand, HV_FAST_TRAP, &r);
-	if (out1 && r.o[0] == HV_EOK)
+	if (out1 && st == HV_EOK)
 		*out1 = r.o[1];
-	return r.o[0];
+	return st;
 }
 
 uint64_t hvpmu_hv_vt_get_perfreg(struct hvpmu_hv *hv, uint32_t strand, uint64_t reg, uint64_t *val)
@@ -547,6 +598,10 @@ const char *hvpmu_hv_status_name(uint64_t status)
 		"EOK", "ENOCPU", "ENORADDR", "ENOINTR", "EBADPGSZ", "EBADTSB", "EINVAL", "EBADTRAP", "EBADALIGN",
 		"EWOULDBLOCK", "ENOACCESS", "EIO", "ECPUERROR", "ENOTSUPPORTED", "ENOMAP", "ETOOMANY", "ECHANNEL",
 	};
+	if (status == HVPMU_HV_ETRAP)
+		return "ETRAP";
+	if (status == HVPMU_HV_ERANGE)
+		return "ERANGE";
 	return status < sizeof names / sizeof names[0] ? names[status] : "E?";
 }
 

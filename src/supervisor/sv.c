@@ -402,12 +402,16 @@ int hvpmu_sv_fold(struct hvpmu_sv *sv, uint32_t strand)
 	return HVPMU_OK;
 }
 
-/* interrupt_level_15 (PMU overflow) and interrupt_level_14 (OS tick). */
+/* interrupt_level_15 (PMU overflow) and interrupt_level_14 (OS tick); the
+ * driver handles no other trap type (a software trap of the program,
+ * hvpmu_hv_trap(), is some other part of the OS's business). */
 static void on_trap(void *ctx, const struct hvpmu_guest_trap *t)
 {
 	struct hvpmu_sv *sv = ctx;
 	struct sv_strand *ss;
 
+	if (t->tt != HV_TT_INTERRUPT_LEVEL_15 && t->tt != HV_TT_INTERRUPT_LEVEL_14)
+		return;
 	if (t->strand >= sv->nstrands || !sv->st[t->strand].active)
 		return;
 	ss = &sv->st[t->strand];

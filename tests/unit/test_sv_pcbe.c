@@ -138,12 +138,104 @@ static void test_tables(void **state)
 	assert_non_null(sv_pcbe_t1.sample);
 }
 
+/*
+ * Every entry point of the driver that makes hypercalls enters privileged
+ * mode first (sv_enter_os), so they all work when called while the strand
+ * runs the user program, as the plugin calls them; the hypervisor refuses
+ * user-mode traps (hvpmu/sun4v.h).  The strand is back in user mode after.
+ */
+static void check_user(struct rig *r, uint32_t strand)
+{
+	assert_int_equal(hvpmu_machine_mode(r->m, strand), HVPMU_MODE_USER);
+	assert_int_equal(hvpmu_sv_last_status(r->sv), HV_EOK);
+}
+
+static void test_from_user_mode_t4(void **state)
+{
+	struct rig r;
+	struct hvpmu_sv_count c;
+	uint64_t counts[2];
+
+	(void)state;
+	rig_init(&r, HVPMU_PLATFORM_T4);
+	check_user(&r, 0);
+	assert_int_equal(hvpmu_sv_start_strand(r.sv, 0), 0);
+	check_user(&r, 0);
+	retire(&r, 20);
+	assert_int_equal(hvpmu_sv_fold(r.sv, 0), 0);
+	check_user(&r, 0);
+	assert_int_equal(hvpmu_sv_mcu_program(r.sv, 0, 0, HVPMU_T4_DRAM_SEL_READS, HVPMU_T4_DRAM_SEL_WRITES), 0);
+	check_user(&r, 0);
+	assert_int_equal(hvpmu_sv_mcu_read(r.sv, 0, 0, counts), 0);
+	check_user(&r, 0);
+	assert_int_equal(hvpmu_sv_stop_strand(r.sv, 0), 0);
+	check_user(&r, 0);
+	c = count(&r);
+	assert_int_equal(c.supported, 1);
+	assert_int_equal(c.raw, 20);
+	rig_fini(&r);
+}
+
+#define MMU_BUF UINT64_C(0x100000)
+
+static void test_from_user_mode_t1(void **state)
+{
+	struct rig r;
+	struct hvpmu_sv_count c;
+	uint64_t counts[2], words[HVPMU_SV_MMUSTAT_WORDS];
+
+	(void)state;
+	rig_init(&r, HVPMU_PLATFORM_T1);
+	assert_int_equal(hvpmu_sv_start_strand(r.sv, 0), 0);
+	check_user(&r, 0);
+	retire(&r, 20);
+	for (unsigned unit = 0; unit < HVPMU_SV_T1_UNITS; unit++) {
+		assert_int_equal(hvpmu_sv_t1perf_program(r.sv, 0, unit, 0, 1), 0);
+		check_user(&r, 0);
+		assert_int_equal(hvpmu_sv_t1perf_read(r.sv, 0, unit, counts), 0);
+		check_user(&r, 0);
+	}
+	assert_int_equal(hvpmu_sv_mmustat_start(r.sv, 0, MMU_BUF), 0);
+	check_user(&r, 0);
+	assert_int_equal(hvpmu_sv_mmustat_read(r.sv, 0, words), 0);
+	check_user(&r, 0);
+	assert_int_equal(hvpmu_sv_mmustat_stop(r.sv, 0), 0);
+	check_user(&r, 0);
+	assert_int_equal(hvpmu_sv_stop_strand(r.sv, 0), 0);
+	check_user(&r, 0);
+	c = count(&r);
+	assert_int_equal(c.raw, 20);
+	rig_fini(&r);
+}
+
+/* A software trap of the program that reaches the guest OS is not the
+ * driver's: it does not count it as a tick or an overflow. */
+static void test_ignores_other_traps(void **state)
+{
+	struct rig r;
+	struct hvpmu_hv_regs regs = { { 0, 0, 0, 0, 0, HV_FAST_VT_GET_PERFREG } };
+	struct sv_strand before;
+
+	(void)state;
+	rig_init(&r, HVPMU_PLATFORM_T4);
+	assert_int_equal(hvpmu_sv_start_strand(r.sv, 0), 0);
+	before = r.sv->st[0];
+	assert_int_equal(hvpmu_hv_trap(r.hv, 0, HV_FAST_TRAP, &regs), HVPMU_ETRAP); /* user: tt 0x100 */
+	assert_int_equal(r.sv->st[0].next_tick, before.next_tick);
+	assert_int_equal(r.sv->st[0].cur_group, before.cur_group);
+	assert_int_equal(r.sv->st[0].ovf[0], before.ovf[0]);
+	rig_fini(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fold_t4),
 		cmocka_unit_test(test_fold_t1),
 		cmocka_unit_test(test_tables),
+		cmocka_unit_test(test_from_user_mode_t4),
+		cmocka_unit_test(test_from_user_mode_t1),
+		cmocka_unit_test(test_ignores_other_traps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -133,6 +133,7 @@ static void test_groups_per_platform(void **state)
 	assert_int_equal(hvpmu_md_default(HVPMU_PLATFORM_T1, &md), 0);
 	assert_int_equal(hvpmu_machine_create(&md, &m), 0);
 	assert_int_equal(hvpmu_hv_create(m, &hv), 0);
+	assert_int_equal(hvpmu_machine_set_mode(m, 0, HVPMU_MODE_PRIV), 0);
 	assert_int_equal(hvpmu_hv_set_version(hv, 0, HV_GRP_NIAGARA, 1, 0, &minor), HV_EOK);
 	assert_int_equal(hvpmu_hv_set_version(hv, 0, HV_GRP_VT_CPU, 1, 0, &minor), HV_EINVAL);
 	assert_int_equal(hvpmu_hv_vt_set_perfreg(hv, 0, 0, 0), HV_EBADTRAP);
@@ -141,18 +142,22 @@ static void test_groups_per_platform(void **state)
 	assert_int_equal(hvpmu_md_default(HVPMU_PLATFORM_T4, &md), 0);
 	assert_int_equal(hvpmu_machine_create(&md, &m), 0);
 	assert_int_equal(hvpmu_hv_create(m, &hv), 0);
+	assert_int_equal(hvpmu_machine_set_mode(m, 0, HVPMU_MODE_PRIV), 0);
 	assert_int_equal(hvpmu_hv_set_version(hv, 0, HV_GRP_NIAGARA, 1, 0, &minor), HV_EINVAL);
 	assert_int_equal(hvpmu_machine_rdasr(m, 0, HVPMU_T1_ASR_PCR, &minor), HVPMU_ERANGE);
 	hvpmu_hv_destroy(hv);
 	hvpmu_machine_destroy(m);
 }
 
+/* A machine and its hypervisor; strand 0 runs guest OS code (privileged
+ * mode), the only code that reaches the hypervisor. */
 static struct hvpmu_hv *t1_hv(struct hvpmu_md *md, struct hvpmu_machine **m)
 {
 	struct hvpmu_hv *hv = NULL;
 
 	assert_int_equal(hvpmu_machine_create(md, m), 0);
 	assert_int_equal(hvpmu_hv_create(*m, &hv), 0);
+	assert_int_equal(hvpmu_machine_set_mode(*m, 0, HVPMU_MODE_PRIV), 0);
 	return hv;
 }
 
@@ -287,8 +292,10 @@ static void test_mmustat_client(void **state)
 	assert_int_equal(ra, MMU_BUF);
 	/* the program touches 5 pages of 8 KB: 5 DTLB misses whose second walk
 	 * (after the guest's TSB fill) hits the TSB */
+	assert_int_equal(hvpmu_machine_set_mode(m, 0, HVPMU_MODE_USER), 0);
 	for (unsigned p = 0; p < 5; p++)
 		hvpmu_machine_dref(m, 0, 0x1000, UINT64_C(0x80000000) + p * 8192, 8, HVPMU_SI_LOAD, 0);
+	assert_int_equal(hvpmu_machine_set_mode(m, 0, HVPMU_MODE_PRIV), 0);
 	hits = hvpmu_machine_tsb_hits(m, 0, 1, 1, 0);
 	assert_int_equal(hits, 5);
 	assert_int_equal(hvpmu_guest_mem_read64(gm, MMU_BUF + DMMU_CTXNON0, &v), 0);
@@ -304,6 +311,7 @@ static void test_mmustat_client(void **state)
 	/* disable: returns the previous ra; later hits are not recorded */
 	assert_int_equal(hvpmu_hv_mmustat_conf(hv, 0, 0, &old), HV_EOK);
 	assert_int_equal(old, MMU_BUF);
+	assert_int_equal(hvpmu_machine_set_mode(m, 0, HVPMU_MODE_USER), 0);
 	hvpmu_machine_dref(m, 0, 0x1000, UINT64_C(0x80000000) + 9 * 8192, 8, HVPMU_SI_LOAD, 0);
 	assert_int_equal(hvpmu_machine_tsb_hits(m, 0, 1, 1, 0), hits + 1);
 	assert_int_equal(hvpmu_guest_mem_read64(gm, MMU_BUF + DMMU_CTXNON0, &v), 0);

@@ -227,6 +227,79 @@ static void test_ignores_other_traps(void **state)
 	rig_fini(&r);
 }
 
+/* Two guests: the driver of guest 0 acts only on guest 0's strands.  A
+ * strand of guest 1 is HVPMU_ERANGE for every entry point, and none of
+ * them makes a hypercall on it (which the hypervisor would take as guest
+ * 1's: negotiating its API group, programming its PCRs). */
+static void two_guests(struct hvpmu_md *md)
+{
+	md->nguests = 2;
+	md->guests[0].nstrands = hvpmu_md_nstrands(md) / 2;
+	md->guests[1] = md->guests[0];
+	md->guests[1].first_strand = md->guests[0].nstrands;
+	md->guests[1].mem[0].base = md->guests[0].mem[0].size;
+}
+
+static void test_strand_ownership(void **state)
+{
+	static const enum hvpmu_platform plats[] = { HVPMU_PLATFORM_T4, HVPMU_PLATFORM_T1 };
+
+	(void)state;
+	for (unsigned k = 0; k < sizeof plats / sizeof plats[0]; k++) {
+		struct hvpmu_md md;
+		struct hvpmu_machine *m;
+		struct hvpmu_hv *hv;
+		struct hvpmu_sv *sv;
+		struct hvpmu_sv_event ev;
+		uint64_t counts[2], words[HVPMU_SV_MMUSTAT_WORDS], raw, running, v;
+		uint32_t other;
+
+		assert_int_equal(hvpmu_md_default(plats[k], &md), 0);
+		two_guests(&md);
+		other = md.guests[1].first_strand;
+		assert_int_equal(hvpmu_machine_create(&md, &m), 0);
+		assert_int_equal(hvpmu_hv_create(m, &hv), 0);
+		assert_int_equal(hvpmu_sv_create(hv, 0, NULL, &sv), 0);
+		memset(&ev, 0, sizeof ev);
+		ev.sl = plats[k] == HVPMU_PLATFORM_T4 ? 3 : 0;
+		ev.mask = plats[k] == HVPMU_PLATFORM_T4 ? 0x3f : HVPMU_SV_T1_PICH;
+		ev.ut = 1;
+		assert_int_equal(hvpmu_sv_add_event(sv, &ev), 0);
+		assert_int_equal(hvpmu_sv_start_strand(sv, other), HVPMU_ERANGE);
+		assert_int_equal(hvpmu_sv_fold(sv, other), HVPMU_ERANGE);
+		assert_int_equal(hvpmu_sv_stop_strand(sv, other), HVPMU_ERANGE);
+		assert_int_equal(hvpmu_sv_read_strand(sv, other, 0, &raw, &running), HVPMU_ERANGE);
+		assert_int_equal(hvpmu_sv_mcu_program(sv, other, 0, 0, 1), HVPMU_ERANGE);
+		assert_int_equal(hvpmu_sv_mcu_read(sv, other, 0, counts), HVPMU_ERANGE);
+		assert_int_equal(hvpmu_sv_t1perf_program(sv, other, 1, 0, 1), HVPMU_ERANGE);
+		assert_int_equal(hvpmu_sv_t1perf_read(sv, other, 1, counts), HVPMU_ERANGE);
+		assert_int_equal(hvpmu_sv_mmustat_start(sv, other, MMU_BUF), HVPMU_ERANGE);
+		assert_int_equal(hvpmu_sv_mmustat_read(sv, other, words), HVPMU_ERANGE);
+		assert_int_equal(hvpmu_sv_mmustat_stop(sv, other), HVPMU_ERANGE);
+		/* guest 1 negotiated nothing, its strand's PMU is untouched */
+		assert_int_equal(hvpmu_machine_set_mode(m, other, HVPMU_MODE_PRIV), 0);
+		assert_int_equal(hvpmu_hv_get_version(hv, other, plats[k] == HVPMU_PLATFORM_T4 ? HV_GRP_VT_CPU
+											  : HV_GRP_NIAGARA,
+						      NULL, NULL),
+				 HV_EINVAL);
+		assert_int_equal(hvpmu_machine_mode(m, other), HVPMU_MODE_PRIV);
+		if (plats[k] == HVPMU_PLATFORM_T4) {
+			assert_int_equal(hvpmu_t4_pcr_read(hvpmu_machine_t4_pmu(m, other), 0, &v), 0);
+			assert_int_equal(v, 0);
+		} else {
+			assert_int_equal(hvpmu_machine_rdasr(m, other, HVPMU_T1_ASR_PCR, &v), 0);
+			assert_int_equal(v, 0);
+		}
+		/* its own strands work */
+		assert_int_equal(hvpmu_sv_start_strand(sv, other - 1), 0);
+		assert_int_equal(hvpmu_sv_stop_strand(sv, other - 1), 0);
+		assert_int_equal(hvpmu_sv_read_strand(sv, other - 1, 0, &raw, &running), 0);
+		hvpmu_sv_destroy(sv);
+		hvpmu_hv_destroy(hv);
+		hvpmu_machine_destroy(m);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -236,6 +309,7 @@ int main(void)
 		cmocka_unit_test(test_from_user_mode_t4),
 		cmocka_unit_test(test_from_user_mode_t1),
 		cmocka_unit_test(test_ignores_other_traps),
+		cmocka_unit_test(test_strand_ownership),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -144,7 +144,12 @@ typedef void (*hvpmu_guest_trap_fn)(void *ctx, const struct hvpmu_guest_trap *tr
 struct hvpmu_hv;
 
 /* Create the hypervisor for machine m (which must outlive it); installs
- * itself as the machine's trap handler.  Returns 0, HVPMU_EINVAL, HVPMU_ENOMEM. */
+ * itself as the machine's trap handler.  The guests are those of m's
+ * machine description.  Returns 0 and *out, else *out = NULL and
+ * HVPMU_EINVAL (m or out NULL; a guest table the hypervisor cannot hold:
+ * more than HVPMU_MD_MAX_GUESTS guests or HVPMU_MD_MAX_MEM memory segments
+ * in a guest, a strand in two guests or past the machine's last, an
+ * invalid memory segment) or HVPMU_ENOMEM. */
 int hvpmu_hv_create(struct hvpmu_machine *m, struct hvpmu_hv **out);
 void hvpmu_hv_destroy(struct hvpmu_hv *hv);
 

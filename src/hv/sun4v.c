@@ -159,11 +159,40 @@ static void tsb_hit(void *ctx, uint32_t strand, int dmmu, int ctx_nonzero, unsig
 				      ctx_nonzero, code, ticks);
 }
 
+/* The guest table of the machine description, as the hypervisor holds
+ * it: at most HVPMU_MD_MAX_GUESTS guests of at most HVPMU_MD_MAX_MEM
+ * memory segments, each strand of the machine owned by at most one guest
+ * (a strand's hypercalls are its guest's: guest_of()), no guest owning a
+ * strand the machine lacks (docs/machine-description.md "guests";
+ * md_file.c refuses such files the same way).  0 or HVPMU_EINVAL. */
+static int guests_ok(const struct hvpmu_md *md, uint32_t nstrands)
+{
+	if (md->nguests > HVPMU_MD_MAX_GUESTS)
+		return HVPMU_EINVAL;
+	for (unsigned i = 0; i < md->nguests; i++) {
+		const struct hvpmu_md_guest *g = &md->guests[i];
+
+		if (g->nmem > HVPMU_MD_MAX_MEM || (uint64_t)g->first_strand + g->nstrands > nstrands)
+			return HVPMU_EINVAL;
+		for (unsigned j = 0; j < i; j++) {
+			const struct hvpmu_md_guest *h = &md->guests[j];
+
+			if (g->first_strand < (uint64_t)h->first_strand + h->nstrands &&
+			    h->first_strand < (uint64_t)g->first_strand + g->nstrands)
+				return HVPMU_EINVAL;
+		}
+	}
+	return HVPMU_OK;
+}
+
 int hvpmu_hv_create(struct hvpmu_machine *m, struct hvpmu_hv **out)
 {
 	struct hvpmu_hv *hv;
 
-	if (!m || !out)
+	if (!out)
+		return HVPMU_EINVAL;
+	*out = NULL;
+	if (!m || guests_ok(hvpmu_machine_md(m), hvpmu_machine_nstrands(m)))
 		return HVPMU_EINVAL;
 	hv = calloc(1, sizeof *hv);
 	if (!hv)
@@ -174,7 +203,7 @@ int hvpmu_hv_create(struct hvpmu_machine *m, struct hvpmu_hv **out)
 		const struct hvpmu_md_guest *g = &hv->md->guests[i];
 		struct hvpmu_guest_mem_seg segs[HVPMU_MD_MAX_MEM];
 
-		for (unsigned k = 0; k < g->nmem && k < HVPMU_MD_MAX_MEM; k++) {
+		for (unsigned k = 0; k < g->nmem; k++) { /* nmem <= HVPMU_MD_MAX_MEM: guests_ok() */
 			segs[k].base = g->mem[k].base;
 			segs[k].size = g->mem[k].size;
 		}

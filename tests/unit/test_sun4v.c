@@ -167,6 +167,63 @@ static void test_create_args(void **state)
 	hvpmu_hv_destroy(NULL);
 }
 
+/* The hypervisor takes its guests from the machine description: it
+ * refuses a guest table it cannot hold (more guests or memory segments
+ * than hvpmu/md.h allows) and one that gives a strand to two guests or
+ * strands the machine does not have, since a strand's hypercalls are its
+ * one guest's (docs/machine-description.md; md_file.c checks files the
+ * same way). */
+static void too_many_guests(struct hvpmu_md *md)
+{
+	md->nguests = HVPMU_MD_MAX_GUESTS + 1;
+}
+
+static void too_many_segments(struct hvpmu_md *md)
+{
+	md->guests[0].nmem = HVPMU_MD_MAX_MEM + 1;
+}
+
+static void shared_strand(struct hvpmu_md *md)
+{
+	md->nguests = 2;
+	md->guests[0].nstrands = 33;
+	md->guests[1] = md->guests[0];
+	md->guests[1].first_strand = 32;
+	md->guests[1].nstrands = 32;
+}
+
+static void strands_past_machine(struct hvpmu_md *md)
+{
+	md->guests[0].first_strand = 1;
+}
+
+static void strands_wrap(struct hvpmu_md *md)
+{
+	md->guests[0].first_strand = UINT32_MAX;
+	md->guests[0].nstrands = 2;
+}
+
+static void test_create_checks_guests(void **state)
+{
+	void (*const bad[])(struct hvpmu_md *) = { too_many_guests, too_many_segments, shared_strand,
+						   strands_past_machine, strands_wrap };
+	struct hvpmu_md md;
+	struct hvpmu_machine *m;
+	struct hvpmu_hv *hv;
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		assert_int_equal(hvpmu_md_default(HVPMU_PLATFORM_T4, &md), HVPMU_OK);
+		bad[i](&md);
+		m = NULL;
+		hv = (struct hvpmu_hv *)&md; /* must be cleared */
+		assert_int_equal(hvpmu_machine_create(&md, &m), HVPMU_OK);
+		assert_int_equal(hvpmu_hv_create(m, &hv), HVPMU_EINVAL);
+		assert_null(hv);
+		hvpmu_machine_destroy(m);
+	}
+}
+
 /* --- dispatch: EBADTRAP paths ------------------------------------------- */
 
 static void test_vt_ebadtrap_until_negotiated(void **state)
@@ -1109,6 +1166,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_constants),
 		cmocka_unit_test(test_create_args),
+		cmocka_unit_test(test_create_checks_guests),
 		cmocka_unit_test(test_vt_ebadtrap_until_negotiated),
 		cmocka_unit_test(test_unknown_trap_and_function),
 		cmocka_unit_test(test_strand_without_guest),

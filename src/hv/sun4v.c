@@ -523,9 +523,11 @@ static uint64_t dispatch(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, u
  * UA2005_HTRAP_MASK 0xff when supervisor), and the trap type is 0x100 +
  * number.  trap_instruction 0x100-0x17f is the guest OS's; only
  * htrap_instruction 0x180-0x1ff, numbers 0x80-0xff that privileged code
- * alone can issue, enters the hypervisor (OpenSPARC htraptable: tt 0x180
- * hcall, 0x1ff hcall_core, the rest of 0x181-0x1fe EBADTRAP,
- * hw-and-hypervisor.md §2).
+ * alone can issue, enters the hypervisor (OpenSPARC sun4v/hypervisor
+ * src/greatlakes/ontario/src/traptable.s: tt 0x180 hcall, 0x1ff
+ * hcall_core, the rest of 0x181-0x1fe EBADTRAP; trap numbers
+ * hw-and-hypervisor.md §2).  Decisions: docs/sun4v-hypervisor.md "Who
+ * reaches the hypervisor".
  */
 int hvpmu_hv_trap(struct hvpmu_hv *hv, uint32_t strand, unsigned trapnum, struct hvpmu_hv_regs *r)
 {

@@ -13,8 +13,8 @@
  * (SPARC V9 / UA2005 Tcc, docs/sun4v-hypervisor.md); any other trap
  * leaves %o0-%o5 untouched, and reaches the guest OS's handler as tt
  * 0x100 + number (7 bits in user mode) unless it came from
- * hyperprivileged mode; a user-mode trap changes neither a PerfReg nor
- * the MMU-statistics configuration.  For a serviced trap: the status is a
+ * hyperprivileged mode; a user-mode trap changes neither a PerfReg
+ * control register nor the MMU-statistics configuration.  For a serviced trap: the status is a
  * sun4v code (<= ECHANNEL); the strand's mode is restored; %o2..%o5 are
  * preserved and %o1 changes only as the function's result; a successful
  * CONF took an aligned address (or 0); a successful PERFREG access took
@@ -57,26 +57,25 @@ static void os_trap(void *ctx, const struct hvpmu_guest_trap *t)
 	o->sw_traps++;
 }
 
-/* What a user-mode trap must not change: the PerfRegs, the vCPU's
- * MMU-statistics buffer. */
+/* What a user-mode trap must not change: the PerfReg control registers
+ * (the counters move with the DRAM and JBUS activity of the time that
+ * passes), the vCPU's MMU-statistics buffer, the group's negotiation; as
+ * the guest OS sees them (the status and the value of each query). */
 struct snap {
-	uint64_t perfreg[HVPMU_T1_NPERFREGS];
-	uint64_t mmu_ra;
-	uint64_t mmu_st;
+	uint64_t perfreg_st[HVPMU_T1_NPERFREGS], perfreg[HVPMU_T1_NPERFREGS];
+	uint64_t mmu_st, mmu_ra;
 };
 
 static void snapshot(struct hvpmu_hv *hv, struct hvpmu_machine *m, uint32_t strand, struct snap *s)
 {
-	struct hvpmu_t1_perfregs *dev = hvpmu_machine_t1_perfregs(m);
 	enum hvpmu_mode mode = hvpmu_machine_mode(m, strand);
 
 	memset(s, 0, sizeof *s);
-	for (unsigned i = 0; i < HVPMU_T1_NPERFREGS; i++)
-		if (hvpmu_t1_perfregs_read(dev, i, &s->perfreg[i]))
-			abort();
-	/* the configured buffer, as the guest OS asks for it */
 	if (hvpmu_machine_set_mode(m, strand, HVPMU_MODE_PRIV))
 		abort();
+	for (unsigned i = 0; i < HVPMU_T1_NPERFREGS; i++)
+		if (hvpmu_t1_perfreg_is_ctl(i))
+			s->perfreg_st[i] = hvpmu_hv_niagara_get_perfreg(hv, strand, i, &s->perfreg[i]);
 	s->mmu_st = hvpmu_hv_mmustat_info(hv, strand, &s->mmu_ra);
 	if (hvpmu_machine_set_mode(m, strand, mode))
 		abort();
@@ -90,7 +89,7 @@ static void check(struct hvpmu_hv *hv, struct hvpmu_machine *m, struct os *o, ui
 	enum hvpmu_mode before;
 	uint64_t st, fn = in_r->o[5];
 	unsigned num, sw_before = o->sw_traps;
-	struct snap s0 = { { 0 }, 0, 0 }, s1;
+	struct snap s0 = { { 0 }, { 0 }, 0, 0 }, s1;
 	int result_o1, rc;
 
 	if (strand < hvpmu_machine_nstrands(m) && hvpmu_machine_set_mode(m, strand, mode))

@@ -823,13 +823,16 @@ static uint64_t niag_version(struct t1fx *f, uint64_t major)
 	return os_trap(f, 0, HV_CORE_TRAP, HV_CORE_SET_VER, HV_GRP_NIAGARA, major, NULL);
 }
 
-/* The user program on `strand` touches a new 8 KB page: one DTLB miss
- * whose walk hits the TSB (ctx != 0, 8 KB), as the TLB model counts it. */
+/* The user program on `strand` touches a new 8 KB page with an `ldx`: one
+ * DTLB miss whose walk hits the TSB (ctx != 0, 8 KB), as the TLB model
+ * counts it. */
+#define LDX_G1_G2 0xC4584000u /* ldx [%g1], %g2 */
 static void touch_page(struct t1fx *f, uint32_t strand)
 {
 	uint64_t before = hvpmu_machine_tsb_hits(f->m, strand, 1, 1, 0);
+	struct hvpmu_sparc_insn d;
 
-	hvpmu_machine_dref(f->m, strand, 0x1000, f->page, 8, HVPMU_SI_LOAD, 0);
+	hvpmu_machine_dref(f->m, strand, 0x1000, f->page, 8, hvpmu_sparc_decode(LDX_G1_G2, 0x1000, &d), 0);
 	f->page += 8192;
 	assert_int_equal(hvpmu_machine_tsb_hits(f->m, strand, 1, 1, 0), before + 1);
 }
@@ -1008,6 +1011,19 @@ static void check_not_hv(struct hvpmu_hv *hv, struct hvpmu_machine *m, struct os
  * So `ta 0x80` from a user program is the guest OS's trap 0x100: it can
  * neither read nor set the performance registers.
  */
+/* PCR `idx` of strand 0 as the guest OS reads it (VT_GET_PERFREG from
+ * privileged mode); the strand returns to its mode. */
+static uint64_t os_pcr(struct fx *f, uint64_t idx)
+{
+	enum hvpmu_mode mode = hvpmu_machine_mode(f->m, 0);
+	uint64_t v = 0;
+
+	assert_int_equal(hvpmu_machine_set_mode(f->m, 0, HVPMU_MODE_PRIV), HVPMU_OK);
+	assert_int_equal(hvpmu_hv_vt_get_perfreg(f->hv, 0, idx, &v), HV_EOK);
+	assert_int_equal(hvpmu_machine_set_mode(f->m, 0, mode), HVPMU_OK);
+	return v;
+}
+
 static void test_user_tcc_goes_to_os_t4(void **state)
 {
 	struct fx f;
@@ -1031,8 +1047,7 @@ static void test_user_tcc_goes_to_os_t4(void **state)
 	check_not_hv(f.hv, f.m, &o, 0, 0x180, HV_FAST_VT_GET_PERFREG, 0x100); /* 7 bits */
 	check_not_hv(f.hv, f.m, &o, 0, 0x6d, HV_FAST_VT_GET_PERFREG, 0x16d);
 	/* nothing changed: the PCR, the negotiated group */
-	assert_int_equal(hvpmu_t4_pcr_read(hvpmu_machine_t4_pmu(f.m, 0), 0, &v), HVPMU_OK);
-	assert_int_equal(v, cfg);
+	assert_int_equal(os_pcr(&f, 0), cfg);
 	assert_int_equal(hvpmu_machine_set_mode(f.m, 0, HVPMU_MODE_PRIV), HVPMU_OK);
 	assert_int_equal(hvpmu_hv_get_version(f.hv, 0, HV_GRP_VT_CPU, NULL, &minor), HV_EOK);
 
@@ -1049,8 +1064,7 @@ static void test_user_tcc_goes_to_os_t4(void **state)
 	assert_int_equal(minor, 0x5555);
 	assert_int_equal(hvpmu_hv_get_version(f.hv, 0, HV_GRP_VT_CPU, &v, &minor), HVPMU_HV_ETRAP);
 	assert_int_equal(v, 0x5555);
-	assert_int_equal(hvpmu_t4_pcr_read(hvpmu_machine_t4_pmu(f.m, 0), 0, &v), HVPMU_OK);
-	assert_int_equal(v, cfg);
+	assert_int_equal(os_pcr(&f, 0), cfg);
 	/* without a guest trap handler the trap is still not serviced */
 	assert_int_equal(hvpmu_hv_set_guest_trap_handler(f.hv, 0, NULL, NULL), HVPMU_OK);
 	{
@@ -1066,13 +1080,11 @@ static void test_user_tcc_goes_to_os_t1(void **state)
 {
 	struct t1fx f;
 	struct os_traps o = { 0 };
-	struct hvpmu_t1_perfregs *dev;
 	uint64_t v = 0, o1;
 
 	(void)state;
 	t1_init(&f);
 	o.m = f.m;
-	dev = hvpmu_machine_t1_perfregs(f.m);
 	assert_int_equal(hvpmu_hv_set_guest_trap_handler(f.hv, 0, os_trap_table, &o), HVPMU_OK);
 	assert_int_equal(niag_version(&f, 1), HV_EOK);
 	assert_int_equal(os_trap(&f, 0, HV_FAST_TRAP, HV_FAST_NIAGARA_SET_PERFREG, 2, 0x37, NULL), HV_EOK);
@@ -1084,7 +1096,7 @@ static void test_user_tcc_goes_to_os_t1(void **state)
 	check_not_hv(f.hv, f.m, &o, 0, HV_FAST_TRAP, HV_FAST_NIAGARA_MMUSTAT_CONF, 0x100);
 	check_not_hv(f.hv, f.m, &o, 0, HV_FAST_TRAP, HV_FAST_NIAGARA_MMUSTAT_INFO, 0x100);
 	check_not_hv(f.hv, f.m, &o, 1, HV_CORE_TRAP, HV_CORE_SET_VER, 0x17f);
-	assert_int_equal(hvpmu_t1_perfregs_read(dev, 2, &v), HVPMU_OK);
+	assert_int_equal(os_trap(&f, 0, HV_FAST_TRAP, HV_FAST_NIAGARA_GET_PERFREG, 2, 0, &v), HV_EOK);
 	assert_int_equal(v, 0x37);
 	assert_int_equal(info_trap(&f, 0, &o1), HV_EOK); /* still configured */
 	assert_int_equal(o1, MMU_BUF);
@@ -1096,7 +1108,7 @@ static void test_user_tcc_goes_to_os_t1(void **state)
 	assert_int_equal(hvpmu_hv_mmustat_conf(f.hv, 0, 0, &v), HVPMU_HV_ETRAP);
 	assert_int_equal(hvpmu_hv_mmustat_info(f.hv, 0, &v), HVPMU_HV_ETRAP);
 	assert_int_equal(v, 0x5555);
-	assert_int_equal(hvpmu_t1_perfregs_read(dev, 2, &v), HVPMU_OK);
+	assert_int_equal(os_trap(&f, 0, HV_FAST_TRAP, HV_FAST_NIAGARA_GET_PERFREG, 2, 0, &v), HV_EOK);
 	assert_int_equal(v, 0x37);
 	assert_int_equal(info_trap(&f, 0, &o1), HV_EOK);
 	assert_int_equal(o1, MMU_BUF);

@@ -276,7 +276,8 @@ static void test_strand_ownership(void **state)
 		assert_int_equal(hvpmu_sv_mmustat_start(sv, other, MMU_BUF), HVPMU_ERANGE);
 		assert_int_equal(hvpmu_sv_mmustat_read(sv, other, words), HVPMU_ERANGE);
 		assert_int_equal(hvpmu_sv_mmustat_stop(sv, other), HVPMU_ERANGE);
-		/* guest 1 negotiated nothing, its strand's PMU is untouched */
+		/* guest 1 negotiated nothing, its strand's PMU is untouched
+		 * (read as guest 1's OS would: after negotiating) */
 		assert_int_equal(hvpmu_machine_set_mode(m, other, HVPMU_MODE_PRIV), 0);
 		assert_int_equal(hvpmu_hv_get_version(hv, other, plats[k] == HVPMU_PLATFORM_T4 ? HV_GRP_VT_CPU
 											  : HV_GRP_NIAGARA,
@@ -284,8 +285,11 @@ static void test_strand_ownership(void **state)
 				 HV_EINVAL);
 		assert_int_equal(hvpmu_machine_mode(m, other), HVPMU_MODE_PRIV);
 		if (plats[k] == HVPMU_PLATFORM_T4) {
-			assert_int_equal(hvpmu_t4_pcr_read(hvpmu_machine_t4_pmu(m, other), 0, &v), 0);
-			assert_int_equal(v, 0);
+			assert_int_equal(hvpmu_hv_set_version(hv, other, HV_GRP_VT_CPU, 1, 0, NULL), HV_EOK);
+			for (uint64_t p = 0; p < HV_VT_PERFREG_NPCR; p++) {
+				assert_int_equal(hvpmu_hv_vt_get_perfreg(hv, other, p, &v), HV_EOK);
+				assert_int_equal(v, 0);
+			}
 		} else {
 			assert_int_equal(hvpmu_machine_rdasr(m, other, HVPMU_T1_ASR_PCR, &v), 0);
 			assert_int_equal(v, 0);

@@ -13,7 +13,9 @@
  *
  * Conventions for every public function:
  *   - Library calls return 0 or a negative enum hvpmu_err; they never print
- *     or exit.  Hypercalls return the sun4v status code of the spec instead.
+ *     or exit.  Hypercall wrappers return the sun4v status code of the spec
+ *     instead, or, for a trap that did not reach the hypervisor (made in
+ *     user mode), the library error as uint64_t (hvpmu/sun4v.h).
  *   - No global state: everything hangs off a struct hvpmu_machine created
  *     by the caller.  Objects are not thread-safe unless a function says so;
  *     a caller that drives one machine from several threads serialises.

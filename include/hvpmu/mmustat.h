@@ -21,8 +21,11 @@
  *
  * This module is the service alone: the trap dispatcher decides whether
  * the call exists at all (EBADTRAP until group HV_GRP_NIAG_PERF 0x200 is
- * negotiated, and on every platform but t1; hw-and-hypervisor.md §1.1) and
- * maps the calling strand to the vCPU index used here.  Every choice the
+ * negotiated, and on every platform but t1; hw-and-hypervisor.md §1.1),
+ * maps the calling strand to the vCPU index used here, and resets every
+ * vCPU of the guest when the guest gives the group up (API_SET_VERSION
+ * major 0), so that a buffer is written only while the group is
+ * negotiated.  Every choice the
  * sources leave open, and where hvpmu follows the spec against the
  * OpenSPARC code, is in docs/mmustat.md.
  *
@@ -110,9 +113,16 @@ unsigned hvpmu_mmustat_nvcpus(const struct hvpmu_mmustat *ms);
  *   host memory for the buffer exhausted    -> HV_EIO (host condition only)
  * On HV_EOK, *old_ra (if old_ra is not NULL) receives the previous buffer's
  * RA, 0 if there was none, and the new buffer is used from the next TSB
- * hit.  The buffer's contents are not touched (the guest zeroes it).  On
- * any error *old_ra is not written, the vCPU keeps its previous
- * configuration, and nothing is ever written at the refused ra.
+ * hit.  The buffer's contents are not touched (the guest zeroes it).
+ * On HV_EBADALIGN, HV_ENORADDR and HV_EIO collection stops for the vCPU,
+ * as after a CONF of ra 0 (spec §2.1: "If an error is returned no
+ * statistics are collected (equivalent to passing an raddr of zero)"):
+ * the previous buffer is no longer written, INFO gives 0 and the next
+ * successful CONF returns 0 as the previous RA; nothing is ever written
+ * at the refused ra; *old_ra is not written (the dispatcher leaves the
+ * guest's %o1 as it was).  HV_ENOCPU names no vCPU and changes nothing.
+ * (OpenSPARC keeps the previous buffer on an error; hvpmu follows the
+ * spec, docs/mmustat.md.)
  */
 uint64_t hvpmu_mmustat_conf(struct hvpmu_mmustat *ms, unsigned vcpu, uint64_t ra, uint64_t *old_ra);
 

@@ -18,6 +18,13 @@
  *     enabled/running time as perf stat does.
  * Each strand (guest thread) has its own PMU; counts are summed over strands
  * as perf stat sums an inherited counter.
+ * Strands: every function taking a `strand` acts only on the strands of
+ * the driver's guest (md guests[guest].first_strand .. + nstrands - 1),
+ * the only strands its OS runs on; any other strand is HVPMU_ERANGE and no
+ * hypercall is made on it (the hypervisor would take it as the other
+ * guest's).  Each entry point runs as guest OS code: it puts the strand
+ * in privileged mode for its hypercalls and PMU accesses, and returns it
+ * to the mode it was in (user mode while the program runs).
  * Not thread-safe: the caller serialises (as the plugin does).
  */
 #ifndef HVPMU_SUPERVISOR_H
@@ -72,8 +79,10 @@ struct hvpmu_sv_count {
 
 struct hvpmu_sv;
 
-/* Create a driver for guest `guest` of hv; installs its trap handler.
- * cfg may be NULL for defaults.  Returns 0, HVPMU_EINVAL or HVPMU_ENOMEM. */
+/* Create a driver for guest `guest` of hv; installs its trap handler
+ * (which handles interrupt_level_15 and _14 and ignores other trap types).
+ * cfg may be NULL for defaults.  Returns 0, HVPMU_EINVAL (also for a guest
+ * the machine description does not have) or HVPMU_ENOMEM. */
 int hvpmu_sv_create(struct hvpmu_hv *hv, unsigned guest, const struct hvpmu_sv_config *cfg,
 		    struct hvpmu_sv **out);
 void hvpmu_sv_destroy(struct hvpmu_sv *sv);

@@ -3,10 +3,12 @@
  * Niagara MMU statistics (../shared/specs/niagara-mmustat-api.txt):
  *  - NIAGARA_MMUSTAT_CONF (§2.1), check order as the OpenSPARC hypervisor's
  *    hcall_niagara_mmustat_conf: alignment first, ra 0 disables without a
- *    range check, then [ra, ra + 0x200) inside one guest memory segment;
- *    errors leave the configuration as it was
- *    (../shared/reference/hw-and-hypervisor.md §1.4).  The alignment is the
- *    spec's 64 bytes, not OpenSPARC's 8 (docs/mmustat.md).
+ *    range check, then [ra, ra + 0x200) inside one guest memory segment
+ *    (../shared/reference/hw-and-hypervisor.md §1.4).  Where hvpmu follows
+ *    the spec against that code (docs/mmustat.md): the alignment is the
+ *    spec's 64 bytes, not OpenSPARC's 8, and an error stops collection for
+ *    the vCPU (§2.1 "If an error is returned no statistics are
+ *    collected"), where OpenSPARC keeps the previous buffer.
  *  - NIAGARA_MMUSTAT_INFO (§2.2): the current RA.
  *  - Accumulation (§2.3; OpenSPARC mmu.s .itsbhit/.dtsbhit,
  *    hw-and-hypervisor.md §1.5): slot = I/D half + ctx block + code * 16,
@@ -77,19 +79,36 @@ unsigned hvpmu_mmustat_nvcpus(const struct hvpmu_mmustat *ms)
 	return ms->nvcpus;
 }
 
-uint64_t hvpmu_mmustat_conf(struct hvpmu_mmustat *ms, unsigned vcpu, uint64_t ra, uint64_t *old_ra)
+/* The checks of CONF on a new buffer, in OpenSPARC's order (§1.4):
+ * alignment first, ra 0 needs no range check, then one memory segment;
+ * then the host backing (a host condition, docs/mmustat.md). */
+static uint64_t conf_check(struct hvpmu_mmustat *ms, uint64_t ra)
 {
-	uint64_t prev;
-
-	if (vcpu >= ms->nvcpus)
-		return HV_ENOCPU;
 	if (ra & (HVPMU_MMUSTAT_AREA_ALIGN - 1))
 		return HV_EBADALIGN;
-	if (ra != 0) {
-		if (!hvpmu_guest_mem_range_ok(ms->mem, ra, HVPMU_MMUSTAT_AREA_SIZE))
-			return HV_ENORADDR;
-		if (hvpmu_guest_mem_back(ms->mem, ra, HVPMU_MMUSTAT_AREA_SIZE))
-			return HV_EIO;
+	if (ra == 0)
+		return HV_EOK;
+	if (!hvpmu_guest_mem_range_ok(ms->mem, ra, HVPMU_MMUSTAT_AREA_SIZE))
+		return HV_ENORADDR;
+	if (hvpmu_guest_mem_back(ms->mem, ra, HVPMU_MMUSTAT_AREA_SIZE))
+		return HV_EIO;
+	return HV_EOK;
+}
+
+uint64_t hvpmu_mmustat_conf(struct hvpmu_mmustat *ms, unsigned vcpu, uint64_t ra, uint64_t *old_ra)
+{
+	uint64_t prev, st;
+
+	if (vcpu >= ms->nvcpus) /* no vCPU: nothing to configure or disable */
+		return HV_ENOCPU;
+	st = conf_check(ms, ra);
+	if (st != HV_EOK) {
+		/* niagara-mmustat-api.txt §2.1: "If an error is returned no
+		 * statistics are collected (equivalent to passing an raddr of
+		 * zero)": the previous buffer is no longer accessed.  *old_ra is
+		 * not written (the guest's %o1 stays as it passed it). */
+		ms->ra[vcpu] = 0;
+		return st;
 	}
 	prev = ms->ra[vcpu];
 	ms->ra[vcpu] = ra;

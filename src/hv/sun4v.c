@@ -2,6 +2,8 @@
 /*
  * sun4v hypervisor: trap dispatch, API-group negotiation and the T4
  * perf-register hypercalls.
+ *  - Only privileged code reaches the hypervisor, with trap numbers
+ *    0x80-0xff (SPARC V9 / UA2005 Tcc; hvpmu_hv_trap() below).
  *  - ABI, status codes, CORE_TRAP API_SET_VERSION/API_GET_VERSION semantics:
  *    ../shared/reference/hw-and-hypervisor.md §2, linux-clients.md §1.1-1.2.
  *  - Functions answer EBADTRAP until their group is negotiated (OpenSPARC
@@ -31,19 +33,26 @@ struct api_group {
 	uint64_t major;      /* the one major version offered */
 	uint64_t max_minor;  /* highest minor of that major */
 	uint32_t platforms;  /* bit per enum hvpmu_platform offering the group */
+	/* Called when the guest gives the group up (API_SET_VERSION major 0):
+	 * stop every service of the group that runs without being called,
+	 * since the guest can no longer reach the functions that stop it.
+	 * NULL: the group has none. */
+	void (*release)(struct hvpmu_hv *hv, unsigned guest);
 };
 
 #define ON_T4 (1u << HVPMU_PLATFORM_T4)
 #define ON_T1 (1u << HVPMU_PLATFORM_T1)
 
+static void niagara_release(struct hvpmu_hv *hv, unsigned guest);
+
 /* Groups offered per platform.  SUN4V 1.0 and CORE 1.6 as Linux registers
  * them at boot (linux-clients.md §1.2); VT_CPU 1.0 on T4; the Niagara perf
  * group 0x200 1.0 on T1 only (hw-and-hypervisor.md §1.1). */
 static const struct api_group api_groups[] = {
-	{ HV_GRP_SUN4V, 1, 0, ON_T4 | ON_T1 },
-	{ HV_GRP_CORE, 1, 6, ON_T4 | ON_T1 },
-	{ HV_GRP_VT_CPU, 1, 0, ON_T4 },
-	{ HV_GRP_NIAGARA, 1, 0, ON_T1 },
+	{ HV_GRP_SUN4V, 1, 0, ON_T4 | ON_T1, NULL },
+	{ HV_GRP_CORE, 1, 6, ON_T4 | ON_T1, NULL },
+	{ HV_GRP_VT_CPU, 1, 0, ON_T4, NULL },
+	{ HV_GRP_NIAGARA, 1, 0, ON_T1, niagara_release },
 };
 #define NGROUPS (sizeof api_groups / sizeof api_groups[0])
 
@@ -105,12 +114,22 @@ static int group_index(const struct hvpmu_hv *hv, uint64_t group)
 	return -1;
 }
 
+/* Run the guest OS's trap handler for `gt` (its trap table), in privileged
+ * mode, then return the strand to the mode it trapped from. */
+static void to_guest_os(struct hvpmu_hv *hv, const struct guest_state *gs, const struct hvpmu_guest_trap *gt)
+{
+	enum hvpmu_mode prev = hvpmu_machine_mode(hv->m, gt->strand);
+
+	hvpmu_machine_set_mode(hv->m, gt->strand, HVPMU_MODE_PRIV);
+	gs->trap_fn(gs->trap_ctx, gt);
+	hvpmu_machine_set_mode(hv->m, gt->strand, prev);
+}
+
 static void machine_trap(void *ctx, const struct hvpmu_trap *t)
 {
 	struct hvpmu_hv *hv = ctx;
 	int guest = guest_of(hv, t->strand);
 	struct hvpmu_guest_trap gt = { 0 };
-	enum hvpmu_mode prev;
 	struct guest_state *gs;
 
 	if (guest < 0)
@@ -126,10 +145,7 @@ static void machine_trap(void *ctx, const struct hvpmu_trap *t)
 	/* The hypervisor reflects PMU traps to the guest as interrupt_level_15
 	 * (Linux perfctr_irq, linux-clients.md §1.6) and the tick as level 14. */
 	gt.tt = t->tt == HVPMU_TT_TIMER ? HV_TT_INTERRUPT_LEVEL_14 : HV_TT_INTERRUPT_LEVEL_15;
-	prev = hvpmu_machine_mode(hv->m, t->strand);
-	hvpmu_machine_set_mode(hv->m, t->strand, HVPMU_MODE_PRIV);
-	gs->trap_fn(gs->trap_ctx, &gt);
-	hvpmu_machine_set_mode(hv->m, t->strand, prev);
+	to_guest_os(hv, gs, &gt);
 }
 
 /* A TSB hit the hypervisor's TLB-miss handler serviced: MMU statistics. */
@@ -143,11 +159,40 @@ static void tsb_hit(void *ctx, uint32_t strand, int dmmu, int ctx_nonzero, unsig
 				      ctx_nonzero, code, ticks);
 }
 
+/* The guest table of the machine description, as the hypervisor holds
+ * it: at most HVPMU_MD_MAX_GUESTS guests of at most HVPMU_MD_MAX_MEM
+ * memory segments, each strand of the machine owned by at most one guest
+ * (a strand's hypercalls are its guest's: guest_of()), no guest owning a
+ * strand the machine lacks (docs/machine-description.md "guests";
+ * md_file.c refuses such files the same way).  0 or HVPMU_EINVAL. */
+static int guests_ok(const struct hvpmu_md *md, uint32_t nstrands)
+{
+	if (md->nguests > HVPMU_MD_MAX_GUESTS)
+		return HVPMU_EINVAL;
+	for (unsigned i = 0; i < md->nguests; i++) {
+		const struct hvpmu_md_guest *g = &md->guests[i];
+
+		if (g->nmem > HVPMU_MD_MAX_MEM || (uint64_t)g->first_strand + g->nstrands > nstrands)
+			return HVPMU_EINVAL;
+		for (unsigned j = 0; j < i; j++) {
+			const struct hvpmu_md_guest *h = &md->guests[j];
+
+			if (g->first_strand < (uint64_t)h->first_strand + h->nstrands &&
+			    h->first_strand < (uint64_t)g->first_strand + g->nstrands)
+				return HVPMU_EINVAL;
+		}
+	}
+	return HVPMU_OK;
+}
+
 int hvpmu_hv_create(struct hvpmu_machine *m, struct hvpmu_hv **out)
 {
 	struct hvpmu_hv *hv;
 
-	if (!m || !out)
+	if (!out)
+		return HVPMU_EINVAL;
+	*out = NULL;
+	if (!m || guests_ok(hvpmu_machine_md(m), hvpmu_machine_nstrands(m)))
 		return HVPMU_EINVAL;
 	hv = calloc(1, sizeof *hv);
 	if (!hv)
@@ -158,7 +203,7 @@ int hvpmu_hv_create(struct hvpmu_machine *m, struct hvpmu_hv **out)
 		const struct hvpmu_md_guest *g = &hv->md->guests[i];
 		struct hvpmu_guest_mem_seg segs[HVPMU_MD_MAX_MEM];
 
-		for (unsigned k = 0; k < g->nmem && k < HVPMU_MD_MAX_MEM; k++) {
+		for (unsigned k = 0; k < g->nmem; k++) { /* nmem <= HVPMU_MD_MAX_MEM: guests_ok() */
 			segs[k].base = g->mem[k].base;
 			segs[k].size = g->mem[k].size;
 		}
@@ -223,6 +268,18 @@ static uint64_t mmustat_info(struct hvpmu_hv *hv, unsigned guest, uint32_t stran
 	return st;
 }
 
+/* Group 0x200 given up: MMU statistics collection stops on every vCPU of
+ * the guest (docs/mmustat.md "EBADTRAP").  The buffers keep their
+ * contents; the chip-wide PerfRegs of 0x100/0x101 are hardware registers
+ * and keep theirs. */
+static void niagara_release(struct hvpmu_hv *hv, unsigned guest)
+{
+	struct hvpmu_mmustat *ms = hv->g[guest].mmustat;
+
+	for (unsigned v = 0; ms && v < hvpmu_mmustat_nvcpus(ms); v++)
+		hvpmu_mmustat_reset(ms, v);
+}
+
 struct hvpmu_machine *hvpmu_hv_machine(struct hvpmu_hv *hv) { return hv->m; }
 
 int hvpmu_hv_set_guest_trap_handler(struct hvpmu_hv *hv, unsigned guest, hvpmu_guest_trap_fn fn, void *ctx)
@@ -235,8 +292,9 @@ int hvpmu_hv_set_guest_trap_handler(struct hvpmu_hv *hv, unsigned guest, hvpmu_g
 }
 
 /* CORE_TRAP API_SET_VERSION: %o0 group, %o1 major, %o2 minor -> %o1 minor. */
-static uint64_t api_set_version(struct hvpmu_hv *hv, struct guest_state *gs, struct hvpmu_hv_regs *r)
+static uint64_t api_set_version(struct hvpmu_hv *hv, unsigned guest, struct hvpmu_hv_regs *r)
 {
+	struct guest_state *gs = &hv->g[guest];
 	int gi = group_index(hv, r->o[0]);
 	uint64_t major = r->o[1], minor = r->o[2];
 
@@ -244,6 +302,8 @@ static uint64_t api_set_version(struct hvpmu_hv *hv, struct guest_state *gs, str
 		return HV_EINVAL;
 	if (major == 0) { /* major 0 disables the group */
 		gs->major[gi] = gs->minor[gi] = 0;
+		if (api_groups[gi].release)
+			api_groups[gi].release(hv, guest);
 		r->o[1] = 0;
 		return HV_EOK;
 	}
@@ -431,7 +491,7 @@ static uint64_t dispatch(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, u
 
 	if (trapnum == HV_CORE_TRAP) {
 		switch (r->o[5]) {
-		case HV_CORE_SET_VER: return api_set_version(hv, gs, r);
+		case HV_CORE_SET_VER: return api_set_version(hv, guest, r);
 		case HV_CORE_GET_VER: return api_get_version(hv, gs, r);
 		default: return HV_EBADTRAP;
 		}
@@ -452,46 +512,90 @@ static uint64_t dispatch(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, u
 	return HV_EBADTRAP;
 }
 
-void hvpmu_hv_trap(struct hvpmu_hv *hv, uint32_t strand, unsigned trapnum, struct hvpmu_hv_regs *r)
+/*
+ * The Tcc trap types (SPARC V9 / UltraSPARC Architecture 2005; sources in
+ * docs/sun4v-hypervisor.md "Who reaches the hypervisor"): the trap number
+ * keeps 7 bits of the operand in user mode, 8 in privileged and
+ * hyperprivileged mode (QEMU target/sparc/translate.c: V8_TRAP_MASK 0x7f,
+ * UA2005_HTRAP_MASK 0xff when supervisor), and the trap type is 0x100 +
+ * number.  trap_instruction 0x100-0x17f is the guest OS's; only
+ * htrap_instruction 0x180-0x1ff, numbers 0x80-0xff that privileged code
+ * alone can issue, enters the hypervisor (OpenSPARC sun4v/hypervisor
+ * src/greatlakes/ontario/src/traptable.s: tt 0x180 hcall, 0x1ff
+ * hcall_core, the rest of 0x181-0x1fe EBADTRAP; trap numbers
+ * hw-and-hypervisor.md §2).  Decisions: docs/sun4v-hypervisor.md "Who
+ * reaches the hypervisor".
+ */
+int hvpmu_hv_trap(struct hvpmu_hv *hv, uint32_t strand, unsigned trapnum, struct hvpmu_hv_regs *r)
 {
-	int guest = guest_of(hv, strand);
 	enum hvpmu_mode prev;
+	unsigned num;
+	int guest;
 
-	if (guest < 0 || strand >= hvpmu_machine_nstrands(hv->m)) {
-		r->o[0] = HV_EBADTRAP;
-		return;
-	}
+	if (strand >= hvpmu_machine_nstrands(hv->m))
+		return HVPMU_ERANGE;
 	prev = hvpmu_machine_mode(hv->m, strand);
+	num = hvpmu_hv_tcc_trapnum(prev, trapnum);
+	guest = guest_of(hv, strand);
+	if (num < HV_TRAPNUM_HV_FIRST) {
+		/* trap_instruction: the hypervisor never sees it.  From user or
+		 * privileged mode it is taken by the guest OS's trap table (the
+		 * handler the guest installed, if any); from hyperprivileged
+		 * mode it stays in the hypervisor, which has no service for it.
+		 * %o0-%o5 untouched, no hypervisor cycles. */
+		if (prev != HVPMU_MODE_HYPER && guest >= 0 && hv->g[guest].trap_fn) {
+			struct hvpmu_guest_trap gt = { 0 };
+
+			gt.tt = hvpmu_hv_tcc_tt(prev, trapnum);
+			gt.strand = strand;
+			to_guest_os(hv, &hv->g[guest], &gt);
+		}
+		return HVPMU_ETRAP;
+	}
+	if (guest < 0) {
+		r->o[0] = HV_EBADTRAP;
+		return HVPMU_OK;
+	}
 	hvpmu_machine_set_mode(hv->m, strand, HVPMU_MODE_HYPER);
 	hvpmu_machine_add_cycles(hv->m, strand, HVPMU_MODE_HYPER, hv->md->timing.hcall_cycles);
-	r->o[0] = dispatch(hv, (unsigned)guest, strand, trapnum, r);
+	r->o[0] = dispatch(hv, (unsigned)guest, strand, num, r);
 	hvpmu_machine_set_mode(hv->m, strand, prev);
+	return HVPMU_OK;
+}
+
+/* A wrapper's result: the hypervisor's status, or the library error of a
+ * trap that did not reach it as uint64_t (hvpmu/sun4v.h). */
+_Static_assert(HVPMU_HV_ETRAP == (uint64_t)(int64_t)HVPMU_ETRAP, "HVPMU_HV_ETRAP");
+_Static_assert(HVPMU_HV_ERANGE == (uint64_t)(int64_t)HVPMU_ERANGE, "HVPMU_HV_ERANGE");
+static uint64_t wrapper_status(int rc, const struct hvpmu_hv_regs *r)
+{
+	return rc ? (uint64_t)(int64_t)rc : r->o[0];
 }
 
 uint64_t hvpmu_hv_set_version(struct hvpmu_hv *hv, uint32_t strand, uint64_t group, uint64_t major,
 			      uint64_t minor, uint64_t *actual_minor)
 {
 	struct hvpmu_hv_regs r = { { group, major, minor, 0, 0, HV_CORE_SET_VER } };
+	int rc = hvpmu_hv_trap(hv, strand, HV_CORE_TRAP, &r);
 
-	hvpmu_hv_trap(hv, strand, HV_CORE_TRAP, &r);
-	if (actual_minor)
+	if (actual_minor && rc == HVPMU_OK) /* %o1 whatever the status, as Linux's stub */
 		*actual_minor = r.o[1];
-	return r.o[0];
+	return wrapper_status(rc, &r);
 }
 
 uint64_t hvpmu_hv_get_version(struct hvpmu_hv *hv, uint32_t strand, uint64_t group, uint64_t *major,
 			      uint64_t *minor)
 {
 	struct hvpmu_hv_regs r = { { group, 0, 0, 0, 0, HV_CORE_GET_VER } };
+	uint64_t st = wrapper_status(hvpmu_hv_trap(hv, strand, HV_CORE_TRAP, &r), &r);
 
-	hvpmu_hv_trap(hv, strand, HV_CORE_TRAP, &r);
-	if (r.o[0] == HV_EOK) {
+	if (st == HV_EOK) {
 		if (major)
 			*major = r.o[1];
 		if (minor)
 			*minor = r.o[2];
 	}
-	return r.o[0];
+	return st;
 }
 
 /* One FAST_TRAP call with up to two arguments; *out1 gets %o1 on EOK. */
@@ -499,11 +603,11 @@ static uint64_t fast_call(struct hvpmu_hv *hv, uint32_t strand, uint64_t fn, uin
 			  uint64_t *out1)
 {
 	struct hvpmu_hv_regs r = { { a0, a1, 0, 0, 0, fn } };
+	uint64_t st = wrapper_status(hvpmu_hv_trap(hv, strand, HV_FAST_TRAP, &r), &r);
 
-	hvpmu_hv_trap(hv, strand, HV_FAST_TRAP, &r);
-	if (out1 && r.o[0] == HV_EOK)
+	if (out1 && st == HV_EOK)
 		*out1 = r.o[1];
-	return r.o[0];
+	return st;
 }
 
 uint64_t hvpmu_hv_vt_get_perfreg(struct hvpmu_hv *hv, uint32_t strand, uint64_t reg, uint64_t *val)
@@ -522,6 +626,10 @@ const char *hvpmu_hv_status_name(uint64_t status)
 		"EOK", "ENOCPU", "ENORADDR", "ENOINTR", "EBADPGSZ", "EBADTSB", "EINVAL", "EBADTRAP", "EBADALIGN",
 		"EWOULDBLOCK", "ENOACCESS", "EIO", "ECPUERROR", "ENOTSUPPORTED", "ENOMAP", "ETOOMANY", "ECHANNEL",
 	};
+	if (status == HVPMU_HV_ETRAP)
+		return "ETRAP";
+	if (status == HVPMU_HV_ERANGE)
+		return "ERANGE";
 	return status < sizeof names / sizeof names[0] ? names[status] : "E?";
 }
 

@@ -31,7 +31,7 @@ int hvpmu_sv_create(struct hvpmu_hv *hv, unsigned guest, const struct hvpmu_sv_c
 	struct hvpmu_sv *sv;
 	const struct hvpmu_md *md;
 
-	if (!hv || !out)
+	if (!hv || !out || guest >= hvpmu_machine_md(hvpmu_hv_machine(hv))->nguests)
 		return HVPMU_EINVAL;
 	sv = calloc(1, sizeof *sv);
 	if (!sv)
@@ -40,6 +40,8 @@ int hvpmu_sv_create(struct hvpmu_hv *hv, unsigned guest, const struct hvpmu_sv_c
 	sv->m = hvpmu_hv_machine(hv);
 	md = hvpmu_machine_md(sv->m);
 	sv->guest = guest;
+	sv->first_strand = md->guests[guest].first_strand;
+	sv->own_strands = md->guests[guest].nstrands;
 	if (cfg)
 		sv->cfg = *cfg;
 	if (!sv->cfg.rotate_cycles)
@@ -241,6 +243,11 @@ static void t4_sample(struct hvpmu_sv *sv, uint32_t strand, uint64_t now)
 	ss->group_tick = now;
 }
 
+int sv_owns(const struct hvpmu_sv *sv, uint32_t strand)
+{
+	return strand < sv->nstrands && strand >= sv->first_strand && strand - sv->first_strand < sv->own_strands;
+}
+
 /* Guest OS code runs on the strand in privileged mode. */
 enum hvpmu_mode sv_enter_os(struct hvpmu_sv *sv, uint32_t strand)
 {
@@ -298,7 +305,7 @@ int hvpmu_sv_start_strand(struct hvpmu_sv *sv, uint32_t strand)
 	enum hvpmu_mode prev;
 	int rc;
 
-	if (strand >= sv->nstrands)
+	if (!sv_owns(sv, strand))
 		return HVPMU_ERANGE;
 	if (sv->st[strand].active)
 		return HVPMU_OK;
@@ -329,7 +336,7 @@ int hvpmu_sv_stop_strand(struct hvpmu_sv *sv, uint32_t strand)
 	enum hvpmu_mode prev;
 	uint64_t enabled, now;
 
-	if (strand >= sv->nstrands)
+	if (!sv_owns(sv, strand))
 		return HVPMU_ERANGE;
 	if (!sv->st[strand].active)
 		return HVPMU_OK;
@@ -374,7 +381,7 @@ void sv_fold_pic(struct hvpmu_sv *sv, uint32_t strand, unsigned p, uint64_t pic,
 
 int hvpmu_sv_read_strand(struct hvpmu_sv *sv, uint32_t strand, unsigned idx, uint64_t *raw, uint64_t *running)
 {
-	if (strand >= sv->nstrands || idx >= sv->nevents || !raw || !running)
+	if (!sv_owns(sv, strand) || idx >= sv->nevents || !raw || !running)
 		return HVPMU_ERANGE;
 	*raw = sv->st[strand].raw[idx];
 	*running = sv->st[strand].running[idx];
@@ -387,7 +394,7 @@ int hvpmu_sv_fold(struct hvpmu_sv *sv, uint32_t strand)
 	enum hvpmu_mode prev;
 	uint64_t now;
 
-	if (strand >= sv->nstrands)
+	if (!sv_owns(sv, strand))
 		return HVPMU_ERANGE;
 	ss = &sv->st[strand];
 	if (!ss->active)
@@ -402,13 +409,17 @@ int hvpmu_sv_fold(struct hvpmu_sv *sv, uint32_t strand)
 	return HVPMU_OK;
 }
 
-/* interrupt_level_15 (PMU overflow) and interrupt_level_14 (OS tick). */
+/* interrupt_level_15 (PMU overflow) and interrupt_level_14 (OS tick); the
+ * driver handles no other trap type (a software trap of the program,
+ * hvpmu_hv_trap(), is some other part of the OS's business). */
 static void on_trap(void *ctx, const struct hvpmu_guest_trap *t)
 {
 	struct hvpmu_sv *sv = ctx;
 	struct sv_strand *ss;
 
-	if (t->strand >= sv->nstrands || !sv->st[t->strand].active)
+	if (t->tt != HV_TT_INTERRUPT_LEVEL_15 && t->tt != HV_TT_INTERRUPT_LEVEL_14)
+		return;
+	if (!sv_owns(sv, t->strand) || !sv->st[t->strand].active)
 		return;
 	ss = &sv->st[t->strand];
 	if (t->tt == HV_TT_INTERRUPT_LEVEL_15) {
@@ -455,7 +466,7 @@ int hvpmu_sv_mcu_program(struct hvpmu_sv *sv, uint32_t strand, unsigned mcu, uns
 	uint64_t ctl = 0;
 	int rc = HVPMU_OK;
 
-	if (mcu >= HVPMU_SV_MAX_MCU || mcu >= hvpmu_machine_nmcu(sv->m) || strand >= sv->nstrands)
+	if (mcu >= HVPMU_SV_MAX_MCU || mcu >= hvpmu_machine_nmcu(sv->m) || !sv_owns(sv, strand))
 		return HVPMU_ERANGE;
 	prev = sv_enter_os(sv, strand);
 	if (negotiate(sv, strand) ||
@@ -476,7 +487,7 @@ int hvpmu_sv_mcu_read(struct hvpmu_sv *sv, uint32_t strand, unsigned mcu, uint64
 	uint32_t cur[2];
 	int rc = HVPMU_OK;
 
-	if (mcu >= HVPMU_SV_MAX_MCU || mcu >= hvpmu_machine_nmcu(sv->m) || strand >= sv->nstrands)
+	if (mcu >= HVPMU_SV_MAX_MCU || mcu >= hvpmu_machine_nmcu(sv->m) || !sv_owns(sv, strand))
 		return HVPMU_ERANGE;
 	prev = sv_enter_os(sv, strand);
 	if (!sv_call_ok(sv, hvpmu_hv_vt_get_perfreg(sv->hv, strand, mcu_reg(mcu, HVPMU_T4_MCU_COUNT01), &v))) {

@@ -89,7 +89,8 @@ struct hvpmu_sv {
 	int t1_pich_event;   /* T1: the event on PICH in every group, -1 if none */
 	int niag_negotiated; /* group 0x200: 1 ok, -1 failed */
 	uint64_t last_status;
-	uint32_t nstrands;
+	uint32_t nstrands;   /* the machine's; st[] is indexed by machine strand */
+	uint32_t first_strand, own_strands; /* the guest's strands (hvpmu/md.h) */
 	struct sv_strand *st;
 	struct {
 		uint32_t last[2];  /* raw 31-bit counters at the last read */
@@ -101,6 +102,10 @@ struct hvpmu_sv {
  * bit i of a level-15 trap's pic_mask (HVPMU_T1_OVF_PICL/PICH) is PIC i. */
 enum { T1_PIC_PICL = 0, T1_PIC_PICH = 1, T1_NPIC = 2 };
 
+/* 1 if `strand` is one of the driver's guest's strands: the only ones its
+ * OS runs on, and so the only ones it may make hypercalls or touch PMUs on
+ * (the hypervisor takes a strand's hypercalls as its guest's). */
+SV_HIDDEN int sv_owns(const struct hvpmu_sv *sv, uint32_t strand);
 /* Guest OS code runs on the strand in privileged mode. */
 SV_HIDDEN enum hvpmu_mode sv_enter_os(struct hvpmu_sv *sv, uint32_t strand);
 SV_HIDDEN void sv_leave_os(struct hvpmu_sv *sv, uint32_t strand, enum hvpmu_mode prev);

@@ -163,7 +163,7 @@ int hvpmu_sv_mmustat_start(struct hvpmu_sv *sv, uint32_t strand, uint64_t ra)
 	uint64_t old, st;
 	int rc = HVPMU_OK;
 
-	if (strand >= sv->nstrands || !gm)
+	if (!sv_owns(sv, strand) || !gm)
 		return HVPMU_ERANGE;
 	prev = sv_enter_os(sv, strand);
 	if (negotiate_niagara(sv, strand)) {
@@ -186,7 +186,7 @@ int hvpmu_sv_mmustat_read(struct hvpmu_sv *sv, uint32_t strand, uint64_t words[H
 	uint64_t ra = 0;
 	int rc = HVPMU_OK;
 
-	if (strand >= sv->nstrands || !gm)
+	if (!sv_owns(sv, strand) || !gm)
 		return HVPMU_ERANGE;
 	prev = sv_enter_os(sv, strand);
 	if (!sv_call_ok(sv, hvpmu_hv_mmustat_info(sv->hv, strand, &ra)) || !ra) {
@@ -206,7 +206,7 @@ int hvpmu_sv_mmustat_stop(struct hvpmu_sv *sv, uint32_t strand)
 	uint64_t old;
 	int rc;
 
-	if (strand >= sv->nstrands)
+	if (!sv_owns(sv, strand))
 		return HVPMU_ERANGE;
 	prev = sv_enter_os(sv, strand);
 	rc = sv_call_ok(sv, hvpmu_hv_mmustat_conf(sv->hv, strand, 0, &old)) ? HVPMU_OK : HVPMU_EHV;
@@ -226,7 +226,7 @@ int hvpmu_sv_t1perf_program(struct hvpmu_sv *sv, uint32_t strand, unsigned unit,
 	enum hvpmu_mode prev;
 	int rc = HVPMU_OK;
 
-	if (unit >= HVPMU_SV_T1_UNITS || strand >= sv->nstrands)
+	if (unit >= HVPMU_SV_T1_UNITS || !sv_owns(sv, strand))
 		return HVPMU_ERANGE;
 	ctl_id = t1_ctl_id(unit);
 	n0 = (unsigned)hvpmu_t1_pic_counter(ctl_id, 0);
@@ -250,7 +250,7 @@ int hvpmu_sv_t1perf_read(struct hvpmu_sv *sv, uint32_t strand, unsigned unit, ui
 	enum hvpmu_mode prev;
 	int rc = HVPMU_OK, any_sticky = 0;
 
-	if (unit >= HVPMU_SV_T1_UNITS || strand >= sv->nstrands)
+	if (unit >= HVPMU_SV_T1_UNITS || !sv_owns(sv, strand))
 		return HVPMU_ERANGE;
 	count_id = t1_ctl_id(unit) + 1;
 	prev = sv_enter_os(sv, strand);

@@ -6,9 +6,20 @@
  * the guest programs wrap and trap.
  *
  * The input picks the machine description (perfctraccess, perfctrhtaccess,
- * one or two guests), then a sequence of operations.  Invariants, from
- * ../shared/reference/hw-and-hypervisor.md §2 / §4 and
+ * one or two guests), then a sequence of operations; each trap is issued
+ * in a mode the input picks (user, privileged, hyperprivileged: bits 7:3
+ * of the operation byte, 0 = privileged).  Invariants, from
+ * ../shared/reference/hw-and-hypervisor.md §2 / §4, the Tcc rules of
+ * docs/sun4v-hypervisor.md "Who reaches the hypervisor" and
  * sparc-t4-performance-instrumentation.md TABLE 10-1, abort on violation:
+ *   - hvpmu_hv_trap() services the trap (HVPMU_OK) exactly when the strand
+ *     exists, is not in user mode and the 8-bit trap number is 0x80-0xff;
+ *     a strand past the last gives HVPMU_ERANGE, every other trap
+ *     HVPMU_ETRAP with %o0-%o5 untouched; the wrappers return
+ *     HVPMU_HV_ETRAP / HVPMU_HV_ERANGE then, and only then;
+ *   - the guest OS's handler sees only tt 0x4e, 0x4f and, for a trap that
+ *     is not a hypercall, 0x100 + the number (7 bits in user mode), with
+ *     the strand in privileged mode;
  *   - every status in %o0 is a sun4v status (<= ECHANNEL 16);
  *   - %o3..%o5 are preserved by every call, %o2 except by a successful
  *     API_GET_VERSION, %o1 except by the calls that return it;
@@ -80,7 +91,39 @@ struct ctx {
 	struct hvpmu_hv *hv;
 	int depth;
 	unsigned traps;
+	unsigned expect_tt; /* tt of the software trap being issued, 0 if none */
+	unsigned sw_traps;  /* software traps the guest OS received */
 };
+
+/* The mode a trap is issued in: bits 7:3 of the operation byte, so that
+ * the plain operation codes (and the seed corpus) trap from privileged
+ * mode, where hypercalls come from. */
+static enum hvpmu_mode op_mode(uint8_t op)
+{
+	return (enum hvpmu_mode)(((op >> 3) % HVPMU_NMODES + HVPMU_MODE_PRIV) % HVPMU_NMODES);
+}
+
+static void set_mode(struct ctx *x, uint32_t strand, enum hvpmu_mode mode)
+{
+	if (strand < hvpmu_machine_nstrands(x->m) && hvpmu_machine_set_mode(x->m, strand, mode))
+		abort();
+}
+
+/* A wrapper's result: a sun4v status when the hypervisor serviced the
+ * call, else the library's answer for a strand that is not privileged or
+ * does not exist. */
+static void check_wrapper_status(struct ctx *x, uint32_t strand, enum hvpmu_mode mode, uint64_t st)
+{
+	if (strand >= hvpmu_machine_nstrands(x->m)) {
+		if (st != HVPMU_HV_ERANGE)
+			abort();
+	} else if (mode == HVPMU_MODE_USER) {
+		if (st != HVPMU_HV_ETRAP)
+			abort();
+	} else if (st > HV_ECHANNEL) {
+		abort();
+	}
+}
 
 /* VT perf-register ids: PCRs, then 3 per MCU (hvpmu/sun4v.h). */
 static uint64_t vt_nregs(struct hvpmu_machine *m)
@@ -93,23 +136,33 @@ static int is_mcu_ctl(uint64_t reg)
 	return reg >= HV_VT_PERFREG_MCU0 && (reg - HV_VT_PERFREG_MCU0) % HV_VT_PERFREG_PER_MCU == HVPMU_T4_MCU_CTL;
 }
 
-/* DRAM_PERF_CTL_REG fields the guest owning `strand` may write. */
-static uint64_t own_ctl_fields(struct ctx *x, uint32_t strand)
+/* The guest that owns `strand`, or NULL. */
+static const struct hvpmu_md_guest *owner(struct ctx *x, uint32_t strand)
 {
 	const struct hvpmu_md *md = hvpmu_machine_md(x->m);
 
 	for (unsigned g = 0; g < md->nguests; g++) {
 		const struct hvpmu_md_guest *gu = &md->guests[g];
-		int64_t grp = gu->dram_counter_group;
 
-		if (strand < gu->first_strand || strand - gu->first_strand >= gu->nstrands)
-			continue;
-		if (grp == HVPMU_MD_PROP_ABSENT)
-			return 0;
-		return ((grp & HVPMU_MD_DRAM_GROUP_OS) ? HVPMU_T4_DRAM_CTL_GROUP01_MASK : 0) |
-		       ((grp & HVPMU_MD_DRAM_GROUP_PM) ? HVPMU_T4_DRAM_CTL_GROUP23_MASK : 0);
+		if (strand >= gu->first_strand && strand - gu->first_strand < gu->nstrands)
+			return gu;
 	}
-	return 0;
+	return NULL;
+}
+
+/* DRAM_PERF_CTL_REG fields the guest owning `strand` may write. */
+static uint64_t own_ctl_fields(struct ctx *x, uint32_t strand)
+{
+	const struct hvpmu_md_guest *gu = owner(x, strand);
+	int64_t grp;
+
+	if (!gu)
+		return 0;
+	grp = gu->dram_counter_group;
+	if (grp == HVPMU_MD_PROP_ABSENT)
+		return 0;
+	return ((grp & HVPMU_MD_DRAM_GROUP_OS) ? HVPMU_T4_DRAM_CTL_GROUP01_MASK : 0) |
+	       ((grp & HVPMU_MD_DRAM_GROUP_PM) ? HVPMU_T4_DRAM_CTL_GROUP23_MASK : 0);
 }
 
 /* Guest OS trap handler: as Linux's overflow handler, read each PCR that
@@ -118,6 +171,16 @@ static void guest_trap(void *c, const struct hvpmu_guest_trap *t)
 {
 	struct ctx *x = c;
 
+	if (hvpmu_machine_mode(x->m, t->strand) != HVPMU_MODE_PRIV)
+		abort();
+	if (t->tt >= HV_TT_TRAP_INSTRUCTION) { /* a software trap: only the one issued */
+		if (t->tt != x->expect_tt || t->pic_mask)
+			abort();
+		x->sw_traps++;
+		return;
+	}
+	if (t->tt != HV_TT_INTERRUPT_LEVEL_14 && t->tt != HV_TT_INTERRUPT_LEVEL_15)
+		abort();
 	x->traps++;
 	if (x->depth++ > 2 || x->traps > 10000) {
 		x->depth--;
@@ -134,24 +197,47 @@ static void guest_trap(void *c, const struct hvpmu_guest_trap *t)
 	x->depth--;
 }
 
-static void check_call(struct ctx *x, uint32_t strand, unsigned trapnum, const struct hvpmu_hv_regs *in_r)
+static void check_call(struct ctx *x, uint32_t strand, enum hvpmu_mode mode, unsigned trapnum,
+		       const struct hvpmu_hv_regs *in_r)
 {
 	struct hvpmu_hv_regs r = *in_r;
-	enum hvpmu_mode before = hvpmu_machine_mode(x->m, strand);
+	enum hvpmu_mode before;
+	unsigned num, sw_before = x->sw_traps;
 	uint64_t st;
-	int core_get, core_set, vt_get;
+	int core_get, core_set, vt_get, rc;
 
-	hvpmu_hv_trap(x->hv, strand, trapnum, &r);
+	set_mode(x, strand, mode);
+	before = hvpmu_machine_mode(x->m, strand);
+	num = hvpmu_hv_tcc_trapnum(before, trapnum);
+	x->expect_tt = hvpmu_hv_tcc_tt(before, trapnum);
+	rc = hvpmu_hv_trap(x->hv, strand, trapnum, &r);
+	x->expect_tt = 0;
+	if (strand >= hvpmu_machine_nstrands(x->m)) {
+		if (rc != HVPMU_ERANGE || memcmp(&r, in_r, sizeof r))
+			abort();
+		return;
+	}
+	if (hvpmu_machine_mode(x->m, strand) != before)
+		abort();
+	if (num < HV_TRAPNUM_HV_FIRST) { /* trap_instruction: the guest OS's */
+		if (rc != HVPMU_ETRAP || memcmp(&r, in_r, sizeof r))
+			abort();
+		/* delivered to the strand's guest OS, unless it trapped from
+		 * hyperprivileged mode (every guest here has a handler) */
+		if (x->sw_traps != sw_before + (before != HVPMU_MODE_HYPER && owner(x, strand)))
+			abort();
+		return;
+	}
+	if (rc != HVPMU_OK || before == HVPMU_MODE_USER || x->sw_traps != sw_before)
+		abort();
 	st = r.o[0];
 	if (st > HV_ECHANNEL)
 		abort();
-	if (strand < hvpmu_machine_nstrands(x->m) && hvpmu_machine_mode(x->m, strand) != before)
-		abort();
 	if (r.o[3] != in_r->o[3] || r.o[4] != in_r->o[4] || r.o[5] != in_r->o[5])
 		abort();
-	core_get = trapnum == HV_CORE_TRAP && in_r->o[5] == HV_CORE_GET_VER && st == HV_EOK;
-	core_set = trapnum == HV_CORE_TRAP && in_r->o[5] == HV_CORE_SET_VER && st == HV_EOK;
-	vt_get = trapnum == HV_FAST_TRAP && in_r->o[5] == HV_FAST_VT_GET_PERFREG && st == HV_EOK;
+	core_get = num == HV_CORE_TRAP && in_r->o[5] == HV_CORE_GET_VER && st == HV_EOK;
+	core_set = num == HV_CORE_TRAP && in_r->o[5] == HV_CORE_SET_VER && st == HV_EOK;
+	vt_get = num == HV_FAST_TRAP && in_r->o[5] == HV_FAST_VT_GET_PERFREG && st == HV_EOK;
 	if (!core_get && r.o[2] != in_r->o[2])
 		abort();
 	if (!core_get && !core_set && !vt_get && r.o[1] != in_r->o[1])
@@ -164,25 +250,31 @@ static void check_call(struct ctx *x, uint32_t strand, unsigned trapnum, const s
 		abort();
 	if (core_set && r.o[1] > in_r->o[2])
 		abort();
-	if (st == HV_EOK && trapnum == HV_FAST_TRAP && in_r->o[0] >= vt_nregs(x->m))
+	if (st == HV_EOK && num == HV_FAST_TRAP && in_r->o[0] >= vt_nregs(x->m))
 		abort();
 }
 
 /* VT_SET_PERFREG then VT_GET_PERFREG: fields other than ov/ntc read back;
  * MCU registers per their own rules. */
-static void check_vt_pair(struct ctx *x, uint32_t strand, uint64_t reg, uint64_t val)
+static void check_vt_pair(struct ctx *x, uint32_t strand, enum hvpmu_mode mode, uint64_t reg, uint64_t val)
 {
 	uint64_t got = 0, st;
 	uint64_t keep = HVPMU_T4_PCR_IMPL_MASK & ~HVPMU_T4_PCR_STICKY_MASK;
 	uint64_t impl = HVPMU_T4_PCR_IMPL_MASK;
 
+	set_mode(x, strand, mode);
+	mode = hvpmu_machine_mode(x->m, strand);
+	/* a user-mode `ta 0x80` reaches the guest OS as tt 0x100 */
+	x->expect_tt = hvpmu_hv_tcc_tt(mode, HV_FAST_TRAP);
 	st = hvpmu_hv_vt_set_perfreg(x->hv, strand, reg, val);
-	if (st > HV_ECHANNEL)
-		abort();
-	if (st != HV_EOK)
+	check_wrapper_status(x, strand, mode, st);
+	if (st != HV_EOK) {
+		x->expect_tt = 0;
 		return;
+	}
 	if (hvpmu_hv_vt_get_perfreg(x->hv, strand, reg, &got) != HV_EOK)
 		abort();
+	x->expect_tt = 0;
 	if (is_mcu_ctl(reg)) {
 		keep = own_ctl_fields(x, strand);
 		impl = HVPMU_T4_DRAM_CTL_IMPL_MASK;
@@ -257,6 +349,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (unsigned ops = 0; in.n && ops < 1024; ops++) {
 		uint8_t op = u8(&in);
 		uint32_t strand = u8(&in) % (hvpmu_machine_nstrands(x.m) + 4);
+		enum hvpmu_mode mode = op_mode(op);
 		struct hvpmu_hv_regs r;
 
 		switch (op % N_OPS) {
@@ -264,23 +357,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (int i = 0; i < 5; i++)
 				r.o[i] = arg(&in);
 			r.o[5] = fast_fns[u8(&in) % (sizeof fast_fns / sizeof fast_fns[0])];
-			check_call(&x, strand, HV_FAST_TRAP, &r);
+			check_call(&x, strand, mode, HV_FAST_TRAP, &r);
 			break;
 		case OP_HCALL_CORE:
 			for (int i = 0; i < 5; i++)
 				r.o[i] = arg(&in);
 			r.o[5] = core_fns[u8(&in) % (sizeof core_fns / sizeof core_fns[0])];
-			check_call(&x, strand, HV_CORE_TRAP, &r);
+			check_call(&x, strand, mode, HV_CORE_TRAP, &r);
 			break;
-		case OP_HCALL_RAW:
+		case OP_HCALL_RAW: {
+			unsigned trapnum;
+
 			for (int i = 0; i < 6; i++)
 				r.o[i] = arg(&in);
-			check_call(&x, strand, u8(&in), &r);
+			trapnum = u8(&in);
+			if (trapnum & 1) /* operands past 8 bits: the Tcc masks them */
+				trapnum |= (unsigned)u8(&in) << 8;
+			check_call(&x, strand, mode, trapnum, &r);
 			break;
+		}
 		case OP_VT_PAIR: {
 			uint64_t reg = arg(&in);
 
-			check_vt_pair(&x, strand, reg, pcr_value(&in));
+			check_vt_pair(&x, strand, mode, reg, pcr_value(&in));
 			break;
 		}
 		case OP_RUN:

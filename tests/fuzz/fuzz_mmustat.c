@@ -14,7 +14,9 @@
  *   - CONF returns ENOCPU for a vCPU past the last, else EBADALIGN iff ra is
  *     not 64-byte aligned, else EOK for ra 0, else ENORADDR iff
  *     [ra, ra + 0x200) is not inside one segment; EOK returns the previous
- *     RA, an error leaves the RA and *old_ra alone;
+ *     RA; an error leaves *old_ra alone and the vCPU's RA 0 (collection
+ *     stopped, §2.1 "If an error is returned no statistics are
+ *     collected"), ENOCPU changes no vCPU;
  *   - INFO returns EOK and the shadow RA;
  *   - after every operation all of guest memory equals the shadow: a TSB
  *     hit changes exactly the hits and ticks words of its slot (hits + 1,
@@ -173,6 +175,8 @@ static void op_conf(struct state *st, struct in *in)
 	CHECK(status == want);
 	if (status != HV_EOK) {
 		CHECK(old == 0xBADC0FFEE);
+		if (vcpu < st->nvcpus) /* §2.1: an error stops collection */
+			st->ra[vcpu] = 0;
 		return;
 	}
 	CHECK(old == st->ra[vcpu]);

@@ -5,8 +5,9 @@
  * behaviour of ../shared/reference/hw-and-hypervisor.md §1.4-1.5:
  *  - CONF (§2.1): 64-byte alignment checked first (EBADALIGN), ra 0
  *    disables without a range check and returns the old ra, the 0x200-byte
- *    buffer must lie in one memory segment (ENORADDR), errors change
- *    nothing;
+ *    buffer must lie in one memory segment (ENORADDR), host memory for it
+ *    (EIO); an error stops collection for the vCPU (§2.1 "If an error is
+ *    returned no statistics are collected"), ENOCPU touches no vCPU;
  *  - INFO (§2.2): the current ra, idempotent;
  *  - the buffer (§2.3): every slot at the spec's offset, big-endian words,
  *    hits += 1 and ticks += delta, reserved words never written, invalid
@@ -131,7 +132,9 @@ static void test_alignment(void **state)
 	/* alignment comes first: a misaligned ra in no segment is EBADALIGN */
 	assert_int_equal(conf(&e, 0, UINT64_C(0xDEAD0008), &old), HV_EBADALIGN);
 	assert_int_equal(conf(&e, 0, UINT64_C(0xFFFFFFFFFFFFFFF8), &old), HV_EBADALIGN);
-	assert_true(info(&e, 0) == 0x40);
+	assert_true(info(&e, 0) == 0); /* an error stops collection (§2.1) */
+	assert_int_equal(conf(&e, 0, 0x40, &old), HV_EOK);
+	assert_true(old == 0);
 	assert_int_equal(conf(&e, 0, 0x80, &old), HV_EOK);
 	assert_true(old == 0x40);
 	assert_int_equal(conf(&e, 0, SEG_A + 0x1C0, &old), HV_EOK);
@@ -161,9 +164,10 @@ static void test_range(void **state)
 	/* a buffer that would wrap past 2^64 */
 	assert_int_equal(conf(&e, 0, UINT64_C(0xFFFFFFFFFFFFFF00), &old), HV_ENORADDR);
 	assert_int_equal(conf(&e, 0, UINT64_C(0xFFFFFFFFFFFFFFC0), &old), HV_ENORADDR);
-	assert_true(info(&e, 0) == cur);
+	assert_true(info(&e, 0) == 0); /* an error stops collection (§2.1) */
 
 	/* ending exactly at a segment's end */
+	assert_int_equal(conf(&e, 0, cur, &old), HV_EOK);
 	assert_int_equal(conf(&e, 0, SEG_C + 0x1000 - AREA, &old), HV_EOK);
 	assert_true(old == cur);
 	assert_int_equal(conf(&e, 0, SEG_B - AREA, &old), HV_EOK);
@@ -211,39 +215,120 @@ static void test_disable(void **state)
 	env_free(&e);
 }
 
-/* ---- CONF: errors change nothing -------------------------------------- */
+/* ---- CONF: an error stops collection ---------------------------------- */
 
-static void test_error_keeps_config(void **state)
+/* niagara-mmustat-api.txt §2.1: "If an error is returned no statistics are
+ * collected (equivalent to passing an raddr of zero)."  A failed CONF
+ * disables collection for the vCPU: INFO returns 0, the previous buffer is
+ * no longer written (a guest may free it), nothing is written at the
+ * refused ra, *old_ra is not written, and the next successful CONF returns
+ * 0 as the previous buffer.  Errors are made to happen by `refuse`. */
+static void check_error_stops(struct env *e, uint64_t (*refuse)(struct env *e, uint64_t *old), uint64_t want)
 {
-	struct env e = env_new(1);
-	uint64_t old, bad_align = SEG_A + 0x408, straddle = SEG_B - 0x100;
+	uint64_t old, buf = SEG_A + 0x400;
 
-	(void)state;
-	fill(&e, SEG_A, SEG_SIZE);
-	fill(&e, SEG_B, 0x200);
+	fill(e, SEG_A, SEG_SIZE);
+	fill(e, SEG_B, 0x200);
 
 	/* no buffer yet: the failed call leaves collection off */
-	assert_int_equal(conf(&e, 0, bad_align, &old), HV_EBADALIGN);
-	assert_int_equal(conf(&e, 0, straddle, &old), HV_ENORADDR);
-	assert_true(info(&e, 0) == 0);
+	assert_int_equal(refuse(e, &old), want);
+	assert_true(old == SENTINEL);
+	assert_true(info(e, 0) == 0);
 	for (unsigned i = 0; i < NSPEC; i++)
-		hvpmu_mmustat_tsb_hit(e.ms, 0, spec_slots[i].dmmu, spec_slots[i].ctxnon0, spec_slots[i].code, 3);
-	assert_pattern(&e, SEG_A, SEG_SIZE);
-	assert_pattern(&e, SEG_B, 0x200);
+		hvpmu_mmustat_tsb_hit(e->ms, 0, spec_slots[i].dmmu, spec_slots[i].ctxnon0, spec_slots[i].code, 3);
+	assert_pattern(e, SEG_A, SEG_SIZE);
+	assert_pattern(e, SEG_B, 0x200);
 
-	/* with a buffer: the failed call keeps it, hits still go there, and
-	 * nothing is written at the refused addresses */
+	/* with a working buffer: the failed call turns collection off */
+	assert_int_equal(conf(e, 0, buf, &old), HV_EOK);
+	hvpmu_mmustat_tsb_hit(e->ms, 0, 1, 1, 0, 100);
+	assert_true(word(e, buf + 0x180) == pattern(buf + 0x180) + 1);
+	assert_true(word(e, buf + 0x188) == pattern(buf + 0x188) + 100);
+	assert_int_equal(refuse(e, &old), want);
+	assert_true(old == SENTINEL); /* %o1 stays as the guest passed it */
+	assert_true(info(e, 0) == 0);
+	for (unsigned i = 0; i < NSPEC; i++)
+		hvpmu_mmustat_tsb_hit(e->ms, 0, spec_slots[i].dmmu, spec_slots[i].ctxnon0, spec_slots[i].code, 5);
+	assert_true(word(e, buf + 0x180) == pattern(buf + 0x180) + 1); /* no longer accessed */
+	assert_true(word(e, buf + 0x188) == pattern(buf + 0x188) + 100);
+	assert_pattern(e, SEG_A, buf + 0x180 - SEG_A);
+	assert_pattern(e, buf + 0x190, SEG_A + SEG_SIZE - buf - 0x190);
+	assert_pattern(e, SEG_B, 0x200);
+	/* as after a CONF of ra 0: the next CONF finds no previous buffer */
+	assert_int_equal(conf(e, 0, buf, &old), HV_EOK);
+	assert_true(old == 0);
+	hvpmu_mmustat_tsb_hit(e->ms, 0, 1, 1, 0, 1);
+	assert_true(word(e, buf + 0x180) == pattern(buf + 0x180) + 2);
+}
+
+static uint64_t fail_badalign(struct env *e, uint64_t *old)
+{
+	return conf(e, 0, SEG_A + 0x408, old);
+}
+
+static uint64_t fail_noraddr(struct env *e, uint64_t *old)
+{
+	return conf(e, 0, SEG_B - 0x100, old); /* straddles SEG_A and SEG_B */
+}
+
+/* Host out of memory while backing a buffer no earlier call backed. */
+static unsigned calloc_failures;
+void *__real_calloc(size_t n, size_t size);
+void *__wrap_calloc(size_t n, size_t size);
+void *__wrap_calloc(size_t n, size_t size)
+{
+	if (calloc_failures) {
+		calloc_failures--;
+		return NULL;
+	}
+	return __real_calloc(n, size);
+}
+
+static uint64_t fail_eio(struct env *e, uint64_t *old)
+{
+	uint64_t st;
+
+	calloc_failures = 1;
+	st = conf(e, 0, SEG_C, old); /* SEG_C is never written: no page yet */
+	calloc_failures = 0;
+	return st;
+}
+
+static void test_error_stops_collection(void **state)
+{
+	static uint64_t (*const fails[])(struct env *, uint64_t *) = { fail_badalign, fail_noraddr, fail_eio };
+	static const uint64_t want[] = { HV_EBADALIGN, HV_ENORADDR, HV_EIO };
+
+	(void)state;
+	for (unsigned k = 0; k < sizeof fails / sizeof fails[0]; k++) {
+		struct env e = env_new(1);
+
+		check_error_stops(&e, fails[k], want[k]);
+		env_free(&e);
+	}
+}
+
+/* ENOCPU names no vCPU of the guest: nothing to disable, and the other
+ * vCPUs keep collecting. */
+static void test_enocpu_leaves_others(void **state)
+{
+	struct env e = env_new(2);
+	uint64_t old;
+
+	(void)state;
 	assert_int_equal(conf(&e, 0, SEG_A, &old), HV_EOK);
-	assert_int_equal(conf(&e, 0, bad_align, &old), HV_EBADALIGN);
+	assert_int_equal(conf(&e, 1, SEG_B, &old), HV_EOK);
+	assert_int_equal(conf(&e, 2, SEG_C, &old), HV_ENOCPU);
 	assert_true(old == SENTINEL);
-	assert_int_equal(conf(&e, 0, straddle, &old), HV_ENORADDR);
-	assert_true(old == SENTINEL);
-	assert_true(info(&e, 0) == SEG_A);
-	hvpmu_mmustat_tsb_hit(e.ms, 0, 1, 1, 0, 100);
-	assert_true(word(&e, SEG_A + 0x180) == pattern(SEG_A + 0x180) + 1);
-	assert_true(word(&e, SEG_A + 0x188) == pattern(SEG_A + 0x188) + 100);
-	assert_pattern(&e, SEG_A + AREA, SEG_SIZE - AREA); /* bad_align and straddle's first half */
-	assert_pattern(&e, SEG_B, 0x200);
+	assert_int_equal(conf(&e, UINT32_MAX, 0x8, &old), HV_ENOCPU);
+	assert_true(info(&e, 0) == SEG_A && info(&e, 1) == SEG_B);
+	hvpmu_mmustat_tsb_hit(e.ms, 0, 0, 0, 0, 7);
+	hvpmu_mmustat_tsb_hit(e.ms, 1, 0, 0, 0, 9);
+	assert_true(word(&e, SEG_A) == 1 && word(&e, SEG_A + 8) == 7);
+	assert_true(word(&e, SEG_B) == 1 && word(&e, SEG_B + 8) == 9);
+	/* an error of one vCPU does not touch another's buffer */
+	assert_int_equal(conf(&e, 1, 0x8, &old), HV_EBADALIGN);
+	assert_true(info(&e, 0) == SEG_A && info(&e, 1) == 0);
 	env_free(&e);
 }
 
@@ -545,7 +630,8 @@ int main(void)
 		cmocka_unit_test(test_alignment),
 		cmocka_unit_test(test_range),
 		cmocka_unit_test(test_disable),
-		cmocka_unit_test(test_error_keeps_config),
+		cmocka_unit_test(test_error_stops_collection),
+		cmocka_unit_test(test_enocpu_leaves_others),
 		cmocka_unit_test(test_info_idempotent),
 		cmocka_unit_test(test_every_offset),
 		cmocka_unit_test(test_big_endian_layout),

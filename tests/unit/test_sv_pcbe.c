@@ -138,12 +138,182 @@ static void test_tables(void **state)
 	assert_non_null(sv_pcbe_t1.sample);
 }
 
+/*
+ * Every entry point of the driver that makes hypercalls enters privileged
+ * mode first (sv_enter_os), so they all work when called while the strand
+ * runs the user program, as the plugin calls them; the hypervisor refuses
+ * user-mode traps (hvpmu/sun4v.h).  The strand is back in user mode after.
+ */
+static void check_user(struct rig *r, uint32_t strand)
+{
+	assert_int_equal(hvpmu_machine_mode(r->m, strand), HVPMU_MODE_USER);
+	assert_int_equal(hvpmu_sv_last_status(r->sv), HV_EOK);
+}
+
+static void test_from_user_mode_t4(void **state)
+{
+	struct rig r;
+	struct hvpmu_sv_count c;
+	uint64_t counts[2];
+
+	(void)state;
+	rig_init(&r, HVPMU_PLATFORM_T4);
+	check_user(&r, 0);
+	assert_int_equal(hvpmu_sv_start_strand(r.sv, 0), 0);
+	check_user(&r, 0);
+	retire(&r, 20);
+	assert_int_equal(hvpmu_sv_fold(r.sv, 0), 0);
+	check_user(&r, 0);
+	assert_int_equal(hvpmu_sv_mcu_program(r.sv, 0, 0, HVPMU_T4_DRAM_SEL_READS, HVPMU_T4_DRAM_SEL_WRITES), 0);
+	check_user(&r, 0);
+	assert_int_equal(hvpmu_sv_mcu_read(r.sv, 0, 0, counts), 0);
+	check_user(&r, 0);
+	assert_int_equal(hvpmu_sv_stop_strand(r.sv, 0), 0);
+	check_user(&r, 0);
+	c = count(&r);
+	assert_int_equal(c.supported, 1);
+	assert_int_equal(c.raw, 20);
+	rig_fini(&r);
+}
+
+#define MMU_BUF UINT64_C(0x100000)
+
+static void test_from_user_mode_t1(void **state)
+{
+	struct rig r;
+	struct hvpmu_sv_count c;
+	uint64_t counts[2], words[HVPMU_SV_MMUSTAT_WORDS];
+
+	(void)state;
+	rig_init(&r, HVPMU_PLATFORM_T1);
+	assert_int_equal(hvpmu_sv_start_strand(r.sv, 0), 0);
+	check_user(&r, 0);
+	retire(&r, 20);
+	for (unsigned unit = 0; unit < HVPMU_SV_T1_UNITS; unit++) {
+		assert_int_equal(hvpmu_sv_t1perf_program(r.sv, 0, unit, 0, 1), 0);
+		check_user(&r, 0);
+		assert_int_equal(hvpmu_sv_t1perf_read(r.sv, 0, unit, counts), 0);
+		check_user(&r, 0);
+	}
+	assert_int_equal(hvpmu_sv_mmustat_start(r.sv, 0, MMU_BUF), 0);
+	check_user(&r, 0);
+	assert_int_equal(hvpmu_sv_mmustat_read(r.sv, 0, words), 0);
+	check_user(&r, 0);
+	assert_int_equal(hvpmu_sv_mmustat_stop(r.sv, 0), 0);
+	check_user(&r, 0);
+	assert_int_equal(hvpmu_sv_stop_strand(r.sv, 0), 0);
+	check_user(&r, 0);
+	c = count(&r);
+	assert_int_equal(c.raw, 20);
+	rig_fini(&r);
+}
+
+/* A software trap of the program that reaches the guest OS is not the
+ * driver's: it does not count it as a tick or an overflow. */
+static void test_ignores_other_traps(void **state)
+{
+	struct rig r;
+	struct hvpmu_hv_regs regs = { { 0, 0, 0, 0, 0, HV_FAST_VT_GET_PERFREG } };
+	struct sv_strand before;
+
+	(void)state;
+	rig_init(&r, HVPMU_PLATFORM_T4);
+	assert_int_equal(hvpmu_sv_start_strand(r.sv, 0), 0);
+	before = r.sv->st[0];
+	assert_int_equal(hvpmu_hv_trap(r.hv, 0, HV_FAST_TRAP, &regs), HVPMU_ETRAP); /* user: tt 0x100 */
+	assert_int_equal(r.sv->st[0].next_tick, before.next_tick);
+	assert_int_equal(r.sv->st[0].cur_group, before.cur_group);
+	assert_int_equal(r.sv->st[0].ovf[0], before.ovf[0]);
+	rig_fini(&r);
+}
+
+/* Two guests: the driver of guest 0 acts only on guest 0's strands.  A
+ * strand of guest 1 is HVPMU_ERANGE for every entry point, and none of
+ * them makes a hypercall on it (which the hypervisor would take as guest
+ * 1's: negotiating its API group, programming its PCRs). */
+static void two_guests(struct hvpmu_md *md)
+{
+	md->nguests = 2;
+	md->guests[0].nstrands = hvpmu_md_nstrands(md) / 2;
+	md->guests[1] = md->guests[0];
+	md->guests[1].first_strand = md->guests[0].nstrands;
+	md->guests[1].mem[0].base = md->guests[0].mem[0].size;
+}
+
+static void test_strand_ownership(void **state)
+{
+	static const enum hvpmu_platform plats[] = { HVPMU_PLATFORM_T4, HVPMU_PLATFORM_T1 };
+
+	(void)state;
+	for (unsigned k = 0; k < sizeof plats / sizeof plats[0]; k++) {
+		struct hvpmu_md md;
+		struct hvpmu_machine *m;
+		struct hvpmu_hv *hv;
+		struct hvpmu_sv *sv;
+		struct hvpmu_sv_event ev;
+		uint64_t counts[2], words[HVPMU_SV_MMUSTAT_WORDS], raw, running, v;
+		uint32_t other;
+
+		assert_int_equal(hvpmu_md_default(plats[k], &md), 0);
+		two_guests(&md);
+		other = md.guests[1].first_strand;
+		assert_int_equal(hvpmu_machine_create(&md, &m), 0);
+		assert_int_equal(hvpmu_hv_create(m, &hv), 0);
+		assert_int_equal(hvpmu_sv_create(hv, 0, NULL, &sv), 0);
+		memset(&ev, 0, sizeof ev);
+		ev.sl = plats[k] == HVPMU_PLATFORM_T4 ? 3 : 0;
+		ev.mask = plats[k] == HVPMU_PLATFORM_T4 ? 0x3f : HVPMU_SV_T1_PICH;
+		ev.ut = 1;
+		assert_int_equal(hvpmu_sv_add_event(sv, &ev), 0);
+		assert_int_equal(hvpmu_sv_start_strand(sv, other), HVPMU_ERANGE);
+		assert_int_equal(hvpmu_sv_fold(sv, other), HVPMU_ERANGE);
+		assert_int_equal(hvpmu_sv_stop_strand(sv, other), HVPMU_ERANGE);
+		assert_int_equal(hvpmu_sv_read_strand(sv, other, 0, &raw, &running), HVPMU_ERANGE);
+		assert_int_equal(hvpmu_sv_mcu_program(sv, other, 0, 0, 1), HVPMU_ERANGE);
+		assert_int_equal(hvpmu_sv_mcu_read(sv, other, 0, counts), HVPMU_ERANGE);
+		assert_int_equal(hvpmu_sv_t1perf_program(sv, other, 1, 0, 1), HVPMU_ERANGE);
+		assert_int_equal(hvpmu_sv_t1perf_read(sv, other, 1, counts), HVPMU_ERANGE);
+		assert_int_equal(hvpmu_sv_mmustat_start(sv, other, MMU_BUF), HVPMU_ERANGE);
+		assert_int_equal(hvpmu_sv_mmustat_read(sv, other, words), HVPMU_ERANGE);
+		assert_int_equal(hvpmu_sv_mmustat_stop(sv, other), HVPMU_ERANGE);
+		/* guest 1 negotiated nothing, its strand's PMU is untouched
+		 * (read as guest 1's OS would: after negotiating) */
+		assert_int_equal(hvpmu_machine_set_mode(m, other, HVPMU_MODE_PRIV), 0);
+		assert_int_equal(hvpmu_hv_get_version(hv, other, plats[k] == HVPMU_PLATFORM_T4 ? HV_GRP_VT_CPU
+											  : HV_GRP_NIAGARA,
+						      NULL, NULL),
+				 HV_EINVAL);
+		assert_int_equal(hvpmu_machine_mode(m, other), HVPMU_MODE_PRIV);
+		if (plats[k] == HVPMU_PLATFORM_T4) {
+			assert_int_equal(hvpmu_hv_set_version(hv, other, HV_GRP_VT_CPU, 1, 0, NULL), HV_EOK);
+			for (uint64_t p = 0; p < HV_VT_PERFREG_NPCR; p++) {
+				assert_int_equal(hvpmu_hv_vt_get_perfreg(hv, other, p, &v), HV_EOK);
+				assert_int_equal(v, 0);
+			}
+		} else {
+			assert_int_equal(hvpmu_machine_rdasr(m, other, HVPMU_T1_ASR_PCR, &v), 0);
+			assert_int_equal(v, 0);
+		}
+		/* its own strands work */
+		assert_int_equal(hvpmu_sv_start_strand(sv, other - 1), 0);
+		assert_int_equal(hvpmu_sv_stop_strand(sv, other - 1), 0);
+		assert_int_equal(hvpmu_sv_read_strand(sv, other - 1, 0, &raw, &running), 0);
+		hvpmu_sv_destroy(sv);
+		hvpmu_hv_destroy(hv);
+		hvpmu_machine_destroy(m);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fold_t4),
 		cmocka_unit_test(test_fold_t1),
 		cmocka_unit_test(test_tables),
+		cmocka_unit_test(test_from_user_mode_t4),
+		cmocka_unit_test(test_from_user_mode_t1),
+		cmocka_unit_test(test_ignores_other_traps),
+		cmocka_unit_test(test_strand_ownership),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

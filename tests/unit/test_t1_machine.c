@@ -97,6 +97,30 @@ static void test_t1_pcr_pic(void **state)
 	hvpmu_machine_destroy(m);
 }
 
+/* ASI 0x64 (PCR) and 0xB0 (PIC) are the SPARC T4's PMU ASIs
+ * (sparc-t4-performance-instrumentation.md TABLE 10-1, 10-3); a T1 has no
+ * such registers: LDXA/STXA of them are not PMU accesses in any mode. */
+static void test_t1_no_t4_asis(void **state)
+{
+	static const unsigned asis[] = { HVPMU_T4_ASI_PCR, HVPMU_T4_ASI_PIC };
+	struct hvpmu_md md;
+	struct hvpmu_machine *m = NULL;
+	uint64_t v = 0x5555;
+
+	(void)state;
+	assert_int_equal(hvpmu_md_default(HVPMU_PLATFORM_T1, &md), 0);
+	assert_int_equal(hvpmu_machine_create(&md, &m), 0);
+	for (int mode = HVPMU_MODE_USER; mode < HVPMU_NMODES; mode++) {
+		assert_int_equal(hvpmu_machine_set_mode(m, 0, (enum hvpmu_mode)mode), 0);
+		for (unsigned a = 0; a < sizeof asis / sizeof asis[0]; a++) {
+			assert_int_equal(hvpmu_machine_ldxa(m, 0, asis[a], 0, &v), HVPMU_ERANGE);
+			assert_int_equal(hvpmu_machine_stxa(m, 0, asis[a], 8, 1), HVPMU_ERANGE);
+		}
+	}
+	assert_int_equal(v, 0x5555);
+	hvpmu_machine_destroy(m);
+}
+
 /* Group 0x200 is offered on t1 only; VT_CPU 0x20c on t4 only. */
 static void test_groups_per_platform(void **state)
 {
@@ -109,6 +133,7 @@ static void test_groups_per_platform(void **state)
 	assert_int_equal(hvpmu_md_default(HVPMU_PLATFORM_T1, &md), 0);
 	assert_int_equal(hvpmu_machine_create(&md, &m), 0);
 	assert_int_equal(hvpmu_hv_create(m, &hv), 0);
+	assert_int_equal(hvpmu_machine_set_mode(m, 0, HVPMU_MODE_PRIV), 0);
 	assert_int_equal(hvpmu_hv_set_version(hv, 0, HV_GRP_NIAGARA, 1, 0, &minor), HV_EOK);
 	assert_int_equal(hvpmu_hv_set_version(hv, 0, HV_GRP_VT_CPU, 1, 0, &minor), HV_EINVAL);
 	assert_int_equal(hvpmu_hv_vt_set_perfreg(hv, 0, 0, 0), HV_EBADTRAP);
@@ -117,18 +142,22 @@ static void test_groups_per_platform(void **state)
 	assert_int_equal(hvpmu_md_default(HVPMU_PLATFORM_T4, &md), 0);
 	assert_int_equal(hvpmu_machine_create(&md, &m), 0);
 	assert_int_equal(hvpmu_hv_create(m, &hv), 0);
+	assert_int_equal(hvpmu_machine_set_mode(m, 0, HVPMU_MODE_PRIV), 0);
 	assert_int_equal(hvpmu_hv_set_version(hv, 0, HV_GRP_NIAGARA, 1, 0, &minor), HV_EINVAL);
 	assert_int_equal(hvpmu_machine_rdasr(m, 0, HVPMU_T1_ASR_PCR, &minor), HVPMU_ERANGE);
 	hvpmu_hv_destroy(hv);
 	hvpmu_machine_destroy(m);
 }
 
+/* A machine and its hypervisor; strand 0 runs guest OS code (privileged
+ * mode), the only code that reaches the hypervisor. */
 static struct hvpmu_hv *t1_hv(struct hvpmu_md *md, struct hvpmu_machine **m)
 {
 	struct hvpmu_hv *hv = NULL;
 
 	assert_int_equal(hvpmu_machine_create(md, m), 0);
 	assert_int_equal(hvpmu_hv_create(*m, &hv), 0);
+	assert_int_equal(hvpmu_machine_set_mode(*m, 0, HVPMU_MODE_PRIV), 0);
 	return hv;
 }
 
@@ -249,7 +278,7 @@ static void test_mmustat_client(void **state)
 	assert_int_equal(hvpmu_hv_set_version(hv, 0, HV_GRP_NIAGARA, 1, 0, &minor), HV_EOK);
 	for (unsigned i = 0; i < MMU_BUF_BYTES / 8; i++) /* zeroed buffer */
 		assert_int_equal(hvpmu_guest_mem_write64(gm, MMU_BUF + 8 * i, 0), 0);
-	/* status paths: alignment, range; errors keep the configuration */
+	/* status paths: alignment, range; an error leaves collection off */
 	assert_int_equal(hvpmu_hv_mmustat_conf(hv, 0, MMU_BUF + 8, &old), HV_EBADALIGN);
 	assert_int_equal(hvpmu_hv_mmustat_conf(hv, 0, md.guests[0].mem[0].size - 0x100, &old), HV_ENORADDR);
 	assert_int_equal(hvpmu_hv_mmustat_conf(hv, 0, UINT64_C(0x7000000000), &old), HV_ENORADDR);
@@ -263,8 +292,10 @@ static void test_mmustat_client(void **state)
 	assert_int_equal(ra, MMU_BUF);
 	/* the program touches 5 pages of 8 KB: 5 DTLB misses whose second walk
 	 * (after the guest's TSB fill) hits the TSB */
+	assert_int_equal(hvpmu_machine_set_mode(m, 0, HVPMU_MODE_USER), 0);
 	for (unsigned p = 0; p < 5; p++)
 		hvpmu_machine_dref(m, 0, 0x1000, UINT64_C(0x80000000) + p * 8192, 8, HVPMU_IC_LOAD, 0);
+	assert_int_equal(hvpmu_machine_set_mode(m, 0, HVPMU_MODE_PRIV), 0);
 	hits = hvpmu_machine_tsb_hits(m, 0, 1, 1, 0);
 	assert_int_equal(hits, 5);
 	assert_int_equal(hvpmu_guest_mem_read64(gm, MMU_BUF + DMMU_CTXNON0, &v), 0);
@@ -280,6 +311,7 @@ static void test_mmustat_client(void **state)
 	/* disable: returns the previous ra; later hits are not recorded */
 	assert_int_equal(hvpmu_hv_mmustat_conf(hv, 0, 0, &old), HV_EOK);
 	assert_int_equal(old, MMU_BUF);
+	assert_int_equal(hvpmu_machine_set_mode(m, 0, HVPMU_MODE_USER), 0);
 	hvpmu_machine_dref(m, 0, 0x1000, UINT64_C(0x80000000) + 9 * 8192, 8, HVPMU_IC_LOAD, 0);
 	assert_int_equal(hvpmu_machine_tsb_hits(m, 0, 1, 1, 0), hits + 1);
 	assert_int_equal(hvpmu_guest_mem_read64(gm, MMU_BUF + DMMU_CTXNON0, &v), 0);
@@ -299,6 +331,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_t1_description),
 		cmocka_unit_test(test_t1_pcr_pic),
+		cmocka_unit_test(test_t1_no_t4_asis),
 		cmocka_unit_test(test_groups_per_platform),
 		cmocka_unit_test(test_niagara_perfreg_status),
 		cmocka_unit_test(test_niagara_counting),

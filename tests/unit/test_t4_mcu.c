@@ -422,6 +422,9 @@ static void fx_init(struct fx *f, void (*edit)(struct hvpmu_md *))
 		edit(&f->md);
 	assert_int_equal(hvpmu_machine_create(&f->md, &f->m), HVPMU_OK);
 	assert_int_equal(hvpmu_hv_create(f->m, &f->hv), HVPMU_OK);
+	/* guest OS code, the only code that reaches the hypervisor */
+	for (uint32_t i = 0; i < hvpmu_machine_nstrands(f->m); i++)
+		assert_int_equal(hvpmu_machine_set_mode(f->m, i, HVPMU_MODE_PRIV), HVPMU_OK);
 	for (unsigned g = 0; g < f->md.nguests; g++) {
 		uint64_t minor = 0;
 
@@ -698,13 +701,13 @@ static void test_hv_registers(void **state)
 	r.o[1] = 0x1111;
 	r.o[2] = 0x2222;
 	r.o[5] = HV_FAST_VT_GET_PERFREG;
-	hvpmu_hv_trap(f.hv, 0, HV_FAST_TRAP, &r);
+	assert_int_equal(hvpmu_hv_trap(f.hv, 0, HV_FAST_TRAP, &r), HVPMU_OK);
 	assert_int_equal(r.o[0], HV_EOK);
 	assert_int_equal(r.o[1], ALL_ONES);
 	assert_int_equal(r.o[2], 0x2222);
 	r.o[0] = id(0, HVPMU_T4_MCU_COUNT23);
 	r.o[1] = 0x1111;
-	hvpmu_hv_trap(f.hv, 0, HV_FAST_TRAP, &r);
+	assert_int_equal(hvpmu_hv_trap(f.hv, 0, HV_FAST_TRAP, &r), HVPMU_OK);
 	assert_int_equal(r.o[0], HV_ENOACCESS);
 	assert_int_equal(r.o[1], 0x1111);
 	assert_int_equal(r.o[5], HV_FAST_VT_GET_PERFREG);

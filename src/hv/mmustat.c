@@ -21,22 +21,6 @@
 #include <stdlib.h>
 #include <hvpmu/hvpmu.h>
 #include <hvpmu/mmustat.h>
-#include "model/tlb.h"
-
-/* struct tlb_stats.tsb (the TLB model's counters) has the buffer's shape,
- * so the dispatcher can read a slot of either by the same offset. */
-#define TSB_OFF(side, nz, code) \
-	(offsetof(struct tlb_stats, tsb[side][nz][code]) - offsetof(struct tlb_stats, tsb))
-_Static_assert(sizeof(((struct tlb_stats *)0)->tsb) == HVPMU_MMUSTAT_AREA_SIZE, "tsb[] is the buffer");
-_Static_assert(TSB_OFF(TLB_SIDE_D, 1, TLB_PGSZ_256M) ==
-	       HVPMU_MMUSTAT_D + HVPMU_MMUSTAT_CTXNON0 + (TLB_PGSZ_256M << HVPMU_MMUSTAT_ENTRY_SZ_SHIFT),
-	       "tsb[side][ctxnon0][code] offset");
-_Static_assert(offsetof(struct tlb_tsb_stat, ticks) == HVPMU_MMUSTAT_TICK, "ticks at +8");
-_Static_assert(TLB_PGMASK_T1 == HVPMU_MMUSTAT_CODES_T1, "T1 page sizes");
-_Static_assert(TLB_NPGSZ == HVPMU_MMUSTAT_NCODES, "slots per block");
-_Static_assert(HVPMU_MMUSTAT_AREA_SIZE ==
-	       2 * HVPMU_MMUSTAT_D, "two halves of two 0x80 blocks");
-
 struct hvpmu_mmustat {
 	struct hvpmu_guest_mem *mem;
 	unsigned nvcpus;

@@ -19,13 +19,13 @@
  *    power-management group, CTL either, and a CTL write changes only the
  *    sel fields of the groups the guest owns (docs/sun4v-hypervisor.md).
  * The group table and the hypercall table below are data; handlers do one
- * thing each.
+ * thing each.  This is the sun4v personality of the platform services
+ * (services_internal.h); the dispatcher holds the guests.
  */
 #include <stdlib.h>
 #include <string.h>
-#include <hvpmu/hvpmu.h>
+#include "services_internal.h"
 
-struct hvpmu_hv;
 typedef uint64_t (*hcall_fn)(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, struct hvpmu_hv_regs *r);
 
 struct api_group {
@@ -79,30 +79,16 @@ static const struct hcall fast_calls[] = {
 	{ HV_FAST_NIAGARA_MMUSTAT_INFO, HV_GRP_NIAGARA, mmustat_info, "mmustat_info" },
 };
 
+/* The sun4v state of a guest (svc_guest.p). */
 struct guest_state {
 	uint64_t major[NGROUPS]; /* 0 = not negotiated */
 	uint64_t minor[NGROUPS];
-	hvpmu_guest_trap_fn trap_fn;
-	void *trap_ctx;
-	struct hvpmu_guest_mem *mem;   /* the guest's real memory */
 	struct hvpmu_mmustat *mmustat; /* MMU statistics service (T1) */
 };
 
-struct hvpmu_hv {
-	struct hvpmu_machine *m;
-	const struct hvpmu_md *md;
-	struct guest_state g[HVPMU_MD_MAX_GUESTS];
-};
-
-static int guest_of(const struct hvpmu_hv *hv, uint32_t strand)
+static struct guest_state *gst(const struct hvpmu_hv *hv, unsigned guest)
 {
-	for (unsigned i = 0; i < hv->md->nguests; i++) {
-		const struct hvpmu_md_guest *g = &hv->md->guests[i];
-
-		if (strand >= g->first_strand && strand - g->first_strand < g->nstrands)
-			return (int)i;
-	}
-	return -1;
+	return hv->g[guest].p;
 }
 
 /* Index of `group` among the groups the hypervisor's platform offers. */
@@ -114,132 +100,52 @@ static int group_index(const struct hvpmu_hv *hv, uint64_t group)
 	return -1;
 }
 
-/* Run the guest OS's trap handler for `gt` (its trap table), in privileged
- * mode, then return the strand to the mode it trapped from. */
-static void to_guest_os(struct hvpmu_hv *hv, const struct guest_state *gs, const struct hvpmu_guest_trap *gt)
-{
-	enum hvpmu_mode prev = hvpmu_machine_mode(hv->m, gt->strand);
 
-	hvpmu_machine_set_mode(hv->m, gt->strand, HVPMU_MODE_PRIV);
-	gs->trap_fn(gs->trap_ctx, gt);
-	hvpmu_machine_set_mode(hv->m, gt->strand, prev);
-}
-
-static void machine_trap(void *ctx, const struct hvpmu_trap *t)
+/* A machine trap on a strand of `guest`: the hypervisor takes it
+ * (trap_cycles) and reflects PMU traps to the guest as
+ * interrupt_level_15 (Linux perfctr_irq, linux-clients.md §1.6), the tick
+ * as level 14. */
+static void machine_trap(struct hvpmu_hv *hv, unsigned guest, const struct hvpmu_trap *t)
 {
-	struct hvpmu_hv *hv = ctx;
-	int guest = guest_of(hv, t->strand);
 	struct hvpmu_guest_trap gt = { 0 };
-	struct guest_state *gs;
 
-	if (guest < 0)
-		return;
-	gs = &hv->g[guest];
 	hvpmu_machine_add_cycles(hv->m, t->strand, HVPMU_MODE_HYPER, hv->md->timing.trap_cycles);
-	if (!gs->trap_fn)
-		return;
 	gt.strand = t->strand;
 	gt.tpc = t->tpc;
 	gt.pic_mask = t->pic_mask;
 	gt.precise = t->tt == HVPMU_TT_PRECISE_PERF;
-	/* The hypervisor reflects PMU traps to the guest as interrupt_level_15
-	 * (Linux perfctr_irq, linux-clients.md §1.6) and the tick as level 14. */
 	gt.tt = t->tt == HVPMU_TT_TIMER ? HV_TT_INTERRUPT_LEVEL_14 : HV_TT_INTERRUPT_LEVEL_15;
-	to_guest_os(hv, gs, &gt);
+	svc_to_guest_os(hv, guest, &gt);
 }
 
 /* A TSB hit the hypervisor's TLB-miss handler serviced: MMU statistics. */
-static void tsb_hit(void *ctx, uint32_t strand, int dmmu, int ctx_nonzero, unsigned code, uint64_t ticks)
+static void tsb_hit(struct hvpmu_hv *hv, unsigned guest, unsigned vcpu, int dmmu, int ctx_nonzero, unsigned code,
+		    uint64_t ticks)
 {
-	struct hvpmu_hv *hv = ctx;
-	int guest = guest_of(hv, strand);
-
-	if (guest >= 0 && hv->g[guest].mmustat)
-		hvpmu_mmustat_tsb_hit(hv->g[guest].mmustat, strand - hv->md->guests[guest].first_strand, dmmu,
-				      ctx_nonzero, code, ticks);
+	if (gst(hv, guest)->mmustat)
+		hvpmu_mmustat_tsb_hit(gst(hv, guest)->mmustat, vcpu, dmmu, ctx_nonzero, code, ticks);
 }
 
-/* The guest table of the machine description, as the hypervisor holds
- * it: at most HVPMU_MD_MAX_GUESTS guests of at most HVPMU_MD_MAX_MEM
- * memory segments, each strand of the machine owned by at most one guest
- * (a strand's hypercalls are its guest's: guest_of()), no guest owning a
- * strand the machine lacks (docs/machine-description.md "guests";
- * md_file.c refuses such files the same way).  0 or HVPMU_EINVAL. */
-static int guests_ok(const struct hvpmu_md *md, uint32_t nstrands)
+static void guest_destroy(void *p)
 {
-	if (md->nguests > HVPMU_MD_MAX_GUESTS)
-		return HVPMU_EINVAL;
-	for (unsigned i = 0; i < md->nguests; i++) {
-		const struct hvpmu_md_guest *g = &md->guests[i];
+	struct guest_state *gs = p;
 
-		if (g->nmem > HVPMU_MD_MAX_MEM || (uint64_t)g->first_strand + g->nstrands > nstrands)
-			return HVPMU_EINVAL;
-		for (unsigned j = 0; j < i; j++) {
-			const struct hvpmu_md_guest *h = &md->guests[j];
+	hvpmu_mmustat_destroy(gs->mmustat);
+	free(gs);
+}
 
-			if (g->first_strand < (uint64_t)h->first_strand + h->nstrands &&
-			    h->first_strand < (uint64_t)g->first_strand + g->nstrands)
-				return HVPMU_EINVAL;
-		}
+/* A guest's sun4v state: no group negotiated; on T1, an MMU-statistics
+ * service over its real memory (niagara-mmustat-api.txt). */
+static void *guest_create(struct hvpmu_hv *hv, unsigned guest)
+{
+	struct guest_state *gs = calloc(1, sizeof *gs);
+
+	if (gs && hv->md->platform == HVPMU_PLATFORM_T1 && hv->g[guest].mem &&
+	    hvpmu_mmustat_create(hv->g[guest].mem, hv->md->guests[guest].nstrands, &gs->mmustat)) {
+		guest_destroy(gs);
+		return NULL;
 	}
-	return HVPMU_OK;
-}
-
-int hvpmu_hv_create(struct hvpmu_machine *m, struct hvpmu_hv **out)
-{
-	struct hvpmu_hv *hv;
-
-	if (!out)
-		return HVPMU_EINVAL;
-	*out = NULL;
-	if (!m || guests_ok(hvpmu_machine_md(m), hvpmu_machine_nstrands(m)))
-		return HVPMU_EINVAL;
-	hv = calloc(1, sizeof *hv);
-	if (!hv)
-		return HVPMU_ENOMEM;
-	hv->m = m;
-	hv->md = hvpmu_machine_md(m);
-	for (unsigned i = 0; i < hv->md->nguests; i++) {
-		const struct hvpmu_md_guest *g = &hv->md->guests[i];
-		struct hvpmu_guest_mem_seg segs[HVPMU_MD_MAX_MEM];
-
-		for (unsigned k = 0; k < g->nmem; k++) { /* nmem <= HVPMU_MD_MAX_MEM: guests_ok() */
-			segs[k].base = g->mem[k].base;
-			segs[k].size = g->mem[k].size;
-		}
-		if (g->nmem && hvpmu_guest_mem_create(segs, g->nmem, &hv->g[i].mem)) {
-			hvpmu_hv_destroy(hv);
-			return HVPMU_EINVAL;
-		}
-		/* MMU statistics: UltraSPARC T1 only (niagara-mmustat-api.txt) */
-		if (hv->md->platform == HVPMU_PLATFORM_T1 && hv->g[i].mem &&
-		    hvpmu_mmustat_create(hv->g[i].mem, g->nstrands, &hv->g[i].mmustat)) {
-			hvpmu_hv_destroy(hv);
-			return HVPMU_ENOMEM;
-		}
-	}
-	hvpmu_machine_set_trap_handler(m, machine_trap, hv);
-	hvpmu_machine_set_tsb_hit_handler(m, tsb_hit, hv);
-	*out = hv;
-	return HVPMU_OK;
-}
-
-void hvpmu_hv_destroy(struct hvpmu_hv *hv)
-{
-	if (!hv)
-		return;
-	hvpmu_machine_set_trap_handler(hv->m, NULL, NULL);
-	hvpmu_machine_set_tsb_hit_handler(hv->m, NULL, NULL);
-	for (unsigned i = 0; i < HVPMU_MD_MAX_GUESTS; i++) {
-		hvpmu_mmustat_destroy(hv->g[i].mmustat);
-		hvpmu_guest_mem_destroy(hv->g[i].mem);
-	}
-	free(hv);
-}
-
-struct hvpmu_guest_mem *hvpmu_hv_guest_mem(struct hvpmu_hv *hv, unsigned guest)
-{
-	return guest < hv->md->nguests ? hv->g[guest].mem : NULL;
+	return gs;
 }
 
 /* NIAGARA_MMUSTAT_CONF %o0 ra -> %o1 previous ra; INFO -> %o1 ra
@@ -248,9 +154,9 @@ static uint64_t mmustat_conf(struct hvpmu_hv *hv, unsigned guest, uint32_t stran
 {
 	uint64_t old = 0, st;
 
-	if (!hv->g[guest].mmustat)
+	if (!gst(hv, guest)->mmustat)
 		return HV_EBADTRAP;
-	st = hvpmu_mmustat_conf(hv->g[guest].mmustat, strand - hv->md->guests[guest].first_strand, r->o[0], &old);
+	st = hvpmu_mmustat_conf(gst(hv, guest)->mmustat, strand - hv->md->guests[guest].first_strand, r->o[0], &old);
 	if (st == HV_EOK)
 		r->o[1] = old;
 	return st;
@@ -260,9 +166,9 @@ static uint64_t mmustat_info(struct hvpmu_hv *hv, unsigned guest, uint32_t stran
 {
 	uint64_t ra = 0, st;
 
-	if (!hv->g[guest].mmustat)
+	if (!gst(hv, guest)->mmustat)
 		return HV_EBADTRAP;
-	st = hvpmu_mmustat_info(hv->g[guest].mmustat, strand - hv->md->guests[guest].first_strand, &ra);
+	st = hvpmu_mmustat_info(gst(hv, guest)->mmustat, strand - hv->md->guests[guest].first_strand, &ra);
 	if (st == HV_EOK)
 		r->o[1] = ra;
 	return st;
@@ -274,27 +180,18 @@ static uint64_t mmustat_info(struct hvpmu_hv *hv, unsigned guest, uint32_t stran
  * and keep theirs. */
 static void niagara_release(struct hvpmu_hv *hv, unsigned guest)
 {
-	struct hvpmu_mmustat *ms = hv->g[guest].mmustat;
+	struct hvpmu_mmustat *ms = gst(hv, guest)->mmustat;
 
 	for (unsigned v = 0; ms && v < hvpmu_mmustat_nvcpus(ms); v++)
 		hvpmu_mmustat_reset(ms, v);
 }
 
-struct hvpmu_machine *hvpmu_hv_machine(struct hvpmu_hv *hv) { return hv->m; }
 
-int hvpmu_hv_set_guest_trap_handler(struct hvpmu_hv *hv, unsigned guest, hvpmu_guest_trap_fn fn, void *ctx)
-{
-	if (guest >= hv->md->nguests)
-		return HVPMU_ERANGE;
-	hv->g[guest].trap_fn = fn;
-	hv->g[guest].trap_ctx = ctx;
-	return HVPMU_OK;
-}
 
 /* CORE_TRAP API_SET_VERSION: %o0 group, %o1 major, %o2 minor -> %o1 minor. */
 static uint64_t api_set_version(struct hvpmu_hv *hv, unsigned guest, struct hvpmu_hv_regs *r)
 {
-	struct guest_state *gs = &hv->g[guest];
+	struct guest_state *gs = gst(hv, guest);
 	int gi = group_index(hv, r->o[0]);
 	uint64_t major = r->o[1], minor = r->o[2];
 
@@ -487,7 +384,7 @@ static uint64_t niagara_set_perfreg(struct hvpmu_hv *hv, unsigned guest, uint32_
 static uint64_t dispatch(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, unsigned trapnum,
 			 struct hvpmu_hv_regs *r)
 {
-	struct guest_state *gs = &hv->g[guest];
+	struct guest_state *gs = gst(hv, guest);
 
 	if (trapnum == HV_CORE_TRAP) {
 		switch (r->o[5]) {
@@ -536,19 +433,19 @@ int hvpmu_hv_trap(struct hvpmu_hv *hv, uint32_t strand, unsigned trapnum, struct
 		return HVPMU_ERANGE;
 	prev = hvpmu_machine_mode(hv->m, strand);
 	num = hvpmu_hv_tcc_trapnum(prev, trapnum);
-	guest = guest_of(hv, strand);
+	guest = svc_guest_of(hv, strand);
 	if (num < HV_TRAPNUM_HV_FIRST) {
 		/* trap_instruction: the hypervisor never sees it.  From user or
 		 * privileged mode it is taken by the guest OS's trap table (the
 		 * handler the guest installed, if any); from hyperprivileged
 		 * mode it stays in the hypervisor, which has no service for it.
 		 * %o0-%o5 untouched, no hypervisor cycles. */
-		if (prev != HVPMU_MODE_HYPER && guest >= 0 && hv->g[guest].trap_fn) {
+		if (prev != HVPMU_MODE_HYPER && guest >= 0) {
 			struct hvpmu_guest_trap gt = { 0 };
 
 			gt.tt = hvpmu_hv_tcc_tt(prev, trapnum);
 			gt.strand = strand;
-			to_guest_os(hv, &hv->g[guest], &gt);
+			svc_to_guest_os(hv, (unsigned)guest, &gt);
 		}
 		return HVPMU_ETRAP;
 	}
@@ -652,3 +549,12 @@ uint64_t hvpmu_hv_mmustat_info(struct hvpmu_hv *hv, uint32_t strand, uint64_t *r
 {
 	return fast_call(hv, strand, HV_FAST_NIAGARA_MMUSTAT_INFO, 0, 0, ra);
 }
+
+const struct svc_personality svc_sun4v = {
+	.name = "sun4v",
+	.platforms = ON_T4 | ON_T1,
+	.guest_create = guest_create,
+	.guest_destroy = guest_destroy,
+	.machine_trap = machine_trap,
+	.tsb_hit = tsb_hit,
+};

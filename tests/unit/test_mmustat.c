@@ -25,6 +25,21 @@
 #include <hvpmu/mmustat.h>
 #include "model/tlb.h"
 
+/* The TLB model's per-strand TSB-hit counters (struct tlb_stats.tsb) have
+ * the buffer's shape (niagara-mmustat-api.txt §2.3): the same slot by the
+ * same offset, the same T1 page-size codes.  (The service and the model
+ * meet only through the TSB-hit handler; this ties their layouts.) */
+#define TSB_OFF(side, nz, code) \
+	(offsetof(struct tlb_stats, tsb[side][nz][code]) - offsetof(struct tlb_stats, tsb))
+_Static_assert(sizeof(((struct tlb_stats *)0)->tsb) == HVPMU_MMUSTAT_AREA_SIZE, "tsb[] is the buffer");
+_Static_assert(TSB_OFF(TLB_SIDE_D, 1, TLB_PGSZ_256M) ==
+	       HVPMU_MMUSTAT_D + HVPMU_MMUSTAT_CTXNON0 + (TLB_PGSZ_256M << HVPMU_MMUSTAT_ENTRY_SZ_SHIFT),
+	       "tsb[side][ctxnon0][code] offset");
+_Static_assert(offsetof(struct tlb_tsb_stat, ticks) == HVPMU_MMUSTAT_TICK, "ticks at +8");
+_Static_assert(TLB_PGMASK_T1 == HVPMU_MMUSTAT_CODES_T1, "T1 page sizes");
+_Static_assert(TLB_NPGSZ == HVPMU_MMUSTAT_NCODES, "slots per block");
+_Static_assert(HVPMU_MMUSTAT_AREA_SIZE == 2 * HVPMU_MMUSTAT_D, "two halves of two 0x80 blocks");
+
 #define SEG_A UINT64_C(0x100000) /* 64 KB, followed directly by SEG_B */
 #define SEG_B UINT64_C(0x110000) /* 64 KB */
 #define SEG_C UINT64_C(0x200000) /* 4 KB */

@@ -22,7 +22,7 @@
  * VT_CPU 0x20c (1.0) with HV_FAST_VT_GET_PERFREG 0x184 and
  * HV_FAST_VT_SET_PERFREG 0x185 (reference §4; Linux arch/sparc pcr.c) for
  * the strand's PCRs and the chip's MCU DRAM counters.
- * The hypercall table is data (src/hv/sun4v.c).
+ * The hypercall table is data (src/services/sun4v.c).
  *
  * Not thread-safe: serialise calls on one hypervisor (hvpmu_hv_tcc_*() and
  * hvpmu_hv_serviced() are pure and thread-safe).
@@ -228,7 +228,7 @@ const char *hvpmu_hv_status_name(uint64_t status);
 /* The machine this hypervisor runs on. */
 struct hvpmu_machine *hvpmu_hv_machine(struct hvpmu_hv *hv);
 /* The personality of the platform's services ("sun4v"): which calling
- * convention the guest OS uses (src/hv/services_internal.h). */
+ * convention the guest OS uses (src/services/services_internal.h). */
 const char *hvpmu_hv_personality(const struct hvpmu_hv *hv);
 
 #ifdef __cplusplus

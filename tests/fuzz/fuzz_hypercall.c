@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_hypercall.c - libFuzzer target for the sun4v trap dispatcher
- * (src/hv/sun4v.c): FAST_TRAP 0x80 and CORE_TRAP 0xff with arbitrary %o0-%o5
+ * (src/services/sun4v.c): FAST_TRAP 0x80 and CORE_TRAP 0xff with arbitrary %o0-%o5
  * on one hypervisor, interleaved with machine activity that makes the PICs
  * the guest programs wrap and trap.
  *

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_mmustat.c - libFuzzer target for the Niagara MMU statistics service
- * (src/hv/mmustat.c) over guest real memory (src/hv/guest_mem.c).
+ * (src/services/mmustat.c) over guest real memory (src/services/guest_mem.c).
  *
  * The input picks up to four guest memory segments (adjacent, separated,
  * at RA 0, ending at 2^64), one to four vCPUs, then a sequence of

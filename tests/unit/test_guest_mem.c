@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Guest real memory (src/hv/guest_mem.c, hvpmu/guest_mem.h): segments as a
+ * Guest real memory (src/services/guest_mem.c, hvpmu/guest_mem.h): segments as a
  * machine description gives them, the one-segment range rule of the
  * OpenSPARC hypervisor (../shared/reference/hw-and-hypervisor.md §1.4
  * "Real-address validity"), big-endian words as a sun4v guest sees them,

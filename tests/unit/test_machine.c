@@ -2,7 +2,7 @@
 /*
  * test_machine.c - the machine model's fast-path contract end to end,
  * without QEMU (include/hvpmu/machine.h; src/model/machine.c with the
- * hypervisor src/hv/sun4v.c and the guest driver src/supervisor/sv.c).
+ * hypervisor src/services/sun4v.c and the guest driver src/supervisor/sv.c).
  *
  * The test plays the event source the way the TCG plugin does: classes are
  * interned from real SPARC V9 words through hvpmu_sparc_decode(); for each

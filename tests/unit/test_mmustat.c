@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The Niagara MMU statistics service (src/hv/mmustat.c, hvpmu/mmustat.h)
+ * The Niagara MMU statistics service (src/services/mmustat.c, hvpmu/mmustat.h)
  * against ../shared/specs/niagara-mmustat-api.txt and the OpenSPARC
  * behaviour of ../shared/reference/hw-and-hypervisor.md §1.4-1.5:
  *  - CONF (§2.1): 64-byte alignment checked first (EBADALIGN), ra 0

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_sun4v.c - unit tests for the sun4v hypervisor services
- * (src/hv/sun4v.c, include/hvpmu/sun4v.h) on the default T4 machine.
+ * (src/services/sun4v.c, include/hvpmu/sun4v.h) on the default T4 machine.
  *
  * Every status path of the trap dispatcher and of the hypercalls, through
  * hvpmu_hv_trap() with raw %o registers and through the Linux-shaped

@@ -2,7 +2,7 @@
 /*
  * test_t4_mcu.c - the SPARC T4 memory-controller DRAM performance counters
  * (src/pmu/t4_mcu.c, include/hvpmu/t4_mcu.h) and their hypercall access
- * (src/hv/sun4v.c), sparc-t4-performance-instrumentation.md §10.5:
+ * (src/services/sun4v.c), sparc-t4-performance-instrumentation.md §10.5:
  *   - every field of TABLE 10-4 (DRAM_PERF_CTL_REG), 10-5
  *     (DRAM_PERF_COUNT01_REG), 10-6 (DRAM_PERF_COUNT23_REG): position,
  *     width, reserved bits, reset values;

@@ -149,7 +149,7 @@ static void *guest_create(struct hvpmu_hv *hv, unsigned guest)
 }
 
 /* NIAGARA_MMUSTAT_CONF %o0 ra -> %o1 previous ra; INFO -> %o1 ra
- * (niagara-mmustat-api.txt; checks in src/hv/mmustat.c). */
+ * (niagara-mmustat-api.txt; checks in src/services/mmustat.c). */
 static uint64_t mmustat_conf(struct hvpmu_hv *hv, unsigned guest, uint32_t strand, struct hvpmu_hv_regs *r)
 {
 	uint64_t old = 0, st;

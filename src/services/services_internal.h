@@ -11,8 +11,8 @@
  * keeps its per-guest state behind svc_guest.p.
  * Not installed; hidden from the shared library.
  */
-#ifndef HVPMU_HV_SERVICES_INTERNAL_H
-#define HVPMU_HV_SERVICES_INTERNAL_H
+#ifndef HVPMU_SERVICES_INTERNAL_H
+#define HVPMU_SERVICES_INTERNAL_H
 
 #include <hvpmu/hvpmu.h>
 

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * hvpmu TCG plugin for qemu-sparc64 (QEMU 7.2, plugin API v1): the event
- * source of layer 1.  It decodes each translated SPARC V9 instruction once
- * (hvpmu/sparc_decode.h) into an instruction class and keeps, per
- * translation block, the histogram of its classes.  Per executed block it
- * costs one inline add (the block's own completion counter, at its last
- * instruction) and one exec callback at block entry, which:
+ * The QEMU event source of layer 1 (hvpmu/qemu_source.h): a TCG plugin
+ * for QEMU 7.2 user mode (plugin API v1) that reports a program's activity
+ * to a machine (hvpmu/machine.h) and does nothing else.  The session host
+ * (src/supervisor/session_qemu.c) builds the run and starts it; the
+ * machine's ISA (hvpmu/isa.h) decodes each translated instruction once
+ * into a class, and the plugin keeps, per translation block, the
+ * histogram of its classes.  Per executed block it costs one inline add
+ * (the block's own completion counter, at its last instruction) and one
+ * exec callback at block entry, which:
  *   - accounts the previous block: all of it if it reached its last
  *     instruction (its completion counter moved; whole executions are
  *     expanded into class counts lazily, before the machine syncs) -- minus
@@ -15,17 +18,18 @@
  *     before that one.  Counts are exact per retired instruction
  *     (docs/event-source.md);
  *   - resolves the previous block's conditional branch (taken iff this
- *     block starts at its target);
+ *     block starts at its target; docs/branch-prediction.md "Outcomes");
  *   - keeps the upper bound the machine model uses to sync exactly when a
  *     counter could wrap or the OS tick is due (hvpmu/machine.h).
- * It hosts the machine, the hypervisor and the guest OS driver of one run;
- * `hvpmu stat` talks to it through the files of stat_protocol.h.  Guest
- * threads (vCPUs) map to strands: vCPU i runs on strand i.  With more than
- * one guest thread the plugin re-translates with a per-vCPU marker
- * callback instead of the inline marker (API v1 inline adds cannot target
- * per-vCPU slots; anchors.md §1.5).
- *
- * Arguments: cfg=REQUEST_FILE (required).
+ * What it reports beyond retired instructions follows the machine's
+ * features (taken outcomes, branch outcomes, memory references).  The
+ * guest OS's events -- a thread starts or ends, a system call enters and
+ * returns, the program ends -- go to the machine (hvpmu_machine_os_event)
+ * after the strand's activity is accounted.  Guest threads (vCPUs) map to
+ * strands by the description's placement.  With more than one guest thread
+ * the plugin re-translates with a per-vCPU marker callback instead of the
+ * inline marker (API v1 inline adds cannot target per-vCPU slots;
+ * anchors.md §1.5).
  */
 #include <pthread.h>
 #include <signal.h>
@@ -34,16 +38,11 @@
 #include <string.h>
 #include <hvpmu/hvpmu.h>
 #include "qemu_plugin_api.h"
+#include <hvpmu/qemu_source.h>
 #include "evring.h"
-#include "linux_mm.h"
-#include "stat_protocol.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = HVPMU_QEMU_PLUGIN_VERSION;
 
-/* Guest real addresses of the per-CPU MMU-statistics buffers (in the
- * machine description's first memory segment; 64-byte aligned). */
-#define MMUSTAT_RA UINT64_C(0x100000)
-#define MMUSTAT_STRIDE 0x200
 
 struct class_count {
 	uint8_t cls;
@@ -116,10 +115,6 @@ struct vcpu {
 	int reached_last;      /* prev reached its last instruction (callback marker) */
 	int pend;              /* the previous block's CTI awaits its outcome */
 	const struct tb_info *pend_tb; /* the block whose CTI it is */
-	uint64_t next_sample;  /* cpustat: %tick of this strand's next sample */
-	int64_t sc_num;        /* the system call in progress and its arguments */
-	uint64_t sc_args[6];
-	int sampled_final;     /* cpustat: the strand's last sample is taken */
 	uint64_t pf_base[PF_SLOTS];    /* addresses of prefetch donors (BEFORE) */
 	const struct pf_insn *pf_pend[PF_PEND]; /* prefetches waiting for their donor (AFTER) */
 	unsigned npf_pend;
@@ -129,13 +124,8 @@ static struct plugin {
 	qemu_plugin_id_t id;
 	pthread_mutex_t lock;
 	int mt;                /* per-vCPU marker callbacks */
-	struct stat_request rq;
-	struct hvpmu_md md;
-	const struct hvpmu_isa *isa; /* the guest's instruction set (md.isa) */
+	const struct hvpmu_isa *isa; /* the machine's instruction set */
 	struct hvpmu_machine *m;
-	struct hvpmu_hv *hv;
-	struct hvpmu_sv *sv;
-	FILE *ovf_log;
 	uint32_t nvcpu;        /* == number of strands */
 	struct vcpu *vcpu;
 	struct tb_info *allocs;
@@ -143,8 +133,6 @@ static struct plugin {
 	int need_taken;        /* some event counts taken conditional branches */
 	int need_branches;     /* some event counts branch mispredicts */
 	int need_memory;       /* the memory model runs (memory or cycle events, busstat) */
-	uint64_t next_sample;  /* busstat: strand 0 %tick of the next sample */
-	struct stat_result rs; /* busstat samples accumulate here */
 	/* model thread (docs/event-source.md "Model thread"): while `off`,
 	 * the guest thread's callbacks only append records to `ring` and the
 	 * model thread `thr` does everything else, in order */
@@ -717,48 +705,46 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 					     QEMU_PLUGIN_CB_NO_REGS, ti);
 }
 
-static void cpustat_sample(uint32_t strand);
+/* Tell the machine about a guest-OS event of the strand (its activity
+ * is accounted and synced already). */
+static void os_event(enum hvpmu_os_event ev, uint32_t strand, int64_t num, const uint64_t *args, int64_t ret)
+{
+	struct hvpmu_os_call c = { .ev = ev, .strand = strand, .num = num, .ret = ret };
 
-static void stop_vcpu(struct vcpu *v)
+	if (args)
+		memcpy(c.args, args, sizeof c.args);
+	hvpmu_machine_os_event(P.m, &c);
+}
+
+/* Account everything the vCPU ran so far and sync its strand: before its
+ * thread or the program ends. */
+static void flush_vcpu(struct vcpu *v)
 {
 	const struct tb_info *last = v->prev;
 
 	drop_pending_prefetches(v);
 	account_prev(v, 0);
 	sync_vcpu(v, last, NULL);
-	hvpmu_sv_stop_strand(P.sv, v->strand);
-	if (P.rq.cpustat && !v->sampled_final) { /* the last, partial interval */
-		v->sampled_final = 1;
-		cpustat_sample(v->strand);
-	}
 }
 
-/* A system call starts (args: its first six arguments). */
+/* A system call starts (args: its first six arguments).  The trap
+ * instruction (last of its block) retired in user mode; the guest OS takes
+ * it (hvpmu_machine_os_event).  exit_group ends every thread: each one's
+ * activity is accounted first. */
 static void syscall_entry(struct vcpu *v, int64_t num, const uint64_t *args)
 {
-	lock();
-	v->sc_num = num;
-	memcpy(v->sc_args, args, sizeof v->sc_args);
-	/* the trap instruction (last of its block) retired in user mode; the
-	 * OS runs privileged */
-	{
-		const struct tb_info *last = v->prev;
+	const struct tb_info *last;
 
-		account_prev(v, 0);
-		resolve_pending(v, 0, 1);
-		sync_vcpu(v, last, NULL);
-	}
-	hvpmu_machine_set_mode(P.m, v->strand, HVPMU_MODE_PRIV);
-	/* the guest kernel's path in context 0 (docs/kernel-model.md); the
-	 * program's counting ends at an exit trap */
-	hvpmu_machine_syscall(P.m, v->strand, num, num != P.isa->sc.exit_group && num != P.isa->sc.exit);
-	if (num == P.isa->sc.exit_group) {
+	lock();
+	last = v->prev;
+	account_prev(v, 0);
+	resolve_pending(v, 0, 1);
+	sync_vcpu(v, last, NULL);
+	if (num == P.isa->sc.exit_group || num == P.isa->sc.exit)
 		for (uint32_t i = 0; i < P.nvcpu; i++)
-			if (P.vcpu[i].live)
-				stop_vcpu(&P.vcpu[i]);
-	} else if (num == P.isa->sc.exit) {
-		stop_vcpu(v);
-	}
+			if (P.vcpu[i].live && (num == P.isa->sc.exit_group || &P.vcpu[i] == v))
+				flush_vcpu(&P.vcpu[i]);
+	os_event(HVPMU_OS_SYSCALL, v->strand, num, args, 0);
 	unlock();
 }
 
@@ -766,13 +752,7 @@ static void syscall_entry(struct vcpu *v, int64_t num, const uint64_t *args)
 static void syscall_return(struct vcpu *v, int64_t num, int64_t ret)
 {
 	lock();
-	/* T1: a read()/write() moved `ret` bytes by DMA (docs/t1-platform.md) */
-	if ((num == P.isa->sc.read || num == P.isa->sc.write) && ret > 0)
-		hvpmu_machine_io(P.m, v->strand, num == P.isa->sc.read, (uint64_t)ret);
-	/* large pages asked for with madvise / MAP_HUGETLB (linux_mm.h) */
-	if (num == v->sc_num)
-		linux_mm_syscall(P.m, &P.isa->sc, num, v->sc_args, ret);
-	hvpmu_machine_set_mode(P.m, v->strand, HVPMU_MODE_USER);
+	os_event(HVPMU_OS_SYSRET, v->strand, num, NULL, ret);
 	unlock();
 }
 
@@ -1024,36 +1004,6 @@ static void reset_done(qemu_plugin_id_t id)
 	register_callbacks(id);
 }
 
-/* busstat devices: entries naming the same device are its event sets,
- * which rotate one per sample (busstat(8): repeating -w for a device
- * multiplexes); bus_acc keeps each set's counts over its activations. */
-static unsigned bus_active[STAT_MAX_BUSDEV]; /* by first entry: the set counting now */
-static uint64_t bus_acc[STAT_MAX_BUSDEV][2];
-
-static int same_busdev(unsigned a, unsigned b)
-{
-	return P.rq.busdev[a].t1 == P.rq.busdev[b].t1 && P.rq.busdev[a].mcu == P.rq.busdev[b].mcu;
-}
-
-/* 1 if entry d is the first naming its device. */
-static int busdev_first(unsigned d)
-{
-	for (unsigned e = 0; e < d; e++)
-		if (same_busdev(e, d))
-			return 0;
-	return 1;
-}
-
-static void busdev_program(unsigned d)
-{
-	const struct stat_busdev *bd = &P.rq.busdev[d];
-
-	if (bd->t1 ? hvpmu_sv_t1perf_program(P.sv, 0, bd->mcu, bd->sel[0], bd->sel[1])
-		   : hvpmu_sv_mcu_program(P.sv, 0, bd->mcu, bd->sel[0], bd->sel[1]))
-		fprintf(stderr, "hvpmu: cannot program busstat device %u (hypervisor status %s)\n", d,
-			hvpmu_hv_status_name(hvpmu_sv_last_status(P.sv)));
-}
-
 static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 {
 	struct vcpu *v;
@@ -1074,24 +1024,9 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 	if (!v->live) {
 		memset(v, 0, sizeof *v);
 		v->live = 1;
-		v->strand = hvpmu_md_vcpu_strand(&P.md, vcpu_index);
+		v->strand = hvpmu_md_vcpu_strand(hvpmu_machine_md(P.m), vcpu_index);
 		v->act = hvpmu_machine_activity(P.m, v->strand);
-		hvpmu_machine_set_mode(P.m, v->strand, HVPMU_MODE_USER);
-		v->next_sample = hvpmu_machine_tick(P.m, vcpu_index) + P.rq.sample_cycles;
-		if (vcpu_index == 0)
-			P.next_sample = v->next_sample;
-		hvpmu_sv_start_strand(P.sv, v->strand);
-		if (P.rq.cpustat) /* the strand's origin: its first interval starts here */
-			cpustat_sample(v->strand);
-		if (P.rq.mmustat) /* the OS gives each CPU an MMU-statistics buffer; a refusal is
-				   * reported by the tool through the result's hv_status */
-			hvpmu_sv_mmustat_start(P.sv, v->strand, MMUSTAT_RA + MMUSTAT_STRIDE * (uint64_t)v->strand);
-		if (vcpu_index == 0) /* busstat: the OS programs the device counters */
-			for (unsigned d = 0; d < P.rq.nbusdev; d++)
-				if (busdev_first(d)) {
-					bus_active[d] = d;
-					busdev_program(d);
-				}
+		os_event(HVPMU_OS_THREAD_START, v->strand, 0, NULL, 0);
 		if (vcpu_index > 0 && !P.mt) {
 			for (uint32_t i = 0; i < P.nvcpu; i++)
 				expand_dirty(&P.vcpu[i]);
@@ -1114,7 +1049,8 @@ static void vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
 	if (!v)
 		return;
 	lock();
-	stop_vcpu(v);
+	flush_vcpu(v);
+	os_event(HVPMU_OS_THREAD_EXIT, v->strand, 0, NULL, 0);
 	unlock();
 }
 
@@ -1141,153 +1077,17 @@ static void flush_cb(qemu_plugin_id_t id)
 	}
 }
 
-static int have_samples(void)
-{
-	if (!P.rs.samples)
-		P.rs.samples = calloc(STAT_MAX_SAMPLES, sizeof *P.rs.samples);
-	return P.rs.samples != NULL;
-}
-
-/* busstat: read every device's two counters through the guest driver,
- * then switch a multiplexed device to its next set. */
-static void take_sample(uint64_t tick)
-{
-	for (unsigned f = 0; have_samples() && f < P.rq.nbusdev && P.rs.nsamples < STAT_MAX_SAMPLES; f++) {
-		struct stat_sample *smp = &P.rs.samples[P.rs.nsamples];
-		unsigned d = bus_active[f], next = d;
-		const struct stat_busdev *bd = &P.rq.busdev[d];
-		uint64_t c[2];
-
-		if (!busdev_first(f) || (bd->t1 ? hvpmu_sv_t1perf_read(P.sv, 0, bd->mcu, c)
-					 : hvpmu_sv_mcu_read(P.sv, 0, bd->mcu, c)))
-			continue;
-		smp->count[0] = bus_acc[d][0] + c[0];
-		smp->count[1] = bus_acc[d][1] + c[1];
-		smp->tick = tick;
-		smp->dev = d;
-		P.rs.nsamples++;
-		do
-			next = (next + 1) % P.rq.nbusdev;
-		while (!same_busdev(next, f));
-		if (next != d) {
-			bus_acc[d][0] += c[0];
-			bus_acc[d][1] += c[1];
-			busdev_program(next);
-			bus_active[f] = next;
-		}
-	}
-}
-
-/* cpustat: the guest driver folds the strand's PICs (without stopping
- * them) and reports its share of every event so far. */
-static void cpustat_sample(uint32_t strand)
-{
-	uint64_t tick = hvpmu_machine_tick(P.m, strand);
-
-	hvpmu_sv_fold(P.sv, strand);
-	for (unsigned e = 0; have_samples() && e < P.rq.nevents && P.rs.nsamples < STAT_MAX_SAMPLES; e++) {
-		struct stat_sample *smp = &P.rs.samples[P.rs.nsamples];
-
-		if (hvpmu_sv_read_strand(P.sv, strand, e, &smp->count[0], &smp->count[1]))
-			continue;
-		smp->tick = tick;
-		smp->dev = e;
-		smp->cpu = strand;
-		P.rs.nsamples++;
-	}
-}
-
-/* OS tick of a strand: busstat samples every sample_cycles of strand 0,
- * cpustat every sample_cycles of each strand. */
-static void on_tick(void *ctx, uint32_t strand, uint64_t tick)
-{
-	struct vcpu *v = strand < P.nvcpu ? &P.vcpu[strand] : NULL;
-
-	(void)ctx;
-	if (!P.rq.sample_cycles)
-		return;
-	if (P.rq.cpustat && v && tick >= v->next_sample) {
-		cpustat_sample(strand);
-		while (v->next_sample <= tick)
-			v->next_sample += P.rq.sample_cycles;
-	}
-	if (P.rq.nbusdev && strand == 0 && tick >= P.next_sample) {
-		take_sample(tick);
-		while (P.next_sample <= tick)
-			P.next_sample += P.rq.sample_cycles;
-	}
-}
-
-static void on_overflow(void *ctx, unsigned event, const struct hvpmu_guest_trap *t)
-{
-	(void)ctx;
-	if (!P.ovf_log)
-		return;
-	for (unsigned p = 0; p < HVPMU_T4_NPIC; p++)
-		if (t->pic_mask & (1u << p))
-			fprintf(P.ovf_log, "pic=%u event=%s tpc=0x%llx precise=%d\n", p, P.rq.ev[event].name,
-				(unsigned long long)t->tpc, t->precise);
-}
-
-/* The software prefetches whose address was not recovered, if any
- * (docs/prefetch-model.md): they were not modeled. */
-static void report_prefetches(void)
-{
-	struct hvpmu_prefetch_stats st, sum = { 0 };
-
-	for (uint32_t i = 0; i < P.nvcpu; i++)
-		if (P.vcpu[i].live && !hvpmu_machine_prefetch_stats(P.m, P.vcpu[i].strand, &st)) {
-			sum.sw_issued += st.sw_issued;
-			sum.sw_unresolved += st.sw_unresolved;
-		}
-	if (sum.sw_unresolved)
-		fprintf(stderr, "hvpmu: %llu of %llu software prefetches had no recoverable address and were "
-			"not modeled (docs/prefetch-model.md)\n", (unsigned long long)sum.sw_unresolved,
-			(unsigned long long)(sum.sw_issued + sum.sw_unresolved));
-}
-
+/* The program ends: every vCPU's activity is accounted, then the guest
+ * OS takes its last samples and reports (HVPMU_OS_HALT). */
 static void at_exit(qemu_plugin_id_t id, void *udata)
 {
-	struct stat_result rs = P.rs;
-	char err[256];
-
 	(void)id; (void)udata;
 	offload_stop();
 	lock();
-	if (P.rq.nbusdev && P.vcpu[0].live) { /* the final sample, at exit */
-		struct vcpu *v0 = &P.vcpu[0];
-		const struct tb_info *last = v0->prev;
-
-		account_prev(v0, 0);
-		sync_vcpu(v0, last, NULL);
-		take_sample(hvpmu_machine_tick(P.m, 0));
-	}
 	for (uint32_t i = 0; i < P.nvcpu; i++)
-		if (P.vcpu[i].live) {
-			stop_vcpu(&P.vcpu[i]);
-			rs.retired += hvpmu_machine_retired(P.m, P.vcpu[i].strand);
-		}
-	rs.samples = P.rs.samples; /* with the final busstat and cpustat samples */
-	rs.nsamples = P.rs.nsamples;
-	if (P.rq.mmustat && (rs.mmu = calloc(P.nvcpu, sizeof *rs.mmu)))
-		for (uint32_t i = 0; i < P.nvcpu; i++)
-			if (P.vcpu[i].live && !hvpmu_sv_mmustat_read(P.sv, P.vcpu[i].strand, rs.mmu[rs.nmmu].words)) {
-				rs.mmu[rs.nmmu++].cpu = P.vcpu[i].strand;
-				hvpmu_sv_mmustat_stop(P.sv, P.vcpu[i].strand);
-			}
-	report_prefetches();
-	rs.nevents = hvpmu_sv_nevents(P.sv);
-	for (unsigned i = 0; i < rs.nevents; i++) {
-		snprintf(rs.name[i], sizeof rs.name[i], "%s", P.rq.ev[i].name);
-		hvpmu_sv_read(P.sv, i, &rs.count[i]);
-	}
-	rs.clock_hz = P.md.clock_hz;
-	rs.hv_status = hvpmu_sv_last_status(P.sv);
-	if (stat_result_write(P.rq.out, &rs, err, sizeof err))
-		fprintf(stderr, "hvpmu: %s\n", err);
-	if (P.ovf_log)
-		fclose(P.ovf_log);
-	P.ovf_log = NULL;
+		if (P.vcpu[i].live)
+			flush_vcpu(&P.vcpu[i]);
+	os_event(HVPMU_OS_HALT, 0, 0, NULL, 0);
 	unlock();
 }
 
@@ -1302,84 +1102,34 @@ static void register_callbacks(qemu_plugin_id_t id)
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
 }
 
-static int setup(const char *cfg)
+int hvpmu_qemu_source_start(uint64_t id, const struct qemu_info_t *info, struct hvpmu_machine *m,
+			    const struct hvpmu_isa *isa)
 {
-	char err[256];
-	struct hvpmu_sv_config svc = { 0 };
+	unsigned features = hvpmu_machine_features(m);
 
-	if (stat_request_read(cfg, &P.rq, err, sizeof err)) {
-		fprintf(stderr, "hvpmu plugin: %s\n", err);
+	if (info->version.cur < HVPMU_QEMU_PLUGIN_VERSION || info->version.min > HVPMU_QEMU_PLUGIN_VERSION) {
+		fprintf(stderr, "hvpmu plugin: needs plugin API version %d, QEMU offers %d..%d\n",
+			HVPMU_QEMU_PLUGIN_VERSION, info->version.min, info->version.cur);
 		return -1;
 	}
-	if (hvpmu_md_by_name(P.rq.platform[0] ? P.rq.platform : "t4", &P.md)) {
-		fprintf(stderr, "hvpmu plugin: unknown platform %s\n", P.rq.platform);
+	if (!info->target_name || strcmp(info->target_name, isa->qemu_target) != 0 || info->system_emulation) {
+		fprintf(stderr, "hvpmu plugin: the machine's %s programs run only under %s user mode (got %s)\n",
+			isa->name, isa->qemu_user, info->target_name ? info->target_name : "?");
 		return -1;
 	}
-	if (P.rq.md_path[0]) { /* --md FILE over the named description */
-		struct hvpmu_md base = P.md;
-
-		if (hvpmu_md_load(P.rq.md_path, &base, &P.md, err, sizeof err)) {
-			fprintf(stderr, "hvpmu plugin: %s: %s\n", P.rq.md_path, err);
-			return -1;
-		}
-	}
-	if (!(P.isa = hvpmu_isa_by_name(P.md.isa))) {
-		fprintf(stderr, "hvpmu plugin: unknown instruction set '%s'\n", P.md.isa);
-		return -1;
-	}
-	if (P.rq.hw_prefetch) /* hvpmu stat --hw-prefetch */
-		P.md.mem.l1d_hw_prefetch = P.rq.hw_prefetch;
-	if (P.rq.placement[0]) { /* docs/coherence-model.md: vCPU -> strand */
-		int pl = hvpmu_placement_by_name(P.rq.placement);
-
-		if (pl < 0) {
-			fprintf(stderr, "hvpmu plugin: unknown placement %s\n", P.rq.placement);
-			return -1;
-		}
-		P.md.placement = (enum hvpmu_placement)pl;
-	}
-	if (hvpmu_machine_create(&P.md, &P.m) || hvpmu_hv_create(P.m, &P.hv))
-		return -1;
-	svc.pic_init = P.rq.pic_init;
-	svc.rotate_cycles = P.rq.rotate_cycles;
-	svc.on_overflow = on_overflow;
-	svc.on_tick = on_tick;
-	if (P.rq.sample_cycles && (!svc.rotate_cycles || svc.rotate_cycles > P.rq.sample_cycles))
-		svc.rotate_cycles = P.rq.sample_cycles; /* the OS tick serves both */
-	if (hvpmu_sv_create(P.hv, 0, &svc, &P.sv))
-		return -1;
-	for (unsigned i = 0; i < P.rq.nevents; i++) {
-		const struct hvpmu_sv_event *e = &P.rq.ev[i];
-
-		if (P.md.platform == HVPMU_PLATFORM_T1) { /* PICL cache/TLB/store-buffer events need the memory model */
-			P.need_memory |= e->mask != HVPMU_SV_T1_PICH &&
-					 (e->sl >= HVPMU_T1_SL_IC_MISS || e->sl == HVPMU_T1_SL_SB_FULL);
-			continue;
-		}
-		P.need_taken |= hvpmu_t4_event_needs_taken(e->sl, e->mask);
-		P.need_branches |= hvpmu_t4_event_needs_branches(e->sl, e->mask);
-		P.need_memory |= hvpmu_t4_event_needs_memory(e->sl, e->mask);
-	}
-	P.need_memory |= P.rq.nbusdev > 0 || P.rq.mmustat; /* DRAM traffic, TSB walks */
-	/* the pipeline timing (mispredict penalty, BTC) runs with the memory
-	 * model: it needs every CTI's outcome (docs/timing-model.md) */
-	P.need_branches |= P.need_memory;
-	hvpmu_machine_enable_memory(P.m, P.need_memory);
-	for (unsigned i = 0; i < P.rq.nevents; i++)
-		if (hvpmu_sv_add_event(P.sv, &P.rq.ev[i]) < 0) {
-			fprintf(stderr, "hvpmu plugin: bad event %s\n", P.rq.ev[i].name);
-			return -1;
-		}
-	if (P.rq.overflow_log[0] && !(P.ovf_log = fopen(P.rq.overflow_log, "w"))) {
-		fprintf(stderr, "hvpmu plugin: cannot open %s\n", P.rq.overflow_log);
-		return -1;
-	}
+	P.m = m;
+	P.isa = isa;
+	P.need_taken = (features & HVPMU_FEAT_TAKEN) != 0;
+	P.need_branches = (features & HVPMU_FEAT_BRANCHES) != 0;
+	P.need_memory = (features & HVPMU_FEAT_MEMORY) != 0;
 	/* class used if 64 distinct classes were ever exceeded: a NOP's */
 	P.fallback_class = hvpmu_machine_class(P.m, HVPMU_IC_OTHER);
 	P.nvcpu = hvpmu_machine_nstrands(P.m);
 	P.vcpu = calloc(P.nvcpu, sizeof *P.vcpu);
-	if (!P.vcpu)
+	if (!P.vcpu) {
+		fprintf(stderr, "hvpmu plugin: out of memory\n");
 		return -1;
+	}
 	/* HVPMU_MODEL_THREAD=1: the memory model runs on a thread of its own
 	 * (docs/event-source.md "Model thread": off by default, it measured
 	 * slower on the 2-vCPU development machine; without the memory model
@@ -1387,32 +1137,6 @@ static int setup(const char *cfg)
 	 * start, the guest thread runs the model */
 	if (P.need_memory && getenv("HVPMU_MODEL_THREAD") && strcmp(getenv("HVPMU_MODEL_THREAD"), "1") == 0)
 		offload_start();
-	return 0;
-}
-
-QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char **argv)
-{
-	const char *cfg = NULL;
-
-	if (info->version.cur < HVPMU_QEMU_PLUGIN_VERSION || info->version.min > HVPMU_QEMU_PLUGIN_VERSION) {
-		fprintf(stderr, "hvpmu plugin: needs plugin API version %d, QEMU offers %d..%d\n",
-			HVPMU_QEMU_PLUGIN_VERSION, info->version.min, info->version.cur);
-		return -1;
-	}
-	for (int i = 0; i < argc; i++)
-		if (strncmp(argv[i], "cfg=", 4) == 0)
-			cfg = argv[i] + 4;
-	if (!cfg) {
-		fprintf(stderr, "hvpmu plugin: missing argument cfg=FILE\n");
-		return -1;
-	}
-	if (setup(cfg))
-		return -1;
-	if (!info->target_name || strcmp(info->target_name, P.isa->qemu_target) != 0 || info->system_emulation) {
-		fprintf(stderr, "hvpmu plugin: the machine's %s programs run only under %s user mode (got %s)\n",
-			P.isa->name, P.isa->qemu_user, info->target_name ? info->target_name : "?");
-		return -1;
-	}
 	P.id = id;
 	register_callbacks(id);
 	return 0;

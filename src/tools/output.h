@@ -4,7 +4,7 @@
 #define HVPMU_TOOLS_OUTPUT_H
 
 #include <stdio.h>
-#include "../source/stat_protocol.h"
+#include <hvpmu/session.h>
 
 enum out_format { OUT_TABLE, OUT_CSV, OUT_JSON };
 

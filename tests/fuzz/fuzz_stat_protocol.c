@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "source/stat_protocol.h"
+#include <hvpmu/session.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

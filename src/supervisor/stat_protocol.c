@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
-#include "stat_protocol.h"
+#include <hvpmu/session.h>
 
 #define K_EVENTS "events"
 #define K_NAME "name"

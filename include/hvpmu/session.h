@@ -1,14 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The files `hvpmu stat` and the QEMU plugin exchange (JSON, via json-c):
- * a request (events to program, options) written by the CLI and read by the
- * plugin, and a result written by the plugin at guest exit.
+ * hvpmu/session.h - one measured run, hosted by the guest OS (layer 5).
+ *
+ * A session is what a `hvpmu stat` / `cpustat` / `busstat` / `mmustat`
+ * run asks for (struct stat_request, written by the tool), carried out by
+ * the guest OS inside the process that runs the program: it builds the
+ * machine of the request's description, the machine's platform services
+ * and the guest driver (hvpmu/supervisor.h), programs the events, and
+ * acts as the guest operating system for the program's threads
+ * (hvpmu_machine_os_event: thread start and exit, system calls and their
+ * modeled kernel path, large pages, I/O), samples counters on the OS tick
+ * (cpustat per strand, busstat's uncore devices), reads the MMU statistics
+ * at the end and writes the result (struct stat_result) for the tool.
+ * The event source (the QEMU plugin) only feeds the machine; it learns
+ * what to report from hvpmu_machine_features().
+ *
+ * The request and result travel as JSON files (json-c) between the tool
+ * and the process the session runs in; their shapes are below.
+ *
+ * Not thread-safe: the caller serialises every call and every machine
+ * call of the run, as the QEMU plugin does.
  */
-#ifndef HVPMU_STAT_PROTOCOL_H
-#define HVPMU_STAT_PROTOCOL_H
+#ifndef HVPMU_SESSION_H
+#define HVPMU_SESSION_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <hvpmu/supervisor.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define STAT_MAX_BUSDEV 8      /* busstat devices (MCUs) per run */
 #define STAT_MAX_SAMPLES 100000 /* busstat samples kept per run */
@@ -80,4 +102,29 @@ int stat_request_read(const char *path, struct stat_request *rq, char *err, size
 int stat_result_write(const char *path, const struct stat_result *rs, char *err, size_t errlen);
 int stat_result_read(const char *path, struct stat_result *rs, char *err, size_t errlen);
 
+struct hvpmu_session;
+struct hvpmu_machine;
+struct hvpmu_isa;
+
+/*
+ * Build the run of request *rq (copied): the machine description (the
+ * platform's built-in one, then md_path over it, then the placement and
+ * hardware-prefetch options), the machine, its platform services, the
+ * guest driver with the request's events, the features the event source
+ * must report, and the guest OS's handler on the machine.  Returns 0, or
+ * -1 with a one-line reason in err (unknown platform or instruction set,
+ * a bad description file, an event the driver refuses, an overflow log
+ * that cannot be opened, no memory).
+ */
+int hvpmu_session_create(const struct stat_request *rq, struct hvpmu_session **out, char *err, size_t errlen);
+/* Free the session and everything it built. */
+void hvpmu_session_destroy(struct hvpmu_session *s);
+/* The machine the program runs on, and the instruction set of its
+ * processors (hvpmu/isa.h), for the event source. */
+struct hvpmu_machine *hvpmu_session_machine(struct hvpmu_session *s);
+const struct hvpmu_isa *hvpmu_session_isa(const struct hvpmu_session *s);
+
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Guest Linux memory-management system calls that choose page sizes
- * (docs/tlb-model.md "Large pages from the guest").  The plugin hands each
- * completed mmap / madvise of the guest here; large-page requests become
+ * (docs/tlb-model.md "Large pages from the guest"): the guest OS's page
+ * size policy.  The session hands each completed mmap / madvise of the
+ * guest here; large-page requests become
  * regions of the machine model's page layout (hvpmu_machine_map_large):
  *
  *   madvise(addr, len, MADV_HUGEPAGE) returning 0: transparent huge pages.
@@ -16,11 +17,11 @@
  *     2 GB (arch/sparc/mm/init_64.c setup_hugepagesz); the whole mapping,
  *     rounded up to that size, gets it.
  * Anything else (other calls, failures, sizes the chip's TLB lacks, ranges
- * already declared) changes nothing.  Not thread-safe (the plugin holds its
+ * already declared) changes nothing.  Not thread-safe (the session's caller holds its
  * lock).
  */
-#ifndef HVPMU_SOURCE_LINUX_MM_H
-#define HVPMU_SOURCE_LINUX_MM_H
+#ifndef HVPMU_SUPERVISOR_LINUX_MM_H
+#define HVPMU_SUPERVISOR_LINUX_MM_H
 
 #include <stdint.h>
 #include <hvpmu/hvpmu.h>

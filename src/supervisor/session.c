@@ -1,0 +1,444 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The session host (hvpmu/session.h): one measured run, with the guest OS
+ * that carries it out.  It builds the machine, its platform services and
+ * the guest driver from the tool's request, and is the guest operating
+ * system of the program's threads (the machine's OS handler): it starts
+ * and stops each strand's counters, runs the modeled kernel path of every
+ * system call (docs/kernel-model.md), maps large pages (linux_mm.c), moves
+ * T1 I/O over the JBUS (docs/t1-platform.md), gives each CPU an
+ * MMU-statistics buffer (niagara-mmustat-api.txt), samples the counters on
+ * the OS tick (cpustat per strand, busstat's devices) and writes the
+ * result when the program ends.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <hvpmu/hvpmu.h>
+#include <hvpmu/session.h>
+#include "linux_mm.h"
+
+/* Guest real addresses of the per-CPU MMU-statistics buffers (in the
+ * machine description's first memory segment; 64-byte aligned). */
+#define MMUSTAT_RA UINT64_C(0x100000)
+#define MMUSTAT_STRIDE 0x200
+
+/* The guest OS's view of one strand. */
+struct strand_os {
+	int started;           /* a thread of the program has run on it */
+	int sampled_final;     /* cpustat: its last, partial interval is sampled */
+	uint64_t next_sample;  /* cpustat: %tick of its next sample */
+	int64_t sc_num;        /* the system call in progress and its arguments */
+	uint64_t sc_args[6];
+};
+
+struct hvpmu_session {
+	struct stat_request rq;
+	struct hvpmu_md md;
+	const struct hvpmu_isa *isa;
+	struct hvpmu_machine *m;
+	struct hvpmu_hv *hv;
+	struct hvpmu_sv *sv;
+	FILE *ovf_log;
+	uint32_t nstrands;
+	struct strand_os *st;
+	uint64_t next_sample;  /* busstat: strand 0's %tick of its next sample */
+	struct stat_result rs; /* the samples accumulate here */
+	/* busstat devices: entries naming the same device are its event sets,
+	 * which rotate one per sample (busstat(8): repeating -w for a device
+	 * multiplexes); bus_acc keeps each set's counts over its activations */
+	unsigned bus_active[STAT_MAX_BUSDEV]; /* by first entry: the set counting now */
+	uint64_t bus_acc[STAT_MAX_BUSDEV][2];
+	int halted;
+};
+
+static int failf(char *err, size_t n, const char *what, const char *arg)
+{
+	snprintf(err, n, "%s%s", what, arg);
+	return -1;
+}
+
+/* ---- busstat devices ---- */
+
+static int same_busdev(const struct hvpmu_session *s, unsigned a, unsigned b)
+{
+	return s->rq.busdev[a].t1 == s->rq.busdev[b].t1 && s->rq.busdev[a].mcu == s->rq.busdev[b].mcu;
+}
+
+/* 1 if entry d is the first naming its device. */
+static int busdev_first(const struct hvpmu_session *s, unsigned d)
+{
+	for (unsigned e = 0; e < d; e++)
+		if (same_busdev(s, e, d))
+			return 0;
+	return 1;
+}
+
+static void busdev_program(struct hvpmu_session *s, unsigned d)
+{
+	const struct stat_busdev *bd = &s->rq.busdev[d];
+
+	if (bd->t1 ? hvpmu_sv_t1perf_program(s->sv, 0, bd->mcu, bd->sel[0], bd->sel[1])
+		   : hvpmu_sv_mcu_program(s->sv, 0, bd->mcu, bd->sel[0], bd->sel[1]))
+		fprintf(stderr, "hvpmu: cannot program busstat device %u (hypervisor status %s)\n", d,
+			hvpmu_hv_status_name(hvpmu_sv_last_status(s->sv)));
+}
+
+static int have_samples(struct hvpmu_session *s)
+{
+	if (!s->rs.samples)
+		s->rs.samples = calloc(STAT_MAX_SAMPLES, sizeof *s->rs.samples);
+	return s->rs.samples != NULL;
+}
+
+/* busstat: read every device's two counters through the guest driver,
+ * then switch a multiplexed device to its next set. */
+static void take_sample(struct hvpmu_session *s, uint64_t tick)
+{
+	for (unsigned f = 0; have_samples(s) && f < s->rq.nbusdev && s->rs.nsamples < STAT_MAX_SAMPLES; f++) {
+		struct stat_sample *smp = &s->rs.samples[s->rs.nsamples];
+		unsigned d = s->bus_active[f], next = d;
+		const struct stat_busdev *bd = &s->rq.busdev[d];
+		uint64_t c[2];
+
+		if (!busdev_first(s, f) || (bd->t1 ? hvpmu_sv_t1perf_read(s->sv, 0, bd->mcu, c)
+					    : hvpmu_sv_mcu_read(s->sv, 0, bd->mcu, c)))
+			continue;
+		smp->count[0] = s->bus_acc[d][0] + c[0];
+		smp->count[1] = s->bus_acc[d][1] + c[1];
+		smp->tick = tick;
+		smp->dev = d;
+		s->rs.nsamples++;
+		do
+			next = (next + 1) % s->rq.nbusdev;
+		while (!same_busdev(s, next, f));
+		if (next != d) {
+			s->bus_acc[d][0] += c[0];
+			s->bus_acc[d][1] += c[1];
+			busdev_program(s, next);
+			s->bus_active[f] = next;
+		}
+	}
+}
+
+/* cpustat: the guest driver folds the strand's PICs (without stopping
+ * them) and reports its share of every event so far. */
+static void cpustat_sample(struct hvpmu_session *s, uint32_t strand)
+{
+	uint64_t tick = hvpmu_machine_tick(s->m, strand);
+
+	hvpmu_sv_fold(s->sv, strand);
+	for (unsigned e = 0; have_samples(s) && e < s->rq.nevents && s->rs.nsamples < STAT_MAX_SAMPLES; e++) {
+		struct stat_sample *smp = &s->rs.samples[s->rs.nsamples];
+
+		if (hvpmu_sv_read_strand(s->sv, strand, e, &smp->count[0], &smp->count[1]))
+			continue;
+		smp->tick = tick;
+		smp->dev = e;
+		smp->cpu = strand;
+		s->rs.nsamples++;
+	}
+}
+
+/* OS tick of a strand (the guest driver's on_tick): busstat samples every
+ * sample_cycles of strand 0, cpustat every sample_cycles of each strand. */
+static void on_tick(void *ctx, uint32_t strand, uint64_t tick)
+{
+	struct hvpmu_session *s = ctx;
+	struct strand_os *st = strand < s->nstrands ? &s->st[strand] : NULL;
+
+	if (!s->rq.sample_cycles)
+		return;
+	if (s->rq.cpustat && st && tick >= st->next_sample) {
+		cpustat_sample(s, strand);
+		while (st->next_sample <= tick)
+			st->next_sample += s->rq.sample_cycles;
+	}
+	if (s->rq.nbusdev && strand == 0 && tick >= s->next_sample) {
+		take_sample(s, tick);
+		while (s->next_sample <= tick)
+			s->next_sample += s->rq.sample_cycles;
+	}
+}
+
+static void on_overflow(void *ctx, unsigned event, const struct hvpmu_guest_trap *t)
+{
+	struct hvpmu_session *s = ctx;
+
+	if (!s->ovf_log)
+		return;
+	for (unsigned p = 0; p < HVPMU_PMU_MAX_PIC; p++)
+		if (t->pic_mask & (1u << p))
+			fprintf(s->ovf_log, "pic=%u event=%s tpc=0x%llx precise=%d\n", p, s->rq.ev[event].name,
+				(unsigned long long)t->tpc, t->precise);
+}
+
+/* ---- the guest OS's side of the program's threads ---- */
+
+/* A thread starts on the strand: the OS programs its counters, takes
+ * cpustat's first sample, gives the CPU an MMU-statistics buffer, and, for
+ * the program's first thread, programs busstat's devices. */
+static void thread_start(struct hvpmu_session *s, uint32_t strand)
+{
+	struct strand_os *st = &s->st[strand];
+
+	memset(st, 0, sizeof *st);
+	st->started = 1;
+	st->next_sample = hvpmu_machine_tick(s->m, strand) + s->rq.sample_cycles;
+	if (strand == 0)
+		s->next_sample = st->next_sample;
+	hvpmu_sv_start_strand(s->sv, strand);
+	if (s->rq.cpustat) /* the strand's origin: its first interval starts here */
+		cpustat_sample(s, strand);
+	if (s->rq.mmustat) /* a refusal is reported by the tool through the result's hv_status */
+		hvpmu_sv_mmustat_start(s->sv, strand, MMUSTAT_RA + MMUSTAT_STRIDE * (uint64_t)strand);
+	if (strand == 0) /* busstat: the OS programs the device counters */
+		for (unsigned d = 0; d < s->rq.nbusdev; d++)
+			if (busdev_first(s, d)) {
+				s->bus_active[d] = d;
+				busdev_program(s, d);
+			}
+}
+
+/* The thread on the strand ends: its counters stop; cpustat samples its
+ * last, partial interval. */
+static void thread_stop(struct hvpmu_session *s, uint32_t strand)
+{
+	struct strand_os *st = &s->st[strand];
+
+	hvpmu_sv_stop_strand(s->sv, strand);
+	if (s->rq.cpustat && !st->sampled_final) {
+		st->sampled_final = 1;
+		cpustat_sample(s, strand);
+	}
+}
+
+/* A system call: the kernel's path in context 0 for a call that returns
+ * (docs/kernel-model.md); exit ends the thread, exit_group every thread. */
+static void syscall_entry(struct hvpmu_session *s, const struct hvpmu_os_call *c)
+{
+	const struct hvpmu_isa_syscalls *sc = &s->isa->sc;
+	struct strand_os *st = &s->st[c->strand];
+
+	st->sc_num = c->num;
+	memcpy(st->sc_args, c->args, sizeof st->sc_args);
+	hvpmu_machine_syscall(s->m, c->strand, c->num, c->num != sc->exit_group && c->num != sc->exit);
+	if (c->num == sc->exit_group) {
+		for (uint32_t k = 0; k < s->nstrands; k++)
+			if (s->st[k].started)
+				thread_stop(s, k);
+	} else if (c->num == sc->exit) {
+		thread_stop(s, c->strand);
+	}
+}
+
+/* A system call returns: T1 I/O moves the bytes of a read()/write() by
+ * DMA (docs/t1-platform.md); mmap/madvise may ask for large pages. */
+static void syscall_return(struct hvpmu_session *s, const struct hvpmu_os_call *c)
+{
+	const struct hvpmu_isa_syscalls *sc = &s->isa->sc;
+
+	if ((c->num == sc->read || c->num == sc->write) && c->ret > 0)
+		hvpmu_machine_io(s->m, c->strand, c->num == sc->read, (uint64_t)c->ret);
+	if (c->num == s->st[c->strand].sc_num)
+		linux_mm_syscall(s->m, sc, c->num, s->st[c->strand].sc_args, c->ret);
+}
+
+/* The software prefetches whose address was not recovered, if any
+ * (docs/prefetch-model.md): they were not modeled. */
+static void report_prefetches(struct hvpmu_session *s)
+{
+	struct hvpmu_prefetch_stats ps, sum = { 0 };
+
+	for (uint32_t k = 0; k < s->nstrands; k++)
+		if (s->st[k].started && !hvpmu_machine_prefetch_stats(s->m, k, &ps)) {
+			sum.sw_issued += ps.sw_issued;
+			sum.sw_unresolved += ps.sw_unresolved;
+		}
+	if (sum.sw_unresolved)
+		fprintf(stderr, "hvpmu: %llu of %llu software prefetches had no recoverable address and were "
+			"not modeled (docs/prefetch-model.md)\n", (unsigned long long)sum.sw_unresolved,
+			(unsigned long long)(sum.sw_issued + sum.sw_unresolved));
+}
+
+/* The program ended: busstat's last sample, every strand stopped, the
+ * MMU statistics read, the counts written for the tool. */
+static void halt(struct hvpmu_session *s)
+{
+	struct stat_result rs = s->rs;
+	char err[256];
+
+	if (s->halted)
+		return;
+	s->halted = 1;
+	if (s->rq.nbusdev && s->nstrands && s->st[0].started) /* the final sample, at exit */
+		take_sample(s, hvpmu_machine_tick(s->m, 0));
+	for (uint32_t k = 0; k < s->nstrands; k++)
+		if (s->st[k].started) {
+			thread_stop(s, k);
+			rs.retired += hvpmu_machine_retired(s->m, k);
+		}
+	rs.samples = s->rs.samples; /* with the final busstat and cpustat samples */
+	rs.nsamples = s->rs.nsamples;
+	if (s->rq.mmustat && (rs.mmu = calloc(s->nstrands, sizeof *rs.mmu)))
+		for (uint32_t k = 0; k < s->nstrands; k++)
+			if (s->st[k].started && !hvpmu_sv_mmustat_read(s->sv, k, rs.mmu[rs.nmmu].words)) {
+				rs.mmu[rs.nmmu++].cpu = k;
+				hvpmu_sv_mmustat_stop(s->sv, k);
+			}
+	report_prefetches(s);
+	rs.nevents = hvpmu_sv_nevents(s->sv);
+	for (unsigned i = 0; i < rs.nevents; i++) {
+		snprintf(rs.name[i], sizeof rs.name[i], "%s", s->rq.ev[i].name);
+		hvpmu_sv_read(s->sv, i, &rs.count[i]);
+	}
+	rs.clock_hz = s->md.clock_hz;
+	rs.hv_status = hvpmu_sv_last_status(s->sv);
+	if (stat_result_write(s->rq.out, &rs, err, sizeof err))
+		fprintf(stderr, "hvpmu: %s\n", err);
+	free(rs.mmu);
+	if (s->ovf_log)
+		fclose(s->ovf_log);
+	s->ovf_log = NULL;
+}
+
+/* The machine's guest-OS handler (hvpmu_machine_os_event). */
+static void os_event(void *ctx, const struct hvpmu_os_call *c)
+{
+	struct hvpmu_session *s = ctx;
+
+	switch (c->ev) {
+	case HVPMU_OS_THREAD_START: thread_start(s, c->strand); break;
+	case HVPMU_OS_SYSCALL: syscall_entry(s, c); break;
+	case HVPMU_OS_SYSRET: syscall_return(s, c); break;
+	case HVPMU_OS_THREAD_EXIT: thread_stop(s, c->strand); break;
+	case HVPMU_OS_HALT: halt(s); break;
+	}
+}
+
+/* ---- building the run ---- */
+
+/* What the event source must report for event e (hvpmu_machine_features):
+ * T4, from the event table; T1, the PICL cache / TLB / store-buffer
+ * events need the memory model. */
+static unsigned event_features(const struct hvpmu_md *md, const struct hvpmu_sv_event *e)
+{
+	unsigned f = 0;
+
+	if (md->platform == HVPMU_PLATFORM_T1)
+		return e->mask != HVPMU_SV_T1_PICH && (e->sl >= HVPMU_T1_SL_IC_MISS || e->sl == HVPMU_T1_SL_SB_FULL)
+			       ? HVPMU_FEAT_MEMORY : 0;
+	if (hvpmu_t4_event_needs_taken(e->sl, e->mask))
+		f |= HVPMU_FEAT_TAKEN;
+	if (hvpmu_t4_event_needs_branches(e->sl, e->mask))
+		f |= HVPMU_FEAT_BRANCHES;
+	if (hvpmu_t4_event_needs_memory(e->sl, e->mask))
+		f |= HVPMU_FEAT_MEMORY;
+	return f;
+}
+
+/* The machine description of the request: the named platform, the
+ * description file over it, the command line's placement and prefetcher. */
+static int load_md(const struct stat_request *rq, struct hvpmu_md *md, char *err, size_t n)
+{
+	char why[256];
+
+	if (hvpmu_md_by_name(rq->platform[0] ? rq->platform : "t4", md))
+		return failf(err, n, "unknown platform ", rq->platform);
+	if (rq->md_path[0]) { /* --md FILE over the named description */
+		struct hvpmu_md base = *md;
+
+		if (hvpmu_md_load(rq->md_path, &base, md, why, sizeof why)) {
+			snprintf(err, n, "%s: %s", rq->md_path, why);
+			return -1;
+		}
+	}
+	if (rq->hw_prefetch) /* hvpmu stat --hw-prefetch */
+		md->mem.l1d_hw_prefetch = rq->hw_prefetch;
+	if (rq->placement[0]) { /* docs/coherence-model.md: vCPU -> strand */
+		int pl = hvpmu_placement_by_name(rq->placement);
+
+		if (pl < 0)
+			return failf(err, n, "unknown placement ", rq->placement);
+		md->placement = (enum hvpmu_placement)pl;
+	}
+	return 0;
+}
+
+int hvpmu_session_create(const struct stat_request *rq, struct hvpmu_session **out, char *err, size_t n)
+{
+	struct hvpmu_sv_config svc = { 0 };
+	struct hvpmu_session *s;
+	unsigned features = 0;
+
+	*out = NULL;
+	if (!(s = calloc(1, sizeof *s)))
+		return failf(err, n, "out of memory", "");
+	s->rq = *rq;
+	if (load_md(rq, &s->md, err, n))
+		goto fail;
+	if (!(s->isa = hvpmu_isa_by_name(s->md.isa))) {
+		failf(err, n, "unknown instruction set ", s->md.isa);
+		goto fail;
+	}
+	if (hvpmu_machine_create(&s->md, &s->m) || hvpmu_hv_create(s->m, &s->hv)) {
+		failf(err, n, "cannot build the machine", "");
+		goto fail;
+	}
+	svc.pic_init = rq->pic_init;
+	svc.rotate_cycles = rq->rotate_cycles;
+	svc.on_overflow = on_overflow;
+	svc.on_tick = on_tick;
+	svc.ctx = s;
+	if (rq->sample_cycles && (!svc.rotate_cycles || svc.rotate_cycles > rq->sample_cycles))
+		svc.rotate_cycles = rq->sample_cycles; /* the OS tick serves both */
+	if (hvpmu_sv_create(s->hv, 0, &svc, &s->sv)) {
+		failf(err, n, "cannot start the guest driver", "");
+		goto fail;
+	}
+	for (unsigned i = 0; i < rq->nevents; i++)
+		features |= event_features(&s->md, &rq->ev[i]);
+	/* DRAM traffic (busstat), TSB walks (mmustat) */
+	if (rq->nbusdev > 0 || rq->mmustat)
+		features |= HVPMU_FEAT_MEMORY;
+	hvpmu_machine_set_features(s->m, features);
+	for (unsigned i = 0; i < rq->nevents; i++)
+		if (hvpmu_sv_add_event(s->sv, &rq->ev[i]) < 0) {
+			failf(err, n, "bad event ", rq->ev[i].name);
+			goto fail;
+		}
+	if (rq->overflow_log[0] && !(s->ovf_log = fopen(rq->overflow_log, "w"))) {
+		failf(err, n, "cannot open ", rq->overflow_log);
+		goto fail;
+	}
+	s->nstrands = hvpmu_machine_nstrands(s->m);
+	if (!(s->st = calloc(s->nstrands, sizeof *s->st))) {
+		failf(err, n, "out of memory", "");
+		goto fail;
+	}
+	hvpmu_machine_set_os_handler(s->m, os_event, s);
+	*out = s;
+	return 0;
+fail:
+	hvpmu_session_destroy(s);
+	return -1;
+}
+
+void hvpmu_session_destroy(struct hvpmu_session *s)
+{
+	if (!s)
+		return;
+	if (s->m)
+		hvpmu_machine_set_os_handler(s->m, NULL, NULL);
+	if (s->ovf_log)
+		fclose(s->ovf_log);
+	hvpmu_sv_destroy(s->sv);
+	hvpmu_hv_destroy(s->hv);
+	hvpmu_machine_destroy(s->m);
+	free(s->rs.samples);
+	free(s->st);
+	free(s);
+}
+
+struct hvpmu_machine *hvpmu_session_machine(struct hvpmu_session *s) { return s->m; }
+const struct hvpmu_isa *hvpmu_session_isa(const struct hvpmu_session *s) { return s->isa; }

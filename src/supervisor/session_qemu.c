@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The session host inside QEMU: the entry point of the hvpmu TCG plugin
+ * (libhvpmu_plugin.so).  `hvpmu stat` and the other tools start
+ * qemu-<arch> with `-plugin libhvpmu_plugin.so,cfg=REQUEST_FILE`; QEMU
+ * calls qemu_plugin_install, which reads the request (hvpmu/session.h),
+ * builds the run -- machine, platform services, guest OS -- and starts the
+ * QEMU event source on its machine (hvpmu/qemu_source.h).  This is the one
+ * place where layer 5 starts layer 1: the composition root of a run, as
+ * perf stat starts the workload (docs/architecture.md).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <hvpmu/qemu_source.h>
+#include <hvpmu/session.h>
+
+#define CFG_ARG "cfg="
+
+/* QEMU 7.2 plugin entry point (include/qemu/qemu-plugin.h: qemu_plugin_id_t
+ * is uint64_t); the plugin library exports it. */
+struct qemu_info_t;
+__attribute__((visibility("default"))) int qemu_plugin_install(uint64_t id, const struct qemu_info_t *info,
+							       int argc, char **argv);
+
+int qemu_plugin_install(uint64_t id, const struct qemu_info_t *info, int argc, char **argv)
+{
+	static struct hvpmu_session *run; /* lives until the process ends */
+	struct stat_request rq;
+	const char *cfg = NULL;
+	char err[512];
+
+	for (int i = 0; i < argc; i++)
+		if (strncmp(argv[i], CFG_ARG, strlen(CFG_ARG)) == 0)
+			cfg = argv[i] + strlen(CFG_ARG);
+	if (!cfg) {
+		fprintf(stderr, "hvpmu plugin: missing argument cfg=FILE\n");
+		return -1;
+	}
+	if (stat_request_read(cfg, &rq, err, sizeof err) || hvpmu_session_create(&rq, &run, err, sizeof err)) {
+		fprintf(stderr, "hvpmu plugin: %s\n", err);
+		return -1;
+	}
+	return hvpmu_qemu_source_start(id, info, hvpmu_session_machine(run), hvpmu_session_isa(run));
+}

@@ -78,23 +78,27 @@ struct hvpmu_t4_pmu {
 	struct t4_counter c[HVPMU_T4_NPIC];
 };
 
+/* The instruction classes (hvpmu/insn.h flags) that PCR mask `mask` of an
+ * sl=3 or sl=4 counter selects: any instruction with one of them counts
+ * (TABLE 10-2; sl=4 mask 0x02 adds taken conditional CTIs, c->taken). */
+static uint32_t selected_flags(enum hvpmu_t4_kind kind, unsigned mask)
+{
+	uint32_t f = 0;
+
+	if (kind == HVPMU_T4_KIND_SL3)
+		for (unsigned i = 0; i < sizeof sl3_bits / sizeof sl3_bits[0]; i++)
+			if (mask & sl3_bits[i].mask)
+				f |= sl3_bits[i].flag;
+	if (kind == HVPMU_T4_KIND_SL4)
+		for (unsigned i = 0; i < sizeof sl4_bits / sizeof sl4_bits[0]; i++)
+			if (mask & sl4_bits[i].mask)
+				f |= sl4_bits[i].flag;
+	return f;
+}
+
 static int flags_match(const struct t4_counter *c, uint32_t flags)
 {
-	unsigned mask = (unsigned)HVPMU_FEX(c->pcr, T4_PCR, MASK);
-
-	if (!flags)
-		return 0;
-	if (c->kind == HVPMU_T4_KIND_SL3) {
-		for (unsigned i = 0; i < sizeof sl3_bits / sizeof sl3_bits[0]; i++)
-			if ((mask & sl3_bits[i].mask) && (flags & sl3_bits[i].flag))
-				return 1;
-	}
-	if (c->kind == HVPMU_T4_KIND_SL4) {
-		for (unsigned i = 0; i < sizeof sl4_bits / sizeof sl4_bits[0]; i++)
-			if ((mask & sl4_bits[i].mask) && (flags & sl4_bits[i].flag))
-				return 1;
-	}
-	return 0;
+	return (flags & selected_flags(c->kind, (unsigned)HVPMU_FEX(c->pcr, T4_PCR, MASK))) != 0;
 }
 
 static void derive(struct hvpmu_t4_pmu *pmu, struct t4_counter *c)
@@ -119,8 +123,8 @@ static void derive(struct hvpmu_t4_pmu *pmu, struct t4_counter *c)
 		if (mask & sl25_bits[i].mask)
 			c->mkinds |= sl25_bits[i].kinds;
 	c->match = 0;
-	for (unsigned k = 0; k < HVPMU_MAX_ICLASS; k++)
-		if (flags_match(c, pmu->class_flags[k]))
+	for (unsigned k = 0, f = selected_flags(c->kind, mask); f && k < HVPMU_MAX_ICLASS; k++)
+		if (pmu->class_flags[k] & f)
 			c->match |= UINT64_C(1) << k;
 }
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The whole test suite: installs what is needed, then
-#   1. the default build (gcc, -Werror): unit + integration tests (ctest);
+#   1. the default build (gcc, -Werror): unit + integration tests (ctest),
+#      and the layer check (scripts/check-layers.sh: no call or private
+#      include crosses the layers other than docs/architecture.md allows);
 #   2. the release build (-O3) of scripts/demo.sh and bench/, compiled only;
 #   3. the ASan+UBSan build: the same tests;
 #   4. the libFuzzer targets (clang), each run briefly.
@@ -14,6 +16,7 @@ jobs=$(nproc)
 say "default build"
 hvpmu_build "$HVPMU_WORK/test" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHVPMU_MINIGZIP="$gz"
 ctest --test-dir "$HVPMU_WORK/test" -j"$jobs" --output-on-failure
+"$(dirname "$0")/check-layers.sh" "$HVPMU_WORK/test"
 
 say "release build (what scripts/demo.sh and bench/ use; -O3 warnings, compile only)"
 hvpmu_build "$HVPMU_WORK/release" -DCMAKE_BUILD_TYPE=Release -DHVPMU_MINIGZIP="$gz"

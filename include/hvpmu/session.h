@@ -32,16 +32,14 @@
 extern "C" {
 #endif
 
-#define STAT_MAX_BUSDEV 8      /* busstat devices (MCUs) per run */
+#define STAT_MAX_BUSDEV 8      /* busstat device entries per run */
 #define STAT_MAX_SAMPLES 100000 /* busstat samples kept per run */
 
-/* A busstat device and the codes of its two pics: a T4 MCU (`mcu`, its
- * two OS counters' selects) or a T1 unit (`t1`: JBUS 0, DRAM channel
- * 1..4 in `mcu`; 4-bit codes of hvpmu/t1_perfregs.h). */
+/* A busstat device of the platform's driver (hvpmu_sv_uncore_program:
+ * T4 mcuN, T1 jbus0 / dram0-3) and the codes of its two pics. */
 struct stat_busdev {
-	unsigned mcu;
-	unsigned sel[2];
-	unsigned t1;
+	unsigned dev;
+	unsigned code[2];
 };
 
 /* busstat: device `dev`'s two counts since it was programmed, at strand
@@ -74,7 +72,7 @@ struct stat_request {
 	struct stat_busdev busdev[STAT_MAX_BUSDEV];
 	uint64_t sample_cycles;  /* busstat interval in cycles (0: no sampling) */
 	char platform[16];       /* "t4" (default), "t4-2", "t4-4" or "t1" (hvpmu_md_by_name) */
-	char placement[8];       /* "" / "pack" or "spread" (hvpmu_placement_by_name) */
+	char placement[8];       /* "" / "pack" or "spread" (hvpmu_sv_placement_of) */
 	int mmustat;             /* collect Niagara MMU statistics per CPU */
 	int cpustat;             /* sample every strand's events every sample_cycles (cpustat) */
 	char md_path[4096];      /* machine-description file ("" = the platform's built-in one) */

@@ -30,7 +30,9 @@
 #ifndef HVPMU_SUPERVISOR_H
 #define HVPMU_SUPERVISOR_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <hvpmu/error.h>
 #include <hvpmu/sun4v.h>
 
 #ifdef __cplusplus
@@ -39,20 +41,31 @@ extern "C" {
 
 #define HVPMU_SV_MAX_EVENTS 64
 
-/* An event request.  On platform t4: a TABLE 10-2 (sl, mask).  On t1:
- * `sl` is the PICL event (enum hvpmu_t1_picl_event) with mask 0, or
- * mask HVPMU_SV_T1_PICH for the PICH instruction count (Instr_cnt).  The
- * T1 driver keeps PICH on the instruction event in every group and
- * rotates the PICL events; the PCR's single UT/ST pair takes the union of
- * the group's modes (Linux's niagara1 PMU requires them equal). */
-#define HVPMU_SV_T1_PICH 0x1
+/* The modes an event counts in: perf's :u :k :h, the PCR's ut / st / ht. */
+#define HVPMU_SV_MODE_USER 0x1u
+#define HVPMU_SV_MODE_KERNEL 0x2u
+#define HVPMU_SV_MODE_HYPER 0x4u
+
+/*
+ * An event request, as perf's attr: `config` is the chip driver's own
+ * encoding of the event (hvpmu_sv_parse_events makes it from a name):
+ *   t4: (sl << 6) | mask, the TABLE 10-2 pair as the Solaris PCBE and
+ *       Linux encode it (reference/t4-events.md §0);
+ *   t1: the PICL select (enum hvpmu_t1_picl_event, 0..7), or
+ *       HVPMU_SV_T1_PICH for the PICH instruction count (Instr_cnt).  The
+ *       T1 driver keeps PICH on the instruction event in every group and
+ *       rotates the PICL events; the PCR's single UT/ST pair takes the
+ *       union of the group's modes (Linux's niagara1 PMU requires them
+ *       equal).
+ */
+#define HVPMU_SV_T4_CONFIG(sl, mask) (((uint64_t)(sl) << 6) | (uint64_t)(mask))
+#define HVPMU_SV_T1_PICH 0x100
 struct hvpmu_sv_event {
 	char name[64];     /* name as the user spelled it, for reports */
-	uint8_t sl;        /* TABLE 10-2 sl 0..31 */
-	uint8_t mask;      /* TABLE 10-2 mask 0..0x3f */
-	uint8_t ut, st, ht;/* count in user / privileged / hyperprivileged mode */
-	uint8_t new_group; /* t4: start a new group with this event, even if the
-			    * last one has a free PIC (cpustat's -c sets) */
+	uint64_t config;   /* the back-end's encoding (above) */
+	uint8_t modes;     /* HVPMU_SV_MODE_* */
+	uint8_t new_group; /* start a new group with this event, even if the
+			    * last one has a free counter (cpustat's -c sets) */
 };
 
 struct hvpmu_sv_config {
@@ -120,37 +133,32 @@ int hvpmu_sv_read_strand(struct hvpmu_sv *sv, uint32_t strand, unsigned idx, uin
 int hvpmu_sv_read(struct hvpmu_sv *sv, unsigned idx, struct hvpmu_sv_count *out);
 
 /*
- * Memory-controller DRAM counters (sparc-t4-performance-instrumentation.md
- * §10.5), the OS's group: counters 0 and 1 (DRAM_PERF_COUNT01_REG) with
- * selects sel0 / sel1 of DRAM_PERF_CTL_REG (TABLE 10-7 codes), reached only
- * through HV_FAST_VT_GET/SET_PERFREG ids HV_VT_PERFREG_MCU0 + 3 * mcu + k,
- * running as guest OS code on `strand`.
- *   program: write the two selects, clear both counters (and their sticky
- *            bits); negotiates the API group on first use.
- *   read:    extend the 31-bit counters to 64 bits (a wrap, shown by the
- *            sticky bit and the value, adds 2^31; the sticky bit is then
- *            cleared) and return the counts since program.  Sample often
- *            enough that fewer than 2^31 events happen between reads.
- * Return 0, HVPMU_ERANGE (mcu), or HVPMU_EHV (a hypercall failed: e.g.
- * ENOACCESS when the machine description gives the guest no DRAM group);
- * hvpmu_sv_last_status() tells which.
+ * Chip-wide ("uncore") counter devices, each with two counters (busstat's
+ * pic0 and pic1), numbered by the back-end (hvpmu_sv_uncore_parse):
+ *   t4: mcuN, N = 0 .. nmcu-1, the memory controllers' DRAM counters
+ *       (sparc-t4-performance-instrumentation.md §10.5), the OS's group:
+ *       counters 0 and 1 (DRAM_PERF_COUNT01_REG) with selects sel0 / sel1
+ *       of DRAM_PERF_CTL_REG (TABLE 10-7 codes), reached only through
+ *       HV_FAST_VT_GET/SET_PERFREG ids HV_VT_PERFREG_MCU0 + 3 * mcu + k;
+ *   t1: jbus0 (device 0) and dram0-3 (devices 1-4), the JBUS and DRAM
+ *       PerfRegs (niagara-perf-api.txt), through NIAGARA_GET/SET_PERFREG
+ *       only; pic0 / pic1 as Solaris busstat names them (pic0 = the upper
+ *       half, hvpmu_t1_pic_counter); codes are the 4-bit codes of
+ *       hvpmu/t1_perfregs.h (DRAM: stop << 3 | select).
+ * program: set both counters' codes, clear the counters (and their sticky
+ *          bits); negotiates the API group on first use.
+ * read:    extend the 31-bit counters to 64 bits (a wrap, shown by the
+ *          sticky bit and the value, adds 2^31; the sticky bit is then
+ *          cleared) and return the counts since program.  Sample often
+ *          enough that fewer than 2^31 events happen between reads.
+ * Both run as guest OS code on `strand`.  Return 0, HVPMU_ERANGE (dev,
+ * strand), or HVPMU_EHV (a hypercall failed: e.g. ENOACCESS when the
+ * machine description gives the guest no DRAM group); hvpmu_sv_last_status()
+ * tells which.
  */
-#define HVPMU_SV_MAX_MCU 16
-int hvpmu_sv_mcu_program(struct hvpmu_sv *sv, uint32_t strand, unsigned mcu, unsigned sel0, unsigned sel1);
-int hvpmu_sv_mcu_read(struct hvpmu_sv *sv, uint32_t strand, unsigned mcu, uint64_t counts[2]);
-
-/*
- * UltraSPARC T1 DRAM / JBUS counters (niagara-perf-api.txt), through
- * NIAGARA_GET/SET_PERFREG only.  `unit` 0 is the JBUS, 1..4 DRAM channels
- * 0..3; pic0 / pic1 as Solaris busstat names them (pic0 = the upper half,
- * hvpmu_t1_pic_counter); codes are the 4-bit codes of hvpmu/t1_perfregs.h
- * (DRAM: stop << 3 | select).  program: set both codes, clear the counter
- * register; read: 31-bit counters extended to 64 bits (as the MCU read
- * above), counts since program.  Return 0, HVPMU_ERANGE, HVPMU_EHV.
- */
-#define HVPMU_SV_T1_UNITS 5
-int hvpmu_sv_t1perf_program(struct hvpmu_sv *sv, uint32_t strand, unsigned unit, unsigned code0, unsigned code1);
-int hvpmu_sv_t1perf_read(struct hvpmu_sv *sv, uint32_t strand, unsigned unit, uint64_t counts[2]);
+#define HVPMU_SV_MAX_UNCORE 16
+int hvpmu_sv_uncore_program(struct hvpmu_sv *sv, uint32_t strand, unsigned dev, const unsigned code[2]);
+int hvpmu_sv_uncore_read(struct hvpmu_sv *sv, uint32_t strand, unsigned dev, uint64_t counts[2]);
 
 /*
  * Niagara MMU statistics (niagara-mmustat-api.txt), as Linux's
@@ -170,6 +178,136 @@ int hvpmu_sv_mmustat_stop(struct hvpmu_sv *sv, uint32_t strand);
 /* Last hypervisor status that made an event unsupported or negotiation
  * fail (HV_EOK if none). */
 uint64_t hvpmu_sv_last_status(const struct hvpmu_sv *sv);
+
+
+/* ---- the chip drivers as the tools see them (src/supervisor/backend*.c) ----
+ *
+ * Each platform's driver names its events and devices, parses the event
+ * syntax users type and tells the tools what they need to know about an
+ * event, so that no tool knows a chip (illumos pcbe_ops_t: list events,
+ * event coverage; Linux perf: the PMU's events and aliases).  Constant
+ * data and pure functions: thread-safe.
+ */
+struct hvpmu_sv_backend;
+
+/* The back-ends, i = 0, 1, ... (NULL past the last), and the one that
+ * drives platform `platform` (enum hvpmu_platform, hvpmu/md.h). */
+const struct hvpmu_sv_backend *hvpmu_sv_backend_at(unsigned i);
+const struct hvpmu_sv_backend *hvpmu_sv_backend_of(int platform);
+
+/* What a back-end shows a user. */
+struct hvpmu_sv_backend_desc {
+	const char *name;           /* "t4", "t1": the platform name that selects it (-p) */
+	const char *title;          /* heading of its events in `hvpmu list` */
+	const char *alias_title;    /* heading of its generic aliases, NULL if it lists none */
+	const char *raw_help;       /* the raw syntax and modifiers, NULL if none is listed */
+	const char *cpustat_title;  /* heading in `cpustat -h` */
+	const char *default_events; /* `hvpmu stat` without -e */
+	unsigned npic;              /* counters per strand */
+	unsigned modes;             /* the modes a counter can select (HVPMU_SV_MODE_*) */
+	uint64_t emask;             /* config bits cpustat's emask may set (0: no emask) */
+	const char *mode_help;      /* the modifiers, for error messages: "(use :u, :k, :h)" */
+};
+const struct hvpmu_sv_backend_desc *hvpmu_sv_backend_desc(const struct hvpmu_sv_backend *be);
+
+/* One event of a back-end's list (native events, then aliases). */
+struct hvpmu_sv_event_info {
+	const char *name;
+	uint64_t config;
+	char text[160];   /* its encoding and description, as `hvpmu list` prints them after the name */
+	int supported;    /* 1: the model counts it */
+};
+/* The i-th native event / generic alias; HVPMU_ERANGE past the last. */
+int hvpmu_sv_backend_event(const struct hvpmu_sv_backend *be, unsigned i, struct hvpmu_sv_event_info *out);
+int hvpmu_sv_backend_alias(const struct hvpmu_sv_backend *be, unsigned i, struct hvpmu_sv_event_info *out);
+
+/*
+ * Parse a comma-separated event list ("Instr_all,cycles:u,r0c4", t4's
+ * "sl=N,mask=M" pairs) into ev[], appending to *n (at most cap).  Names:
+ * the back-end's native events, its generic aliases, its raw syntax;
+ * modifiers :u :k :h as perf (without one: user and kernel).  Returns 0,
+ * or -1 with a one-line message in err.
+ */
+int hvpmu_sv_parse_events(const struct hvpmu_sv_backend *be, const char *list, struct hvpmu_sv_event *ev,
+			  unsigned *n, unsigned cap, char *err, size_t errlen);
+
+/* Properties of an event `config` of the back-end: */
+int hvpmu_sv_event_supported(const struct hvpmu_sv_backend *be, uint64_t config); /* the model counts it */
+uint32_t hvpmu_sv_event_pics(const struct hvpmu_sv_backend *be, uint64_t config);  /* bit i: counter i may count it */
+/* 1 if it stays on one counter in every group (T1 Instr_cnt on PICH) */
+int hvpmu_sv_event_shared(const struct hvpmu_sv_backend *be, uint64_t config);
+/* config with cpustat's emask bits ORed in: 0, or -1 if emask has bits
+ * outside desc->emask */
+int hvpmu_sv_event_emask(const struct hvpmu_sv_backend *be, uint64_t config, uint64_t emask, uint64_t *out);
+/* perf's generic meaning, for derived metrics (insn per cycle) */
+enum { HVPMU_SV_GENERIC_NONE = 0, HVPMU_SV_GENERIC_INSTRUCTIONS, HVPMU_SV_GENERIC_CYCLES };
+int hvpmu_sv_event_generic(const struct hvpmu_sv_backend *be, uint64_t config);
+/* What the event source must report for it (enum hvpmu_feature, hvpmu/machine.h). */
+unsigned hvpmu_sv_event_features(const struct hvpmu_sv_backend *be, uint64_t config);
+
+/*
+ * Uncore devices by name (busstat -w, -e): the back-end that has a device
+ * `name` ("mcu1", "dram0", "jbus0"), its number for
+ * hvpmu_sv_uncore_program (*dev), and the events of its kind.  Devices
+ * past what the default machine has are accepted up to
+ * HVPMU_SV_MAX_UNCORE; the machine description says how many exist
+ * (hvpmu_sv_uncore_count).  Returns the back-end or NULL.
+ */
+const struct hvpmu_sv_backend *hvpmu_sv_uncore_parse(const char *name, unsigned *dev);
+/* The name of device `dev` of the back-end ("mcu1"), 0 or HVPMU_ERANGE. */
+int hvpmu_sv_uncore_name(const struct hvpmu_sv_backend *be, unsigned dev, char *buf, size_t n);
+/* How many devices the machine `md` (struct hvpmu_md, hvpmu/md.h) has. */
+struct hvpmu_md;
+unsigned hvpmu_sv_uncore_count(const struct hvpmu_sv_backend *be, const struct hvpmu_md *md);
+/* The code of event `name` (a name or a number) of device `dev`'s kind:
+ * 0 or -1.  "clear_pic" is the code that counts nothing. */
+int hvpmu_sv_uncore_code(const struct hvpmu_sv_backend *be, unsigned dev, const char *name, unsigned *code);
+/* The i-th named event of device `dev`'s kind (in code order): its name
+ * and code; HVPMU_ERANGE past the last.  "clear_pic" comes last. */
+int hvpmu_sv_uncore_event(const struct hvpmu_sv_backend *be, unsigned dev, unsigned i, const char **name,
+			  unsigned *code);
+/* The kinds of devices of a back-end, i = 0, 1, ...: the prefix of their
+ * names ("mcu", "dram", "jbus") and the first device of that kind;
+ * HVPMU_ERANGE past the last. */
+int hvpmu_sv_uncore_kind(const struct hvpmu_sv_backend *be, unsigned i, const char **prefix, unsigned *first_dev);
+
+/* Names the tools print: a status of the platform services (sun4v
+ * "ENOACCESS", ...), an MMU-statistics field (Linux's struct
+ * hv_mmu_statistics names; NULL for reserved words). */
+const char *hvpmu_sv_status_name(uint64_t status);
+const char *hvpmu_sv_mmustat_field_name(uint32_t offset);
+
+/* A placement of guest threads on strands by name ("pack", "spread":
+ * enum hvpmu_placement, hvpmu/md.h), or -1 if there is none of that name. */
+int hvpmu_sv_placement_of(const char *name);
+
+/* The platform (enum hvpmu_platform) of a built-in description's name
+ * ("t4", "t4-2", "t1", ...), or -1 if there is none of that name. */
+int hvpmu_sv_platform_of(const char *name);
+/*
+ * The machine a command line names: platform `platform` (a built-in
+ * description, NULL or "" = t4), then the description file `md_file`
+ * (NULL: none) over it, which may not name another platform when
+ * `platform_given`.  Fills *md, and platform_out
+ * (HVPMU_SV_PLATFORM_NAME_MAX bytes) with the name the session starts
+ * from (hvpmu/session.h stat_request.platform).  Returns 0, or -1 with a
+ * one-line message in err.
+ */
+#define HVPMU_SV_PLATFORM_NAME_MAX 16
+int hvpmu_sv_load_machine(const char *platform, const char *md_file, int platform_given, struct hvpmu_md *md,
+			  char *platform_out, char *err, size_t errlen);
+
+/* The program format and emulator of the machine's processors (its ISA,
+ * hvpmu/isa.h): ELF class, data and machine; the qemu-user binary and
+ * the default sysroot. */
+struct hvpmu_sv_program_format {
+	uint8_t elf_class, elf_data;
+	uint16_t elf_machine;
+	const char *qemu_user;
+	const char *sysroot;
+	const char *isa;
+};
+int hvpmu_sv_program_format(const struct hvpmu_md *md, struct hvpmu_sv_program_format *out);
 
 #ifdef __cplusplus
 }

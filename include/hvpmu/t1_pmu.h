@@ -158,12 +158,6 @@ uint64_t hvpmu_t1_pmu_mem_headroom(const struct hvpmu_t1_pmu *pmu);
 /* 1 if PICL counts an event the memory model produces (SL 0, 2-7, UT=1). */
 int hvpmu_t1_pmu_wants_memory(const struct hvpmu_t1_pmu *pmu);
 
-/*
- * Whether PICL event `sl` is counted by the model: 0 (modeled; every
- * event is since the store buffer counts SB_full), HVPMU_ENOTSUP (exists
- * but not modeled: none today) or HVPMU_ERANGE (sl > 7).  Thread-safe.
- */
-int hvpmu_t1_picl_modeled(unsigned sl);
 /* Solaris cpustat name of PICL event `sl` ("SB_full" ...), or NULL if
  * sl > 7.  Thread-safe. */
 const char *hvpmu_t1_picl_name(unsigned sl);

@@ -207,13 +207,6 @@ uint64_t hvpmu_t1_pmu_mem_headroom(const struct hvpmu_t1_pmu *pmu)
 	return hvpmu_t1_pmu_wants_memory(pmu) ? HVPMU_T1_PIC_WRAP - pmu->picl : UINT64_MAX;
 }
 
-int hvpmu_t1_picl_modeled(unsigned sl)
-{
-	if (sl >= HVPMU_T1_NSL)
-		return HVPMU_ERANGE;
-	return HVPMU_OK;
-}
-
 const char *hvpmu_t1_picl_name(unsigned sl)
 {
 	return sl < HVPMU_T1_NSL ? picl_events[sl].name : NULL;

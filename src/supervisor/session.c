@@ -62,7 +62,7 @@ static int failf(char *err, size_t n, const char *what, const char *arg)
 
 static int same_busdev(const struct hvpmu_session *s, unsigned a, unsigned b)
 {
-	return s->rq.busdev[a].t1 == s->rq.busdev[b].t1 && s->rq.busdev[a].mcu == s->rq.busdev[b].mcu;
+	return s->rq.busdev[a].dev == s->rq.busdev[b].dev;
 }
 
 /* 1 if entry d is the first naming its device. */
@@ -78,10 +78,9 @@ static void busdev_program(struct hvpmu_session *s, unsigned d)
 {
 	const struct stat_busdev *bd = &s->rq.busdev[d];
 
-	if (bd->t1 ? hvpmu_sv_t1perf_program(s->sv, 0, bd->mcu, bd->sel[0], bd->sel[1])
-		   : hvpmu_sv_mcu_program(s->sv, 0, bd->mcu, bd->sel[0], bd->sel[1]))
+	if (hvpmu_sv_uncore_program(s->sv, 0, bd->dev, bd->code))
 		fprintf(stderr, "hvpmu: cannot program busstat device %u (hypervisor status %s)\n", d,
-			hvpmu_hv_status_name(hvpmu_sv_last_status(s->sv)));
+			hvpmu_sv_status_name(hvpmu_sv_last_status(s->sv)));
 }
 
 static int have_samples(struct hvpmu_session *s)
@@ -101,8 +100,7 @@ static void take_sample(struct hvpmu_session *s, uint64_t tick)
 		const struct stat_busdev *bd = &s->rq.busdev[d];
 		uint64_t c[2];
 
-		if (!busdev_first(s, f) || (bd->t1 ? hvpmu_sv_t1perf_read(s->sv, 0, bd->mcu, c)
-					    : hvpmu_sv_mcu_read(s->sv, 0, bd->mcu, c)))
+		if (!busdev_first(s, f) || hvpmu_sv_uncore_read(s->sv, 0, bd->dev, c))
 			continue;
 		smp->count[0] = s->bus_acc[d][0] + c[0];
 		smp->count[1] = s->bus_acc[d][1] + c[1];
@@ -318,25 +316,6 @@ static void os_event(void *ctx, const struct hvpmu_os_call *c)
 
 /* ---- building the run ---- */
 
-/* What the event source must report for event e (hvpmu_machine_features):
- * T4, from the event table; T1, the PICL cache / TLB / store-buffer
- * events need the memory model. */
-static unsigned event_features(const struct hvpmu_md *md, const struct hvpmu_sv_event *e)
-{
-	unsigned f = 0;
-
-	if (md->platform == HVPMU_PLATFORM_T1)
-		return e->mask != HVPMU_SV_T1_PICH && (e->sl >= HVPMU_T1_SL_IC_MISS || e->sl == HVPMU_T1_SL_SB_FULL)
-			       ? HVPMU_FEAT_MEMORY : 0;
-	if (hvpmu_t4_event_needs_taken(e->sl, e->mask))
-		f |= HVPMU_FEAT_TAKEN;
-	if (hvpmu_t4_event_needs_branches(e->sl, e->mask))
-		f |= HVPMU_FEAT_BRANCHES;
-	if (hvpmu_t4_event_needs_memory(e->sl, e->mask))
-		f |= HVPMU_FEAT_MEMORY;
-	return f;
-}
-
 /* The machine description of the request: the named platform, the
  * description file over it, the command line's placement and prefetcher. */
 static int load_md(const struct stat_request *rq, struct hvpmu_md *md, char *err, size_t n)
@@ -396,8 +375,8 @@ int hvpmu_session_create(const struct stat_request *rq, struct hvpmu_session **o
 		failf(err, n, "cannot start the guest driver", "");
 		goto fail;
 	}
-	for (unsigned i = 0; i < rq->nevents; i++)
-		features |= event_features(&s->md, &rq->ev[i]);
+	for (unsigned i = 0; i < rq->nevents; i++) /* the guest driver exists: so does its back-end */
+		features |= hvpmu_sv_event_features(hvpmu_sv_backend_of(s->md.platform), rq->ev[i].config);
 	/* DRAM traffic (busstat), TSB walks (mmustat) */
 	if (rq->nbusdev > 0 || rq->mmustat)
 		features |= HVPMU_FEAT_MEMORY;

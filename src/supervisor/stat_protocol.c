@@ -49,11 +49,8 @@ int stat_request_write(const char *path, const struct stat_request *rq, char *er
 		json_object *e = json_object_new_object();
 
 		json_object_object_add(e, K_NAME, json_object_new_string(rq->ev[i].name));
-		json_object_object_add(e, "sl", u64(rq->ev[i].sl));
-		json_object_object_add(e, "mask", u64(rq->ev[i].mask));
-		json_object_object_add(e, "ut", u64(rq->ev[i].ut));
-		json_object_object_add(e, "st", u64(rq->ev[i].st));
-		json_object_object_add(e, "ht", u64(rq->ev[i].ht));
+		json_object_object_add(e, "config", u64(rq->ev[i].config));
+		json_object_object_add(e, "modes", u64(rq->ev[i].modes));
 		json_object_object_add(e, "new_group", u64(rq->ev[i].new_group));
 		json_object_array_add(a, e);
 	}
@@ -73,10 +70,9 @@ int stat_request_write(const char *path, const struct stat_request *rq, char *er
 	for (unsigned i = 0; i < rq->nbusdev; i++) {
 		json_object *e = json_object_new_object();
 
-		json_object_object_add(e, "mcu", u64(rq->busdev[i].mcu));
-		json_object_object_add(e, "sel0", u64(rq->busdev[i].sel[0]));
-		json_object_object_add(e, "sel1", u64(rq->busdev[i].sel[1]));
-		json_object_object_add(e, "t1", u64(rq->busdev[i].t1));
+		json_object_object_add(e, "dev", u64(rq->busdev[i].dev));
+		json_object_object_add(e, "code0", u64(rq->busdev[i].code[0]));
+		json_object_object_add(e, "code1", u64(rq->busdev[i].code[1]));
 		json_object_array_add(a, e);
 	}
 	json_object_object_add(o, "busdev", a);
@@ -100,11 +96,8 @@ int stat_request_read(const char *path, struct stat_request *rq, char *err, size
 		json_object *e = json_object_array_get_idx(a, i);
 
 		get_str(e, K_NAME, rq->ev[i].name, sizeof rq->ev[i].name);
-		rq->ev[i].sl = (uint8_t)get_u64(e, "sl");
-		rq->ev[i].mask = (uint8_t)get_u64(e, "mask");
-		rq->ev[i].ut = (uint8_t)get_u64(e, "ut");
-		rq->ev[i].st = (uint8_t)get_u64(e, "st");
-		rq->ev[i].ht = (uint8_t)get_u64(e, "ht");
+		rq->ev[i].config = get_u64(e, "config");
+		rq->ev[i].modes = (uint8_t)get_u64(e, "modes");
 		rq->ev[i].new_group = get_u64(e, "new_group") != 0;
 	}
 	rq->pic_init = (uint32_t)get_u64(o, "pic_init");
@@ -127,10 +120,9 @@ int stat_request_read(const char *path, struct stat_request *rq, char *err, size
 		for (unsigned i = 0; i < rq->nbusdev; i++) {
 			json_object *e = json_object_array_get_idx(a, i);
 
-			rq->busdev[i].mcu = (unsigned)get_u64(e, "mcu");
-			rq->busdev[i].sel[0] = (unsigned)get_u64(e, "sel0");
-			rq->busdev[i].sel[1] = (unsigned)get_u64(e, "sel1");
-			rq->busdev[i].t1 = get_u64(e, "t1") != 0;
+			rq->busdev[i].dev = (unsigned)get_u64(e, "dev");
+			rq->busdev[i].code[0] = (unsigned)get_u64(e, "code0");
+			rq->busdev[i].code[1] = (unsigned)get_u64(e, "code1");
 		}
 	}
 	json_object_put(o);

@@ -20,12 +20,6 @@
 
 static void on_trap(void *ctx, const struct hvpmu_guest_trap *t);
 
-/* The PMU back-end of each platform, chosen once at creation. */
-static const struct sv_pcbe_ops *const pcbe[] = {
-	[HVPMU_PLATFORM_T4] = &sv_pcbe_t4,
-	[HVPMU_PLATFORM_T1] = &sv_pcbe_t1,
-};
-
 int hvpmu_sv_create(struct hvpmu_hv *hv, unsigned guest, const struct hvpmu_sv_config *cfg, struct hvpmu_sv **out)
 {
 	struct hvpmu_sv *sv;
@@ -47,11 +41,11 @@ int hvpmu_sv_create(struct hvpmu_hv *hv, unsigned guest, const struct hvpmu_sv_c
 	if (!sv->cfg.rotate_cycles)
 		sv->cfg.rotate_cycles = md->clock_hz * DEFAULT_ROTATE_MS / MS_PER_S;
 	sv->nstrands = hvpmu_machine_nstrands(sv->m);
-	if ((unsigned)md->platform >= sizeof pcbe / sizeof pcbe[0] || !pcbe[md->platform]) {
+	if (!hvpmu_sv_backend_of(md->platform)) { /* the platform's back-end, chosen once (backend.c) */
 		free(sv);
 		return HVPMU_EINVAL;
 	}
-	sv->ops = pcbe[md->platform];
+	sv->ops = hvpmu_sv_backend_of(md->platform)->ops;
 	sv->t1_pich_event = -1;
 	sv->st = calloc(sv->nstrands, sizeof *sv->st);
 	if (!sv->st || hvpmu_hv_set_guest_trap_handler(hv, guest, on_trap, sv)) {
@@ -78,7 +72,7 @@ int hvpmu_sv_add_event(struct hvpmu_sv *sv, const struct hvpmu_sv_event *req)
 {
 	struct sv_event *e;
 
-	if (!req || req->sl > 31 || req->mask > 0x3f || !(req->ut || req->st || req->ht))
+	if (!req || !sv->ops->config_valid(req->config) || !req->modes || (req->modes & ~sv->ops->modes))
 		return HVPMU_EINVAL;
 	if (sv->nevents == HVPMU_SV_MAX_EVENTS)
 		return HVPMU_EFULL;
@@ -102,7 +96,7 @@ static void t4_configure(struct hvpmu_sv *sv, struct sv_event *e)
 
 	for (const struct sv_event *o = sv->ev; o < e; o++)
 		nsup += o->supported;
-	e->supported = hvpmu_t4_event_supported(e->req.sl, e->req.mask);
+	e->supported = hvpmu_t4_event_supported(sv_t4_sl(e->req.config), sv_t4_mask(e->req.config));
 	if (e->supported) { /* fill the last group, or open one (new_group: cpustat's sets) */
 		unsigned g = sv->ngroups ? sv->ngroups - 1 : 0, used = 0;
 
@@ -122,11 +116,11 @@ static uint64_t pcr_value(const struct hvpmu_sv_event *r)
 {
 	uint64_t v = HVPMU_FMASK(T4_PCR, PICNPT) | HVPMU_FMASK(T4_PCR, TOE);
 
-	v = HVPMU_FDP(v, T4_PCR, SL, r->sl);
-	v = HVPMU_FDP(v, T4_PCR, MASK, r->mask);
-	v = HVPMU_FDP(v, T4_PCR, UT, r->ut ? 1 : 0);
-	v = HVPMU_FDP(v, T4_PCR, ST, r->st ? 1 : 0);
-	return HVPMU_FDP(v, T4_PCR, HT, r->ht ? 1 : 0);
+	v = HVPMU_FDP(v, T4_PCR, SL, sv_t4_sl(r->config));
+	v = HVPMU_FDP(v, T4_PCR, MASK, sv_t4_mask(r->config));
+	v = HVPMU_FDP(v, T4_PCR, UT, (r->modes & HVPMU_SV_MODE_USER) ? 1 : 0);
+	v = HVPMU_FDP(v, T4_PCR, ST, (r->modes & HVPMU_SV_MODE_KERNEL) ? 1 : 0);
+	return HVPMU_FDP(v, T4_PCR, HT, (r->modes & HVPMU_SV_MODE_HYPER) ? 1 : 0);
 }
 
 /* PCR value that stops counting: sl=0, ut=st=ht=0 (Linux writes PICNPT). */
@@ -279,15 +273,23 @@ static int t4_attach(struct hvpmu_sv *sv, uint32_t strand)
 	return HVPMU_OK;
 }
 
+static int t4_config_valid(uint64_t config) { return sv_t4_config_valid(config); }
+static int t4_uncore_program(struct hvpmu_sv *sv, uint32_t strand, unsigned mcu, const unsigned code[2]);
+static int t4_uncore_sample(struct hvpmu_sv *sv, uint32_t strand, unsigned mcu, uint32_t cur[2]);
+
 const struct sv_pcbe_ops sv_pcbe_t4 = {
 	.name = "t4",
 	.npic = HVPMU_T4_NPIC,
+	.modes = SV_T4_MODES,
+	.config_valid = t4_config_valid,
 	.configure = t4_configure,
 	.attach = t4_attach,
 	.program = t4_program,
 	.allstop = t4_allstop,
 	.overflow = t4_overflow,
 	.sample = t4_sample,
+	.uncore_program = t4_uncore_program,
+	.uncore_sample = t4_uncore_sample,
 };
 
 /* ---- entry points ---- */
@@ -318,7 +320,7 @@ int hvpmu_sv_start_strand(struct hvpmu_sv *sv, uint32_t strand)
 		if (sv->nevents) {
 			sv->ops->program(sv, strand, 0);
 		} else {
-			for (unsigned p = 0; p < HVPMU_T4_NPIC; p++)
+			for (unsigned p = 0; p < SV_MAX_PIC; p++)
 				sv->st[strand].ev[p] = -1; /* no PIC in use */
 			sv->st[strand].group_tick = hvpmu_machine_tick(sv->m, strand);
 		}
@@ -445,8 +447,6 @@ static void on_trap(void *ctx, const struct hvpmu_guest_trap *t)
 }
 
 /* §10.5 DRAM counter registers of the OS group, by hypercall register id. */
-#define MCU_COUNTER_MASK ((UINT64_C(1) << T4_DRAM_COUNT01_COUNTER1_LEN) - 1)
-
 static uint64_t mcu_reg(unsigned mcu, unsigned k)
 {
 	return HV_VT_PERFREG_MCU0 + (uint64_t)HV_VT_PERFREG_PER_MCU * mcu + k;
@@ -460,52 +460,77 @@ int sv_call_ok(struct hvpmu_sv *sv, uint64_t st)
 	return 0;
 }
 
-int hvpmu_sv_mcu_program(struct hvpmu_sv *sv, uint32_t strand, unsigned mcu, unsigned sel0, unsigned sel1)
+/* The T4 MCU's OS group (hvpmu_sv_uncore_program): sel0 / sel1 of
+ * DRAM_PERF_CTL_REG (TABLE 10-4) and DRAM_PERF_COUNT01_REG cleared. */
+static int t4_uncore_program(struct hvpmu_sv *sv, uint32_t strand, unsigned mcu, const unsigned code[2])
 {
-	enum hvpmu_mode prev;
 	uint64_t ctl = 0;
-	int rc = HVPMU_OK;
 
-	if (mcu >= HVPMU_SV_MAX_MCU || mcu >= hvpmu_machine_nmcu(sv->m) || !sv_owns(sv, strand))
+	if (mcu >= hvpmu_machine_nmcu(sv->m))
 		return HVPMU_ERANGE;
-	prev = sv_enter_os(sv, strand);
 	if (negotiate(sv, strand) ||
 	    !sv_call_ok(sv, hvpmu_hv_vt_get_perfreg(sv->hv, strand, mcu_reg(mcu, HVPMU_T4_MCU_CTL), &ctl)) ||
 	    !sv_call_ok(sv, hvpmu_hv_vt_set_perfreg(sv->hv, strand, mcu_reg(mcu, HVPMU_T4_MCU_CTL),
-		HVPMU_FDP(HVPMU_FDP(ctl, T4_DRAM_CTL, SEL0, sel0), T4_DRAM_CTL, SEL1, sel1))) ||
+		HVPMU_FDP(HVPMU_FDP(ctl, T4_DRAM_CTL, SEL0, code[0]), T4_DRAM_CTL, SEL1, code[1]))) ||
 	    !sv_call_ok(sv, hvpmu_hv_vt_set_perfreg(sv->hv, strand, mcu_reg(mcu, HVPMU_T4_MCU_COUNT01), 0)))
-		rc = HVPMU_EHV;
-	memset(&sv->mcu[mcu], 0, sizeof sv->mcu[mcu]);
+		return HVPMU_EHV;
+	return HVPMU_OK;
+}
+
+/* TABLE 10-5: counter0 in 62:32 (sticky0 63), counter1 in 30:0 (sticky1
+ * 31); a set sticky bit is cleared by writing the counts back. */
+static int t4_uncore_sample(struct hvpmu_sv *sv, uint32_t strand, unsigned mcu, uint32_t cur[2])
+{
+	uint64_t v = 0;
+
+	if (mcu >= hvpmu_machine_nmcu(sv->m))
+		return HVPMU_ERANGE;
+	if (!sv_call_ok(sv, hvpmu_hv_vt_get_perfreg(sv->hv, strand, mcu_reg(mcu, HVPMU_T4_MCU_COUNT01), &v)))
+		return HVPMU_EHV;
+	cur[0] = (uint32_t)HVPMU_FEX(v, T4_DRAM_COUNT01, COUNTER0);
+	cur[1] = (uint32_t)HVPMU_FEX(v, T4_DRAM_COUNT01, COUNTER1);
+	if (HVPMU_FEX(v, T4_DRAM_COUNT01, STICKY0) || HVPMU_FEX(v, T4_DRAM_COUNT01, STICKY1))
+		sv_call_ok(sv, hvpmu_hv_vt_set_perfreg(sv->hv, strand, mcu_reg(mcu, HVPMU_T4_MCU_COUNT01),
+			v & ~(HVPMU_FMASK(T4_DRAM_COUNT01, STICKY0) | HVPMU_FMASK(T4_DRAM_COUNT01, STICKY1))));
+	return HVPMU_OK;
+}
+
+/* The chip-wide counters of both SPARC platforms have 31 bits (T4 TABLE
+ * 10-5/10-6; T1 niagara-perf-api.txt, hw-and-hypervisor.md §3.3-3.4). */
+#define UNCORE_COUNTER_MASK ((UINT64_C(1) << 31) - 1)
+
+int hvpmu_sv_uncore_program(struct hvpmu_sv *sv, uint32_t strand, unsigned dev, const unsigned code[2])
+{
+	enum hvpmu_mode prev;
+	int rc;
+
+	if (dev >= HVPMU_SV_MAX_UNCORE || !code || !sv_owns(sv, strand))
+		return HVPMU_ERANGE;
+	prev = sv_enter_os(sv, strand);
+	rc = sv->ops->uncore_program(sv, strand, dev, code);
+	memset(&sv->uncore[dev], 0, sizeof sv->uncore[dev]);
 	sv_leave_os(sv, strand, prev);
 	return rc;
 }
 
-int hvpmu_sv_mcu_read(struct hvpmu_sv *sv, uint32_t strand, unsigned mcu, uint64_t counts[2])
+/* Extend the two 31-bit counters to 64 bits: each read adds the advance
+ * since the last one, modulo 2^31 (one wrap between reads at most). */
+int hvpmu_sv_uncore_read(struct hvpmu_sv *sv, uint32_t strand, unsigned dev, uint64_t counts[2])
 {
 	enum hvpmu_mode prev;
-	uint64_t v = 0;
 	uint32_t cur[2];
-	int rc = HVPMU_OK;
+	int rc;
 
-	if (mcu >= HVPMU_SV_MAX_MCU || mcu >= hvpmu_machine_nmcu(sv->m) || !sv_owns(sv, strand))
+	if (dev >= HVPMU_SV_MAX_UNCORE || !counts || !sv_owns(sv, strand))
 		return HVPMU_ERANGE;
 	prev = sv_enter_os(sv, strand);
-	if (!sv_call_ok(sv, hvpmu_hv_vt_get_perfreg(sv->hv, strand, mcu_reg(mcu, HVPMU_T4_MCU_COUNT01), &v))) {
-		rc = HVPMU_EHV;
-	} else {
-		/* TABLE 10-5: counter0 in 62:32 (sticky0 63), counter1 in 30:0 (sticky1 31) */
-		cur[0] = (uint32_t)HVPMU_FEX(v, T4_DRAM_COUNT01, COUNTER0);
-		cur[1] = (uint32_t)HVPMU_FEX(v, T4_DRAM_COUNT01, COUNTER1);
-		for (int k = 0; k < 2; k++) {
-			sv->mcu[mcu].acc[k] += (cur[k] - sv->mcu[mcu].last[k]) & MCU_COUNTER_MASK;
-			sv->mcu[mcu].last[k] = cur[k];
-		}
-		if (HVPMU_FEX(v, T4_DRAM_COUNT01, STICKY0) || HVPMU_FEX(v, T4_DRAM_COUNT01, STICKY1))
-			sv_call_ok(sv, hvpmu_hv_vt_set_perfreg(sv->hv, strand, mcu_reg(mcu, HVPMU_T4_MCU_COUNT01),
-				v & ~(HVPMU_FMASK(T4_DRAM_COUNT01, STICKY0) | HVPMU_FMASK(T4_DRAM_COUNT01, STICKY1))));
+	rc = sv->ops->uncore_sample(sv, strand, dev, cur);
+	for (int k = 0; rc == HVPMU_OK && k < 2; k++) {
+		sv->uncore[dev].acc[k] += (cur[k] - sv->uncore[dev].last[k]) & UNCORE_COUNTER_MASK;
+		sv->uncore[dev].last[k] = cur[k];
 	}
-	counts[0] = sv->mcu[mcu].acc[0];
-	counts[1] = sv->mcu[mcu].acc[1];
+	counts[0] = sv->uncore[dev].acc[0];
+	counts[1] = sv->uncore[dev].acc[1];
 	sv_leave_os(sv, strand, prev);
 	return rc;
 }

@@ -16,6 +16,20 @@
 
 #define SV_HIDDEN __attribute__((visibility("hidden")))
 
+/* Most counters (PICs) of one strand any back-end drives. */
+#define SV_MAX_PIC 4
+
+/* T4 event configs (hvpmu/supervisor.h): (sl << 6) | mask, the Solaris
+ * PCBE and Linux encoding of TABLE 10-2 (reference/t4-events.md §0). */
+#define SV_T4_SL_SHIFT 6
+#define SV_T4_MASK_BITS 0x3fu
+#define SV_T4_MAX_SL 31u
+#define SV_T4_CONFIG_MAX ((SV_T4_MAX_SL << SV_T4_SL_SHIFT) | SV_T4_MASK_BITS)
+static inline unsigned sv_t4_sl(uint64_t config) { return (unsigned)(config >> SV_T4_SL_SHIFT); }
+static inline unsigned sv_t4_mask(uint64_t config) { return (unsigned)(config & SV_T4_MASK_BITS); }
+static inline uint64_t sv_t4_config(unsigned sl, unsigned mask) { return (uint64_t)sl << SV_T4_SL_SHIFT | mask; }
+static inline int sv_t4_config_valid(uint64_t config) { return config <= SV_T4_CONFIG_MAX; }
+
 struct sv_event {
 	struct hvpmu_sv_event req;
 	int supported;
@@ -30,10 +44,10 @@ struct sv_strand {
 	uint64_t start_tick;
 	uint64_t group_tick;
 	uint64_t next_tick;               /* %tick of the next OS tick (tick_cmpr deadline) */
-	uint64_t pcr[HVPMU_T4_NPIC];      /* software copy of each programmed PCR */
-	int ev[HVPMU_T4_NPIC];            /* event on each PIC, -1 if none */
-	uint64_t ovf[HVPMU_T4_NPIC];      /* overflows since the last fold */
-	uint64_t base[HVPMU_T4_NPIC];     /* PIC value at the last fold (pic_init when programmed) */
+	uint64_t pcr[SV_MAX_PIC];         /* software copy of each programmed PCR */
+	int ev[SV_MAX_PIC];               /* event on each PIC, -1 if none */
+	uint64_t ovf[SV_MAX_PIC];         /* overflows since the last fold */
+	uint64_t base[SV_MAX_PIC];        /* PIC value at the last fold (pic_init when programmed) */
 	uint64_t raw[HVPMU_SV_MAX_EVENTS];     /* this strand's share of each event's raw */
 	uint64_t running[HVPMU_SV_MAX_EVENTS]; /* ... and of its running cycles */
 };
@@ -46,9 +60,17 @@ struct hvpmu_sv;
  * never knows which chip it drives.  All run as guest OS code (the caller
  * has entered privileged mode, sv_enter_os) on `strand`.
  */
+/* The modes each chip's PCR can select: T4 ut, st, ht (TABLE 10-1);
+ * T1 UT and ST only (niagara-perf-api.txt §2.1). */
+#define SV_T4_MODES (HVPMU_SV_MODE_USER | HVPMU_SV_MODE_KERNEL | HVPMU_SV_MODE_HYPER)
+#define SV_T1_MODES (HVPMU_SV_MODE_USER | HVPMU_SV_MODE_KERNEL)
+
 struct sv_pcbe_ops {
 	const char *name;   /* pcbe_impl_name: "t4", "t1" */
-	unsigned npic;      /* pcbe_ncounters: PICs the driver uses per strand (<= HVPMU_T4_NPIC) */
+	unsigned npic;      /* pcbe_ncounters: PICs the driver uses per strand (<= SV_MAX_PIC) */
+	unsigned modes;     /* the modes its PCR can select (HVPMU_SV_MODE_*) */
+	/* 1 if `config` is an encoding of this back-end (hvpmu/supervisor.h). */
+	int (*config_valid)(uint64_t config);
 	/* pcbe_list_events / event coverage: place the new event `e` (e->req
 	 * set, the rest zero): e->supported, e->group, e->pic; update
 	 * sv->ngroups.  Events before `e` are placed already. */
@@ -71,6 +93,15 @@ struct sv_pcbe_ops {
 	 * overflows, running up to `now`) without stopping it; the next fold
 	 * continues from here. */
 	void (*sample)(struct hvpmu_sv *sv, uint32_t strand, uint64_t now);
+	/* Chip-wide device `dev` (hvpmu_sv_uncore_program): program its two
+	 * counters with code[0] (pic0) and code[1] (pic1) and clear them;
+	 * HVPMU_ERANGE for a device or code the machine lacks, HVPMU_EHV for
+	 * a refused hypercall (sv->last_status). */
+	int (*uncore_program)(struct hvpmu_sv *sv, uint32_t strand, unsigned dev, const unsigned code[2]);
+	/* Read device `dev`'s two 31-bit counters (cur[0] = pic0) and clear
+	 * the sticky bits a wrap set, keeping the counts; HVPMU_ERANGE,
+	 * HVPMU_EHV.  The caller extends them to 64 bits. */
+	int (*uncore_sample)(struct hvpmu_sv *sv, uint32_t strand, unsigned dev, uint32_t cur[2]);
 };
 
 SV_HIDDEN extern const struct sv_pcbe_ops sv_pcbe_t4; /* sv.c */
@@ -95,8 +126,47 @@ struct hvpmu_sv {
 	struct {
 		uint32_t last[2];  /* raw 31-bit counters at the last read */
 		uint64_t acc[2];   /* extended counts since program */
-	} mcu[HVPMU_SV_MAX_MCU], t1u[HVPMU_SV_T1_UNITS];
+	} uncore[HVPMU_SV_MAX_UNCORE];
 };
+
+/*
+ * A chip driver as the tools see it (hvpmu/supervisor.h "the chip drivers
+ * as the tools see them"): its description, its event list and syntax,
+ * the properties of an event, and its chip-wide devices.  One per
+ * platform: backend_t4.c, backend_t1.c; the generic code in backend.c.
+ */
+struct sv_uncore_kind {
+	const char *prefix;    /* device names: prefix + number ("mcu0") */
+	unsigned first;        /* the first device of the kind; the name's number is dev - first */
+	unsigned max;          /* devices of the kind at most (HVPMU_SV_MAX_UNCORE bounds the rest) */
+	unsigned ncodes;       /* codes 0 .. ncodes-1 may be given by number */
+	unsigned clear_code;   /* "clear_pic": a code that counts nothing */
+	const char *(*code_name)(unsigned code); /* a code's name, or NULL */
+	int (*code_by_name)(const char *name);   /* a name's code, or -1 */
+};
+
+struct hvpmu_sv_backend {
+	struct hvpmu_sv_backend_desc desc;
+	int platform;                    /* enum hvpmu_platform */
+	const struct sv_pcbe_ops *ops;   /* the guest driver's back-end */
+	/* the i-th native event, generic alias: 0 or HVPMU_ERANGE */
+	int (*event)(unsigned i, struct hvpmu_sv_event_info *out);
+	int (*alias)(unsigned i, struct hvpmu_sv_event_info *out);
+	/* an event name without its modifiers (`base`, of token `tok`): a
+	 * native name, an alias or the raw syntax; 0, or -1 with a message */
+	int (*lookup)(const char *tok, const char *base, uint64_t *config, char *err, size_t errlen);
+	int (*supported)(uint64_t config);
+	uint32_t (*pics)(uint64_t config);
+	int (*shared)(uint64_t config);
+	int (*generic)(uint64_t config);
+	unsigned (*features)(uint64_t config);
+	const struct sv_uncore_kind *kinds;
+	unsigned nkinds;
+	unsigned (*uncore_count)(const struct hvpmu_md *md);
+};
+
+SV_HIDDEN extern const struct hvpmu_sv_backend sv_backend_t4; /* backend_t4.c */
+SV_HIDDEN extern const struct hvpmu_sv_backend sv_backend_t1; /* backend_t1.c */
 
 /* T1 "PICs" of the driver: PICL (the selected event) and PICH (instructions);
  * bit i of a level-15 trap's pic_mask (HVPMU_T1_OVF_PICL/PICH) is PIC i. */

@@ -10,20 +10,20 @@
 #include <string.h>
 #include "sv_internal.h"
 
-#define T1_COUNTER_MASK ((UINT64_C(1) << 31) - 1) /* 31-bit counters, §3.3-3.4 */
+#define T1_UNITS (1 + HVPMU_T1_DRAM_CHANNELS) /* the JBUS and the DRAM channels */
 
 /* PICH: instructions, in every group; PICL: one event per group. */
 static void t1_configure(struct hvpmu_sv *sv, struct sv_event *e)
 {
 	const struct hvpmu_sv_event *req = &e->req;
 
-	if (req->mask == HVPMU_SV_T1_PICH) {
+	if (req->config == HVPMU_SV_T1_PICH) {
 		e->supported = sv->t1_pich_event < 0;
 		if (e->supported)
 			sv->t1_pich_event = (int)(e - sv->ev);
 		e->pic = T1_PIC_PICH;
 	} else {
-		e->supported = req->mask == 0 && hvpmu_t1_picl_modeled(req->sl) == 0;
+		e->supported = req->config < HVPMU_T1_NSL; /* every PICL event is modeled */
 		if (e->supported) {
 			unsigned npicl = 0;
 
@@ -54,7 +54,7 @@ static void t1_program(struct hvpmu_sv *sv, uint32_t strand, unsigned g)
 	uint64_t pcr = HVPMU_FDP(0, T1_PCR, PRIV, 1), pic_init = sv->cfg.pic_init;
 
 	ss->cur_group = g;
-	for (unsigned p = 0; p < HVPMU_T4_NPIC; p++) {
+	for (unsigned p = 0; p < SV_MAX_PIC; p++) {
 		ss->ev[p] = -1;
 		ss->ovf[p] = 0;
 		ss->base[p] = pic_init;
@@ -69,9 +69,10 @@ static void t1_program(struct hvpmu_sv *sv, uint32_t strand, unsigned g)
 		if (ss->ev[p] < 0)
 			continue;
 		r = &sv->ev[ss->ev[p]].req;
-		pcr |= HVPMU_FDP(0, T1_PCR, UT, r->ut ? 1 : 0) | HVPMU_FDP(0, T1_PCR, ST, r->st ? 1 : 0);
+		pcr |= HVPMU_FDP(0, T1_PCR, UT, (r->modes & HVPMU_SV_MODE_USER) ? 1 : 0) |
+		       HVPMU_FDP(0, T1_PCR, ST, (r->modes & HVPMU_SV_MODE_KERNEL) ? 1 : 0);
 		if (p == T1_PIC_PICL)
-			pcr = HVPMU_FDP(pcr, T1_PCR, SL, r->sl);
+			pcr = HVPMU_FDP(pcr, T1_PCR, SL, r->config);
 	}
 	hvpmu_machine_wrasr(sv->m, strand, HVPMU_T1_ASR_PCR, HVPMU_FDP(0, T1_PCR, PRIV, 1));
 	hvpmu_machine_wrasr(sv->m, strand, HVPMU_T1_ASR_PIC,
@@ -131,15 +132,24 @@ static void t1_fold(struct hvpmu_sv *sv, uint32_t strand, uint64_t now, int runn
 static void t1_allstop(struct hvpmu_sv *sv, uint32_t strand, uint64_t now) { t1_fold(sv, strand, now, 0); }
 static void t1_sample(struct hvpmu_sv *sv, uint32_t strand, uint64_t now) { t1_fold(sv, strand, now, 1); }
 
+/* §2.1: PICL's eight SL events, or PICH's instructions. */
+static int t1_config_valid(uint64_t config) { return config == HVPMU_SV_T1_PICH || config < HVPMU_T1_NSL; }
+static int t1_uncore_program(struct hvpmu_sv *sv, uint32_t strand, unsigned unit, const unsigned code[2]);
+static int t1_uncore_sample(struct hvpmu_sv *sv, uint32_t strand, unsigned unit, uint32_t cur[2]);
+
 const struct sv_pcbe_ops sv_pcbe_t1 = {
 	.name = "t1",
 	.npic = T1_NPIC,
+	.modes = SV_T1_MODES,
+	.config_valid = t1_config_valid,
 	.configure = t1_configure,
 	.attach = t1_attach,
 	.program = t1_program,
 	.allstop = t1_allstop,
 	.overflow = t1_overflow,
 	.sample = t1_sample,
+	.uncore_program = t1_uncore_program,
+	.uncore_sample = t1_uncore_sample,
 };
 
 static int negotiate_niagara(struct hvpmu_sv *sv, uint32_t strand)
@@ -219,65 +229,54 @@ static unsigned t1_ctl_id(unsigned unit)
 	return unit == 0 ? HVPMU_T1_PERFREG_JBUS_CTL : HVPMU_T1_PERFREG_DRAM_CTL(unit - 1);
 }
 
-int hvpmu_sv_t1perf_program(struct hvpmu_sv *sv, uint32_t strand, unsigned unit, unsigned code0, unsigned code1)
+/* A JBUS or DRAM unit (hvpmu_sv_uncore_program: device 0 the JBUS, 1-4
+ * DRAM channels 0-3): both codes into its control register (pic0 = the
+ * upper counter, hvpmu_t1_pic_counter), its counter register cleared. */
+static int t1_uncore_program(struct hvpmu_sv *sv, uint32_t strand, unsigned unit, const unsigned code[2])
 {
-	unsigned ctl_id, n0, n1;
+	unsigned ctl_id;
 	uint64_t ctl = 0;
-	enum hvpmu_mode prev;
-	int rc = HVPMU_OK;
 
-	if (unit >= HVPMU_SV_T1_UNITS || !sv_owns(sv, strand))
+	if (unit >= T1_UNITS)
 		return HVPMU_ERANGE;
 	ctl_id = t1_ctl_id(unit);
-	n0 = (unsigned)hvpmu_t1_pic_counter(ctl_id, 0);
-	n1 = (unsigned)hvpmu_t1_pic_counter(ctl_id, 1);
-	if (hvpmu_t1_ctl_set_code(ctl_id, &ctl, n0, code0) || hvpmu_t1_ctl_set_code(ctl_id, &ctl, n1, code1))
-		return HVPMU_ERANGE;
-	prev = sv_enter_os(sv, strand);
+	for (unsigned pic = 0; pic < 2; pic++)
+		if (hvpmu_t1_ctl_set_code(ctl_id, &ctl, (unsigned)hvpmu_t1_pic_counter(ctl_id, pic), code[pic]))
+			return HVPMU_ERANGE;
 	if (negotiate_niagara(sv, strand) ||
 	    !sv_call_ok(sv, hvpmu_hv_niagara_set_perfreg(sv->hv, strand, ctl_id, ctl)) ||
 	    !sv_call_ok(sv, hvpmu_hv_niagara_set_perfreg(sv->hv, strand, ctl_id + 1, 0)))
-		rc = HVPMU_EHV;
-	memset(&sv->t1u[unit], 0, sizeof sv->t1u[unit]);
-	sv_leave_os(sv, strand, prev);
-	return rc;
+		return HVPMU_EHV;
+	return HVPMU_OK;
 }
 
-int hvpmu_sv_t1perf_read(struct hvpmu_sv *sv, uint32_t strand, unsigned unit, uint64_t counts[2])
+/* The unit's two 31-bit counters (§3.3, §3.4), pic0 first; sticky bits
+ * cleared by writing the counts back without them. */
+static int t1_uncore_sample(struct hvpmu_sv *sv, uint32_t strand, unsigned unit, uint32_t cur[2])
 {
 	unsigned count_id;
 	uint64_t v = 0;
-	enum hvpmu_mode prev;
-	int rc = HVPMU_OK, any_sticky = 0;
+	int any_sticky = 0;
 
-	if (unit >= HVPMU_SV_T1_UNITS || !sv_owns(sv, strand))
+	if (unit >= T1_UNITS)
 		return HVPMU_ERANGE;
 	count_id = t1_ctl_id(unit) + 1;
-	prev = sv_enter_os(sv, strand);
-	if (!sv_call_ok(sv, hvpmu_hv_niagara_get_perfreg(sv->hv, strand, count_id, &v))) {
-		rc = HVPMU_EHV;
-	} else {
-		for (unsigned pic = 0; pic < 2; pic++) {
-			uint32_t cur = 0;
-			int sticky = 0;
+	if (!sv_call_ok(sv, hvpmu_hv_niagara_get_perfreg(sv->hv, strand, count_id, &v)))
+		return HVPMU_EHV;
+	for (unsigned pic = 0; pic < 2; pic++) {
+		int sticky = 0;
 
-			hvpmu_t1_count_get(count_id, v, (unsigned)hvpmu_t1_pic_counter(count_id, pic), &cur, &sticky);
-			sv->t1u[unit].acc[pic] += (cur - sv->t1u[unit].last[pic]) & T1_COUNTER_MASK;
-			sv->t1u[unit].last[pic] = cur;
-			any_sticky |= sticky;
-		}
-		if (any_sticky) { /* clear the sticky bits, keep the counts */
-			uint32_t c0 = 0, c1 = 0;
-
-			hvpmu_t1_count_get(count_id, v, 0, &c0, NULL);
-			hvpmu_t1_count_get(count_id, v, 1, &c1, NULL);
-			v = unit == 0 ? HVPMU_FDP(HVPMU_FDP(0, T1_JBUS_COUNT, COUNTER0, c0), T1_JBUS_COUNT, COUNTER1, c1)
-				      : HVPMU_FDP(HVPMU_FDP(0, T1_DRAM_COUNT, COUNTER0, c0), T1_DRAM_COUNT, COUNTER1, c1);
-			sv_call_ok(sv, hvpmu_hv_niagara_set_perfreg(sv->hv, strand, count_id, v));
-		}
+		hvpmu_t1_count_get(count_id, v, (unsigned)hvpmu_t1_pic_counter(count_id, pic), &cur[pic], &sticky);
+		any_sticky |= sticky;
 	}
-	counts[0] = sv->t1u[unit].acc[0];
-	counts[1] = sv->t1u[unit].acc[1];
-	sv_leave_os(sv, strand, prev);
-	return rc;
+	if (any_sticky) { /* clear the sticky bits, keep the counts */
+		uint32_t c0 = 0, c1 = 0;
+
+		hvpmu_t1_count_get(count_id, v, 0, &c0, NULL);
+		hvpmu_t1_count_get(count_id, v, 1, &c1, NULL);
+		v = unit == 0 ? HVPMU_FDP(HVPMU_FDP(0, T1_JBUS_COUNT, COUNTER0, c0), T1_JBUS_COUNT, COUNTER1, c1)
+			      : HVPMU_FDP(HVPMU_FDP(0, T1_DRAM_COUNT, COUNTER0, c0), T1_DRAM_COUNT, COUNTER1, c1);
+		sv_call_ok(sv, hvpmu_hv_niagara_set_perfreg(sv->hv, strand, count_id, v));
+	}
+	return HVPMU_OK;
 }

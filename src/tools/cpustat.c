@@ -1,21 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * `hvpmu cpustat` - Solaris cpustat(8) (../shared/reference/anchors.md §4.2,
- * illumos usr/src/cmd/cpc/common/cpustat.c) for the SPARC T4 and the
- * UltraSPARC T1, while a sparc64 program runs:
+ * illumos usr/src/cmd/cpc/common/cpustat.c) for the machine's CPU
+ * counters, while a program runs:
  *
- *   hvpmu cpustat -c EVENTSPEC [-c EVENTSPEC]... [-nt] [--platform t4|t1]
+ *   hvpmu cpustat -c EVENTSPEC [-c EVENTSPEC]... [-nt] [--platform NAME]
  *                 [interval [count]] -- PROGRAM [ARGS]
  *
  * EVENTSPEC is cpc_strtoset's `[picN=]EVENT[,attr[N][=val]][,...]`:
- * EVENT a name of `hvpmu list` (T4 TABLE 10-2 names, Solaris PCBE
- * spelling) or rHHH; attributes `nouser`, `sys`, `hpriv` (t4; PCR.HT) and
- * `emask[N]=M` (t4; ORed into the mask, as the PCBE does).  As on Solaris,
- * a set counts user mode only unless it says `sys`; `nouser` drops user
- * mode.  T4 has 4 counters (pic0..pic3), any event on any; T1 has pic0 =
- * PICL (its eight events) and pic1 = PICH (Instr_cnt only).  Several -c
- * sets rotate per interval (the guest driver's groups, switched on the
- * OS tick) and rows name their set after '#'.
+ * EVENT a name of `hvpmu list` (the chip driver's names, Solaris PCBE
+ * spelling) or its raw form; attributes `nouser`, `sys`, `hpriv` (when
+ * the counters have a hypervisor mode: T4 PCR.HT) and `emask[N]=M` (when
+ * the events take a mask: ORed into the T4 PCR.mask, as the PCBE does).
+ * As on Solaris, a set counts user mode only unless it says `sys`;
+ * `nouser` drops user mode.  Which counter may count which event is the
+ * chip driver's (hvpmu_sv_event_pics: T4 any event on any of pic0..pic3;
+ * T1 PICL events on pic0, Instr_cnt on pic1).  Several -c sets rotate
+ * per interval (the guest driver's groups, switched on the OS tick) and
+ * rows name their set after '#'.
  *
  * Every `interval` seconds of modeled time (default 5, as Solaris) the guest
  * driver samples each strand's counters without stopping them
@@ -33,14 +35,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <hvpmu/hvpmu.h>
-#include "events.h"
+#include <hvpmu/md.h>
+#include <hvpmu/supervisor.h>
 #include "tools.h"
 
 #define DEFAULT_INTERVAL_S 5.0 /* cpustat(8): "an interval of five seconds is used" */
 #define MAX_SETS 16
-#define T1_NPIC 2
-#define TICKREG_NAME "%tick" /* CPC_TICKREG_NAME on SPARC */
+#define MAX_PIC 32             /* hvpmu_sv_event_pics() is a 32-bit mask */
+#define TICKREG_NAME "%tick"   /* CPC_TICKREG_NAME on SPARC */
 
 struct req {
 	unsigned pic;   /* the counter the user named (or cpustat chose) */
@@ -50,13 +52,14 @@ struct req {
 struct set {
 	const char *spec; /* as given to -c, for the '#' column */
 	unsigned nreq;
-	struct req req[HVPMU_T4_NPIC];
-	uint64_t total[HVPMU_T4_NPIC];
+	struct req req[MAX_PIC];
+	uint64_t total[MAX_PIC];
 	uint64_t total_tick;
 };
 
 struct opts {
-	int t1, header, dotick;
+	const struct hvpmu_sv_backend *be; /* the chip's driver (hvpmu/supervisor.h) */
+	int header, dotick;
 	struct set set[MAX_SETS];
 	unsigned nsets;
 };
@@ -72,27 +75,51 @@ static int usage(FILE *f)
 	return f == stdout ? 0 : EXIT_USAGE;
 }
 
-static int help(int t1)
+static unsigned npic_of(const struct hvpmu_sv_backend *be)
 {
-	usage(stdout);
-	if (t1) {
-		printf("\nUltraSPARC T1 (--platform t1):\n  pic0:");
-		for (unsigned k = 0; k < HVPMU_T1_NSL; k++)
-			if (hvpmu_t1_picl_modeled(k) == 0)
-				printf(" %s", hvpmu_t1_picl_name(k));
-		printf("\n  pic1: Instr_cnt\n  attributes: sys nouser\n");
-		return 0;
-	}
-	{
-		unsigned n;
-		const struct hvpmu_t4_event *ev = hvpmu_t4_events(&n);
+	unsigned n = hvpmu_sv_backend_desc(be)->npic;
 
-		printf("\nSPARC T4 (default), pic0 pic1 pic2 pic3:\n");
-		for (unsigned i = 0; i < n; i++)
-			if (hvpmu_t4_event_supported(ev[i].sl, ev[i].mask))
-				printf("  %s\n", ev[i].name);
-		printf("  attributes: sys nouser hpriv emask\n");
+	return n < MAX_PIC ? n : MAX_PIC;
+}
+
+/*
+ * The events cpustat accepts, as Solaris cpustat -h prints them (illumos
+ * cpustat.c list_cap: the counters, then the events they count): one
+ * list when every counter counts every event, else a line per counter.
+ * Then the attributes the chip's PCR has.
+ */
+static int help(const struct hvpmu_sv_backend *be)
+{
+	const struct hvpmu_sv_backend_desc *d = hvpmu_sv_backend_desc(be);
+	unsigned npic = npic_of(be), all = npic >= 32 ? ~0u : (1u << npic) - 1;
+	struct hvpmu_sv_event_info info;
+	int uniform = 1;
+
+	usage(stdout);
+	for (unsigned i = 0; hvpmu_sv_backend_event(be, i, &info) == HVPMU_OK; i++)
+		if (info.supported && (hvpmu_sv_event_pics(be, info.config) & all) != all)
+			uniform = 0;
+	printf("\n%s", d->cpustat_title);
+	if (uniform) {
+		printf(",");
+		for (unsigned p = 0; p < npic; p++)
+			printf(" pic%u", p);
+		printf(":\n");
+		for (unsigned i = 0; hvpmu_sv_backend_event(be, i, &info) == HVPMU_OK; i++)
+			if (info.supported)
+				printf("  %s\n", info.name);
+	} else {
+		printf(":\n");
+		for (unsigned p = 0; p < npic; p++) {
+			printf("  pic%u:", p);
+			for (unsigned i = 0; hvpmu_sv_backend_event(be, i, &info) == HVPMU_OK; i++)
+				if (info.supported && (hvpmu_sv_event_pics(be, info.config) & (1u << p)))
+					printf(" %s", info.name);
+			printf("\n");
+		}
 	}
+	printf("  attributes: sys nouser%s%s\n", d->modes & HVPMU_SV_MODE_HYPER ? " hpriv" : "",
+	       d->emask ? " emask" : "");
 	return 0;
 }
 
@@ -120,20 +147,38 @@ static int attr_value(const char *tok, const char *name, long long *val, int *pi
 	return errno || !p[1] || *end ? -1 : 1;
 }
 
+/* The lowest counter in `pics` not in `used`, or -1. */
+static int free_pic(uint32_t pics, uint32_t used, unsigned npic)
+{
+	for (unsigned p = 0; p < npic; p++)
+		if ((pics & ~used) & (1u << p))
+			return (int)p;
+	return -1;
+}
+
 /* One -c EVENTSPEC: appends its events to rq->ev and fills *st. */
 static int parse_set(struct opts *o, const char *spec, struct stat_request *rq, struct set *st, char *err, size_t n)
 {
+	const struct hvpmu_sv_backend *be = o->be;
+	const struct hvpmu_sv_backend_desc *d = hvpmu_sv_backend_desc(be);
 	char buf[1024], *save = NULL, *tok;
-	unsigned npic = o->t1 ? T1_NPIC : HVPMU_T4_NPIC, used = 0, first = rq->nevents;
-	long long user = 1, sys = 0, hpriv = 0, emask_all = 0, emask[HVPMU_T4_NPIC] = { 0 };
-	struct hvpmu_sv_event ev[HVPMU_T4_NPIC];
-	int want_pic[HVPMU_T4_NPIC];
-	unsigned nev = 0;
+	unsigned npic = npic_of(be), first = rq->nevents, nev = 0;
+	uint32_t used = 0;
+	long long user = 1, sys = 0, hpriv = 0;
+	uint64_t emask_all = 0, emask[MAX_PIC] = { 0 };
+	struct hvpmu_sv_event ev[MAX_PIC];
+	int want_pic[MAX_PIC];
+	uint8_t modes;
 
 	if (strlen(spec) >= sizeof buf) {
 		snprintf(err, n, "event set too long");
 		return -1;
 	}
+	for (const char *c = spec; *c; c++) /* messages quote the set: one line */
+		if ((unsigned char)*c < 0x20 || (unsigned char)*c > 0x7e) {
+			snprintf(err, n, "invalid character 0x%02x in the event set", (unsigned char)*c);
+			return -1;
+		}
 	strcpy(buf, spec);
 	memset(st, 0, sizeof *st);
 	st->spec = spec;
@@ -149,8 +194,12 @@ static int parse_set(struct opts *o, const char *spec, struct stat_request *rq, 
 				snprintf(err, n, "bad attribute '%s'", tok);
 				return -1;
 			}
-			if (o->t1 && (tok[0] == 'h' || tok[0] == 'e')) {
-				snprintf(err, n, "attribute '%s' needs --platform t4 (the T1 PCR has no HT or mask)", tok);
+			if (tok[0] == 'h' && !(d->modes & HVPMU_SV_MODE_HYPER)) {
+				snprintf(err, n, "attribute '%s': the %s counters have no hypervisor mode", tok, d->name);
+				return -1;
+			}
+			if (tok[0] == 'e' && !d->emask) {
+				snprintf(err, n, "attribute '%s': the %s events take no mask", tok, d->name);
 				return -1;
 			}
 			switch (tok[0]) {
@@ -158,14 +207,14 @@ static int parse_set(struct opts *o, const char *spec, struct stat_request *rq, 
 			case 's': sys = v; break;
 			case 'h': hpriv = v; break;
 			default:
-				if (v < 0 || v > 0x3f) {
-					snprintf(err, n, "emask '%s' is outside mask bits 0..0x3f", tok);
+				if (v < 0 || ((uint64_t)v & ~d->emask)) {
+					snprintf(err, n, "emask '%s' has bits outside 0x%" PRIx64, tok, d->emask);
 					return -1;
 				}
 				if (picn >= 0)
-					emask[picn] |= v;
+					emask[picn] |= (uint64_t)v;
 				else
-					emask_all |= v;
+					emask_all |= (uint64_t)v;
 			}
 			continue;
 		}
@@ -173,13 +222,16 @@ static int parse_set(struct opts *o, const char *spec, struct stat_request *rq, 
 			snprintf(err, n, "'%s': more events than the %u counters", spec, npic);
 			return -1;
 		}
-		if (strncmp(tok, "pic", 3) == 0 && tok[3] >= '0' && tok[3] <= '9' && tok[4] == '=') {
-			want_pic[nev] = tok[3] - '0';
-			name = tok + 5;
-			if ((unsigned)want_pic[nev] >= npic) {
+		if (strncmp(tok, "pic", 3) == 0 && tok[3] >= '0' && tok[3] <= '9') {
+			char *end;
+			unsigned long p = strtoul(tok + 3, &end, 10);
+
+			if (*end != '=' || p >= npic) {
 				snprintf(err, n, "'%s': this platform has pic0..pic%u", tok, npic - 1);
 				return -1;
 			}
+			want_pic[nev] = (int)p;
+			name = end + 1;
 		} else {
 			want_pic[nev] = -1;
 		}
@@ -187,7 +239,7 @@ static int parse_set(struct opts *o, const char *spec, struct stat_request *rq, 
 			snprintf(err, n, "bad event '%s' (modifiers are attributes here: sys, nouser)", name);
 			return -1;
 		}
-		if (parse_event_list_for(o->t1, name, &ev[nev], &k, 1, err, n))
+		if (hvpmu_sv_parse_events(be, name, &ev[nev], &k, 1, err, n))
 			return -1;
 		nev++;
 	}
@@ -195,64 +247,63 @@ static int parse_set(struct opts *o, const char *spec, struct stat_request *rq, 
 		snprintf(err, n, "'%s' names no event", spec);
 		return -1;
 	}
-	if (!user && !sys && !hpriv) {
+	modes = (uint8_t)((user ? HVPMU_SV_MODE_USER : 0) | (sys ? HVPMU_SV_MODE_KERNEL : 0) |
+			  (hpriv ? HVPMU_SV_MODE_HYPER : 0));
+	if (!modes) {
 		snprintf(err, n, "'%s' counts in no mode (nouser without sys)", spec);
 		return -1;
 	}
-	/* counters: T1 fixes them (PICL events on pic0, Instr_cnt on pic1);
-	 * T4's four count every event, so a free one is taken in order */
-	for (unsigned i = 0; i < nev; i++) {
-		int is_pich = o->t1 && ev[i].mask == HVPMU_SV_T1_PICH;
-		int fixed = o->t1 ? (is_pich ? 1 : 0) : -1;
+	/* counters: the ones the user named, then events that only one
+	 * counter counts, then the lowest free counter that counts each
+	 * other event (the PCBE's pcbe_allocate_counter order) */
+	for (unsigned pass = 0; pass < 3; pass++)
+		for (unsigned i = 0; i < nev; i++) {
+			uint32_t pics = hvpmu_sv_event_pics(be, ev[i].config);
+			int single = pics && !(pics & (pics - 1)), p;
 
-		if (fixed >= 0 && want_pic[i] >= 0 && want_pic[i] != fixed) {
-			snprintf(err, n, "%s counts only on pic%d of the T1", ev[i].name, fixed);
-			return -1;
-		}
-		if (want_pic[i] < 0)
-			want_pic[i] = fixed;
-		if (want_pic[i] >= 0 && (used & (1u << want_pic[i]))) {
-			snprintf(err, n, "'%s' puts two events on pic%d", spec, want_pic[i]);
-			return -1;
-		}
-		if (want_pic[i] >= 0)
-			used |= 1u << want_pic[i];
-	}
-	for (unsigned i = 0; i < nev; i++) {
-		if (want_pic[i] < 0) {
-			unsigned p = 0;
-
-			while (used & (1u << p))
-				p++;
-			want_pic[i] = (int)p;
-			used |= 1u << p;
-		}
-		ev[i].ut = (uint8_t)(user != 0);
-		ev[i].st = (uint8_t)(sys != 0);
-		ev[i].ht = (uint8_t)(hpriv != 0);
-		if (!o->t1) {
-			unsigned m = ev[i].mask | (unsigned)emask_all | (unsigned)emask[want_pic[i]];
-
-			if (m > 0x3f || !hvpmu_t4_event_supported(ev[i].sl, m)) {
-				snprintf(err, n, "%s%s is not supported by the model (hvpmu cpustat -h lists what is)",
-					 ev[i].name, m != ev[i].mask ? " with that emask" : "");
+			if (pass == 0 && want_pic[i] >= 0) {
+				p = want_pic[i];
+				if (!(pics & (1u << p))) {
+					snprintf(err, n, "%s cannot count on pic%d of the %s", ev[i].name, p, d->name);
+					return -1;
+				}
+			} else if ((pass == 1 && want_pic[i] < 0 && single) || (pass == 2 && want_pic[i] < 0)) {
+				p = free_pic(pics, used, npic);
+				if (p < 0) {
+					snprintf(err, n, "'%s': no free counter counts %s", spec, ev[i].name);
+					return -1;
+				}
+			} else {
+				continue;
+			}
+			if (used & (1u << p)) {
+				snprintf(err, n, "'%s' puts two events on pic%d", spec, p);
 				return -1;
 			}
-			ev[i].mask = (uint8_t)m;
-		} else if (!(ev[i].mask == HVPMU_SV_T1_PICH) && hvpmu_t1_picl_modeled(ev[i].sl) != 0) {
-			snprintf(err, n, "%s is not supported by the model (hvpmu cpustat -h lists what is)", ev[i].name);
+			want_pic[i] = p;
+			used |= 1u << p;
+		}
+	for (unsigned i = 0; i < nev; i++) {
+		uint64_t em = emask_all | emask[want_pic[i]], config;
+		unsigned j;
+
+		ev[i].modes = modes;
+		if (hvpmu_sv_event_emask(be, ev[i].config, em, &config) || !hvpmu_sv_event_supported(be, config)) {
+			snprintf(err, n, "%s%s is not supported by the model (hvpmu cpustat -h lists what is)",
+				 ev[i].name, em ? " with that emask" : "");
 			return -1;
 		}
+		ev[i].config = config;
 		st->req[st->nreq].pic = (unsigned)want_pic[i];
-		/* T1: one Instr_cnt event serves every set (PICH counts in every group) */
-		if (o->t1 && ev[i].mask == HVPMU_SV_T1_PICH) {
-			unsigned j;
-
-			for (j = 0; j < rq->nevents && rq->ev[j].mask != HVPMU_SV_T1_PICH; j++)
+		/* an event that stays on its counter in every group (T1
+		 * Instr_cnt on PICH) serves every set */
+		if (hvpmu_sv_event_shared(be, ev[i].config)) {
+			for (j = 0; j < rq->nevents && rq->ev[j].config != ev[i].config; j++)
 				;
 			if (j < rq->nevents) {
-				if (rq->ev[j].ut != ev[i].ut || rq->ev[j].st != ev[i].st) {
-					snprintf(err, n, "Instr_cnt is shared by every set on the T1: sets must use the same modes");
+				if (rq->ev[j].modes != ev[i].modes) {
+					snprintf(err, n, "%s is shared by every set on the %s: sets must use the same modes",
+						 ev[i].name, d->name);
 					return -1;
 				}
 				st->req[st->nreq++].event = j;
@@ -266,6 +317,26 @@ static int parse_set(struct opts *o, const char *spec, struct stat_request *rq, 
 		ev[i].new_group = rq->nevents == first && first > 0;
 		st->req[st->nreq++].event = rq->nevents;
 		rq->ev[rq->nevents++] = ev[i];
+	}
+	return 0;
+}
+
+/* With several sets, each must own an event: one made only of shared
+ * events (counted in every group) could not tell its intervals apart. */
+static int check_sets(const struct opts *o, const struct stat_request *rq)
+{
+	if (o->nsets < 2)
+		return 0;
+	for (unsigned s = 0; s < o->nsets; s++) {
+		int own = 0;
+
+		for (unsigned r = 0; r < o->set[s].nreq; r++)
+			own |= !hvpmu_sv_event_shared(o->be, rq->ev[o->set[s].req[r].event].config);
+		if (!own) {
+			fprintf(stderr, "hvpmu cpustat: -c %s: with several sets each needs an event of its own "
+					"(not one every set shares)\n", o->set[s].spec);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -404,7 +475,7 @@ int cmd_cpustat(int argc, char **argv)
 	struct hvpmu_md md;
 	const char *specs[MAX_SETS];
 	char err[512];
-	int c, rc, ok, dohelp = 0, platform_given = 0;
+	int c, rc, ok, dohelp = 0, platform_given = 0, platform = -1;
 	const char *md_file = NULL;
 	double interval = DEFAULT_INTERVAL_S;
 	unsigned long count = 0;
@@ -424,22 +495,24 @@ int cmd_cpustat(int argc, char **argv)
 			break;
 		case 'n': o.header = 0; break;
 		case 't': o.dotick = 1; break;
-		case 'P': {
-			struct hvpmu_md named;
-
-			if (tool_set_platform("hvpmu cpustat", optarg, &rq, &named))
+		case 'P':
+			if (tool_set_platform("hvpmu cpustat", optarg, &rq, &platform))
 				return EXIT_USAGE;
-			o.t1 = named.platform == HVPMU_PLATFORM_T1;
 			platform_given = 1;
 			break;
-		}
 		case 'M': md_file = optarg; break;
 		case 'h': dohelp = 1; break;
 		default: return usage(stderr);
 		}
 	}
-	if (dohelp)
-		return help(o.t1);
+	if (dohelp) {
+		o.be = platform_given ? hvpmu_sv_backend_of(platform) : hvpmu_sv_backend_at(0); /* t4 default */
+		if (!o.be) {
+			fprintf(stderr, "hvpmu cpustat: the platform has no CPU counter driver\n");
+			return EXIT_USAGE;
+		}
+		return help(o.be);
+	}
 	if (parse_interval_count("hvpmu cpustat", argc, argv, &optind, &interval, &count))
 		return EXIT_USAGE;
 	if (!o.nsets) {
@@ -450,34 +523,26 @@ int cmd_cpustat(int argc, char **argv)
 		fprintf(stderr, "hvpmu cpustat: no program given (hvpmu cpustat -c ... [interval [count]] -- PROGRAM)\n");
 		return EXIT_USAGE;
 	}
-	if (!rq.platform[0])
-		strcpy(rq.platform, "t4");
 	if (tool_load_md("hvpmu cpustat", md_file, platform_given, &rq, &md))
 		return EXIT_USAGE;
-	o.t1 = md.platform == HVPMU_PLATFORM_T1;
+	o.be = hvpmu_sv_backend_of(md.platform);
+	if (!o.be) {
+		fprintf(stderr, "hvpmu cpustat: platform %s has no CPU counter driver\n", rq.platform);
+		return EXIT_USAGE;
+	}
 	for (unsigned s = 0; s < o.nsets; s++)
 		if (parse_set(&o, specs[s], &rq, &o.set[s], err, sizeof err)) {
 			fprintf(stderr, "hvpmu cpustat: -c %s: %s\n", specs[s], err);
 			return EXIT_USAGE;
 		}
-	if (o.t1 && o.nsets > 1)
-		for (unsigned s = 0; s < o.nsets; s++) {
-			int picl = 0;
-
-			for (unsigned r = 0; r < o.set[s].nreq; r++)
-				picl |= o.set[s].req[r].pic == 0;
-			if (!picl) {
-				fprintf(stderr, "hvpmu cpustat: -c %s: with several sets on the T1 each needs a pic0 event\n",
-					o.set[s].spec);
-				return EXIT_USAGE;
-			}
-		}
+	if (check_sets(&o, &rq))
+		return EXIT_USAGE;
 	rq.cpustat = 1;
 	rq.sample_cycles = (uint64_t)(interval * (double)md.clock_hz);
 	if (!rq.sample_cycles)
 		rq.sample_cycles = 1;
 	rq.rotate_cycles = rq.sample_cycles; /* sets switch at each sample */
-	rc = run_guest("hvpmu cpustat", &rq, argc - optind, argv + optind, &rs, &t, &ok);
+	rc = run_guest("hvpmu cpustat", &rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
 	if (!ok)
 		return rc;
 	fflush(stdout);
@@ -485,7 +550,7 @@ int cmd_cpustat(int argc, char **argv)
 		print_header(&o);
 	print_rows(&o, &rs, rq.nevents, md.clock_hz, count);
 	if (rs.hv_status)
-		fprintf(stderr, "hvpmu cpustat: hypervisor refused access (%s)\n", hvpmu_hv_status_name(rs.hv_status));
+		fprintf(stderr, "hvpmu cpustat: hypervisor refused access (%s)\n", hvpmu_sv_status_name(rs.hv_status));
 	stat_result_free(&rs);
 	return rc;
 }

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * `hvpmu mmustat [-p PLATFORM] [-x SEP | -j] -- PROGRAM [ARGS]`: run a
- * sparc64 program on the modeled machine (platform t1 by default) while the
+ * program on the modeled machine (platform t1 by default) while the
  * guest OS collects the hypervisor's MMU statistics per CPU
  * (niagara-mmustat-api.txt: NIAGARA_MMUSTAT_CONF/INFO), and print them
  * under the names Linux gives them in /sys/devices/system/cpu/cpuN/mmu_stats
- * (linux-clients.md §1.4; hvpmu_mmustat_field_name()).  Default output:
+ * (linux-clients.md §1.4; hvpmu_sv_mmustat_field_name()).  Default output:
  * `cpuN NAME VALUE` lines; -x SEP: `cpu SEP name SEP value`; -j: one JSON
  * object per line with keys "cpu", "name", "value".  docs/cli.md.
  */
@@ -13,7 +13,8 @@
 #include <json-c/json.h>
 #include <stdio.h>
 #include <string.h>
-#include <hvpmu/hvpmu.h>
+#include <hvpmu/md.h>
+#include <hvpmu/supervisor.h>
 #include "tools.h"
 
 static int usage(FILE *f)
@@ -30,7 +31,7 @@ int cmd_mmustat(int argc, char **argv)
 					      { NULL, 0, NULL, 0 } };
 	const char *md_file = NULL;
 	struct hvpmu_md md;
-	int platform_given = 0;
+	int platform_given = 0, platform;
 	struct stat_request rq;
 	struct stat_result rs;
 	struct run_times t;
@@ -44,7 +45,7 @@ int cmd_mmustat(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+p:x:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p': /* every built-in description, as the other tools */
-			if (tool_set_platform("hvpmu mmustat", optarg, &rq, &md))
+			if (tool_set_platform("hvpmu mmustat", optarg, &rq, &platform))
 				return EXIT_USAGE;
 			platform_given = 1;
 			break;
@@ -65,15 +66,15 @@ int cmd_mmustat(int argc, char **argv)
 	}
 	if (tool_load_md("hvpmu mmustat", md_file, platform_given, &rq, &md))
 		return EXIT_USAGE;
-	rc = run_guest("hvpmu mmustat", &rq, argc - optind, argv + optind, &rs, &t, &ok);
+	rc = run_guest("hvpmu mmustat", &rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
 	if (!ok)
 		return rc;
 	if (!rs.nmmu)
 		fprintf(stderr, "hvpmu mmustat: no MMU statistics: the hypervisor refused (%s; platform %s)\n",
-			hvpmu_hv_status_name(rs.hv_status), rq.platform);
+			hvpmu_sv_status_name(rs.hv_status), rq.platform);
 	for (unsigned i = 0; i < rs.nmmu; i++)
 		for (unsigned w = 0; w < STAT_MMU_WORDS; w++) {
-			const char *name = hvpmu_mmustat_field_name(8 * w);
+			const char *name = hvpmu_sv_mmustat_field_name(8 * w);
 			unsigned long long v = (unsigned long long)rs.mmu[i].words[w];
 
 			if (!name)

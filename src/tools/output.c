@@ -11,14 +11,11 @@
  */
 #include <json-c/json.h>
 #include <stdio.h>
+#include <hvpmu/supervisor.h>
 #include "output.h"
 
 #define NS_PER_S 1e9
 #define IPC_UNIT "insn per cycle"
-/* TABLE 10-2: all instructions (sl=3 mask 0x3f) and cycles (sl=26) */
-#define SL_INSN 3
-#define MASK_ALL_INSN 0x3f
-#define SL_CYCLES 26
 #define NOT_SUPPORTED "<not supported>"
 #define NOT_COUNTED "<not counted>"
 
@@ -44,14 +41,16 @@ static int status_ok(const struct hvpmu_sv_count *c)
 	return status_text(c) == NULL;
 }
 
-/* perf's IPC metric: instructions / cycles counted in the same modes.
- * Returns 1 and the value when event i is an all-instructions event. */
-static int ipc_metric(const struct hvpmu_sv_event *ev, const struct stat_result *rs, unsigned i, double *ipc)
+/* perf's IPC metric: instructions / cycles counted in the same modes
+ * (the events' generic meanings, hvpmu_sv_event_generic).  Returns 1 and
+ * the value when event i counts all instructions. */
+static int ipc_metric(const struct hvpmu_sv_backend *be, const struct hvpmu_sv_event *ev,
+		      const struct stat_result *rs, unsigned i, double *ipc)
 {
-	if (ev[i].sl != SL_INSN || ev[i].mask != MASK_ALL_INSN || !status_ok(&rs->count[i]))
+	if (hvpmu_sv_event_generic(be, ev[i].config) != HVPMU_SV_GENERIC_INSTRUCTIONS || !status_ok(&rs->count[i]))
 		return 0;
 	for (unsigned j = 0; j < rs->nevents; j++)
-		if (ev[j].sl == SL_CYCLES && ev[j].ut == ev[i].ut && ev[j].st == ev[i].st && ev[j].ht == ev[i].ht &&
+		if (hvpmu_sv_event_generic(be, ev[j].config) == HVPMU_SV_GENERIC_CYCLES && ev[j].modes == ev[i].modes &&
 		    status_ok(&rs->count[j]) && rs->count[j].scaled > 0) {
 			*ipc = rs->count[i].scaled / rs->count[j].scaled;
 			return 1;
@@ -59,7 +58,8 @@ static int ipc_metric(const struct hvpmu_sv_event *ev, const struct stat_result 
 	return 0;
 }
 
-static void print_table(FILE *f, const char *cmdline, const struct hvpmu_sv_event *ev,
+static void print_table(FILE *f, const char *cmdline, const struct hvpmu_sv_backend *be,
+			const struct hvpmu_sv_event *ev,
 			const struct stat_result *rs, const struct run_times *t)
 {
 	fprintf(f, "\n Performance counter stats for '%s':\n\n", cmdline);
@@ -76,7 +76,7 @@ static void print_table(FILE *f, const char *cmdline, const struct hvpmu_sv_even
 			fprintf(f, "%'18.0f      %-25s", c->scaled, rs->name[i]);
 		else
 			fprintf(f, "%'18llu      %-25s", (unsigned long long)c->raw, rs->name[i]);
-		if (ipc_metric(ev, rs, i, &ipc))
+		if (ipc_metric(be, ev, rs, i, &ipc))
 			fprintf(f, " #  %6.2f  %s", ipc, IPC_UNIT);
 		if (c->running < c->enabled)
 			fprintf(f, "  (%.2f%%)", pcnt(c));
@@ -87,7 +87,8 @@ static void print_table(FILE *f, const char *cmdline, const struct hvpmu_sv_even
 	fprintf(f, "%18.9f seconds sys\n\n", t->sys);
 }
 
-static void print_csv(FILE *f, const char *sep, const struct hvpmu_sv_event *ev, const struct stat_result *rs)
+static void print_csv(FILE *f, const char *sep, const struct hvpmu_sv_backend *be, const struct hvpmu_sv_event *ev,
+		      const struct stat_result *rs)
 {
 	for (unsigned i = 0; i < rs->nevents; i++) {
 		const struct hvpmu_sv_count *c = &rs->count[i];
@@ -99,14 +100,15 @@ static void print_csv(FILE *f, const char *sep, const struct hvpmu_sv_event *ev,
 		else
 			fprintf(f, "%.0f%s", c->scaled, sep);
 		fprintf(f, "%s%s%s%llu%s%.2f%s", sep, rs->name[i], sep, runtime_ns(c, rs->clock_hz), sep, pcnt(c), sep);
-		if (ipc_metric(ev, rs, i, &ipc))
+		if (ipc_metric(be, ev, rs, i, &ipc))
 			fprintf(f, "%.2f%s%s\n", ipc, sep, IPC_UNIT);
 		else
 			fprintf(f, "%s\n", sep);
 	}
 }
 
-static void print_json(FILE *f, const struct hvpmu_sv_event *ev, const struct stat_result *rs)
+static void print_json(FILE *f, const struct hvpmu_sv_backend *be, const struct hvpmu_sv_event *ev,
+		       const struct stat_result *rs)
 {
 	for (unsigned i = 0; i < rs->nevents; i++) {
 		const struct hvpmu_sv_count *c = &rs->count[i];
@@ -114,7 +116,7 @@ static void print_json(FILE *f, const struct hvpmu_sv_event *ev, const struct st
 		json_object *o = json_object_new_object();
 		char val[64], pc[32], mv[32];
 		double ipc = 0;
-		int has_ipc = ipc_metric(ev, rs, i, &ipc);
+		int has_ipc = ipc_metric(be, ev, rs, i, &ipc);
 
 		if (txt)
 			snprintf(val, sizeof val, "%s", txt);
@@ -135,11 +137,12 @@ static void print_json(FILE *f, const struct hvpmu_sv_event *ev, const struct st
 }
 
 void print_stat(FILE *f, enum out_format fmt, const char *sep, const char *cmdline,
-		const struct hvpmu_sv_event *ev, const struct stat_result *rs, const struct run_times *t)
+		const struct hvpmu_sv_backend *be, const struct hvpmu_sv_event *ev, const struct stat_result *rs,
+		const struct run_times *t)
 {
 	switch (fmt) {
-	case OUT_CSV: print_csv(f, sep, ev, rs); break;
-	case OUT_JSON: print_json(f, ev, rs); break;
-	default: print_table(f, cmdline, ev, rs, t); break;
+	case OUT_CSV: print_csv(f, sep, be, ev, rs); break;
+	case OUT_JSON: print_json(f, be, ev, rs); break;
+	default: print_table(f, cmdline, be, ev, rs, t); break;
 	}
 }

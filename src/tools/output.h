@@ -12,10 +12,12 @@ struct run_times {
 	double elapsed, user, sys; /* seconds, host wall clock and child rusage */
 };
 
-/* Print the counts of `rs` (events `ev`, same order) for `cmdline` in perf
- * stat's layout, with perf's "insn per cycle" metric on an all-instructions
- * event when a cycles event was counted too. */
+/* Print the counts of `rs` (events `ev` of back-end `be`, same order) for
+ * `cmdline` in perf stat's layout, with perf's "insn per cycle" metric on
+ * an all-instructions event when a cycles event was counted too. */
+struct hvpmu_sv_backend;
 void print_stat(FILE *f, enum out_format fmt, const char *sep, const char *cmdline,
-		const struct hvpmu_sv_event *ev, const struct stat_result *rs, const struct run_times *t);
+		const struct hvpmu_sv_backend *be, const struct hvpmu_sv_event *ev, const struct stat_result *rs,
+		const struct run_times *t);
 
 #endif

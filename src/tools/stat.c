@@ -1,86 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * `hvpmu stat [-e EVENT,...] [-x SEP | -j] [-o FILE] -- PROGRAM [ARGS]`:
- * runs a sparc64 program under qemu-sparc64 with the hvpmu plugin (which
- * hosts the machine, hypervisor and guest driver) and prints the counts in
- * perf stat's layout.  The program's stdin, stdout, stderr and exit status
+ * runs a program of the machine's instruction set under its qemu-user
+ * with the hvpmu plugin (where the session host builds the machine, its
+ * platform services and the guest driver) and prints the counts in perf
+ * stat's layout.  The program's stdin, stdout, stderr and exit status
  * pass through.  docs/cli.md describes every option.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <limits.h>
 #include <locale.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/time.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
-#include "events.h"
+#include <hvpmu/supervisor.h>
 #include "output.h"
 #include "tools.h"
 
-/* ELF identification (System V gABI): class 64, big-endian, EM_SPARCV9. */
-#define ELF_IDENT_LEN 20
-#define EI_CLASS 4
-#define EI_DATA 5
-#define ELFCLASS64 2
-#define ELFDATA2MSB 2
-#define E_MACHINE_OFF 18
-#define EM_SPARCV9 43
-
-#define DEFAULT_EVENTS "cycles,instructions,branches,Instr_ld"
-#define DEFAULT_EVENTS_T1 "Instr_cnt,DC_miss"
 #define MAX_EVENT_LISTS 32
-
-static const char *default_sysroot = "/usr/sparc64-linux-gnu";
-
-/* Find PROGRAM as execvp would (PATH search when it has no '/'). */
-static int resolve_program(const char *prog, char *out, size_t n)
-{
-	const char *path = getenv("PATH");
-
-	if (strchr(prog, '/')) {
-		snprintf(out, n, "%s", prog);
-		return access(out, F_OK) == 0 ? 0 : -1;
-	}
-	if (!path)
-		path = "/bin:/usr/bin";
-	while (*path) {
-		size_t len = strcspn(path, ":");
-
-		snprintf(out, n, "%.*s/%s", (int)len, len ? path : ".", prog);
-		if (access(out, X_OK) == 0)
-			return 0;
-		path += len + (path[len] == ':');
-	}
-	errno = ENOENT;
-	return -1;
-}
-
-static int is_sparc64_elf(const char *file)
-{
-	unsigned char h[ELF_IDENT_LEN];
-	int fd = open(file, O_RDONLY);
-	ssize_t r;
-
-	if (fd < 0)
-		return 0;
-	r = read(fd, h, sizeof h);
-	close(fd);
-	return r == (ssize_t)sizeof h && memcmp(h, "\177ELF", 4) == 0 && h[EI_CLASS] == ELFCLASS64 &&
-	       h[EI_DATA] == ELFDATA2MSB && ((h[E_MACHINE_OFF] << 8) | h[E_MACHINE_OFF + 1]) == EM_SPARCV9;
-}
 
 static int usage(FILE *f)
 {
 	fprintf(f, "usage: hvpmu stat [-e EVENT,...] [-x SEP | -j] [-o FILE] -- PROGRAM [ARGS]\n"
-		   "  -e, --event LIST     events: T4 names, perf aliases, sl=N,mask=M, rHHH; :u :k :h\n"
+		   "  -e, --event LIST     events: the platform's names (hvpmu list), perf aliases, raw; :u :k :h\n"
 		   "  -x, --field-separator SEP   CSV output (perf stat field order)\n"
 		   "  -j, --json-output    JSON lines with perf stat's keys\n"
 		   "  -o, --output FILE    write counts to FILE instead of stderr\n"
@@ -93,7 +35,7 @@ static int usage(FILE *f)
 		   "                       or spread (over chips, then cores)\n"
 		   "      --md FILE        machine description (JSON; docs/machine-description.md)\n"
 		   "      --hw-prefetch N  L1D hardware prefetcher: N next lines on a load miss (0-4, default 0 = off)\n"
-		   "default events: " DEFAULT_EVENTS "\n");
+		   "default events: %s\n", hvpmu_sv_backend_desc(hvpmu_sv_backend_at(0))->default_events);
 	return EXIT_USAGE;
 }
 
@@ -119,125 +61,6 @@ static void join_cmdline(char *dst, size_t n, int argc, char **argv)
 		used += (size_t)snprintf(dst + used, n - used, "%s%s", i ? " " : "", argv[i]);
 }
 
-static double tv_s(struct timeval tv) { return (double)tv.tv_sec + (double)tv.tv_usec / 1e6; }
-
-/* qsort: pairs ("-U", NAME) by NAME's length, longest first. */
-static int longer_name_first(const void *a, const void *b)
-{
-	size_t la = strlen(((char *const *)a)[1]), lb = strlen(((char *const *)b)[1]);
-
-	return la < lb ? 1 : la > lb ? -1 : 0;
-}
-
-int run_guest(const char *tool, struct stat_request *rq, int argc, char **argv, struct stat_result *rs,
-	      struct run_times *t, int *ok)
-{
-	char err[512], prog[PATH_MAX], dir[] = "/tmp/hvpmu.XXXXXX", req[PATH_MAX], plugin[PATH_MAX];
-	char plugin_arg[2 * PATH_MAX + 16];
-	const char *qemu, *sysroot;
-	struct timespec t0, t1;
-	struct rusage ru;
-	int status, rc;
-	pid_t pid;
-
-	*ok = 0;
-	memset(rs, 0, sizeof *rs);
-	if (resolve_program(argv[0], prog, sizeof prog)) {
-		fprintf(stderr, "%s: %s: %s\n", tool, argv[0], strerror(errno));
-		return EXIT_NOTFOUND;
-	}
-	if (!is_sparc64_elf(prog)) {
-		fprintf(stderr, "%s: %s: not a sparc64 ELF executable\n", tool, argv[0]);
-		return EXIT_NOEXEC;
-	}
-	if (find_plugin(plugin, sizeof plugin)) {
-		fprintf(stderr, "%s: cannot find libhvpmu_plugin.so (set HVPMU_PLUGIN)\n", tool);
-		return EXIT_NOEXEC;
-	}
-	if (!mkdtemp(dir)) {
-		fprintf(stderr, "%s: mkdtemp: %s\n", tool, strerror(errno));
-		return EXIT_NOEXEC;
-	}
-	snprintf(req, sizeof req, "%s/request.json", dir);
-	snprintf(rq->out, sizeof rq->out, "%s/result.json", dir);
-	if (stat_request_write(req, rq, err, sizeof err)) {
-		fprintf(stderr, "%s: %s\n", tool, err);
-		rmdir(dir);
-		return EXIT_NOEXEC;
-	}
-	qemu = getenv("HVPMU_QEMU") ? getenv("HVPMU_QEMU") : "qemu-sparc64";
-	sysroot = getenv("HVPMU_SYSROOT") ? getenv("HVPMU_SYSROOT") : default_sysroot;
-	snprintf(plugin_arg, sizeof plugin_arg, "%s,cfg=%s", plugin, req);
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	pid = fork();
-	if (pid == 0) {
-		extern char **environ;
-		size_t nenv = 0;
-		char **av;
-		int k = 0;
-
-		for (char **e = environ; *e; e++)
-			nenv++;
-		if (!(av = calloc((size_t)argc + 8 + 2 * nenv, sizeof *av)))
-			_exit(EXIT_NOEXEC);
-		av[k++] = (char *)qemu;
-		av[k++] = "-L";
-		av[k++] = (char *)sysroot;
-		/* the program sees its environment without hvpmu's own settings
-		 * (HVPMU_*, read by this tool and the plugin): its stack, and so
-		 * its counts, do not depend on them (qemu -U VAR).  QEMU 7.2
-		 * unsets the first variable whose name starts with VAR, so the
-		 * longer names go first. */
-		{
-			int first = k;
-
-			for (char **e = environ; *e; e++)
-				if (strncmp(*e, "HVPMU_", 6) == 0 && strchr(*e, '=')) {
-					av[k++] = "-U";
-					av[k++] = strndup(*e, (size_t)(strchr(*e, '=') - *e));
-				}
-			qsort(av + first, (size_t)(k - first) / 2, 2 * sizeof *av, longer_name_first);
-		}
-		av[k++] = "-plugin";
-		av[k++] = plugin_arg;
-		av[k++] = prog;
-		for (int i = 1; i < argc; i++)
-			av[k++] = argv[i];
-		execvp(qemu, av);
-		fprintf(stderr, "%s: %s: %s (install qemu-user)\n", tool, qemu, strerror(errno));
-		_exit(EXIT_NOTFOUND);
-	}
-	if (pid < 0) {
-		fprintf(stderr, "%s: fork: %s\n", tool, strerror(errno));
-		unlink(req);
-		rmdir(dir);
-		return EXIT_NOEXEC;
-	}
-	/* as perf stat: let the program take ^C, then print what was counted */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	getrusage(RUSAGE_CHILDREN, &ru);
-	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	if (stat_result_read(rq->out, rs, err, sizeof err) == 0) {
-		t->elapsed = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-		t->user = tv_s(ru.ru_utime);
-		t->sys = tv_s(ru.ru_stime);
-		*ok = 1;
-	} else {
-		fprintf(stderr, "%s: no counts: the plugin did not report (%s)\n", tool, err);
-		if (rc == 0)
-			rc = EXIT_NOEXEC;
-	}
-	unlink(req);
-	unlink(rq->out);
-	rmdir(dir);
-	return rc;
-}
-
 int cmd_stat(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -261,7 +84,8 @@ int cmd_stat(int argc, char **argv)
 	enum out_format fmt = OUT_TABLE;
 	const char *sep = NULL, *outfile = NULL;
 	char err[512], cmdline[1024];
-	int have_events = 0, c, rc, ok, t1, platform_given = 0;
+	int have_events = 0, c, rc, ok, platform_given = 0;
+	const struct hvpmu_sv_backend *be;
 	const char *md_file = NULL;
 	struct hvpmu_md md;
 	const char *lists[MAX_EVENT_LISTS];
@@ -283,16 +107,16 @@ int cmd_stat(int argc, char **argv)
 			have_events = 1;
 			break;
 		case 'p': {
-			struct hvpmu_md named;
+			int platform;
 
-			if (tool_set_platform("hvpmu stat", optarg, &rq, &named))
+			if (tool_set_platform("hvpmu stat", optarg, &rq, &platform))
 				return EXIT_USAGE;
 			platform_given = 1;
 			break;
 		}
 		case 'M': md_file = optarg; break;
 		case 'C':
-			if (hvpmu_placement_by_name(optarg) < 0) {
+			if (hvpmu_sv_placement_of(optarg) < 0) {
 				fprintf(stderr, "hvpmu stat: unknown placement '%s' (pack, spread)\n", optarg);
 				return EXIT_USAGE;
 			}
@@ -338,11 +162,11 @@ int cmd_stat(int argc, char **argv)
 	}
 	if (tool_load_md("hvpmu stat", md_file, platform_given, &rq, &md))
 		return EXIT_USAGE;
-	t1 = md.platform == HVPMU_PLATFORM_T1;
+	be = hvpmu_sv_backend_of(md.platform);
 	if (!have_events)
-		lists[nlists++] = t1 ? DEFAULT_EVENTS_T1 : DEFAULT_EVENTS;
+		lists[nlists++] = hvpmu_sv_backend_desc(be)->default_events;
 	for (unsigned i = 0; i < nlists; i++)
-		if (parse_event_list_for(t1, lists[i], rq.ev, &rq.nevents, HVPMU_SV_MAX_EVENTS, err, sizeof err)) {
+		if (hvpmu_sv_parse_events(be, lists[i], rq.ev, &rq.nevents, HVPMU_SV_MAX_EVENTS, err, sizeof err)) {
 			fprintf(stderr, "hvpmu stat: %s\n", err);
 			return EXIT_USAGE;
 		}
@@ -351,12 +175,12 @@ int cmd_stat(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	join_cmdline(cmdline, sizeof cmdline, argc - optind, argv + optind);
-	rc = run_guest("hvpmu stat", &rq, argc - optind, argv + optind, &rs, &t, &ok);
+	rc = run_guest("hvpmu stat", &rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
 	if (ok) {
-		print_stat(out, fmt, sep, cmdline, rq.ev, &rs, &t);
+		print_stat(out, fmt, sep, cmdline, be, rq.ev, &rs, &t);
 		if (rs.hv_status) /* e.g. ENOACCESS: the description gives no perfctraccess */
 			fprintf(stderr, "hvpmu stat: the hypervisor refused the counters (%s)\n",
-				hvpmu_hv_status_name(rs.hv_status));
+				hvpmu_sv_status_name(rs.hv_status));
 		stat_result_free(&rs);
 	}
 	if (out != stderr)

@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_cpustat_parse.c - libFuzzer target for `hvpmu cpustat -c` event
- * sets (src/tools/cpustat.c parse_set, compiled in): cpc_strtoset's
- * `[picN=]EVENT[,attr[N][=val]]...` with sys, nouser, hpriv, emask.
+ * sets (src/tools/cpustat.c parse_set and check_sets, compiled in):
+ * cpc_strtoset's `[picN=]EVENT[,attr[N][=val]]...` with sys, nouser,
+ * hpriv, emask.
  *
- * Input: byte 0 bit 0 picks the platform (1 = t1); the rest is one or more
- * sets separated by '\n' (one -c each).  Invariants (abort on violation):
- * parse_set returns 0 or -1; -1 comes with a one-line message; on 0 the set
- * has 1..npic requests on distinct counters below npic (T4 4, T1 2), each
- * naming an event of the request with sl <= 31, mask <= 0x3f, a mode,
- * modes shared by the set, a T4 event the model supports, and on the T1
- * Instr_cnt only on pic1 and PICL events only on pic0.
+ * Input: byte 0 bit 0 picks the chip driver (0 t4, 1 t1); the rest is
+ * one or more sets separated by '\n' (one -c each).  Invariants (abort
+ * on violation): parse_set returns 0 or -1; -1 comes with a one-line
+ * message; on 0 the set has 1..npic requests on distinct counters below
+ * npic (T4 4, T1 2), each naming an event of the request that the model
+ * supports, on a counter that counts it (T1: Instr_cnt only on pic1,
+ * PICL events only on pic0; niagara-perf-api.txt §2.1), with modes the
+ * chip has (no hpriv on the T1), the same modes across the set, and a
+ * NUL-terminated name; a shared event (T1 Instr_cnt) appears once in the
+ * request however many sets name it.
  *
  * Build: tests/fuzz/CMakeLists.txt (-DHVPMU_FUZZ=ON, CC=clang).
  */
@@ -19,25 +23,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tools/events.c"
 #include "tools/cpustat.c"
 #include "tools/interval.c"
 #include "tools/mdopt.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* cpustat.c runs programs through stat.c's run_guest(); parsing never does. */
-int run_guest(const char *tool, struct stat_request *rq, int argc, char **argv, struct stat_result *rs,
-	      struct run_times *t, int *ok)
+/* cpustat.c runs programs through run.c's run_guest(); parsing never does. */
+int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *md, int argc, char **argv,
+	      struct stat_result *rs, struct run_times *t, int *ok)
 {
-	(void)tool; (void)rq; (void)argc; (void)argv; (void)rs; (void)t;
+	(void)tool; (void)rq; (void)md; (void)argc; (void)argv; (void)rs; (void)t;
 	*ok = 0;
 	abort();
 }
 
 static void check_set(const struct opts *o, const struct stat_request *rq, const struct set *st)
 {
-	unsigned npic = o->t1 ? T1_NPIC : HVPMU_T4_NPIC, used = 0;
+	const struct hvpmu_sv_backend_desc *d = hvpmu_sv_backend_desc(o->be);
+	unsigned npic = d->npic, used = 0;
 	const struct hvpmu_sv_event *e0;
 
 	if (st->nreq == 0 || st->nreq > npic)
@@ -50,19 +54,24 @@ static void check_set(const struct opts *o, const struct stat_request *rq, const
 			abort();
 		used |= 1u << st->req[r].pic;
 		e = &rq->ev[st->req[r].event];
-		if (e->sl > 31 || e->mask > 0x3f || !(e->ut || e->st || e->ht) || !memchr(e->name, 0, sizeof e->name))
+		if (!e->modes || (e->modes & ~d->modes) || e->modes != e0->modes || !memchr(e->name, 0, sizeof e->name))
 			abort();
-		if (e->ut != e0->ut || e->st != e0->st || e->ht != e0->ht)
+		if (!hvpmu_sv_event_supported(o->be, e->config) ||
+		    !(hvpmu_sv_event_pics(o->be, e->config) & (1u << st->req[r].pic)))
 			abort();
-		if (o->t1) {
-			int pich = e->mask == HVPMU_SV_T1_PICH;
-
-			if (e->ht || st->req[r].pic != (pich ? 1u : 0u) || (!pich && hvpmu_t1_picl_modeled(e->sl) != 0))
-				abort();
-		} else if (!hvpmu_t4_event_supported(e->sl, e->mask)) {
+		if (o->be == hvpmu_sv_backend_of(HVPMU_PLATFORM_T1) &&
+		    st->req[r].pic != (e->config == HVPMU_SV_T1_PICH ? 1u : 0u))
 			abort();
-		}
 	}
+}
+
+/* A shared event is in the request once. */
+static void check_shared(const struct opts *o, const struct stat_request *rq)
+{
+	for (unsigned i = 0; i < rq->nevents; i++)
+		for (unsigned j = i + 1; j < rq->nevents; j++)
+			if (hvpmu_sv_event_shared(o->be, rq->ev[i].config) && rq->ev[j].config == rq->ev[i].config)
+				abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -75,7 +84,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memset(&o, 0, sizeof o);
 	memset(&rq, 0, sizeof rq);
-	o.t1 = data[0] & 1;
+	o.be = hvpmu_sv_backend_of(data[0] & 1 ? HVPMU_PLATFORM_T1 : HVPMU_PLATFORM_T4);
+	if (!o.be)
+		abort();
 	buf = malloc(size);
 	if (!buf)
 		return 0;
@@ -98,6 +109,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (rq.nevents > HVPMU_SV_MAX_EVENTS)
 		abort();
+	check_shared(&o, &rq);
 	free(buf);
 	return 0;
 }

@@ -6,7 +6,7 @@
  * Every 4-byte big-endian word of the input is decoded at a PC taken from
  * the input; the invariants of sparc-t4-performance-instrumentation.md
  * TABLE 10-2 sl=3 ("3F counts all instructions": exactly one of the six
- * group bits) and footnote 12 (1, 2 or 8 micro-ops) must hold, or the
+ * group bits, HVPMU_IC_GROUPS of hvpmu/insn.h) and footnote 12 (1, 2 or 8 micro-ops) must hold, or the
  * target aborts.
  *
  * Build: clang -fsanitize=fuzzer,address,undefined -Iinclude \
@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 enum { WORD_BYTES = 4, PC_BYTES = 8, BYTE_BITS = 8 };
 
-#define FLAGS_DEFINED ((uint32_t)(HVPMU_IC_SL3_MASK | HVPMU_IC_SWCOUNT | HVPMU_IC_ATOMIC | \
+#define FLAGS_DEFINED ((uint32_t)(HVPMU_IC_GROUPS | HVPMU_IC_SWCOUNT | HVPMU_IC_ATOMIC | \
 	HVPMU_IC_PREFETCH | HVPMU_IC_BLOCK | HVPMU_IC_NTC | HVPMU_IC_CTI_COND | \
 	HVPMU_IC_CTI_ALWAYS | HVPMU_IC_ALTSPACE_DYN | HVPMU_IC_ILLEGAL | HVPMU_IC_SYSCALL | \
 	HVPMU_IC_CALL | HVPMU_IC_RET | HVPMU_IC_INDIRECT))
@@ -45,7 +45,7 @@ static void check(uint32_t word, uint64_t pc)
 
 	memset(&d, 0xa5, sizeof(d));
 	flags = hvpmu_sparc_decode(word, pc, &d);
-	sl3 = flags & HVPMU_IC_SL3_MASK;
+	sl3 = flags & HVPMU_IC_GROUPS;
 
 	if (flags != d.flags || (flags & ~FLAGS_DEFINED) != 0)
 		abort();

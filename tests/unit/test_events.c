@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_events.c - unit tests for the SPARC T4 event tables
- * (src/pmu/t4_events.c, include/hvpmu/t4_events.h) and the CLI event-list
- * parser (src/tools/events.c, compiled into this test).
+ * (src/pmu/t4_events.c, include/hvpmu/t4_events.h) and the chip drivers'
+ * event-list parser (hvpmu_sv_parse_events, src/supervisor/backend*.c).
  *
  * Tables: groups, Precise column and reserved sl values of
  * sparc-t4-performance-instrumentation.md TABLE 10-2 (§10.2); the Solaris
@@ -17,14 +17,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include <hvpmu/hvpmu.h>
-
-/* The CLI parser is not part of the library: compile it in. */
-#include "../../src/tools/events.c"
 
 #define ERRLEN 256
 
@@ -259,6 +257,8 @@ static void test_aliases(void **state)
 
 /* --- CLI parser ---------------------------------------------------------- */
 
+static const struct hvpmu_sv_backend *t4(void) { return hvpmu_sv_backend_of(HVPMU_PLATFORM_T4); }
+
 struct parsed {
 	struct hvpmu_sv_event ev[HVPMU_SV_MAX_EVENTS];
 	unsigned n;
@@ -271,7 +271,7 @@ static struct parsed *parse(const char *list, unsigned cap)
 	static struct parsed p;
 
 	memset(&p, 0, sizeof p);
-	p.rc = parse_event_list(list, p.ev, &p.n, cap, p.err, sizeof p.err);
+	p.rc = hvpmu_sv_parse_events(t4(), list, p.ev, &p.n, cap, p.err, sizeof p.err);
 	return &p;
 }
 
@@ -279,11 +279,9 @@ static void expect_ev(const struct hvpmu_sv_event *e, const char *name, unsigned
 		      int ut, int st, int ht)
 {
 	assert_string_equal(e->name, name);
-	assert_int_equal(e->sl, sl);
-	assert_int_equal(e->mask, mask);
-	assert_int_equal(e->ut, ut);
-	assert_int_equal(e->st, st);
-	assert_int_equal(e->ht, ht);
+	assert_int_equal(e->config, (uint64_t)sl << 6 | mask); /* t4-events.md §0: rHHH = (sl << 6) | mask */
+	assert_int_equal(e->modes, (ut ? HVPMU_SV_MODE_USER : 0) | (st ? HVPMU_SV_MODE_KERNEL : 0) |
+					   (ht ? HVPMU_SV_MODE_HYPER : 0));
 }
 
 static void expect_error(const char *list, unsigned cap, const char *needle)
@@ -390,14 +388,14 @@ static void test_parse_appends(void **state)
 	(void)state;
 	memset(ev, 0, sizeof ev);
 	strcpy(ev[0].name, "keep");
-	assert_int_equal(parse_event_list("cycles,instructions", ev, &n, 4, err, sizeof err), 0);
+	assert_int_equal(hvpmu_sv_parse_events(t4(), "cycles,instructions", ev, &n, 4, err, sizeof err), 0);
 	assert_int_equal(n, 3);
 	assert_string_equal(ev[0].name, "keep");
 	expect_ev(&ev[1], "cycles", 26, 0, 1, 1, 0);
 	expect_ev(&ev[2], "instructions", 3, 0x3f, 1, 1, 0);
 	/* exactly cap events is fine */
 	n = 0;
-	assert_int_equal(parse_event_list("cycles,cycles:u,cycles:k,cycles:h", ev, &n, 4, err, sizeof err), 0);
+	assert_int_equal(hvpmu_sv_parse_events(t4(), "cycles,cycles:u,cycles:k,cycles:h", ev, &n, 4, err, sizeof err), 0);
 	assert_int_equal(n, 4);
 }
 
@@ -428,6 +426,9 @@ static void test_parse_errors(void **state)
 	expect_error("rxyz", HVPMU_SV_MAX_EVENTS, "rxyz");
 	expect_error("r", HVPMU_SV_MAX_EVENTS, NULL);
 	expect_error("r0x1", HVPMU_SV_MAX_EVENTS, NULL);
+	/* control characters: refused without quoting them (one-line message) */
+	expect_error("Instr_all\nBogus", HVPMU_SV_MAX_EVENTS, "0x0a");
+	expect_error("Instr_all\t", HVPMU_SV_MAX_EVENTS, "0x09");
 	/* empty list */
 	expect_error("", HVPMU_SV_MAX_EVENTS, "empty");
 	expect_error(NULL, HVPMU_SV_MAX_EVENTS, "empty");
@@ -449,6 +450,57 @@ static void test_parse_no_events_is_error(void **state)
 	expect_error(",,", HVPMU_SV_MAX_EVENTS, "empty");
 }
 
+/* The T1 driver: Instr_cnt on PICH (config HVPMU_SV_T1_PICH), the eight
+ * PICL events by SL (niagara-perf-api.txt §2.1), rN the PICL select, no
+ * hypervisor mode (the T1 PCR has UT and ST only) and no sl=,mask=. */
+static void test_parse_t1(void **state)
+{
+	const struct hvpmu_sv_backend *t1 = hvpmu_sv_backend_of(HVPMU_PLATFORM_T1);
+	struct hvpmu_sv_event ev[8];
+	unsigned n = 0;
+	char err[ERRLEN] = "";
+
+	(void)state;
+	assert_non_null(t1);
+	assert_int_equal(hvpmu_sv_parse_events(t1, "Instr_cnt,DC_miss:u,r6:k,instructions,cache-misses", ev, &n, 8,
+					       err, sizeof err), 0);
+	assert_int_equal(n, 5);
+	assert_int_equal(ev[0].config, HVPMU_SV_T1_PICH);
+	assert_int_equal(ev[0].modes, HVPMU_SV_MODE_USER | HVPMU_SV_MODE_KERNEL);
+	assert_int_equal(ev[1].config, HVPMU_T1_SL_DC_MISS);
+	assert_int_equal(ev[1].modes, HVPMU_SV_MODE_USER);
+	assert_int_equal(ev[2].config, 6);
+	assert_int_equal(ev[2].modes, HVPMU_SV_MODE_KERNEL);
+	assert_int_equal(ev[3].config, HVPMU_SV_T1_PICH);
+	assert_int_equal(ev[4].config, HVPMU_T1_SL_DC_MISS);
+	/* counters: Instr_cnt only on pic1 (PICH), PICL events only on pic0 */
+	assert_int_equal(hvpmu_sv_event_pics(t1, HVPMU_SV_T1_PICH), 0x2);
+	assert_int_equal(hvpmu_sv_event_pics(t1, HVPMU_T1_SL_DC_MISS), 0x1);
+	assert_true(hvpmu_sv_event_shared(t1, HVPMU_SV_T1_PICH));
+	assert_false(hvpmu_sv_event_shared(t1, HVPMU_T1_SL_DC_MISS));
+	/* T4 has no shared event and any event on any counter */
+	assert_int_equal(hvpmu_sv_event_pics(t4(), 3 << 6 | 0x3f), 0xf);
+	assert_false(hvpmu_sv_event_shared(t4(), 3 << 6 | 0x3f));
+	for (unsigned i = 0; i < 4; i++) {
+		static const char *const bad[] = { "DC_miss:h", "sl=3,mask=1", "r8", "Instr_all" };
+
+		n = 0;
+		err[0] = 0;
+		if (hvpmu_sv_parse_events(t1, bad[i], ev, &n, 8, err, sizeof err) != -1)
+			fail_msg("T1 accepted '%s'", bad[i]);
+		assert_true(err[0] != 0);
+	}
+	/* emask: T4 ORs mask bits 0..0x3f; the T1 takes none */
+	{
+		uint64_t c = 0;
+
+		assert_int_equal(hvpmu_sv_event_emask(t4(), 3 << 6, 0x3f, &c), 0);
+		assert_int_equal(c, 3 << 6 | 0x3f);
+		assert_int_equal(hvpmu_sv_event_emask(t4(), 3 << 6, 0x40, &c), -1);
+		assert_int_equal(hvpmu_sv_event_emask(t1, HVPMU_T1_SL_DC_MISS, 1, &c), -1);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -464,6 +516,7 @@ int main(void)
 		cmocka_unit_test(test_parse_appends),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_parse_no_events_is_error),
+		cmocka_unit_test(test_parse_t1),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -185,11 +185,9 @@ static int add_event(struct sim *s, const char *name, unsigned sl, unsigned mask
 
 	memset(&ev, 0, sizeof ev);
 	strncpy(ev.name, name, sizeof ev.name - 1);
-	ev.sl = (uint8_t)sl;
-	ev.mask = (uint8_t)mask;
-	ev.ut = (uint8_t)ut;
-	ev.st = (uint8_t)st;
-	ev.ht = (uint8_t)ht;
+	ev.config = HVPMU_SV_T4_CONFIG(sl, mask);
+	ev.modes = (uint8_t)((ut ? HVPMU_SV_MODE_USER : 0) | (st ? HVPMU_SV_MODE_KERNEL : 0) |
+			     (ht ? HVPMU_SV_MODE_HYPER : 0));
 	idx = hvpmu_sv_add_event(s->sv, &ev);
 	assert_true(idx >= 0);
 	return idx;
@@ -868,9 +866,8 @@ static void test_fold_and_strand_share(void **state)
 
 		memset(&ev, 0, sizeof ev);
 		strcpy(ev.name, "Instr_ld");
-		ev.sl = 3;
-		ev.mask = 0x04;
-		ev.ut = 1;
+		ev.config = HVPMU_SV_T4_CONFIG(3, 0x04);
+		ev.modes = HVPMU_SV_MODE_USER;
 		ev.new_group = 1;
 		ld = hvpmu_sv_add_event(s.sv, &ev);
 		assert_true(ld >= 0);
@@ -903,20 +900,21 @@ static void test_sv_api(void **state)
 	assert_int_equal(hvpmu_sv_create(s.hv, 0, NULL, NULL), HVPMU_EINVAL);
 	assert_int_equal(hvpmu_sv_create(s.hv, 1, NULL, &sv2), HVPMU_EINVAL); /* no guest 1 */
 	memset(&ev, 0, sizeof ev);
-	ev.sl = 32;
-	ev.ut = 1;
+	ev.config = HVPMU_SV_T4_CONFIG(32, 0); /* sl is 5 bits (TABLE 10-1) */
+	ev.modes = HVPMU_SV_MODE_USER;
 	assert_int_equal(hvpmu_sv_add_event(s.sv, &ev), HVPMU_EINVAL);
-	ev.sl = 3;
-	ev.mask = 0x40;
+	ev.config = UINT64_C(1) << 40;
 	assert_int_equal(hvpmu_sv_add_event(s.sv, &ev), HVPMU_EINVAL);
-	ev.mask = 0x3f;
-	ev.ut = 0;
+	ev.config = HVPMU_SV_T4_CONFIG(3, 0x3f);
+	ev.modes = 0x8; /* no such mode */
+	assert_int_equal(hvpmu_sv_add_event(s.sv, &ev), HVPMU_EINVAL);
+	ev.modes = 0;
 	assert_int_equal(hvpmu_sv_add_event(s.sv, &ev), HVPMU_EINVAL);
 	assert_int_equal(hvpmu_sv_add_event(s.sv, NULL), HVPMU_EINVAL);
 	ld = add_event(&s, "Instr_ld", 3, 0x04, 1, 0, 0);
 	for (unsigned i = 1; i < HVPMU_SV_MAX_EVENTS; i++)
 		add_event(&s, "Instr_all", 3, 0x3f, 1, 0, 0);
-	ev.ut = 1;
+	ev.modes = HVPMU_SV_MODE_USER;
 	assert_int_equal(hvpmu_sv_add_event(s.sv, &ev), HVPMU_EFULL);
 	assert_int_equal(hvpmu_sv_nevents(s.sv), HVPMU_SV_MAX_EVENTS);
 	assert_int_equal(hvpmu_sv_start_strand(s.sv, 64), HVPMU_ERANGE);

@@ -46,12 +46,11 @@ static void rig_init(struct rig *r, enum hvpmu_platform p)
 	assert_int_equal(hvpmu_sv_create(r->hv, 0, &cfg, &r->sv), 0);
 	memset(&ev, 0, sizeof ev);
 	if (p == HVPMU_PLATFORM_T1) {
-		ev.mask = HVPMU_SV_T1_PICH; /* Instr_cnt */
+		ev.config = HVPMU_SV_T1_PICH; /* Instr_cnt */
 	} else {
-		ev.sl = 3;    /* TABLE 10-2: Instr_all */
-		ev.mask = 0x3f;
+		ev.config = HVPMU_SV_T4_CONFIG(3, 0x3f); /* TABLE 10-2: Instr_all */
 	}
-	ev.ut = 1;
+	ev.modes = HVPMU_SV_MODE_USER;
 	assert_int_equal(hvpmu_sv_add_event(r->sv, &ev), 0);
 	r->a = hvpmu_machine_activity(r->m, 0);
 	r->cls = hvpmu_machine_class(r->m, hvpmu_sparc_decode(ADD, 0, &d));
@@ -155,6 +154,7 @@ static void test_from_user_mode_t4(void **state)
 	struct rig r;
 	struct hvpmu_sv_count c;
 	uint64_t counts[2];
+	const unsigned sel[2] = { HVPMU_T4_DRAM_SEL_READS, HVPMU_T4_DRAM_SEL_WRITES };
 
 	(void)state;
 	rig_init(&r, HVPMU_PLATFORM_T4);
@@ -164,9 +164,9 @@ static void test_from_user_mode_t4(void **state)
 	retire(&r, 20);
 	assert_int_equal(hvpmu_sv_fold(r.sv, 0), 0);
 	check_user(&r, 0);
-	assert_int_equal(hvpmu_sv_mcu_program(r.sv, 0, 0, HVPMU_T4_DRAM_SEL_READS, HVPMU_T4_DRAM_SEL_WRITES), 0);
+	assert_int_equal(hvpmu_sv_uncore_program(r.sv, 0, 0, sel), 0); /* mcu0 */
 	check_user(&r, 0);
-	assert_int_equal(hvpmu_sv_mcu_read(r.sv, 0, 0, counts), 0);
+	assert_int_equal(hvpmu_sv_uncore_read(r.sv, 0, 0, counts), 0);
 	check_user(&r, 0);
 	assert_int_equal(hvpmu_sv_stop_strand(r.sv, 0), 0);
 	check_user(&r, 0);
@@ -189,10 +189,14 @@ static void test_from_user_mode_t1(void **state)
 	assert_int_equal(hvpmu_sv_start_strand(r.sv, 0), 0);
 	check_user(&r, 0);
 	retire(&r, 20);
-	for (unsigned unit = 0; unit < HVPMU_SV_T1_UNITS; unit++) {
-		assert_int_equal(hvpmu_sv_t1perf_program(r.sv, 0, unit, 0, 1), 0);
+	/* jbus0 and dram0-3 */
+	assert_int_equal(hvpmu_sv_uncore_count(hvpmu_sv_backend_of(HVPMU_PLATFORM_T1), &r.md), 5);
+	for (unsigned unit = 0; unit < 5; unit++) {
+		const unsigned code[2] = { 0, 1 };
+
+		assert_int_equal(hvpmu_sv_uncore_program(r.sv, 0, unit, code), 0);
 		check_user(&r, 0);
-		assert_int_equal(hvpmu_sv_t1perf_read(r.sv, 0, unit, counts), 0);
+		assert_int_equal(hvpmu_sv_uncore_read(r.sv, 0, unit, counts), 0);
 		check_user(&r, 0);
 	}
 	assert_int_equal(hvpmu_sv_mmustat_start(r.sv, 0, MMU_BUF), 0);
@@ -261,18 +265,22 @@ static void test_strand_ownership(void **state)
 		assert_int_equal(hvpmu_hv_create(m, &hv), 0);
 		assert_int_equal(hvpmu_sv_create(hv, 0, NULL, &sv), 0);
 		memset(&ev, 0, sizeof ev);
-		ev.sl = plats[k] == HVPMU_PLATFORM_T4 ? 3 : 0;
-		ev.mask = plats[k] == HVPMU_PLATFORM_T4 ? 0x3f : HVPMU_SV_T1_PICH;
-		ev.ut = 1;
-		assert_int_equal(hvpmu_sv_add_event(sv, &ev), 0);
+		ev.config = plats[k] == HVPMU_PLATFORM_T4 ? HVPMU_SV_T4_CONFIG(3, 0x3f) : HVPMU_SV_T1_PICH;
+		ev.modes = HVPMU_SV_MODE_USER | HVPMU_SV_MODE_HYPER; /* the T1 PCR has no HT (§2.1) */
+		assert_int_equal(hvpmu_sv_add_event(sv, &ev), plats[k] == HVPMU_PLATFORM_T1 ? HVPMU_EINVAL : 0);
+		ev.modes = HVPMU_SV_MODE_USER;
+		if (plats[k] == HVPMU_PLATFORM_T1)
+			assert_int_equal(hvpmu_sv_add_event(sv, &ev), 0);
 		assert_int_equal(hvpmu_sv_start_strand(sv, other), HVPMU_ERANGE);
 		assert_int_equal(hvpmu_sv_fold(sv, other), HVPMU_ERANGE);
 		assert_int_equal(hvpmu_sv_stop_strand(sv, other), HVPMU_ERANGE);
 		assert_int_equal(hvpmu_sv_read_strand(sv, other, 0, &raw, &running), HVPMU_ERANGE);
-		assert_int_equal(hvpmu_sv_mcu_program(sv, other, 0, 0, 1), HVPMU_ERANGE);
-		assert_int_equal(hvpmu_sv_mcu_read(sv, other, 0, counts), HVPMU_ERANGE);
-		assert_int_equal(hvpmu_sv_t1perf_program(sv, other, 1, 0, 1), HVPMU_ERANGE);
-		assert_int_equal(hvpmu_sv_t1perf_read(sv, other, 1, counts), HVPMU_ERANGE);
+		for (unsigned dev = 0; dev < 2; dev++) { /* t4: mcu0, mcu1; t1: jbus0, dram0 */
+			const unsigned code[2] = { 0, 1 };
+
+			assert_int_equal(hvpmu_sv_uncore_program(sv, other, dev, code), HVPMU_ERANGE);
+			assert_int_equal(hvpmu_sv_uncore_read(sv, other, dev, counts), HVPMU_ERANGE);
+		}
 		assert_int_equal(hvpmu_sv_mmustat_start(sv, other, MMU_BUF), HVPMU_ERANGE);
 		assert_int_equal(hvpmu_sv_mmustat_read(sv, other, words), HVPMU_ERANGE);
 		assert_int_equal(hvpmu_sv_mmustat_stop(sv, other), HVPMU_ERANGE);

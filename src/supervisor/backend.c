@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The chip drivers as the tools see them (hvpmu/supervisor.h): the table
+ * of back-ends, the event-list syntax common to all of them (perf's
+ * comma-separated NAME[:MODS], with the back-end's names, aliases and raw
+ * syntax), the properties of an event, the chip-wide devices by name, and
+ * the machine a command line names.  No tool knows a chip; each back-end
+ * (backend_t4.c, backend_t1.c) is data and a few pure functions.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sv_internal.h"
+
+static const struct hvpmu_sv_backend *const backends[] = { &sv_backend_t4, &sv_backend_t1 };
+#define NBACKENDS (sizeof backends / sizeof backends[0])
+
+const struct hvpmu_sv_backend *hvpmu_sv_backend_at(unsigned i)
+{
+	return i < NBACKENDS ? backends[i] : NULL;
+}
+
+const struct hvpmu_sv_backend *hvpmu_sv_backend_of(int platform)
+{
+	for (unsigned i = 0; i < NBACKENDS; i++)
+		if (backends[i]->platform == platform)
+			return backends[i];
+	return NULL;
+}
+
+const struct hvpmu_sv_backend_desc *hvpmu_sv_backend_desc(const struct hvpmu_sv_backend *be)
+{
+	return &be->desc;
+}
+
+int hvpmu_sv_backend_event(const struct hvpmu_sv_backend *be, unsigned i, struct hvpmu_sv_event_info *out)
+{
+	return be->event(i, out);
+}
+
+int hvpmu_sv_backend_alias(const struct hvpmu_sv_backend *be, unsigned i, struct hvpmu_sv_event_info *out)
+{
+	return be->alias ? be->alias(i, out) : HVPMU_ERANGE;
+}
+
+/* ---- the event-list syntax ---- */
+
+/* perf's modifiers: `:u` user (PCR ut), `:k` kernel (st), `:h`
+ * hypervisor (ht), combinable (`:uk`); at least one. */
+static int parse_modes(const char *mods, uint8_t *modes)
+{
+	*modes = 0;
+	for (const char *p = mods; *p; p++) {
+		switch (*p) {
+		case 'u': *modes |= HVPMU_SV_MODE_USER; break;
+		case 'k': *modes |= HVPMU_SV_MODE_KERNEL; break;
+		case 'h': *modes |= HVPMU_SV_MODE_HYPER; break;
+		default: return -1;
+		}
+	}
+	return *modes ? 0 : -1;
+}
+
+/*
+ * One event token NAME[:MODS] into e: without modifiers an event counts
+ * user and kernel, not hypervisor, as Linux on T4 never sets PCR.ht
+ * (linux-clients.md §1.7; docs/cli.md).
+ */
+#define BASE_MAX 128
+static int parse_one(const struct hvpmu_sv_backend *be, const char *tok, struct hvpmu_sv_event *e, char *err,
+		     size_t errlen)
+{
+	const char *colon = strchr(tok, ':');
+	size_t blen = colon ? (size_t)(colon - tok) : strlen(tok);
+	char base[BASE_MAX];
+
+	memset(e, 0, sizeof *e);
+	if (blen == 0 || blen >= BASE_MAX || strlen(tok) >= sizeof e->name) {
+		snprintf(err, errlen, "invalid event '%s'", tok);
+		return -1;
+	}
+	memcpy(base, tok, blen);
+	base[blen] = 0;
+	snprintf(e->name, sizeof e->name, "%s", tok);
+	if (be->lookup(tok, base, &e->config, err, errlen))
+		return -1;
+	if (parse_modes(colon ? colon + 1 : "uk", &e->modes) || (e->modes & ~be->desc.modes)) {
+		snprintf(err, errlen, "invalid modifier in '%s' (%s)", tok, be->desc.mode_help);
+		return -1;
+	}
+	return 0;
+}
+
+int hvpmu_sv_parse_events(const struct hvpmu_sv_backend *be, const char *list, struct hvpmu_sv_event *ev,
+			  unsigned *n, unsigned cap, char *err, size_t errlen)
+{
+	char *copy, *save = NULL, *tok;
+	int rc = 0, any = 0;
+
+	/* names are printable ASCII: a control character (a newline) would
+	 * also break the one-line message that quotes the token */
+	for (const char *c = list; c && *c; c++)
+		if ((unsigned char)*c < 0x20 || (unsigned char)*c > 0x7e) {
+			snprintf(err, errlen, "invalid character 0x%02x in the event list", (unsigned char)*c);
+			return -1;
+		}
+	copy = strdup(list ? list : "");
+	if (!copy) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char joined[160];
+
+		/* a raw "sl=N,mask=M[:mods]" spans two comma-separated tokens */
+		if (strncmp(tok, "sl=", 3) == 0) {
+			char *m = strtok_r(NULL, ",", &save);
+
+			if (!m || strncmp(m, "mask=", 5) != 0) {
+				snprintf(err, errlen, "invalid raw event '%s' (want sl=N,mask=M)", tok);
+				rc = -1;
+				break;
+			}
+			snprintf(joined, sizeof joined, "%s/%s", tok, m);
+			tok = joined;
+		}
+		if (*n == cap) {
+			snprintf(err, errlen, "too many events (at most %u)", cap);
+			rc = -1;
+			break;
+		}
+		any = 1;
+		if (parse_one(be, tok, &ev[*n], err, errlen)) {
+			rc = -1;
+			break;
+		}
+		if (tok == joined) /* report raw events as the user wrote them */
+			for (char *c = strchr(ev[*n].name, '/'); c; c = NULL)
+				*c = ',';
+		(*n)++;
+	}
+	if (rc == 0 && !any) {
+		snprintf(err, errlen, "empty event list");
+		rc = -1;
+	}
+	free(copy);
+	return rc;
+}
+
+/* ---- properties of an event ---- */
+
+int hvpmu_sv_event_supported(const struct hvpmu_sv_backend *be, uint64_t config) { return be->supported(config); }
+uint32_t hvpmu_sv_event_pics(const struct hvpmu_sv_backend *be, uint64_t config) { return be->pics(config); }
+int hvpmu_sv_event_shared(const struct hvpmu_sv_backend *be, uint64_t config) { return be->shared(config); }
+int hvpmu_sv_event_generic(const struct hvpmu_sv_backend *be, uint64_t config) { return be->generic(config); }
+unsigned hvpmu_sv_event_features(const struct hvpmu_sv_backend *be, uint64_t config) { return be->features(config); }
+
+int hvpmu_sv_event_emask(const struct hvpmu_sv_backend *be, uint64_t config, uint64_t emask, uint64_t *out)
+{
+	if (emask & ~be->desc.emask)
+		return -1;
+	*out = config | emask;
+	return 0;
+}
+
+/* ---- chip-wide devices by name ---- */
+
+/* The kind of device `dev`, or NULL. */
+static const struct sv_uncore_kind *kind_of(const struct hvpmu_sv_backend *be, unsigned dev)
+{
+	for (unsigned k = 0; k < be->nkinds; k++)
+		if (dev >= be->kinds[k].first && dev - be->kinds[k].first < be->kinds[k].max)
+			return &be->kinds[k];
+	return NULL;
+}
+
+const struct hvpmu_sv_backend *hvpmu_sv_uncore_parse(const char *name, unsigned *dev)
+{
+	for (unsigned b = 0; name && b < NBACKENDS; b++)
+		for (unsigned k = 0; k < backends[b]->nkinds; k++) {
+			const struct sv_uncore_kind *kd = &backends[b]->kinds[k];
+			size_t len = strlen(kd->prefix);
+			unsigned long num;
+			char *end;
+
+			if (strncmp(name, kd->prefix, len) != 0 || name[len] < '0' || name[len] > '9')
+				continue;
+			num = strtoul(name + len, &end, 10);
+			if (*end || num >= kd->max || kd->first + num >= HVPMU_SV_MAX_UNCORE)
+				continue;
+			*dev = kd->first + (unsigned)num;
+			return backends[b];
+		}
+	return NULL;
+}
+
+int hvpmu_sv_uncore_name(const struct hvpmu_sv_backend *be, unsigned dev, char *buf, size_t n)
+{
+	const struct sv_uncore_kind *kd = kind_of(be, dev);
+
+	if (!kd)
+		return HVPMU_ERANGE;
+	snprintf(buf, n, "%s%u", kd->prefix, dev - kd->first);
+	return HVPMU_OK;
+}
+
+unsigned hvpmu_sv_uncore_count(const struct hvpmu_sv_backend *be, const struct hvpmu_md *md)
+{
+	return be->uncore_count(md);
+}
+
+int hvpmu_sv_uncore_code(const struct hvpmu_sv_backend *be, unsigned dev, const char *name, unsigned *code)
+{
+	const struct sv_uncore_kind *kd = kind_of(be, dev);
+	unsigned long v;
+	char *end;
+	int byname;
+
+	if (!kd || !name || !*name)
+		return -1;
+	if ((byname = kd->code_by_name(name)) >= 0) {
+		*code = (unsigned)byname;
+		return 0;
+	}
+	if (strcmp(name, "clear_pic") == 0) {
+		*code = kd->clear_code;
+		return 0;
+	}
+	v = strtoul(name, &end, 0);
+	if (*end || name[0] == '-' || v >= kd->ncodes)
+		return -1;
+	*code = (unsigned)v;
+	return 0;
+}
+
+int hvpmu_sv_uncore_event(const struct hvpmu_sv_backend *be, unsigned dev, unsigned i, const char **name,
+			  unsigned *code)
+{
+	const struct sv_uncore_kind *kd = kind_of(be, dev);
+
+	if (!kd)
+		return HVPMU_ERANGE;
+	for (unsigned c = 0; c < kd->ncodes; c++) {
+		const char *nm = kd->code_name(c);
+
+		if (!nm || c == kd->clear_code || strcmp(nm, "clear_pic") == 0)
+			continue;
+		if (i-- == 0) {
+			*name = nm;
+			*code = c;
+			return HVPMU_OK;
+		}
+	}
+	if (i == 0) { /* the code that counts nothing comes last */
+		*name = "clear_pic";
+		*code = kd->clear_code;
+		return HVPMU_OK;
+	}
+	return HVPMU_ERANGE;
+}
+
+int hvpmu_sv_uncore_kind(const struct hvpmu_sv_backend *be, unsigned i, const char **prefix, unsigned *first_dev)
+{
+	if (i >= be->nkinds)
+		return HVPMU_ERANGE;
+	*prefix = be->kinds[i].prefix;
+	*first_dev = be->kinds[i].first;
+	return HVPMU_OK;
+}
+
+/* ---- names and the machine of a command line ---- */
+
+const char *hvpmu_sv_status_name(uint64_t status) { return hvpmu_hv_status_name(status); }
+const char *hvpmu_sv_mmustat_field_name(uint32_t offset) { return hvpmu_mmustat_field_name(offset); }
+
+int hvpmu_sv_placement_of(const char *name) { return hvpmu_placement_by_name(name); }
+
+int hvpmu_sv_platform_of(const char *name)
+{
+	struct hvpmu_md md;
+
+	return name && hvpmu_md_by_name(name, &md) == 0 ? (int)md.platform : -1;
+}
+
+int hvpmu_sv_load_machine(const char *platform, const char *md_file, int platform_given, struct hvpmu_md *md,
+			  char *platform_out, char *err, size_t errlen)
+{
+	struct hvpmu_md named;
+	char why[256];
+	const char *name = platform && *platform ? platform : "t4";
+
+	if (hvpmu_md_by_name(name, &named)) {
+		snprintf(err, errlen, "unknown platform '%s'", name);
+		return -1;
+	}
+	*md = named;
+	if (md_file) {
+		if (hvpmu_md_load(md_file, &named, md, why, sizeof why)) {
+			snprintf(err, errlen, "--md %s: %s", md_file, why);
+			return -1;
+		}
+		if (platform_given && md->platform != named.platform) {
+			snprintf(err, errlen, "--md %s describes platform %s, the command line asks for %s", md_file,
+				 hvpmu_platform_name(md->platform), hvpmu_platform_name(named.platform));
+			return -1;
+		}
+	}
+	/* the session starts from the same base: the file names the rest */
+	snprintf(platform_out, HVPMU_SV_PLATFORM_NAME_MAX, "%s",
+		 md_file && !platform_given ? hvpmu_platform_name(md->platform) : name);
+	return 0;
+}
+
+int hvpmu_sv_program_format(const struct hvpmu_md *md, struct hvpmu_sv_program_format *out)
+{
+	const struct hvpmu_isa *isa = hvpmu_isa_by_name(md->isa);
+
+	if (!isa)
+		return HVPMU_EINVAL;
+	out->elf_class = isa->elf_class;
+	out->elf_data = isa->elf_data;
+	out->elf_machine = isa->elf_machine;
+	out->qemu_user = isa->qemu_user;
+	out->sysroot = isa->sysroot;
+	out->isa = isa->name;
+	return HVPMU_OK;
+}

@@ -237,6 +237,11 @@ int hvpmu_placement_by_name(const char *name);
 /* Total number of strands described by *md. */
 uint32_t hvpmu_md_nstrands(const struct hvpmu_md *md);
 
+/* The names hvpmu_md_by_name knows, i = 0, 1, ... (NULL past the last):
+ * each platform's name, a platform's named servers after it ("t4",
+ * "t4-1", "t4-2", "t4-4", "t1").  Thread-safe. */
+const char *hvpmu_md_name_at(unsigned i);
+
 /* Platform name ("t4") or NULL; and the reverse lookup (-1 if unknown). */
 const char *hvpmu_platform_name(enum hvpmu_platform p);
 int hvpmu_platform_by_name(const char *name);

@@ -281,6 +281,10 @@ const char *hvpmu_sv_mmustat_field_name(uint32_t offset);
  * enum hvpmu_placement, hvpmu/md.h), or -1 if there is none of that name. */
 int hvpmu_sv_placement_of(const char *name);
 
+/* The built-in descriptions' names, i = 0, 1, ... (NULL past the last):
+ * "t4", "t4-1", "t4-2", "t4-4", "t1" (hvpmu_md_name_at). */
+const char *hvpmu_sv_machine_name_at(unsigned i);
+
 /* The platform (enum hvpmu_platform) of a built-in description's name
  * ("t4", "t4-2", "t1", ...), or -1 if there is none of that name. */
 int hvpmu_sv_platform_of(const char *name);

@@ -221,6 +221,22 @@ int hvpmu_md_by_name(const char *name, struct hvpmu_md *md)
 	return HVPMU_EINVAL;
 }
 
+const char *hvpmu_md_name_at(unsigned i)
+{
+	for (unsigned p = 0; p < HVPMU_NPLATFORMS; p++) {
+		if (!platforms[p].name)
+			continue;
+		if (i-- == 0)
+			return platforms[p].name;
+		if (p == HVPMU_PLATFORM_T4) {
+			if (i < sizeof t4_servers / sizeof t4_servers[0])
+				return t4_servers[i].name;
+			i -= sizeof t4_servers / sizeof t4_servers[0];
+		}
+	}
+	return NULL;
+}
+
 uint32_t hvpmu_md_vcpu_strand(const struct hvpmu_md *md, uint32_t vcpu)
 {
 	uint32_t chips = md->chips ? md->chips : 1, cores = md->cores_per_chip ? md->cores_per_chip : 1;

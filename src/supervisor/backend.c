@@ -273,6 +273,8 @@ int hvpmu_sv_uncore_kind(const struct hvpmu_sv_backend *be, unsigned i, const ch
 const char *hvpmu_sv_status_name(uint64_t status) { return hvpmu_hv_status_name(status); }
 const char *hvpmu_sv_mmustat_field_name(uint32_t offset) { return hvpmu_mmustat_field_name(offset); }
 
+const char *hvpmu_sv_machine_name_at(unsigned i) { return hvpmu_md_name_at(i); }
+
 int hvpmu_sv_placement_of(const char *name) { return hvpmu_placement_by_name(name); }
 
 int hvpmu_sv_platform_of(const char *name)

@@ -66,12 +66,14 @@ struct opts {
 
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: hvpmu cpustat -c EVENTSPEC [-c EVENTSPEC]... [-nt] [--platform t4|t4-2|t4-4|t1] [--md FILE] [interval [count]] -- PROGRAM [ARGS]\n"
+	char names[256];
+
+	fprintf(f, "usage: hvpmu cpustat -c EVENTSPEC [-c EVENTSPEC]... [-nt] [--platform %s] [--md FILE] [interval [count]] -- PROGRAM [ARGS]\n"
 		   "  EVENTSPEC: [picN=]EVENT[,sys][,nouser][,hpriv][,emask[N]=M][,[picN=]EVENT...]\n"
 		   "  -n  omit the header;  -t  add a %s column (cycles, all modes)\n"
 		   "  interval: seconds of modeled time (default 5); count: rows per cpu\n"
 		   "  several -c sets rotate per interval;  hvpmu cpustat -h lists the events\n",
-		   TICKREG_NAME);
+		   tool_platform_names(names, sizeof names, "|"), TICKREG_NAME);
 	return f == stdout ? 0 : EXIT_USAGE;
 }
 

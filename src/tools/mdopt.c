@@ -30,9 +30,28 @@ int tool_load_md(const char *tool, const char *file, int platform_given, struct 
 int tool_set_platform(const char *tool, const char *name, struct stat_request *rq, int *platform)
 {
 	if ((*platform = hvpmu_sv_platform_of(name)) < 0 || strlen(name) >= sizeof rq->platform) {
-		fprintf(stderr, "%s: unknown platform '%s' (t4, t4-2, t4-4, t1)\n", tool, name);
+		char names[256];
+
+		fprintf(stderr, "%s: unknown platform '%s' (%s)\n", tool, name,
+			tool_platform_names(names, sizeof names, ", "));
 		return -1;
 	}
 	strcpy(rq->platform, name);
 	return 0;
+}
+
+const char *tool_platform_names(char *buf, size_t n, const char *sep)
+{
+	const char *name;
+	size_t used = 0;
+
+	buf[0] = 0;
+	for (unsigned i = 0; (name = hvpmu_sv_machine_name_at(i)) && used < n; i++) {
+		int w = snprintf(buf + used, n - used, "%s%s", i ? sep : "", name);
+
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
+	return buf;
 }

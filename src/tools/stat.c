@@ -21,6 +21,8 @@
 
 static int usage(FILE *f)
 {
+	char names[256];
+
 	fprintf(f, "usage: hvpmu stat [-e EVENT,...] [-x SEP | -j] [-o FILE] -- PROGRAM [ARGS]\n"
 		   "  -e, --event LIST     events: the platform's names (hvpmu list), perf aliases, raw; :u :k :h\n"
 		   "  -x, --field-separator SEP   CSV output (perf stat field order)\n"
@@ -29,13 +31,15 @@ static int usage(FILE *f)
 		   "      --pic-init N     start every PIC at N (32-bit; excluded from counts)\n"
 		   "      --overflow-log FILE   log every PIC overflow trap (pic, event, tpc, precise)\n"
 		   "      --rotate-cycles N     multiplexing tick in cycles (default 4 ms)\n"
-		   "  -p, --platform P     t4 (default), t4-2, t4-4 (2/4 chips) or t1 (UltraSPARC T1: Instr_cnt +\n"
-		   "                       one PICL event at a time)\n"
+		   "  -p, --platform P     a built-in machine: %s (default %s; hvpmu list\n"
+		   "                       shows each platform's events)\n"
 		   "      --placement P    guest threads on strands: pack (default: thread i on strand i)\n"
 		   "                       or spread (over chips, then cores)\n"
 		   "      --md FILE        machine description (JSON; docs/machine-description.md)\n"
 		   "      --hw-prefetch N  L1D hardware prefetcher: N next lines on a load miss (0-4, default 0 = off)\n"
-		   "default events: %s\n", hvpmu_sv_backend_desc(hvpmu_sv_backend_at(0))->default_events);
+		   "default events: %s\n",
+		tool_platform_names(names, sizeof names, ", "), hvpmu_sv_machine_name_at(0),
+		hvpmu_sv_backend_desc(hvpmu_sv_backend_at(0))->default_events);
 	return EXIT_USAGE;
 }
 

@@ -51,6 +51,9 @@ int parse_interval_count(const char *tool, int argc, char **argv, int *next, dou
  * recorded in rq->platform; *platform gets its platform (enum
  * hvpmu_platform).  Errors print one line prefixed by `tool` and return -1. */
 int tool_set_platform(const char *tool, const char *name, struct stat_request *rq, int *platform);
+/* The built-in descriptions' names joined by `sep` ("t4, t4-1, ..."), in
+ * buf (n bytes, truncated to fit); returns buf. */
+const char *tool_platform_names(char *buf, size_t n, const char *sep);
 
 
 #endif

@@ -54,6 +54,24 @@ static void test_empty_is_default(void **state)
 	assert_int_equal(md.remote_latency, 7);
 }
 
+/* Every name hvpmu_md_name_at lists is a description hvpmu_md_by_name
+ * loads, each once, and the platform names come first in their group. */
+static void test_names(void **state)
+{
+	static const char *const want[] = { "t4", "t4-1", "t4-2", "t4-4", "t1" };
+	struct hvpmu_md md;
+	unsigned i;
+
+	(void)state;
+	for (i = 0; hvpmu_md_name_at(i); i++) {
+		assert_true(i < sizeof want / sizeof want[0]);
+		assert_string_equal(hvpmu_md_name_at(i), want[i]);
+		assert_int_equal(hvpmu_md_by_name(hvpmu_md_name_at(i), &md), HVPMU_OK);
+	}
+	assert_int_equal(i, sizeof want / sizeof want[0]);
+	assert_null(hvpmu_md_name_at(1000));
+}
+
 static void test_overrides(void **state)
 {
 	struct hvpmu_md md;
@@ -205,6 +223,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_empty_is_default),
+		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_overrides),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_load),

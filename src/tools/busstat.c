@@ -212,7 +212,7 @@ int cmd_busstat(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	snprintf(rq.platform, sizeof rq.platform, "%s", hvpmu_sv_backend_desc(names[0].be)->name);
-	if (tool_load_md("hvpmu busstat", md_file, 1, &rq, &md))
+	if (tool_load_md("hvpmu busstat", md_file, 1, &rq, &md, NULL))
 		return EXIT_USAGE;
 	for (unsigned d = 0; d < rq.nbusdev; d++) {
 		unsigned e, n = hvpmu_sv_uncore_count(names[d].be, &md);

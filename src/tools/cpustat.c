@@ -525,13 +525,8 @@ int cmd_cpustat(int argc, char **argv)
 		fprintf(stderr, "hvpmu cpustat: no program given (hvpmu cpustat -c ... [interval [count]] -- PROGRAM)\n");
 		return EXIT_USAGE;
 	}
-	if (tool_load_md("hvpmu cpustat", md_file, platform_given, &rq, &md))
+	if (tool_load_md("hvpmu cpustat", md_file, platform_given, &rq, &md, &o.be))
 		return EXIT_USAGE;
-	o.be = hvpmu_sv_backend_of(md.platform);
-	if (!o.be) {
-		fprintf(stderr, "hvpmu cpustat: platform %s has no CPU counter driver\n", rq.platform);
-		return EXIT_USAGE;
-	}
 	for (unsigned s = 0; s < o.nsets; s++)
 		if (parse_set(&o, specs[s], &rq, &o.set[s], err, sizeof err)) {
 			fprintf(stderr, "hvpmu cpustat: -c %s: %s\n", specs[s], err);

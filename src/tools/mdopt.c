@@ -8,7 +8,7 @@
 #include "tools.h"
 
 int tool_load_md(const char *tool, const char *file, int platform_given, struct stat_request *rq,
-		 struct hvpmu_md *md)
+		 struct hvpmu_md *md, const struct hvpmu_sv_backend **be)
 {
 	char err[512], abs[PATH_MAX], name[HVPMU_SV_PLATFORM_NAME_MAX];
 
@@ -24,6 +24,10 @@ int tool_load_md(const char *tool, const char *file, int platform_given, struct 
 		strcpy(rq->md_path, abs);
 	}
 	snprintf(rq->platform, sizeof rq->platform, "%s", name);
+	if (be && !(*be = hvpmu_sv_backend_of(md->platform))) {
+		fprintf(stderr, "%s: platform %s has no CPU counter driver\n", tool, name);
+		return -1;
+	}
 	return 0;
 }
 

@@ -64,7 +64,7 @@ int cmd_mmustat(int argc, char **argv)
 		fprintf(stderr, "hvpmu mmustat: no program given (hvpmu mmustat [OPTIONS] -- PROGRAM)\n");
 		return EXIT_USAGE;
 	}
-	if (tool_load_md("hvpmu mmustat", md_file, platform_given, &rq, &md))
+	if (tool_load_md("hvpmu mmustat", md_file, platform_given, &rq, &md, NULL))
 		return EXIT_USAGE;
 	rc = run_guest("hvpmu mmustat", &rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
 	if (!ok)

@@ -164,9 +164,8 @@ int cmd_stat(int argc, char **argv)
 		fprintf(stderr, "hvpmu stat: no program given (hvpmu stat [OPTIONS] -- PROGRAM [ARGS])\n");
 		return EXIT_USAGE;
 	}
-	if (tool_load_md("hvpmu stat", md_file, platform_given, &rq, &md))
+	if (tool_load_md("hvpmu stat", md_file, platform_given, &rq, &md, &be))
 		return EXIT_USAGE;
-	be = hvpmu_sv_backend_of(md.platform);
 	if (!have_events)
 		lists[nlists++] = hvpmu_sv_backend_desc(be)->default_events;
 	for (unsigned i = 0; i < nlists; i++)

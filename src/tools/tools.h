@@ -33,11 +33,13 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
  * based on rq->platform ("" = t4), into *md, and record its absolute path
  * and platform in *rq for the session.  `file` NULL: the built-in
  * description.  platform_given: the command line chose rq->platform, which
- * the file may not contradict.  Errors print one line prefixed by `tool`
- * and return -1.
+ * the file may not contradict.  be (NULL: not wanted): the chip driver of
+ * the machine's CPU counters, which must exist.  Errors print one line
+ * prefixed by `tool` and return -1.
  */
+struct hvpmu_sv_backend;
 int tool_load_md(const char *tool, const char *file, int platform_given, struct stat_request *rq,
-		 struct hvpmu_md *md);
+		 struct hvpmu_md *md, const struct hvpmu_sv_backend **be);
 /*
  * After getopt (argv[*next] the first operand): `[interval [count]] --
  * PROGRAM [ARGS]` as busstat(8) and cpustat(8) take them - interval

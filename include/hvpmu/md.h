@@ -211,7 +211,11 @@ int hvpmu_md_default(enum hvpmu_platform platform, struct hvpmu_md *md);
  * out-of-range values and inconsistent shapes (cache geometry, strands,
  * overlapping guests, kernel regions) are errors.
  * On success returns 0 and fills *md; else HVPMU_EINVAL (or HVPMU_ENOMEM)
- * with a one-line reason naming the key in err[errlen], *md untouched.
+ * with a one-line reason in err[errlen], *md untouched: "LINE:COL: KEY:
+ * what" (hvpmu_md_parse; LINE and COL 1-based, of the offending value, of
+ * the key when it is unknown, where the JSON stopped for a syntax error;
+ * without them when the text does not hold the key, e.g. a value taken
+ * from *base), "PATH:LINE:COL: KEY: what" or "PATH: what" (hvpmu_md_load).
  * Files are at most 1 MB.  Thread-safe.
  */
 int hvpmu_md_parse(const char *text, size_t len, const struct hvpmu_md *base, struct hvpmu_md *md, char *err,

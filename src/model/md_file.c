@@ -417,6 +417,194 @@ static int md_from_json(json_object *o, const struct hvpmu_md *base, struct hvpm
 	return 0;
 }
 
+/* ---- where in the file: line and column of an offset or a key path ---- */
+
+/* 1-based line and column (in bytes) of text[off]. */
+static void line_col(const char *text, size_t off, unsigned *line, unsigned *col)
+{
+	*line = 1;
+	*col = 1;
+	for (size_t i = 0; i < off; i++) {
+		if (text[i] == '\n') {
+			++*line;
+			*col = 1;
+		} else {
+			++*col;
+		}
+	}
+}
+
+/*
+ * A minimal scanner over JSON text json-c accepted: skip_value() steps
+ * over one value; find() follows a key path of the messages ("guests[1].
+ * mblock[0].size", keys without escapes) to the offset of its value, or
+ * of its object's key when the path names an unknown key.
+ */
+struct scan {
+	const char *t;
+	size_t len, i;
+};
+
+static void skip_ws(struct scan *s)
+{
+	while (s->i < s->len && (s->t[s->i] == ' ' || s->t[s->i] == '\t' || s->t[s->i] == '\n' || s->t[s->i] == '\r'))
+		s->i++;
+}
+
+/* A string at s->i: its contents are t[*b, *e) (escapes left in). */
+static int scan_string(struct scan *s, size_t *b, size_t *e)
+{
+	if (s->i >= s->len || s->t[s->i] != '"')
+		return -1;
+	*b = ++s->i;
+	while (s->i < s->len && s->t[s->i] != '"')
+		s->i += s->t[s->i] == '\\' ? 2 : 1;
+	if (s->i >= s->len)
+		return -1;
+	*e = s->i++;
+	return 0;
+}
+
+static int skip_value(struct scan *s, unsigned depth)
+{
+	size_t b, e;
+
+	skip_ws(s);
+	if (s->i >= s->len || depth > 64)
+		return -1;
+	if (s->t[s->i] == '"')
+		return scan_string(s, &b, &e);
+	if (s->t[s->i] == '{' || s->t[s->i] == '[') {
+		char close = s->t[s->i] == '{' ? '}' : ']';
+
+		s->i++;
+		for (;;) {
+			skip_ws(s);
+			if (s->i < s->len && s->t[s->i] == close)
+				return (int)(++s->i, 0);
+			if (close == '}') {
+				if (scan_string(s, &b, &e))
+					return -1;
+				skip_ws(s);
+				if (s->i >= s->len || s->t[s->i++] != ':')
+					return -1;
+			}
+			if (skip_value(s, depth + 1))
+				return -1;
+			skip_ws(s);
+			if (s->i < s->len && s->t[s->i] == ',')
+				s->i++;
+			else if (s->i >= s->len || s->t[s->i] != close)
+				return -1;
+		}
+	}
+	while (s->i < s->len && !strchr(",]} \t\n\r", s->t[s->i])) /* number, true, false, null */
+		s->i++;
+	return 0;
+}
+
+static int find(struct scan *s, const char *path, size_t *off, size_t *key)
+{
+	size_t b, e, klen;
+	const char *dot;
+
+	skip_ws(s);
+	if (!*path) {
+		*off = *key = s->i;
+		return 0;
+	}
+	if (*path == '[') { /* [N]: the N-th element */
+		unsigned long n = strtoul(path + 1, (char **)&dot, 10);
+
+		if (*dot != ']' || s->i >= s->len || s->t[s->i] != '[')
+			return -1;
+		s->i++;
+		for (unsigned long k = 0; k < n; k++) {
+			if (skip_value(s, 0))
+				return -1;
+			skip_ws(s);
+			if (s->i >= s->len || s->t[s->i++] != ',')
+				return -1;
+		}
+		path = dot + 1;
+		if (*path == '.')
+			path++;
+		return find(s, path, off, key);
+	}
+	klen = strcspn(path, ".[");
+	if (s->i >= s->len || s->t[s->i] != '{')
+		return -1;
+	s->i++;
+	for (;;) {
+		size_t key_at;
+
+		skip_ws(s);
+		key_at = s->i;
+		if (scan_string(s, &b, &e))
+			return -1;
+		skip_ws(s);
+		if (s->i >= s->len || s->t[s->i++] != ':')
+			return -1;
+		if (e - b == klen && memcmp(s->t + b, path, klen) == 0) {
+			const char *rest = path + klen;
+
+			if (*rest == 0) {
+				skip_ws(s);
+				*off = s->i;
+				*key = key_at;
+				return 0;
+			}
+			return find(s, *rest == '.' ? rest + 1 : rest, off, key);
+		}
+		if (skip_value(s, 0))
+			return -1;
+		skip_ws(s);
+		if (s->i >= s->len || s->t[s->i] != ',')
+			return -1;
+		s->i++;
+	}
+}
+
+/* Put "LINE:COL: " before err, of the value its key path names (of the
+ * key itself for an unknown key), when the path is found in the text. */
+static void place(const char *text, size_t len, char *err, size_t n)
+{
+	char path[160], msg[512];
+	struct scan sc = { text, len, 0 };
+	const char *colon;
+	unsigned line, col;
+	size_t off, key;
+
+	if (!err || !n || !(colon = strstr(err, ": ")) || (size_t)(colon - err) >= sizeof path)
+		return;
+	memcpy(path, err, (size_t)(colon - err));
+	path[colon - err] = 0;
+	if (strcmp(path, "(top)") == 0)
+		path[0] = 0;
+	if (find(&sc, path, &off, &key))
+		return;
+	line_col(text, strncmp(colon + 2, "unknown key", 11) == 0 ? key : off, &line, &col);
+	snprintf(msg, sizeof msg, "%u:%u: %s", line, col, err);
+	snprintf(err, n, "%s", msg);
+}
+
+/* json-c's parse errors, as what the file lacks there. */
+static const char *syntax_error(enum json_tokener_error e)
+{
+	switch (e) {
+	case json_tokener_success: return "text after the JSON object (expected the end of the file)";
+	case json_tokener_continue: return "the file ends inside the JSON object (expected more of it)";
+	case json_tokener_error_parse_eof: return "unexpected end of the file (expected a value)";
+	case json_tokener_error_parse_object_key_name: return "expected a key in double quotes";
+	case json_tokener_error_parse_object_key_sep: return "expected ':' after a key";
+	case json_tokener_error_parse_object_value_sep: return "expected ',' or '}' after a value";
+	case json_tokener_error_parse_array: return "expected ',' or ']' in an array";
+	case json_tokener_error_parse_string: return "bad string (expected a closing '\"')";
+	case json_tokener_error_parse_number: return "bad number";
+	default: return json_tokener_error_desc(e);
+	}
+}
+
 int hvpmu_md_parse(const char *text, size_t len, const struct hvpmu_md *base, struct hvpmu_md *md, char *err,
 		   size_t errlen)
 {
@@ -434,15 +622,22 @@ int hvpmu_md_parse(const char *text, size_t len, const struct hvpmu_md *base, st
 	if (!o || json_tokener_get_error(tok) != json_tokener_success ||
 	    json_tokener_get_parse_end(tok) < len) {
 		enum json_tokener_error e = json_tokener_get_error(tok);
+		size_t at = json_tokener_get_parse_end(tok);
+		unsigned line, col;
+		char what[160];
 
 		json_object_put(o);
 		json_tokener_free(tok);
-		return fail(err, errlen, "(JSON)",
-			    e == json_tokener_success ? "trailing characters" : json_tokener_error_desc(e));
+		/* where the tokener stopped; for text cut short, its end */
+		line_col(text, at < len ? at : len, &line, &col);
+		snprintf(what, sizeof what, "%u:%u: JSON", line, col);
+		return fail(err, errlen, what, syntax_error(e));
 	}
 	json_tokener_free(tok);
 	rc = md_from_json(o, base, md, err, errlen);
 	json_object_put(o);
+	if (rc == HVPMU_EINVAL)
+		place(text, len, err, errlen);
 	return rc;
 }
 
@@ -471,5 +666,11 @@ int hvpmu_md_load(const char *path, const struct hvpmu_md *base, struct hvpmu_md
 	fclose(f);
 	rc = hvpmu_md_parse(buf, len, base, md, err, errlen);
 	free(buf);
+	if (rc == HVPMU_EINVAL && err && errlen) { /* PATH:LINE:COL: what, as compilers say it */
+		char msg[512];
+
+		snprintf(msg, sizeof msg, "%s:%s%s", path, err[0] >= '0' && err[0] <= '9' ? "" : " ", err);
+		snprintf(err, errlen, "%s", msg);
+	}
 	return rc;
 }

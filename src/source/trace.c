@@ -45,6 +45,7 @@ struct hvpmu_trace {
 	int eof;                     /* nothing more beyond [p, end) */
 	int started;                 /* format detected, header checked */
 	uint64_t pos;                /* din line / binary record, 1-based; writer: records */
+	unsigned long col;           /* din: the column (1-based, bytes) of the token being read */
 	int err;                     /* first error, sticky */
 	char name[128];
 	char msg[320];
@@ -94,8 +95,9 @@ static void st16(uint8_t *b, uint16_t v)
 	b[1] = (uint8_t)(v >> 8);
 }
 
-/* Record the trace's first error: "NAME:LINE: what" (din), "NAME: record
- * N: what" (binary), "NAME: what" (no position). */
+/* Record the trace's first error: "NAME:LINE:COL: what" (din), "NAME:
+ * record N (byte B): what" (binary: the record's first byte), "NAME:
+ * what" (no position). */
 static int fail(struct hvpmu_trace *t, int err, int with_pos, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
@@ -110,9 +112,10 @@ static int fail(struct hvpmu_trace *t, int err, int with_pos, const char *fmt, .
 	if (!with_pos)
 		n = snprintf(t->msg, sizeof t->msg, "%s: ", t->name);
 	else if (t->fmt == HVPMU_TRACE_BIN)
-		n = snprintf(t->msg, sizeof t->msg, "%s: record %llu: ", t->name, (unsigned long long)t->pos);
+		n = snprintf(t->msg, sizeof t->msg, "%s: record %llu (byte %llu): ", t->name, (unsigned long long)t->pos,
+			     (unsigned long long)(HDR_BYTES + (t->pos ? t->pos - 1 : 0) * REC_BYTES));
 	else
-		n = snprintf(t->msg, sizeof t->msg, "%s:%llu: ", t->name, (unsigned long long)t->pos);
+		n = snprintf(t->msg, sizeof t->msg, "%s:%llu:%lu: ", t->name, (unsigned long long)t->pos, t->col);
 	if (n < 0 || (size_t)n >= sizeof t->msg)
 		n = 0;
 	va_start(ap, fmt);
@@ -419,9 +422,9 @@ static int bin_decode(struct hvpmu_trace *t, const uint8_t *b, struct hvpmu_trac
 		return HVPMU_OK;
 	t->pos++;
 	if (r->kind >= HVPMU_TRACE_NKIND)
-		return fail(t, HVPMU_EINVAL, 1, "bad kind %u (0 read, 1 write, 2 fetch)", r->kind);
+		return fail(t, HVPMU_EINVAL, 1, "bad kind %u (expected 0 read, 1 write, 2 fetch)", r->kind);
 	if (!r->size)
-		return fail(t, HVPMU_EINVAL, 1, "size 0");
+		return fail(t, HVPMU_EINVAL, 1, "size 0 (expected 1..65535 bytes)");
 	if ((why = attr_problem(r->kind, r->attr)))
 		return fail(t, HVPMU_EINVAL, 1, "bad attributes 0x%02x: %s", r->attr, why);
 	t->pos--;
@@ -446,9 +449,7 @@ static int bin_read(struct hvpmu_trace *t, struct hvpmu_trace_rec *recs, size_t 
 			}
 			if (part) {
 				t->pos++;
-				rc = fail(t, HVPMU_EINVAL, 1, "truncated record (%zu of %d bytes at byte %llu)", part,
-					  REC_BYTES,
-					  (unsigned long long)(HDR_BYTES + (t->pos - 1) * REC_BYTES));
+				rc = fail(t, HVPMU_EINVAL, 1, "truncated record (%zu of %d bytes)", part, REC_BYTES);
 			}
 			break;
 		}
@@ -517,7 +518,7 @@ static const uint8_t *token_end(const uint8_t *s, const uint8_t *lim)
  * comment, < 0: error. */
 static int din_line(struct hvpmu_trace *t, const uint8_t *s, const uint8_t *lim, struct hvpmu_trace_rec *r)
 {
-	const uint8_t *tok;
+	const uint8_t *tok, *line = s;
 	char ex[32];
 	uint64_t v;
 	int rc;
@@ -527,6 +528,7 @@ static int din_line(struct hvpmu_trace *t, const uint8_t *s, const uint8_t *lim,
 	if (s == lim || *s == '#')
 		return 0;
 	tok = s;
+	t->col = (unsigned long)(tok - line) + 1;
 	s = token_end(s, lim);
 	if (s - tok != 1 || *tok < '0' || *tok > '4')
 		return fail(t, HVPMU_EINVAL, 1, "bad label '%s' (expected 0 read, 1 write, 2 fetch)",
@@ -539,8 +541,9 @@ static int din_line(struct hvpmu_trace *t, const uint8_t *s, const uint8_t *lim,
 	r->pc = 0;
 	while (s < lim && is_blank(*s))
 		s++;
+	t->col = (unsigned long)(s - line) + 1;
 	if (s == lim)
-		return fail(t, HVPMU_EINVAL, 1, "missing address");
+		return fail(t, HVPMU_EINVAL, 1, "missing address (expected hex digits after the label)");
 	tok = s;
 	if ((rc = parse_hex(&s, lim, &r->addr)))
 		return fail(t, HVPMU_EINVAL, 1, rc == -2 ? "address '%s' exceeds 64 bits" :
@@ -553,6 +556,7 @@ static int din_line(struct hvpmu_trace *t, const uint8_t *s, const uint8_t *lim,
 		return 1;
 	}
 	tok = s;
+	t->col = (unsigned long)(tok - line) + 1;
 	if (parse_hex(&s, lim, &v) || v == 0 || v > UINT16_MAX)
 		return fail(t, HVPMU_EINVAL, 1, "bad size '%s' (expected hex 1..ffff)",
 			    excerpt(tok, token_end(tok, lim), ex));

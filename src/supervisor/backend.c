@@ -298,7 +298,7 @@ int hvpmu_sv_load_machine(const char *platform, const char *md_file, int platfor
 	*md = named;
 	if (md_file) {
 		if (hvpmu_md_load(md_file, &named, md, why, sizeof why)) {
-			snprintf(err, errlen, "--md %s: %s", md_file, why);
+			snprintf(err, errlen, "--md %s", why); /* FILE:LINE:COL: what */
 			return -1;
 		}
 		if (platform_given && md->platform != named.platform) {

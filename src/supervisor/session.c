@@ -328,7 +328,7 @@ static int load_md(const struct stat_request *rq, struct hvpmu_md *md, char *err
 		struct hvpmu_md base = *md;
 
 		if (hvpmu_md_load(rq->md_path, &base, md, why, sizeof why)) {
-			snprintf(err, n, "%s: %s", rq->md_path, why);
+			snprintf(err, n, "%s", why); /* FILE:LINE:COL: what */
 			return -1;
 		}
 	}

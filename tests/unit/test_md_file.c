@@ -140,9 +140,9 @@ static void test_errors(void **state)
 	static const struct {
 		const char *text, *says;
 	} bad[] = {
-		{ "", "(JSON)" },
-		{ "{", "(JSON)" },
-		{ "{} x", "(JSON)" },
+		{ "", "1:1: JSON: the file ends" },
+		{ "{", "1:2: JSON: the file ends" },
+		{ "{} x", "JSON: text after the JSON object" },
 		{ "[]", "not a JSON object" },
 		{ "{\"chip\": 1}", "chip: unknown key" },
 		{ "{\"chips\": \"2\"}", "chips: not an integer" },
@@ -200,6 +200,38 @@ static void test_errors(void **state)
 	assert_int_equal(hvpmu_md_parse(NULL, 0, NULL, &md, err, sizeof err), HVPMU_EINVAL);
 }
 
+/* Errors say where: line and column (1-based, bytes) of the offending
+ * value, of an unknown key's name, or where the JSON stops. */
+static void test_error_positions(void **state)
+{
+	static const struct {
+		const char *text, *says;
+	} bad[] = {
+		{ "{\n  \"chips\": 0\n}", "2:12: chips: out of range" },
+		{ "{\n  \"chipz\": 1\n}", "2:3: chipz: unknown key" },
+		{ "{\n  \"timing\": {\n    \"bogus\": 1 } }", "3:5: timing.bogus: unknown key" },
+		{ "{ \"guests\": [\n  { \"nstrands\": 8, \"mblock\": [ {\"base\": 0, \"size\": 8192} ] },\n"
+		  "  { \"nstrands\": 0 } ] }", "3:17: guests[1].nstrands: out of range" },
+		{ "{ \"guests\": [ { \"nstrands\": 8, \"mblock\": [ {\"base\": 0, \"size\": 0} ] } ] }",
+		  "1:64: guests[0].mblock[0].size: out of range" },
+		{ "{ \"chips\": ", "1:12: JSON: the file ends" },
+		{ "{ \"platform\": \"t\\u0034\", \"chips\": 0 }", "1:35: chips: out of range" }, /* an escape before */
+		{ "{ \"chips\": 2, \"cores_per_chip\": 1, \"chips\": 8 }", "t4 has 1..4 chips" },
+		{ "{ \"guests\": [ { \"name\": \"a\\\"b\", \"nstrands\": 0 } ] }",
+		  "1:45: guests[0].nstrands: out of range" }, /* an escaped quote before */
+	};
+	struct hvpmu_md md;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		memset(err, 0, sizeof err);
+		assert_int_equal(parse(bad[i].text, &md, err, sizeof err), HVPMU_EINVAL);
+		if (!strstr(err, bad[i].says))
+			fail_msg("'%s': error '%s' does not say '%s'", bad[i].text, err, bad[i].says);
+	}
+}
+
 static void test_load(void **state)
 {
 	char path[] = "/tmp/hvpmu-md-XXXXXX", err[256];
@@ -226,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_overrides),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_error_positions),
 		cmocka_unit_test(test_load),
 	};
 

@@ -218,24 +218,25 @@ static void test_din_malformed(void **state)
 		size_t len; /* 0: strlen */
 		int err;
 		uint64_t line;
+		unsigned col; /* of the offending token, or where it is missing */
 		const char *says;
 	} cases[] = {
-		{ "0 1000\nx 1000\n", 0, HVPMU_EINVAL, 2, "bad label 'x'" },
-		{ "0 1000\n\n5 10\n", 0, HVPMU_EINVAL, 3, "bad label '5'" },
-		{ "01 1000\n", 0, HVPMU_EINVAL, 1, "bad label '01'" },
-		{ "3 1000\n", 0, HVPMU_ENOTSUP, 1, "label 3 (escape) not supported" },
-		{ "0 1\n4 1000\n", 0, HVPMU_ENOTSUP, 2, "label 4 (cache flush)" },
-		{ "0\n", 0, HVPMU_EINVAL, 1, "missing address" },
-		{ "0   \t\n", 0, HVPMU_EINVAL, 1, "missing address" },
-		{ "1 zz12\n", 0, HVPMU_EINVAL, 1, "bad address 'zz12'" },
-		{ "1 12g\n", 0, HVPMU_EINVAL, 1, "bad address '12g'" },
-		{ "1 0x\n", 0, HVPMU_EINVAL, 1, "bad address '0x'" },
-		{ "0 1\n0 2\n2 10000000000000000\n", 0, HVPMU_EINVAL, 3, "exceeds 64 bits" },
-		{ "0 1000 0\n", 0, HVPMU_EINVAL, 1, "bad size '0'" },
-		{ "0 1000 10000\n", 0, HVPMU_EINVAL, 1, "bad size '10000'" },
-		{ "0 1000 q8\n", 0, HVPMU_EINVAL, 1, "bad size 'q8'" },
-		{ "0 10\0 00\n", 9, HVPMU_EINVAL, 1, "bad address '10?'" },
-		{ "0 1\n\x01\x02\xff 1\n", 0, HVPMU_EINVAL, 2, "bad label '?\?\?'" },
+		{ "0 1000\nx 1000\n", 0, HVPMU_EINVAL, 2, 1, "bad label 'x'" },
+		{ "0 1000\n\n5 10\n", 0, HVPMU_EINVAL, 3, 1, "bad label '5'" },
+		{ "01 1000\n", 0, HVPMU_EINVAL, 1, 1, "bad label '01'" },
+		{ "3 1000\n", 0, HVPMU_ENOTSUP, 1, 1, "label 3 (escape) not supported" },
+		{ "0 1\n4 1000\n", 0, HVPMU_ENOTSUP, 2, 1, "label 4 (cache flush)" },
+		{ "0\n", 0, HVPMU_EINVAL, 1, 2, "missing address" },
+		{ "0   \t\n", 0, HVPMU_EINVAL, 1, 6, "missing address" },
+		{ "1 zz12\n", 0, HVPMU_EINVAL, 1, 3, "bad address 'zz12'" },
+		{ "1 12g\n", 0, HVPMU_EINVAL, 1, 3, "bad address '12g'" },
+		{ "1 0x\n", 0, HVPMU_EINVAL, 1, 3, "bad address '0x'" },
+		{ "0 1\n0 2\n2 10000000000000000\n", 0, HVPMU_EINVAL, 3, 3, "exceeds 64 bits" },
+		{ "0 1000 0\n", 0, HVPMU_EINVAL, 1, 8, "bad size '0'" },
+		{ "0 1000 10000\n", 0, HVPMU_EINVAL, 1, 8, "bad size '10000'" },
+		{ "0 1000 q8\n", 0, HVPMU_EINVAL, 1, 8, "bad size 'q8'" },
+		{ "0 10\0 00\n", 9, HVPMU_EINVAL, 1, 3, "bad address '10?'" },
+		{ "0 1\n\x01\x02\xff 1\n", 0, HVPMU_EINVAL, 2, 1, "bad label '?\?\?'" },
 	};
 	char want[128];
 
@@ -252,7 +253,7 @@ static void test_din_malformed(void **state)
 		assert_int_equal(got, cases[c].line - 1 - (c == 1)); /* case 1 has a blank line */
 		assert_int_equal(hvpmu_trace_position(t), cases[c].line);
 		msg = hvpmu_trace_error(t);
-		snprintf(want, sizeof want, "<memory>:%llu: ", (unsigned long long)cases[c].line);
+		snprintf(want, sizeof want, "<memory>:%llu:%u: ", (unsigned long long)cases[c].line, cases[c].col);
 		if (strncmp(msg, want, strlen(want)) || !strstr(msg, cases[c].says) || strchr(msg, '\n'))
 			fail_msg("case %zu: message '%s'", c, msg);
 		/* sticky */
@@ -287,7 +288,7 @@ static void test_din_long_line(void **state)
 	assert_int_equal(r.addr, 0xdec);
 	assert_int_equal(hvpmu_trace_position(t), 2);
 	assert_int_equal(hvpmu_trace_read(t, &r), HVPMU_EINVAL);
-	assert_string_equal(hvpmu_trace_error(t) + strlen(path), ":3: bad label 'x' (expected 0 read, 1 write, 2 fetch)");
+	assert_string_equal(hvpmu_trace_error(t) + strlen(path), ":3:1: bad label 'x' (expected 0 read, 1 write, 2 fetch)");
 	hvpmu_trace_close(t);
 	free(text);
 	unlink(path);
@@ -339,8 +340,8 @@ static void test_bin_malformed(void **state)
 	len = bin_file(b, 3);
 	expect_bin_error(b, 10, HVPMU_TRACE_BIN, HVPMU_EINVAL, 0, "<memory>: truncated header (10 of 16 bytes)");
 	expect_bin_error(b, len - 5, HVPMU_TRACE_BIN, HVPMU_EINVAL, 2,
-			 "<memory>: record 3: truncated record (11 of 16 bytes at byte 48)");
-	expect_bin_error(b, 16 + 1, HVPMU_TRACE_AUTO, HVPMU_EINVAL, 0, "record 1: truncated record (1 of 16");
+			 "<memory>: record 3 (byte 48): truncated record (11 of 16 bytes)");
+	expect_bin_error(b, 16 + 1, HVPMU_TRACE_AUTO, HVPMU_EINVAL, 0, "record 1 (byte 16): truncated record (1 of 16");
 	/* a truncated file behaves the same */
 	spit(path, b, len - 5);
 	assert_int_equal(hvpmu_trace_open(path, HVPMU_TRACE_AUTO, &t), 0);
@@ -348,7 +349,7 @@ static void test_bin_malformed(void **state)
 	assert_int_equal(hvpmu_trace_read(t, &r), 1);
 	assert_int_equal(hvpmu_trace_read(t, &r), HVPMU_EINVAL);
 	assert_int_equal(hvpmu_trace_position(t), 3);
-	assert_non_null(strstr(hvpmu_trace_error(t), ": record 3: truncated record"));
+	assert_non_null(strstr(hvpmu_trace_error(t), ": record 3 (byte 48): truncated record"));
 	hvpmu_trace_close(t);
 
 	b[0] = 'X';
@@ -364,13 +365,13 @@ static void test_bin_malformed(void **state)
 	expect_bin_error(b, len, HVPMU_TRACE_BIN, HVPMU_EINVAL, 0, "reserved header field");
 	b[13] = 0;
 	b[16 + 16 + 14] = 3; /* record 2: kind */
-	expect_bin_error(b, len, HVPMU_TRACE_BIN, HVPMU_EINVAL, 1, "<memory>: record 2: bad kind 3");
+	expect_bin_error(b, len, HVPMU_TRACE_BIN, HVPMU_EINVAL, 1, "<memory>: record 2 (byte 32): bad kind 3");
 	b[16 + 16 + 14] = 1;
 	b[16 + 32 + 12] = 0; /* record 3: size */
-	expect_bin_error(b, len, HVPMU_TRACE_BIN, HVPMU_EINVAL, 2, "record 3: size 0");
+	expect_bin_error(b, len, HVPMU_TRACE_BIN, HVPMU_EINVAL, 2, "record 3 (byte 48): size 0");
 	b[16 + 32 + 12] = 8;
 	b[16 + 32 + 15] = HVPMU_TRACE_BLOCK; /* record 3 is a fetch */
-	expect_bin_error(b, len, HVPMU_TRACE_BIN, HVPMU_EINVAL, 2, "record 3: bad attributes 0x04: attribute on an instruction fetch");
+	expect_bin_error(b, len, HVPMU_TRACE_BIN, HVPMU_EINVAL, 2, "record 3 (byte 48): bad attributes 0x04: attribute on an instruction fetch");
 	b[16 + 32 + 15] = 0;
 	b[16 + 15] = 0x80;
 	expect_bin_error(b, len, HVPMU_TRACE_BIN, HVPMU_EINVAL, 0, "unknown attribute bits");
@@ -381,7 +382,7 @@ static void test_bin_malformed(void **state)
 	expect_bin_error(b, len, HVPMU_TRACE_BIN, HVPMU_EINVAL, 1, "prefetch on a write");
 	/* a binary file read as din is a bad din line */
 	b[16 + 16 + 15] = 0;
-	expect_bin_error(b, len, HVPMU_TRACE_DIN, HVPMU_EINVAL, 0, "<memory>:1: bad label 'HVPMUTRC?");
+	expect_bin_error(b, len, HVPMU_TRACE_DIN, HVPMU_EINVAL, 0, "<memory>:1:1: bad label 'HVPMUTRC?");
 	unlink(path);
 	free(path);
 }

@@ -105,6 +105,10 @@ void hvpmu_sv_destroy(struct hvpmu_sv *sv);
  * event the model cannot count is accepted and reported unsupported. */
 int hvpmu_sv_add_event(struct hvpmu_sv *sv, const struct hvpmu_sv_event *ev);
 unsigned hvpmu_sv_nevents(const struct hvpmu_sv *sv);
+/* The OS tick period in cycles (hvpmu_sv_config.rotate_cycles, or its
+ * default of 4 ms of the machine's clock): the driver rotates groups and
+ * calls on_tick every that many cycles of each running strand. */
+uint64_t hvpmu_sv_tick_cycles(const struct hvpmu_sv *sv);
 
 /* A strand starts running the measured program (thread creation): program
  * its PMU with the first group.  Negotiates the API group on first use.

@@ -85,6 +85,7 @@ int hvpmu_sv_add_event(struct hvpmu_sv *sv, const struct hvpmu_sv_event *req)
 }
 
 unsigned hvpmu_sv_nevents(const struct hvpmu_sv *sv) { return sv->nevents; }
+uint64_t hvpmu_sv_tick_cycles(const struct hvpmu_sv *sv) { return sv->cfg.rotate_cycles; }
 uint64_t hvpmu_sv_last_status(const struct hvpmu_sv *sv) { return sv->last_status; }
 
 /* ---- the SPARC T4 back-end ---- */
@@ -390,6 +391,14 @@ int hvpmu_sv_read_strand(struct hvpmu_sv *sv, uint32_t strand, unsigned idx, uin
 	return HVPMU_OK;
 }
 
+/* Every event's enabled time up to `now` on the strand. */
+static void account_enabled(struct hvpmu_sv *sv, struct sv_strand *ss, uint64_t now)
+{
+	for (unsigned i = 0; i < sv->nevents; i++)
+		sv->ev[i].enabled += now - ss->start_tick;
+	ss->start_tick = now;
+}
+
 int hvpmu_sv_fold(struct hvpmu_sv *sv, uint32_t strand)
 {
 	struct sv_strand *ss;
@@ -404,9 +413,7 @@ int hvpmu_sv_fold(struct hvpmu_sv *sv, uint32_t strand)
 	now = hvpmu_machine_tick(sv->m, strand);
 	prev = sv_enter_os(sv, strand);
 	sv->ops->sample(sv, strand, now);
-	for (unsigned i = 0; i < sv->nevents; i++)
-		sv->ev[i].enabled += now - ss->start_tick;
-	ss->start_tick = now;
+	account_enabled(sv, ss, now);
 	sv_leave_os(sv, strand, prev);
 	return HVPMU_OK;
 }
@@ -418,6 +425,7 @@ static void on_trap(void *ctx, const struct hvpmu_guest_trap *t)
 {
 	struct hvpmu_sv *sv = ctx;
 	struct sv_strand *ss;
+	uint64_t now;
 
 	if (t->tt != HV_TT_INTERRUPT_LEVEL_15 && t->tt != HV_TT_INTERRUPT_LEVEL_14)
 		return;
@@ -429,13 +437,19 @@ static void on_trap(void *ctx, const struct hvpmu_guest_trap *t)
 		return;
 	}
 	/* OS tick: rotate groups when multiplexing, else poll for overflows
-	 * that could not trap (ht=1 or events in hyperprivileged mode). */
+	 * that could not trap (ht=1 or events in hyperprivileged mode); both
+	 * fold the strand's counts, which are then current as of this tick
+	 * (hvpmu_sv_read: what the session publishes).  The sample polls
+	 * every PIC as the poll alone would, and reads the PICs with the ASI
+	 * or ASR access the OS has anyway. */
+	now = hvpmu_machine_tick(sv->m, t->strand);
 	if (sv->ngroups > 1) {
-		sv->ops->allstop(sv, t->strand, hvpmu_machine_tick(sv->m, t->strand));
+		sv->ops->allstop(sv, t->strand, now);
 		sv->ops->program(sv, t->strand, (ss->cur_group + 1) % sv->ngroups);
 	} else {
-		sv->ops->overflow(sv, t->strand, NULL);
+		sv->ops->sample(sv, t->strand, now);
 	}
+	account_enabled(sv, ss, now);
 	/* a periodic tick: the next deadline follows the last one, not the
 	 * time this handler ran (as an OS's clock interrupt is programmed) */
 	do

@@ -41,6 +41,7 @@ struct hvpmu_isa_syscalls {
 	int64_t read, write;      /* move data through a file descriptor */
 	int64_t fork, vfork, clone, clone3; /* create a process or a thread */
 	int64_t mmap, madvise;    /* choose mappings and page sizes */
+	int64_t execve, execveat; /* replace the program */
 };
 
 struct hvpmu_isa {

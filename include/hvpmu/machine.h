@@ -419,7 +419,8 @@ enum hvpmu_os_event {
 	HVPMU_OS_SYSCALL = 1,      /* system call `num`(args): the strand enters privileged mode first */
 	HVPMU_OS_SYSRET = 2,       /* system call `num` returns `ret`: the strand returns to user mode after */
 	HVPMU_OS_THREAD_EXIT = 3,  /* the thread on `strand` ended */
-	HVPMU_OS_HALT = 4,         /* the program ended; every strand's activity is reported */
+	HVPMU_OS_HALT = 4,         /* the program ended; every strand's activity is reported;
+				    * `num`: 0 if it exited, else the signal that ended it */
 };
 struct hvpmu_os_call {
 	enum hvpmu_os_event ev;

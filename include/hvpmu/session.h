@@ -15,8 +15,12 @@
  * The event source (the QEMU plugin) only feeds the machine; it learns
  * what to report from hvpmu_machine_features().
  *
- * The request and result travel as JSON files (json-c) between the tool
- * and the process the session runs in; their shapes are below.
+ * The request travels as JSON (json-c) in an anonymous file (memfd) the
+ * tool hands the process at start; the result comes back in a shared
+ * memory area the tool owns (the result area, below), which the session
+ * republishes as the run goes, so that whatever ends the run the tool
+ * has the counts of its last publication (docs/cli.md "How a run ends").
+ * No file outlives the run.
  *
  * Not thread-safe: the caller serialises every call and every machine
  * call of the run, as the QEMU plugin does.
@@ -33,7 +37,7 @@ extern "C" {
 #endif
 
 #define STAT_MAX_BUSDEV 8      /* busstat device entries per run */
-#define STAT_MAX_SAMPLES 100000 /* busstat samples kept per run */
+#define STAT_MAX_SAMPLES 100000 /* busstat and cpustat samples kept per run */
 
 /* A busstat device of the platform's driver (hvpmu_sv_uncore_program:
  * T4 mcuN, T1 jbus0 / dram0-3) and the codes of its two pics. */
@@ -67,7 +71,7 @@ struct stat_request {
 	uint32_t pic_init;
 	uint64_t rotate_cycles;
 	char overflow_log[4096]; /* "" = none */
-	char out[4096];          /* result file */
+	int result_fd;           /* the result area's file descriptor in the session's process */
 	unsigned nbusdev;
 	struct stat_busdev busdev[STAT_MAX_BUSDEV];
 	uint64_t sample_cycles;  /* busstat interval in cycles (0: no sampling) */
@@ -77,6 +81,16 @@ struct stat_request {
 	int cpustat;             /* sample every strand's events every sample_cycles (cpustat) */
 	char md_path[4096];      /* machine-description file ("" = the platform's built-in one) */
 	uint32_t hw_prefetch;    /* L1D hardware prefetcher degree (md mem.l1d_hw_prefetch), 0 = off */
+};
+
+/* How the run ended, as the last publication of the result area says. */
+enum stat_end {
+	STAT_END_NONE = 0, /* no last word: the process died without one (SIGKILL, a crash of the
+			    * emulator); the counts are those of the last OS tick's publication */
+	STAT_END_EXIT,     /* the program exited (exit_group, or the exit of its last thread) */
+	STAT_END_SIGNAL,   /* a signal ended the program (signal): counts up to its delivery */
+	STAT_END_EXEC,     /* the program called execve: counts up to the call; the new image
+			    * is not counted (the emulator that counted is gone) */
 };
 
 struct stat_result {
@@ -90,15 +104,52 @@ struct stat_result {
 	struct stat_sample *samples; /* malloc()ed by stat_result_read; free with stat_result_free */
 	unsigned nmmu;
 	struct stat_mmu *mmu;        /* likewise */
+	enum stat_end end;       /* how the run ended */
+	int signal;              /* STAT_END_SIGNAL: the signal (host number, as the exit status) */
+	uint64_t gen;            /* publications so far (1: the one at start) */
+	uint64_t tick;           /* the highest strand %tick at the publication (cycles) */
+	uint64_t stale_cycles;   /* STAT_END_NONE: how far past its counts a strand may have run
+				  * (one OS tick, cycles); 0 when the counts are final */
 };
 
 void stat_result_free(struct stat_result *rs);
 
-/* Return 0 or -1 with a one-line reason in err[errlen]. */
+/* The request file.  Return 0 or -1 with a one-line reason in err[errlen]. */
 int stat_request_write(const char *path, const struct stat_request *rq, char *err, size_t errlen);
 int stat_request_read(const char *path, struct stat_request *rq, char *err, size_t errlen);
-int stat_result_write(const char *path, const struct stat_result *rs, char *err, size_t errlen);
-int stat_result_read(const char *path, struct stat_result *rs, char *err, size_t errlen);
+
+/*
+ * The result area: a shared-memory file (memfd) the tool creates and the
+ * session's process inherits.  The session publishes into one of two
+ * count slots and then switches the slot index with one store, so the
+ * area holds a complete publication at every instant, whenever the
+ * process dies; samples (busstat, cpustat) are appended in place and a
+ * publication commits how many are valid.  Layout and checks:
+ * src/supervisor/stat_area.c.  Same build on both sides (the version
+ * word says so); the reader still checks every bound.
+ */
+#define STAT_MAX_CPUS 256       /* MMU-statistics buffers kept (the t4-4 has 256 strands) */
+/* The tool: a new area, sized and stamped; its file descriptor (not
+ * close-on-exec, for the emulator), or -1 with a one-line reason. */
+int stat_area_create(char *err, size_t errlen);
+/* The tool, after the run: the area's last publication into *rs (free
+ * with stat_result_free).  0, or -1 with a one-line reason (nothing was
+ * published: the session never started). */
+int stat_area_read(int fd, struct stat_result *rs, char *err, size_t errlen);
+/* The checks and copy of stat_area_read over `len` bytes at `p`. */
+int stat_area_parse(const void *p, size_t len, struct stat_result *rs, char *err, size_t errlen);
+
+/* The session: map the area of descriptor fd and close fd (the program
+ * never sees it).  0, or -1 with a one-line reason. */
+struct stat_area;
+int stat_area_attach(int fd, struct stat_area **out, char *err, size_t errlen);
+void stat_area_detach(struct stat_area *a);
+/* Where the session appends its samples (STAT_MAX_SAMPLES of them). */
+struct stat_sample *stat_area_samples(struct stat_area *a);
+/* Publish rs (its nsamples first samples of stat_area_samples, its
+ * counts, MMU statistics, end and staleness); gen is set here.  Costs a
+ * copy of the counts: cheap enough for every OS tick. */
+void stat_area_publish(struct stat_area *a, struct stat_result *rs);
 
 struct hvpmu_session;
 struct hvpmu_machine;

@@ -53,6 +53,7 @@ const struct hvpmu_isa hvpmu_isa_sparcv9 = {
 		.exit = 1, .exit_group = 188, .read = 3, .write = 4,
 		.fork = 2, .vfork = 66, .clone = 217, .clone3 = 435,
 		.mmap = 71, .madvise = 75,
+		.execve = 59, .execveat = 350,
 	},
 	.decode = sparc_decode,
 	.prefetch_dest = sparc_prefetch_dest,

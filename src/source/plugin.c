@@ -36,6 +36,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <hvpmu/hvpmu.h>
 #include "qemu_plugin_api.h"
 #include <hvpmu/qemu_source.h>
@@ -141,6 +143,7 @@ static struct plugin {
 	pthread_t thr;
 	struct tb_info *prod_prev; /* guest thread: block entered last */
 	uint64_t prod_mark;        /* its execs at its entry */
+	int ended;                 /* the program's end is reported (HVPMU_OS_HALT) */
 } P = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /*
@@ -1077,18 +1080,70 @@ static void flush_cb(qemu_plugin_id_t id)
 	}
 }
 
-/* The program ends: every vCPU's activity is accounted, then the guest
- * OS takes its last samples and reports (HVPMU_OS_HALT). */
+/* The program ends (sig 0: it exited; else that signal ends it): every
+ * vCPU's activity is accounted, then the guest OS takes its last samples
+ * and reports (HVPMU_OS_HALT).  Once. */
+static void program_end(int sig)
+{
+	if (P.ended)
+		return;
+	offload_stop();
+	lock();
+	if (!P.ended) {
+		P.ended = 1;
+		for (uint32_t i = 0; i < P.nvcpu; i++)
+			if (P.vcpu[i].live)
+				flush_vcpu(&P.vcpu[i]);
+		os_event(HVPMU_OS_HALT, 0, sig, NULL, 0);
+	}
+	unlock();
+}
+
 static void at_exit(qemu_plugin_id_t id, void *udata)
 {
 	(void)id; (void)udata;
-	offload_stop();
-	lock();
-	for (uint32_t i = 0; i < P.nvcpu; i++)
-		if (P.vcpu[i].live)
-			flush_vcpu(&P.vcpu[i]);
-	os_event(HVPMU_OS_HALT, 0, 0, NULL, 0);
-	unlock();
+	program_end(0);
+}
+
+/*
+ * The program dies of a signal.  QEMU 7.2's linux-user gives plugins no
+ * last word then (dump_core_and_abort runs no atexit callback): it resets
+ * the host signal to SIG_DFL and sends it to itself with kill(getpid(),
+ * sig).  The tools preload this library into the emulator (LD_PRELOAD;
+ * the program does not see the variable: qemu -U LD_PRELOAD), so the
+ * kill() below is the one QEMU calls: for a signal to the process itself
+ * whose action is the default and ends the process, the end is reported
+ * first, with every other signal held off until it is, then the signal is
+ * sent.  Every other kill() goes straight to the system call.  Without
+ * the preload (qemu -plugin by hand) the emulator binds the C library's
+ * kill and the tool has the counts of the last OS tick (docs/cli.md "How
+ * a run ends").
+ */
+static int ends_process(int sig)
+{
+	struct sigaction sa;
+
+	switch (sig) {
+	case 0: case SIGCHLD: case SIGCONT: case SIGSTOP: case SIGTSTP: case SIGTTIN: case SIGTTOU:
+	case SIGURG: case SIGWINCH: /* ignored or stopping by default */
+		return 0;
+	default:
+		return sigaction(sig, NULL, &sa) == 0 && !(sa.sa_flags & SA_SIGINFO) && sa.sa_handler == SIG_DFL;
+	}
+}
+
+__attribute__((visibility("default"))) int kill(pid_t pid, int sig);
+int kill(pid_t pid, int sig)
+{
+	if (pid == getpid() && P.m && !P.ended && ends_process(sig)) {
+		sigset_t all, old;
+
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		program_end(sig);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	return (int)syscall(SYS_kill, pid, sig);
 }
 
 static void register_callbacks(qemu_plugin_id_t id)

@@ -8,8 +8,11 @@
  * system call (docs/kernel-model.md), maps large pages (linux_mm.c), moves
  * T1 I/O over the JBUS (docs/t1-platform.md), gives each CPU an
  * MMU-statistics buffer (niagara-mmustat-api.txt), samples the counters on
- * the OS tick (cpustat per strand, busstat's devices) and writes the
- * result when the program ends.
+ * the OS tick (cpustat per strand, busstat's devices) and publishes the
+ * result in the tool's result area: at start, at every OS tick (the
+ * strand's counts folded there), at execve, and when the program ends
+ * (exit or a signal: the final counts).  Whatever ends the process, the
+ * tool has the last publication (docs/cli.md "How a run ends").
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +29,7 @@
 /* The guest OS's view of one strand. */
 struct strand_os {
 	int started;           /* a thread of the program has run on it */
+	int mmu_on;            /* mmustat: its buffer is registered (mmu[strand]) */
 	int sampled_final;     /* cpustat: its last, partial interval is sampled */
 	uint64_t next_sample;  /* cpustat: %tick of its next sample */
 	int64_t sc_num;        /* the system call in progress and its arguments */
@@ -44,6 +48,9 @@ struct hvpmu_session {
 	struct strand_os *st;
 	uint64_t next_sample;  /* busstat: strand 0's %tick of its next sample */
 	struct stat_result rs; /* the samples accumulate here */
+	struct stat_area *area; /* the tool's result area (NULL: none, e.g. a test) */
+	struct stat_mmu *mmu;   /* mmustat: by strand (< STAT_MAX_CPUS), the buffer as last read */
+	struct stat_mmu *mmu_pub; /* those of the CPUs with a buffer, in strand order */
 	/* busstat devices: entries naming the same device are its event sets,
 	 * which rotate one per sample (busstat(8): repeating -w for a device
 	 * multiplexes); bus_acc keeps each set's counts over its activations */
@@ -83,11 +90,65 @@ static void busdev_program(struct hvpmu_session *s, unsigned d)
 			hvpmu_sv_status_name(hvpmu_sv_last_status(s->sv)));
 }
 
+/* The samples go straight into the result area (a publication commits
+ * how many are valid); without an area, into memory of their own. */
 static int have_samples(struct hvpmu_session *s)
 {
 	if (!s->rs.samples)
-		s->rs.samples = calloc(STAT_MAX_SAMPLES, sizeof *s->rs.samples);
+		s->rs.samples = s->area ? stat_area_samples(s->area) : calloc(STAT_MAX_SAMPLES, sizeof *s->rs.samples);
 	return s->rs.samples != NULL;
+}
+
+/* mmustat: read the strand's MMU-statistics buffer through the hypervisor
+ * (niagara-mmustat-api.txt: NIAGARA_MMUSTAT_INFO gives its address). */
+static void mmu_refresh(struct hvpmu_session *s, uint32_t strand)
+{
+	struct strand_os *st = &s->st[strand];
+
+	if (!s->mmu || !st->mmu_on)
+		return;
+	if (hvpmu_sv_mmustat_read(s->sv, strand, s->mmu[strand].words))
+		memset(s->mmu[strand].words, 0, sizeof s->mmu[strand].words);
+}
+
+/*
+ * Publish the counts folded so far into the result area: each event's
+ * total over the strands (each strand as of its last fold), the samples
+ * taken, the MMU statistics as last read.  `end` says whether these are
+ * the final counts; for STAT_END_NONE a strand may be up to one OS tick
+ * past its counts.
+ */
+static void publish(struct hvpmu_session *s, enum stat_end end, int sig)
+{
+	struct stat_result *rs = &s->rs;
+
+	if (!s->area)
+		return;
+	rs->end = end;
+	rs->signal = end == STAT_END_SIGNAL ? sig : 0;
+	rs->stale_cycles = end == STAT_END_NONE ? hvpmu_sv_tick_cycles(s->sv) : 0;
+	rs->tick = 0;
+	rs->retired = 0;
+	for (uint32_t k = 0; k < s->nstrands; k++)
+		if (s->st[k].started) {
+			uint64_t t = hvpmu_machine_tick(s->m, k);
+
+			rs->tick = t > rs->tick ? t : rs->tick;
+			rs->retired += hvpmu_machine_retired(s->m, k);
+		}
+	rs->nevents = hvpmu_sv_nevents(s->sv);
+	for (unsigned i = 0; i < rs->nevents; i++)
+		hvpmu_sv_read(s->sv, i, &rs->count[i]);
+	rs->clock_hz = s->md.clock_hz;
+	rs->hv_status = hvpmu_sv_last_status(s->sv);
+	rs->mmu = s->mmu_pub;
+	rs->nmmu = 0;
+	for (uint32_t k = 0; s->mmu && k < s->nstrands && k < STAT_MAX_CPUS; k++)
+		if (s->st[k].started && s->st[k].mmu_on)
+			s->mmu_pub[rs->nmmu++] = s->mmu[k];
+	stat_area_publish(s->area, rs);
+	rs->mmu = NULL;
+	rs->nmmu = 0;
 }
 
 /* busstat: read every device's two counters through the guest driver,
@@ -145,17 +206,23 @@ static void on_tick(void *ctx, uint32_t strand, uint64_t tick)
 	struct hvpmu_session *s = ctx;
 	struct strand_os *st = strand < s->nstrands ? &s->st[strand] : NULL;
 
-	if (!s->rq.sample_cycles)
+	if (s->halted || !st)
 		return;
-	if (s->rq.cpustat && st && tick >= st->next_sample) {
+	if (s->rq.sample_cycles && s->rq.cpustat && tick >= st->next_sample) {
 		cpustat_sample(s, strand);
 		while (st->next_sample <= tick)
 			st->next_sample += s->rq.sample_cycles;
 	}
-	if (s->rq.nbusdev && strand == 0 && tick >= s->next_sample) {
+	if (s->rq.sample_cycles && s->rq.nbusdev && strand == 0 && tick >= s->next_sample) {
 		take_sample(s, tick);
 		while (s->next_sample <= tick)
 			s->next_sample += s->rq.sample_cycles;
+	}
+	/* the counts as of this tick (the driver folded the strand's at it),
+	 * for the tool whatever happens next */
+	if (s->area) {
+		mmu_refresh(s, strand);
+		publish(s, STAT_END_NONE, 0);
 	}
 }
 
@@ -188,8 +255,12 @@ static void thread_start(struct hvpmu_session *s, uint32_t strand)
 	hvpmu_sv_start_strand(s->sv, strand);
 	if (s->rq.cpustat) /* the strand's origin: its first interval starts here */
 		cpustat_sample(s, strand);
-	if (s->rq.mmustat) /* a refusal is reported by the tool through the result's hv_status */
-		hvpmu_sv_mmustat_start(s->sv, strand, MMUSTAT_RA + MMUSTAT_STRIDE * (uint64_t)strand);
+	/* a refusal is reported by the tool through the result's hv_status */
+	if (s->rq.mmustat && !hvpmu_sv_mmustat_start(s->sv, strand, MMUSTAT_RA + MMUSTAT_STRIDE * (uint64_t)strand) &&
+	    s->mmu && strand < STAT_MAX_CPUS) {
+		st->mmu_on = 1;
+		s->mmu[strand].cpu = strand;
+	}
 	if (strand == 0) /* busstat: the OS programs the device counters */
 		for (unsigned d = 0; d < s->rq.nbusdev; d++)
 			if (busdev_first(s, d)) {
@@ -227,6 +298,11 @@ static void syscall_entry(struct hvpmu_session *s, const struct hvpmu_os_call *c
 				thread_stop(s, k);
 	} else if (c->num == sc->exit) {
 		thread_stop(s, c->strand);
+	} else if (c->num == sc->execve || c->num == sc->execveat) {
+		/* the emulator that counts is replaced if the call succeeds:
+		 * publish the counts up to it (a failed call publishes again) */
+		hvpmu_sv_fold(s->sv, c->strand);
+		publish(s, STAT_END_EXEC, 0);
 	}
 }
 
@@ -240,6 +316,8 @@ static void syscall_return(struct hvpmu_session *s, const struct hvpmu_os_call *
 		hvpmu_machine_io(s->m, c->strand, c->num == sc->read, (uint64_t)c->ret);
 	if (c->num == s->st[c->strand].sc_num)
 		linux_mm_syscall(s->m, sc, c->num, s->st[c->strand].sc_args, c->ret);
+	if ((c->num == sc->execve || c->num == sc->execveat) && !s->halted)
+		publish(s, STAT_END_NONE, 0); /* execve failed: the program goes on */
 }
 
 /* The software prefetches whose address was not recovered, if any
@@ -259,42 +337,31 @@ static void report_prefetches(struct hvpmu_session *s)
 			(unsigned long long)(sum.sw_issued + sum.sw_unresolved));
 }
 
-/* The program ended: busstat's last sample, every strand stopped, the
- * MMU statistics read, the counts written for the tool. */
-static void halt(struct hvpmu_session *s)
+/* The program ended (sig 0: it exited; else that signal ended it):
+ * busstat's last sample, every strand stopped, the MMU statistics read,
+ * the final counts published for the tool. */
+static void halt(struct hvpmu_session *s, int sig)
 {
-	struct stat_result rs = s->rs;
-	char err[256];
-
 	if (s->halted)
 		return;
-	s->halted = 1;
 	if (s->rq.nbusdev && s->nstrands && s->st[0].started) /* the final sample, at exit */
 		take_sample(s, hvpmu_machine_tick(s->m, 0));
 	for (uint32_t k = 0; k < s->nstrands; k++)
-		if (s->st[k].started) {
+		if (s->st[k].started)
 			thread_stop(s, k);
-			rs.retired += hvpmu_machine_retired(s->m, k);
-		}
-	rs.samples = s->rs.samples; /* with the final busstat and cpustat samples */
-	rs.nsamples = s->rs.nsamples;
-	if (s->rq.mmustat && (rs.mmu = calloc(s->nstrands, sizeof *rs.mmu)))
-		for (uint32_t k = 0; k < s->nstrands; k++)
-			if (s->st[k].started && !hvpmu_sv_mmustat_read(s->sv, k, rs.mmu[rs.nmmu].words)) {
-				rs.mmu[rs.nmmu++].cpu = k;
+	/* the final read of every CPU's buffer: the ones the hypervisor
+	 * answers are reported (on a platform without the service the read's
+	 * refusal is the status the tool shows) */
+	for (uint32_t k = 0; s->mmu && k < s->nstrands && k < STAT_MAX_CPUS; k++)
+		if (s->st[k].started) {
+			s->st[k].mmu_on = !hvpmu_sv_mmustat_read(s->sv, k, s->mmu[k].words);
+			s->mmu[k].cpu = k;
+			if (s->st[k].mmu_on)
 				hvpmu_sv_mmustat_stop(s->sv, k);
-			}
+		}
 	report_prefetches(s);
-	rs.nevents = hvpmu_sv_nevents(s->sv);
-	for (unsigned i = 0; i < rs.nevents; i++) {
-		snprintf(rs.name[i], sizeof rs.name[i], "%s", s->rq.ev[i].name);
-		hvpmu_sv_read(s->sv, i, &rs.count[i]);
-	}
-	rs.clock_hz = s->md.clock_hz;
-	rs.hv_status = hvpmu_sv_last_status(s->sv);
-	if (stat_result_write(s->rq.out, &rs, err, sizeof err))
-		fprintf(stderr, "hvpmu: %s\n", err);
-	free(rs.mmu);
+	publish(s, sig ? STAT_END_SIGNAL : STAT_END_EXIT, sig);
+	s->halted = 1;
 	if (s->ovf_log)
 		fclose(s->ovf_log);
 	s->ovf_log = NULL;
@@ -310,7 +377,7 @@ static void os_event(void *ctx, const struct hvpmu_os_call *c)
 	case HVPMU_OS_SYSCALL: syscall_entry(s, c); break;
 	case HVPMU_OS_SYSRET: syscall_return(s, c); break;
 	case HVPMU_OS_THREAD_EXIT: thread_stop(s, c->strand); break;
-	case HVPMU_OS_HALT: halt(s); break;
+	case HVPMU_OS_HALT: halt(s, (int)c->num); break;
 	}
 }
 
@@ -395,6 +462,22 @@ int hvpmu_session_create(const struct stat_request *rq, struct hvpmu_session **o
 		failf(err, n, "out of memory", "");
 		goto fail;
 	}
+	if (rq->mmustat && (!(s->mmu = calloc(STAT_MAX_CPUS, sizeof *s->mmu)) ||
+			    !(s->mmu_pub = calloc(STAT_MAX_CPUS, sizeof *s->mmu_pub)))) {
+		failf(err, n, "out of memory", "");
+		goto fail;
+	}
+	if (rq->result_fd >= 0) {
+		char why[256];
+
+		if (stat_area_attach(rq->result_fd, &s->area, why, sizeof why)) {
+			failf(err, n, why, "");
+			goto fail;
+		}
+		for (unsigned i = 0; i < rq->nevents; i++)
+			snprintf(s->rs.name[i], sizeof s->rs.name[i], "%s", rq->ev[i].name);
+		publish(s, STAT_END_NONE, 0); /* the run has started: zero counts */
+	}
 	hvpmu_machine_set_os_handler(s->m, os_event, s);
 	*out = s;
 	return 0;
@@ -414,7 +497,11 @@ void hvpmu_session_destroy(struct hvpmu_session *s)
 	hvpmu_sv_destroy(s->sv);
 	hvpmu_hv_destroy(s->hv);
 	hvpmu_machine_destroy(s->m);
-	free(s->rs.samples);
+	if (!s->area)
+		free(s->rs.samples);
+	stat_area_detach(s->area);
+	free(s->mmu);
+	free(s->mmu_pub);
 	free(s->st);
 	free(s);
 }

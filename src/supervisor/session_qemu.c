@@ -2,8 +2,10 @@
 /*
  * The session host inside QEMU: the entry point of the hvpmu TCG plugin
  * (libhvpmu_plugin.so).  `hvpmu stat` and the other tools start
- * qemu-<arch> with `-plugin libhvpmu_plugin.so,cfg=REQUEST_FILE`; QEMU
- * calls qemu_plugin_install, which reads the request (hvpmu/session.h),
+ * qemu-<arch> with `-plugin libhvpmu_plugin.so,cfg=/proc/self/fd/N`, N an
+ * anonymous file holding the request; QEMU calls qemu_plugin_install,
+ * which reads the request (hvpmu/session.h) and closes N (the program
+ * starts with the descriptors it would have without hvpmu),
  * builds the run -- machine, platform services, guest OS -- and starts the
  * QEMU event source on its machine (hvpmu/qemu_source.h).  This is the one
  * place where layer 5 starts layer 1: the composition root of a run, as
@@ -11,10 +13,12 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <hvpmu/qemu_source.h>
 #include <hvpmu/session.h>
 
 #define CFG_ARG "cfg="
+#define FD_PATH "/proc/self/fd/"
 
 /* QEMU 7.2 plugin entry point (include/qemu/qemu-plugin.h: qemu_plugin_id_t
  * is uint64_t); the plugin library exports it. */
@@ -28,6 +32,7 @@ int qemu_plugin_install(uint64_t id, const struct qemu_info_t *info, int argc, c
 	struct stat_request rq;
 	const char *cfg = NULL;
 	char err[512];
+	int fd, used = 0;
 
 	for (int i = 0; i < argc; i++)
 		if (strncmp(argv[i], CFG_ARG, strlen(CFG_ARG)) == 0)
@@ -36,7 +41,13 @@ int qemu_plugin_install(uint64_t id, const struct qemu_info_t *info, int argc, c
 		fprintf(stderr, "hvpmu plugin: missing argument cfg=FILE\n");
 		return -1;
 	}
-	if (stat_request_read(cfg, &rq, err, sizeof err) || hvpmu_session_create(&rq, &run, err, sizeof err)) {
+	if (stat_request_read(cfg, &rq, err, sizeof err)) {
+		fprintf(stderr, "hvpmu plugin: %s\n", err);
+		return -1;
+	}
+	if (sscanf(cfg, FD_PATH "%d%n", &fd, &used) == 1 && cfg[used] == 0 && fd > 2)
+		close(fd);
+	if (hvpmu_session_create(&rq, &run, err, sizeof err)) {
 		fprintf(stderr, "hvpmu plugin: %s\n", err);
 		return -1;
 	}

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Request / result files between `hvpmu stat` and the plugin (json-c). */
+/* The request file from a tool to the session (json-c); the result comes
+ * back in the result area (stat_area.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +59,7 @@ int stat_request_write(const char *path, const struct stat_request *rq, char *er
 	json_object_object_add(o, "pic_init", u64(rq->pic_init));
 	json_object_object_add(o, "rotate_cycles", u64(rq->rotate_cycles));
 	json_object_object_add(o, "overflow_log", json_object_new_string(rq->overflow_log));
-	json_object_object_add(o, "out", json_object_new_string(rq->out));
+	json_object_object_add(o, "result_fd", json_object_new_int(rq->result_fd));
 	json_object_object_add(o, "sample_cycles", u64(rq->sample_cycles));
 	json_object_object_add(o, "platform", json_object_new_string(rq->platform));
 	json_object_object_add(o, "md_path", json_object_new_string(rq->md_path));
@@ -103,7 +104,7 @@ int stat_request_read(const char *path, struct stat_request *rq, char *err, size
 	rq->pic_init = (uint32_t)get_u64(o, "pic_init");
 	rq->rotate_cycles = get_u64(o, "rotate_cycles");
 	get_str(o, "overflow_log", rq->overflow_log, sizeof rq->overflow_log);
-	get_str(o, "out", rq->out, sizeof rq->out);
+	rq->result_fd = json_object_object_get_ex(o, "result_fd", &a) ? json_object_get_int(a) : -1;
 	rq->sample_cycles = get_u64(o, "sample_cycles");
 	get_str(o, "platform", rq->platform, sizeof rq->platform);
 	get_str(o, "md_path", rq->md_path, sizeof rq->md_path);
@@ -123,121 +124,6 @@ int stat_request_read(const char *path, struct stat_request *rq, char *err, size
 			rq->busdev[i].dev = (unsigned)get_u64(e, "dev");
 			rq->busdev[i].code[0] = (unsigned)get_u64(e, "code0");
 			rq->busdev[i].code[1] = (unsigned)get_u64(e, "code1");
-		}
-	}
-	json_object_put(o);
-	return 0;
-}
-
-int stat_result_write(const char *path, const struct stat_result *rs, char *err, size_t n)
-{
-	json_object *o = json_object_new_object(), *a = json_object_new_array();
-
-	for (unsigned i = 0; i < rs->nevents; i++) {
-		json_object *e = json_object_new_object();
-		const struct hvpmu_sv_count *c = &rs->count[i];
-
-		json_object_object_add(e, K_NAME, json_object_new_string(rs->name[i]));
-		json_object_object_add(e, "supported", u64((uint64_t)c->supported));
-		json_object_object_add(e, "raw", u64(c->raw));
-		json_object_object_add(e, "enabled", u64(c->enabled));
-		json_object_object_add(e, "running", u64(c->running));
-		json_object_object_add(e, "overflows", u64(c->overflows));
-		json_object_array_add(a, e);
-	}
-	json_object_object_add(o, K_EVENTS, a);
-	json_object_object_add(o, "clock_hz", u64(rs->clock_hz));
-	json_object_object_add(o, "retired", u64(rs->retired));
-	json_object_object_add(o, "hv_status", u64(rs->hv_status));
-	a = json_object_new_array();
-	for (unsigned i = 0; i < rs->nsamples; i++) {
-		json_object *e = json_object_new_object();
-
-		json_object_object_add(e, "tick", u64(rs->samples[i].tick));
-		json_object_object_add(e, "dev", u64(rs->samples[i].dev));
-		json_object_object_add(e, "cpu", u64(rs->samples[i].cpu));
-		json_object_object_add(e, "c0", u64(rs->samples[i].count[0]));
-		json_object_object_add(e, "c1", u64(rs->samples[i].count[1]));
-		json_object_array_add(a, e);
-	}
-	json_object_object_add(o, "samples", a);
-	a = json_object_new_array();
-	for (unsigned i = 0; i < rs->nmmu; i++) {
-		json_object *e = json_object_new_object(), *w = json_object_new_array();
-
-		json_object_object_add(e, "cpu", u64(rs->mmu[i].cpu));
-		for (unsigned k = 0; k < STAT_MMU_WORDS; k++)
-			json_object_array_add(w, u64(rs->mmu[i].words[k]));
-		json_object_object_add(e, "words", w);
-		json_object_array_add(a, e);
-	}
-	json_object_object_add(o, "mmustat", a);
-	return write_obj(path, o, err, n);
-}
-
-int stat_result_read(const char *path, struct stat_result *rs, char *err, size_t n)
-{
-	json_object *o = json_object_from_file(path), *a;
-
-	memset(rs, 0, sizeof *rs);
-	if (!o)
-		return fail(err, n, "no result from the plugin", path);
-	if (!json_object_object_get_ex(o, K_EVENTS, &a) || !json_object_is_type(a, json_type_array) ||
-	    json_object_array_length(a) > HVPMU_SV_MAX_EVENTS) {
-		json_object_put(o);
-		return fail(err, n, "bad result", path);
-	}
-	rs->nevents = (unsigned)json_object_array_length(a);
-	for (unsigned i = 0; i < rs->nevents; i++) {
-		json_object *e = json_object_array_get_idx(a, i);
-		struct hvpmu_sv_count *c = &rs->count[i];
-
-		get_str(e, K_NAME, rs->name[i], sizeof rs->name[i]);
-		c->supported = (int)get_u64(e, "supported");
-		c->raw = get_u64(e, "raw");
-		c->enabled = get_u64(e, "enabled");
-		c->running = get_u64(e, "running");
-		c->overflows = get_u64(e, "overflows");
-		c->scaled = c->running ? (double)c->raw * (double)c->enabled / (double)c->running : 0.0;
-	}
-	rs->clock_hz = get_u64(o, "clock_hz");
-	rs->retired = get_u64(o, "retired");
-	rs->hv_status = get_u64(o, "hv_status");
-	if (json_object_object_get_ex(o, "samples", &a) && json_object_is_type(a, json_type_array)) {
-		size_t ns = json_object_array_length(a);
-
-		if (ns > STAT_MAX_SAMPLES || (ns && !(rs->samples = calloc(ns, sizeof *rs->samples)))) {
-			json_object_put(o);
-			return fail(err, n, "bad busstat samples", path);
-		}
-		rs->nsamples = (unsigned)ns;
-		for (unsigned i = 0; i < rs->nsamples; i++) {
-			json_object *e = json_object_array_get_idx(a, i);
-
-			rs->samples[i].tick = get_u64(e, "tick");
-			rs->samples[i].dev = (unsigned)get_u64(e, "dev");
-			rs->samples[i].cpu = (unsigned)get_u64(e, "cpu");
-			rs->samples[i].count[0] = get_u64(e, "c0");
-			rs->samples[i].count[1] = get_u64(e, "c1");
-		}
-	}
-	if (json_object_object_get_ex(o, "mmustat", &a) && json_object_is_type(a, json_type_array)) {
-		size_t nm = json_object_array_length(a);
-
-		if (nm > HVPMU_SV_MAX_EVENTS * 4 || (nm && !(rs->mmu = calloc(nm, sizeof *rs->mmu)))) {
-			json_object_put(o);
-			stat_result_free(rs);
-			return fail(err, n, "bad MMU statistics", path);
-		}
-		rs->nmmu = (unsigned)nm;
-		for (unsigned i = 0; i < rs->nmmu; i++) {
-			json_object *e = json_object_array_get_idx(a, i), *w;
-
-			rs->mmu[i].cpu = (unsigned)get_u64(e, "cpu");
-			if (json_object_object_get_ex(e, "words", &w) && json_object_is_type(w, json_type_array))
-				for (unsigned k = 0; k < STAT_MMU_WORDS && k < json_object_array_length(w); k++)
-					rs->mmu[i].words[k] = (uint64_t)json_object_get_uint64(
-						json_object_array_get_idx(w, k));
 		}
 	}
 	json_object_put(o);

@@ -247,15 +247,20 @@ int cmd_busstat(int argc, char **argv)
 		fprintf(stderr, "%-10s %-6s %-22s %12s   %-22s %12s\n", "time", "dev", "event0", "pic0", "event1", "pic1");
 	for (unsigned i = 0; i < rs.nsamples && (!count || shown < count * ndev); i++, shown++) {
 		const struct stat_sample *smp = &rs.samples[i];
+		/* the last sample of each device covers the partial interval
+		 * that a signal ended: marked (docs/cli.md "How a run ends") */
+		int partial = rs.end == STAT_END_SIGNAL && i + ndev >= rs.nsamples;
 		uint64_t v[2];
 
+		if (smp->dev >= rq.nbusdev)
+			continue; /* not a device of the request */
 		for (int k = 0; k < 2; k++) {
 			v[k] = absolute ? smp->count[k] : smp->count[k] - prev[smp->dev][k];
 			prev[smp->dev][k] = smp->count[k];
 		}
-		fprintf(stderr, "%-10.3f %-6s %-22s %12llu   %-22s %12llu\n", (double)smp->tick / (double)md.clock_hz,
+		fprintf(stderr, "%-10.3f %-6s %-22s %12llu   %-22s %12llu%s\n", (double)smp->tick / (double)md.clock_hz,
 			names[smp->dev].dev, names[smp->dev].ev[0], (unsigned long long)v[0],
-			names[smp->dev].ev[1], (unsigned long long)v[1]);
+			names[smp->dev].ev[1], (unsigned long long)v[1], partial ? "   # partial (signal)" : "");
 	}
 	if (rs.hv_status)
 		fprintf(stderr, "hvpmu busstat: hypervisor refused access (%s)\n", hvpmu_sv_status_name(rs.hv_status));

@@ -398,6 +398,7 @@ static void print_rows(struct opts *o, const struct stat_result *rs, unsigned ne
 	struct point *pt = calloc(npts ? npts : 1, sizeof *pt);
 	uint64_t (*prev)[2] = NULL, *prev_tick = NULL;
 	unsigned long *rows = NULL;
+	unsigned *last = NULL; /* by cpu: its last point */
 	unsigned max_cpu = 0;
 	double last_time = 0;
 
@@ -414,15 +415,18 @@ static void print_rows(struct opts *o, const struct stat_result *rs, unsigned ne
 	prev = calloc((size_t)max_cpu * nev + 1, sizeof *prev);
 	prev_tick = calloc(max_cpu + 1, sizeof *prev_tick);
 	rows = calloc(max_cpu + 1, sizeof *rows);
-	if (!prev || !prev_tick || !rows)
+	last = calloc(max_cpu + 1, sizeof *last);
+	if (!prev || !prev_tick || !rows || !last)
 		goto out;
 	qsort(pt, npts, sizeof *pt, cmp_point);
+	for (unsigned i = 0; i < npts; i++)
+		last[pt[i].cpu] = i;
 	for (unsigned i = 0; i < npts; i++) {
 		const struct point *p = &pt[i];
 		uint64_t (*pv)[2] = &prev[(size_t)p->cpu * nev];
 		uint64_t d_raw[HVPMU_SV_MAX_EVENTS], d_run[HVPMU_SV_MAX_EVENTS], d_tick;
 		uint64_t best = 0;
-		int which = -1;
+		int which = -1, last_of_cpu;
 
 		for (unsigned e = 0; e < nev; e++) {
 			d_raw[e] = p->first[e].count[0] - pv[e][0];
@@ -445,13 +449,17 @@ static void print_rows(struct opts *o, const struct stat_result *rs, unsigned ne
 		}
 		if (which < 0 || (count && rows[p->cpu] >= count))
 			continue;
+		last_of_cpu = last[p->cpu] == i;
 		if (!rows[p->cpu]++)
 			shown_cpus++;
 		last_time = (double)p->tick / (double)clock_hz;
 		o->set[which].total_tick += d_tick;
 		for (unsigned r = 0; r < o->set[which].nreq; r++)
 			o->set[which].total[r] += d_raw[o->set[which].req[r].event];
-		print_row(o, &o->set[which], last_time, p->cpu, "tick", d_tick, d_raw);
+		/* the partial interval a signal ended is marked (docs/cli.md
+		 * "How a run ends") */
+		print_row(o, &o->set[which], last_time, p->cpu, last_of_cpu && rs->end == STAT_END_SIGNAL ? "end" : "tick",
+			  d_tick, d_raw);
 	}
 	for (unsigned s = 0; s < o->nsets; s++)
 		print_row(o, &o->set[s], last_time, shown_cpus, "total", o->set[s].total_tick, NULL);
@@ -460,6 +468,7 @@ out:
 	free(prev);
 	free(prev_tick);
 	free(rows);
+	free(last);
 }
 
 int cmd_cpustat(int argc, char **argv)

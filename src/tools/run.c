@@ -4,7 +4,9 @@
  * run_guest): find it as execvp would, check that it is a program of the
  * machine's instruction set (its ELF identity, hvpmu_sv_program_format),
  * and run it under the ISA's qemu-user with the hvpmu plugin and the
- * tool's request (hvpmu/session.h).
+ * tool's request (hvpmu/session.h); pass the tool's signals on to it, and
+ * read the result area however the run ended (docs/cli.md "How a run
+ * ends").
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -108,17 +112,169 @@ static int longer_name_first(const void *a, const void *b)
 	return la < lb ? 1 : la > lb ? -1 : 0;
 }
 
+/* ---- the emulator's process ---- */
+
+/* The signals the tool passes on to the program (docs/cli.md "How a run
+ * ends"), and the emulator's pid while it runs. */
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+#define NFORWARDED (sizeof forwarded / sizeof forwarded[0])
+static volatile pid_t child_pid;
+
+/* A terminal's ^C or ^\ reaches the whole foreground process group, the
+ * emulator included (the kernel sends it: si_code SI_KERNEL); it is not
+ * sent twice.  Any other sender meant the tool: the program gets it. */
+static void forward(int sig, siginfo_t *si, void *uc)
+{
+	pid_t pid = child_pid;
+
+	(void)uc;
+	if (pid > 0 && !(si && si->si_code == SI_KERNEL))
+		kill(pid, sig);
+}
+
+/* Undo a half-built emulator_argv(). */
+static void free_owned(char **owned, size_t n, char **av)
+{
+	while (n)
+		free(owned[--n]); /* free(NULL) for a failed one */
+	free(av);
+}
+
+/* The emulator's command line: qemu -L SYSROOT [-U VAR | -E VAR=VAL]...
+ * -plugin PLUGIN,cfg=REQUEST PROGRAM ARGS. */
+static char **emulator_argv(const char *qemu, const char *sysroot, const char *plugin_arg, const char *prog,
+			    const char *ld_preload, int argc, char **argv)
+{
+	extern char **environ;
+	size_t nenv = 0;
+	char **av, **owned;
+	size_t nowned = 0;
+	int k = 0, first;
+
+	for (char **e = environ; *e; e++)
+		nenv++;
+	/* argv, its NULL, then the strings allocated here and a NULL (free_argv) */
+	if (!(av = calloc((size_t)argc + 12 + 3 * nenv, sizeof *av)))
+		return NULL;
+	owned = av + argc + 11 + 2 * nenv; /* scratch: copied after argv's NULL at the end */
+	av[k++] = (char *)qemu;
+	av[k++] = "-L";
+	av[k++] = (char *)sysroot;
+	/* the program sees its environment without hvpmu's own settings
+	 * (HVPMU_*, read by this tool and the plugin) and without the preload
+	 * of the plugin into the emulator (LD_PRELOAD as it was, or none): its
+	 * stack, and so its counts, do not depend on them (qemu -U VAR).  QEMU
+	 * 7.2 unsets the first variable whose name starts with VAR, so the
+	 * longer names go first. */
+	first = k;
+	for (char **e = environ; *e; e++)
+		if (strncmp(*e, "HVPMU_", 6) == 0 && strchr(*e, '=')) {
+			av[k++] = "-U";
+			if (!(av[k++] = owned[nowned++] = strndup(*e, (size_t)(strchr(*e, '=') - *e)))) {
+				free_owned(owned, nowned, av);
+				return NULL;
+			}
+		}
+	if (!ld_preload) {
+		av[k++] = "-U";
+		av[k++] = "LD_PRELOAD";
+	}
+	qsort(av + first, (size_t)(k - first) / 2, 2 * sizeof *av, longer_name_first);
+	if (ld_preload) {
+		char *e = malloc(strlen(ld_preload) + sizeof "LD_PRELOAD=");
+
+		if (!e) {
+			free_owned(owned, nowned, av);
+			return NULL;
+		}
+		sprintf(e, "LD_PRELOAD=%s", ld_preload);
+		av[k++] = "-E";
+		av[k++] = owned[nowned++] = e;
+	}
+	av[k++] = "-plugin";
+	av[k++] = (char *)plugin_arg;
+	av[k++] = (char *)prog;
+	for (int i = 1; i < argc; i++)
+		av[k++] = argv[i];
+	k++; /* argv's NULL */
+	for (size_t i = 0; i < nowned; i++) /* forward: k < the scratch index i */
+		av[k++] = owned[i];
+	av[k] = NULL;
+	return av;
+}
+
+/* Free an emulator_argv() vector and the strings it allocated. */
+static void free_argv(char **av)
+{
+	char **p = av;
+
+	if (!av)
+		return;
+	while (*p)
+		p++;
+	for (p++; *p; p++)
+		free(*p);
+	free(av);
+}
+
+/* In the child: die with the tool (no emulator outlives it), take the
+ * signals as the tool got them, preload the plugin, start the emulator. */
+static void exec_emulator(const char *tool, pid_t parent, const sigset_t *mask, char **av, const char *plugin,
+			  const char *ld_preload)
+{
+	char *pre = malloc(strlen(plugin) + (ld_preload ? strlen(ld_preload) + 1 : 0) + 1);
+
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(EXIT_NOEXEC);
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	if (!pre || !av)
+		_exit(EXIT_NOEXEC);
+	sprintf(pre, "%s%s%s", plugin, ld_preload ? ":" : "", ld_preload ? ld_preload : "");
+	setenv("LD_PRELOAD", pre, 1);
+	execvp(av[0], av);
+	fprintf(stderr, "%s: %s: %s (install qemu-user)\n", tool, av[0], strerror(errno));
+	_exit(EXIT_NOTFOUND);
+}
+
+/* One line on how the run ended, before the counts (perf stat prints the
+ * program's fatal signal so): rc the program's exit status. */
+static void report_end(const char *tool, const char *prog, int status, const struct stat_result *rs)
+{
+	switch (rs->end) {
+	case STAT_END_EXIT:
+		break;
+	case STAT_END_SIGNAL:
+		fprintf(stderr, "%s: %s: %s by signal %d (%s)\n", tool, prog,
+			rs->signal == SIGINT ? "interrupted" : "killed", rs->signal, strsignal(rs->signal));
+		break;
+	case STAT_END_EXEC:
+		fprintf(stderr, "%s: %s: replaced itself (execve): the counts stop at the call\n", tool, prog);
+		break;
+	case STAT_END_NONE:
+		fprintf(stderr,
+			"%s: %s: %s before the program's end: counts as of the last OS tick, modeled time %.6f s "
+			"(each CPU may have run up to %llu cycles more)\n",
+			tool, prog,
+			WIFSIGNALED(status) ? "the emulator was killed" : "the emulator ended without a last word",
+			rs->clock_hz ? (double)rs->tick / (double)rs->clock_hz : 0.0,
+			(unsigned long long)rs->stale_cycles);
+		break;
+	}
+}
+
 int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *md, int argc, char **argv,
 	      struct stat_result *rs, struct run_times *t, int *ok)
 {
-	char err[512], prog[PATH_MAX], dir[] = "/tmp/hvpmu.XXXXXX", req[PATH_MAX], plugin[PATH_MAX];
-	char plugin_arg[2 * PATH_MAX + 16];
-	const char *qemu, *sysroot;
+	char err[512], prog[PATH_MAX], req[64], plugin[PATH_MAX], plugin_arg[PATH_MAX + 128];
+	const char *qemu, *sysroot, *ld_preload = getenv("LD_PRELOAD");
 	struct hvpmu_sv_program_format pf;
+	struct sigaction act, old[NFORWARDED];
+	sigset_t block, mask;
 	struct timespec t0, t1;
 	struct rusage ru;
-	int status, rc;
-	pid_t pid;
+	int status = 0, rc, req_fd, area_fd;
+	char **av;
+	pid_t pid, parent = getpid();
 
 	*ok = 0;
 	memset(rs, 0, sizeof *rs);
@@ -134,90 +290,83 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 		fprintf(stderr, "%s: %s: not a %s ELF executable\n", tool, argv[0], pf.isa);
 		return EXIT_NOEXEC;
 	}
-	if (find_plugin(plugin, sizeof plugin)) {
-		fprintf(stderr, "%s: cannot find libhvpmu_plugin.so (set HVPMU_PLUGIN)\n", tool);
+	if (find_plugin(plugin, sizeof plugin) || strchr(plugin, ':') || strchr(plugin, ' ')) {
+		fprintf(stderr, "%s: cannot find libhvpmu_plugin.so, or its path has ':' or ' ' (set HVPMU_PLUGIN)\n",
+			tool);
 		return EXIT_NOEXEC;
 	}
-	if (!mkdtemp(dir)) {
-		fprintf(stderr, "%s: mkdtemp: %s\n", tool, strerror(errno));
+	if (ld_preload && !*ld_preload)
+		ld_preload = NULL;
+	/* no file outlives the run: the request and the result area are
+	 * anonymous files the emulator inherits (hvpmu/session.h) */
+	if ((area_fd = stat_area_create(err, sizeof err)) < 0) {
+		fprintf(stderr, "%s: %s\n", tool, err);
 		return EXIT_NOEXEC;
 	}
-	snprintf(req, sizeof req, "%s/request.json", dir);
-	snprintf(rq->out, sizeof rq->out, "%s/result.json", dir);
+	rq->result_fd = area_fd;
+	if ((req_fd = memfd_create("hvpmu-request", 0)) < 0) {
+		fprintf(stderr, "%s: memfd_create: %s\n", tool, strerror(errno));
+		close(area_fd);
+		return EXIT_NOEXEC;
+	}
+	snprintf(req, sizeof req, "/proc/self/fd/%d", req_fd);
 	if (stat_request_write(req, rq, err, sizeof err)) {
 		fprintf(stderr, "%s: %s\n", tool, err);
-		rmdir(dir);
+		close(req_fd);
+		close(area_fd);
 		return EXIT_NOEXEC;
 	}
 	qemu = getenv("HVPMU_QEMU") ? getenv("HVPMU_QEMU") : pf.qemu_user;
 	sysroot = getenv("HVPMU_SYSROOT") ? getenv("HVPMU_SYSROOT") : pf.sysroot;
 	snprintf(plugin_arg, sizeof plugin_arg, "%s,cfg=%s", plugin, req);
+	av = emulator_argv(qemu, sysroot, plugin_arg, prog, ld_preload, argc, argv);
 
+	/* the forwarded signals wait until the handlers know the child */
+	sigemptyset(&block);
+	for (unsigned i = 0; i < NFORWARDED; i++)
+		sigaddset(&block, forwarded[i]);
+	sigprocmask(SIG_BLOCK, &block, &mask);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pid = fork();
-	if (pid == 0) {
-		extern char **environ;
-		size_t nenv = 0;
-		char **av;
-		int k = 0;
-
-		for (char **e = environ; *e; e++)
-			nenv++;
-		if (!(av = calloc((size_t)argc + 8 + 2 * nenv, sizeof *av)))
-			_exit(EXIT_NOEXEC);
-		av[k++] = (char *)qemu;
-		av[k++] = "-L";
-		av[k++] = (char *)sysroot;
-		/* the program sees its environment without hvpmu's own settings
-		 * (HVPMU_*, read by this tool and the plugin): its stack, and so
-		 * its counts, do not depend on them (qemu -U VAR).  QEMU 7.2
-		 * unsets the first variable whose name starts with VAR, so the
-		 * longer names go first. */
-		{
-			int first = k;
-
-			for (char **e = environ; *e; e++)
-				if (strncmp(*e, "HVPMU_", 6) == 0 && strchr(*e, '=')) {
-					av[k++] = "-U";
-					av[k++] = strndup(*e, (size_t)(strchr(*e, '=') - *e));
-				}
-			qsort(av + first, (size_t)(k - first) / 2, 2 * sizeof *av, longer_name_first);
-		}
-		av[k++] = "-plugin";
-		av[k++] = plugin_arg;
-		av[k++] = prog;
-		for (int i = 1; i < argc; i++)
-			av[k++] = argv[i];
-		execvp(qemu, av);
-		fprintf(stderr, "%s: %s: %s (install qemu-user)\n", tool, qemu, strerror(errno));
-		_exit(EXIT_NOTFOUND);
-	}
+	if (pid == 0)
+		exec_emulator(tool, parent, &mask, av, plugin, ld_preload);
+	free_argv(av);
+	close(req_fd);
 	if (pid < 0) {
 		fprintf(stderr, "%s: fork: %s\n", tool, strerror(errno));
-		unlink(req);
-		rmdir(dir);
+		sigprocmask(SIG_SETMASK, &mask, NULL);
+		close(area_fd);
 		return EXIT_NOEXEC;
 	}
-	/* as perf stat: let the program take ^C, then print what was counted */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
+	child_pid = pid;
+	memset(&act, 0, sizeof act);
+	act.sa_sigaction = forward;
+	act.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigfillset(&act.sa_mask);
+	for (unsigned i = 0; i < NFORWARDED; i++)
+		sigaction(forwarded[i], &act, &old[i]);
+	sigprocmask(SIG_SETMASK, &mask, NULL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	sigprocmask(SIG_BLOCK, &block, NULL);
+	child_pid = 0;
+	for (unsigned i = 0; i < NFORWARDED; i++)
+		sigaction(forwarded[i], &old[i], NULL);
+	sigprocmask(SIG_SETMASK, &mask, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	getrusage(RUSAGE_CHILDREN, &ru);
 	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	if (stat_result_read(rq->out, rs, err, sizeof err) == 0) {
+	if (stat_area_read(area_fd, rs, err, sizeof err) == 0) {
 		t->elapsed = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 		t->user = tv_s(ru.ru_utime);
 		t->sys = tv_s(ru.ru_stime);
 		*ok = 1;
+		report_end(tool, argv[0], status, rs);
 	} else {
 		fprintf(stderr, "%s: no counts: the plugin did not report (%s)\n", tool, err);
 		if (rc == 0)
 			rc = EXIT_NOEXEC;
 	}
-	unlink(req);
-	unlink(rq->out);
-	rmdir(dir);
+	close(area_fd);
 	return rc;
 }

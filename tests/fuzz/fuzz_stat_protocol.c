@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * fuzz_stat_protocol.c - libFuzzer target for the JSON request / result
- * files exchanged by `hvpmu stat` and the QEMU plugin
- * (src/source/stat_protocol.c, json-c).  DESIGN.md "Validation": every
- * entry that takes outside input is fuzzed.
+ * fuzz_stat_protocol.c - libFuzzer target for what a tool and the session
+ * of its run exchange (hvpmu/session.h): the JSON request
+ * (src/supervisor/stat_protocol.c, json-c) and the result area
+ * (src/supervisor/stat_area.c), which the tool reads after a session that
+ * may have died at any instant.  DESIGN.md "Validation": every entry that
+ * takes outside input is fuzzed.
  *
- * The input is written to a temporary file and read as a request and as a
- * result; neither may crash.  Invariants (abort on violation): on success
- * the event count is at most HVPMU_SV_MAX_EVENTS, every string is
- * NUL-terminated within its field, and writing what was read and reading
- * it back gives the same structure (the format round-trips).
+ * The input is read as a request file, and laid over a result area past
+ * its header; neither may crash.  Invariants (abort on violation): on
+ * success every count is in bounds (events, samples, MMU buffers, the
+ * ending and its signal), every string is NUL-terminated within its
+ * field, and writing what was read and reading it back gives the same
+ * structure (both formats round-trip); a failure comes with a one-line
+ * message.
  *
  * Build: tests/fuzz/CMakeLists.txt (-DHVPMU_FUZZ=ON, CC=clang).
  */
@@ -18,6 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <hvpmu/session.h>
@@ -87,7 +93,6 @@ static void check_request(void)
 	for (unsigned i = 0; i < rq.nevents; i++)
 		check_str(rq.ev[i].name, sizeof rq.ev[i].name);
 	check_str(rq.overflow_log, sizeof rq.overflow_log);
-	check_str(rq.out, sizeof rq.out);
 	if (stat_request_write(out_path, &rq, err, sizeof err))
 		abort();
 	if (stat_request_read(out_path, &back, err, sizeof err))
@@ -96,36 +101,98 @@ static void check_request(void)
 		abort();
 }
 
-static void check_result(void)
+/*
+ * The result area (src/supervisor/stat_area.c): the input overwrites an
+ * area made by stat_area_create past its 32-byte header (magic, version,
+ * sizes: what the tool itself writes), i.e. the slot index and the
+ * publications a session -- or a dying or broken one -- leaves.  Parsing
+ * must fail cleanly or give bounded results; publishing what was parsed
+ * into a fresh area and parsing it again gives the same result.
+ */
+#define AREA_HDR 32
+static unsigned char *area;
+static size_t area_len;
+
+static unsigned char *new_area(void)
+{
+	char err[ERRLEN];
+	int fd = stat_area_create(err, sizeof err);
+	struct stat st;
+	void *p;
+
+	if (fd < 0 || fstat(fd, &st))
+		abort();
+	area_len = (size_t)st.st_size;
+	p = mmap(NULL, area_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		abort();
+	close(fd);
+	return p;
+}
+
+static void same(const struct stat_result *a, const struct stat_result *b)
+{
+	if (a->nevents != b->nevents || a->end != b->end || a->signal != b->signal || a->tick != b->tick ||
+	    a->stale_cycles != b->stale_cycles || a->clock_hz != b->clock_hz || a->retired != b->retired ||
+	    a->hv_status != b->hv_status || a->nsamples != b->nsamples || a->nmmu != b->nmmu ||
+	    (a->nsamples && memcmp(a->samples, b->samples, a->nsamples * sizeof *a->samples)) ||
+	    (a->nmmu && memcmp(a->mmu, b->mmu, a->nmmu * sizeof *a->mmu)))
+		abort();
+	for (unsigned i = 0; i < a->nevents; i++) {
+		const struct hvpmu_sv_count *x = &a->count[i], *y = &b->count[i];
+
+		if (strcmp(a->name[i], b->name[i]) || x->supported != y->supported || x->raw != y->raw ||
+		    x->enabled != y->enabled || x->running != y->running || x->overflows != y->overflows)
+			abort();
+	}
+}
+
+static void check_result(const uint8_t *data, size_t size)
 {
 	static struct stat_result rs, back;
 	char err[ERRLEN];
+	size_t n;
+	int rc;
 
-	if (stat_result_read(in_path, &rs, err, sizeof err)) {
-		check_str(err, sizeof err);
-		return;
-	}
-	if (rs.nevents > HVPMU_SV_MAX_EVENTS)
-		abort();
-	for (unsigned i = 0; i < rs.nevents; i++)
-		check_str(rs.name[i], sizeof rs.name[i]);
-	if (stat_result_write(out_path, &rs, err, sizeof err))
-		abort();
-	if (stat_result_read(out_path, &back, err, sizeof err))
-		abort();
-	if (back.nevents != rs.nevents || back.clock_hz != rs.clock_hz || back.retired != rs.retired ||
-	    back.hv_status != rs.hv_status || back.nsamples != rs.nsamples ||
-	    (rs.nsamples && memcmp(rs.samples, back.samples, rs.nsamples * sizeof *rs.samples)))
-		abort();
-	for (unsigned i = 0; i < rs.nevents; i++) {
-		const struct hvpmu_sv_count *a = &rs.count[i], *b = &back.count[i];
 
-		if (strcmp(rs.name[i], back.name[i]) || a->supported != b->supported || a->raw != b->raw ||
-		    a->enabled != b->enabled || a->running != b->running || a->overflows != b->overflows)
+	if (!area)
+		area = new_area();
+	n = size < area_len - AREA_HDR ? size : area_len - AREA_HDR;
+	memcpy(area + AREA_HDR, data, n);
+	/* a short mapping is refused */
+	if (stat_area_parse(area, AREA_HDR + n, &rs, err, sizeof err) == 0 && AREA_HDR + n < area_len)
+		abort();
+	rc = stat_area_parse(area, area_len, &rs, err, sizeof err);
+	if (rc) {
+		if (rc != -1 || !err[0] || !memchr(err, 0, sizeof err) || strchr(err, '\n'))
 			abort();
+	} else {
+		struct stat_area *a;
+		struct stat_result pub;
+		int fd, keep;
+
+		if (rs.nevents > HVPMU_SV_MAX_EVENTS || rs.nsamples > STAT_MAX_SAMPLES || rs.nmmu > STAT_MAX_CPUS ||
+		    rs.end > STAT_END_EXEC || !rs.gen || (rs.end == STAT_END_SIGNAL && (rs.signal < 1 || rs.signal > 64)))
+			abort();
+		for (unsigned i = 0; i < rs.nevents; i++)
+			check_str(rs.name[i], sizeof rs.name[i]);
+		/* round trip through a session's publication */
+		if ((fd = stat_area_create(err, sizeof err)) < 0 || (keep = dup(fd)) < 0 ||
+		    stat_area_attach(fd, &a, err, sizeof err))
+			abort();
+		if (rs.nsamples)
+			memcpy(stat_area_samples(a), rs.samples, rs.nsamples * sizeof *rs.samples);
+		pub = rs;
+		stat_area_publish(a, &pub);
+		stat_area_detach(a);
+		if (stat_area_read(keep, &back, err, sizeof err))
+			abort();
+		close(keep);
+		same(&rs, &back);
+		stat_result_free(&rs);
+		stat_result_free(&back);
 	}
-	stat_result_free(&rs);
-	stat_result_free(&back);
+	memset(area + AREA_HDR, 0, n);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -133,6 +200,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	init_once();
 	write_input(data, size);
 	check_request();
-	check_result();
+	check_result(data, size);
 	return 0;
 }

@@ -106,13 +106,19 @@ ran_for() {
 # watchdog PID: a run that does not end within 60 s is killed (and fails)
 watchdog() { (sleep 60; kill -KILL "$1") > /dev/null 2>&1 & echo $!; }
 
+# started: the tool just put in the background ($!) is `tool`, watched
+# (`dog`), killed on exit; `q` is its emulator
+started() {
+	tool=$!
+	tools="$tools $tool"
+	dog=$(watchdog "$tool")
+	q=$(emulator_of "$tool")
+}
+
 # ^C: SIGINT to the whole process group (setsid: the tool leads a new one)
 label=sigint
 setsid env --default-signal=INT "$hvpmu" stat -x, -o "$tmp/int.csv" -e "$ev" -- "$ends/spin" 2> "$tmp/int.err" &
-tool=$!
-tools="$tools $tool"
-dog=$(watchdog "$tool")
-q=$(emulator_of "$tool")
+started
 ran_for "$q" 20
 no_files "$tool" "$q"
 kill -INT -- "-$tool"
@@ -125,10 +131,7 @@ clean "$q"
 # SIGTERM to the tool alone: passed on to the program
 label=sigterm
 "$hvpmu" stat -x, -o "$tmp/term.csv" -e "$ev" -- "$ends/spin" 2> "$tmp/term.err" &
-tool=$!
-tools="$tools $tool"
-dog=$(watchdog "$tool")
-q=$(emulator_of "$tool")
+started
 ran_for "$q" 20
 no_files "$tool" "$q"
 kill -TERM "$tool"
@@ -141,10 +144,7 @@ clean "$q"
 # SIGKILL to the emulator: no last word; the last OS tick's counts, said stale
 label=kill_emulator
 "$hvpmu" stat -x, -o "$tmp/kq.csv" -e "$ev" -- "$ends/spin" 2> "$tmp/kq.err" &
-tool=$!
-tools="$tools $tool"
-dog=$(watchdog "$tool")
-q=$(emulator_of "$tool")
+started
 ran_for "$q" 50 # several OS ticks published
 kill -KILL "$q"
 rc=0; wait "$tool" || rc=$?

@@ -2,8 +2,9 @@
 /* The instruction sets behind the ISA seam (hvpmu/isa.h), by name. */
 #include <string.h>
 #include <hvpmu/isa.h>
+#include <hvpmu/mips64_decode.h>
 
-static const struct hvpmu_isa *const isas[] = { &hvpmu_isa_sparcv9 };
+static const struct hvpmu_isa *const isas[] = { &hvpmu_isa_sparcv9, &hvpmu_isa_mips64 };
 
 const struct hvpmu_isa *hvpmu_isa_by_name(const char *name)
 {

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Builds xz (multi-threaded LZMA2 compressor, `xz -T4`) for mips64 (n64,
+# big-endian) from Debian's xz-utils source package: the real program of
+# the SGI Origin platform (issue 13).  liblzma is linked in
+# (--disable-shared); the C library comes from the mips64 sysroot
+# (qemu-mips64 -L /usr/mips64-linux-gnuabi64, as the ISA descriptor says).
+# `apt-get source` uses the private apt configuration of
+# scripts/build-zlib.sh ($HVPMU_WORK/apt).
+# Prints the path of the binary.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+out=$HVPMU_WORK/xz-mips64
+[ -x "$out" ] && { echo "$out"; exit 0; }
+apt=$HVPMU_WORK/apt
+mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/src"
+echo 'deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main' \
+	> "$apt/sources.list"
+opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
+	-o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache"
+	-o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache= -o APT::Sandbox::User=root)
+if ! ls -d "$apt"/src/xz-utils-*/ >/dev/null 2>&1; then
+	say "fetching Debian's xz-utils source"
+	apt-get "${opts[@]}" -qq update
+	(cd "$apt/src" && apt-get "${opts[@]}" -qq source xz-utils >/dev/null)
+fi
+src=$(ls -d "$apt"/src/xz-utils-*/ | head -n1)
+b=$HVPMU_WORK/xz-utils-mips64
+rm -rf "$b" && cp -a "$src" "$b"
+say "building xz for mips64"
+(cd "$b" && ./configure -q --host=mips64-linux-gnuabi64 CC=mips64-linux-gnuabi64-gcc-12 CFLAGS=-O2 \
+	--disable-shared --enable-static --disable-nls --disable-doc \
+	--disable-lzmadec --disable-lzmainfo --disable-xzdec --disable-scripts >/dev/null &&
+	make -s -j2 >/dev/null 2>&1)
+cp "$b/src/xz/xz" "$out"
+echo "$out"

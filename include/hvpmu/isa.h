@@ -6,9 +6,10 @@
  * descriptor, struct hvpmu_isa; the event source (src/source/plugin.c) and
  * the tools know no ISA by name.  Implementations: SPARC V9
  * (hvpmu_isa_sparcv9, src/source/isa_sparc.c: hvpmu/sparc_decode.h and the
- * prefetch address recovery of hvpmu/prefetch.h).  MIPS64 and ppc64 are
- * new descriptors of the same shape: fixed 32-bit big-endian instruction
- * words, delay slots or none, their own system-call numbers.
+ * prefetch address recovery of hvpmu/prefetch.h) and MIPS64 n64
+ * (hvpmu_isa_mips64, src/source/isa_mips64.c, hvpmu/mips64_decode.h).
+ * ppc64 is a new descriptor of the same shape: fixed 32-bit big-endian
+ * instruction words, delay slots or none, its own system-call numbers.
  *
  * Everything here is constant data and pure functions: thread-safe.
  */
@@ -58,6 +59,13 @@ struct hvpmu_isa {
 	uint8_t insn_bytes;      /* every instruction is one word of this many bytes (4) */
 	uint8_t big_endian;      /* the words are big-endian in memory */
 	uint8_t delay_slot;      /* 1: the instruction after a control transfer runs before it takes effect */
+	/* 1: QEMU translates the delay slot of an annulling branch in the
+	 * branch's block and fires the slot's instruction callbacks also when
+	 * the slot is annulled; the branch is taken iff execution continues at
+	 * its target (MIPS branch-likely: docs/mips64-isa.md "Branch-likely
+	 * under QEMU 7.2").  0: QEMU ends the block at an annulling branch and
+	 * the slot is a block of its own when it runs (SPARC a = 1). */
+	uint8_t annul_in_block;
 	struct hvpmu_isa_syscalls sc;
 	/* Decode the instruction `word` (host order) at `pc`; returns out->flags. */
 	uint32_t (*decode)(uint32_t word, uint64_t pc, struct hvpmu_insn *out);

@@ -178,6 +178,7 @@ const struct hvpmu_isa hvpmu_isa_mips64 = {
 	.insn_bytes = MIPS_INSN_BYTES,
 	.big_endian = 1,
 	.delay_slot = 1,
+	.annul_in_block = 1, /* the branch-likely's slot is in its block (docs/mips64-isa.md) */
 	.sc = {
 		.exit = N64_EXIT, .exit_group = N64_EXIT_GROUP, .read = N64_READ, .write = N64_WRITE,
 		.fork = N64_FORK, .vfork = N64_NONE, .clone = N64_CLONE, .clone3 = N64_CLONE3,

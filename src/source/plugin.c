@@ -60,6 +60,9 @@ struct tb_info {
 	uint64_t cti_ds;       /* the address after it: its delay slot on ISAs that have one */
 	uint32_t cti_flags;    /* its decode flags */
 	uint8_t cti_annul;     /* it is a conditional branch with a = 1: taken iff its delay slot runs */
+	uint8_t slot_annul;    /* the last instruction is the in-block delay slot of an annulling
+				  branch (isa->annul_in_block): it did not run when execution goes
+				  on past it instead of at the branch's target */
 	struct tb_info *next_alloc;
 	struct tb_info *next_dirty;     /* single-threaded mode: blocks with unexpanded executions */
 	uint64_t execs;        /* inline: times the last instruction started (single-threaded mode) */
@@ -306,6 +309,8 @@ static int account_prev(struct vcpu *v, uint64_t vaddr)
 	if (reached) {
 		if (vaddr == p->last_pc) /* the last instruction trapped and restarts */
 			v->act->icount[p->last_cls]--;
+		else if (p->slot_annul && vaddr == p->last_pc + P.isa->insn_bytes && vaddr != p->cti_target)
+			v->act->icount[p->last_cls]--; /* not taken: its slot was annulled */
 	} else if (vaddr >= p->blk.vaddr && vaddr < p->last_pc) {
 		/* left early: instruction (vaddr - start) / 4 trapped and restarts */
 		add_prefix(v, p, (vaddr - p->blk.vaddr) / P.isa->insn_bytes);
@@ -376,7 +381,7 @@ static inline int entry_fast(struct vcpu *v, struct tb_info *ti, int reached)
 	struct hvpmu_activity *act = v->act;
 	uint64_t vaddr = ti->blk.vaddr;
 
-	if (__builtin_expect(!p || !reached || vaddr == p->last_pc || (v->pend && vaddr == pend_ds(v)) ||
+	if (__builtin_expect(!p || !reached || vaddr == p->last_pc || p->slot_annul || (v->pend && vaddr == pend_ds(v)) ||
 			     v->npf_pend || act->bound + ti->blk.n >= act->next_check, 0))
 		return 0;
 	note_completed(v, p);
@@ -680,7 +685,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			ti->cti_pc = pc;
 			ti->cti_ds = pc + P.isa->insn_bytes;
 			ti->cti_flags = d.flags;
-			ti->cti_annul = (d.flags & HVPMU_IC_CTI_COND) && d.annul;
+			ti->cti_annul = (d.flags & HVPMU_IC_CTI_COND) && d.annul && !P.isa->annul_in_block;
+			ti->slot_annul = (d.flags & HVPMU_IC_CTI_COND) && d.annul && P.isa->annul_in_block &&
+					 i + 2 == n && d.has_target;
 		}
 		if (P.need_memory && i < TB_SCRATCH && T.mi[i])
 			qemu_plugin_register_vcpu_mem_cb(insn, off ? mem_exec_off : P.mt ? mem_exec : mem_exec_st,

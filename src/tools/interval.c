@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `[interval [count]] -- PROGRAM` of busstat and cpustat: tools.h. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,8 @@ int parse_interval_count(const char *tool, int argc, char **argv, int *next, dou
 	for (int k = 0; !dashdash && i < argc && strcmp(argv[i], "--") != 0; k++, i++) {
 		if (k == 0 && positive(argv[i], interval) == 0)
 			continue;
-		if (k == 1 && positive(argv[i], &c) == 0 && c == (double)(unsigned long)c) {
+		/* (double)ULONG_MAX is 2^64: below it the conversion is defined */
+		if (k == 1 && positive(argv[i], &c) == 0 && c < (double)ULONG_MAX && c == (double)(unsigned long)c) {
 			*count = (unsigned long)c;
 			continue;
 		}

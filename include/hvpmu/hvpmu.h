@@ -37,6 +37,7 @@
 #include <hvpmu/t4_mcu.h>
 #include <hvpmu/t1_pmu.h>
 #include <hvpmu/t1_perfregs.h>
+#include <hvpmu/origin_md.h>
 #include <hvpmu/t4_events.h>
 #include <hvpmu/sun4v.h>
 #include <hvpmu/guest_mem.h>

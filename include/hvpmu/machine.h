@@ -505,6 +505,7 @@ const struct hvpmu_pmu_ops *hvpmu_machine_pmu_ops(const struct hvpmu_machine *m)
 enum hvpmu_device_kind {
 	HVPMU_DEV_T4_MCU = 0,      /* a T4 memory controller's DRAM counters */
 	HVPMU_DEV_T1_PERFREGS = 1, /* the T1 JBUS and DRAM PerfRegs */
+	HVPMU_DEV_ORIGIN_MD = 2,   /* an SGI Origin Hub's MD performance counters (one per node) */
 	HVPMU_NDEVICE_KINDS
 };
 struct hvpmu_device_info {

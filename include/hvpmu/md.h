@@ -25,6 +25,8 @@ extern "C" {
 enum hvpmu_platform {
 	HVPMU_PLATFORM_T4 = 0, /* SPARC T4: 8 cores x 8 strands per chip, 4 PCR/PIC per strand */
 	HVPMU_PLATFORM_T1 = 1, /* UltraSPARC T1: 8 cores x 4 strands, PCR/PIC in ASRs, DRAM/JBUS PerfRegs */
+	HVPMU_PLATFORM_ORIGIN = 2, /* SGI Origin (SN0/IP27): nodes of 2 R10000 CPUs and a Hub with MD
+				      performance counters (hw-and-hypervisor.md §5) */
 	HVPMU_NPLATFORMS
 };
 
@@ -184,6 +186,13 @@ struct hvpmu_md {
 	uint32_t home_shift;
 	uint32_t remote_latency;
 	enum hvpmu_placement placement;
+	/* The clock of the chip-wide units (the Origin Hub: 100 MHz), Hz; 0:
+	 * the processor clock.  Cycle counts of the Hub MD counters' set 0
+	 * are in this clock (hw-and-hypervisor.md §5.2). */
+	uint64_t uncore_clock_hz;
+	/* The guest OS's clock-tick rate (IRIX HZ: 100, lbolt ticks of 10 ms),
+	 * Hz; 0: the guest driver's own default. */
+	uint32_t os_hz;
 };
 
 /*

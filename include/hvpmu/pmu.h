@@ -22,7 +22,7 @@
  * bus (hvpmu/machine.h hvpmu_machine_bus_read); the machine brings a
  * device up to date with the memory system's activity before each access.
  * Implementations: hvpmu_t4_mcu_ops (hvpmu/t4_mcu.h), hvpmu_t1_perfregs_ops
- * (hvpmu/t1_perfregs.h).
+ * (hvpmu/t1_perfregs.h), hvpmu_origin_md_ops (hvpmu/origin_md.h).
  *
  * Not thread-safe: one caller at a time per device.
  */
@@ -116,6 +116,7 @@ struct hvpmu_uncore_ops {
 
 extern const struct hvpmu_uncore_ops hvpmu_t4_mcu_ops;
 extern const struct hvpmu_uncore_ops hvpmu_t1_perfregs_ops;
+extern const struct hvpmu_uncore_ops hvpmu_origin_md_ops; /* SGI Origin Hub MD counters, hvpmu/origin_md.h */
 
 #ifdef __cplusplus
 }

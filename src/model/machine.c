@@ -120,8 +120,8 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 			hvpmu_machine_destroy(m);
 			return HVPMU_EINVAL;
 		}
-	for (uint32_t c = 0; c < md->chips; c++)
-		if (cache_init(&m->l3[c], md->mem.l3.size, md->mem.l3.ways, md->mem.l3.line)) {
+	for (uint32_t c = 0; c < md->chips; c++) /* size 0: no shared last level (Origin) */
+		if (md->mem.l3.size && cache_init(&m->l3[c], md->mem.l3.size, md->mem.l3.ways, md->mem.l3.line)) {
 			hvpmu_machine_destroy(m);
 			return HVPMU_EINVAL;
 		}

@@ -84,6 +84,31 @@ static const struct hvpmu_md_memory t1_memory = {
 	.stbuf = { 8, 0, 22, 22 },
 };
 
+/* SGI Origin 2000 (SN0/IP27) with R10000 CPUs (docs/machine-figures.md
+ * "Origin"): 32 KB 2-way L1I with 64-byte lines, 32 KB 2-way L1D with
+ * 32-byte lines, a 4 MB 2-way unified secondary cache per CPU with
+ * 128-byte lines (the coherence unit; R10000 User's Manual §1, the Origin
+ * node board's 4 MB option), 195 MHz (the Origin 2000's R10000 clock; 250
+ * MHz boards exist), a 100 MHz Hub.  Latencies in CPU cycles at 195 MHz:
+ * secondary cache hit about 10 cycles; local memory about 313 ns (61
+ * cycles) and a remote node about 240 ns more (47 cycles), the figures of
+ * Laudon and Lenoski, "The SGI Origin: a ccNUMA highly scalable server",
+ * ISCA 1997, rounded (docs/machine-figures.md gives the reasoning).  No
+ * store buffer or request-buffer model (R10000 figures not modeled:
+ * docs/machine-figures.md). */
+#define ORIGIN_CLOCK_HZ UINT64_C(195000000)
+#define ORIGIN_HUB_HZ UINT64_C(100000000)
+#define ORIGIN_NODES 4
+#define ORIGIN_HZ 100                 /* IRIX HZ: lbolt ticks of 10 ms (§5.4) */
+#define ORIGIN_REMOTE_CYCLES 47
+static const struct hvpmu_md_memory origin_memory = {
+	.l1i = { 32 * 1024, 2, 64, 0 },
+	.l1d = { 32 * 1024, 2, 32, 0 },
+	.l2 = { 4 * 1024 * 1024, 2, 128, 10 },
+	.l3 = { 0, 0, 0, 0 },
+	.mem_latency = 61,
+};
+
 /* The guest kernel's system-call path (docs/kernel-model.md, which gives
  * the source or the reason of every figure).  Addresses follow Linux
  * sparc64: the image at KERNBASE 0x400000 (asm/head_64.h), the linear map
@@ -126,6 +151,8 @@ static const struct platform {
 	[HVPMU_PLATFORM_T4] = { "t4", "sparcv9", T4_CORES_PER_CHIP, T4_STRANDS_PER_CORE, T4_CLOCK_HZ, &t4_memory,
 				HVPMU_MD_DRAM_GROUP_OS /* §10.5: COUNT01 is the OS's */ },
 	[HVPMU_PLATFORM_T1] = { "t1", "sparcv9", 8, 4, UINT64_C(1200000000), &t1_memory, HVPMU_MD_PROP_ABSENT },
+	/* a node: a Hub and two R10000 CPUs ("cores" of one strand) */
+	[HVPMU_PLATFORM_ORIGIN] = { "origin", "mips64", 2, 1, ORIGIN_CLOCK_HZ, &origin_memory, HVPMU_MD_PROP_ABSENT },
 };
 
 const char *hvpmu_platform_name(enum hvpmu_platform p)
@@ -186,6 +213,16 @@ int hvpmu_md_default(enum hvpmu_platform platform, struct hvpmu_md *md)
 	md->home_shift = GUEST_MEM_SHIFT;
 	md->remote_latency = (uint32_t)(T4_REMOTE_NS * md->clock_hz / UINT64_C(1000000000));
 	md->placement = HVPMU_PLACE_PACK;
+	if (platform == HVPMU_PLATFORM_ORIGIN) {
+		md->chips = ORIGIN_NODES;
+		md->uncore_clock_hz = ORIGIN_HUB_HZ;
+		md->os_hz = ORIGIN_HZ;
+		/* no modeled kernel path: it is the Linux sparc64 one */
+		memset(&md->kernel, 0, sizeof md->kernel);
+		md->remote_latency = ORIGIN_REMOTE_CYCLES;
+		md->home_shift = GUEST_MEM_SHIFT - 2; /* a quarter of guest memory per node */
+		md->guests[0].nstrands = hvpmu_md_nstrands(md);
+	}
 	return HVPMU_OK;
 }
 

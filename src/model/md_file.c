@@ -46,6 +46,9 @@ static const struct field top_fields[] = {
 	F("clock_hz", U64, struct hvpmu_md, clock_hz, 1000000, UINT64_C(100000000000)),
 	F("home_shift", U32, struct hvpmu_md, home_shift, 13, 62),       /* docs/coherence-model.md */
 	F("remote_latency", U32, struct hvpmu_md, remote_latency, 0, MAX_LATENCY),
+	/* the Origin Hub's clock and IRIX's HZ (md.h); 0: the defaults */
+	F("uncore_clock_hz", U64, struct hvpmu_md, uncore_clock_hz, 0, UINT64_C(100000000000)),
+	F("os_hz", U32, struct hvpmu_md, os_hz, 0, 100000),
 };
 
 static const struct field timing_fields[] = {
@@ -347,14 +350,16 @@ static int validate(const struct hvpmu_md *md, char *err, size_t n)
 
 		if (i == 2 && c->size == 0) /* no private L2 (as T1) */
 			continue;
+		if (i == 3 && c->size == 0 && md->mem.l2.size) /* no shared last level (Origin) */
+			continue;
 		if (!is_pow2(c->line) || !c->ways || !c->size || c->size % ((uint64_t)c->ways * c->line) ||
 		    !is_pow2(c->size / ((uint64_t)c->ways * c->line)))
 			return fail(err, n, lvname[i],
 				    "needs a power-of-two line, ways, and size = ways x line x a power-of-two number of sets");
 	}
 	if ((md->mem.l2.size && (md->mem.l1i.line > md->mem.l2.line || md->mem.l1d.line > md->mem.l2.line ||
-				 md->mem.l2.line > md->mem.l3.line)) ||
-	    md->mem.l1i.line > md->mem.l3.line || md->mem.l1d.line > md->mem.l3.line)
+				 (md->mem.l3.size && md->mem.l2.line > md->mem.l3.line))) ||
+	    (md->mem.l3.size && (md->mem.l1i.line > md->mem.l3.line || md->mem.l1d.line > md->mem.l3.line)))
 		return fail(err, n, "memory", "line sizes must not shrink towards memory");
 	if (md->timing.refetch_cycles > md->timing.mispredict_cycles)
 		return fail(err, n, "timing.refetch_cycles", "more than timing.mispredict_cycles");
@@ -393,7 +398,7 @@ static int md_from_json(json_object *o, const struct hvpmu_md *base, struct hvpm
 		hvpmu_md_default(HVPMU_PLATFORM_T4, &md);
 	if (json_object_object_get_ex(o, "platform", &p) &&
 	    (!json_object_is_type(p, json_type_string) || hvpmu_md_by_name(json_object_get_string(p), &md)))
-		return fail(err, n, "platform", "not a description name (t4, t4-1, t4-2, t4-4, t1)");
+		return fail(err, n, "platform", "not a description name (t4, t4-1, t4-2, t4-4, t1, origin)");
 	from = md;
 	if ((rc = apply(&md, o, top_fields, N(top_fields), "", top_sub, &t, err, n)))
 		return rc;

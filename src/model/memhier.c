@@ -111,6 +111,8 @@ static void dram_traffic(struct hvpmu_machine *m, uint32_t strand, uint64_t addr
 	struct dram *d;
 	uint64_t now = machine_strand_now(m, strand);
 
+	if (!m->ndram) /* no DRAM model (SGI Origin: memory is behind its node's Hub) */
+		return;
 	if (m->md.platform == HVPMU_PLATFORM_T1) { /* channel = L2 bank, PA[7:6] */
 		d = &m->dram[(addr >> T1_CHANNEL_SHIFT) & (T1_DRAM_CHANNELS - 1)];
 		dram_request(d, now, addr, write, 0);
@@ -137,6 +139,10 @@ static inline __attribute__((always_inline)) int llc_access(struct hvpmu_machine
 	struct cache *l3 = m->md.chips > 1 ? &m->l3[coh_home(&m->coh, addr)] : l3_of(m, strand);
 	struct cache_result r;
 
+	if (__builtin_expect(!l3->sets, 0)) { /* no shared last level: memory serves */
+		dram_traffic(m, strand, addr, wb);
+		return 0;
+	}
 	cache_access(l3, addr, !wb, write, &r);
 	if (!r.hit)
 		dram_traffic(m, strand, addr, wb);

@@ -23,11 +23,62 @@ static const struct platform_devices {
 	[HVPMU_PLATFORM_T4] = { &hvpmu_t4_pmu_ops, &hvpmu_t4_mcu_ops, HVPMU_T4_MCUS_PER_CHIP },
 	/* niagara-perf-api.txt: one JBUS and four DRAM channels, one register file */
 	[HVPMU_PLATFORM_T1] = { &hvpmu_t1_pmu_ops, &hvpmu_t1_perfregs_ops, 0 },
+	/* hw-and-hypervisor.md §5.3: a Hub per node; the R10000's own
+	 * counters are not modeled yet (machine_no_pmu_ops) */
+	[HVPMU_PLATFORM_ORIGIN] = { NULL, &hvpmu_origin_md_ops, 1 },
+};
+
+/* The per-strand PMU of a platform whose CPU counters are not modeled: no
+ * counter, no register (every access HVPMU_ERANGE), nothing to count. */
+static void *no_pmu_create(const uint32_t *class_flags)
+{
+	static char none;
+
+	(void)class_flags;
+	return &none;
+}
+static void no_pmu_destroy(void *pmu) { (void)pmu; }
+static void no_pmu_changed(void *pmu) { (void)pmu; }
+static void no_pmu_feed(void *pmu, const struct hvpmu_pmu_feed *f, struct hvpmu_pmu_feed_result *res)
+{
+	(void)pmu; (void)f;
+	memset(res, 0, sizeof *res);
+}
+static void no_pmu_trap_taken(void *pmu) { (void)pmu; }
+static uint64_t no_pmu_headroom(const void *pmu, uint64_t max_cycles_per_insn)
+{
+	(void)pmu; (void)max_cycles_per_insn;
+	return UINT64_MAX;
+}
+static uint64_t no_pmu_mem_headroom(const void *pmu)
+{
+	(void)pmu;
+	return UINT64_MAX;
+}
+static int no_pmu_reg_read(void *pmu, enum hvpmu_reg_space sp, unsigned sel, uint64_t addr, enum hvpmu_mode mode,
+			   uint64_t *val)
+{
+	(void)pmu; (void)sp; (void)sel; (void)addr; (void)mode; (void)val;
+	return HVPMU_ERANGE;
+}
+static int no_pmu_reg_write(void *pmu, enum hvpmu_reg_space sp, unsigned sel, uint64_t addr, enum hvpmu_mode mode,
+			    uint64_t val)
+{
+	(void)pmu; (void)sp; (void)sel; (void)addr; (void)mode; (void)val;
+	return HVPMU_ERANGE;
+}
+static const struct hvpmu_pmu_ops machine_no_pmu_ops = {
+	.name = "none", .npic = 0, .create = no_pmu_create, .destroy = no_pmu_destroy,
+	.classes_changed = no_pmu_changed, .feed = no_pmu_feed, .trap_taken = no_pmu_trap_taken,
+	.headroom = no_pmu_headroom, .mem_headroom = no_pmu_mem_headroom, .reg_read = no_pmu_reg_read,
+	.reg_write = no_pmu_reg_write,
 };
 
 const struct hvpmu_pmu_ops *machine_pmu_ops_of(enum hvpmu_platform p)
 {
-	return (unsigned)p < HVPMU_NPLATFORMS ? platform_devices[p].pmu : NULL;
+	if ((unsigned)p >= HVPMU_NPLATFORMS)
+		return NULL;
+	return platform_devices[p].pmu ? platform_devices[p].pmu : &machine_no_pmu_ops;
 }
 
 int machine_devices_create(struct hvpmu_machine *m)
@@ -52,6 +103,8 @@ int machine_devices_create(struct hvpmu_machine *m)
 		else if (d->ops->kind == HVPMU_DEV_T1_PERFREGS)
 			m->jbus_dev = d;
 	}
+	if (pd->uncore->kind == HVPMU_DEV_ORIGIN_MD && !(m->hub = calloc(n, sizeof *m->hub)))
+		return HVPMU_ENOMEM;
 	return HVPMU_OK;
 }
 
@@ -60,6 +113,7 @@ void machine_devices_destroy(struct hvpmu_machine *m)
 	for (unsigned i = 0; m->dev && i < m->ndev; i++)
 		m->dev[i].ops->destroy(m->dev[i].dev);
 	free(m->dev);
+	free(m->hub);
 }
 
 /* ---- per-strand PMU registers ---- */
@@ -156,9 +210,35 @@ static void advance_t1_perfregs(struct hvpmu_machine *m, struct machine_device *
 	memset(&m->jbus, 0, sizeof m->jbus);
 }
 
+/* An Origin Hub counts its node's MD activity: the events the memory
+ * model reported, and for set 0 (hw-and-hypervisor.md §5.2: cycles of the
+ * MD unit, in the Hub clock) the busy kinds it reported, the rest of the
+ * Hub cycles elapsed since the last count being idle.  Elapsed time is
+ * the furthest any strand has run (its %tick), in the Hub clock. */
+static void advance_origin_md(struct hvpmu_machine *m, struct machine_device *d)
+{
+	struct machine_hub *h = &m->hub[d->unit];
+	uint64_t now = 0, hub, elapsed, busy = 0;
+	uint64_t hz = m->md.uncore_clock_hz ? m->md.uncore_clock_hz : m->md.clock_hz;
+
+	for (uint32_t i = 0; i < m->nstrands; i++)
+		if (tick_of(&m->s[i]) > now)
+			now = tick_of(&m->s[i]);
+	hub = m->md.clock_hz ? (uint64_t)((unsigned __int128)now * hz / m->md.clock_hz) : now;
+	elapsed = hub > h->hub_cycles ? hub - h->hub_cycles : 0;
+	h->hub_cycles += elapsed;
+	for (unsigned i = 0; i < HVPMU_HUBMD_PERF_COUNTERS; i++)
+		if (i != HVPMU_HUBMD_MEM_IDLE)
+			busy += h->act.ev[HVPMU_HUBMD_SET_MEM_CYCLES][i];
+	h->act.ev[HVPMU_HUBMD_SET_MEM_CYCLES][HVPMU_HUBMD_MEM_IDLE] += elapsed > busy ? elapsed - busy : 0;
+	hvpmu_origin_md_count(d->dev, &h->act);
+	memset(&h->act, 0, sizeof h->act);
+}
+
 static void (*const advance[HVPMU_NDEVICE_KINDS])(struct hvpmu_machine *m, struct machine_device *d) = {
 	[HVPMU_DEV_T4_MCU] = advance_t4_mcu,
 	[HVPMU_DEV_T1_PERFREGS] = advance_t1_perfregs,
+	[HVPMU_DEV_ORIGIN_MD] = advance_origin_md,
 };
 
 unsigned hvpmu_machine_ndevices(const struct hvpmu_machine *m) { return m->ndev; }

@@ -40,6 +40,7 @@
 #include <hvpmu/origin_md.h>
 #include <hvpmu/t4_events.h>
 #include <hvpmu/sun4v.h>
+#include <hvpmu/irix.h>
 #include <hvpmu/guest_mem.h>
 #include <hvpmu/mmustat.h>
 #include <hvpmu/supervisor.h>

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include "services_internal.h"
 
-static const struct svc_personality *const personalities[] = { &svc_sun4v };
+static const struct svc_personality *const personalities[] = { &svc_sun4v, &svc_irix };
 
 static const struct svc_personality *personality_of(enum hvpmu_platform p)
 {

@@ -4,9 +4,10 @@
  * service"): one dispatcher (services.c) that holds the machine
  * description's guests -- their strands, real memory and trap handlers --
  * and routes the machine's traps to them, and a personality per kind of
- * service behind it, selected by the platform: the sun4v hypervisor today
+ * service behind it, selected by the platform: the sun4v hypervisor
  * (sun4v.c: fast and core traps, API groups, perf registers, MMU
- * statistics), the PAPR hcall and the IRIX syssgi kernel service next.
+ * statistics) and the IRIX kernel of the SGI Origin (irix.c: syssgi
+ * SGI_EVENTCTR and the clock tick), the PAPR hcall next.
  * A personality exports its own calling convention (hvpmu/sun4v.h) and
  * keeps its per-guest state behind svc_guest.p.
  * Not installed; hidden from the shared library.
@@ -52,6 +53,7 @@ struct svc_personality {
 };
 
 SVC_HIDDEN extern const struct svc_personality svc_sun4v; /* sun4v.c */
+SVC_HIDDEN extern const struct svc_personality svc_irix;  /* irix.c: SGI Origin */
 
 /* The guest that owns `strand`, or -1. */
 SVC_HIDDEN int svc_guest_of(const struct hvpmu_hv *hv, uint32_t strand);

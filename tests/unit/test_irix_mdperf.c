@@ -1,0 +1,414 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The IRIX syssgi(SGI_EVENTCTR, MDPERF_*) service on the SGI Origin
+ * (hvpmu/irix.h), without QEMU: every command and error path of
+ * ../shared/reference/hw-and-hypervisor.md §5.4 (md_perf.c) and
+ * ../shared/specs/irix-mdperf.2, the node/system locking between two
+ * callers, the tick path's multiplexing and its shares, pegging and the
+ * read-to-clear overflow flag, cumulative values, timestamps, generation
+ * numbers, and the md_perf_values_t byte layout.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <hvpmu/hvpmu.h>
+
+#define UBASE UINT64_C(0x7fff0000) /* the caller's one mapped range */
+#define ULEN 4096
+#define TICK UINT64_C(1950000)     /* 195 MHz / HZ 100 */
+
+struct proc {
+	struct hvpmu_irix_caller c;
+	uint8_t mem[ULEN];
+};
+
+static int cin(void *ctx, uint64_t ua, void *dst, size_t n)
+{
+	struct proc *p = ctx;
+
+	if (ua < UBASE || ua - UBASE > ULEN || n > ULEN - (ua - UBASE))
+		return -1;
+	memcpy(dst, p->mem + (ua - UBASE), n);
+	return 0;
+}
+
+static int cout(void *ctx, uint64_t ua, const void *src, size_t n)
+{
+	struct proc *p = ctx;
+
+	if (ua < UBASE || ua - UBASE > ULEN || n > ULEN - (ua - UBASE))
+		return -1;
+	memcpy(p->mem + (ua - UBASE), src, n);
+	return 0;
+}
+
+static void proc_init(struct proc *p, uint32_t uid, uint64_t caps)
+{
+	memset(p, 0, sizeof *p);
+	p->c.uid = uid;
+	p->c.caps = caps;
+	p->c.copyin = cin;
+	p->c.copyout = cout;
+	p->c.ctx = p;
+}
+
+struct rig {
+	struct hvpmu_machine *m;
+	struct hvpmu_hv *hv;
+	unsigned clock_traps;
+};
+
+static void on_trap(void *ctx, const struct hvpmu_guest_trap *t)
+{
+	struct rig *r = ctx;
+
+	if (t->tt == HVPMU_IRIX_TRAP_CLOCK)
+		r->clock_traps++;
+}
+
+static void rig_init(struct rig *r)
+{
+	struct hvpmu_md md;
+
+	memset(r, 0, sizeof *r);
+	assert_int_equal(hvpmu_md_by_name("origin", &md), 0);
+	assert_int_equal(hvpmu_machine_create(&md, &r->m), 0);
+	assert_int_equal(hvpmu_hv_create(r->m, &r->hv), 0);
+	assert_string_equal(hvpmu_hv_personality(r->hv), "irix");
+	assert_int_equal(hvpmu_hv_set_guest_trap_handler(r->hv, 0, on_trap, r), 0);
+}
+
+static void rig_fini(struct rig *r)
+{
+	hvpmu_hv_destroy(r->hv);
+	hvpmu_machine_destroy(r->m);
+}
+
+/* syssgi(SGI_EVENTCTR, cmd, node, ptr) by p on CPU 0. */
+static struct hvpmu_irix_ret call(struct rig *r, struct proc *p, int64_t cmd, int64_t node, uint64_t ptr)
+{
+	struct hvpmu_irix_ret ret;
+
+	assert_int_equal(hvpmu_irix_eventctr(r->hv, 0, &p->c, cmd, node, ptr, &ret), HVPMU_OK);
+	return ret;
+}
+
+static void put_ctrl(struct proc *p, uint64_t ua, uint32_t ctrl)
+{
+	uint8_t *b = p->mem + (ua - UBASE);
+
+	b[0] = (uint8_t)(ctrl >> 24);
+	b[1] = (uint8_t)(ctrl >> 16);
+	b[2] = (uint8_t)(ctrl >> 8);
+	b[3] = (uint8_t)ctrl;
+}
+
+static uint32_t get_ctrl(const struct proc *p, uint64_t ua)
+{
+	const uint8_t *b = p->mem + (ua - UBASE);
+
+	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+}
+
+#define EXPECT_OK(x, rv)                        \
+	do {                                    \
+		struct hvpmu_irix_ret t_ = (x); \
+		assert_int_equal(t_.ret, 0);    \
+		assert_int_equal(t_.rval, (rv)); \
+	} while (0)
+#define EXPECT_ERR(x, e)                        \
+	do {                                    \
+		struct hvpmu_irix_ret t_ = (x); \
+		assert_int_equal(t_.ret, -1);   \
+		assert_int_equal(t_.err, (e));  \
+	} while (0)
+
+/* The Hub device of node n. */
+static unsigned hub(struct rig *r, unsigned n)
+{
+	int d = hvpmu_machine_device_find(r->m, HVPMU_DEV_ORIGIN_MD, n);
+
+	assert_true(d >= 0);
+	return (unsigned)d;
+}
+
+/* One clock tick: CPU 0 runs up to the next deadline. */
+static void tick(struct rig *r)
+{
+	uint64_t now = hvpmu_machine_tick(r->m, 0), next = (now / TICK + 1) * TICK;
+
+	assert_int_equal(hvpmu_machine_add_cycles(r->m, 0, HVPMU_MODE_USER, next - now), 0);
+}
+
+static void test_node_commands(void **state)
+{
+	struct rig r;
+	struct proc p;
+	uint64_t sel;
+
+	(void)state;
+	rig_init(&r);
+	proc_init(&p, 1000, 0);
+	put_ctrl(&p, UBASE, HVPMU_MD_PERF_SEL_ALL);
+	EXPECT_OK(call(&r, &p, HVPMU_MDPERF_NODE_ENABLE, 0, UBASE), 1); /* generation 1 */
+	/* the first selected set is live */
+	assert_int_equal(hvpmu_machine_bus_read(r.m, hub(&r, 0), HVPMU_HUBMD_REG_SEL, &sel), 0);
+	assert_int_equal(sel, 8 | 0);
+	EXPECT_OK(call(&r, &p, HVPMU_MDPERF_NODE_GET_CTRL, 0, UBASE + 64), 1);
+	assert_int_equal(get_ctrl(&p, UBASE + 64), 0x3f);
+	EXPECT_ERR(call(&r, &p, HVPMU_MDPERF_NODE_ENABLE, 0, UBASE), HVPMU_IRIX_EBUSY);
+	EXPECT_OK(call(&r, &p, HVPMU_MDPERF_NODE_DISABLE, 0, 0), 0); /* the kernel's 0 */
+	assert_int_equal(hvpmu_machine_bus_read(r.m, hub(&r, 0), HVPMU_HUBMD_REG_SEL, &sel), 0);
+	assert_int_equal(sel, 0);
+	EXPECT_ERR(call(&r, &p, HVPMU_MDPERF_NODE_GET_CTRL, 0, UBASE + 64), HVPMU_IRIX_EINVAL);
+	EXPECT_ERR(call(&r, &p, HVPMU_MDPERF_NODE_DISABLE, 0, 0), -1); /* raw -1 */
+	EXPECT_OK(call(&r, &p, HVPMU_MDPERF_NODE_GET_COUNT, 0, UBASE + 128), 2); /* works disabled */
+	/* enable again: generation 3 */
+	EXPECT_OK(call(&r, &p, HVPMU_MDPERF_NODE_ENABLE, 0, UBASE), 3);
+	rig_fini(&r);
+}
+
+static void test_errors(void **state)
+{
+	struct rig r;
+	struct proc p;
+
+	(void)state;
+	rig_init(&r);
+	proc_init(&p, 1000, 0);
+	put_ctrl(&p, UBASE, 0x3f);
+	/* copyin of ctrl first: EFAULT before the node check */
+	EXPECT_ERR(call(&r, &p, HVPMU_MDPERF_NODE_ENABLE, 99, 0), HVPMU_IRIX_EFAULT);
+	EXPECT_ERR(call(&r, &p, HVPMU_MDPERF_NODE_ENABLE, 0, UBASE + ULEN - 2), HVPMU_IRIX_EFAULT);
+	EXPECT_ERR(call(&r, &p, HVPMU_MDPERF_NODE_ENABLE, 4, UBASE), HVPMU_IRIX_EINVAL);  /* 4 nodes */
+	EXPECT_ERR(call(&r, &p, HVPMU_MDPERF_NODE_ENABLE, -2, UBASE), HVPMU_IRIX_EINVAL);
+	EXPECT_ERR(call(&r, &p, HVPMU_MDPERF_NODE_GET_COUNT, 4, UBASE), HVPMU_IRIX_EINVAL);
+	EXPECT_ERR(call(&r, &p, HVPMU_MDPERF_NODE_GET_COUNT, 0, 8), HVPMU_IRIX_EFAULT);
+	/* no set bit 0..5: EINVAL (bits above 5 are ignored) */
+	put_ctrl(&p, UBASE, 0xffffffc0u);
+	EXPECT_ERR(call(&r, &p, HVPMU_MDPERF_NODE_ENABLE, 1, UBASE), HVPMU_IRIX_EINVAL);
+	/* ... and nothing is enabled */
+	EXPECT_ERR(call(&r, &p, HVPMU_MDPERF_NODE_GET_CTRL, 1, UBASE), HVPMU_IRIX_EINVAL);
+	/* the obsolete commands and others */
+	for (int64_t cmd = 259; cmd <= 263; cmd++)
+		EXPECT_ERR(call(&r, &p, cmd, 0, UBASE), HVPMU_IRIX_EINVAL);
+	EXPECT_ERR(call(&r, &p, 268, 0, UBASE), HVPMU_IRIX_EINVAL);
+	EXPECT_ERR(call(&r, &p, 300, 0, UBASE), HVPMU_IRIX_EINVAL); /* IOPERF_ENABLE: not modeled */
+	/* GET_CTRL's copyout */
+	put_ctrl(&p, UBASE, 0x3f);
+	EXPECT_OK(call(&r, &p, HVPMU_MDPERF_NODE_ENABLE, 2, UBASE), 1);
+	EXPECT_ERR(call(&r, &p, HVPMU_MDPERF_NODE_GET_CTRL, 2, 0), HVPMU_IRIX_EFAULT);
+	/* a cnodeid_t is 16 bits: 0x10002 is node 2 */
+	EXPECT_OK(call(&r, &p, HVPMU_MDPERF_NODE_GET_CTRL, 0x10002, UBASE), 1);
+	/* no IRIX kernel on a sun4v machine */
+	{
+		struct hvpmu_md md;
+		struct hvpmu_machine *m;
+		struct hvpmu_hv *hv;
+		struct hvpmu_irix_ret ret;
+
+		assert_int_equal(hvpmu_md_by_name("t4", &md), 0);
+		assert_int_equal(hvpmu_machine_create(&md, &m), 0);
+		assert_int_equal(hvpmu_hv_create(m, &hv), 0);
+		assert_int_equal(hvpmu_irix_eventctr(hv, 0, &p.c, HVPMU_MDPERF_NODE_ENABLE, 0, UBASE, &ret),
+				 HVPMU_EINVAL);
+		hvpmu_hv_destroy(hv);
+		hvpmu_machine_destroy(m);
+	}
+	rig_fini(&r);
+}
+
+static void test_system_mode(void **state)
+{
+	struct rig r;
+	struct proc user, root;
+	struct hvpmu_md_perf_values v;
+
+	(void)state;
+	rig_init(&r);
+	proc_init(&user, 1000, 0);
+	proc_init(&root, 0, HVPMU_IRIX_CAP_DEVICE_MGT);
+	put_ctrl(&user, UBASE, 0x3f);
+	put_ctrl(&root, UBASE, 0x21); /* sets 0 and 5 */
+	EXPECT_ERR(call(&r, &user, HVPMU_MDPERF_NODE_ENABLE, -1, UBASE), HVPMU_IRIX_EPERM);
+	EXPECT_ERR(call(&r, &root, HVPMU_MDPERF_NODE_GET_COUNT, -1, UBASE + 64), -1); /* not system mode */
+	{
+		struct hvpmu_irix_ret t = call(&r, &root, HVPMU_MDPERF_NODE_GET_COUNT, -1, UBASE + 64);
+
+		assert_int_equal(t.rval, -1);
+	}
+	EXPECT_ERR(call(&r, &root, HVPMU_MDPERF_NODE_DISABLE, -1, 0), HVPMU_IRIX_EINVAL);
+	EXPECT_OK(call(&r, &root, HVPMU_MDPERF_NODE_ENABLE, -1, UBASE), 1); /* global generation 1 */
+	/* every node is locked; a second system enable is busy */
+	EXPECT_ERR(call(&r, &user, HVPMU_MDPERF_NODE_ENABLE, 3, UBASE), HVPMU_IRIX_EBUSY);
+	EXPECT_ERR(call(&r, &root, HVPMU_MDPERF_NODE_ENABLE, -1, UBASE), HVPMU_IRIX_EBUSY);
+	/* a node of system mode is not disabled alone */
+	EXPECT_ERR(call(&r, &root, HVPMU_MDPERF_NODE_DISABLE, 3, 0), HVPMU_IRIX_EINVAL);
+	EXPECT_OK(call(&r, &user, HVPMU_MDPERF_NODE_GET_CTRL, -1, UBASE + 32), 1);
+	assert_int_equal(get_ctrl(&user, UBASE + 32), 0x21);
+	EXPECT_OK(call(&r, &user, HVPMU_MDPERF_NODE_GET_CTRL, 2, UBASE + 32), 1); /* a node: the global one */
+	EXPECT_OK(call(&r, &user, HVPMU_MDPERF_NODE_GET_COUNT, 2, UBASE + 64), 1); /* its node generation */
+	/* counts on two nodes, one tick: the system count sums them */
+	assert_int_equal(hvpmu_machine_bus_write(r.m, hub(&r, 1), HVPMU_HUBMD_REG_CNT0 + 2, 100), 0);
+	assert_int_equal(hvpmu_machine_bus_write(r.m, hub(&r, 3), HVPMU_HUBMD_REG_CNT0 + 2, 23), 0);
+	tick(&r);
+	EXPECT_OK(call(&r, &user, HVPMU_MDPERF_NODE_GET_COUNT, -1, UBASE + 64), 1);
+	hvpmu_md_perf_values_decode(user.mem + 64, &v);
+	assert_int_equal(v.value[0][2], 100 + 23 + 0);
+	assert_int_equal(v.timestamp[0], 1);
+	EXPECT_ERR(call(&r, &user, HVPMU_MDPERF_NODE_DISABLE, -1, 0), HVPMU_IRIX_EPERM);
+	EXPECT_OK(call(&r, &root, HVPMU_MDPERF_NODE_DISABLE, -1, 0), 0);
+	EXPECT_ERR(call(&r, &root, HVPMU_MDPERF_NODE_GET_CTRL, -1, UBASE), HVPMU_IRIX_EINVAL);
+	/* values stay after DISABLE; node monitoring again possible */
+	EXPECT_OK(call(&r, &user, HVPMU_MDPERF_NODE_GET_COUNT, 1, UBASE + 64), 2);
+	hvpmu_md_perf_values_decode(user.mem + 64, &v);
+	assert_int_equal(v.value[0][2], 100);
+	EXPECT_OK(call(&r, &user, HVPMU_MDPERF_NODE_ENABLE, 1, UBASE), 3);
+	/* and with one node monitored, system mode is busy */
+	EXPECT_ERR(call(&r, &root, HVPMU_MDPERF_NODE_ENABLE, -1, UBASE), HVPMU_IRIX_EBUSY);
+	rig_fini(&r);
+}
+
+/* Two processes contend for node 2. */
+static void test_contention(void **state)
+{
+	struct rig r;
+	struct proc a, b;
+
+	(void)state;
+	rig_init(&r);
+	proc_init(&a, 1000, 0);
+	proc_init(&b, 1001, HVPMU_IRIX_CAP_DEVICE_MGT);
+	put_ctrl(&a, UBASE, 0x3f);
+	put_ctrl(&b, UBASE, 0x3f);
+	EXPECT_OK(call(&r, &a, HVPMU_MDPERF_NODE_ENABLE, 2, UBASE), 1);
+	EXPECT_ERR(call(&r, &b, HVPMU_MDPERF_NODE_ENABLE, 2, UBASE), HVPMU_IRIX_EBUSY);
+	EXPECT_ERR(call(&r, &b, HVPMU_MDPERF_NODE_ENABLE, -1, UBASE), HVPMU_IRIX_EBUSY);
+	EXPECT_OK(call(&r, &b, HVPMU_MDPERF_NODE_ENABLE, 1, UBASE), 1); /* another node is free */
+	EXPECT_OK(call(&r, &b, HVPMU_MDPERF_NODE_DISABLE, 2, 0), 0);    /* no owner is recorded */
+	rig_fini(&r);
+}
+
+/* Sets 1 and 4 multiplexed per tick; pegging and the read-to-clear flag. */
+static void test_multiplex(void **state)
+{
+	struct rig r;
+	struct proc p;
+	struct hvpmu_md_perf_values v;
+	unsigned d;
+	uint64_t sel;
+
+	(void)state;
+	rig_init(&r);
+	d = hub(&r, 0);
+	proc_init(&p, 1000, 0);
+	put_ctrl(&p, UBASE, (1u << 1) | (1u << 4));
+	EXPECT_OK(call(&r, &p, HVPMU_MDPERF_NODE_ENABLE, 0, UBASE), 1);
+	assert_int_equal(hvpmu_machine_bus_read(r.m, d, HVPMU_HUBMD_REG_SEL, &sel), 0);
+	assert_int_equal(sel, 8 | 1);
+	/* tick 1: set 1 collected, set 4 live */
+	assert_int_equal(hvpmu_machine_bus_write(r.m, d, HVPMU_HUBMD_REG_CNT0 + 4, 7), 0);
+	tick(&r);
+	assert_int_equal(r.clock_traps, 1);
+	assert_int_equal(hvpmu_irix_lbolt(r.hv), 1);
+	assert_int_equal(hvpmu_machine_bus_read(r.m, d, HVPMU_HUBMD_REG_SEL, &sel), 0);
+	assert_int_equal(sel, 8 | 4);
+	assert_int_equal(hvpmu_machine_bus_read(r.m, d, HVPMU_HUBMD_REG_CNT0 + 4, &sel), 0);
+	assert_int_equal(sel, 0); /* cleared for the next set */
+	/* tick 2: set 4's counter 0 pegged */
+	assert_int_equal(hvpmu_machine_bus_write(r.m, d, HVPMU_HUBMD_REG_CNT0, HVPMU_HUBMD_PERF_PEG), 0);
+	tick(&r);
+	/* ticks 3, 4: set 1 again (5 more), then set 4 */
+	assert_int_equal(hvpmu_machine_bus_write(r.m, d, HVPMU_HUBMD_REG_CNT0 + 4, 5), 0);
+	tick(&r);
+	tick(&r);
+	assert_int_equal(hvpmu_irix_live_ticks(r.hv, 0, 1), 2);
+	assert_int_equal(hvpmu_irix_live_ticks(r.hv, 0, 4), 2);
+	assert_int_equal(hvpmu_irix_live_ticks(r.hv, 0, 0), 0);
+	EXPECT_OK(call(&r, &p, HVPMU_MDPERF_NODE_GET_COUNT, 0, UBASE + 64), 1);
+	hvpmu_md_perf_values_decode(p.mem + 64, &v);
+	assert_int_equal(v.value[1][4], 12);          /* cumulative over set 1's ticks */
+	assert_false(v.overflow[1][4]);
+	assert_int_equal(v.value[4][0], HVPMU_HUBMD_PERF_PEG);
+	assert_true(v.overflow[4][0]);                /* a tick read found it pegged */
+	assert_int_equal(v.timestamp[1], 3);          /* lbolt of its last collection */
+	assert_int_equal(v.timestamp[4], 4);
+	assert_int_equal(v.timestamp[0], 0);          /* never live */
+	/* read to clear: the flag goes, the value stays */
+	EXPECT_OK(call(&r, &p, HVPMU_MDPERF_NODE_GET_COUNT, 0, UBASE + 64), 1);
+	hvpmu_md_perf_values_decode(p.mem + 64, &v);
+	assert_false(v.overflow[4][0]);
+	assert_int_equal(v.value[4][0], HVPMU_HUBMD_PERF_PEG);
+	/* DISABLE: a last collection, values kept, generation up */
+	assert_int_equal(hvpmu_machine_bus_write(r.m, d, HVPMU_HUBMD_REG_CNT0 + 1, 9), 0); /* set 1 live */
+	EXPECT_OK(call(&r, &p, HVPMU_MDPERF_NODE_DISABLE, 0, 0), 0);
+	EXPECT_OK(call(&r, &p, HVPMU_MDPERF_NODE_GET_COUNT, 0, UBASE + 64), 2);
+	hvpmu_md_perf_values_decode(p.mem + 64, &v);
+	assert_int_equal(v.value[1][1], 9);
+	/* ticks after DISABLE collect nothing */
+	tick(&r);
+	EXPECT_OK(call(&r, &p, HVPMU_MDPERF_NODE_GET_COUNT, 0, UBASE + 64), 2);
+	hvpmu_md_perf_values_decode(p.mem + 64, &v);
+	assert_int_equal(v.value[1][4], 12);
+	/* ENABLE clears the values */
+	put_ctrl(&p, UBASE, 1);
+	EXPECT_OK(call(&r, &p, HVPMU_MDPERF_NODE_ENABLE, 0, UBASE), 3);
+	EXPECT_OK(call(&r, &p, HVPMU_MDPERF_NODE_GET_COUNT, 0, UBASE + 64), 3);
+	hvpmu_md_perf_values_decode(p.mem + 64, &v);
+	assert_int_equal(v.value[1][4], 0);
+	rig_fini(&r);
+}
+
+/* md_perf_values_t: 36 big-endian md_perf_reg_t (overflow bit 63), then
+ * six big-endian timestamps: 336 bytes. */
+static void test_values_layout(void **state)
+{
+	struct rig r;
+	struct proc p;
+	unsigned d;
+
+	(void)state;
+	rig_init(&r);
+	d = hub(&r, 0);
+	proc_init(&p, 1000, 0);
+	put_ctrl(&p, UBASE, 1u << 5);
+	EXPECT_OK(call(&r, &p, HVPMU_MDPERF_NODE_ENABLE, 0, UBASE), 1);
+	assert_int_equal(hvpmu_machine_bus_write(r.m, d, HVPMU_HUBMD_REG_CNT0 + 5, HVPMU_HUBMD_PERF_PEG), 0);
+	tick(&r);
+	memset(p.mem + 64, 0xee, 400);
+	EXPECT_OK(call(&r, &p, HVPMU_MDPERF_NODE_GET_COUNT, 0, UBASE + 64), 1);
+	/* mpv_count[5][5]: byte offset 8 * 35 */
+	{
+		const uint8_t *e = p.mem + 64 + 8 * 35;
+		static const uint8_t want[8] = { 0x80, 0, 0, 0, 0, 0x0f, 0xff, 0xff };
+
+		assert_memory_equal(e, want, 8);
+	}
+	/* mpv_timestamp[5] = lbolt 1: the last 8 bytes of 336 */
+	{
+		static const uint8_t one[8] = { 0, 0, 0, 0, 0, 0, 0, 1 };
+
+		assert_memory_equal(p.mem + 64 + 336 - 8, one, 8);
+	}
+	assert_int_equal(p.mem[64 + 336], 0xee); /* nothing past 336 bytes */
+	/* a buffer that ends one byte short: EFAULT */
+	EXPECT_ERR(call(&r, &p, HVPMU_MDPERF_NODE_GET_COUNT, 0, UBASE + ULEN - 335), HVPMU_IRIX_EFAULT);
+	rig_fini(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_node_commands),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_system_mode),
+		cmocka_unit_test(test_contention),
+		cmocka_unit_test(test_multiplex),
+		cmocka_unit_test(test_values_layout),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -138,9 +138,10 @@ int hvpmu_irix_eventctr(struct hvpmu_hv *hv, uint32_t strand, const struct hvpmu
 uint64_t hvpmu_irix_lbolt(const struct hvpmu_hv *hv);
 uint64_t hvpmu_irix_tick_cycles(const struct hvpmu_hv *hv);
 
-/* Ticks set `set` of node `node` has been the live one since its node was
- * last enabled (the share the multiplexing gave it: hvpmu's addition, not
- * an IRIX interface).  0 out of range. */
+/* Collection periods in which set `set` of node `node` was the live one
+ * since the node was last enabled: one per tick, and one for the partial
+ * period a DISABLE ends (the share the multiplexing gave it: hvpmu's
+ * addition, not an IRIX interface).  0 out of range. */
 uint64_t hvpmu_irix_live_ticks(const struct hvpmu_hv *hv, int node, unsigned set);
 
 /* Decode a md_perf_values_t of HVPMU_MD_PERF_VALUES_BYTES bytes. */

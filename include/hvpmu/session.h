@@ -65,6 +65,23 @@ struct stat_mmu {
 	uint64_t words[STAT_MMU_WORDS];
 };
 
+/* `hvpmu mdperf` (SGI Origin Hub MD counters through the IRIX service,
+ * hvpmu/irix.h): one node's counters as MDPERF_NODE_GET_COUNT returns
+ * them (hw-and-hypervisor.md §5.2 md_perf_values_t), its generation
+ * number, and how many OS clock ticks each set was the live one. */
+#define STAT_MAX_MDNODES 64
+#define STAT_MD_SETS 6
+#define STAT_MD_COUNTERS 6
+struct stat_mdnode {
+	int32_t node;               /* cnodeid */
+	int32_t pad;
+	int64_t generation;         /* the node's generation number (GET_COUNT's rval) */
+	uint64_t value[STAT_MD_SETS][STAT_MD_COUNTERS];   /* mpr_value: 63-bit accumulated counts */
+	uint64_t overflow;          /* bit set * 6 + counter: mpr_overflow seen since the last read */
+	int64_t timestamp[STAT_MD_SETS];  /* mpv_timestamp: lbolt of each set's last collection */
+	uint64_t live_ticks[STAT_MD_SETS]; /* OS ticks each set was live (the multiplexing share) */
+};
+
 struct stat_request {
 	unsigned nevents;
 	struct hvpmu_sv_event ev[HVPMU_SV_MAX_EVENTS];
@@ -81,6 +98,9 @@ struct stat_request {
 	int cpustat;             /* sample every strand's events every sample_cycles (cpustat) */
 	char md_path[4096];      /* machine-description file ("" = the platform's built-in one) */
 	uint32_t hw_prefetch;    /* L1D hardware prefetcher degree (md mem.l1d_hw_prefetch), 0 = off */
+	int mdperf;              /* enable the Hub MD counters (hvpmu mdperf) */
+	int32_t mdperf_node;     /* the node, or -1 (CNODEID_NONE): the whole system */
+	uint32_t mdperf_sets;    /* md_perf_control_t ctrl_bits: bit i = set i (0x3f: all) */
 };
 
 /* How the run ended, as the last publication of the result area says. */
@@ -110,6 +130,14 @@ struct stat_result {
 	uint64_t tick;           /* the highest strand %tick at the publication (cycles) */
 	uint64_t stale_cycles;   /* STAT_END_NONE: how far past its counts a strand may have run
 				  * (one OS tick, cycles); 0 when the counts are final */
+	/* mdperf: the status of the enable (0, or the errno syssgi gave), the
+	 * ticks so far, each node's counters; interval samples are in
+	 * samples[] (tick, dev = set * 6 + counter, cpu = node, count[0] =
+	 * value, count[1] = overflow) */
+	int32_t md_errno;
+	uint64_t md_ticks;
+	unsigned nmdnodes;
+	struct stat_mdnode md[STAT_MAX_MDNODES];
 };
 
 void stat_result_free(struct stat_result *rs);

@@ -184,6 +184,23 @@ int hvpmu_sv_mmustat_stop(struct hvpmu_sv *sv, uint32_t strand);
 uint64_t hvpmu_sv_last_status(const struct hvpmu_sv *sv);
 
 
+/* ---- SGI Origin Hub MD counters (`hvpmu mdperf`, src/supervisor/mdperf_names.c) ----
+ *
+ * The six sets and their six counters each, in the order of
+ * hw-and-hypervisor.md §5.2 (hwperftypes.h: set i is md_perf_control_t
+ * bit i; counter j is mpv_count[i][j]), by the names the tool prints.
+ * Constant data: thread-safe. */
+#define HVPMU_SV_MD_SETS 6
+#define HVPMU_SV_MD_COUNTERS 6
+/* "mem_cycles", "outmsg_class", "inval_class", "inmsg_class", "dir_state",
+ * "local_req"; NULL for set >= 6. */
+const char *hvpmu_sv_mdperf_set_name(unsigned set);
+/* Counter `counter` of set `set` ("idle", "nack", "unowned", ...); NULL
+ * out of range. */
+const char *hvpmu_sv_mdperf_counter_name(unsigned set, unsigned counter);
+/* The set of that name (case-insensitive), or -1. */
+int hvpmu_sv_mdperf_set_of(const char *name);
+
 /* ---- the chip drivers as the tools see them (src/supervisor/backend*.c) ----
  *
  * Each platform's driver names its events and devices, parses the event

@@ -199,6 +199,7 @@ static int ok(struct hvpmu_irix_ret *r, int64_t rval)
 static void node_stop(struct hvpmu_hv *hv, struct irix *k, struct md_node *nd)
 {
 	collect(hv, k, nd);
+	nd->live[nd->cur]++; /* the last, partial period */
 	nd->enabled = 0;
 	nd->system = 0;
 	nd->gen++;

@@ -26,6 +26,15 @@
 #define MMUSTAT_RA UINT64_C(0x100000)
 #define MMUSTAT_STRIDE 0x200
 
+/* mdperf: the monitoring process's buffer for syssgi (a caller address
+ * range, hvpmu/irix.h), its identity (root: CAP_DEVICE_MGT, as system
+ * mode needs) and the CPU it calls from. */
+#define MD_UBASE UINT64_C(0x10000000)
+#define MD_UBYTES 512
+#define MD_CTRL_UA MD_UBASE
+#define MD_VALUES_UA (MD_UBASE + 64)
+#define MD_CPU 0
+
 /* The guest OS's view of one strand. */
 struct strand_os {
 	int started;           /* a thread of the program has run on it */
@@ -57,6 +66,10 @@ struct hvpmu_session {
 	unsigned bus_active[STAT_MAX_BUSDEV]; /* by first entry: the set counting now */
 	uint64_t bus_acc[STAT_MAX_BUSDEV][2];
 	int halted;
+	/* mdperf: the monitoring process's side of syssgi(SGI_EVENTCTR) */
+	int md_on;                      /* its ENABLE succeeded */
+	struct hvpmu_irix_caller md_caller;
+	uint8_t md_mem[MD_UBYTES];      /* its address space: MD_UBASE .. + MD_UBYTES */
 };
 
 static int failf(char *err, size_t n, const char *what, const char *arg)
@@ -126,7 +139,7 @@ static void publish(struct hvpmu_session *s, enum stat_end end, int sig)
 		return;
 	rs->end = end;
 	rs->signal = end == STAT_END_SIGNAL ? sig : 0;
-	rs->stale_cycles = end == STAT_END_NONE ? hvpmu_sv_tick_cycles(s->sv) : 0;
+	rs->stale_cycles = end != STAT_END_NONE ? 0 : s->sv ? hvpmu_sv_tick_cycles(s->sv) : hvpmu_irix_tick_cycles(s->hv);
 	rs->tick = 0;
 	rs->retired = 0;
 	for (uint32_t k = 0; k < s->nstrands; k++)
@@ -136,11 +149,11 @@ static void publish(struct hvpmu_session *s, enum stat_end end, int sig)
 			rs->tick = t > rs->tick ? t : rs->tick;
 			rs->retired += hvpmu_machine_retired(s->m, k);
 		}
-	rs->nevents = hvpmu_sv_nevents(s->sv);
+	rs->nevents = s->sv ? hvpmu_sv_nevents(s->sv) : 0;
 	for (unsigned i = 0; i < rs->nevents; i++)
 		hvpmu_sv_read(s->sv, i, &rs->count[i]);
 	rs->clock_hz = s->md.clock_hz;
-	rs->hv_status = hvpmu_sv_last_status(s->sv);
+	rs->hv_status = s->sv ? hvpmu_sv_last_status(s->sv) : 0;
 	rs->mmu = s->mmu_pub;
 	rs->nmmu = 0;
 	for (uint32_t k = 0; s->mmu && k < s->nstrands && k < STAT_MAX_CPUS; k++)
@@ -199,6 +212,133 @@ static void cpustat_sample(struct hvpmu_session *s, uint32_t strand)
 	}
 }
 
+/* ---- mdperf: the Hub MD counters through the IRIX kernel ---- */
+
+static int md_copyin(void *ctx, uint64_t ua, void *dst, size_t n)
+{
+	struct hvpmu_session *s = ctx;
+
+	if (ua < MD_UBASE || ua - MD_UBASE > MD_UBYTES || n > MD_UBYTES - (ua - MD_UBASE))
+		return -1;
+	memcpy(dst, s->md_mem + (ua - MD_UBASE), n);
+	return 0;
+}
+
+static int md_copyout(void *ctx, uint64_t ua, const void *src, size_t n)
+{
+	struct hvpmu_session *s = ctx;
+
+	if (ua < MD_UBASE || ua - MD_UBASE > MD_UBYTES || n > MD_UBYTES - (ua - MD_UBASE))
+		return -1;
+	memcpy(s->md_mem + (ua - MD_UBASE), src, n);
+	return 0;
+}
+
+static struct hvpmu_irix_ret md_syssgi(struct hvpmu_session *s, int64_t cmd, int64_t node, uint64_t ua)
+{
+	struct hvpmu_irix_ret r = { -1, HVPMU_IRIX_EINVAL, 0 };
+
+	hvpmu_irix_eventctr(s->hv, MD_CPU, &s->md_caller, cmd, node, ua, &r);
+	return r;
+}
+
+/* MDPERF_NODE_ENABLE of the request's node (or the system) and sets; a
+ * refusal is the errno the tool reports (-1: md_perf.c's raw -1). */
+static void md_enable(struct hvpmu_session *s)
+{
+	struct hvpmu_irix_ret r;
+	uint32_t ctrl = s->rq.mdperf_sets;
+
+	s->md_caller = (struct hvpmu_irix_caller){ .uid = 0, .caps = HVPMU_IRIX_CAP_DEVICE_MGT, .copyin = md_copyin,
+						   .copyout = md_copyout, .ctx = s };
+	s->md_mem[0] = (uint8_t)(ctrl >> 24);
+	s->md_mem[1] = (uint8_t)(ctrl >> 16);
+	s->md_mem[2] = (uint8_t)(ctrl >> 8);
+	s->md_mem[3] = (uint8_t)ctrl;
+	r = md_syssgi(s, HVPMU_MDPERF_NODE_ENABLE, s->rq.mdperf_node, MD_CTRL_UA);
+	s->md_on = r.ret == 0;
+	s->rs.md_errno = r.ret ? r.err : 0;
+}
+
+/* Every monitored node's values (MDPERF_NODE_GET_COUNT) into the result:
+ * the kernel's flags are read-to-clear, so the result keeps every flag
+ * seen in the run; `final`: DISABLE first (the last collection). */
+static void md_read(struct hvpmu_session *s, int final)
+{
+	struct stat_result *rs = &s->rs;
+	unsigned k = 0;
+
+	if (!s->md_on)
+		return;
+	if (final) {
+		md_syssgi(s, HVPMU_MDPERF_NODE_DISABLE, s->rq.mdperf_node, 0);
+		s->md_on = 0;
+	}
+	for (uint32_t n = 0; n < s->md.chips && k < STAT_MAX_MDNODES; n++) {
+		struct hvpmu_md_perf_values v;
+		struct stat_mdnode *o = &rs->md[k];
+		struct hvpmu_irix_ret r;
+
+		if (s->rq.mdperf_node != HVPMU_IRIX_CNODEID_NONE && (int)n != s->rq.mdperf_node)
+			continue;
+		r = md_syssgi(s, HVPMU_MDPERF_NODE_GET_COUNT, n, MD_VALUES_UA);
+		if (r.ret)
+			continue;
+		hvpmu_md_perf_values_decode(s->md_mem + (MD_VALUES_UA - MD_UBASE), &v);
+		if (o->node != (int32_t)n || k >= rs->nmdnodes)
+			memset(o, 0, sizeof *o);
+		o->node = (int32_t)n;
+		o->generation = r.rval;
+		for (unsigned set = 0; set < STAT_MD_SETS; set++) {
+			for (unsigned c = 0; c < STAT_MD_COUNTERS; c++) {
+				o->value[set][c] = v.value[set][c];
+				if (v.overflow[set][c])
+					o->overflow |= UINT64_C(1) << (set * STAT_MD_COUNTERS + c);
+			}
+			o->timestamp[set] = v.timestamp[set];
+			o->live_ticks[set] = hvpmu_irix_live_ticks(s->hv, (int)n, set);
+		}
+		k++;
+	}
+	rs->nmdnodes = k;
+	rs->md_ticks = hvpmu_irix_lbolt(s->hv);
+}
+
+/* mdperf interval rows: every monitored node's counters at `tick`. */
+static void md_sample(struct hvpmu_session *s, uint64_t tick)
+{
+	for (unsigned i = 0; have_samples(s) && i < s->rs.nmdnodes; i++)
+		for (unsigned k = 0; k < STAT_MD_SETS * STAT_MD_COUNTERS && s->rs.nsamples < STAT_MAX_SAMPLES; k++) {
+			struct stat_sample *smp = &s->rs.samples[s->rs.nsamples++];
+
+			smp->tick = tick;
+			smp->dev = k;
+			smp->cpu = (unsigned)s->rs.md[i].node;
+			smp->count[0] = s->rs.md[i].value[k / STAT_MD_COUNTERS][k % STAT_MD_COUNTERS];
+			smp->count[1] = (s->rs.md[i].overflow >> k) & 1;
+		}
+}
+
+/* The IRIX clock ticked (a platform without a guest driver: the kernel's
+ * own clock, hvpmu/irix.h): mdperf's interval rows, and the counts as of
+ * this tick published for the tool. */
+static void on_clock(void *ctx, const struct hvpmu_guest_trap *t)
+{
+	struct hvpmu_session *s = ctx;
+	uint64_t tick;
+
+	if (t->tt != HVPMU_IRIX_TRAP_CLOCK || s->halted)
+		return;
+	tick = hvpmu_machine_tick(s->m, t->strand);
+	md_read(s, 0);
+	if (s->rq.mdperf && s->rq.sample_cycles && tick >= s->next_sample) {
+		md_sample(s, tick);
+		while (s->next_sample <= tick)
+			s->next_sample += s->rq.sample_cycles;
+	}
+	publish(s, STAT_END_NONE, 0);
+}
+
 /* OS tick of a strand (the guest driver's on_tick): busstat samples every
  * sample_cycles of strand 0, cpustat every sample_cycles of each strand. */
 static void on_tick(void *ctx, uint32_t strand, uint64_t tick)
@@ -252,6 +392,8 @@ static void thread_start(struct hvpmu_session *s, uint32_t strand)
 	st->next_sample = hvpmu_machine_tick(s->m, strand) + s->rq.sample_cycles;
 	if (strand == 0)
 		s->next_sample = st->next_sample;
+	if (!s->sv) /* no CPU counter driver (origin): the kernel's clock serves */
+		return;
 	hvpmu_sv_start_strand(s->sv, strand);
 	if (s->rq.cpustat) /* the strand's origin: its first interval starts here */
 		cpustat_sample(s, strand);
@@ -275,6 +417,8 @@ static void thread_stop(struct hvpmu_session *s, uint32_t strand)
 {
 	struct strand_os *st = &s->st[strand];
 
+	if (!s->sv)
+		return;
 	hvpmu_sv_stop_strand(s->sv, strand);
 	if (s->rq.cpustat && !st->sampled_final) {
 		st->sampled_final = 1;
@@ -301,7 +445,9 @@ static void syscall_entry(struct hvpmu_session *s, const struct hvpmu_os_call *c
 	} else if (c->num == sc->execve || c->num == sc->execveat) {
 		/* the emulator that counts is replaced if the call succeeds:
 		 * publish the counts up to it (a failed call publishes again) */
-		hvpmu_sv_fold(s->sv, c->strand);
+		if (s->sv)
+			hvpmu_sv_fold(s->sv, c->strand);
+		md_read(s, 0);
 		publish(s, STAT_END_EXEC, 0);
 	}
 }
@@ -360,6 +506,7 @@ static void halt(struct hvpmu_session *s, int sig)
 				hvpmu_sv_mmustat_stop(s->sv, k);
 		}
 	report_prefetches(s);
+	md_read(s, 1);
 	publish(s, sig ? STAT_END_SIGNAL : STAT_END_EXIT, sig);
 	s->halted = 1;
 	if (s->ovf_log)
@@ -438,12 +585,25 @@ int hvpmu_session_create(const struct stat_request *rq, struct hvpmu_session **o
 	svc.ctx = s;
 	if (rq->sample_cycles && (!svc.rotate_cycles || svc.rotate_cycles > rq->sample_cycles))
 		svc.rotate_cycles = rq->sample_cycles; /* the OS tick serves both */
-	if (hvpmu_sv_create(s->hv, 0, &svc, &s->sv)) {
+	if (!hvpmu_sv_backend_of(s->md.platform)) {
+		/* no CPU counter driver (origin): only the kernel's services */
+		if (rq->nevents || rq->nbusdev || rq->mmustat || rq->cpustat) {
+			failf(err, n, "no CPU counter driver for platform ", hvpmu_platform_name(s->md.platform));
+			goto fail;
+		}
+		hvpmu_hv_set_guest_trap_handler(s->hv, 0, on_clock, s);
+	} else if (hvpmu_sv_create(s->hv, 0, &svc, &s->sv)) {
 		failf(err, n, "cannot start the guest driver", "");
+		goto fail;
+	}
+	if (rq->mdperf && strcmp(hvpmu_hv_personality(s->hv), "irix") != 0) {
+		failf(err, n, "no Hub MD counters on platform ", hvpmu_platform_name(s->md.platform));
 		goto fail;
 	}
 	for (unsigned i = 0; i < rq->nevents; i++) /* the guest driver exists: so does its back-end */
 		features |= hvpmu_sv_event_features(hvpmu_sv_backend_of(s->md.platform), rq->ev[i].config);
+	if (rq->mdperf) /* the Hub sees the memory traffic */
+		features |= HVPMU_FEAT_MEMORY;
 	/* DRAM traffic (busstat), TSB walks (mmustat) */
 	if (rq->nbusdev > 0 || rq->mmustat)
 		features |= HVPMU_FEAT_MEMORY;
@@ -476,8 +636,13 @@ int hvpmu_session_create(const struct stat_request *rq, struct hvpmu_session **o
 		}
 		for (unsigned i = 0; i < rq->nevents; i++)
 			snprintf(s->rs.name[i], sizeof s->rs.name[i], "%s", rq->ev[i].name);
-		publish(s, STAT_END_NONE, 0); /* the run has started: zero counts */
 	}
+	if (rq->mdperf) {
+		md_enable(s);
+		md_read(s, 0);
+	}
+	if (s->area)
+		publish(s, STAT_END_NONE, 0); /* the run has started: zero counts */
 	hvpmu_machine_set_os_handler(s->m, os_event, s);
 	*out = s;
 	return 0;

@@ -29,7 +29,7 @@
 #include <unistd.h>
 #include <hvpmu/session.h>
 
-#define AREA_VERSION 1
+#define AREA_VERSION 2
 static const char area_magic[8] = { 'h', 'v', 'p', 'm', 'u', 'R', 'A', '\0' };
 
 struct area_count {
@@ -44,6 +44,10 @@ struct area_pub {
 	char name[HVPMU_SV_MAX_EVENTS][64];
 	struct area_count count[HVPMU_SV_MAX_EVENTS];
 	struct stat_mmu mmu[STAT_MAX_CPUS];
+	int32_t md_errno;
+	uint32_t nmdnodes;
+	uint64_t md_ticks;
+	struct stat_mdnode md[STAT_MAX_MDNODES];
 };
 
 struct area {
@@ -122,8 +126,9 @@ int stat_area_parse(const void *p, size_t len, struct stat_result *rs, char *err
 	if (!pub->gen)
 		return fail(err, n, "nothing was published (the session did not start)");
 	if (pub->end > STAT_END_EXEC || pub->nevents > HVPMU_SV_MAX_EVENTS || pub->nsamples > STAT_MAX_SAMPLES ||
-	    pub->nmmu > STAT_MAX_CPUS || (pub->end == STAT_END_SIGNAL && (pub->signal == 0 || pub->signal > 64)))
-		return fail(err, n, "bad publication (end, event, sample or MMU count out of range)");
+	    pub->nmmu > STAT_MAX_CPUS || (pub->end == STAT_END_SIGNAL && (pub->signal == 0 || pub->signal > 64)) ||
+	    pub->nmdnodes > STAT_MAX_MDNODES)
+		return fail(err, n, "bad publication (end, event, sample, MMU or node count out of range)");
 	rs->gen = pub->gen;
 	rs->end = (enum stat_end)pub->end;
 	rs->signal = pub->end == STAT_END_SIGNAL ? (int)pub->signal : 0;
@@ -145,6 +150,10 @@ int stat_area_parse(const void *p, size_t len, struct stat_result *rs, char *err
 		rs->count[i].overflows = c->overflows;
 		rs->count[i].scaled = c->running ? (double)c->raw * (double)c->enabled / (double)c->running : 0.0;
 	}
+	rs->md_errno = pub->md_errno;
+	rs->md_ticks = pub->md_ticks;
+	rs->nmdnodes = pub->nmdnodes;
+	memcpy(rs->md, pub->md, pub->nmdnodes * sizeof *pub->md);
 	if (pub->nsamples) {
 		if (!(rs->samples = malloc((size_t)pub->nsamples * sizeof *rs->samples)))
 			return fail(err, n, "out of memory");
@@ -238,5 +247,9 @@ void stat_area_publish(struct stat_area *a, struct stat_result *rs)
 	}
 	if (nm)
 		memcpy(pub->mmu, rs->mmu, nm * sizeof *rs->mmu);
+	pub->md_errno = rs->md_errno;
+	pub->md_ticks = rs->md_ticks;
+	pub->nmdnodes = rs->nmdnodes < STAT_MAX_MDNODES ? rs->nmdnodes : STAT_MAX_MDNODES;
+	memcpy(pub->md, rs->md, pub->nmdnodes * sizeof *rs->md);
 	__atomic_store_n(&a->p->cur, next, __ATOMIC_RELEASE);
 }

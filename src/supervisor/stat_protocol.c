@@ -66,6 +66,9 @@ int stat_request_write(const char *path, const struct stat_request *rq, char *er
 	json_object_object_add(o, "placement", json_object_new_string(rq->placement));
 	json_object_object_add(o, "mmustat", u64((uint64_t)rq->mmustat));
 	json_object_object_add(o, "cpustat", u64((uint64_t)rq->cpustat));
+	json_object_object_add(o, "mdperf", u64((uint64_t)rq->mdperf));
+	json_object_object_add(o, "mdperf_node", json_object_new_int(rq->mdperf_node));
+	json_object_object_add(o, "mdperf_sets", u64(rq->mdperf_sets));
 	json_object_object_add(o, "hw_prefetch", u64(rq->hw_prefetch));
 	a = json_object_new_array();
 	for (unsigned i = 0; i < rq->nbusdev; i++) {
@@ -112,6 +115,11 @@ int stat_request_read(const char *path, struct stat_request *rq, char *err, size
 	rq->mmustat = get_u64(o, "mmustat") != 0;
 	rq->cpustat = get_u64(o, "cpustat") != 0;
 	rq->hw_prefetch = (uint32_t)get_u64(o, "hw_prefetch");
+	rq->mdperf = get_u64(o, "mdperf") != 0;
+	/* a cnodeid_t is a signed short (hw-and-hypervisor.md §5.1): out of
+	 * range is passed as such, for the service to refuse */
+	rq->mdperf_node = json_object_object_get_ex(o, "mdperf_node", &a) ? json_object_get_int(a) : -1;
+	rq->mdperf_sets = (uint32_t)get_u64(o, "mdperf_sets");
 	if (json_object_object_get_ex(o, "busdev", &a) && json_object_is_type(a, json_type_array)) {
 		if (json_object_array_length(a) > STAT_MAX_BUSDEV) {
 			json_object_put(o);

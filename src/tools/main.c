@@ -39,14 +39,26 @@ int cmd_list(int argc, char **argv)
 	return 0;
 }
 
+/* The subcommands, as data. */
+static const struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *help;
+} commands[] = {
+	{ "stat", cmd_stat, "run a program on a modeled machine and count its PMU events (perf stat layout)" },
+	{ "list", cmd_list, "list the events" },
+	{ "busstat", cmd_busstat, "sample the memory controllers' DRAM counters while a program runs" },
+	{ "mmustat", cmd_mmustat, "the hypervisor's MMU statistics of a program's run (platform t1)" },
+	{ "cpustat", cmd_cpustat, "sample each cpu's PIC counts per interval while a program runs (Solaris cpustat)" },
+	{ "mdperf", cmd_mdperf, "the SGI Origin Hub memory/directory counters of a program's run (IRIX mdperf)" },
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: hvpmu <command> [options]\n"
-		   "  stat   run a program on a modeled machine and count its PMU events (perf stat layout)\n"
-		   "  list   list the events\n"
-		   "  busstat  sample the memory controllers' DRAM counters while a program runs\n"
-		   "  mmustat  the hypervisor's MMU statistics of a program's run (platform t1)\n"
-		   "  cpustat  sample each cpu's PIC counts per interval while a program runs (Solaris cpustat)\n");
+	fprintf(f, "usage: hvpmu <command> [options]\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
 	return f == stdout ? 0 : EXIT_USAGE;
 }
 
@@ -54,16 +66,9 @@ int main(int argc, char **argv)
 {
 	if (argc < 2)
 		return usage(stderr);
-	if (strcmp(argv[1], "stat") == 0)
-		return cmd_stat(argc - 1, argv + 1);
-	if (strcmp(argv[1], "list") == 0)
-		return cmd_list(argc - 1, argv + 1);
-	if (strcmp(argv[1], "busstat") == 0)
-		return cmd_busstat(argc - 1, argv + 1);
-	if (strcmp(argv[1], "mmustat") == 0)
-		return cmd_mmustat(argc - 1, argv + 1);
-	if (strcmp(argv[1], "cpustat") == 0)
-		return cmd_cpustat(argc - 1, argv + 1);
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].run(argc - 1, argv + 1);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)
 		return usage(stdout);
 	fprintf(stderr, "hvpmu: unknown command '%s' (try 'hvpmu --help')\n", argv[1]);

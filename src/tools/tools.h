@@ -11,6 +11,7 @@ int cmd_list(int argc, char **argv);
 int cmd_busstat(int argc, char **argv);
 int cmd_mmustat(int argc, char **argv);
 int cmd_cpustat(int argc, char **argv);
+int cmd_mdperf(int argc, char **argv);
 
 /* Exit statuses of the tools. */
 #define EXIT_USAGE 129

@@ -16,6 +16,7 @@
 #include <hvpmu/hvpmu.h>
 #include "bpred.h"
 #include "cache.h"
+#include "origin_dir.h"
 #include "coherence.h"
 #include "dram.h"
 #include "l2buf.h"
@@ -146,16 +147,14 @@ struct hvpmu_machine {
 	struct hvpmu_t1_jbus_activity jbus; /* T1: JBUS activity not yet counted */
 	uint64_t jbus_now;                /* chip cycle up to which JBUS cycles were counted */
 	int kernel_mapped;                /* context 0 regions of md.kernel declared (kernel.c) */
-	struct machine_hub *hub;          /* SGI Origin: one per node (regbus.c), NULL elsewhere */
-};
-
-/* An SGI Origin node's Hub MD unit: what it did and has not been counted
- * yet (the memory model adds events and set-0 busy cycles; idle cycles
- * are the rest of the elapsed Hub cycles, regbus.c), and the Hub cycles
- * counted so far. */
-struct machine_hub {
-	struct hvpmu_origin_md_activity act;
-	uint64_t hub_cycles;
+	/* SGI Origin (NULL elsewhere): per node, what its Hub's MD unit did
+	 * and has not been counted yet (the directory model adds events and
+	 * set-0 busy cycles; idle cycles are the rest of the elapsed Hub
+	 * cycles, regbus.c) and the Hub cycles counted so far; the directory
+	 * (origin_dir.c) */
+	struct hvpmu_origin_md_activity *hub_act;
+	uint64_t *hub_cycles;
+	struct origin_dir od;
 };
 
 /* UltraSPARC T1 memory system (docs/t1-platform.md): 4 DRAM channels, one

@@ -173,7 +173,9 @@ static __attribute__((noinline)) enum served coherent_miss(struct hvpmu_machine 
 	int wb = 0;
 	enum coh_src src = coh_on(&m->coh) ? coh_l2_miss(&m->coh, c->idx, addr, write, &wb, snooped, m)
 					   : COH_NONE;
-	int remote = coh_home(&m->coh, addr) != c->chip;
+	/* the home: first touch on the Origin (origin_dir.c), else interleaved */
+	uint32_t home = m->hub_act ? od_home(&m->od, addr, c->idx) : coh_home(&m->coh, addr);
+	int remote = home != c->chip;
 
 	if (wb)
 		llc_access(m, strand, addr, 1, 1);
@@ -281,7 +283,7 @@ static __attribute__((noinline)) int l2b_pf_admit(struct hvpmu_machine *m, uint3
 		s->act.mem_refs++; /* two events from one access */
 		return PF_DROPPED;
 	}
-	if (!cache_probe(l3, a) && l2buf_full(&m->l3mb[l3 - m->l3], t)) {
+	if (l3->sets && !cache_probe(l3, a) && l2buf_full(&m->l3mb[l3 - m->l3], t)) {
 		if (l2dest)
 			s->act.mev[HVPMU_MEV_PF_DROP_L3]++;
 		return PF_DROPPED;
@@ -332,13 +334,25 @@ static __attribute__((noinline)) void dup_miss(struct hvpmu_machine *m, uint32_t
  * (write-back L2).  With several active cores or chips the coherence rules
  * apply (coherent_miss(), docs/coherence-model.md).
  */
+/* SGI Origin: request r of the strand's CPU at its home Hub (origin_dir.c);
+ * a NACK's back-off adds to the access's wait. */
+static __attribute__((noinline)) void origin_request(struct hvpmu_machine *m, uint32_t strand, uint64_t addr,
+						    enum od_req r)
+{
+	struct strand *s = &m->s[strand];
+	uint64_t w = od_request(&m->od, m->hub_act, s->core->idx, addr, r, machine_strand_now(m, strand));
+
+	if (w)
+		s->l2b_wait = s->l2b_wait + w > m->l2b_cap ? m->l2b_cap : s->l2b_wait + w;
+}
+
 static enum served fill_l2(struct hvpmu_machine *m, uint32_t strand, uint64_t addr, int write)
 {
 	struct core *c = core_of(m, strand);
 	struct strand *s = &m->s[strand];
 	struct cache_result r2;
 	enum served from = SERVED_L2;
-	int coh;
+	int coh, was_clean = 0;
 
 	if (!c->l2.sets) /* no private L2 (T1): the shared level serves L1 misses */
 		return llc_access(m, strand, addr, write, 0) ? SERVED_L3 : SERVED_MEM;
@@ -348,6 +362,8 @@ static enum served fill_l2(struct hvpmu_machine *m, uint32_t strand, uint64_t ad
 		coh_activate(&m->coh, c->idx);
 	}
 	coh = coh_on(&m->coh);
+	if (__builtin_expect(m->hub_act != NULL, 0) && write) /* Origin: a store to a clean line upgrades */
+		was_clean = coh_l2_state(&c->l2, addr) == 1;
 	if (__builtin_expect(coh, 0)) {
 		c->last_strand = strand;
 		/* a store to a clean (Shared) line takes it from the other cores */
@@ -362,6 +378,10 @@ static enum served fill_l2(struct hvpmu_machine *m, uint32_t strand, uint64_t ad
 			from = llc_access(m, strand, addr, 0, 0) ? SERVED_L3 : SERVED_MEM;
 		if (c->l2bufs) /* request buffers (src/model/l2buf.h) */
 			l2b_miss(m, strand, addr, from, r2.evicted && r2.evicted_dirty);
+		if (__builtin_expect(m->hub_act != NULL, 0))
+			origin_request(m, strand, addr, write ? OD_RDEX : OD_READ);
+	} else if (__builtin_expect(was_clean, 0)) {
+		origin_request(m, strand, addr, OD_UPGRADE);
 	}
 	if (r2.evicted) {
 		uint64_t byte = r2.evicted_line << c->l2.line_shift;
@@ -376,6 +396,8 @@ static enum served fill_l2(struct hvpmu_machine *m, uint32_t strand, uint64_t ad
 		}
 		if (r2.evicted_dirty) /* the write-back lands in L3 */
 			llc_access(m, strand, byte, 1, 1);
+		if (r2.evicted_dirty && __builtin_expect(m->hub_act != NULL, 0)) /* Origin: to its home */
+			origin_request(m, strand, byte, OD_WB);
 	}
 	return from;
 }

@@ -103,7 +103,10 @@ int machine_devices_create(struct hvpmu_machine *m)
 		else if (d->ops->kind == HVPMU_DEV_T1_PERFREGS)
 			m->jbus_dev = d;
 	}
-	if (pd->uncore->kind == HVPMU_DEV_ORIGIN_MD && !(m->hub = calloc(n, sizeof *m->hub)))
+	if (pd->uncore->kind == HVPMU_DEV_ORIGIN_MD &&
+	    (!(m->hub_act = calloc(n, sizeof *m->hub_act)) || !(m->hub_cycles = calloc(n, sizeof *m->hub_cycles)) ||
+	     od_init(&m->od, n, m->md.cores_per_chip * m->md.strands_per_core, m->md.clock_hz,
+		     m->md.uncore_clock_hz ? m->md.uncore_clock_hz : m->md.clock_hz)))
 		return HVPMU_ENOMEM;
 	return HVPMU_OK;
 }
@@ -113,7 +116,9 @@ void machine_devices_destroy(struct hvpmu_machine *m)
 	for (unsigned i = 0; m->dev && i < m->ndev; i++)
 		m->dev[i].ops->destroy(m->dev[i].dev);
 	free(m->dev);
-	free(m->hub);
+	free(m->hub_act);
+	free(m->hub_cycles);
+	od_fini(&m->od);
 }
 
 /* ---- per-strand PMU registers ---- */
@@ -217,7 +222,8 @@ static void advance_t1_perfregs(struct hvpmu_machine *m, struct machine_device *
  * the furthest any strand has run (its %tick), in the Hub clock. */
 static void advance_origin_md(struct hvpmu_machine *m, struct machine_device *d)
 {
-	struct machine_hub *h = &m->hub[d->unit];
+	struct hvpmu_origin_md_activity *act = &m->hub_act[d->unit];
+	uint64_t *counted = &m->hub_cycles[d->unit];
 	uint64_t now = 0, hub, elapsed, busy = 0;
 	uint64_t hz = m->md.uncore_clock_hz ? m->md.uncore_clock_hz : m->md.clock_hz;
 
@@ -225,14 +231,16 @@ static void advance_origin_md(struct hvpmu_machine *m, struct machine_device *d)
 		if (tick_of(&m->s[i]) > now)
 			now = tick_of(&m->s[i]);
 	hub = m->md.clock_hz ? (uint64_t)((unsigned __int128)now * hz / m->md.clock_hz) : now;
-	elapsed = hub > h->hub_cycles ? hub - h->hub_cycles : 0;
-	h->hub_cycles += elapsed;
+	elapsed = hub > *counted ? hub - *counted : 0;
+	*counted += elapsed;
+	if (m->mem_on) /* DRAM refresh is part of the memory model */
+		od_refresh(&m->od, d->unit, *counted, act);
 	for (unsigned i = 0; i < HVPMU_HUBMD_PERF_COUNTERS; i++)
 		if (i != HVPMU_HUBMD_MEM_IDLE)
-			busy += h->act.ev[HVPMU_HUBMD_SET_MEM_CYCLES][i];
-	h->act.ev[HVPMU_HUBMD_SET_MEM_CYCLES][HVPMU_HUBMD_MEM_IDLE] += elapsed > busy ? elapsed - busy : 0;
-	hvpmu_origin_md_count(d->dev, &h->act);
-	memset(&h->act, 0, sizeof h->act);
+			busy += act->ev[HVPMU_HUBMD_SET_MEM_CYCLES][i];
+	act->ev[HVPMU_HUBMD_SET_MEM_CYCLES][HVPMU_HUBMD_MEM_IDLE] += elapsed > busy ? elapsed - busy : 0;
+	hvpmu_origin_md_count(d->dev, act);
+	memset(act, 0, sizeof *act);
 }
 
 static void (*const advance[HVPMU_NDEVICE_KINDS])(struct hvpmu_machine *m, struct machine_device *d) = {

@@ -45,10 +45,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	before = md;
 	memset(err, 0, sizeof err);
 	{
-		static const char *const names[] = { "t4", "t1", "t4-2", "t4-4" };
+		static const char *const names[] = { "t4", "t1", "t4-2", "t4-4", "origin", "t4", "t1", "origin" };
 		struct hvpmu_md base;
 
-		hvpmu_md_by_name(names[data[0] & 3], &base);
+		hvpmu_md_by_name(names[data[0] & 7], &base);
 		rc = hvpmu_md_parse((const char *)data + 1, size - 1, &base, &md, err, sizeof err);
 	}
 	if (rc == HVPMU_ENOMEM)
@@ -68,7 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_cache(&md.mem.l1i, 0);
 		check_cache(&md.mem.l1d, 0);
 		check_cache(&md.mem.l2, 1);
-		check_cache(&md.mem.l3, 0);
+		check_cache(&md.mem.l3, md.mem.l2.size != 0); /* no shared last level behind an L2 (origin) */
 		for (uint32_t i = 0; i < md.nguests; i++) {
 			const struct hvpmu_md_guest *g = &md.guests[i];
 

@@ -4,8 +4,8 @@
 # docs/irix-mdperf.md), end to end under qemu-mips64:
 #   run_mdperf.sh HVPMU LOOP [XZ TEXT]
 # LOOP is workloads/mips64/loop; XZ a mips64 xz (scripts/build-xz-mips64.sh).
-# Checks: set 0 counts the run's Hub cycles as idle on every node (no
-# directory traffic is modeled yet: docs/machine-figures.md §9), in the
+# Checks: set 0 accounts for every Hub cycle of the run on every node
+# (idle, refresh, busy: the MD timing of docs/origin-directory.md), in the
 # 100 MHz Hub clock; the sum column; generations; one node (-n); the
 # multiplexing shares of a multi-threaded run over many ticks; interval
 # rows of exactly two ticks each; the round trip of xz's output; the
@@ -23,16 +23,18 @@ secs=$(sed -n 's/.*ticks, \([0-9.]*\) s modeled.*/\1/p' "$tmp/t.txt")
 "$hv" mdperf -x, -s 0 -- "$loop" 2> "$tmp/l.csv" || fail "loop csv"
 # node,set,set_name,counter,name,value,overflow,generation,live,periods
 awk -F, -v secs="$secs" '
-	$2 == 0 && $4 == 0 && $1 >= 0 { n++; idle[$1] = $6; if ($8 != 2 || $9 != 1 || $10 != 1) bad = "generation/live " $0 }
-	$2 == 0 && $4 == 0 && $1 == -1 { all = $6 }
-	$2 == 0 && $4 > 0 && $6 != 0 { bad = "busy cycles without traffic: " $0 }
+	$2 == 0 && $1 >= 0 { n += $4 == 0; sum[$1] += $6; if ($8 != 2 || $9 != 1 || $10 != 1) bad = "generation/live " $0 }
+	$2 == 0 && $1 >= 0 && $4 == 2 && $6 == 0 { bad = "no refresh cycles: " $0 }
+	$2 == 0 && $1 == 0 && $4 == 4 { memdir = $6 }
+	$2 == 0 && $1 == -1 { all += $6 }
 	END {
 		if (bad) { print bad; exit 1 }
 		if (n != 4) { print "nodes " n; exit 1 }
-		for (i = 1; i < 4; i++) if (idle[i] != idle[0]) { print "nodes differ"; exit 1 }
-		if (all != 4 * idle[0]) { print "sum " all; exit 1 }
 		want = secs * 1e8  # Hub cycles of the run; secs has 1 us = 100 cycles resolution
-		if (idle[0] < want - 100 || idle[0] > want + 100) { print "idle " idle[0] " want " want; exit 1 }
+		for (i = 0; i < 4; i++)
+			if (sum[i] < want - 100 || sum[i] > want + 100) { print "node " i " set 0 sums to " sum[i] " want " want; exit 1 }
+		if (all != sum[0] + sum[1] + sum[2] + sum[3]) { print "sum " all; exit 1 }
+		if (memdir == 0) { print "node 0 (home of the program) served no line"; exit 1 }
 	}' "$tmp/l.csv" || fail "loop set 0 (see above)"
 # one node
 "$hv" mdperf -n 2 -x, -- "$loop" 2> "$tmp/n.csv" || fail "-n 2"
@@ -40,8 +42,12 @@ awk -F, -v secs="$secs" '
 [ "$(wc -l < "$tmp/n.csv")" -eq 36 ] || fail "-n 2: $(wc -l < "$tmp/n.csv") rows, want 36"
 # JSON keys
 "$hv" mdperf -j -s local_req -- "$loop" 2> "$tmp/j.json" || fail "-j"
-grep -q '"node": 0, "set": 5, "set_name": "local_req", "counter": 0, "name": "cpu0_reads", "value": 0, "overflow": false, "generation": 2' "$tmp/j.json" ||
+# node 1 has no CPU running and holds no page: nothing local
+grep -q '"node": 1, "set": 5, "set_name": "local_req", "counter": 0, "name": "cpu0_reads", "value": 0, "overflow": false, "generation": 2' "$tmp/j.json" ||
 	{ head -2 "$tmp/j.json" >&2; fail "-j keys"; }
+# node 0: the program's lines (first touched by CPU 0) are CPU 0's local reads
+grep -q '"node": 0, "set": 5, "set_name": "local_req", "counter": 0, "name": "cpu0_reads", "value": [1-9]' "$tmp/j.json" ||
+	{ head -2 "$tmp/j.json" >&2; fail "-j node 0 local reads"; }
 
 # usage errors and platforms
 rc=0; "$hv" mdperf -n 9 -- "$loop" 2> "$tmp/e" || rc=$?
@@ -73,10 +79,14 @@ awk -F, '
 		if (idle > live[0, 0] * 1000000 * 1.01 || idle < (live[0, 0] - 1) * 1000000 * 0.99) {
 			print "idle " idle " over " live[0, 0] " periods"; exit 1 }
 	}' "$tmp/x.csv" || fail "xz multiplexing (see above)"
-# interval rows of 0.02 s: two ticks, 2,000,000 Hub cycles idle each (the
-# tick is taken at the first sync past its deadline: within 0.1 %)
+# interval rows of 0.02 s: two ticks, 2,000,000 Hub cycles of set 0 per
+# node (idle + refresh + busy; the tick is taken at the first sync past its
+# deadline: within 0.1 %)
 "$hv" mdperf -x, -s 0 0.02 -- "$xz" -T4 -c < "$tmp/in" > /dev/null 2> "$tmp/i.csv" || fail "interval run"
-awk -F, 'NF == 9 && $5 == 0 { n++; if ($7 < 1998000 || $7 > 2002000) { print "interval idle " $0; bad = 1 } }
-	END { if (bad) exit 1; if (n < 8) { print "only " n " interval rows"; exit 1 } }' "$tmp/i.csv" ||
-	fail "interval rows (see above)"
+awk -F, 'NF == 9 { sum[$1 "/" $2] += $7 }
+	END {
+		for (k in sum) { n++; if (sum[k] < 1998000 || sum[k] > 2002000) { print "interval " k ": " sum[k]; bad = 1 } }
+		if (bad) exit 1
+		if (n < 8) { print "only " n " interval rows"; exit 1 }
+	}' "$tmp/i.csv" || fail "interval rows (see above)"
 echo "mdperf: ok"

@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The SGI Origin's directory and Hub MD unit (origin_dir.h,
+ * docs/origin-directory.md).  Sources: ../shared/reference/
+ * hw-and-hypervisor.md §5.2 (what each MD counter counts), Laudon and
+ * Lenoski, "The SGI Origin: a ccNUMA highly scalable server", ISCA 1997
+ * (the protocol: a read of an unowned line gets it exclusive, a read of
+ * an exclusive line is an intervention to the owner, which answers the
+ * requester and sends a revision to the home; a write of a shared line
+ * invalidates the sharers; a busy line NACKs, the requester backs off and
+ * retries; writebacks are acknowledged).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "origin_dir.h"
+
+enum od_state { OD_UNOWNED = 0, OD_SHARED = 1, OD_EXCL = 2 };
+
+struct od_line {
+	uint64_t key;         /* line number + 1; 0: empty slot */
+	uint64_t sharers;     /* OD_SHARED: bit per CPU (CPU % 64 beyond 64 CPUs) */
+	uint64_t busy_until;  /* Hub cycle until which a transaction holds the line */
+	uint32_t owner;       /* OD_EXCL: the owner */
+	uint8_t state;
+};
+
+struct od_page {
+	uint64_t key;         /* page number + 1; 0: empty */
+	uint32_t node;
+};
+
+#define INIT_CAP 4096
+
+static uint64_t mix(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= UINT64_C(0xff51afd7ed558ccd);
+	k ^= k >> 33;
+	return k;
+}
+
+int od_init(struct origin_dir *d, uint32_t nodes, uint32_t cpus_per_node, uint64_t cpu_hz, uint64_t hub_hz)
+{
+	memset(d, 0, sizeof *d);
+	if (!nodes || !cpus_per_node || !cpu_hz || !hub_hz)
+		return -1;
+	d->nodes = nodes;
+	d->cpus_per_node = cpus_per_node;
+	d->cpu_hz = cpu_hz;
+	d->hub_hz = hub_hz;
+	d->page_cap = d->line_cap = INIT_CAP;
+	d->pages = calloc(d->page_cap, sizeof *d->pages);
+	d->lines = calloc(d->line_cap, sizeof *d->lines);
+	d->md_free = calloc(nodes, sizeof *d->md_free);
+	d->refreshed = calloc(nodes, sizeof *d->refreshed);
+	if (!d->pages || !d->lines || !d->md_free || !d->refreshed) {
+		od_fini(d);
+		return -1;
+	}
+	return 0;
+}
+
+void od_fini(struct origin_dir *d)
+{
+	free(d->pages);
+	free(d->lines);
+	free(d->md_free);
+	free(d->refreshed);
+	memset(d, 0, sizeof *d);
+}
+
+/* ---- open-addressing tables (linear probing, load <= 1/2) ---- */
+
+static int grow_pages(struct origin_dir *d)
+{
+	uint64_t cap = d->page_cap * 2;
+	struct od_page *t = calloc(cap, sizeof *t);
+
+	if (!t)
+		return -1;
+	for (uint64_t i = 0; i < d->page_cap; i++)
+		if (d->pages[i].key) {
+			uint64_t j = mix(d->pages[i].key) & (cap - 1);
+
+			while (t[j].key)
+				j = (j + 1) & (cap - 1);
+			t[j] = d->pages[i];
+		}
+	free(d->pages);
+	d->pages = t;
+	d->page_cap = cap;
+	return 0;
+}
+
+uint32_t od_home(struct origin_dir *d, uint64_t pa, uint32_t cpu)
+{
+	uint64_t key = (pa >> OD_PAGE_SHIFT) + 1, j;
+
+	if (2 * (d->npages + 1) > d->page_cap && grow_pages(d))
+		return (uint32_t)((pa >> OD_PAGE_SHIFT) % d->nodes); /* no memory: interleave */
+	j = mix(key) & (d->page_cap - 1);
+	while (d->pages[j].key && d->pages[j].key != key)
+		j = (j + 1) & (d->page_cap - 1);
+	if (!d->pages[j].key) { /* first touch (IRIX's default placement) */
+		d->pages[j].key = key;
+		d->pages[j].node = (cpu / d->cpus_per_node) % d->nodes;
+		d->npages++;
+	}
+	return d->pages[j].node;
+}
+
+static int grow_lines(struct origin_dir *d)
+{
+	uint64_t cap = d->line_cap * 2;
+	struct od_line *t = calloc(cap, sizeof *t);
+
+	if (!t)
+		return -1;
+	for (uint64_t i = 0; i < d->line_cap; i++)
+		if (d->lines[i].key) {
+			uint64_t j = mix(d->lines[i].key) & (cap - 1);
+
+			while (t[j].key)
+				j = (j + 1) & (cap - 1);
+			t[j] = d->lines[i];
+		}
+	free(d->lines);
+	d->lines = t;
+	d->line_cap = cap;
+	return 0;
+}
+
+/* The line's entry (unowned when new), or NULL without memory. */
+static struct od_line *entry(struct origin_dir *d, uint64_t pa)
+{
+	uint64_t key = (pa >> OD_LINE_SHIFT) + 1, j;
+
+	if (2 * (d->nlines + 1) > d->line_cap && grow_lines(d))
+		return NULL;
+	j = mix(key) & (d->line_cap - 1);
+	while (d->lines[j].key && d->lines[j].key != key)
+		j = (j + 1) & (d->line_cap - 1);
+	if (!d->lines[j].key) {
+		memset(&d->lines[j], 0, sizeof d->lines[j]);
+		d->lines[j].key = key;
+		d->nlines++;
+	}
+	return &d->lines[j];
+}
+
+static uint64_t bit(uint32_t cpu) { return UINT64_C(1) << (cpu % 64); }
+
+/* ---- the MD unit's time ---- */
+
+static uint64_t to_hub(const struct origin_dir *d, uint64_t cpu_cycles)
+{
+	return (uint64_t)((unsigned __int128)cpu_cycles * d->hub_hz / d->cpu_hz);
+}
+
+/* The MD unit of node h serves an operation of `t` Hub cycles arriving at
+ * `at`: it starts when the unit is free; its cycles are busy of `kind`
+ * (set 0 counter). */
+static void md_serve(struct origin_dir *d, struct hvpmu_origin_md_activity *a, uint32_t h, uint64_t at, unsigned t,
+		     unsigned kind)
+{
+	uint64_t start = at > d->md_free[h] ? at : d->md_free[h];
+
+	d->md_free[h] = start + t;
+	a->ev[HVPMU_HUBMD_SET_MEM_CYCLES][kind] += t;
+}
+
+void od_refresh(struct origin_dir *d, uint32_t n, uint64_t hub_now, struct hvpmu_origin_md_activity *act)
+{
+	uint64_t from = d->refreshed[n] / OD_REFRESH_PERIOD, to = hub_now / OD_REFRESH_PERIOD;
+
+	if (n >= d->nodes || hub_now <= d->refreshed[n])
+		return;
+	act->ev[HVPMU_HUBMD_SET_MEM_CYCLES][HVPMU_HUBMD_MEM_REFRESH] += (to - from) * OD_REFRESH_CYCLES;
+	d->refreshed[n] = hub_now;
+}
+
+/* ---- a request ---- */
+
+/* Send invalidations to every sharer but `cpu`. */
+static void invalidate_sharers(struct hvpmu_origin_md_activity *a, const struct od_line *l, uint32_t cpu)
+{
+	uint64_t others = l->sharers & ~bit(cpu);
+	unsigned n = (unsigned)__builtin_popcountll(others);
+
+	a->ev[HVPMU_HUBMD_SET_INVAL][HVPMU_HUBMD_INV_INVAL] += n;
+	a->ev[HVPMU_HUBMD_SET_OUTMSG][HVPMU_HUBMD_OUT_INTERV_INVAL] += n;
+}
+
+/* An intervention to the owner (read-shared or read-exclusive): the
+ * owner answers the requester and sends a revision to the home; the line
+ * is busy meanwhile. */
+static void intervene(struct hvpmu_origin_md_activity *a, struct od_line *l, int exclusive, uint64_t at)
+{
+	a->ev[HVPMU_HUBMD_SET_INVAL][exclusive ? HVPMU_HUBMD_INV_INTERV_RDEX : HVPMU_HUBMD_INV_INTERV_RDSH]++;
+	a->ev[HVPMU_HUBMD_SET_OUTMSG][HVPMU_HUBMD_OUT_INTERV_INVAL]++;
+	a->ev[HVPMU_HUBMD_SET_INMSG][HVPMU_HUBMD_IN_REVISION]++;
+	l->busy_until = at + OD_T_INTERV;
+}
+
+uint64_t od_request(struct origin_dir *d, struct hvpmu_origin_md_activity *act, uint32_t cpu, uint64_t pa,
+		    enum od_req r, uint64_t now)
+{
+	uint32_t h = od_home(d, pa, cpu), local = cpu / d->cpus_per_node == h;
+	struct hvpmu_origin_md_activity *a = &act[h];
+	struct od_line *l = entry(d, pa);
+	uint64_t at = to_hub(d, now), waited = 0;
+	unsigned lc = cpu % 2 ? HVPMU_HUBMD_LOCAL_CPU1_READS : HVPMU_HUBMD_LOCAL_CPU0_READS;
+
+	if (!l)
+		return 0;
+	if (r == OD_WB) {
+		/* the data and the directory written; acknowledged */
+		a->ev[HVPMU_HUBMD_SET_INMSG][HVPMU_HUBMD_IN_WRITE_REPLIES]++;
+		a->ev[HVPMU_HUBMD_SET_OUTMSG][HVPMU_HUBMD_OUT_WB_ACK]++;
+		if (local)
+			a->ev[HVPMU_HUBMD_SET_LOCAL_REQ][lc + 1]++; /* cpuN_wb follows cpuN_reads */
+		md_serve(d, a, h, at, OD_T_MEMDIR, HVPMU_HUBMD_MEM_MEMDIR_BUSY);
+		if (l->state == OD_EXCL && l->owner == cpu)
+			l->state = OD_UNOWNED;
+		return 0;
+	}
+	if (r == OD_UPGRADE && l->state == OD_EXCL && l->owner == cpu)
+		return 0; /* clean-exclusive to dirty in the R10000: no message */
+	/* a transaction holds the line: NACK, back off, retry when it is done */
+	if (at < l->busy_until) {
+		a->ev[HVPMU_HUBMD_SET_OUTMSG][HVPMU_HUBMD_OUT_NACK]++;
+		a->ev[HVPMU_HUBMD_SET_DIR_STATE][HVPMU_HUBMD_DIR_BUSY]++;
+		md_serve(d, a, h, at, OD_T_DIR, HVPMU_HUBMD_MEM_DIR_BUSY);
+		waited = (uint64_t)((unsigned __int128)(l->busy_until - at) * d->cpu_hz / d->hub_hz);
+		at = l->busy_until;
+	}
+	if (local)
+		a->ev[HVPMU_HUBMD_SET_LOCAL_REQ][lc]++;
+	if (r == OD_UPGRADE && l->state == OD_SHARED) {
+		a->ev[HVPMU_HUBMD_SET_INMSG][HVPMU_HUBMD_IN_MISC]++;
+		invalidate_sharers(a, l, cpu);
+		a->ev[HVPMU_HUBMD_SET_OUTMSG][HVPMU_HUBMD_OUT_RESPONSE]++; /* the upgrade's ack */
+		md_serve(d, a, h, at, OD_T_DIR, HVPMU_HUBMD_MEM_DIR_BUSY);
+		l->state = OD_EXCL;
+		l->owner = cpu;
+		return waited;
+	}
+	/* a read or read-exclusive (an upgrade of a line the directory no
+	 * longer lists for the CPU is one) */
+	a->ev[HVPMU_HUBMD_SET_INMSG][HVPMU_HUBMD_IN_READS]++;
+	a->ev[HVPMU_HUBMD_SET_OUTMSG][HVPMU_HUBMD_OUT_RESPONSE]++;
+	switch (l->state) {
+	case OD_UNOWNED:
+		a->ev[HVPMU_HUBMD_SET_DIR_STATE][HVPMU_HUBMD_DIR_UNOWNED]++;
+		md_serve(d, a, h, at, OD_T_MEMDIR, HVPMU_HUBMD_MEM_MEMDIR_BUSY);
+		l->state = OD_EXCL; /* a read of an unowned line gets it exclusive */
+		l->owner = cpu;
+		break;
+	case OD_SHARED:
+		a->ev[HVPMU_HUBMD_SET_DIR_STATE][HVPMU_HUBMD_DIR_SHARED]++;
+		md_serve(d, a, h, at, OD_T_MEMDIR, HVPMU_HUBMD_MEM_MEMDIR_BUSY);
+		if (r == OD_READ) {
+			l->sharers |= bit(cpu);
+		} else {
+			invalidate_sharers(a, l, cpu);
+			l->state = OD_EXCL;
+			l->owner = cpu;
+		}
+		break;
+	default: /* OD_EXCL */
+		if (l->owner == cpu) { /* it dropped the line clean, silently */
+			a->ev[HVPMU_HUBMD_SET_DIR_STATE][HVPMU_HUBMD_DIR_EXCL_REQUESTER]++;
+			md_serve(d, a, h, at, OD_T_MEMDIR, HVPMU_HUBMD_MEM_MEMDIR_BUSY);
+			break;
+		}
+		a->ev[HVPMU_HUBMD_SET_DIR_STATE][HVPMU_HUBMD_DIR_EXCL_OTHER]++;
+		md_serve(d, a, h, at, OD_T_DIR, HVPMU_HUBMD_MEM_DIR_BUSY);
+		intervene(a, l, r != OD_READ, at);
+		if (r == OD_READ) {
+			l->state = OD_SHARED;
+			l->sharers = bit(l->owner) | bit(cpu);
+		} else {
+			l->owner = cpu;
+		}
+		break;
+	}
+	return waited;
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The SGI Origin's directory and the Hub's memory/directory (MD) unit
+ * (layer 2, docs/origin-directory.md): first-touch placement of 16 KB
+ * pages on the nodes, a directory entry per 128-byte line at its home
+ * Hub (unowned, shared with a sharer vector, exclusive with an owner,
+ * busy while an intervention is in flight), the messages of each
+ * transaction as the events of the six Hub MD counter sets
+ * (hvpmu/origin_md.h), and the MD unit's occupancy in Hub cycles (busy
+ * per request kind, DRAM refresh; idle is the rest, regbus.c).  The
+ * caches themselves (copies, invalidations, downgrades) are the
+ * coherence model's (coherence.c); this part keeps what the Hubs know.
+ * Private to src/model.  No allocation on the request path except when a
+ * table grows (doubling).  Not thread-safe (the machine's lock).
+ */
+#ifndef HVPMU_MODEL_ORIGIN_DIR_H
+#define HVPMU_MODEL_ORIGIN_DIR_H
+
+#include <stdint.h>
+#include <hvpmu/origin_md.h>
+
+/* What a CPU asks of the home Hub of a line. */
+enum od_req {
+	OD_READ = 0,    /* an L2 read miss: shared, or exclusive when unowned */
+	OD_RDEX = 1,    /* an L2 store miss: read-exclusive */
+	OD_UPGRADE = 2, /* a store to a clean line the CPU holds */
+	OD_WB = 3,      /* a dirty line leaves the CPU's L2: writeback */
+};
+
+struct od_line;
+struct od_page;
+
+struct origin_dir {
+	uint32_t nodes, cpus_per_node;
+	uint64_t cpu_hz, hub_hz;
+	struct od_page *pages;   /* first touch: 16 KB page -> node (open addressing) */
+	uint64_t npages, page_cap;
+	struct od_line *lines;   /* directory entries (open addressing) */
+	uint64_t nlines, line_cap;
+	uint64_t *md_free;       /* per node: Hub cycle at which its MD unit is next free */
+	uint64_t *refreshed;     /* per node: Hub cycles up to which refresh was counted */
+};
+
+/* Figures (docs/origin-directory.md): Hub cycles. */
+#define OD_PAGE_SHIFT 14     /* IRIX pages: 16 KB, placed on first touch */
+#define OD_LINE_SHIFT 7      /* the coherence unit: a 128-byte L2 line */
+#define OD_T_MEMDIR 16       /* a line read or written in memory with its directory entry */
+#define OD_T_DIR 4           /* a directory-only operation (upgrade, forwarding) */
+#define OD_T_INTERV 40       /* an intervention in flight: the line is busy */
+#define OD_REFRESH_PERIOD 1560 /* DRAM refresh: one burst per 15.6 us */
+#define OD_REFRESH_CYCLES 8  /* the MD is busy refreshing that long */
+
+/* nodes Hubs of cpus_per_node CPUs each; clocks in Hz.  0 or -1 (ENOMEM). */
+int od_init(struct origin_dir *d, uint32_t nodes, uint32_t cpus_per_node, uint64_t cpu_hz, uint64_t hub_hz);
+void od_fini(struct origin_dir *d);
+
+/* Home node of physical address pa: the node of the first CPU that touched
+ * its page (`cpu` touches it now if nobody did). */
+uint32_t od_home(struct origin_dir *d, uint64_t pa, uint32_t cpu);
+
+/*
+ * Request `r` of CPU `cpu` for the line of pa at CPU cycle `now`: the
+ * directory transition, the events at the home Hub into act[home] (act:
+ * one per node), the MD occupancy.  Returns the CPU cycles the request
+ * waited beyond the normal latency (a NACK's back-off while the line was
+ * busy).
+ */
+uint64_t od_request(struct origin_dir *d, struct hvpmu_origin_md_activity *act, uint32_t cpu, uint64_t pa,
+		    enum od_req r, uint64_t now);
+
+/* Refresh up to Hub cycle hub_now on node n: its busy cycles into act. */
+void od_refresh(struct origin_dir *d, uint32_t n, uint64_t hub_now, struct hvpmu_origin_md_activity *act);
+
+#endif

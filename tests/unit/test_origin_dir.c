@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The SGI Origin's directory seen through the Hub MD counters
+ * (src/model/origin_dir.c, docs/origin-directory.md): loads and stores of
+ * CPUs on two nodes through the machine's memory model, each scenario
+ * counted with one set live on every Hub, outcomes exact by construction:
+ * a line ping-ponged between nodes (an intervention per transfer), lines
+ * read by four CPUs and then written (unowned -> exclusive -> shared ->
+ * exclusive, one invalidation per other sharer), remote reads counted at
+ * the home of first touch, a dirty eviction's writeback, NACKs while an
+ * intervention is in flight, and set 0 accounting for every Hub cycle.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <hvpmu/hvpmu.h>
+
+#define PC UINT64_C(0x10000)
+#define FOUR_MB (UINT64_C(4) << 20)
+#define BASE UINT64_C(0x40000000)
+#define LINE 128u
+#define GAP 20000u
+#define T_MEMDIR 16 /* Hub cycles of a line read or written with its directory entry (docs/origin-directory.md) */ /* CPU cycles between steps: no transaction is still in flight */
+
+struct rig {
+	struct hvpmu_machine *m;
+	unsigned dev[4];
+	uint64_t hub0; /* Hub cycle at which the counters started */
+};
+
+static uint64_t hub_now(struct hvpmu_machine *m)
+{
+	uint64_t hub = 0;
+
+	for (uint32_t s = 0; s < hvpmu_machine_nstrands(m); s++) {
+		uint64_t t = hvpmu_machine_tick(m, s) * 100000000 / 195000000;
+
+		hub = t > hub ? t : hub;
+	}
+	return hub;
+}
+
+/*
+ * The Origin machine with the memory model and two 4 MB pages at BASE;
+ * every CPU's TLB warmed on both (a load of a line 1 MB into each page,
+ * away from the lines and L2 sets the tests use: their tablewalks are
+ * Hub traffic too), then `set` live on every Hub from zero (what the
+ * warm-up did was counted while the Hubs were disabled: nothing).
+ */
+static void rig_init(struct rig *r, unsigned set)
+{
+	struct hvpmu_md md;
+
+	memset(r, 0, sizeof *r);
+	assert_int_equal(hvpmu_md_by_name("origin", &md), 0);
+	assert_int_equal(hvpmu_machine_create(&md, &r->m), 0);
+	hvpmu_machine_enable_memory(r->m, 1);
+	assert_int_equal(hvpmu_machine_map_large(r->m, BASE, 2 * FOUR_MB, FOUR_MB), 0);
+	for (uint32_t cpu = 0; cpu < 4; cpu++)
+		for (unsigned pg = 0; pg < 2; pg++)
+			hvpmu_machine_dref(r->m, cpu, PC, BASE + pg * FOUR_MB + (FOUR_MB / 4) + cpu * LINE, 8,
+					   HVPMU_IC_LOAD, 0);
+	for (unsigned n = 0; n < 4; n++) {
+		int d = hvpmu_machine_device_find(r->m, HVPMU_DEV_ORIGIN_MD, n);
+
+		assert_true(d >= 0);
+		r->dev[n] = (unsigned)d;
+		assert_int_equal(hvpmu_machine_bus_write(r->m, r->dev[n], HVPMU_HUBMD_REG_SEL, 8 | set), 0);
+	}
+	r->hub0 = hub_now(r->m);
+}
+
+static uint64_t count(struct rig *r, unsigned node, unsigned ctr)
+{
+	uint64_t v;
+
+	assert_int_equal(hvpmu_machine_bus_read(r->m, r->dev[node], HVPMU_HUBMD_REG_CNT0 + ctr, &v), 0);
+	return v;
+}
+
+/* CPU `cpu` runs until it is GAP cycles past every other CPU: its next
+ * request comes after every transaction so far has completed. */
+static void step(struct rig *r, uint32_t cpu)
+{
+	uint64_t max = 0;
+
+	for (uint32_t s = 0; s < hvpmu_machine_nstrands(r->m); s++)
+		if (hvpmu_machine_tick(r->m, s) > max)
+			max = hvpmu_machine_tick(r->m, s);
+	assert_int_equal(hvpmu_machine_add_cycles(r->m, cpu, HVPMU_MODE_USER, max + GAP - hvpmu_machine_tick(r->m, cpu)),
+			 0);
+}
+
+static void ld(struct rig *r, uint32_t cpu, uint64_t va)
+{
+	step(r, cpu);
+	hvpmu_machine_dref(r->m, cpu, PC, va, 8, HVPMU_IC_LOAD, 0);
+}
+
+static void st(struct rig *r, uint32_t cpu, uint64_t va)
+{
+	step(r, cpu);
+	hvpmu_machine_dref(r->m, cpu, PC, va, 8, HVPMU_IC_STORE, 1);
+}
+
+/* CPU 0 (node 0) and CPU 2 (node 1) store to line T in turn, N times
+ * each, after CPU 0 touched it first (home: node 0). */
+#define N 50
+static void pingpong(struct rig *r)
+{
+	st(r, 0, BASE);
+	for (unsigned i = 0; i < N; i++) {
+		st(r, 2, BASE);
+		st(r, 0, BASE);
+	}
+}
+
+static void test_pingpong(void **state)
+{
+	struct rig r;
+
+	(void)state;
+	/* set 2: each transfer is a read-exclusive intervention to the owner */
+	rig_init(&r, HVPMU_HUBMD_SET_INVAL);
+	pingpong(&r);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_INV_INTERV_RDEX), 2 * N);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_INV_INVAL), 0);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_INV_INTERV_RDSH), 0);
+	assert_int_equal(count(&r, 1, HVPMU_HUBMD_INV_INTERV_RDEX), 0); /* node 1 is no home */
+	hvpmu_machine_destroy(r.m);
+	/* set 4: the first request found it unowned, every other one owned by the other CPU */
+	rig_init(&r, HVPMU_HUBMD_SET_DIR_STATE);
+	pingpong(&r);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_DIR_UNOWNED), 1);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_DIR_EXCL_OTHER), 2 * N);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_DIR_BUSY), 0);
+	hvpmu_machine_destroy(r.m);
+	/* set 3: a read request and a revision per transfer */
+	rig_init(&r, HVPMU_HUBMD_SET_INMSG);
+	pingpong(&r);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_IN_READS), 2 * N + 1);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_IN_REVISION), 2 * N);
+	hvpmu_machine_destroy(r.m);
+	/* set 5: CPU 0's requests are local to node 0, CPU 2's are not */
+	rig_init(&r, HVPMU_HUBMD_SET_LOCAL_REQ);
+	pingpong(&r);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_LOCAL_CPU0_READS), N + 1);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_LOCAL_CPU1_READS), 0);
+	assert_int_equal(count(&r, 1, HVPMU_HUBMD_LOCAL_CPU0_READS), 0);
+	hvpmu_machine_destroy(r.m);
+}
+
+/* Line S read by CPUs 0 (first touch: home node 0), 1, 2, 3, then
+ * written by CPU 0 (an upgrade of its clean copy). */
+static void share_then_write(struct rig *r)
+{
+	for (uint32_t cpu = 0; cpu < 4; cpu++)
+		ld(r, cpu, BASE + 4 * LINE);
+	st(r, 0, BASE + 4 * LINE);
+}
+
+static void test_share_then_write(void **state)
+{
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, HVPMU_HUBMD_SET_DIR_STATE);
+	share_then_write(&r);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_DIR_UNOWNED), 1);    /* CPU 0: exclusive */
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_DIR_EXCL_OTHER), 1); /* CPU 1: intervention, shared */
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_DIR_SHARED), 2);     /* CPUs 2, 3 */
+	hvpmu_machine_destroy(r.m);
+	rig_init(&r, HVPMU_HUBMD_SET_INVAL);
+	share_then_write(&r);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_INV_INTERV_RDSH), 1);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_INV_INVAL), 3);      /* CPUs 1, 2, 3 */
+	hvpmu_machine_destroy(r.m);
+	rig_init(&r, HVPMU_HUBMD_SET_OUTMSG);
+	share_then_write(&r);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_OUT_INTERV_INVAL), 4);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_OUT_RESPONSE), 5);   /* four reads, the upgrade's ack */
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_OUT_NACK), 0);
+	hvpmu_machine_destroy(r.m);
+	rig_init(&r, HVPMU_HUBMD_SET_INMSG);
+	share_then_write(&r);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_IN_READS), 4);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_IN_MISC), 1);        /* the upgrade */
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_IN_REVISION), 1);
+	hvpmu_machine_destroy(r.m);
+	rig_init(&r, HVPMU_HUBMD_SET_LOCAL_REQ);
+	share_then_write(&r);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_LOCAL_CPU0_READS), 2); /* its read and its upgrade */
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_LOCAL_CPU1_READS), 1);
+	hvpmu_machine_destroy(r.m);
+	/* a second store by CPU 0: its line is dirty, no message */
+	rig_init(&r, HVPMU_HUBMD_SET_INMSG);
+	share_then_write(&r);
+	st(&r, 0, BASE + 4 * LINE);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_IN_MISC) + count(&r, 0, HVPMU_HUBMD_IN_READS), 5);
+	hvpmu_machine_destroy(r.m);
+}
+
+/* A stream of reads by CPU 0 over K lines first touched by CPU 2: every
+ * read is remote, at node 1's Hub, and found the line owned by CPU 2. */
+#define K 64
+static void test_remote_reads(void **state)
+{
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, HVPMU_HUBMD_SET_INMSG);
+	for (unsigned i = 0; i < K; i++)
+		ld(&r, 2, BASE + FOUR_MB + i * LINE);
+	for (unsigned i = 0; i < K; i++)
+		ld(&r, 0, BASE + FOUR_MB + i * LINE);
+	assert_int_equal(count(&r, 1, HVPMU_HUBMD_IN_READS), 2 * K);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_IN_READS), 0);
+	hvpmu_machine_destroy(r.m);
+	rig_init(&r, HVPMU_HUBMD_SET_LOCAL_REQ);
+	for (unsigned i = 0; i < K; i++)
+		ld(&r, 2, BASE + FOUR_MB + i * LINE);
+	for (unsigned i = 0; i < K; i++)
+		ld(&r, 0, BASE + FOUR_MB + i * LINE);
+	assert_int_equal(count(&r, 1, HVPMU_HUBMD_LOCAL_CPU0_READS), K); /* CPU 2 is node 1's CPU 0 */
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_LOCAL_CPU0_READS), 0);
+	hvpmu_machine_destroy(r.m);
+}
+
+/* Three dirty lines of CPU 0 in one set of its 2-way L2 (2 MB apart in
+ * one 4 MB page): the third store evicts the first, a writeback. */
+static void test_writeback(void **state)
+{
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, HVPMU_HUBMD_SET_OUTMSG);
+	st(&r, 0, BASE);
+	st(&r, 0, BASE + FOUR_MB / 2);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_OUT_WB_ACK), 0); /* 2 ways: two fit */
+	hvpmu_machine_destroy(r.m);
+	rig_init(&r, HVPMU_HUBMD_SET_OUTMSG);
+	st(&r, 0, BASE);
+	st(&r, 0, BASE + FOUR_MB / 2);
+	st(&r, 0, BASE + FOUR_MB);           /* the next 4 MB page: same L2 set */
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_OUT_WB_ACK), 1);
+	hvpmu_machine_destroy(r.m);
+	rig_init(&r, HVPMU_HUBMD_SET_LOCAL_REQ);
+	st(&r, 0, BASE);
+	st(&r, 0, BASE + FOUR_MB / 2);
+	st(&r, 0, BASE + FOUR_MB);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_LOCAL_CPU0_WB), 1);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_LOCAL_CPU0_READS), 3);
+	hvpmu_machine_destroy(r.m);
+}
+
+/* Without a gap the second transfer finds the line busy (the first
+ * intervention is in flight): a NACK, then the retry. */
+static void test_nack(void **state)
+{
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, HVPMU_HUBMD_SET_OUTMSG);
+	st(&r, 0, BASE);
+	st(&r, 2, BASE);                                      /* intervention: busy */
+	hvpmu_machine_dref(r.m, 0, PC, BASE, 8, HVPMU_IC_STORE, 1); /* at once */
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_OUT_NACK), 1);
+	hvpmu_machine_destroy(r.m);
+	rig_init(&r, HVPMU_HUBMD_SET_DIR_STATE);
+	st(&r, 0, BASE);
+	st(&r, 2, BASE);
+	hvpmu_machine_dref(r.m, 0, PC, BASE, 8, HVPMU_IC_STORE, 1);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_DIR_BUSY), 1);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_DIR_EXCL_OTHER), 2); /* the retry went through */
+	hvpmu_machine_destroy(r.m);
+}
+
+/* Set 0: idle + refresh + busy kinds = the Hub cycles elapsed, on every node. */
+static void test_md_cycles(void **state)
+{
+	struct rig r;
+	uint64_t sum[4] = { 0 }, hub;
+
+	(void)state;
+	rig_init(&r, HVPMU_HUBMD_SET_MEM_CYCLES);
+	share_then_write(&r);
+	for (unsigned n = 0; n < 4; n++)
+		for (unsigned c = 0; c < HVPMU_HUBMD_PERF_COUNTERS; c++)
+			sum[n] += count(&r, n, c);
+	hub = hub_now(r.m);
+	for (unsigned n = 0; n < 4; n++)
+		assert_int_equal(sum[n], hub - r.hub0);
+	/* node 0 served four line reads from memory and the directory */
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_MEM_MEMDIR_BUSY), 3 * T_MEMDIR);
+	assert_true(count(&r, 0, HVPMU_HUBMD_MEM_REFRESH) > 0);
+	assert_int_equal(count(&r, 1, HVPMU_HUBMD_MEM_MEMDIR_BUSY), 0);
+	hvpmu_machine_destroy(r.m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pingpong),     cmocka_unit_test(test_share_then_write),
+		cmocka_unit_test(test_remote_reads), cmocka_unit_test(test_writeback),
+		cmocka_unit_test(test_nack),         cmocka_unit_test(test_md_cycles),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -47,7 +47,9 @@ enum {
 	HVPMU_IRIX_EINVAL = 22,
 };
 
-/* Capabilities (sys/capability.h): the one the service checks. */
+/* Capabilities (sys/capability.h): the one the service checks; hvpmu's
+ * bit, not IRIX's number.  uid 0 holds it without the bit (IRIX's
+ * default superuser policy). */
 #define HVPMU_IRIX_CAP_DEVICE_MGT (UINT64_C(1) << 20)
 
 /* md_perf_control_t: { uint ctrl_bits; }, 4 bytes big-endian; bit i
@@ -62,7 +64,7 @@ enum {
 
 /* The calling process. */
 struct hvpmu_irix_caller {
-	uint32_t uid;
+	uint32_t uid;            /* 0: the superuser, who holds every capability */
 	uint64_t caps;           /* HVPMU_IRIX_CAP_* it holds */
 	/* Its address space: copy n bytes from / to caller address uaddr;
 	 * 0, or -1 when any of them is not mapped (EFAULT).  Required. */

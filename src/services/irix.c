@@ -180,6 +180,13 @@ void hvpmu_md_perf_values_decode(const uint8_t *buf, struct hvpmu_md_perf_values
 
 /* ---- the commands ---- */
 
+/* CAP_DEVICE_MGT: held, or the superuser (IRIX's default capability
+ * policy grants root every capability: cap_able()). */
+static int cap_device_mgt(const struct hvpmu_irix_caller *c)
+{
+	return (c->caps & HVPMU_IRIX_CAP_DEVICE_MGT) || c->uid == 0;
+}
+
 static int fail(struct hvpmu_irix_ret *r, int err)
 {
 	r->ret = -1;
@@ -248,7 +255,7 @@ static int enable(struct hvpmu_hv *hv, struct irix *k, const struct hvpmu_irix_c
 			return fail(r, err);
 		return ok(r, k->node[node].gen);
 	}
-	if (!(c->caps & HVPMU_IRIX_CAP_DEVICE_MGT))
+	if (!cap_device_mgt(c))
 		return fail(r, HVPMU_IRIX_EPERM);
 	if (k->system)
 		return fail(r, HVPMU_IRIX_EBUSY);
@@ -288,7 +295,7 @@ static int disable(struct hvpmu_hv *hv, struct irix *k, const struct hvpmu_irix_
 		node_stop(hv, k, nd);
 		return ok(r, 0); /* the kernel returns 0 (docs/irix-mdperf.md) */
 	}
-	if (!(c->caps & HVPMU_IRIX_CAP_DEVICE_MGT))
+	if (!cap_device_mgt(c))
 		return fail(r, HVPMU_IRIX_EPERM);
 	if (!k->system)
 		return fail(r, HVPMU_IRIX_EINVAL);

@@ -270,6 +270,15 @@ static void test_system_mode(void **state)
 	EXPECT_OK(call(&r, &user, HVPMU_MDPERF_NODE_ENABLE, 1, UBASE), 3);
 	/* and with one node monitored, system mode is busy */
 	EXPECT_ERR(call(&r, &root, HVPMU_MDPERF_NODE_ENABLE, -1, UBASE), HVPMU_IRIX_EBUSY);
+	EXPECT_OK(call(&r, &user, HVPMU_MDPERF_NODE_DISABLE, 1, 0), 0);
+	{ /* uid 0 without the bit: the superuser holds every capability */
+		struct proc su;
+
+		proc_init(&su, 0, 0);
+		put_ctrl(&su, UBASE, 0x21);
+		EXPECT_OK(call(&r, &su, HVPMU_MDPERF_NODE_ENABLE, -1, UBASE), 3); /* global generation 3 */
+		EXPECT_OK(call(&r, &su, HVPMU_MDPERF_NODE_DISABLE, -1, 0), 0);
+	}
 	rig_fini(&r);
 }
 

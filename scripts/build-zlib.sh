@@ -8,19 +8,7 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 out=$HVPMU_WORK/minigzip
 [ -x "$out" ] && { echo "$out"; exit 0; }
-apt=$HVPMU_WORK/apt
-mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/src"
-echo 'deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main' \
-	> "$apt/sources.list"
-opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
-	-o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache"
-	-o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache= -o APT::Sandbox::User=root)
-if ! ls -d "$apt"/src/zlib-*/ >/dev/null 2>&1; then
-	say "fetching Debian's zlib source"
-	apt-get "${opts[@]}" -qq update
-	(cd "$apt/src" && apt-get "${opts[@]}" -qq source zlib >/dev/null)
-fi
-src=$(ls -d "$apt"/src/zlib-*/ | head -n1)
+src=$(hvpmu_debian_source zlib)
 b=$HVPMU_WORK/zlib-sparc64
 rm -rf "$b" && cp -a "$src" "$b"
 say "building minigzip for sparc64"

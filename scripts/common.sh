@@ -32,3 +32,23 @@ hvpmu_build() {
 	cmake -S "$HVPMU_ROOT" -B "$dir" "$@" >/dev/null
 	cmake --build "$dir" -j"$(nproc)" >/dev/null
 }
+
+# hvpmu_debian_source PKG: Debian's source of PKG unpacked under
+# $HVPMU_WORK/apt/src (fetched once); prints its directory.  `apt-get
+# source` uses a deb-src list, package lists and cache private to
+# $HVPMU_WORK/apt: the machine's own apt configuration is not touched.
+hvpmu_debian_source() {
+	local pkg=$1 apt=$HVPMU_WORK/apt
+	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/src"
+	echo 'deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main' \
+		> "$apt/sources.list"
+	local opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache"
+		-o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache= -o APT::Sandbox::User=root)
+	if ! ls -d "$apt/src/$pkg"-*/ > /dev/null 2>&1; then
+		say "fetching Debian's $pkg source"
+		apt-get "${opts[@]}" -qq update
+		(cd "$apt/src" && apt-get "${opts[@]}" -qq source "$pkg" > /dev/null)
+	fi
+	ls -d "$apt/src/$pkg"-*/ | head -n1
+}

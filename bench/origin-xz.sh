@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Benchmark (not a test): the mips64 event source and the SGI Origin model
 # against bare qemu-mips64, side by side and alternating, N times each, on
-# the platform's real program: xz -T4 (scripts/build-xz-mips64.sh)
-# compressing a text.  Rows: bare qemu-mips64; `hvpmu mdperf -s 0` (the
+# the platform's real program: xz -T4 --block-size=256KiB
+# (scripts/build-xz-mips64.sh: four worker threads with work) compressing
+# a text.  Rows: bare qemu-mips64; `hvpmu mdperf -s 0` (the
 # Origin machine with its memory model, the Hub counters and the IRIX
 # clock).  Prints the minimum and median wall time and the ratio of the
 # minima to bare qemu (the machine may be shared: other work only slows a
@@ -24,12 +25,12 @@ t() {
 }
 declare -A runs
 for ((i = 0; i < n; i++)); do
-	runs[bare]+="$(t qemu-mips64 -L /usr/mips64-linux-gnuabi64 "$xz" -T4 -c)"$'\n'
-	runs[mdperf]+="$(t "$hv" mdperf -s 0 -o /dev/null -- "$xz" -T4 -c)"$'\n'
+	runs[bare]+="$(t qemu-mips64 -L /usr/mips64-linux-gnuabi64 "$xz" -T4 --block-size=256KiB -c)"$'\n'
+	runs[mdperf]+="$(t "$hv" mdperf -s 0 -o /dev/null -- "$xz" -T4 --block-size=256KiB -c)"$'\n'
 done
 stats() { printf '%s' "${runs[$1]}" | sort -g | awk '{ w[NR] = $1 } END { m = (NR % 2) ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2; print w[1], m }'; }
 read -r mb db <<< "$(stats bare)"
-printf 'input %s (%s bytes), xz -T4, %d runs each, alternating\n' "$text" "$(stat -c %s "$text")" "$n"
+printf 'input %s (%s bytes), xz -T4 --block-size=256KiB, %d runs each, alternating\n' "$text" "$(stat -c %s "$text")" "$n"
 printf '%-22s %-9s %-9s %s\n' "" "min wall" "median" "ratio (min / bare)"
 for k in bare mdperf; do
 	read -r m d <<< "$(stats "$k")"

@@ -390,7 +390,9 @@ int hvpmu_machine_memory_enabled(const struct hvpmu_machine *m);
  * supervisor's session, from its events); the source reads it when it
  * starts.  HVPMU_FEAT_MEMORY turns the memory model on and implies
  * HVPMU_FEAT_BRANCHES: the pipeline timing that runs with it charges
- * every CTI's outcome (docs/timing-model.md).
+ * every CTI's outcome (docs/timing-model.md) -- except on a machine with
+ * no per-CPU counter and no branch rule in its timing (the Origin), where
+ * no count depends on an outcome.
  */
 enum hvpmu_feature {
 	HVPMU_FEAT_TAKEN = 1u << 0,    /* conditional CTI outcomes (act->taken_cond) */

@@ -23,9 +23,21 @@ void hvpmu_machine_set_features(struct hvpmu_machine *m, unsigned features)
 	m->features = features & (HVPMU_FEAT_TAKEN | HVPMU_FEAT_BRANCHES);
 }
 
+/* The pipeline timing that runs with the memory model uses every CTI's
+ * outcome, unless none of its rules depends on one and no counter counts
+ * one: a platform without a per-CPU PMU whose timing has no branch rule
+ * (the Origin), where outcomes change no count. */
+static int branches_matter(const struct hvpmu_machine *m)
+{
+	const struct hvpmu_md_timing *t = &m->md.timing;
+
+	return m->ops->npic || t->mispredict_cycles || t->refetch_cycles || t->btc_cycles;
+}
+
 unsigned hvpmu_machine_features(const struct hvpmu_machine *m)
 {
-	return m->features | (m->mem_on ? HVPMU_FEAT_MEMORY | HVPMU_FEAT_BRANCHES : 0u);
+	return m->features |
+	       (m->mem_on ? HVPMU_FEAT_MEMORY | (branches_matter(m) ? HVPMU_FEAT_BRANCHES : 0u) : 0u);
 }
 
 enum served {

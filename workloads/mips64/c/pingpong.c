@@ -17,8 +17,10 @@
  * Hub, 2N invalidations and 2N read-shared interventions, and nothing at
  * the other nodes; a few turns (up to 7 of 200 observed) find the line's
  * state changed by the timing of the host threads and the C library's own
- * traffic, so the test's bound is 5 % (tests/integration/run_mdperf.sh,
- * docs/origin-directory.md "Determinism").
+ * traffic, so the test's bound on invalidations is 5 %; the interventions
+ * vary more under host load and are not asserted
+ * (tests/integration/run_mdperf.sh, docs/origin-directory.md
+ * "Determinism").
  * Exit status 0: the line counted 2N increments.
  */
 #include <pthread.h>

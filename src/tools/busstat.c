@@ -237,9 +237,8 @@ int cmd_busstat(int argc, char **argv)
 			;
 		ndev += e == d; /* rows per interval: one per device */
 	}
-	rq.sample_cycles = (uint64_t)(interval * (double)md.clock_hz);
-	if (!rq.sample_cycles)
-		rq.sample_cycles = 1;
+	if (interval_cycles("hvpmu busstat", interval, md.clock_hz, &rq.sample_cycles))
+		return EXIT_USAGE;
 	rc = run_guest("hvpmu busstat", &rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
 	if (!ok)
 		return rc;

@@ -544,9 +544,8 @@ int cmd_cpustat(int argc, char **argv)
 	if (check_sets(&o, &rq))
 		return EXIT_USAGE;
 	rq.cpustat = 1;
-	rq.sample_cycles = (uint64_t)(interval * (double)md.clock_hz);
-	if (!rq.sample_cycles)
-		rq.sample_cycles = 1;
+	if (interval_cycles("hvpmu cpustat", interval, md.clock_hz, &rq.sample_cycles))
+		return EXIT_USAGE;
 	rq.rotate_cycles = rq.sample_cycles; /* sets switch at each sample */
 	rc = run_guest("hvpmu cpustat", &rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
 	if (!ok)

@@ -16,6 +16,18 @@ static int positive(const char *s, double *v)
 	return errno || !*s || *end || !(*v > 0) ? -1 : 0;
 }
 
+int interval_cycles(const char *tool, double interval, uint64_t clock_hz, uint64_t *cycles)
+{
+	double c = interval * (double)clock_hz;
+
+	if (!(c < 0x1p63)) { /* beyond 2^63 cycles: centuries of modeled time */
+		fprintf(stderr, "%s: interval %g s is too long\n", tool, interval);
+		return -1;
+	}
+	*cycles = c < 1 ? 1 : (uint64_t)c;
+	return 0;
+}
+
 int parse_interval_count(const char *tool, int argc, char **argv, int *next, double *interval,
 			 unsigned long *count)
 {

@@ -322,8 +322,8 @@ int cmd_mdperf(int argc, char **argv)
 			md.chips ? md.chips - 1 : 0);
 		return EXIT_USAGE;
 	}
-	if (interval > 0)
-		rq.sample_cycles = (uint64_t)(interval * (double)md.clock_hz);
+	if (interval > 0 && interval_cycles(TOOL, interval, md.clock_hz, &rq.sample_cycles))
+		return EXIT_USAGE;
 	p.f = stderr;
 	if (out_path && !(p.f = fopen(out_path, "w"))) {
 		fprintf(stderr, "%s: cannot open %s: %s\n", TOOL, out_path, strerror(errno));

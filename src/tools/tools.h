@@ -4,6 +4,7 @@
 #define HVPMU_TOOLS_TOOLS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "output.h"
 
 int cmd_stat(int argc, char **argv);
@@ -50,6 +51,10 @@ int tool_load_md(const char *tool, const char *file, int platform_given, struct 
  */
 int parse_interval_count(const char *tool, int argc, char **argv, int *next, double *interval,
 			 unsigned long *count);
+/* `interval` seconds of a clock_hz machine in cycles (at least 1) into
+ * *cycles; -1 after one error line prefixed by `tool` when it does not
+ * fit (2^63 cycles or more). */
+int interval_cycles(const char *tool, double interval, uint64_t clock_hz, uint64_t *cycles);
 /* `-p` / `--platform NAME`: a built-in description (hvpmu_sv_platform_of),
  * recorded in rq->platform; *platform gets its platform (enum
  * hvpmu_platform).  Errors print one line prefixed by `tool` and return -1. */

@@ -115,45 +115,43 @@ started() {
 	q=$(emulator_of "$tool")
 }
 
+# finished STATUS PATTERN: the tool started by `started` exits with STATUS
+# and says PATTERN in $tmp/$label.err, its counts in $tmp/$label.csv are
+# tied to the end, and nothing is left behind
+finished() {
+	rc=0; wait "$tool" || rc=$?
+	kill "$dog" 2> /dev/null || true
+	[ "$rc" -eq "$1" ] && grep -q "$2" "$tmp/$label.err" || { cat "$tmp/$label.err" >&2; fail "$label: status $rc"; }
+	tied "$label" "$tmp/$label.csv"
+	clean "$q"
+}
+
 # ^C: SIGINT to the whole process group (setsid: the tool leads a new one)
 label=sigint
-setsid env --default-signal=INT "$hvpmu" stat -x, -o "$tmp/int.csv" -e "$ev" -- "$ends/spin" 2> "$tmp/int.err" &
+setsid env --default-signal=INT "$hvpmu" stat -x, -o "$tmp/$label.csv" -e "$ev" -- "$ends/spin" 2> "$tmp/$label.err" &
 started
 ran_for "$q" 20
 no_files "$tool" "$q"
 kill -INT -- "-$tool"
-rc=0; wait "$tool" || rc=$?
-kill "$dog" 2> /dev/null || true
-[ "$rc" -eq 130 ] && grep -q 'interrupted by signal 2' "$tmp/int.err" || { cat "$tmp/int.err" >&2; fail "sigint: status $rc"; }
-tied sigint "$tmp/int.csv"
-clean "$q"
+finished 130 'interrupted by signal 2'
 
 # SIGTERM to the tool alone: passed on to the program
 label=sigterm
-"$hvpmu" stat -x, -o "$tmp/term.csv" -e "$ev" -- "$ends/spin" 2> "$tmp/term.err" &
+"$hvpmu" stat -x, -o "$tmp/$label.csv" -e "$ev" -- "$ends/spin" 2> "$tmp/$label.err" &
 started
 ran_for "$q" 20
 no_files "$tool" "$q"
 kill -TERM "$tool"
-rc=0; wait "$tool" || rc=$?
-kill "$dog" 2> /dev/null || true
-[ "$rc" -eq 143 ] && grep -q 'killed by signal 15' "$tmp/term.err" || { cat "$tmp/term.err" >&2; fail "sigterm: status $rc"; }
-tied sigterm "$tmp/term.csv"
-clean "$q"
+finished 143 'killed by signal 15'
 
 # SIGKILL to the emulator: no last word; the last OS tick's counts, said stale
 label=kill_emulator
-"$hvpmu" stat -x, -o "$tmp/kq.csv" -e "$ev" -- "$ends/spin" 2> "$tmp/kq.err" &
+"$hvpmu" stat -x, -o "$tmp/$label.csv" -e "$ev" -- "$ends/spin" 2> "$tmp/$label.err" &
 started
 ran_for "$q" 50 # several OS ticks published
 kill -KILL "$q"
-rc=0; wait "$tool" || rc=$?
-kill "$dog" 2> /dev/null || true
 # T4: one OS tick is 4 ms of 2.85 GHz (DEFAULT_ROTATE_MS, docs/cli.md)
-[ "$rc" -eq 137 ] && grep -q 'counts as of the last OS tick.*up to 11400000 cycles more' "$tmp/kq.err" ||
-	{ cat "$tmp/kq.err" >&2; fail "kill_emulator: status $rc"; }
-tied kill_emulator "$tmp/kq.csv"
-clean "$q"
+finished 137 'counts as of the last OS tick.*up to 11400000 cycles more'
 
 # SIGKILL to the tool: its emulator dies too (parent-death signal)
 label=kill_tool

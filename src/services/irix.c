@@ -271,12 +271,9 @@ static int enable(struct hvpmu_hv *hv, struct irix *k, const struct hvpmu_irix_c
 					node_stop(hv, k, &k->node[d]);
 			return fail(r, err);
 		}
+		k->sys_ctrl = k->node[n].ctrl; /* the same word on every node */
 	}
 	k->system = 1;
-	k->sys_ctrl = k->node[0].ctrl;
-	for (unsigned n = 0; n < k->nnodes; n++)
-		if (k->node[n].enabled)
-			k->sys_ctrl = k->node[n].ctrl;
 	k->gen++;
 	return ok(r, k->gen);
 }
@@ -389,23 +386,29 @@ int hvpmu_irix_eventctr(struct hvpmu_hv *hv, uint32_t strand, const struct hvpmu
 
 /* ---- the clock ---- */
 
+/* The kernel of guest 0 (the one hvpmu/irix.h's queries report), or NULL. */
+static const struct irix *kernel0(const struct hvpmu_hv *hv)
+{
+	return hv && hv->ps == &svc_irix ? hv->g[0].p : NULL;
+}
+
 uint64_t hvpmu_irix_lbolt(const struct hvpmu_hv *hv)
 {
-	const struct irix *k = hv && hv->ps == &svc_irix ? hv->g[0].p : NULL;
+	const struct irix *k = kernel0(hv);
 
 	return k ? k->lbolt : 0;
 }
 
 uint64_t hvpmu_irix_tick_cycles(const struct hvpmu_hv *hv)
 {
-	const struct irix *k = hv && hv->ps == &svc_irix ? hv->g[0].p : NULL;
+	const struct irix *k = kernel0(hv);
 
 	return k ? k->period : 0;
 }
 
 uint64_t hvpmu_irix_live_ticks(const struct hvpmu_hv *hv, int node, unsigned set)
 {
-	const struct irix *k = hv && hv->ps == &svc_irix ? hv->g[0].p : NULL;
+	const struct irix *k = kernel0(hv);
 
 	if (!k || node < 0 || (unsigned)node >= k->nnodes || set >= NSETS)
 		return 0;

@@ -73,6 +73,18 @@ struct hvpmu_irix_caller {
 	void *ctx;
 };
 
+/* A caller address space of one mapped range: `len` bytes at caller
+ * address `base`, held at `mem`.  hvpmu_irix_range_copyin/copyout are
+ * copyin/copyout for it (ctx: the range): 0, or -1 when [ua, ua + n) is
+ * not inside it.  Thread-safe for distinct ranges. */
+struct hvpmu_irix_range {
+	uint64_t base;
+	uint8_t *mem;
+	size_t len;
+};
+int hvpmu_irix_range_copyin(void *range, uint64_t ua, void *dst, size_t n);
+int hvpmu_irix_range_copyout(void *range, uint64_t ua, const void *src, size_t n);
+
 /* What the system call gives back, as IRIX's syscall layer does: on
  * success ret = 0 and rval the value the caller sees (the generation
  * number); on failure ret = -1 and err the errno -- an E* value, or -1

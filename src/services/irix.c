@@ -117,6 +117,34 @@ static void multiplex(struct hvpmu_hv *hv, struct irix *k, struct md_node *nd)
 
 /* ---- caller memory ---- */
 
+/* The range's bytes for [ua, ua + n), or NULL. */
+static uint8_t *in_range(const struct hvpmu_irix_range *r, uint64_t ua, size_t n)
+{
+	if (!r || ua < r->base || ua - r->base > r->len || n > r->len - (ua - r->base))
+		return NULL;
+	return r->mem + (ua - r->base);
+}
+
+int hvpmu_irix_range_copyin(void *range, uint64_t ua, void *dst, size_t n)
+{
+	const uint8_t *p = in_range(range, ua, n);
+
+	if (!p)
+		return -1;
+	memcpy(dst, p, n);
+	return 0;
+}
+
+int hvpmu_irix_range_copyout(void *range, uint64_t ua, const void *src, size_t n)
+{
+	uint8_t *p = in_range(range, ua, n);
+
+	if (!p)
+		return -1;
+	memcpy(p, src, n);
+	return 0;
+}
+
 static int get_ctrl(const struct hvpmu_irix_caller *c, uint64_t ptr, uint32_t *ctrl)
 {
 	uint8_t b[HVPMU_MD_PERF_CONTROL_BYTES];

@@ -69,7 +69,8 @@ struct hvpmu_session {
 	/* mdperf: the monitoring process's side of syssgi(SGI_EVENTCTR) */
 	int md_on;                      /* its ENABLE succeeded */
 	struct hvpmu_irix_caller md_caller;
-	uint8_t md_mem[MD_UBYTES];      /* its address space: MD_UBASE .. + MD_UBYTES */
+	struct hvpmu_irix_range md_range; /* its address space: md_mem at MD_UBASE */
+	uint8_t md_mem[MD_UBYTES];
 };
 
 static int failf(char *err, size_t n, const char *what, const char *arg)
@@ -214,26 +215,6 @@ static void cpustat_sample(struct hvpmu_session *s, uint32_t strand)
 
 /* ---- mdperf: the Hub MD counters through the IRIX kernel ---- */
 
-static int md_copyin(void *ctx, uint64_t ua, void *dst, size_t n)
-{
-	struct hvpmu_session *s = ctx;
-
-	if (ua < MD_UBASE || ua - MD_UBASE > MD_UBYTES || n > MD_UBYTES - (ua - MD_UBASE))
-		return -1;
-	memcpy(dst, s->md_mem + (ua - MD_UBASE), n);
-	return 0;
-}
-
-static int md_copyout(void *ctx, uint64_t ua, const void *src, size_t n)
-{
-	struct hvpmu_session *s = ctx;
-
-	if (ua < MD_UBASE || ua - MD_UBASE > MD_UBYTES || n > MD_UBYTES - (ua - MD_UBASE))
-		return -1;
-	memcpy(s->md_mem + (ua - MD_UBASE), src, n);
-	return 0;
-}
-
 static struct hvpmu_irix_ret md_syssgi(struct hvpmu_session *s, int64_t cmd, int64_t node, uint64_t ua)
 {
 	struct hvpmu_irix_ret r = { -1, HVPMU_IRIX_EINVAL, 0 };
@@ -249,8 +230,10 @@ static void md_enable(struct hvpmu_session *s)
 	struct hvpmu_irix_ret r;
 	uint32_t ctrl = s->rq.mdperf_sets;
 
-	s->md_caller = (struct hvpmu_irix_caller){ .uid = 0, .caps = HVPMU_IRIX_CAP_DEVICE_MGT, .copyin = md_copyin,
-						   .copyout = md_copyout, .ctx = s };
+	s->md_range = (struct hvpmu_irix_range){ MD_UBASE, s->md_mem, sizeof s->md_mem };
+	s->md_caller = (struct hvpmu_irix_caller){ .uid = 0, .caps = HVPMU_IRIX_CAP_DEVICE_MGT,
+						   .copyin = hvpmu_irix_range_copyin,
+						   .copyout = hvpmu_irix_range_copyout, .ctx = &s->md_range };
 	s->md_mem[0] = (uint8_t)(ctrl >> 24);
 	s->md_mem[1] = (uint8_t)(ctrl >> 16);
 	s->md_mem[2] = (uint8_t)(ctrl >> 8);

@@ -34,23 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static uint8_t umem[ULEN];
 
-static int cin(void *ctx, uint64_t ua, void *dst, size_t n)
-{
-	(void)ctx;
-	if (ua < UBASE || ua - UBASE > ULEN || n > ULEN - (ua - UBASE))
-		return -1;
-	memcpy(dst, umem + (ua - UBASE), n);
-	return 0;
-}
-
-static int cout(void *ctx, uint64_t ua, const void *src, size_t n)
-{
-	(void)ctx;
-	if (ua < UBASE || ua - UBASE > ULEN || n > ULEN - (ua - UBASE))
-		return -1;
-	memcpy(umem + (ua - UBASE), src, n);
-	return 0;
-}
+static struct hvpmu_irix_range uspace = { UBASE, umem, ULEN };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -74,7 +58,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		{
 			struct hvpmu_irix_caller c = { .uid = r[12], .caps = (r[12] & 1) ? HVPMU_IRIX_CAP_DEVICE_MGT : 0,
-						       .copyin = cin, .copyout = cout, .ctx = NULL };
+						       .copyin = hvpmu_irix_range_copyin,
+						       .copyout = hvpmu_irix_range_copyout, .ctx = &uspace };
 			int64_t cmd = 259 + r[1] % 12;
 			int64_t node = (int16_t)(uint16_t)((unsigned)r[2] << 8 | r[3]);
 			uint32_t po = (uint32_t)r[4] << 24 | (uint32_t)r[5] << 16 | (uint32_t)r[6] << 8 | r[7];

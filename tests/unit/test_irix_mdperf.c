@@ -23,37 +23,19 @@
 
 struct proc {
 	struct hvpmu_irix_caller c;
+	struct hvpmu_irix_range as;
 	uint8_t mem[ULEN];
 };
-
-static int cin(void *ctx, uint64_t ua, void *dst, size_t n)
-{
-	struct proc *p = ctx;
-
-	if (ua < UBASE || ua - UBASE > ULEN || n > ULEN - (ua - UBASE))
-		return -1;
-	memcpy(dst, p->mem + (ua - UBASE), n);
-	return 0;
-}
-
-static int cout(void *ctx, uint64_t ua, const void *src, size_t n)
-{
-	struct proc *p = ctx;
-
-	if (ua < UBASE || ua - UBASE > ULEN || n > ULEN - (ua - UBASE))
-		return -1;
-	memcpy(p->mem + (ua - UBASE), src, n);
-	return 0;
-}
 
 static void proc_init(struct proc *p, uint32_t uid, uint64_t caps)
 {
 	memset(p, 0, sizeof *p);
 	p->c.uid = uid;
 	p->c.caps = caps;
-	p->c.copyin = cin;
-	p->c.copyout = cout;
-	p->c.ctx = p;
+	p->as = (struct hvpmu_irix_range){ UBASE, p->mem, ULEN };
+	p->c.copyin = hvpmu_irix_range_copyin;
+	p->c.copyout = hvpmu_irix_range_copyout;
+	p->c.ctx = &p->as;
 }
 
 struct rig {

@@ -48,12 +48,11 @@ int od_init(struct origin_dir *d, uint32_t nodes, uint32_t cpus_per_node, uint64
 	d->cpus_per_node = cpus_per_node;
 	d->cpu_hz = cpu_hz;
 	d->hub_hz = hub_hz;
-	d->page_cap = d->line_cap = INIT_CAP;
-	d->pages = calloc(d->page_cap, sizeof *d->pages);
-	d->lines = calloc(d->line_cap, sizeof *d->lines);
+	d->pages = (struct od_table){ calloc(INIT_CAP, sizeof(struct od_page)), 0, INIT_CAP, sizeof(struct od_page) };
+	d->lines = (struct od_table){ calloc(INIT_CAP, sizeof(struct od_line)), 0, INIT_CAP, sizeof(struct od_line) };
 	d->md_free = calloc(nodes, sizeof *d->md_free);
 	d->refreshed = calloc(nodes, sizeof *d->refreshed);
-	if (!d->pages || !d->lines || !d->md_free || !d->refreshed) {
+	if (!d->pages.slot || !d->lines.slot || !d->md_free || !d->refreshed) {
 		od_fini(d);
 		return -1;
 	}
@@ -62,8 +61,8 @@ int od_init(struct origin_dir *d, uint32_t nodes, uint32_t cpus_per_node, uint64
 
 void od_fini(struct origin_dir *d)
 {
-	free(d->pages);
-	free(d->lines);
+	free(d->pages.slot);
+	free(d->lines.slot);
 	free(d->md_free);
 	free(d->refreshed);
 	memset(d, 0, sizeof *d);
@@ -71,81 +70,67 @@ void od_fini(struct origin_dir *d)
 
 /* ---- open-addressing tables (linear probing, load <= 1/2) ---- */
 
-static int grow_pages(struct origin_dir *d)
+static uint64_t key_at(const struct od_table *t, uint64_t i)
 {
-	uint64_t cap = d->page_cap * 2;
-	struct od_page *t = calloc(cap, sizeof *t);
+	uint64_t k;
 
-	if (!t)
-		return -1;
-	for (uint64_t i = 0; i < d->page_cap; i++)
-		if (d->pages[i].key) {
-			uint64_t j = mix(d->pages[i].key) & (cap - 1);
+	memcpy(&k, t->slot + i * t->size, sizeof k);
+	return k;
+}
 
-			while (t[j].key)
-				j = (j + 1) & (cap - 1);
-			t[j] = d->pages[i];
+/* The slot of `key` (key > 0), a new zeroed one holding the key if it had
+ * none (*added = 1), or NULL when the table cannot grow. */
+static void *table_slot(struct od_table *t, uint64_t key, int *added)
+{
+	uint64_t j;
+
+	*added = 0;
+	if (2 * (t->n + 1) > t->cap) { /* double, rehashing every key */
+		struct od_table g = { calloc(t->cap * 2, t->size), t->n, t->cap * 2, t->size };
+
+		if (!g.slot)
+			return NULL;
+		for (uint64_t i = 0; i < t->cap; i++) {
+			uint64_t k = key_at(t, i);
+
+			if (!k)
+				continue;
+			for (j = mix(k) & (g.cap - 1); key_at(&g, j); j = (j + 1) & (g.cap - 1))
+				;
+			memcpy(g.slot + j * g.size, t->slot + i * t->size, t->size);
 		}
-	free(d->pages);
-	d->pages = t;
-	d->page_cap = cap;
-	return 0;
+		free(t->slot);
+		*t = g;
+	}
+	for (j = mix(key) & (t->cap - 1); key_at(t, j) && key_at(t, j) != key; j = (j + 1) & (t->cap - 1))
+		;
+	if (!key_at(t, j)) {
+		memset(t->slot + j * t->size, 0, t->size);
+		memcpy(t->slot + j * t->size, &key, sizeof key);
+		t->n++;
+		*added = 1;
+	}
+	return t->slot + j * t->size;
 }
 
 uint32_t od_home(struct origin_dir *d, uint64_t pa, uint32_t cpu)
 {
-	uint64_t key = (pa >> OD_PAGE_SHIFT) + 1, j;
+	int added;
+	struct od_page *p = table_slot(&d->pages, (pa >> OD_PAGE_SHIFT) + 1, &added);
 
-	if (2 * (d->npages + 1) > d->page_cap && grow_pages(d))
+	if (!p)
 		return (uint32_t)((pa >> OD_PAGE_SHIFT) % d->nodes); /* no memory: interleave */
-	j = mix(key) & (d->page_cap - 1);
-	while (d->pages[j].key && d->pages[j].key != key)
-		j = (j + 1) & (d->page_cap - 1);
-	if (!d->pages[j].key) { /* first touch (IRIX's default placement) */
-		d->pages[j].key = key;
-		d->pages[j].node = (cpu / d->cpus_per_node) % d->nodes;
-		d->npages++;
-	}
-	return d->pages[j].node;
-}
-
-static int grow_lines(struct origin_dir *d)
-{
-	uint64_t cap = d->line_cap * 2;
-	struct od_line *t = calloc(cap, sizeof *t);
-
-	if (!t)
-		return -1;
-	for (uint64_t i = 0; i < d->line_cap; i++)
-		if (d->lines[i].key) {
-			uint64_t j = mix(d->lines[i].key) & (cap - 1);
-
-			while (t[j].key)
-				j = (j + 1) & (cap - 1);
-			t[j] = d->lines[i];
-		}
-	free(d->lines);
-	d->lines = t;
-	d->line_cap = cap;
-	return 0;
+	if (added) /* first touch (IRIX's default placement) */
+		p->node = (cpu / d->cpus_per_node) % d->nodes;
+	return p->node;
 }
 
 /* The line's entry (unowned when new), or NULL without memory. */
 static struct od_line *entry(struct origin_dir *d, uint64_t pa)
 {
-	uint64_t key = (pa >> OD_LINE_SHIFT) + 1, j;
+	int added;
 
-	if (2 * (d->nlines + 1) > d->line_cap && grow_lines(d))
-		return NULL;
-	j = mix(key) & (d->line_cap - 1);
-	while (d->lines[j].key && d->lines[j].key != key)
-		j = (j + 1) & (d->line_cap - 1);
-	if (!d->lines[j].key) {
-		memset(&d->lines[j], 0, sizeof d->lines[j]);
-		d->lines[j].key = key;
-		d->nlines++;
-	}
-	return &d->lines[j];
+	return table_slot(&d->lines, (pa >> OD_LINE_SHIFT) + 1, &added);
 }
 
 static uint64_t bit(uint32_t cpu) { return UINT64_C(1) << (cpu % 64); }

@@ -27,16 +27,19 @@ enum od_req {
 	OD_WB = 3,      /* a dirty line leaves the CPU's L2: writeback */
 };
 
-struct od_line;
-struct od_page;
+/* An open-addressing table (linear probing, load <= 1/2) of `size`-byte
+ * slots whose first member is a uint64_t key, 0 in an empty slot. */
+struct od_table {
+	uint8_t *slot;
+	uint64_t n, cap;
+	size_t size;
+};
 
 struct origin_dir {
 	uint32_t nodes, cpus_per_node;
 	uint64_t cpu_hz, hub_hz;
-	struct od_page *pages;   /* first touch: 16 KB page -> node (open addressing) */
-	uint64_t npages, page_cap;
-	struct od_line *lines;   /* directory entries (open addressing) */
-	uint64_t nlines, line_cap;
+	struct od_table pages;   /* first touch: 16 KB page -> node */
+	struct od_table lines;   /* directory entries */
 	uint64_t *md_free;       /* per node: Hub cycle at which its MD unit is next free */
 	uint64_t *refreshed;     /* per node: Hub cycles up to which refresh was counted */
 };

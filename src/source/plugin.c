@@ -123,12 +123,18 @@ struct vcpu {
 	uint64_t pf_base[PF_SLOTS];    /* addresses of prefetch donors (BEFORE) */
 	const struct pf_insn *pf_pend[PF_PEND]; /* prefetches waiting for their donor (AFTER) */
 	unsigned npf_pend;
+	/* batches (several guest threads and the memory model: docs/event-source.md
+	 * "Batches"): the vCPU's own records not yet run through the model */
+	struct evrec *batch;   /* BATCH_SLOTS records */
+	uint32_t nb;
+	int held;              /* the batch is being run: this thread holds the lock */
 };
 
 static struct plugin {
 	qemu_plugin_id_t id;
 	pthread_mutex_t lock;
 	int mt;                /* per-vCPU marker callbacks */
+	int batch;             /* blocks translated now record into their vCPU's batch */
 	const struct hvpmu_isa *isa; /* the machine's instruction set */
 	struct hvpmu_machine *m;
 	uint32_t nvcpu;        /* == number of strands */
@@ -173,6 +179,8 @@ enum { CTL_NOP, CTL_TRANS, CTL_SYSCALL, CTL_SYSRET, CTL_FLUSH, CTL_STOP };
 #define CTL_REACHED (UINT64_C(1) << 5)
 /* ring size: 2^16 slots of 16 bytes (1 MB) */
 #define RING_LOG2 16
+/* batch size: records of one vCPU run through the model under one lock */
+#define BATCH_SLOTS 4096u
 
 static void lock(void) { pthread_mutex_lock(&P.lock); }
 static void unlock(void) { pthread_mutex_unlock(&P.lock); }
@@ -336,6 +344,8 @@ static void drop_pending_prefetches(struct vcpu *v)
 	v->npf_pend = 0;
 }
 
+static void batch_flush(struct vcpu *v);
+
 static void block_entry(struct vcpu *v, struct tb_info *ti)
 {
 	const struct tb_info *last = v->prev;
@@ -346,17 +356,19 @@ static void block_entry(struct vcpu *v, struct tb_info *ti)
 	set_pending(v, ti);
 	if (P.need_memory) {
 		/* the strands share caches, L3s and the address space: one at a time */
-		if (P.mt)
+		if (P.mt && !v->held)
 			lock();
 		hvpmu_machine_ifetch(P.m, v->strand, ti->blk.vaddr, ti->bytes);
-		if (P.mt)
+		if (P.mt && !v->held)
 			unlock();
 	}
 	v->act->bound += ti->blk.n;
 	if (v->act->bound >= v->act->next_check) {
-		lock();
+		if (!v->held)
+			lock();
 		sync_vcpu(v, last, ti);
-		unlock();
+		if (!v->held)
+			unlock();
 	}
 	note_entered(v, ti);
 }
@@ -365,8 +377,10 @@ static void tb_exec(unsigned int vcpu_index, void *udata)
 {
 	struct vcpu *v = vcpu_of(vcpu_index);
 
-	if (v)
+	if (v) {
+		batch_flush(v);
 		block_entry(v, udata);
+	}
 }
 
 /*
@@ -411,7 +425,7 @@ static void mem_access(struct vcpu *v, const struct mem_insn *mi, uint64_t vaddr
 {
 	if (mi->rec_slot >= 0)
 		v->pf_base[mi->rec_slot] = vaddr;
-	if (P.mt) /* shared caches and address space (docs/coherence-model.md) */
+	if (P.mt && !v->held) /* shared caches and address space (docs/coherence-model.md) */
 		lock();
 	if (mi->after && v->npf_pend) { /* the prefetches waiting for this access go first */
 		unsigned keep = 0;
@@ -427,7 +441,7 @@ static void mem_access(struct vcpu *v, const struct mem_insn *mi, uint64_t vaddr
 		v->npf_pend = keep;
 	}
 	hvpmu_machine_dref(P.m, v->strand, mi->d.pc, vaddr, size, mi->d.si_flags, mi->is_store || store);
-	if (P.mt)
+	if (P.mt && !v->held)
 		unlock();
 }
 
@@ -435,8 +449,10 @@ static void mem_exec(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64
 {
 	struct vcpu *v = vcpu_of(vcpu_index);
 
-	if (v)
+	if (v) {
+		batch_flush(v);
 		mem_access(v, udata, vaddr, 1u << qemu_plugin_mem_size_shift(info), qemu_plugin_mem_is_store(info));
+	}
 }
 
 /* Guest thread only: an access's size and direction follow from its
@@ -478,7 +494,7 @@ static void mem_exec_st(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uin
 /* A software prefetch starts (QEMU reports no memory access for it). */
 static void pf_access(struct vcpu *v, const struct pf_insn *p)
 {
-	if (P.mt)
+	if (P.mt && !v->held)
 		lock();
 	switch (p->how) {
 	case HVPMU_PF_ABSOLUTE:
@@ -497,7 +513,7 @@ static void pf_access(struct vcpu *v, const struct pf_insn *p)
 		hvpmu_machine_prefetch_unresolved(P.m, v->strand);
 		break;
 	}
-	if (P.mt)
+	if (P.mt && !v->held)
 		unlock();
 }
 
@@ -505,8 +521,111 @@ static void pf_exec(unsigned int vcpu_index, void *udata)
 {
 	struct vcpu *v = vcpu_of(vcpu_index);
 
-	if (v)
+	if (v) {
+		batch_flush(v);
 		pf_access(v, udata);
+	}
+}
+
+/* ---- batches (docs/event-source.md "Batches") ---- */
+
+/* A REC_MEM record: its mem_insn, the access's size and direction. */
+static inline void run_mem_rec(struct vcpu *v, uint64_t w0, uint64_t vaddr)
+{
+	mem_access(v, (const struct mem_insn *)(uintptr_t)(w0 & ~(uint64_t)(MEM_INSN_ALIGN - 1)), vaddr,
+		   1u << ((w0 >> 2) & 7u), (int)((w0 >> 5) & 1u));
+}
+
+/*
+ * Run v's batch through the model, record by record, as the callbacks
+ * would have without it; the caller holds the lock.  The marker of the
+ * block running now (v->reached_last) is the guest thread's: kept across.
+ */
+static void batch_run(struct vcpu *v)
+{
+	int live = v->reached_last;
+
+	v->held = 1;
+	for (uint32_t i = 0; i < v->nb; i++) {
+		uint64_t w0 = v->batch[i].w0;
+
+		switch (w0 & REC_KIND) {
+		case REC_MEM:
+			run_mem_rec(v, w0, v->batch[i].w1);
+			break;
+		case REC_TB:
+			v->reached_last = (int)((w0 >> 2) & 1u);
+			block_entry(v, (struct tb_info *)(uintptr_t)(w0 & ~UINT64_C(7)));
+			break;
+		default: /* REC_PF */
+			pf_access(v, (const struct pf_insn *)(uintptr_t)(w0 & ~(uint64_t)REC_KIND));
+			break;
+		}
+	}
+	v->nb = 0;
+	v->held = 0;
+	v->reached_last = live;
+}
+
+/* Run v's batch now: before anything else uses the model for v.  Called on
+ * v's own thread, or on another while v's thread runs no callback
+ * (QEMU's exclusive sections: a translation flush, the exit). */
+static void batch_flush(struct vcpu *v)
+{
+	if (v->nb) {
+		lock();
+		batch_run(v);
+		unlock();
+	}
+}
+
+/* The vCPU of this host thread, as far as known (set where a callback of
+ * its own flushes its batch): the one whose batch a fatal signal's
+ * kill() can still run (program_end). */
+static __thread struct vcpu *self_vcpu;
+
+static inline void batch_put(struct vcpu *v, uint64_t w0, uint64_t w1)
+{
+	v->batch[v->nb++] = (struct evrec){ w0, w1 };
+	if (__builtin_expect(v->nb == BATCH_SLOTS, 0)) {
+		self_vcpu = v;
+		batch_flush(v);
+	}
+}
+
+/* Guest thread, per block entry: a REC_TB record with the marker of the
+ * block entered before (it reached its last instruction). */
+static void tb_exec_b(unsigned int vcpu_index, void *udata)
+{
+	struct vcpu *v = vcpu_of(vcpu_index);
+
+	if (v) {
+		uint64_t reached = v->reached_last != 0;
+
+		v->reached_last = 0;
+		batch_put(v, (uintptr_t)udata | reached << 2 | REC_TB, 0);
+	}
+}
+
+/* Guest thread, per data access: a REC_MEM record, the size and direction
+ * from this access's meminfo (a mem_insn is shared by the threads). */
+static void mem_exec_b(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
+{
+	struct vcpu *v = vcpu_of(vcpu_index);
+
+	if (v)
+		batch_put(v,
+			  (uintptr_t)udata | (uint64_t)(qemu_plugin_mem_size_shift(info) & 7u) << 2 |
+				  (uint64_t)(qemu_plugin_mem_is_store(info) != 0) << 5 | REC_MEM,
+			  vaddr);
+}
+
+static void pf_exec_b(unsigned int vcpu_index, void *udata)
+{
+	struct vcpu *v = vcpu_of(vcpu_index);
+
+	if (v)
+		batch_put(v, (uintptr_t)udata | REC_PF, 0);
 }
 
 /* Marker in multi-threaded mode: the block reached its last instruction. */
@@ -651,6 +770,12 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	size_t n = qemu_plugin_tb_n_insns(tb);
 	struct tb_info *ti = calloc(1, tb_hist_offset(n) + n * sizeof(struct class_count));
 	int off = P.off;
+	/* who runs the model: the model thread (records in its ring), the
+	 * guest thread in batches (several threads), or the guest thread at
+	 * once (one thread: the fast paths; several: under the lock) */
+	qemu_plugin_vcpu_udata_cb_t tb_cb = off ? tb_exec_off : P.batch ? tb_exec_b : P.mt ? tb_exec : tb_exec_st;
+	qemu_plugin_vcpu_udata_cb_t pf_cb = off ? pf_exec_off : P.batch ? pf_exec_b : pf_exec;
+	qemu_plugin_vcpu_mem_cb_t mem_cb = off ? mem_exec_off : P.batch ? mem_exec_b : P.mt ? mem_exec : mem_exec_st;
 
 	(void)id;
 	if (!ti || n == 0 || !(ti->flags = malloc(n * sizeof *ti->flags))) {
@@ -690,12 +815,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 					 i + 2 == n && d.has_target;
 		}
 		if (P.need_memory && i < TB_SCRATCH && T.mi[i])
-			qemu_plugin_register_vcpu_mem_cb(insn, off ? mem_exec_off : P.mt ? mem_exec : mem_exec_st,
-							 QEMU_PLUGIN_CB_NO_REGS,
-							 QEMU_PLUGIN_MEM_RW, T.mi[i]);
+			qemu_plugin_register_vcpu_mem_cb(insn, mem_cb, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, T.mi[i]);
 		if (P.need_memory && i < TB_SCRATCH && T.pf[i])
-			qemu_plugin_register_vcpu_insn_exec_cb(insn, off ? pf_exec_off : pf_exec, QEMU_PLUGIN_CB_NO_REGS,
-							       T.pf[i]);
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, pf_cb, QEMU_PLUGIN_CB_NO_REGS, T.pf[i]);
 		if (i + 1 < n)
 			continue;
 		if (P.mt)
@@ -711,8 +833,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	 * which may need the lock to get on */
 	if (off)
 		ring_put_ctl(CTL_TRANS, (uintptr_t)ti);
-	qemu_plugin_register_vcpu_tb_exec_cb(tb, off ? tb_exec_off : P.mt ? tb_exec : tb_exec_st,
-					     QEMU_PLUGIN_CB_NO_REGS, ti);
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_cb, QEMU_PLUGIN_CB_NO_REGS, ti);
 }
 
 /* Tell the machine about a guest-OS event of the strand (its activity
@@ -750,9 +871,11 @@ static void syscall_entry(struct vcpu *v, int64_t num, const uint64_t *args)
 	account_prev(v, 0);
 	resolve_pending(v, 0, 1);
 	sync_vcpu(v, last, NULL);
+	/* the other threads' batches run at the end (program_end): their
+	 * threads run on until QEMU stops them */
 	if (num == P.isa->sc.exit_group || num == P.isa->sc.exit)
 		for (uint32_t i = 0; i < P.nvcpu; i++)
-			if (P.vcpu[i].live && (num == P.isa->sc.exit_group || &P.vcpu[i] == v))
+			if (P.vcpu[i].live && (&P.vcpu[i] == v || (num == P.isa->sc.exit_group && !P.batch)))
 				flush_vcpu(&P.vcpu[i]);
 	os_event(HVPMU_OS_SYSCALL, v->strand, num, args, 0);
 	unlock();
@@ -876,8 +999,7 @@ static void *model_thread(void *arg)
 			switch (w0 & REC_KIND) {
 			case REC_MEM:
 				if (v)
-					mem_access(v, (const struct mem_insn *)(uintptr_t)(w0 & ~(uint64_t)(MEM_INSN_ALIGN - 1)),
-						   r[i].w1, 1u << ((w0 >> 2) & 7u), (int)((w0 >> 5) & 1u));
+					run_mem_rec(v, w0, r[i].w1);
 				i++;
 				break;
 			case REC_TB:
@@ -986,8 +1108,11 @@ static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 		evring_commit(&P.ring, 4);
 		return;
 	}
-	if (v)
+	if (v) {
+		self_vcpu = v;
+		batch_flush(v);
 		syscall_entry(v, num, args);
+	}
 }
 
 static void syscall_ret_cb(qemu_plugin_id_t id, unsigned int vcpu_idx, int64_t num, int64_t ret)
@@ -1003,14 +1128,19 @@ static void syscall_ret_cb(qemu_plugin_id_t id, unsigned int vcpu_idx, int64_t n
 		evring_commit(&P.ring, 2);
 		return;
 	}
-	if (v)
+	if (v) {
+		batch_flush(v);
 		syscall_return(v, num, ret);
+	}
 }
 
 static void register_callbacks(qemu_plugin_id_t id);
 
+/* Every block is translated anew from here (the reset flushed them all),
+ * with per-vCPU callbacks: in batches when the memory model runs. */
 static void reset_done(qemu_plugin_id_t id)
 {
+	P.batch = P.mt && P.need_memory;
 	register_callbacks(id);
 }
 
@@ -1033,6 +1163,11 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 	v = &P.vcpu[vcpu_index];
 	if (!v->live) {
 		memset(v, 0, sizeof *v);
+		if (P.need_memory && !(v->batch = malloc(BATCH_SLOTS * sizeof *v->batch))) {
+			fprintf(stderr, "hvpmu: out of memory for guest thread %u; not counted\n", vcpu_index);
+			unlock();
+			return;
+		}
 		v->live = 1;
 		v->strand = hvpmu_md_vcpu_strand(hvpmu_machine_md(P.m), vcpu_index);
 		v->act = hvpmu_machine_activity(P.m, v->strand);
@@ -1058,6 +1193,7 @@ static void vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
 		evring_drain(&P.ring);
 	if (!v)
 		return;
+	batch_flush(v);
 	lock();
 	flush_vcpu(v);
 	os_event(HVPMU_OS_THREAD_EXIT, v->strand, 0, NULL, 0);
@@ -1067,7 +1203,11 @@ static void vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
 static void flush_all(void)
 {
 	/* Translation blocks are gone: no block may be referenced any more.
-	 * Their tb_info stay allocated until exit (bounded by translations). */
+	 * Their tb_info stay allocated until exit (bounded by translations).
+	 * QEMU flushes them with every vCPU stopped: their batches run now. */
+	for (uint32_t i = 0; i < P.nvcpu; i++)
+		if (P.vcpu[i].live)
+			batch_flush(&P.vcpu[i]);
 	lock();
 	for (uint32_t i = 0; i < P.nvcpu; i++) {
 		account_prev(&P.vcpu[i], 0);
@@ -1095,6 +1235,17 @@ static void program_end(int sig)
 	if (P.ended)
 		return;
 	offload_stop();
+	/* At the exit QEMU has taken every callback off (qemu_plugin_user_exit):
+	 * every batch can run.  A fatal signal's kill() comes while the other
+	 * threads may still be recording: only this thread's batch runs, the
+	 * others' last records are lost (docs/event-source.md "Batches"). */
+	if (!sig) {
+		for (uint32_t i = 0; i < P.nvcpu; i++)
+			if (P.vcpu[i].live)
+				batch_flush(&P.vcpu[i]);
+	} else if (self_vcpu) {
+		batch_flush(self_vcpu);
+	}
 	lock();
 	if (!P.ended) {
 		P.ended = 1;

@@ -125,7 +125,7 @@ struct vcpu {
 	unsigned npf_pend;
 	/* batches (several guest threads and the memory model: docs/event-source.md
 	 * "Batches"): the vCPU's own records not yet run through the model */
-	struct evrec *batch;   /* BATCH_SLOTS records */
+	struct evrec *batch;   /* BATCH_MAX records */
 	uint32_t nb;
 	int held;              /* the batch is being run: this thread holds the lock */
 };
@@ -179,8 +179,11 @@ enum { CTL_NOP, CTL_TRANS, CTL_SYSCALL, CTL_SYSRET, CTL_FLUSH, CTL_STOP };
 #define CTL_REACHED (UINT64_C(1) << 5)
 /* ring size: 2^16 slots of 16 bytes (1 MB) */
 #define RING_LOG2 16
-/* batch size: records of one vCPU run through the model under one lock */
+/* batches: a vCPU runs its records through the model once it has
+ * BATCH_SLOTS of them if the lock is free; while another thread holds it,
+ * it goes on recording, up to BATCH_MAX, and then waits for the lock */
 #define BATCH_SLOTS 4096u
+#define BATCH_MAX (4u * BATCH_SLOTS)
 
 static void lock(void) { pthread_mutex_lock(&P.lock); }
 static void unlock(void) { pthread_mutex_unlock(&P.lock); }
@@ -584,13 +587,25 @@ static void batch_flush(struct vcpu *v)
  * kill() can still run (program_end). */
 static __thread struct vcpu *self_vcpu;
 
+/* A full batch: run it, now if the lock is free or when it is at the
+ * latest (the guest thread records on meanwhile: the model's work is
+ * one thread's at a time, the threads' own work is not). */
+static __attribute__((noinline)) void batch_full(struct vcpu *v)
+{
+	self_vcpu = v;
+	if (v->nb < BATCH_MAX && pthread_mutex_trylock(&P.lock) != 0)
+		return;
+	if (v->nb == BATCH_MAX)
+		lock();
+	batch_run(v);
+	unlock();
+}
+
 static inline void batch_put(struct vcpu *v, uint64_t w0, uint64_t w1)
 {
 	v->batch[v->nb++] = (struct evrec){ w0, w1 };
-	if (__builtin_expect(v->nb == BATCH_SLOTS, 0)) {
-		self_vcpu = v;
-		batch_flush(v);
-	}
+	if (__builtin_expect((v->nb & (BATCH_SLOTS - 1)) == 0, 0))
+		batch_full(v);
 }
 
 /* Guest thread, per block entry: a REC_TB record with the marker of the
@@ -1163,7 +1178,7 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 	v = &P.vcpu[vcpu_index];
 	if (!v->live) {
 		memset(v, 0, sizeof *v);
-		if (P.need_memory && !(v->batch = malloc(BATCH_SLOTS * sizeof *v->batch))) {
+		if (P.need_memory && !(v->batch = malloc(BATCH_MAX * sizeof *v->batch))) {
 			fprintf(stderr, "hvpmu: out of memory for guest thread %u; not counted\n", vcpu_index);
 			unlock();
 			return;

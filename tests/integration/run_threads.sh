@@ -25,10 +25,14 @@
 # cannot pass.
 #
 # Each of RUNS runs (default 3) is
-#   env -i HVPMU stat -x, -o OUT -e SW_prefetch,Sw_count_intr,Instr_all -- PROGRAM
-# (three events <= 4 PICs: no multiplexing) and must exit 0 (the
-# program's exit status passes through hvpmu stat).  CSV lines follow
-# perf's field order VALUE,UNIT,EVENT,RUNTIME,PCNT_RUNNING,...
+#   env -i [VARS] HVPMU stat -x, -o OUT -e SW_prefetch,Sw_count_intr,Instr_all[,DC_miss_nospec] -- PROGRAM
+# (at most 4 events for 4 PICs: no multiplexing) and must exit 0 (the
+# program's exit status passes through hvpmu stat).  The runs take turns:
+# instruction events only; with DC_miss_nospec, so that the memory model
+# runs and the plugin runs it in per-vCPU batches (docs/event-source.md
+# "Batches"); the same with HVPMU_BATCH=0, the model at every callback
+# under the lock.  CSV lines follow perf's field order
+# VALUE,UNIT,EVENT,RUNTIME,PCNT_RUNNING,...
 
 set -euo pipefail
 
@@ -67,10 +71,13 @@ show() {
 	[ ! -s "$tmp/stderr" ] || sed 's/^/  stderr| /' "$tmp/stderr" >&2
 }
 
+modes=("" ",DC_miss_nospec" ",DC_miss_nospec HVPMU_BATCH=0")
 for ((run = 1; run <= RUNS; run++)); do
 	out=$tmp/run$run.csv
 	rc=0
-	env -i "$HVPMU" stat -x, -o "$out" -e SW_prefetch,Sw_count_intr,Instr_all -- "$PROG" \
+	mode=${modes[$(((run - 1) % 3))]}
+	read -r more vars <<< "$mode"
+	env -i $vars "$HVPMU" stat -x, -o "$out" -e "SW_prefetch,Sw_count_intr,Instr_all$more" -- "$PROG" \
 		>"$tmp/stdout" 2>"$tmp/stderr" || rc=$?
 	if [ "$rc" -ne 0 ]; then
 		show
@@ -97,7 +104,7 @@ for ((run = 1; run <= RUNS; run++)); do
 		printf '  %s\n' "${errs[@]}" >&2
 		fail "run $run of $RUNS: ${#errs[@]} check(s) failed"
 	fi
-	printf 'threads run %d: SW_prefetch %s, Sw_count_intr %s, Instr_all %s (k = %d)\n' \
-		"$run" "$pf" "$sw" "$ia" $(((ia - INSTR_MIN) / WAIT_PASS))
+	printf 'threads run %d (%s): SW_prefetch %s, Sw_count_intr %s, Instr_all %s (k = %d)\n' \
+		"$run" "${mode:-instructions}" "$pf" "$sw" "$ia" $(((ia - INSTR_MIN) / WAIT_PASS))
 done
 printf 'threads: %d runs, both strands counted exactly\n' "$RUNS"

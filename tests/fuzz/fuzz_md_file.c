@@ -10,7 +10,13 @@
  * description untouched; a success gives 1..4096 strands, guests whose
  * strand ranges lie inside the machine and do not overlap, 1..4 memory
  * segments each, and cache levels hvpmu_machine_create accepts
- * (power-of-two lines and sets).
+ * (power-of-two lines and sets).  Then, for a description of modest size
+ * (up to 256 strands and 16 MB per cache level, so that the fuzzer's
+ * memory limit is not the finding), the machine is built from it and
+ * each strand makes a fetch, a load and a store, a prefetch and a sync
+ * with the memory model on: a description the parser accepts must give a
+ * machine that runs (a T4 description with `l3.size 0` crashed the L2
+ * prefetch admission once, docs/machine-description.md).
  *
  * Build: tests/fuzz/CMakeLists.txt (-DHVPMU_FUZZ=ON, CC=clang).
  */
@@ -31,6 +37,38 @@ static void check_cache(const struct hvpmu_md_cache *c, int may_be_absent)
 	if (!pow2(c->line) || !c->ways || c->size % ((uint64_t)c->ways * c->line) ||
 	    !pow2(c->size / ((uint64_t)c->ways * c->line)))
 		abort();
+}
+
+static int modest(const struct hvpmu_md_cache *c)
+{
+	return c->size <= (UINT64_C(16) << 20);
+}
+
+/* Build the machine and touch memory from every strand. */
+static void run_machine(const struct hvpmu_md *md)
+{
+	struct hvpmu_machine *m;
+	uint32_t n = hvpmu_md_nstrands(md);
+	int rc;
+
+	if (n > 256 || !modest(&md->mem.l1i) || !modest(&md->mem.l1d) || !modest(&md->mem.l2) || !modest(&md->mem.l3))
+		return;
+	rc = hvpmu_machine_create(md, &m);
+	if (rc == HVPMU_ENOMEM)
+		return;
+	if (rc != HVPMU_OK)
+		abort(); /* the parser accepted it: the machine must build */
+	hvpmu_machine_set_features(m, HVPMU_FEAT_MEMORY | HVPMU_FEAT_TAKEN);
+	for (uint32_t s = 0; s < n; s++) {
+		uint64_t va = UINT64_C(0x100000) + (uint64_t)s * 4096u;
+
+		hvpmu_machine_ifetch(m, s, UINT64_C(0x10000), 64);
+		hvpmu_machine_dref(m, s, UINT64_C(0x10000), va, 8, HVPMU_IC_LOAD, 0);
+		hvpmu_machine_dref(m, s, UINT64_C(0x10004), va + 8, 8, HVPMU_IC_STORE, 1);
+		hvpmu_machine_prefetch(m, s, UINT64_C(0x10008), va + 4096, HVPMU_PF_L1);
+		hvpmu_machine_sync(m, s, NULL, NULL);
+	}
+	hvpmu_machine_destroy(m);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -81,5 +119,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					abort();
 		}
 	}
+	run_machine(&md);
 	return 0;
 }

@@ -248,6 +248,13 @@ static void set_pending(struct vcpu *v, const struct tb_info *ti)
 	}
 }
 
+/* One whole execution of p (a block with the per-vCPU marker). */
+static inline void add_whole(struct vcpu *v, const struct tb_info *p)
+{
+	for (uint32_t k = 0; k < p->nhist; k++)
+		v->act->icount[p->hist[k].cls] += p->hist[k].n;
+}
+
 static void add_prefix(struct vcpu *v, const struct tb_info *p, uint64_t ninsn)
 {
 	for (uint64_t i = 0; i < ninsn; i++)
@@ -307,8 +314,7 @@ static int account_prev(struct vcpu *v, uint64_t vaddr)
 		reached = v->reached_last;
 		v->reached_last = 0;
 		if (reached)
-			for (uint32_t k = 0; k < p->nhist; k++)
-				v->act->icount[p->hist[k].cls] += p->hist[k].n;
+			add_whole(v, p);
 	} else {
 		/* the model thread is told by the record (REC_TB); here the
 		 * inline counter is read live */
@@ -387,10 +393,11 @@ static void tb_exec(unsigned int vcpu_index, void *udata)
 }
 
 /*
- * Single-threaded fast path of block_entry(): the common case (previous
- * block completed, `reached`, and not restarted, no sync due) here; returns
- * 0 for everything else, which goes through block_entry().  Same effect
- * as block_entry().
+ * Fast path of block_entry(): the common case (previous block completed,
+ * `reached`, and not restarted, no sync due) here; returns 0 for
+ * everything else, which goes through block_entry().  Same effect as
+ * block_entry().  For the single guest thread (tb_exec_st, the model
+ * thread) and for a batch being run (batch_run: the lock is held).
  */
 static inline int entry_fast(struct vcpu *v, struct tb_info *ti, int reached)
 {
@@ -401,9 +408,12 @@ static inline int entry_fast(struct vcpu *v, struct tb_info *ti, int reached)
 	if (__builtin_expect(!p || !reached || vaddr == p->last_pc || p->slot_annul || (v->pend && vaddr == pend_ds(v)) ||
 			     v->npf_pend || act->bound + ti->blk.n >= act->next_check, 0))
 		return 0;
-	note_completed(v, p);
+	if (p->mt) /* per-vCPU marker: counted here, as account_prev() does */
+		add_whole(v, p);
+	else
+		note_completed(v, p);
 	if (P.need_memory)
-		hvpmu_machine_ifetch(P.m, 0, vaddr, ti->bytes);
+		hvpmu_machine_ifetch(P.m, v->strand, vaddr, ti->bytes);
 	if (v->pend) /* the previous block ran to its end */
 		resolve_pending(v, vaddr, 1);
 	set_pending(v, ti);
@@ -556,10 +566,16 @@ static void batch_run(struct vcpu *v)
 		case REC_MEM:
 			run_mem_rec(v, w0, v->batch[i].w1);
 			break;
-		case REC_TB:
-			v->reached_last = (int)((w0 >> 2) & 1u);
-			block_entry(v, (struct tb_info *)(uintptr_t)(w0 & ~UINT64_C(7)));
+		case REC_TB: {
+			struct tb_info *ti = (struct tb_info *)(uintptr_t)(w0 & ~UINT64_C(7));
+			int reached = (int)((w0 >> 2) & 1u);
+
+			if (!entry_fast(v, ti, reached)) {
+				v->reached_last = reached;
+				block_entry(v, ti);
+			}
 			break;
+		}
 		default: /* REC_PF */
 			pf_access(v, (const struct pf_insn *)(uintptr_t)(w0 & ~(uint64_t)REC_KIND));
 			break;

@@ -14,8 +14,9 @@
 # multiplexing share).  The work is placed on a node that is home of
 # nothing else (first touch by a thread of that node): node 0, home of
 # the program and its C library, sees their traffic vary with the host's
-# timing of the threads' start (up to a few tens of requests between runs
-# of the same program) and is not asserted.  At the benchmark's home node
+# timing of the threads (a few requests between runs of the same program,
+# up to 5 observed) and is not asserted.  The runs of N and 2N go side by
+# side (two host threads; the counts do not depend on it).  At the benchmark's home node
 # every counter of sets 1-5 must differ by exactly the value derived here
 # (0 when not listed), and set 0's mem_dir_busy by 16 Hub cycles per
 # memory operation (docs/origin-directory.md "The MD unit's time"); set

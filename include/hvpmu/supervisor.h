@@ -41,10 +41,14 @@ extern "C" {
 
 #define HVPMU_SV_MAX_EVENTS 64
 
-/* The modes an event counts in: perf's :u :k :h, the PCR's ut / st / ht. */
+/* The modes an event counts in: perf's :u :k :h, the PCR's ut / st / ht;
+ * the R10000's control register adds :s (its S bit: supervisor mode) and
+ * :x (its EXL bit: exception level), hvpmu/r10k_pmu.h. */
 #define HVPMU_SV_MODE_USER 0x1u
 #define HVPMU_SV_MODE_KERNEL 0x2u
 #define HVPMU_SV_MODE_HYPER 0x4u
+#define HVPMU_SV_MODE_SUPERVISOR 0x8u
+#define HVPMU_SV_MODE_EXL 0x10u
 
 /*
  * An event request, as perf's attr: `config` is the chip driver's own
@@ -56,7 +60,12 @@ extern "C" {
  *       T1 driver keeps PICH on the instruction event in every group and
  *       rotates the PICL events; the PCR's single UT/ST pair takes the
  *       union of the group's modes (Linux's niagara1 PMU requires them
- *       equal).
+ *       equal);
+ *   origin: the IRIX event number 0-31 of the R10000 (perfex -e N):
+ *       events 0-15 count on counter 0, 16-31 on counter 1
+ *       (hvpmu/r10k_pmu.h); the parser gives Cycles and
+ *       Graduated_instructions, which both counters have, the counter
+ *       left free, and refuses two events of one counter.
  */
 #define HVPMU_SV_T4_CONFIG(sl, mask) (((uint64_t)(sl) << 6) | (uint64_t)(mask))
 #define HVPMU_SV_T1_PICH 0x100

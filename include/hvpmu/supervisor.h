@@ -255,8 +255,11 @@ int hvpmu_sv_backend_alias(const struct hvpmu_sv_backend *be, unsigned i, struct
  * Parse a comma-separated event list ("Instr_all,cycles:u,r0c4", t4's
  * "sl=N,mask=M" pairs) into ev[], appending to *n (at most cap).  Names:
  * the back-end's native events, its generic aliases, its raw syntax;
- * modifiers :u :k :h as perf (without one: user and kernel).  Returns 0,
- * or -1 with a one-line message in err.
+ * modifiers :u :k :h as perf, :s :x on the R10000 (without one: user and
+ * kernel); only the modes the back-end's counters have.  A back-end may
+ * place the list as a whole (the R10000: one event per counter, refused
+ * otherwise).  Returns 0, or -1 with a one-line message in err (*n then
+ * may count events of the refused list).
  */
 int hvpmu_sv_parse_events(const struct hvpmu_sv_backend *be, const char *list, struct hvpmu_sv_event *ev,
 			  unsigned *n, unsigned cap, char *err, size_t errlen);

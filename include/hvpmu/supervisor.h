@@ -78,7 +78,8 @@ struct hvpmu_sv_event {
 };
 
 struct hvpmu_sv_config {
-	uint64_t rotate_cycles; /* OS tick for group rotation and overflow polling, cycles; 0 = default */
+	uint64_t rotate_cycles; /* OS tick for group rotation and overflow polling, cycles; 0 = default;
+				   on origin the IRIX clock's period, whatever is given (hvpmu/irix.h) */
 	uint32_t pic_init;      /* value each PIC starts from (default 0); excluded from counts */
 	/* Called on every overflow the driver accounts (may be NULL). */
 	void (*on_overflow)(void *ctx, unsigned event, const struct hvpmu_guest_trap *trap);

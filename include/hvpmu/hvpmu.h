@@ -7,7 +7,7 @@
  *   1. event sources   - hvpmu/isa.h (the instruction-set seam), hvpmu/insn.h,
  *                        hvpmu/sparc_decode.h, hvpmu/prefetch.h, hvpmu/trace.h
  *   2. machine model   - hvpmu/md.h, hvpmu/machine.h
- *   3. PMU devices     - hvpmu/pmu.h (their interface), hvpmu/t4_pmu.h, hvpmu/t4_events.h, hvpmu/t4_mcu.h, hvpmu/t1_pmu.h
+ *   3. PMU devices     - hvpmu/pmu.h (their interface), hvpmu/t4_pmu.h, hvpmu/t4_events.h, hvpmu/t4_mcu.h, hvpmu/t1_pmu.h, hvpmu/r10k_pmu.h
  *   4. hypervisor      - hvpmu/sun4v.h
  *   5. supervisor      - hvpmu/supervisor.h
  *
@@ -37,6 +37,7 @@
 #include <hvpmu/t4_mcu.h>
 #include <hvpmu/t1_pmu.h>
 #include <hvpmu/t1_perfregs.h>
+#include <hvpmu/r10k_pmu.h>
 #include <hvpmu/origin_md.h>
 #include <hvpmu/t4_events.h>
 #include <hvpmu/sun4v.h>

@@ -147,6 +147,16 @@ int hvpmu_irix_eventctr(struct hvpmu_hv *hv, uint32_t strand, const struct hvpmu
  * type HVPMU_IRIX_TRAP_CLOCK on that CPU.
  */
 #define HVPMU_IRIX_TRAP_CLOCK 0x10000u /* hvpmu's number: not a hardware trap type */
+/*
+ * The R10000's performance-counter interrupt (IP[7], R10000 User's Manual
+ * §14.20; hvpmu/r10k_pmu.h): the machine's disrupting PMU trap of a CPU
+ * of the kernel's guest goes to the guest trap handler as a trap of this
+ * type on that CPU, pic_mask the counters whose bit 31 is set with IE
+ * (precise 0, tpc the next PC).  The kernel's counter driver (the guest
+ * driver, hvpmu/supervisor.h) takes it; it stays requested while a
+ * counter's bit 31 and IE are set.
+ */
+#define HVPMU_IRIX_TRAP_PERF 0x10001u /* hvpmu's number: not a hardware trap type */
 
 /* Ticks so far (lbolt), and the period of one tick in CPU cycles. */
 uint64_t hvpmu_irix_lbolt(const struct hvpmu_hv *hv);

@@ -463,6 +463,9 @@ int hvpmu_machine_map_large(struct hvpmu_machine *m, uint64_t va, uint64_t len, 
 enum hvpmu_reg_space {
 	HVPMU_REG_ASI = 0, /* SPARC V9 LDXA / STXA: sel = the ASI, addr = the VA */
 	HVPMU_REG_ASR = 1, /* SPARC V9 RDASR / WRASR: sel = the ASR number, addr = 0 */
+	HVPMU_REG_CP0 = 2, /* MIPS MFC0 / MTC0: sel = the CP0 register number, addr = the
+	                      instruction's function bits 5:0 (R10000 register 25: MFPC/MTPC/
+	                      MFPS/MTPS, hvpmu/r10k_pmu.h) */
 };
 /* The strand is synced first, so a read sees every event so far and a
  * write applies from now on.  Returns 0, HVPMU_ETRAP (the device's
@@ -481,6 +484,8 @@ int hvpmu_machine_reg_write(struct hvpmu_machine *m, uint32_t strand, enum hvpmu
  *            privileged_action);
  *   RDASR / WRASR, T1: %pcr (ASR 0x10) and %pic (ASR 0x11),
  *            niagara-perf-api.txt §2.1 (hvpmu/t1_pmu.h for the checks).
+ * MIPS code uses hvpmu_machine_reg_read/_write with HVPMU_REG_CP0 (the
+ * R10000's PerfControl/PerfCount, hvpmu/r10k_pmu.h).
  */
 int hvpmu_machine_ldxa(struct hvpmu_machine *m, uint32_t strand, unsigned asi, uint64_t va, uint64_t *val);
 int hvpmu_machine_stxa(struct hvpmu_machine *m, uint32_t strand, unsigned asi, uint64_t va, uint64_t val);

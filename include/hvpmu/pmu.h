@@ -15,7 +15,8 @@
  * spaces below) with the strand's privilege mode: the device applies its
  * own privilege checks.  Implementations: hvpmu_t4_pmu_ops (SPARC T4
  * PCR/PIC, hvpmu/t4_pmu.h), hvpmu_t1_pmu_ops (UltraSPARC T1 %pcr/%pic,
- * hvpmu/t1_pmu.h).
+ * hvpmu/t1_pmu.h), hvpmu_r10k_pmu_ops (MIPS R10000 PerfControl/PerfCount,
+ * hvpmu/r10k_pmu.h).
  *
  * Uncore devices (struct hvpmu_uncore_ops): a register file of `nregs`
  * 64-bit registers, read and written by number on the machine's register
@@ -36,7 +37,7 @@
 extern "C" {
 #endif
 
-/* Most counters one strand's PMU has (T4: 4 PICs; T1: PICL and PICH). */
+/* Most counters one strand's PMU has (T4: 4 PICs; T1: PICL and PICH; R10000: 2). */
 #define HVPMU_PMU_MAX_PIC 4
 
 /* Activity of one strand since the previous feed, from the machine. */
@@ -101,6 +102,7 @@ struct hvpmu_pmu_ops {
 
 extern const struct hvpmu_pmu_ops hvpmu_t4_pmu_ops; /* SPARC T4, §10.1-10.3 */
 extern const struct hvpmu_pmu_ops hvpmu_t1_pmu_ops; /* UltraSPARC T1, niagara-perf-api.txt §2.1 */
+extern const struct hvpmu_pmu_ops hvpmu_r10k_pmu_ops; /* MIPS R10000 (SGI Origin), hvpmu/r10k_pmu.h */
 
 /* Kinds of chip-wide counter devices: enum hvpmu_device_kind, hvpmu/machine.h. */
 struct hvpmu_uncore_ops {

@@ -41,10 +41,14 @@ extern "C" {
 
 #define HVPMU_SV_MAX_EVENTS 64
 
-/* The modes an event counts in: perf's :u :k :h, the PCR's ut / st / ht. */
+/* The modes an event counts in: perf's :u :k :h, the PCR's ut / st / ht;
+ * the R10000's control register adds :s (its S bit: supervisor mode) and
+ * :x (its EXL bit: exception level), hvpmu/r10k_pmu.h. */
 #define HVPMU_SV_MODE_USER 0x1u
 #define HVPMU_SV_MODE_KERNEL 0x2u
 #define HVPMU_SV_MODE_HYPER 0x4u
+#define HVPMU_SV_MODE_SUPERVISOR 0x8u
+#define HVPMU_SV_MODE_EXL 0x10u
 
 /*
  * An event request, as perf's attr: `config` is the chip driver's own
@@ -56,7 +60,12 @@ extern "C" {
  *       T1 driver keeps PICH on the instruction event in every group and
  *       rotates the PICL events; the PCR's single UT/ST pair takes the
  *       union of the group's modes (Linux's niagara1 PMU requires them
- *       equal).
+ *       equal);
+ *   origin: the IRIX event number 0-31 of the R10000 (perfex -e N):
+ *       events 0-15 count on counter 0, 16-31 on counter 1
+ *       (hvpmu/r10k_pmu.h); the parser gives Cycles and
+ *       Graduated_instructions, which both counters have, the counter
+ *       left free, and refuses two events of one counter.
  */
 #define HVPMU_SV_T4_CONFIG(sl, mask) (((uint64_t)(sl) << 6) | (uint64_t)(mask))
 #define HVPMU_SV_T1_PICH 0x100
@@ -69,7 +78,8 @@ struct hvpmu_sv_event {
 };
 
 struct hvpmu_sv_config {
-	uint64_t rotate_cycles; /* OS tick for group rotation and overflow polling, cycles; 0 = default */
+	uint64_t rotate_cycles; /* OS tick for group rotation and overflow polling, cycles; 0 = default;
+				   on origin the IRIX clock's period, whatever is given (hvpmu/irix.h) */
 	uint32_t pic_init;      /* value each PIC starts from (default 0); excluded from counts */
 	/* Called on every overflow the driver accounts (may be NULL). */
 	void (*on_overflow)(void *ctx, unsigned event, const struct hvpmu_guest_trap *trap);
@@ -246,8 +256,11 @@ int hvpmu_sv_backend_alias(const struct hvpmu_sv_backend *be, unsigned i, struct
  * Parse a comma-separated event list ("Instr_all,cycles:u,r0c4", t4's
  * "sl=N,mask=M" pairs) into ev[], appending to *n (at most cap).  Names:
  * the back-end's native events, its generic aliases, its raw syntax;
- * modifiers :u :k :h as perf (without one: user and kernel).  Returns 0,
- * or -1 with a one-line message in err.
+ * modifiers :u :k :h as perf, :s :x on the R10000 (without one: user and
+ * kernel); only the modes the back-end's counters have.  A back-end may
+ * place the list as a whole (the R10000: one event per counter, refused
+ * otherwise).  Returns 0, or -1 with a one-line message in err (*n then
+ * may count events of the refused list).
  */
 int hvpmu_sv_parse_events(const struct hvpmu_sv_backend *be, const char *list, struct hvpmu_sv_event *ev,
 			  unsigned *n, unsigned cap, char *err, size_t errlen);

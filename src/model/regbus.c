@@ -23,9 +23,9 @@ static const struct platform_devices {
 	[HVPMU_PLATFORM_T4] = { &hvpmu_t4_pmu_ops, &hvpmu_t4_mcu_ops, HVPMU_T4_MCUS_PER_CHIP },
 	/* niagara-perf-api.txt: one JBUS and four DRAM channels, one register file */
 	[HVPMU_PLATFORM_T1] = { &hvpmu_t1_pmu_ops, &hvpmu_t1_perfregs_ops, 0 },
-	/* hw-and-hypervisor.md §5.3: a Hub per node; the R10000's own
-	 * counters are not modeled yet (machine_no_pmu_ops) */
-	[HVPMU_PLATFORM_ORIGIN] = { NULL, &hvpmu_origin_md_ops, 1 },
+	/* hw-and-hypervisor.md §5.3: a Hub per node; each CPU's R10000
+	 * counters (hvpmu/r10k_pmu.h) */
+	[HVPMU_PLATFORM_ORIGIN] = { &hvpmu_r10k_pmu_ops, &hvpmu_origin_md_ops, 1 },
 };
 
 /* The per-strand PMU of a platform whose CPU counters are not modeled: no

@@ -445,7 +445,8 @@ uint64_t hvpmu_irix_live_ticks(const struct hvpmu_hv *hv, int node, unsigned set
 
 /* The tick compare of a CPU matched: the system's ticks up to its time
  * (lbolt, the tick path on every monitored node), the next deadline, and
- * the guest's clock trap. */
+ * the guest's clock trap.  A counter interrupt of the CPU's R10000 goes
+ * to the guest as HVPMU_IRIX_TRAP_PERF. */
 static void machine_trap(struct hvpmu_hv *hv, unsigned guest, const struct hvpmu_trap *t)
 {
 	struct irix *k = hv->g[guest].p;
@@ -453,8 +454,16 @@ static void machine_trap(struct hvpmu_hv *hv, unsigned guest, const struct hvpmu
 	int ticked = 0;
 	struct hvpmu_guest_trap gt = { 0 };
 
+	if (t->tt == HVPMU_TT_DISRUPTING_PERF) { /* IP[7]: the CPU's R10000 counters */
+		gt.strand = t->strand;
+		gt.tt = HVPMU_IRIX_TRAP_PERF;
+		gt.pic_mask = t->pic_mask;
+		gt.tpc = t->tpc;
+		svc_to_guest_os(hv, guest, &gt);
+		return;
+	}
 	if (t->tt != HVPMU_TT_TIMER)
-		return; /* no per-CPU PMU on this platform */
+		return; /* the R10000's counter interrupt is never precise */
 	while (now >= k->deadline) {
 		k->lbolt++;
 		for (unsigned n = 0; n < k->nnodes; n++)

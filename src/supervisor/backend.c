@@ -5,14 +5,15 @@
  * comma-separated NAME[:MODS], with the back-end's names, aliases and raw
  * syntax), the properties of an event, the chip-wide devices by name, and
  * the machine a command line names.  No tool knows a chip; each back-end
- * (backend_t4.c, backend_t1.c) is data and a few pure functions.
+ * (backend_t4.c, backend_t1.c, backend_origin.c) is data and a few pure
+ * functions.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sv_internal.h"
 
-static const struct hvpmu_sv_backend *const backends[] = { &sv_backend_t4, &sv_backend_t1 };
+static const struct hvpmu_sv_backend *const backends[] = { &sv_backend_t4, &sv_backend_t1, &sv_backend_origin };
 #define NBACKENDS (sizeof backends / sizeof backends[0])
 
 const struct hvpmu_sv_backend *hvpmu_sv_backend_at(unsigned i)
@@ -46,7 +47,9 @@ int hvpmu_sv_backend_alias(const struct hvpmu_sv_backend *be, unsigned i, struct
 /* ---- the event-list syntax ---- */
 
 /* perf's modifiers: `:u` user (PCR ut), `:k` kernel (st), `:h`
- * hypervisor (ht), combinable (`:uk`); at least one. */
+ * hypervisor (ht), and the R10000's `:s` supervisor and `:x` exception
+ * level, combinable (`:uk`); at least one.  The back-end's modes say
+ * which it has. */
 static int parse_modes(const char *mods, uint8_t *modes)
 {
 	*modes = 0;
@@ -55,6 +58,8 @@ static int parse_modes(const char *mods, uint8_t *modes)
 		case 'u': *modes |= HVPMU_SV_MODE_USER; break;
 		case 'k': *modes |= HVPMU_SV_MODE_KERNEL; break;
 		case 'h': *modes |= HVPMU_SV_MODE_HYPER; break;
+		case 's': *modes |= HVPMU_SV_MODE_SUPERVISOR; break;
+		case 'x': *modes |= HVPMU_SV_MODE_EXL; break;
 		default: return -1;
 		}
 	}
@@ -143,6 +148,8 @@ int hvpmu_sv_parse_events(const struct hvpmu_sv_backend *be, const char *list, s
 		snprintf(err, errlen, "empty event list");
 		rc = -1;
 	}
+	if (rc == 0 && be->check && be->check(ev, *n, err, errlen))
+		rc = -1;
 	free(copy);
 	return rc;
 }

@@ -302,23 +302,29 @@ static void md_sample(struct hvpmu_session *s, uint64_t tick)
 		}
 }
 
-/* The IRIX clock ticked (a platform without a guest driver: the kernel's
- * own clock, hvpmu/irix.h): mdperf's interval rows, and the counts as of
- * this tick published for the tool. */
-static void on_clock(void *ctx, const struct hvpmu_guest_trap *t)
+/* mdperf at a tick of the IRIX clock: the Hub values (the kernel's tick
+ * path collected them) and the interval rows. */
+static void md_tick(struct hvpmu_session *s, uint64_t tick)
 {
-	struct hvpmu_session *s = ctx;
-	uint64_t tick;
-
-	if (t->tt != HVPMU_IRIX_TRAP_CLOCK || s->halted)
-		return;
-	tick = hvpmu_machine_tick(s->m, t->strand);
 	md_read(s, 0);
 	if (s->rq.mdperf && s->rq.sample_cycles && tick >= s->next_sample) {
 		md_sample(s, tick);
 		while (s->next_sample <= tick)
 			s->next_sample += s->rq.sample_cycles;
 	}
+}
+
+/* The IRIX clock ticked on a platform without a guest driver (the
+ * kernel's own clock, hvpmu/irix.h): mdperf's work, and the counts as of
+ * this tick published for the tool.  With a driver (the Origin's R10000
+ * counters) the clock is the driver's OS tick and on_tick does the same. */
+static void on_clock(void *ctx, const struct hvpmu_guest_trap *t)
+{
+	struct hvpmu_session *s = ctx;
+
+	if (t->tt != HVPMU_IRIX_TRAP_CLOCK || s->halted)
+		return;
+	md_tick(s, hvpmu_machine_tick(s->m, t->strand));
 	publish(s, STAT_END_NONE, 0);
 }
 
@@ -341,6 +347,8 @@ static void on_tick(void *ctx, uint32_t strand, uint64_t tick)
 		while (s->next_sample <= tick)
 			s->next_sample += s->rq.sample_cycles;
 	}
+	if (s->rq.mdperf) /* the driver's tick is the IRIX clock's */
+		md_tick(s, tick);
 	/* the counts as of this tick (the driver folded the strand's at it),
 	 * for the tool whatever happens next */
 	if (s->area) {
@@ -581,6 +589,11 @@ int hvpmu_session_create(const struct stat_request *rq, struct hvpmu_session **o
 	}
 	if (rq->mdperf && strcmp(hvpmu_hv_personality(s->hv), "irix") != 0) {
 		failf(err, n, "no Hub MD counters on platform ", hvpmu_platform_name(s->md.platform));
+		goto fail;
+	}
+	/* the DRAM/JBUS PerfRegs and MMU statistics are sun4v hypervisor services */
+	if ((rq->nbusdev || rq->mmustat) && strcmp(hvpmu_hv_personality(s->hv), "sun4v") != 0) {
+		failf(err, n, "no hypervisor counter services on platform ", hvpmu_platform_name(s->md.platform));
 		goto fail;
 	}
 	for (unsigned i = 0; i < rq->nevents; i++) /* the guest driver exists: so does its back-end */

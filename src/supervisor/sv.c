@@ -46,6 +46,8 @@ int hvpmu_sv_create(struct hvpmu_hv *hv, unsigned guest, const struct hvpmu_sv_c
 		return HVPMU_EINVAL;
 	}
 	sv->ops = hvpmu_sv_backend_of(md->platform)->ops;
+	if (sv->ops->os_clock_cycles) /* the OS's clock is the driver's tick */
+		sv->cfg.rotate_cycles = sv->ops->os_clock_cycles(sv);
 	sv->t1_pich_event = -1;
 	sv->st = calloc(sv->nstrands, sizeof *sv->st);
 	if (!sv->st || hvpmu_hv_set_guest_trap_handler(hv, guest, on_trap, sv)) {
@@ -282,6 +284,9 @@ const struct sv_pcbe_ops sv_pcbe_t4 = {
 	.name = "t4",
 	.npic = HVPMU_T4_NPIC,
 	.modes = SV_T4_MODES,
+	.ovf_tt = HV_TT_INTERRUPT_LEVEL_15,
+	.tick_tt = HV_TT_INTERRUPT_LEVEL_14,
+	.os_clock_cycles = NULL,
 	.config_valid = t4_config_valid,
 	.configure = t4_configure,
 	.attach = t4_attach,
@@ -328,7 +333,8 @@ int hvpmu_sv_start_strand(struct hvpmu_sv *sv, uint32_t strand)
 		/* enabled time starts when counting starts, as running time does */
 		sv->st[strand].start_tick = sv->st[strand].group_tick;
 		sv->st[strand].next_tick = hvpmu_machine_tick(sv->m, strand) + sv->cfg.rotate_cycles;
-		hvpmu_machine_set_tick_compare(sv->m, strand, sv->st[strand].next_tick);
+		if (!sv->ops->os_clock_cycles) /* else the OS's clock is armed already */
+			hvpmu_machine_set_tick_compare(sv->m, strand, sv->st[strand].next_tick);
 	}
 	sv_leave_os(sv, strand, prev);
 	return rc;
@@ -346,7 +352,8 @@ int hvpmu_sv_stop_strand(struct hvpmu_sv *sv, uint32_t strand)
 	now = hvpmu_machine_tick(sv->m, strand);
 	prev = sv_enter_os(sv, strand);
 	sv->ops->allstop(sv, strand, now);
-	hvpmu_machine_set_tick_compare(sv->m, strand, 0);
+	if (!sv->ops->os_clock_cycles) /* the OS's clock goes on */
+		hvpmu_machine_set_tick_compare(sv->m, strand, 0);
 	enabled = now - sv->st[strand].start_tick;
 	for (unsigned i = 0; i < sv->nevents; i++)
 		sv->ev[i].enabled += enabled;
@@ -418,21 +425,23 @@ int hvpmu_sv_fold(struct hvpmu_sv *sv, uint32_t strand)
 	return HVPMU_OK;
 }
 
-/* interrupt_level_15 (PMU overflow) and interrupt_level_14 (OS tick); the
- * driver handles no other trap type (a software trap of the program,
- * hvpmu_hv_trap(), is some other part of the OS's business). */
+/* The counter interrupt (sun4v interrupt_level_15, IRIX's R10000 IP[7])
+ * and the OS tick (interrupt_level_14, the IRIX clock): ops->ovf_tt and
+ * ops->tick_tt.  The driver handles no other trap type (a software trap
+ * of the program, hvpmu_hv_trap(), is some other part of the OS's
+ * business). */
 static void on_trap(void *ctx, const struct hvpmu_guest_trap *t)
 {
 	struct hvpmu_sv *sv = ctx;
 	struct sv_strand *ss;
 	uint64_t now;
 
-	if (t->tt != HV_TT_INTERRUPT_LEVEL_15 && t->tt != HV_TT_INTERRUPT_LEVEL_14)
+	if (t->tt != sv->ops->ovf_tt && t->tt != sv->ops->tick_tt)
 		return;
 	if (!sv_owns(sv, t->strand) || !sv->st[t->strand].active)
 		return;
 	ss = &sv->st[t->strand];
-	if (t->tt == HV_TT_INTERRUPT_LEVEL_15) {
+	if (t->tt == sv->ops->ovf_tt) {
 		sv->ops->overflow(sv, t->strand, t);
 		return;
 	}
@@ -451,11 +460,13 @@ static void on_trap(void *ctx, const struct hvpmu_guest_trap *t)
 	}
 	account_enabled(sv, ss, now);
 	/* a periodic tick: the next deadline follows the last one, not the
-	 * time this handler ran (as an OS's clock interrupt is programmed) */
+	 * time this handler ran (as an OS's clock interrupt is programmed);
+	 * the OS's own clock re-arms itself */
 	do
 		ss->next_tick += sv->cfg.rotate_cycles;
 	while (ss->next_tick <= hvpmu_machine_tick(sv->m, t->strand));
-	hvpmu_machine_set_tick_compare(sv->m, t->strand, ss->next_tick);
+	if (!sv->ops->os_clock_cycles)
+		hvpmu_machine_set_tick_compare(sv->m, t->strand, ss->next_tick);
 	if (sv->cfg.on_tick)
 		sv->cfg.on_tick(sv->cfg.ctx, t->strand, hvpmu_machine_tick(sv->m, t->strand));
 }

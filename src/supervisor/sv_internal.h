@@ -2,8 +2,9 @@
 /*
  * Internal state of the guest OS performance-counter driver (layer 5),
  * shared by its parts: sv.c (common entry points, the T4 PCR/PIC back-end
- * and the MCU driver) and sv_niagara.c (the UltraSPARC T1 %pcr/%pic
- * back-end, the Niagara DRAM/JBUS PerfRegs and the MMU-statistics client).
+ * and the MCU driver), sv_niagara.c (the UltraSPARC T1 %pcr/%pic
+ * back-end, the Niagara DRAM/JBUS PerfRegs and the MMU-statistics client)
+ * and sv_origin.c (the IRIX kernel's R10000 counter back-end).
  * The entry points reach a strand's PMU only through the back-end table
  * struct sv_pcbe_ops, selected once per platform at creation
  * (../shared/STYLE.md; illumos pcbe_ops_t).
@@ -64,11 +65,23 @@ struct hvpmu_sv;
  * T1 UT and ST only (niagara-perf-api.txt §2.1). */
 #define SV_T4_MODES (HVPMU_SV_MODE_USER | HVPMU_SV_MODE_KERNEL | HVPMU_SV_MODE_HYPER)
 #define SV_T1_MODES (HVPMU_SV_MODE_USER | HVPMU_SV_MODE_KERNEL)
+/* R10000 PerfControl: U, K, S, EXL (R10000 User's Manual Figure 14-22). */
+#define SV_R10K_MODES (HVPMU_SV_MODE_USER | HVPMU_SV_MODE_KERNEL | HVPMU_SV_MODE_SUPERVISOR | HVPMU_SV_MODE_EXL)
 
 struct sv_pcbe_ops {
-	const char *name;   /* pcbe_impl_name: "t4", "t1" */
+	const char *name;   /* pcbe_impl_name: "t4", "t1", "r10k" */
 	unsigned npic;      /* pcbe_ncounters: PICs the driver uses per strand (<= SV_MAX_PIC) */
 	unsigned modes;     /* the modes its PCR can select (HVPMU_SV_MODE_*) */
+	/* The guest trap types (struct hvpmu_guest_trap.tt) of its counter
+	 * interrupt and of the OS tick: sun4v interrupt_level_15 / 14; IRIX
+	 * HVPMU_IRIX_TRAP_PERF / HVPMU_IRIX_TRAP_CLOCK. */
+	uint32_t ovf_tt, tick_tt;
+	/* NULL: the driver arms each strand's tick compare itself every
+	 * cfg.rotate_cycles (its own OS tick).  Else the OS's clock ticks
+	 * (the IRIX kernel arms the compares, hvpmu/irix.h): the driver arms
+	 * nothing, does its tick work when the clock trap comes, and takes
+	 * this period (cycles) as its rotate_cycles. */
+	uint64_t (*os_clock_cycles)(const struct hvpmu_sv *sv);
 	/* 1 if `config` is an encoding of this back-end (hvpmu/supervisor.h). */
 	int (*config_valid)(uint64_t config);
 	/* pcbe_list_events / event coverage: place the new event `e` (e->req
@@ -106,6 +119,7 @@ struct sv_pcbe_ops {
 
 SV_HIDDEN extern const struct sv_pcbe_ops sv_pcbe_t4; /* sv.c */
 SV_HIDDEN extern const struct sv_pcbe_ops sv_pcbe_t1; /* sv_niagara.c */
+SV_HIDDEN extern const struct sv_pcbe_ops sv_pcbe_r10k; /* sv_origin.c */
 
 struct hvpmu_sv {
 	struct hvpmu_hv *hv;
@@ -133,7 +147,8 @@ struct hvpmu_sv {
  * A chip driver as the tools see it (hvpmu/supervisor.h "the chip drivers
  * as the tools see them"): its description, its event list and syntax,
  * the properties of an event, and its chip-wide devices.  One per
- * platform: backend_t4.c, backend_t1.c; the generic code in backend.c.
+ * platform: backend_t4.c, backend_t1.c, backend_origin.c; the generic code
+ * in backend.c.
  */
 struct sv_uncore_kind {
 	const char *prefix;    /* device names: prefix + number ("mcu0") */
@@ -155,6 +170,10 @@ struct hvpmu_sv_backend {
 	/* an event name without its modifiers (`base`, of token `tok`): a
 	 * native name, an alias or the raw syntax; 0, or -1 with a message */
 	int (*lookup)(const char *tok, const char *base, uint64_t *config, char *err, size_t errlen);
+	/* NULL, or the whole parsed list (ev[0..n-1], each looked up): place
+	 * or refuse the events together (the R10000: one event per counter);
+	 * may change a config to an equivalent one; 0, or -1 with a message */
+	int (*check)(struct hvpmu_sv_event *ev, unsigned n, char *err, size_t errlen);
 	int (*supported)(uint64_t config);
 	uint32_t (*pics)(uint64_t config);
 	int (*shared)(uint64_t config);
@@ -167,6 +186,7 @@ struct hvpmu_sv_backend {
 
 SV_HIDDEN extern const struct hvpmu_sv_backend sv_backend_t4; /* backend_t4.c */
 SV_HIDDEN extern const struct hvpmu_sv_backend sv_backend_t1; /* backend_t1.c */
+SV_HIDDEN extern const struct hvpmu_sv_backend sv_backend_origin; /* backend_origin.c */
 
 /* T1 "PICs" of the driver: PICL (the selected event) and PICH (instructions);
  * bit i of a level-15 trap's pic_mask (HVPMU_T1_OVF_PICL/PICH) is PIC i. */

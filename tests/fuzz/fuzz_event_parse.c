@@ -5,15 +5,19 @@
  * every chip driver: T4 names and Linux aliases (../shared/reference/
  * t4-events.md §4, linux-clients.md §1.7), raw `sl=N,mask=M` and `rHHH` =
  * (sl << 6) | mask (t4-events.md §0); T1 names (niagara-perf-api.txt
- * §2.1) and `rN`; modifiers :u :k :h.
+ * §2.1) and `rN`; the R10000's IRIX numbers and names, `rN`, and its
+ * one-event-per-counter placement (docs/r10k-counters.md); modifiers
+ * :u :k :h (:s :x on the R10000).
  *
- * Byte 0: bit 7 picks the back-end (0 t4, 1 t1), bits 0-6 modulo
- * HVPMU_SV_MAX_EVENTS + 1 the capacity; the rest is the list.  Invariants
+ * Byte 0: bit 7 clear: t4, bits 0-6 modulo HVPMU_SV_MAX_EVENTS + 1 the
+ * capacity; bit 7 set: bit 6 picks t1 (0) or origin (1), bits 0-5 the
+ * capacity; the rest is the list.  Invariants
  * (abort on violation): the result is 0 or -1; -1 comes with a one-line
  * message; ev[cap] is never written; 0 gives at most `cap` events and
  * leaves the rest of ev[] untouched; each has modes, only modes the chip's counters have, a
  * config some counter counts (hvpmu_sv_event_pics) and for the T4 within
- * sl[4:0] / mask[5:0] (TABLE 10-1), and a NUL-terminated name.
+ * sl[4:0] / mask[5:0] (TABLE 10-1), for the R10000 an event 0-31 and no
+ * two events on one counter, and a NUL-terminated name.
  *
  * Build: tests/fuzz/CMakeLists.txt (-DHVPMU_FUZZ=ON, CC=clang).
  */
@@ -34,17 +38,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct hvpmu_sv_event ev[HVPMU_SV_MAX_EVENTS + 1];
 	const struct hvpmu_sv_backend *be;
 	char err[ERRLEN];
-	unsigned cap, n = 0, t1;
+	unsigned cap, n = 0, t1, r10k;
+	uint32_t used = 0;
 	char *list;
 	int rc;
 
 	if (size == 0)
 		return 0;
-	t1 = data[0] >> 7;
-	be = hvpmu_sv_backend_of(t1 ? HVPMU_PLATFORM_T1 : HVPMU_PLATFORM_T4);
+	r10k = (data[0] >> 6) == 3;
+	t1 = (data[0] >> 6) == 2;
+	be = hvpmu_sv_backend_of(r10k ? HVPMU_PLATFORM_ORIGIN : t1 ? HVPMU_PLATFORM_T1 : HVPMU_PLATFORM_T4);
 	if (!be)
 		abort();
-	cap = (data[0] & 0x7f) % (HVPMU_SV_MAX_EVENTS + 1);
+	cap = (data[0] & (data[0] >> 7 ? 0x3f : 0x7f)) % (HVPMU_SV_MAX_EVENTS + 1);
 	list = malloc(size);
 	if (!list)
 		return 0;
@@ -67,8 +73,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (unsigned i = 0; i < n; i++) {
 		if (!ev[i].modes || (ev[i].modes & ~hvpmu_sv_backend_desc(be)->modes))
 			abort();
-		if (!hvpmu_sv_event_pics(be, ev[i].config) || (!t1 && ev[i].config > T4_CONFIG_MAX))
+		if (!hvpmu_sv_event_pics(be, ev[i].config) || (!t1 && !r10k && ev[i].config > T4_CONFIG_MAX))
 			abort();
+		if (r10k && (ev[i].config >= HVPMU_R10K_NEVENTS ||
+			     (rc == 0 && (used & hvpmu_sv_event_pics(be, ev[i].config)))))
+			abort();
+		used |= r10k ? hvpmu_sv_event_pics(be, ev[i].config) : 0;
 		if (t1 && ev[i].config != HVPMU_SV_T1_PICH && ev[i].config >= HVPMU_T1_NSL)
 			abort();
 		if (!memchr(ev[i].name, 0, sizeof ev[i].name))

@@ -9,7 +9,8 @@
 # 100 MHz Hub clock; the sum column; generations; one node (-n); the
 # multiplexing shares of a multi-threaded run over many ticks; interval
 # rows of exactly two ticks each; the round trip of xz's output; the
-# usage errors and platforms without Hub counters.
+# usage errors and platforms without Hub counters; the R10000 counters of
+# `hvpmu stat -p origin` (exact counts on loop, overflow, refusals).
 set -euo pipefail
 hv=$1 loop=$2 xz=${3:-} text=${4:-}
 tmp=$(mktemp -d)
@@ -56,8 +57,66 @@ rc=0; "$hv" mdperf -s bogus -- "$loop" 2> "$tmp/e" || rc=$?
 [ "$rc" -eq 129 ] && grep -q "unknown set 'bogus'" "$tmp/e" || fail "-s bogus: $rc"
 rc=0; "$hv" mdperf -n 1 -a -- "$loop" 2> "$tmp/e" || rc=$?
 [ "$rc" -eq 129 ] || fail "-n -a: $rc"
-rc=0; "$hv" stat -p origin -e Instr_all -- "$loop" 2> "$tmp/e" || rc=$?
-[ "$rc" -eq 129 ] && grep -q "no CPU counter driver" "$tmp/e" || fail "stat -p origin: $rc $(cat "$tmp/e")"
+
+# the R10000's own counters (docs/r10k-counters.md): `hvpmu stat -p origin`
+# with IRIX perfex names and numbers, exact on loop (its header: 31536
+# instructions, 3002 loads + 1000 prefetches + 1000 syncs = 5002 R10000
+# "loads" (load/prefetch/sync/cacheop), 2000 stores (SC included), 8006
+# control transfers, 4003 FP, 1000 SC); one event per counter
+r10k() { # r10k OUT ARGS...: hvpmu stat -p origin -x, into OUT
+	local out=$1
+	shift
+	"$hv" stat -p origin -x, -o "$tmp/$out" "$@" -- "$loop" 2> "$tmp/$out.err" ||
+		fail "stat -p origin $*: $(cat "$tmp/$out.err")"
+}
+val() { awk -F, -v e="$2" '$3 == e { print $1 }' "$tmp/$1"; }
+want() { # want OUT EVENT VALUE
+	[ "$(val "$1" "$2")" = "$3" ] || { cat "$tmp/$1" >&2; fail "stat -p origin: $2 = $(val "$1" "$2"), want $3"; }
+}
+r10k a -e Graduated_instructions,Graduated_loads
+want a Graduated_instructions 31536
+want a Graduated_loads 5002
+r10k b -e 19,Decoded_branches
+want b 19 2000
+want b Decoded_branches 8006
+r10k c -e Graduated_floating_point_instructions,Issued_store_conditionals
+want c Graduated_floating_point_instructions 4003
+want c Issued_store_conditionals 1000
+r10k d -e Graduated_store_conditionals,Issued_loads
+want d Graduated_store_conditionals 1000
+want d Issued_loads 5002
+# modes: loop's one system call (exit) does not return, so no kernel path
+r10k m -e Graduated_instructions:k,instructions:u
+want m Graduated_instructions:k 0
+want m instructions:u 31536
+# not modeled: counted as not supported; the ECC event is exactly 0
+r10k n -e TLB_misses,Correctable_scache_data_array_ECC_errors
+want n TLB_misses "<not supported>"
+want n Correctable_scache_data_array_ECC_errors 0
+# IP[7] at bit 31: the driver extends the 32-bit counters (both start 256
+# events below bit 31, or with bit 31 already set)
+for init in $((0x7fffff00)) $((0xffffff00)); do
+	r10k w --pic-init "$init" --overflow-log "$tmp/ovf" -e Graduated_instructions,Graduated_loads
+	want w Graduated_instructions 31536
+	want w Graduated_loads 5002
+	grep -q 'pic=0 event=Graduated_instructions .*precise=0' "$tmp/ovf" &&
+		grep -q 'pic=1 event=Graduated_loads .*precise=0' "$tmp/ovf" || { cat "$tmp/ovf" >&2; fail "overflow log $init"; }
+done
+[ "$(wc -l < "$tmp/ovf")" -eq 4 ] || { cat "$tmp/ovf" >&2; fail "0xffffff00: want two interrupts per counter"; }
+# two events of one counter, SPARC names, :h: one line, usage status
+for ev in Graduated_loads,Graduated_stores Instr_all Cycles:h 32; do
+	rc=0; "$hv" stat -p origin -e "$ev" -- "$loop" 2> "$tmp/e" || rc=$?
+	[ "$rc" -eq 129 ] && [ "$(wc -l < "$tmp/e")" -eq 1 ] || fail "stat -p origin -e $ev: $rc $(cat "$tmp/e")"
+done
+"$hv" stat -p origin -e Graduated_loads,Graduated_stores -- "$loop" 2> "$tmp/e" || true
+grep -q "both count on R10000 counter 1 (events 16-31)" "$tmp/e" || fail "same-counter message: $(cat "$tmp/e")"
+# cpustat samples the same counters (at the IRIX clock; loop is shorter
+# than a tick: its total row)
+"$hv" cpustat --platform origin -c pic0=Graduated_instructions,pic1=Graduated_loads 0.01 -- "$loop" 2> "$tmp/cs" ||
+	fail "cpustat --platform origin"
+grep -q ' total  *31536  *5002 *$' "$tmp/cs" || { cat "$tmp/cs" >&2; fail "cpustat --platform origin total"; }
+"$hv" list > "$tmp/list" || fail "hvpmu list"
+grep -q '^  Graduated_loads  *18  counter 1 ' "$tmp/list" || fail "hvpmu list: no R10000 events"
 
 # pingpong (workloads/mips64/c/pingpong.c): a line between CPU 0 (node 0)
 # and CPU 2 (node 1, placement spread) through pipes; runs of N and 2N turns
@@ -117,4 +176,19 @@ awk -F, 'NF == 9 { sum[$1 "/" $2] += $7 }
 		if (bad) exit 1
 		if (n < 8) { print "only " n " interval rows"; exit 1 }
 	}' "$tmp/i.csv" || fail "interval rows (see above)"
+# the R10000 counters of four threads on four CPUs (each its own counters,
+# summed), extended through IP[7] on every CPU: the same totals from
+# 256 events below bit 31 (xz's work does not depend on the interleaving)
+for init in 0 $((0x7fffff00)); do
+	"$hv" stat -p origin -x, -o "$tmp/xs$init" --pic-init "$init" -e Graduated_instructions,Graduated_loads -- \
+		"$xz" -T4 -c < "$tmp/in" > "$tmp/out2.xz" || fail "stat -p origin xz exited $?"
+	xz -dc "$tmp/out2.xz" | cmp -s - "$tmp/in" || fail "stat -p origin xz round trip"
+done
+awk -F, 'FNR == 1 { f++ } { v[f, $3] = $1 }
+	END {
+		i = v[1, "Graduated_instructions"]; l = v[1, "Graduated_loads"]
+		if (!(i > 100000000 && l > i / 10 && l < i)) { print "xz: " i " instructions, " l " loads"; exit 1 }
+		d = v[2, "Graduated_instructions"] - i; if (d < 0) d = -d
+		if (d > i / 1000) { print "xz with --pic-init: " v[2, "Graduated_instructions"] " vs " i; exit 1 }
+	}' "$tmp/xs0" "$tmp/xs$((0x7fffff00))" || fail "stat -p origin xz (see above)"
 echo "mdperf: ok"

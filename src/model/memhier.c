@@ -24,14 +24,15 @@ void hvpmu_machine_set_features(struct hvpmu_machine *m, unsigned features)
 }
 
 /* The pipeline timing that runs with the memory model uses every CTI's
- * outcome, unless none of its rules depends on one and no counter counts
- * one: a platform without a per-CPU PMU whose timing has no branch rule
- * (the Origin), where outcomes change no count. */
+ * outcome, unless none of its rules depends on one (the Origin's timing
+ * has no branch rule).  A counter that counts outcomes asks for them
+ * itself: its back-end's features (HVPMU_FEAT_BRANCHES, e.g. the T4's
+ * Br_mispred, the R10000's event 24). */
 static int branches_matter(const struct hvpmu_machine *m)
 {
 	const struct hvpmu_md_timing *t = &m->md.timing;
 
-	return m->ops->npic || t->mispredict_cycles || t->refetch_cycles || t->btc_cycles;
+	return t->mispredict_cycles || t->refetch_cycles || t->btc_cycles;
 }
 
 unsigned hvpmu_machine_features(const struct hvpmu_machine *m)

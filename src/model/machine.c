@@ -16,7 +16,12 @@
  * references follow the memory model's (docs/tlb-model.md). */
 static int create_mmu(struct hvpmu_machine *m)
 {
-	const struct tlb_chip *chip = m->md.platform == HVPMU_PLATFORM_T1 ? &tlb_chip_t1 : &tlb_chip_t4;
+	static const struct tlb_chip *const chips[HVPMU_NPLATFORMS] = {
+		[HVPMU_PLATFORM_T4] = &tlb_chip_t4,
+		[HVPMU_PLATFORM_T1] = &tlb_chip_t1,
+		[HVPMU_PLATFORM_ORIGIN] = &tlb_chip_origin,
+	};
+	const struct tlb_chip *chip = chips[m->md.platform];
 	struct tlb_mmu_config cfg = chip->mmu;
 	const struct hvpmu_md_memory *mem = &m->md.mem;
 

@@ -47,6 +47,28 @@ const struct tlb_chip tlb_chip_t4 = {
 	},
 };
 
+/* The SGI Origin: no R10000 TLB model yet, the T4's geometry stands in
+ * (docs/tlb-model.md "Physical addresses"); frames in groups of 16 KB,
+ * IRIX's page on the Origin, which is the unit the Hubs home
+ * (docs/origin-directory.md "Pages"). */
+const struct tlb_chip tlb_chip_origin = {
+	.name = "origin",
+	.itlb = { .entries = 64, .ways = 0 },
+	.dtlb = { .entries = 128, .ways = 0 },
+	.mmu = {
+		.phys_base = 0,
+		.phys_size = GB(256),
+		.pgsz_mask = TLB_PGMASK_T4,
+		.tsb_layout = TLB_TSB_SPLIT,
+		.tsb_entries = { 8192, 512 },
+		.retry = TLB_RETRY_WALK,
+		.walk_base_cycles = 10,
+		.ref_cycles = { 20, 45, 314 },
+		.fill_trap_cycles = 200,
+		.frame_group = 16384,
+	},
+};
+
 const struct tlb_chip tlb_chip_t1 = {
 	.name = "t1",
 	.itlb = { .entries = 64, .ways = 0 },
@@ -666,6 +688,27 @@ static int frame_grow(struct tlb_mmu *m)
 	return HVPMU_OK;
 }
 
+/* Frame of a base page in a frame group (cfg.frame_group): the group's
+ * physical block if another page of the group has one, else a new block;
+ * the page's place in it is its place in the virtual group. */
+static int group_frame(struct tlb_mmu *m, uint32_t key, uint64_t page_va, uint64_t *pa)
+{
+	uint64_t g = m->cfg.frame_group, base = page_va & ~(g - 1), off = page_va - base;
+
+	for (uint64_t p = base; p < base + g; p += TLB_PAGE_SIZE(0)) {
+		const struct frame *f = p == page_va ? NULL : frame_slot(m->f, m->fcap, p, key);
+
+		if (f && f->key) { /* a page of the group has its frame: the block is known */
+			*pa = f->pa - (p - base) + off;
+			return HVPMU_OK;
+		}
+	}
+	if (phys_alloc(m, g, g, pa))
+		return HVPMU_EFULL;
+	*pa += off;
+	return HVPMU_OK;
+}
+
 /* Physical frame of the page (ctx, page_va, code): first touch assigns it. */
 static int frame_get(struct tlb_mmu *m, uint32_t ctx, uint64_t page_va, unsigned code, uint64_t *pa)
 {
@@ -680,7 +723,10 @@ static int frame_get(struct tlb_mmu *m, uint32_t ctx, uint64_t page_va, unsigned
 				return rc;
 			f = frame_slot(m->f, m->fcap, page_va, key);
 		}
-		rc = phys_alloc(m, TLB_PAGE_SIZE(code), TLB_PAGE_SIZE(code), &f->pa);
+		if (code == 0 && m->cfg.frame_group > TLB_PAGE_SIZE(0))
+			rc = group_frame(m, key, page_va, &f->pa);
+		else
+			rc = phys_alloc(m, TLB_PAGE_SIZE(code), TLB_PAGE_SIZE(code), &f->pa);
 		if (rc)
 			return rc;
 		f->va = page_va;

@@ -165,6 +165,11 @@ struct tlb_mmu_config {
 	uint32_t walk_base_cycles;         /* fixed cost of one tablewalk */
 	uint32_t ref_cycles[TLB_NREF];     /* latency of one TSB probe by outcome */
 	uint32_t fill_trap_cycles;         /* guest OS handler: page-table walk + TSB store */
+	/* 0, or bytes (a power of two above 8 KB): the 8 KB pages of an aligned
+	 * group of this many bytes of virtual memory get their frames in one
+	 * aligned group of physical memory, in the same order, whichever page
+	 * is touched first (the Origin: 16 KB, IRIX's page) */
+	uint32_t frame_group;
 };
 
 /* Chip defaults as data (docs/tlb-model.md, docs/machine-figures.md §4, §6). */
@@ -176,6 +181,7 @@ struct tlb_chip {
 };
 extern const struct tlb_chip tlb_chip_t4;
 extern const struct tlb_chip tlb_chip_t1;
+extern const struct tlb_chip tlb_chip_origin;
 
 /* ---- TLB ------------------------------------------------------------ */
 

@@ -734,6 +734,43 @@ static void test_demap_range(void **state)
 	tlb_mmu_destroy(m);
 }
 
+/* Frame groups (the Origin: 16 KB): the second 8 KB page of a 16 KB
+ * virtual group touched first still lands in the second half of a 16 KB
+ * aligned physical block, its buddy touched later (after another page's
+ * frame) in the first half of the same block; a T4 mmu hands out 8 KB
+ * frames in touch order. */
+static void test_frame_group(void **state)
+{
+	struct tlb_mmu_config c = tlb_chip_origin.mmu;
+	struct tlb_mmu *m = new_mmu(&c);
+	uint64_t hi, lo, other, pa;
+
+	(void)state;
+	assert_int_equal(c.frame_group, 16384);
+	assert_int_equal(tlb_mmu_translate(m, CTX, VA0 + PG8K + 0x10, &hi, NULL), HVPMU_OK);
+	assert_int_equal(tlb_mmu_translate(m, CTX, VA0 + 8 * PG8K, &other, NULL), HVPMU_OK);
+	assert_int_equal(tlb_mmu_translate(m, CTX, VA0 + 0x20, &lo, NULL), HVPMU_OK);
+	assert_true((hi & 0x3fff) == PG8K + 0x10);
+	assert_true((lo & 0x3fff) == 0x20);
+	assert_true((hi & ~UINT64_C(0x3fff)) == (lo & ~UINT64_C(0x3fff)));
+	assert_true((other & ~UINT64_C(0x3fff)) != (lo & ~UINT64_C(0x3fff)));
+	/* the same again: the frames stay */
+	assert_int_equal(tlb_mmu_translate(m, CTX, VA0 + 0x20, &pa, NULL), HVPMU_OK);
+	assert_true(pa == lo);
+	/* another context's page at the same VA has a block of its own */
+	assert_int_equal(tlb_mmu_translate(m, CTX + 1, VA0, &pa, NULL), HVPMU_OK);
+	assert_true((pa & ~UINT64_C(0x3fff)) != (lo & ~UINT64_C(0x3fff)));
+	tlb_mmu_destroy(m);
+
+	c = t4_config();
+	assert_int_equal(c.frame_group, 0);
+	m = new_mmu(&c);
+	assert_int_equal(tlb_mmu_translate(m, CTX, VA0 + PG8K, &hi, NULL), HVPMU_OK);
+	assert_int_equal(tlb_mmu_translate(m, CTX, VA0, &lo, NULL), HVPMU_OK);
+	assert_true(lo == hi + PG8K); /* touch order */
+	tlb_mmu_destroy(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -754,6 +791,7 @@ int main(void)
 		cmocka_unit_test(test_region_after_touch),
 		cmocka_unit_test(test_shared_tsb),
 		cmocka_unit_test(test_demap_range),
+		cmocka_unit_test(test_frame_group),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,9 +8,11 @@
 # Graduated_instructions,Graduated_loads` (counters only: the R10000's two
 # counters on instruction classes, no memory model; docs/r10k-counters.md);
 # `hvpmu mdperf -s 0` (the Origin machine with its memory model, the Hub
-# counters and the IRIX clock).  Prints the minimum and median wall time
-# and the ratio of the minima to bare qemu (the machine may be shared:
-# other work only slows a run down).
+# counters and the IRIX clock).  The same three with one worker (-T1),
+# against bare qemu-mips64 with one worker: the single-threaded ratios
+# that bench/zlib.sh gives for SPARC.  Prints the minimum and median wall
+# time and the ratio of the minima to bare qemu with as many workers (the
+# machine may be shared: other work only slows a run down).
 # Usage: bench/origin-xz.sh [N] [TEXT]
 set -euo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
@@ -26,16 +28,21 @@ t() {
 }
 declare -A runs
 for ((i = 0; i < n; i++)); do
-	runs[bare]+="$(t qemu-mips64 -L /usr/mips64-linux-gnuabi64 "$xz" -T4 --block-size=256KiB -c)"$'\n'
-	runs[counters]+="$(t "$hv" stat -p origin -o /dev/null -e Graduated_instructions,Graduated_loads -- \
-		"$xz" -T4 --block-size=256KiB -c)"$'\n'
-	runs[mdperf]+="$(t "$hv" mdperf -s 0 -o /dev/null -- "$xz" -T4 --block-size=256KiB -c)"$'\n'
+	for w in 4 1; do
+		args=(-T$w --block-size=256KiB -c)
+		runs[bare$w]+="$(t qemu-mips64 -L /usr/mips64-linux-gnuabi64 "$xz" "${args[@]}")"$'\n'
+		runs[counters$w]+="$(t "$hv" stat -p origin -o /dev/null -e Graduated_instructions,Graduated_loads -- \
+			"$xz" "${args[@]}")"$'\n'
+		runs[mdperf$w]+="$(t "$hv" mdperf -s 0 -o /dev/null -- "$xz" "${args[@]}")"$'\n'
+	done
 done
 stats() { printf '%s' "${runs[$1]}" | sort -g | awk '{ w[NR] = $1 } END { m = (NR % 2) ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2; print w[1], m }'; }
-read -r mb db <<< "$(stats bare)"
-printf 'input %s (%s bytes), xz -T4 --block-size=256KiB, %d runs each, alternating\n' "$text" "$(stat -c %s "$text")" "$n"
+printf 'input %s (%s bytes), xz --block-size=256KiB, %d runs each, alternating\n' "$text" "$(stat -c %s "$text")" "$n"
 printf '%-22s %-9s %-9s %s\n' "" "min wall" "median" "ratio (min / bare)"
-for k in bare counters mdperf; do
-	read -r m d <<< "$(stats "$k")"
-	printf '%-22s %-9s %-9s %5.2fx\n' "$k" "${m}s" "${d}s" "$(echo "$m / $mb" | bc -l)"
+for w in 4 1; do
+	read -r mb db <<< "$(stats bare$w)"
+	for k in bare counters mdperf; do
+		read -r m d <<< "$(stats "$k$w")"
+		printf '%-22s %-9s %-9s %5.2fx\n' "$k -T$w" "${m}s" "${d}s" "$(echo "$m / $mb" | bc -l)"
+	done
 done

@@ -382,13 +382,27 @@ static void block_entry(struct vcpu *v, struct tb_info *ti)
 	note_entered(v, ti);
 }
 
+static inline int entry_fast(struct vcpu *v, struct tb_info *ti, int reached);
+
+/* Several guest threads: without the memory model the common case takes
+ * the fast path too (with it, each block entry goes through the batches,
+ * or, with HVPMU_BATCH=0, through block_entry() under the lock). */
 static void tb_exec(unsigned int vcpu_index, void *udata)
 {
 	struct vcpu *v = vcpu_of(vcpu_index);
 
 	if (v) {
+		struct tb_info *ti = udata;
+		int reached = v->reached_last;
+
 		batch_flush(v);
-		block_entry(v, udata);
+		if (!P.need_memory && v->prev && v->prev->mt) {
+			v->reached_last = 0;
+			if (entry_fast(v, ti, reached))
+				return;
+			v->reached_last = reached;
+		}
+		block_entry(v, ti);
 	}
 }
 

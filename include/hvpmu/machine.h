@@ -391,8 +391,9 @@ int hvpmu_machine_memory_enabled(const struct hvpmu_machine *m);
  * starts.  HVPMU_FEAT_MEMORY turns the memory model on and implies
  * HVPMU_FEAT_BRANCHES: the pipeline timing that runs with it charges
  * every CTI's outcome (docs/timing-model.md) -- except on a machine with
- * no per-CPU counter and no branch rule in its timing (the Origin), where
- * no count depends on an outcome.
+ * no branch rule in its timing (the Origin), where only a counter that
+ * counts outcomes needs them, and asks for HVPMU_FEAT_BRANCHES itself
+ * (its back-end's features: the R10000's mispredicted branches).
  */
 enum hvpmu_feature {
 	HVPMU_FEAT_TAKEN = 1u << 0,    /* conditional CTI outcomes (act->taken_cond) */

@@ -36,6 +36,9 @@ struct hvpmu_insn {
 	uint64_t target;    /* its absolute target */
 };
 
+/* Calls that may wait for another thread or process, besides futex. */
+#define HVPMU_ISA_NWAITS 9
+
 /* Linux system-call numbers of the ISA's user ABI (-1: none). */
 struct hvpmu_isa_syscalls {
 	int64_t exit, exit_group; /* end a thread / the process */
@@ -43,6 +46,11 @@ struct hvpmu_isa_syscalls {
 	int64_t fork, vfork, clone, clone3; /* create a process or a thread */
 	int64_t mmap, madvise;    /* choose mappings and page sizes */
 	int64_t execve, execveat; /* replace the program */
+	/* may wait for another thread or process (docs/kernel-model.md
+	 * "Waiting"): futex with a wait operation, and read, readv, wait4,
+	 * poll, ppoll, select, pselect6, epoll_wait, epoll_pwait in that order */
+	int64_t futex;
+	int64_t waits[HVPMU_ISA_NWAITS];
 };
 
 struct hvpmu_isa {

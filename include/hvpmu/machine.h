@@ -438,8 +438,24 @@ void hvpmu_machine_set_os_handler(struct hvpmu_machine *m, hvpmu_os_fn fn, void 
  * HVPMU_EINVAL (unknown event). */
 int hvpmu_machine_os_event(struct hvpmu_machine *m, const struct hvpmu_os_call *call);
 
-/* Modeled %tick of the strand, in cycles (all modes). */
+/* Modeled %tick of the strand, in cycles (all modes, and the time its
+ * thread waited: hvpmu_machine_resume). */
 uint64_t hvpmu_machine_tick(struct hvpmu_machine *m, uint32_t strand);
+
+/*
+ * The strand's thread resumes after waiting in the OS for the others (the
+ * guest OS says when: a new thread's first dispatch, the return of a
+ * system call that may wait for another thread, docs/kernel-model.md
+ * "Waiting").  A strand's time is the cycles it ran, so one whose thread
+ * was blocked is behind the others; it catches up with the machine's
+ * current time (the furthest strand's, %tick plus cycles not yet synced)
+ * as idle time: %tick moves, no mode's cycles do (no PMU counts it), the
+ * store buffer drains meanwhile, and a tick compare that falls in the gap
+ * fires at the strand's next sync (the next block it runs).  Nothing if the strand is not behind
+ * (a single thread never is).  Single-threaded like the rest of the
+ * machine.
+ */
+void hvpmu_machine_resume(struct hvpmu_machine *m, uint32_t strand);
 
 /*
  * Arm the strand's tick compare: when %tick reaches `deadline` cycles a

@@ -447,6 +447,32 @@ uint64_t hvpmu_machine_tick(struct hvpmu_machine *m, uint32_t strand)
 	return strand < m->nstrands ? tick_of(&m->s[strand]) : 0;
 }
 
+/* The strand's current cycle: %tick and the cycles not yet synced. */
+static uint64_t strand_time(const struct strand *s)
+{
+	return tick_of(s) + s->pending[HVPMU_MODE_USER] + s->pending[HVPMU_MODE_PRIV] + s->pending[HVPMU_MODE_HYPER];
+}
+
+void hvpmu_machine_resume(struct hvpmu_machine *m, uint32_t strand)
+{
+	struct strand *s;
+	uint64_t now = m->chip_now, own;
+
+	if (strand >= m->nstrands)
+		return;
+	s = &m->s[strand];
+	for (uint32_t i = 0; i < m->nstrands; i++) /* chip_now moves with memory references only */
+		if (strand_time(&m->s[i]) > now)
+			now = strand_time(&m->s[i]);
+	own = strand_time(s);
+	if (own >= now)
+		return;
+	s->idle += now - own;
+	s->sb_other += now - own; /* sb_other_cycles() follows %tick */
+	m->chip_now = now;
+	machine_schedule(m, s); /* a tick compare now due: at the next block's sync */
+}
+
 int hvpmu_machine_set_tick_compare(struct hvpmu_machine *m, uint32_t strand, uint64_t deadline)
 {
 	if (strand >= m->nstrands)

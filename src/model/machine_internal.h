@@ -45,6 +45,7 @@ struct strand {
 	uint32_t ctx;                     /* MMU context of the running code: USER_CTX; 0 in the kernel path */
 	enum hvpmu_mode mode;
 	uint64_t cycles[HVPMU_NMODES];    /* modeled cycles per mode */
+	uint64_t idle;                    /* cycles its thread waited in the OS (hvpmu_machine_resume): time, in no mode */
 	uint64_t pending[HVPMU_NMODES];   /* cycles not yet fed to the PMU */
 	uint64_t sb_icycles;              /* user instruction cycles folded into pending at syncs */
 	uint64_t sb_other;                /* sb_other_cycles(), kept up to date where its terms move */
@@ -183,7 +184,7 @@ MACHINE_HIDDEN void machine_devices_destroy(struct hvpmu_machine *m);
 /* %tick of a strand: its cycles in every mode. */
 static inline uint64_t tick_of(const struct strand *s)
 {
-	return s->cycles[HVPMU_MODE_USER] + s->cycles[HVPMU_MODE_PRIV] + s->cycles[HVPMU_MODE_HYPER];
+	return s->cycles[HVPMU_MODE_USER] + s->cycles[HVPMU_MODE_PRIV] + s->cycles[HVPMU_MODE_HYPER] + s->idle;
 }
 
 /* Charge `cyc` user cycles to cause `c`: every user stall goes through

@@ -32,6 +32,17 @@
 enum {
 	N64_READ = N64_BASE + 0,        /* 0   n64 read        sys_read */
 	N64_WRITE = N64_BASE + 1,       /* 1   n64 write       sys_write */
+	/* the calls that may wait (Debian's linux-libc-dev-mips64-cross,
+	 * /usr/mips64-linux-gnuabi64/include/asm/unistd_n64.h __NR_*) */
+	N64_POLL = N64_BASE + 7,
+	N64_READV = N64_BASE + 18,
+	N64_NEWSELECT = N64_BASE + 22,  /* _newselect: n64's select */
+	N64_WAIT4 = N64_BASE + 59,
+	N64_FUTEX = N64_BASE + 194,
+	N64_EPOLL_WAIT = N64_BASE + 209,
+	N64_PSELECT6 = N64_BASE + 260,
+	N64_PPOLL = N64_BASE + 261,
+	N64_EPOLL_PWAIT = N64_BASE + 272,
 	N64_MMAP = N64_BASE + 9,        /* 9   n64 mmap        sys_mips_mmap */
 	N64_MADVISE = N64_BASE + 27,    /* 27  n64 madvise     sys_madvise */
 	N64_CLONE = N64_BASE + 55,      /* 55  n64 clone       __sys_clone */
@@ -181,6 +192,9 @@ const struct hvpmu_isa hvpmu_isa_mips64 = {
 	.annul_in_block = 1, /* the branch-likely's slot is in its block (docs/mips64-isa.md) */
 	.sc = {
 		.exit = N64_EXIT, .exit_group = N64_EXIT_GROUP, .read = N64_READ, .write = N64_WRITE,
+		.futex = N64_FUTEX,
+		.waits = { N64_READ, N64_READV, N64_WAIT4, N64_POLL, N64_PPOLL, N64_NEWSELECT, N64_PSELECT6,
+			   N64_EPOLL_WAIT, N64_EPOLL_PWAIT },
 		.fork = N64_FORK, .vfork = N64_NONE, .clone = N64_CLONE, .clone3 = N64_CLONE3,
 		.mmap = N64_MMAP, .madvise = N64_MADVISE, .execve = N64_EXECVE, .execveat = N64_EXECVEAT,
 	},

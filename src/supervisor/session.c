@@ -380,6 +380,7 @@ static void thread_start(struct hvpmu_session *s, uint32_t strand)
 
 	memset(st, 0, sizeof *st);
 	st->started = 1;
+	hvpmu_machine_resume(s->m, strand); /* a new thread starts at the machine's time */
 	st->next_sample = hvpmu_machine_tick(s->m, strand) + s->rq.sample_cycles;
 	if (strand == 0)
 		s->next_sample = st->next_sample;
@@ -443,11 +444,41 @@ static void syscall_entry(struct hvpmu_session *s, const struct hvpmu_os_call *c
 	}
 }
 
-/* A system call returns: T1 I/O moves the bytes of a read()/write() by
+/* Linux futex operations that wait (include/uapi/linux/futex.h: the
+ * command is op & FUTEX_CMD_MASK, without FUTEX_PRIVATE_FLAG 128 and
+ * FUTEX_CLOCK_REALTIME 256): FUTEX_WAIT 0, FUTEX_LOCK_PI 6,
+ * FUTEX_WAIT_BITSET 9, FUTEX_WAIT_REQUEUE_PI 11, FUTEX_LOCK_PI2 13. */
+static int futex_waits(uint64_t op)
+{
+	switch (op & ~(uint64_t)(128 | 256)) {
+	case 0: case 6: case 9: case 11: case 13:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* The call may have waited for another thread or process
+ * (docs/kernel-model.md "Waiting"). */
+static int may_wait(const struct hvpmu_isa_syscalls *sc, int64_t num, const uint64_t args[6])
+{
+	if (num == sc->futex)
+		return futex_waits(args[1]);
+	for (unsigned i = 0; i < HVPMU_ISA_NWAITS; i++)
+		if (num == sc->waits[i])
+			return 1;
+	return 0;
+}
+
+/* A system call returns: a call that may have waited resumes its strand
+ * at the machine's time; T1 I/O moves the bytes of a read()/write() by
  * DMA (docs/t1-platform.md); mmap/madvise may ask for large pages. */
 static void syscall_return(struct hvpmu_session *s, const struct hvpmu_os_call *c)
 {
 	const struct hvpmu_isa_syscalls *sc = &s->isa->sc;
+
+	if (c->num == s->st[c->strand].sc_num && may_wait(sc, c->num, s->st[c->strand].sc_args))
+		hvpmu_machine_resume(s->m, c->strand);
 
 	if ((c->num == sc->read || c->num == sc->write) && c->ret > 0)
 		hvpmu_machine_io(s->m, c->strand, c->num == sc->read, (uint64_t)c->ret);

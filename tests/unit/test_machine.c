@@ -659,6 +659,60 @@ static void test_machine_tick_compare(void **state)
 	hvpmu_machine_destroy(m);
 }
 
+/* --- a thread resumes after a wait (hvpmu_machine_resume) ------------------ */
+
+/* A strand behind the furthest one catches up as idle time: %tick moves
+ * to the machine's time, a tick compare in the gap fires at the next sync
+ * in user mode, the furthest strand and a strand that is not behind stay. */
+static void test_resume_catches_up(void **state)
+{
+	struct hvpmu_md md;
+	struct hvpmu_machine *m;
+	struct timer_spy spy = { 0, 0, HVPMU_NMODES };
+
+	(void)state;
+	assert_int_equal(hvpmu_md_default(HVPMU_PLATFORM_T4, &md), HVPMU_OK);
+	assert_int_equal(hvpmu_machine_create(&md, &m), HVPMU_OK);
+	hvpmu_machine_set_trap_handler(m, spy_trap, &spy);
+	assert_int_equal(hvpmu_machine_set_tick_compare(m, 0, 3000), HVPMU_OK);
+	assert_int_equal(hvpmu_machine_add_cycles(m, 1, HVPMU_MODE_USER, 5000), HVPMU_OK);
+	assert_int_equal(hvpmu_machine_set_mode(m, 0, HVPMU_MODE_PRIV), HVPMU_OK);
+	assert_int_equal(hvpmu_machine_add_cycles(m, 0, HVPMU_MODE_PRIV, 100), HVPMU_OK);
+	assert_int_equal(hvpmu_machine_tick(m, 0), 100);
+	hvpmu_machine_resume(m, 0);
+	assert_int_equal(hvpmu_machine_tick(m, 0), 5000);
+	assert_int_equal(spy.timers, 0); /* privileged: delivered in user mode */
+	hvpmu_machine_resume(m, 0);      /* not behind: nothing */
+	assert_int_equal(hvpmu_machine_tick(m, 0), 5000);
+	hvpmu_machine_resume(m, 1);      /* the furthest: nothing */
+	assert_int_equal(hvpmu_machine_tick(m, 1), 5000);
+	assert_int_equal(hvpmu_machine_set_mode(m, 0, HVPMU_MODE_USER), HVPMU_OK);
+	assert_int_equal(spy.timers, 1);
+	hvpmu_machine_resume(m, 99);     /* no such strand: nothing */
+	hvpmu_machine_destroy(m);
+}
+
+/* The idle time is in no mode: cycles:uk counts only what the strand ran. */
+static void test_resume_counts_no_cycles(void **state)
+{
+	static struct sim s;
+	int cuk;
+
+	(void)state;
+	sim_init(&s, 0, 0, NULL);
+	cuk = add_event(&s, "cycles:uk", 26, 0, 1, 1, 0);
+	assert_int_equal(hvpmu_sv_start_strand(s.sv, 0), HVPMU_OK);
+	run_loop(&s, 100);
+	assert_int_equal(hvpmu_machine_add_cycles(s.m, 1, HVPMU_MODE_USER, 1000000), HVPMU_OK);
+	assert_int_equal(hvpmu_machine_sync(s.m, 0, s.prev, NULL), HVPMU_OK);
+	hvpmu_machine_resume(s.m, 0);
+	assert_true(hvpmu_machine_tick(s.m, 0) >= 1000000);
+	run_loop(&s, 100);
+	sim_stop(&s);
+	assert_int_equal(read_ev(&s, cuk).raw, s.insns);
+	sim_fini(&s);
+}
+
 /* --- privileged cycles: sl=26 with st=1 ---------------------------------- */
 
 /* A system call as the plugin models it: the OS runs privileged. */
@@ -988,6 +1042,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_exact_counts, teardown),
+		cmocka_unit_test(test_resume_catches_up),
+		cmocka_unit_test_teardown(test_resume_counts_no_cycles, teardown),
 		cmocka_unit_test_teardown(test_counts_extend_past_wrap, teardown),
 		cmocka_unit_test_teardown(test_precise_trap_pc, teardown),
 		cmocka_unit_test_teardown(test_precise_two_pcs_in_one_block, teardown),

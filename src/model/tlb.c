@@ -30,44 +30,34 @@ _Static_assert(TLB_MICRO <= 64 && (TLB_MICRO & (TLB_MICRO - 1)) == 0, "tlb->slot
 #define TSB1_INDEX_SHIFT TLB_PAGE_SHIFT(TLB_PGSZ_4M) /* Linux REAL_HPAGE_SHIFT */
 #define REGIONS_MIN 8u
 
-const struct tlb_chip tlb_chip_t4 = {
-	.name = "t4",
-	.itlb = { .entries = 64, .ways = 0 },
-	.dtlb = { .entries = 128, .ways = 0 },
-	.mmu = {
-		.phys_base = 0,
-		.phys_size = GB(256),
-		.pgsz_mask = TLB_PGMASK_T4,
-		.tsb_layout = TLB_TSB_SPLIT,
-		.tsb_entries = { 8192, 512 },
-		.retry = TLB_RETRY_WALK,
-		.walk_base_cycles = 10,
-		.ref_cycles = { 20, 45, 314 },
-		.fill_trap_cycles = 200,
-	},
-};
+/* The T4's MMU: its TLBs and walk costs, frames in groups of `group`
+ * bytes (0: each page its own frame). */
+#define TLB_T4_CHIP(chip_name, group)                          \
+	{                                                      \
+		.name = chip_name,                             \
+		.itlb = { .entries = 64, .ways = 0 },          \
+		.dtlb = { .entries = 128, .ways = 0 },         \
+		.mmu = {                                       \
+			.phys_base = 0,                        \
+			.phys_size = GB(256),                  \
+			.pgsz_mask = TLB_PGMASK_T4,            \
+			.tsb_layout = TLB_TSB_SPLIT,           \
+			.tsb_entries = { 8192, 512 },          \
+			.retry = TLB_RETRY_WALK,               \
+			.walk_base_cycles = 10,                \
+			.ref_cycles = { 20, 45, 314 },         \
+			.fill_trap_cycles = 200,               \
+			.frame_group = (group),                \
+		},                                             \
+	}
+
+const struct tlb_chip tlb_chip_t4 = TLB_T4_CHIP("t4", 0);
 
 /* The SGI Origin: no R10000 TLB model yet, the T4's geometry stands in
  * (docs/tlb-model.md "Physical addresses"); frames in groups of 16 KB,
  * IRIX's page on the Origin, which is the unit the Hubs home
- * (docs/origin-directory.md "Pages"). */
-const struct tlb_chip tlb_chip_origin = {
-	.name = "origin",
-	.itlb = { .entries = 64, .ways = 0 },
-	.dtlb = { .entries = 128, .ways = 0 },
-	.mmu = {
-		.phys_base = 0,
-		.phys_size = GB(256),
-		.pgsz_mask = TLB_PGMASK_T4,
-		.tsb_layout = TLB_TSB_SPLIT,
-		.tsb_entries = { 8192, 512 },
-		.retry = TLB_RETRY_WALK,
-		.walk_base_cycles = 10,
-		.ref_cycles = { 20, 45, 314 },
-		.fill_trap_cycles = 200,
-		.frame_group = 16384,
-	},
-};
+ * (docs/origin-directory.md "What the model keeps"). */
+const struct tlb_chip tlb_chip_origin = TLB_T4_CHIP("origin", 16384);
 
 const struct tlb_chip tlb_chip_t1 = {
 	.name = "t1",

@@ -618,16 +618,24 @@ static void spy_trap(void *ctx, const struct hvpmu_trap *t)
 	}
 }
 
-static void test_machine_tick_compare(void **state)
+/* A default T4 whose traps go to `spy`. */
+static struct hvpmu_machine *spied_t4(struct timer_spy *spy)
 {
 	struct hvpmu_md md;
 	struct hvpmu_machine *m;
-	struct timer_spy spy = { 0, 0, HVPMU_NMODES };
 
-	(void)state;
 	assert_int_equal(hvpmu_md_default(HVPMU_PLATFORM_T4, &md), HVPMU_OK);
 	assert_int_equal(hvpmu_machine_create(&md, &m), HVPMU_OK);
-	hvpmu_machine_set_trap_handler(m, spy_trap, &spy);
+	hvpmu_machine_set_trap_handler(m, spy_trap, spy);
+	return m;
+}
+
+static void test_machine_tick_compare(void **state)
+{
+	struct timer_spy spy = { 0, 0, HVPMU_NMODES };
+	struct hvpmu_machine *m = spied_t4(&spy);
+
+	(void)state;
 	assert_int_equal(hvpmu_machine_set_tick_compare(m, 0, 1000), HVPMU_OK);
 	assert_int_equal(hvpmu_machine_add_cycles(m, 0, HVPMU_MODE_USER, 999), HVPMU_OK);
 	assert_int_equal(spy.timers, 0);
@@ -666,14 +674,10 @@ static void test_machine_tick_compare(void **state)
  * in user mode, the furthest strand and a strand that is not behind stay. */
 static void test_resume_catches_up(void **state)
 {
-	struct hvpmu_md md;
-	struct hvpmu_machine *m;
 	struct timer_spy spy = { 0, 0, HVPMU_NMODES };
+	struct hvpmu_machine *m = spied_t4(&spy);
 
 	(void)state;
-	assert_int_equal(hvpmu_md_default(HVPMU_PLATFORM_T4, &md), HVPMU_OK);
-	assert_int_equal(hvpmu_machine_create(&md, &m), HVPMU_OK);
-	hvpmu_machine_set_trap_handler(m, spy_trap, &spy);
 	assert_int_equal(hvpmu_machine_set_tick_compare(m, 0, 3000), HVPMU_OK);
 	assert_int_equal(hvpmu_machine_add_cycles(m, 1, HVPMU_MODE_USER, 5000), HVPMU_OK);
 	assert_int_equal(hvpmu_machine_set_mode(m, 0, HVPMU_MODE_PRIV), HVPMU_OK);

@@ -45,6 +45,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include "turns.h"
 
 #define LINE 128                   /* the R10000 secondary line */
 #define FRAME 8192                 /* hvpmu's frame */
@@ -56,7 +57,6 @@
 #define REGION (MARGIN + 2 * WAY + SPAN + MARGIN)
 
 static volatile char region[2][REGION] __attribute__((aligned(16384)));
-static int to[4][2]; /* to[k]: the turn of thread k (0: main) */
 static long lines[2]; /* lines of CPU 2 and CPU 3 */
 
 /* Offset of the i-th line of step 2: lines 0..62 of each 8 KB after the margin. */
@@ -82,22 +82,6 @@ static long run(int which)
 	for (long i = 0; i < k; i++)
 		sum -= r[at(i)]; /* step 3: a read of an unowned line */
 	return sum;
-}
-
-static void wait_turn(int k)
-{
-	char b;
-
-	if (read(to[k][0], &b, 1) != 1)
-		exit(3);
-}
-
-static void pass_turn(int k)
-{
-	char b = 0;
-
-	if (write(to[k][1], &b, 1) != 1)
-		exit(3);
 }
 
 static void *thread(void *arg)

@@ -52,6 +52,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include "turns.h"
 
 #define LINE 128                     /* the R10000 secondary line */
 #define FRAME 8192                   /* hvpmu's frame */
@@ -61,29 +62,12 @@
 #define SPAN (MARGIN + (MAXN + PER_FRAME - 1) / PER_FRAME * FRAME + MARGIN)
 
 static volatile char buf[SPAN] __attribute__((aligned(16384)));
-static int to[4][2]; /* to[k]: the turn of thread k (0: main) */
 static long n;
 
 /* Offset of the i-th line: lines 0..62 of each 8 KB after the margin. */
 static long at(long i)
 {
 	return MARGIN + i / PER_FRAME * FRAME + i % PER_FRAME * LINE;
-}
-
-static void wait_turn(int k)
-{
-	char b;
-
-	if (read(to[k][0], &b, 1) != 1)
-		exit(3);
-}
-
-static void pass_turn(int k)
-{
-	char b = 0;
-
-	if (write(to[k][1], &b, 1) != 1)
-		exit(3);
 }
 
 static long load_all(void)

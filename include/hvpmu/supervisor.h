@@ -226,9 +226,21 @@ struct hvpmu_sv_backend;
 const struct hvpmu_sv_backend *hvpmu_sv_backend_at(unsigned i);
 const struct hvpmu_sv_backend *hvpmu_sv_backend_of(int platform);
 
+/* Services of a platform's hypervisor or kernel that a tool is built on
+ * (struct hvpmu_sv_backend_desc.services). */
+enum hvpmu_sv_service {
+	HVPMU_SV_SERVICE_MMUSTAT = 1u << 0, /* sun4v MMU statistics (niagara-mmustat-api.txt): hvpmu mmustat */
+	HVPMU_SV_SERVICE_MDPERF = 1u << 1,  /* IRIX syssgi(SGI_EVENTCTR, MDPERF_*) (irix-mdperf.2): hvpmu mdperf */
+};
+/* The platform name of the first back-end (in hvpmu_sv_backend_at()
+ * order) whose platform offers `service`: a tool's default platform.
+ * NULL if none does. */
+const char *hvpmu_sv_platform_with(enum hvpmu_sv_service service);
+
 /* What a back-end shows a user. */
 struct hvpmu_sv_backend_desc {
 	const char *name;           /* "t4", "t1": the platform name that selects it (-p) */
+	unsigned services;          /* enum hvpmu_sv_service: what its hypervisor or kernel offers the tools */
 	const char *title;          /* heading of its events in `hvpmu list` */
 	const char *alias_title;    /* heading of its generic aliases, NULL if it lists none */
 	const char *raw_help;       /* the raw syntax and modifiers, NULL if none is listed */

@@ -29,6 +29,14 @@ const struct hvpmu_sv_backend *hvpmu_sv_backend_of(int platform)
 	return NULL;
 }
 
+const char *hvpmu_sv_platform_with(enum hvpmu_sv_service service)
+{
+	for (unsigned i = 0; i < NBACKENDS; i++)
+		if (backends[i]->desc.services & service)
+			return backends[i]->desc.name;
+	return NULL;
+}
+
 const struct hvpmu_sv_backend_desc *hvpmu_sv_backend_desc(const struct hvpmu_sv_backend *be)
 {
 	return &be->desc;

@@ -156,6 +156,7 @@ static unsigned uncore_count(const struct hvpmu_md *md)
 const struct hvpmu_sv_backend sv_backend_origin = {
 	.desc = {
 		.name = "origin",
+		.services = HVPMU_SV_SERVICE_MDPERF, /* the IRIX kernel's Hub counters (src/services/irix.c) */
 		.title = "MIPS R10000 events (hvpmu stat -p origin; IRIX perfex numbers and r10k_counters(5) names, "
 			 "docs/r10k-counters.md):",
 		.alias_title = "R10000 generic aliases (hvpmu stat -p origin):",

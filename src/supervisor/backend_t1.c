@@ -118,6 +118,7 @@ static unsigned uncore_count(const struct hvpmu_md *md)
 const struct hvpmu_sv_backend sv_backend_t1 = {
 	.desc = {
 		.name = "t1",
+		.services = HVPMU_SV_SERVICE_MMUSTAT, /* the T1 hypervisor's MMU statistics (src/services/sun4v.c) */
 		.title = "UltraSPARC T1 events (hvpmu stat -p t1; niagara-perf-api.txt §2.1):",
 		.alias_title = NULL,
 		.raw_help = NULL,

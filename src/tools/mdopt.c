@@ -44,6 +44,18 @@ int tool_set_platform(const char *tool, const char *name, struct stat_request *r
 	return 0;
 }
 
+int tool_default_platform(const char *tool, enum hvpmu_sv_service service, const char *what, struct stat_request *rq)
+{
+	const char *name = hvpmu_sv_platform_with(service);
+
+	if (!name || strlen(name) >= sizeof rq->platform) {
+		fprintf(stderr, "%s: no platform offers the %s\n", tool, what);
+		return -1;
+	}
+	strcpy(rq->platform, name);
+	return 0;
+}
+
 const char *tool_platform_names(char *buf, size_t n, const char *sep)
 {
 	const char *name;

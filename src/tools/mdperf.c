@@ -269,7 +269,8 @@ int cmd_mdperf(int argc, char **argv)
 	int c, rc, ok, node_given = 0, all = 0, json = 0, platform, platform_given = 0, next;
 
 	memset(&rq, 0, sizeof rq);
-	strcpy(rq.platform, "origin");
+	if (tool_default_platform("hvpmu mdperf", HVPMU_SV_SERVICE_MDPERF, "Hub MD counters", &rq))
+		return EXIT_USAGE;
 	rq.mdperf = 1;
 	rq.mdperf_node = CNODEID_NONE;
 	rq.mdperf_sets = ALL_SETS;

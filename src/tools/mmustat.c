@@ -19,9 +19,12 @@
 
 static int usage(FILE *f)
 {
+	const char *dflt = hvpmu_sv_platform_with(HVPMU_SV_SERVICE_MMUSTAT);
+
 	fprintf(f, "usage: hvpmu mmustat [-p PLATFORM] [--md FILE] [-x SEP | -j] -- PROGRAM [ARGS]\n"
-		   "  -p  platform (default t1: MMU statistics are a Niagara-1 service)\n"
-		   "  -x  CSV with separator SEP;  -j  JSON lines\n");
+		   "  -p  platform (default: the first that offers MMU statistics, %s)\n"
+		   "  -x  CSV with separator SEP;  -j  JSON lines\n",
+		dflt ? dflt : "none");
 	return f == stdout ? 0 : EXIT_USAGE;
 }
 
@@ -39,7 +42,8 @@ int cmd_mmustat(int argc, char **argv)
 	int json = 0, c, rc, ok;
 
 	memset(&rq, 0, sizeof rq);
-	strcpy(rq.platform, "t1");
+	if (tool_default_platform("hvpmu mmustat", HVPMU_SV_SERVICE_MMUSTAT, "MMU statistics", &rq))
+		return EXIT_USAGE;
 	rq.mmustat = 1;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+p:x:jh", opts, NULL)) != -1) {

@@ -59,6 +59,10 @@ int interval_cycles(const char *tool, double interval, uint64_t clock_hz, uint64
  * recorded in rq->platform; *platform gets its platform (enum
  * hvpmu_platform).  Errors print one line prefixed by `tool` and return -1. */
 int tool_set_platform(const char *tool, const char *name, struct stat_request *rq, int *platform);
+/* The tool's default platform: the first whose hypervisor or kernel offers
+ * `service` (hvpmu_sv_platform_with), `what` naming it in the one-line
+ * message if none does.  Returns 0 or -1. */
+int tool_default_platform(const char *tool, enum hvpmu_sv_service service, const char *what, struct stat_request *rq);
 /* The built-in descriptions' names joined by `sep` ("t4, t4-1, ..."), in
  * buf (n bytes, truncated to fit); returns buf. */
 const char *tool_platform_names(char *buf, size_t n, const char *sep);

@@ -312,6 +312,22 @@ static void test_strand_ownership(void **state)
 	}
 }
 
+/* A tool's default platform is the first back-end whose platform offers
+ * its service: MMU statistics on the T1 (the T4's hypervisor refuses
+ * them), the Hub MD counters on the Origin. */
+static void test_platform_with_service(void **state)
+{
+	(void)state;
+	assert_string_equal(hvpmu_sv_platform_with(HVPMU_SV_SERVICE_MMUSTAT), "t1");
+	assert_string_equal(hvpmu_sv_platform_with(HVPMU_SV_SERVICE_MDPERF), "origin");
+	assert_null(hvpmu_sv_platform_with(0));
+	for (unsigned i = 0; hvpmu_sv_backend_at(i); i++) {
+		const struct hvpmu_sv_backend_desc *d = hvpmu_sv_backend_desc(hvpmu_sv_backend_at(i));
+
+		assert_int_equal(d->services & ~(unsigned)(HVPMU_SV_SERVICE_MMUSTAT | HVPMU_SV_SERVICE_MDPERF), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -322,6 +338,7 @@ int main(void)
 		cmocka_unit_test(test_from_user_mode_t1),
 		cmocka_unit_test(test_ignores_other_traps),
 		cmocka_unit_test(test_strand_ownership),
+		cmocka_unit_test(test_platform_with_service),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

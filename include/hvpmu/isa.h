@@ -37,7 +37,7 @@ struct hvpmu_insn {
 };
 
 /* Calls that may wait for another thread or process, besides futex. */
-#define HVPMU_ISA_NWAITS 9
+#define HVPMU_ISA_NWAITS 11
 
 /* Linux system-call numbers of the ISA's user ABI (-1: none). */
 struct hvpmu_isa_syscalls {
@@ -48,7 +48,9 @@ struct hvpmu_isa_syscalls {
 	int64_t execve, execveat; /* replace the program */
 	/* may wait for another thread or process (docs/kernel-model.md
 	 * "Waiting"): futex with a wait operation, and read, readv, wait4,
-	 * poll, ppoll, select, pselect6, epoll_wait, epoll_pwait in that order */
+	 * poll, ppoll, select, pselect6, epoll_wait, epoll_pwait, epoll_pwait2
+	 * and the ISA's second select (_newselect; -1 where select is one call)
+	 * in that order */
 	int64_t futex;
 	int64_t waits[HVPMU_ISA_NWAITS];
 };

@@ -43,6 +43,7 @@ enum {
 	N64_PSELECT6 = N64_BASE + 260,
 	N64_PPOLL = N64_BASE + 261,
 	N64_EPOLL_PWAIT = N64_BASE + 272,
+	N64_EPOLL_PWAIT2 = N64_BASE + 441,
 	N64_MMAP = N64_BASE + 9,        /* 9   n64 mmap        sys_mips_mmap */
 	N64_MADVISE = N64_BASE + 27,    /* 27  n64 madvise     sys_madvise */
 	N64_CLONE = N64_BASE + 55,      /* 55  n64 clone       __sys_clone */
@@ -194,7 +195,7 @@ const struct hvpmu_isa hvpmu_isa_mips64 = {
 		.exit = N64_EXIT, .exit_group = N64_EXIT_GROUP, .read = N64_READ, .write = N64_WRITE,
 		.futex = N64_FUTEX,
 		.waits = { N64_READ, N64_READV, N64_WAIT4, N64_POLL, N64_PPOLL, N64_NEWSELECT, N64_PSELECT6,
-			   N64_EPOLL_WAIT, N64_EPOLL_PWAIT },
+			   N64_EPOLL_WAIT, N64_EPOLL_PWAIT, N64_EPOLL_PWAIT2, N64_NONE /* one select */ },
 		.fork = N64_FORK, .vfork = N64_NONE, .clone = N64_CLONE, .clone3 = N64_CLONE3,
 		.mmap = N64_MMAP, .madvise = N64_MADVISE, .execve = N64_EXECVE, .execveat = N64_EXECVEAT,
 	},

@@ -57,9 +57,10 @@ const struct hvpmu_isa hvpmu_isa_sparcv9 = {
 		/* Debian's linux-libc-dev-sparc64-cross,
 		 * /usr/sparc64-linux-gnu/include/asm/unistd_64.h __NR_*: futex 142;
 		 * read 3, readv 120, wait4 7, poll 153, ppoll 298, select 93,
-		 * pselect6 297, epoll_wait 195, epoll_pwait 309 */
+		 * pselect6 297, epoll_wait 195, epoll_pwait 309, epoll_pwait2 441,
+		 * _newselect 230 (the select glibc calls) */
 		.futex = 142,
-		.waits = { 3, 120, 7, 153, 298, 93, 297, 195, 309 },
+		.waits = { 3, 120, 7, 153, 298, 93, 297, 195, 309, 441, 230 },
 	},
 	.decode = sparc_decode,
 	.prefetch_dest = sparc_prefetch_dest,

@@ -153,6 +153,10 @@ static struct plugin {
 	struct tb_info *prod_prev; /* guest thread: block entered last */
 	uint64_t prod_mark;        /* its execs at its entry */
 	int ended;                 /* the program's end is reported (HVPMU_OS_HALT) */
+	/* batches: exit_group's system call, told to the guest OS at the end,
+	 * once every thread's batch has run (syscall_entry, program_end) */
+	int exit_pending;
+	struct hvpmu_os_call exit_call;
 } P = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /*
@@ -622,7 +626,6 @@ static __thread struct vcpu *self_vcpu;
  * one thread's at a time, the threads' own work is not). */
 static __attribute__((noinline)) void batch_full(struct vcpu *v)
 {
-	self_vcpu = v;
 	if (v->nb < BATCH_MAX && pthread_mutex_trylock(&P.lock) != 0)
 		return;
 	if (v->nb == BATCH_MAX)
@@ -633,6 +636,8 @@ static __attribute__((noinline)) void batch_full(struct vcpu *v)
 
 static inline void batch_put(struct vcpu *v, uint64_t w0, uint64_t w1)
 {
+	if (__builtin_expect(v->nb == 0, 0))
+		self_vcpu = v; /* a fatal signal may come before the batch is full */
 	v->batch[v->nb++] = (struct evrec){ w0, w1 };
 	if (__builtin_expect((v->nb & (BATCH_SLOTS - 1)) == 0, 0))
 		batch_full(v);
@@ -916,11 +921,20 @@ static void syscall_entry(struct vcpu *v, int64_t num, const uint64_t *args)
 	account_prev(v, 0);
 	resolve_pending(v, 0, 1);
 	sync_vcpu(v, last, NULL);
-	/* the other threads' batches run at the end (program_end): their
-	 * threads run on until QEMU stops them */
+	if (num == P.isa->sc.exit_group && P.batch) {
+		/* The other threads' batches can run only at the end (program_end):
+		 * their threads record on until QEMU stops them.  The guest OS
+		 * stops every strand's counters at exit_group, so it hears of it
+		 * then, after those batches. */
+		P.exit_pending = 1;
+		P.exit_call = (struct hvpmu_os_call){ .ev = HVPMU_OS_SYSCALL, .strand = v->strand, .num = num };
+		memcpy(P.exit_call.args, args, sizeof P.exit_call.args);
+		unlock();
+		return;
+	}
 	if (num == P.isa->sc.exit_group || num == P.isa->sc.exit)
 		for (uint32_t i = 0; i < P.nvcpu; i++)
-			if (P.vcpu[i].live && (&P.vcpu[i] == v || (num == P.isa->sc.exit_group && !P.batch)))
+			if (P.vcpu[i].live && (&P.vcpu[i] == v || num == P.isa->sc.exit_group))
 				flush_vcpu(&P.vcpu[i]);
 	os_event(HVPMU_OS_SYSCALL, v->strand, num, args, 0);
 	unlock();
@@ -1209,8 +1223,13 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 	}
 	v = &P.vcpu[vcpu_index];
 	if (!v->live) {
+		/* QEMU gives a new thread the index of one that exited (the
+		 * highest free): its batch buffer serves again */
+		struct evrec *batch = v->batch;
+
 		memset(v, 0, sizeof *v);
-		if (P.need_memory && !(v->batch = malloc(BATCH_MAX * sizeof *v->batch))) {
+		v->batch = batch;
+		if (P.need_memory && !v->batch && !(v->batch = malloc(BATCH_MAX * sizeof *v->batch))) {
 			fprintf(stderr, "hvpmu: out of memory for guest thread %u; not counted\n", vcpu_index);
 			unlock();
 			return;
@@ -1244,7 +1263,10 @@ static void vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
 	lock();
 	flush_vcpu(v);
 	os_event(HVPMU_OS_THREAD_EXIT, v->strand, 0, NULL, 0);
+	v->live = 0; /* the index is free: QEMU may give it to the next thread */
 	unlock();
+	if (self_vcpu == v)
+		self_vcpu = NULL;
 }
 
 static void flush_all(void)
@@ -1296,9 +1318,22 @@ static void program_end(int sig)
 	lock();
 	if (!P.ended) {
 		P.ended = 1;
-		for (uint32_t i = 0; i < P.nvcpu; i++)
-			if (P.vcpu[i].live)
-				flush_vcpu(&P.vcpu[i]);
+		for (uint32_t i = 0; i < P.nvcpu; i++) {
+			struct vcpu *v = &P.vcpu[i];
+
+			if (!v->live)
+				continue;
+			if (v->nb) {
+				/* records that will not run: the block entered
+				 * last was not reached, its successor is unknown */
+				v->prev = NULL;
+				v->reached_last = 0;
+				v->pend = 0;
+			}
+			flush_vcpu(v);
+		}
+		if (P.exit_pending)
+			hvpmu_machine_os_event(P.m, &P.exit_call);
 		os_event(HVPMU_OS_HALT, 0, sig, NULL, 0);
 	}
 	unlock();
@@ -1397,6 +1432,13 @@ int hvpmu_qemu_source_start(uint64_t id, const struct qemu_info_t *info, struct 
 	 * start, the guest thread runs the model */
 	if (P.need_memory && getenv("HVPMU_MODEL_THREAD") && strcmp(getenv("HVPMU_MODEL_THREAD"), "1") == 0)
 		offload_start();
+	/* A thread may hold the lock in a system-call callback (outside QEMU's
+	 * exclusive section) while another forks: the child would inherit it
+	 * held.  Forks take it first. */
+	if (pthread_atfork(lock, unlock, unlock) != 0) {
+		fprintf(stderr, "hvpmu plugin: pthread_atfork failed\n");
+		return -1;
+	}
 	P.id = id;
 	register_callbacks(id);
 	return 0;

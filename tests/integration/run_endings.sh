@@ -6,6 +6,9 @@
 #   - the program dies of SIGSEGV (a fault) or SIGABRT (kill of itself),
 #     exits from its second thread, or replaces itself (execve): exact
 #     counts, the ending named, the exit status 128+N / N;
+#   - a thread's counts are kept when the main thread exits under it, when
+#     it dies of a fault, and when a later thread takes its CPU index,
+#     with and without the memory model's batches;
 #   - SIGINT to the whole process group (as ^C), SIGTERM to the tool:
 #     the tool passes it on, prints the counts up to it, exits 128+N;
 #   - SIGKILL to the emulator: the counts of the last OS tick, said to be
@@ -71,6 +74,28 @@ all=$(count "$tmp/te.csv" Instr_all:u)
 [ "$rc" -eq 3 ] && [ "$(count "$tmp/te.csv" SW_prefetch:u)" = 100000 ] && [ "$all" -ge 400020 ] &&
 	[ "$all" -le 400032 ] || { cat "$tmp/te.err" "$tmp/te.csv" >&2; fail "thread_exit: status $rc or counts"; }
 exact exec exec 0 'replaced itself (execve)' 300009 100000 200009
+
+# threads that end otherwise, SW_prefetch:u exact (workloads/ends/*.S):
+# instruction events only; with the memory model (DC_miss_nospec), which
+# runs in per-vCPU batches (docs/event-source.md "Batches"); the same with
+# HVPMU_BATCH=0
+# threads LABEL PROGRAM STATUS PREFETCHES
+threads() {
+	local mode more vars rc
+	for mode in "" ",DC_miss_nospec" ",DC_miss_nospec HVPMU_BATCH=0"; do
+		read -r more vars <<< "$mode"
+		label="$1${more:+ with ${more#,}}${vars:+ $vars}"
+		rc=0
+		env -i $vars "$hvpmu" stat -x, -o "$tmp/$1.csv" -e "Instr_all:u,SW_prefetch:u$more" -- "$ends/$2" \
+			2> "$tmp/$1.err" || rc=$?
+		[ "$rc" -eq "$3" ] || { cat "$tmp/$1.err" >&2; fail "$label: exit status $rc, want $3"; }
+		[ "$(count "$tmp/$1.csv" SW_prefetch:u)" = "$4" ] ||
+			{ cat "$tmp/$1.csv" >&2; fail "$label: SW_prefetch:u is not $4"; }
+	done
+}
+threads main_exit main_exit 0 1001      # exit_group while the child runs
+threads thread_segv thread_segv 139 1001 # the child dies before its first full batch
+threads thread_reuse thread_reuse 0 2000 # the second thread has the first one's CPU index
 
 # tied LABEL CSV: spin's counts, Instr_all = 3n, Branches = n, Instr_other = 2n, n > 0
 tied() {

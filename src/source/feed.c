@@ -1,0 +1,477 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * feed: the machine model's side of layer 1's event sources (feed.h):
+ * accounting retired instructions by block, branch outcomes, memory
+ * references and prefetches, syncs, batches and the guest-OS events of a
+ * vCPU, for the QEMU plugin and the service's remote source.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "feed.h"
+
+struct feed hvpmu_feed_state = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* Expand the whole executions of dirty blocks into class counts: due
+ * before every machine sync (single-threaded mode). */
+void feed_expand_dirty(struct vcpu *v)
+{
+	while (v->dirty) {
+		struct tb_info *t = v->dirty;
+		uint64_t now = P.off ? t->oexecs : t->execs;
+		uint64_t d = now - t->synced_execs;
+
+		for (uint32_t k = 0; k < t->nhist; k++)
+			v->act->icount[t->hist[k].cls] += d * t->hist[k].n;
+		t->synced_execs = now;
+		t->dirty = 0;
+		v->dirty = t->next_dirty;
+	}
+}
+
+/*
+ * Account the instructions of v->prev that retired, given that the next
+ * block starts at `vaddr` (0 if none: system call, exit, flush).
+ */
+int feed_account_prev(struct vcpu *v, uint64_t vaddr)
+{
+	struct tb_info *p = v->prev;
+	int reached;
+
+	v->prev = NULL;
+	if (!p)
+		return 0;
+	if (p->mt) {
+		reached = v->reached_last;
+		v->reached_last = 0;
+		if (reached)
+			add_whole(v, p);
+	} else {
+		/* the model thread is told by the record (REC_TB); here the
+		 * inline counter is read live */
+		reached = P.off ? v->reached_last : p->execs != v->mark_seen;
+		v->reached_last = 0;
+		if (reached)
+			note_completed(v, p);
+	}
+	if (reached) {
+		if (vaddr == p->last_pc) /* the last instruction trapped and restarts */
+			v->act->icount[p->last_cls]--;
+		else if (p->slot_annul && vaddr == p->last_pc + P.isa->insn_bytes && vaddr != p->cti_target)
+			v->act->icount[p->last_cls]--; /* not taken: its slot was annulled */
+	} else if (vaddr >= p->blk.vaddr && vaddr < p->last_pc) {
+		/* left early: instruction (vaddr - start) / 4 trapped and restarts */
+		add_prefix(v, p, (vaddr - p->blk.vaddr) / P.isa->insn_bytes);
+	}
+	/* else left early at an unknown instruction (a guest signal handler
+	 * took over): nothing of it is counted (docs/event-source.md) */
+	return reached;
+}
+
+/* Bring the strand's activity up to date and sync the machine. */
+void feed_sync_vcpu(struct vcpu *v, const struct tb_info *last, const struct tb_info *next)
+{
+	feed_expand_dirty(v);
+	hvpmu_machine_sync(P.m, v->strand, last ? &last->blk : NULL, next ? &next->blk : NULL);
+}
+
+/* Prefetches whose later donor did not run (the block was left early):
+ * unresolved. */
+void feed_drop_pending_prefetches(struct vcpu *v)
+{
+	for (unsigned k = 0; k < v->npf_pend; k++)
+		hvpmu_machine_prefetch_unresolved(P.m, v->strand);
+	v->npf_pend = 0;
+}
+
+void feed_block_entry(struct vcpu *v, struct tb_info *ti)
+{
+	const struct tb_info *last = v->prev;
+
+	if (v->npf_pend)
+		feed_drop_pending_prefetches(v);
+	resolve_pending(v, ti->blk.vaddr, feed_account_prev(v, ti->blk.vaddr));
+	set_pending(v, ti);
+	if (P.need_memory) {
+		/* the strands share caches, L3s and the address space: one at a time */
+		if (P.mt && !v->held)
+			lock();
+		hvpmu_machine_ifetch(P.m, v->strand, ti->blk.vaddr, ti->bytes);
+		if (P.mt && !v->held)
+			unlock();
+	}
+	v->act->bound += ti->blk.n;
+	if (v->act->bound >= v->act->next_check) {
+		if (!v->held)
+			lock();
+		feed_sync_vcpu(v, last, ti);
+		if (!v->held)
+			unlock();
+	}
+	note_entered(v, ti);
+}
+
+/* Memory model: a data access of `size` bytes by the instruction mi.
+ * SPARC accesses are naturally aligned, so one of up to 8 bytes stays in
+ * one cache line; QEMU splits block loads and stores into 8-byte accesses. */
+void feed_mem_access(struct vcpu *v, const struct mem_insn *mi, uint64_t vaddr, unsigned size, int store)
+{
+	if (mi->rec_slot >= 0)
+		v->pf_base[mi->rec_slot] = vaddr;
+	if (P.mt && !v->held) /* shared caches and address space (docs/coherence-model.md) */
+		lock();
+	if (mi->after && v->npf_pend) { /* the prefetches waiting for this access go first */
+		unsigned keep = 0;
+
+		for (unsigned k = 0; k < v->npf_pend; k++) {
+			const struct pf_insn *p = v->pf_pend[k];
+
+			if (p->donor == mi)
+				hvpmu_machine_prefetch(P.m, v->strand, p->pc, vaddr + (uint64_t)p->delta, p->dest);
+			else
+				v->pf_pend[keep++] = p;
+		}
+		v->npf_pend = keep;
+	}
+	hvpmu_machine_dref(P.m, v->strand, mi->d.pc, vaddr, size, mi->d.si_flags, mi->is_store || store);
+	if (P.mt && !v->held)
+		unlock();
+}
+
+/* A software prefetch starts (QEMU reports no memory access for it). */
+void feed_pf_access(struct vcpu *v, const struct pf_insn *p)
+{
+	if (P.mt && !v->held)
+		lock();
+	switch (p->how) {
+	case HVPMU_PF_ABSOLUTE:
+		hvpmu_machine_prefetch(P.m, v->strand, p->pc, (uint64_t)p->delta, p->dest);
+		break;
+	case HVPMU_PF_BEFORE:
+		hvpmu_machine_prefetch(P.m, v->strand, p->pc, v->pf_base[p->slot] + (uint64_t)p->delta, p->dest);
+		break;
+	case HVPMU_PF_AFTER:
+		if (v->npf_pend < PF_PEND)
+			v->pf_pend[v->npf_pend++] = p;
+		else /* no room to wait */
+			hvpmu_machine_prefetch_unresolved(P.m, v->strand);
+		break;
+	default:
+		hvpmu_machine_prefetch_unresolved(P.m, v->strand);
+		break;
+	}
+	if (P.mt && !v->held)
+		unlock();
+}
+
+/*
+ * Run v's batch through the model, record by record, as the callbacks
+ * would have without it; the caller holds the lock.  The marker of the
+ * block running now (v->reached_last) is the guest thread's: kept across.
+ */
+void feed_batch_run(struct vcpu *v)
+{
+	int live = v->reached_last;
+
+	v->held = 1;
+	for (uint32_t i = 0; i < v->nb; i++) {
+		uint64_t w0 = v->batch[i].w0;
+
+		switch (w0 & REC_KIND) {
+		case REC_MEM:
+			run_mem_rec(v, w0, v->batch[i].w1);
+			break;
+		case REC_TB: {
+			struct tb_info *ti = (struct tb_info *)(uintptr_t)(w0 & ~UINT64_C(7));
+			int reached = (int)((w0 >> 2) & 1u);
+
+			if (!entry_fast(v, ti, reached)) {
+				v->reached_last = reached;
+				feed_block_entry(v, ti);
+			}
+			break;
+		}
+		default: /* REC_PF */
+			feed_pf_access(v, (const struct pf_insn *)(uintptr_t)(w0 & ~(uint64_t)REC_KIND));
+			break;
+		}
+	}
+	v->nb = 0;
+	v->held = 0;
+	v->reached_last = live;
+}
+
+/* Run v's batch now: before anything else uses the model for v.  Called on
+ * v's own thread, or on another while v's thread runs no callback
+ * (QEMU's exclusive sections: a translation flush, the exit). */
+void feed_batch_flush(struct vcpu *v)
+{
+	if (v->nb) {
+		lock();
+		feed_batch_run(v);
+		unlock();
+	}
+}
+
+/* Fill ti->hist from ti->cls (classes in first-seen order). */
+static void build_histogram(struct tb_info *ti, struct class_count *h)
+{
+	uint32_t nh = 0;
+
+	for (uint32_t i = 0; i < ti->blk.n; i++) {
+		uint32_t k = 0;
+
+		while (k < nh && h[k].cls != ti->cls[i])
+			k++;
+		if (k == nh)
+			h[nh++] = (struct class_count){ ti->cls[i], 0 };
+		h[k].n++;
+	}
+	ti->hist = h;
+	ti->nhist = nh;
+}
+
+/* Where a block of n instructions keeps its histogram: after cls[n]. */
+static size_t tb_hist_offset(size_t n)
+{
+	return (sizeof(struct tb_info) + n + _Alignof(struct class_count) - 1) / _Alignof(struct class_count) *
+	       _Alignof(struct class_count);
+}
+
+/*
+ * The model's instruction classes of a translated block (machine classes
+ * are registered in first-seen order, by the kernel path as well, so only
+ * the thread that runs the model may assign them): ti->cls and the
+ * histogram, from the decode flags kept since translation.
+ */
+void feed_finish_tb(struct tb_info *ti)
+{
+	for (uint32_t i = 0; i < ti->blk.n; i++) {
+		int cls = hvpmu_machine_class(P.m, ti->flags[i]);
+
+		ti->cls[i] = (uint8_t)(cls < 0 ? P.fallback_class : cls);
+	}
+	ti->last_cls = ti->cls[ti->blk.n - 1];
+	build_histogram(ti, (struct class_count *)((char *)ti + tb_hist_offset(ti->blk.n)));
+	free(ti->flags);
+	ti->flags = NULL;
+}
+
+/* Tell the machine about a guest-OS event of the strand (its activity
+ * is accounted and synced already). */
+void feed_os_event(enum hvpmu_os_event ev, uint32_t strand, int64_t num, const uint64_t *args, int64_t ret)
+{
+	struct hvpmu_os_call c = { .ev = ev, .strand = strand, .num = num, .ret = ret };
+
+	if (args)
+		memcpy(c.args, args, sizeof c.args);
+	hvpmu_machine_os_event(P.m, &c);
+}
+
+/* Account everything the vCPU ran so far and sync its strand: before its
+ * thread or the program ends. */
+void feed_flush_vcpu(struct vcpu *v)
+{
+	const struct tb_info *last = v->prev;
+
+	feed_drop_pending_prefetches(v);
+	feed_account_prev(v, 0);
+	feed_sync_vcpu(v, last, NULL);
+}
+
+/* A system call starts (args: its first six arguments).  The trap
+ * instruction (last of its block) retired in user mode; the guest OS takes
+ * it (hvpmu_machine_os_event).  exit_group ends every thread: each one's
+ * activity is accounted first. */
+void feed_syscall_entry(struct vcpu *v, int64_t num, const uint64_t *args)
+{
+	const struct tb_info *last;
+
+	lock();
+	last = v->prev;
+	feed_account_prev(v, 0);
+	resolve_pending(v, 0, 1);
+	feed_sync_vcpu(v, last, NULL);
+	if (num == P.isa->sc.exit_group && P.batch) {
+		/* The other threads' batches can run only at the end (program_end):
+		 * their threads record on until QEMU stops them.  The guest OS
+		 * stops every strand's counters at exit_group, so it hears of it
+		 * then, after those batches. */
+		P.exit_pending = 1;
+		P.exit_call = (struct hvpmu_os_call){ .ev = HVPMU_OS_SYSCALL, .strand = v->strand, .num = num };
+		memcpy(P.exit_call.args, args, sizeof P.exit_call.args);
+		unlock();
+		return;
+	}
+	if (num == P.isa->sc.exit_group || num == P.isa->sc.exit)
+		for (uint32_t i = 0; i < P.nvcpu; i++)
+			if (P.vcpu[i].live && (&P.vcpu[i] == v || num == P.isa->sc.exit_group))
+				feed_flush_vcpu(&P.vcpu[i]);
+	feed_os_event(HVPMU_OS_SYSCALL, v->strand, num, args, 0);
+	unlock();
+}
+
+/* A system call returns `ret`. */
+void feed_syscall_return(struct vcpu *v, int64_t num, int64_t ret)
+{
+	lock();
+	feed_os_event(HVPMU_OS_SYSRET, v->strand, num, NULL, ret);
+	unlock();
+}
+
+
+/* Translation scratch of the memory model (under the lock): per
+ * instruction of the block being translated, its memory-callback data and
+ * its prefetch data.  Both live as long as the translation info: until exit. */
+static struct {
+	struct mem_insn *mi[FEED_MAX_INSNS];
+	struct pf_insn *pf[FEED_MAX_INSNS];
+} T;
+
+/* Fill T for the block: data accesses get a mem_insn, prefetches a
+ * pf_insn linked to their donor (hvpmu_prefetch_resolve()). */
+static void prepare_memory(uint64_t vaddr, const uint32_t *words, uint32_t n)
+{
+	unsigned slots = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t pc = vaddr + (uint64_t)i * P.isa->insn_bytes;
+		struct hvpmu_insn d;
+
+		T.mi[i] = NULL;
+		T.pf[i] = NULL;
+		P.isa->decode(words[i], 0, &d);
+		if ((d.flags & (HVPMU_IC_LOAD | HVPMU_IC_STORE | HVPMU_IC_ATOMIC)) &&
+		    (T.mi[i] = aligned_alloc(MEM_INSN_ALIGN, MEM_INSN_ALIGN))) {
+			memset(T.mi[i], 0, sizeof *T.mi[i]);
+			T.mi[i]->d.pc = pc;
+			T.mi[i]->d.si_flags = d.flags;
+			T.mi[i]->is_store = (d.flags & HVPMU_IC_STORE) != 0;
+			T.mi[i]->rec_slot = -1;
+			T.mi[i]->pinfo = UINT64_MAX;
+		}
+		if ((d.flags & HVPMU_IC_PREFETCH) && P.isa->prefetch_resolve &&
+		    (T.pf[i] = calloc(1, sizeof *T.pf[i]))) {
+			T.pf[i]->pc = pc;
+			T.pf[i]->dest = (uint8_t)P.isa->prefetch_dest(words[i]);
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		struct pf_insn *p = T.pf[i];
+		struct hvpmu_pf_link l;
+
+		if (!p)
+			continue;
+		P.isa->prefetch_resolve(words, n, i, &l);
+		if ((l.how == HVPMU_PF_BEFORE || l.how == HVPMU_PF_AFTER) && !T.mi[l.donor])
+			l.how = HVPMU_PF_UNRESOLVED; /* out of memory */
+		if (l.how == HVPMU_PF_BEFORE && T.mi[l.donor]->rec_slot < 0) {
+			if (slots == PF_SLOTS)
+				l.how = HVPMU_PF_UNRESOLVED;
+			else
+				T.mi[l.donor]->rec_slot = (int8_t)slots++;
+		}
+		p->how = (uint8_t)l.how;
+		p->delta = l.delta;
+		if (l.how == HVPMU_PF_BEFORE)
+			p->slot = (uint8_t)T.mi[l.donor]->rec_slot;
+		if (l.how == HVPMU_PF_AFTER) {
+			p->donor = T.mi[l.donor];
+			T.mi[l.donor]->after = 1;
+		}
+	}
+	for (uint32_t i = 0; i < n; i++)
+		if (T.mi[i])
+			T.mi[i]->donor = T.mi[i]->rec_slot >= 0 || T.mi[i]->after;
+}
+
+struct tb_info *feed_block_new(uint64_t vaddr, const uint32_t *words, uint32_t n, struct mem_insn *const **mi,
+			       struct pf_insn *const **pf)
+{
+	struct tb_info *ti;
+
+	if (n == 0 || n > FEED_MAX_INSNS)
+		return NULL;
+	ti = calloc(1, tb_hist_offset(n) + n * sizeof(struct class_count));
+	if (!ti || !(ti->flags = malloc(n * sizeof *ti->flags))) {
+		free(ti);
+		return NULL;
+	}
+	ti->blk.vaddr = vaddr;
+	ti->blk.n = n;
+	ti->blk.cond_cti = -1;
+	ti->blk.cti = -1;
+	ti->blk.cls = ti->cls;
+	ti->bytes = n * P.isa->insn_bytes;
+	ti->last_pc = vaddr + (n - 1) * (uint64_t)P.isa->insn_bytes;
+	ti->mt = P.mt;
+	ti->next_alloc = P.allocs;
+	P.allocs = ti;
+	if (P.need_memory)
+		prepare_memory(vaddr, words, n);
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t pc = vaddr + (uint64_t)i * P.isa->insn_bytes;
+		struct hvpmu_insn d;
+
+		P.isa->decode(words[i], pc, &d);
+		ti->flags[i] = d.flags;
+		if (d.flags & (HVPMU_IC_CTI_COND | HVPMU_IC_CTI_ALWAYS)) {
+			ti->blk.cti = (int32_t)i;
+			ti->blk.cond_cti = (d.flags & HVPMU_IC_CTI_COND) && d.has_target ? (int32_t)i : -1;
+			ti->cti_target = d.has_target ? d.target : 0;
+			ti->cti_pc = pc;
+			ti->cti_ds = pc + P.isa->insn_bytes;
+			ti->cti_flags = d.flags;
+			ti->cti_annul = (d.flags & HVPMU_IC_CTI_COND) && d.annul && !P.isa->annul_in_block;
+			ti->slot_annul = (d.flags & HVPMU_IC_CTI_COND) && d.annul && P.isa->annul_in_block &&
+					 i + 2 == n && d.has_target;
+		}
+	}
+	if (mi)
+		*mi = P.need_memory ? T.mi : NULL;
+	if (pf)
+		*pf = P.need_memory ? T.pf : NULL;
+	return ti;
+}
+
+int feed_vcpu_start(struct vcpu *v, uint32_t strand)
+{
+	/* QEMU gives a new thread the index of one that exited (the
+	 * highest free): its batch buffer serves again */
+	struct evrec *batch = v->batch;
+
+	memset(v, 0, sizeof *v);
+	v->batch = batch;
+	if (P.need_memory && !v->batch && !(v->batch = malloc(BATCH_MAX * sizeof *v->batch)))
+		return -1;
+	v->live = 1;
+	v->strand = strand;
+	v->act = hvpmu_machine_activity(P.m, v->strand);
+	feed_os_event(HVPMU_OS_THREAD_START, v->strand, 0, NULL, 0);
+	return 0;
+}
+
+void feed_vcpu_exit(struct vcpu *v)
+{
+	feed_batch_flush(v);
+	lock();
+	feed_flush_vcpu(v);
+	feed_os_event(HVPMU_OS_THREAD_EXIT, v->strand, 0, NULL, 0);
+	v->live = 0; /* the index is free: QEMU may give it to the next thread */
+	unlock();
+}
+
+void feed_flush_all(void)
+{
+	/* Translation blocks are gone: no block may be referenced any more.
+	 * Their tb_info stay allocated until exit (bounded by translations).
+	 * QEMU flushes them with every vCPU stopped: their batches run now. */
+	for (uint32_t i = 0; i < P.nvcpu; i++)
+		if (P.vcpu[i].live)
+			feed_batch_flush(&P.vcpu[i]);
+	lock();
+	for (uint32_t i = 0; i < P.nvcpu; i++) {
+		feed_account_prev(&P.vcpu[i], 0);
+		feed_expand_dirty(&P.vcpu[i]);
+	}
+	unlock();
+}

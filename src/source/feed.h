@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * feed: how layer 1 feeds the machine model (hvpmu/machine.h) with a
+ * program's execution -- the part of the QEMU event source that is not
+ * QEMU's (docs/event-source.md).  Translated blocks are decoded once into
+ * a struct tb_info (classes, the histogram, the block's CTI, its memory
+ * and prefetch instructions); per executed block, per data access and per
+ * software prefetch, a vCPU's state (struct vcpu) is brought forward and
+ * the machine told: retired instructions by class, branch outcomes,
+ * instruction fetches, data references, prefetches, syncs, and the guest
+ * OS's events (system calls, thread start and exit).
+ *
+ * Two clients: the QEMU plugin (src/source/plugin.c), whose callbacks
+ * call these functions directly or record into per-vCPU batches, and the
+ * service's remote source (src/source/remote.c), which runs the records
+ * a guest process streams to it.  One feed per process: the state is the
+ * process's `P` (struct feed).
+ *
+ * Thread-safety: with several vCPUs (P.mt) every function that touches
+ * the machine runs under P.lock (lock()); the fast paths (entry_fast, the
+ * batch runner) are called with it held or with one vCPU only.
+ */
+#ifndef HVPMU_SOURCE_FEED_H
+#define HVPMU_SOURCE_FEED_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <hvpmu/hvpmu.h>
+#include "evring.h"
+
+struct class_count {
+	uint8_t cls;
+	uint16_t n;
+};
+
+struct tb_info {
+	struct hvpmu_block blk;
+	uint32_t bytes;        /* the block's instruction bytes: blk.n words */
+	uint64_t last_pc;      /* address of the last instruction */
+	uint64_t cti_target;   /* static target of the block's last CTI (PC-relative ones) */
+	uint64_t cti_pc;       /* address of that CTI */
+	uint64_t cti_ds;       /* the address after it: its delay slot on ISAs that have one */
+	uint32_t cti_flags;    /* its decode flags */
+	uint8_t cti_annul;     /* it is a conditional branch with a = 1: taken iff its delay slot runs */
+	uint8_t slot_annul;    /* the last instruction is the in-block delay slot of an annulling
+				  branch (isa->annul_in_block): it did not run when execution goes
+				  on past it instead of at the branch's target */
+	struct tb_info *next_alloc;
+	struct tb_info *next_dirty;     /* single-threaded mode: blocks with unexpanded executions */
+	uint64_t execs;        /* inline: times the last instruction started (single-threaded mode) */
+	uint64_t oexecs;       /* model thread: executions seen to reach the last instruction */
+	uint64_t synced_execs; /* execs (oexecs on the model thread) already expanded into class counts */
+	uint32_t *flags;       /* decode flags per instruction, until the classes are known (feed_finish_tb) */
+	int dirty;
+	int mt;                /* translated in multi-threaded mode (marker callback) */
+	const struct class_count *hist; /* distinct classes of the block and their counts */
+	uint32_t nhist;
+	uint8_t last_cls;
+	uint8_t cls[];         /* then the histogram */
+};
+
+/* A memory-accessing instruction, for the memory model's callbacks.
+ * MEM_INSN_ALIGN-aligned: its address shares a record word with the
+ * access's size and direction (struct evrec, REC_MEM). */
+#define MEM_INSN_ALIGN 64
+struct mem_insn {
+	/* pc and decode flags (set at translation); the size and direction
+	 * of meminfo pinfo (guest thread, mem_info()) */
+	struct hvpmu_dref_insn d;
+	int is_store;          /* a plain store (no load side) */
+	int8_t rec_slot;       /* prefetch donor: record the address in vcpu.pf_base[slot], or -1 */
+	uint8_t after;         /* prefetch donor of an earlier prefetch (HVPMU_PF_AFTER) */
+	uint8_t donor;         /* rec_slot >= 0 or after: a prefetch donor (set once translated) */
+	uint8_t pcode;         /* guest thread: the REC_MEM bits of meminfo pinfo */
+	uint64_t pinfo;        /* guest thread: the meminfo last seen (UINT64_MAX: none yet) */
+};
+_Static_assert(sizeof(struct mem_insn) <= MEM_INSN_ALIGN, "mem_insn fits its alignment");
+
+/*
+ * A software prefetch and how its address is recovered (hvpmu/prefetch.h,
+ * docs/prefetch-model.md): from the address the donor recorded in a slot
+ * (BEFORE), at the donor's access (AFTER), absolute, or not at all.
+ */
+#define PF_SLOTS 16            /* donors recorded per translation block */
+#define PF_PEND 8              /* prefetches waiting for a later donor */
+struct pf_insn {
+	uint64_t pc;
+	int64_t delta;
+	const struct mem_insn *donor; /* AFTER */
+	uint8_t how;           /* enum hvpmu_pf_how */
+	uint8_t dest;          /* enum hvpmu_pf_dest */
+	uint8_t slot;          /* BEFORE */
+};
+
+struct vcpu {
+	int live;
+	uint32_t strand;
+	struct hvpmu_activity *act;
+	struct tb_info *prev;  /* block entered last, not yet accounted */
+	uint64_t mark_seen;    /* prev->execs at prev's entry (inline marker) */
+	struct tb_info *dirty; /* blocks whose executions are not expanded yet */
+	int reached_last;      /* prev reached its last instruction (callback marker) */
+	int pend;              /* the previous block's CTI awaits its outcome */
+	const struct tb_info *pend_tb; /* the block whose CTI it is */
+	uint64_t pf_base[PF_SLOTS];    /* addresses of prefetch donors (BEFORE) */
+	const struct pf_insn *pf_pend[PF_PEND]; /* prefetches waiting for their donor (AFTER) */
+	unsigned npf_pend;
+	/* batches (several guest threads and the memory model: docs/event-source.md
+	 * "Batches"): the vCPU's own records not yet run through the model */
+	struct evrec *batch;   /* BATCH_MAX records */
+	uint32_t nb;
+	int held;              /* the batch is being run: this thread holds the lock */
+};
+
+struct feed {
+	uint64_t id;           /* the QEMU plugin's id (qemu_plugin_id_t) */
+	pthread_mutex_t lock;
+	int mt;                /* per-vCPU marker callbacks */
+	int batch;             /* blocks translated now record into their vCPU's batch */
+	const struct hvpmu_isa *isa; /* the machine's instruction set */
+	struct hvpmu_machine *m;
+	uint32_t nvcpu;        /* == number of strands */
+	struct vcpu *vcpu;
+	struct tb_info *allocs;
+	int fallback_class;
+	int need_taken;        /* some event counts taken conditional branches */
+	int need_branches;     /* some event counts branch mispredicts */
+	int need_memory;       /* the memory model runs (memory or cycle events, busstat) */
+	/* model thread (docs/event-source.md "Model thread"): while `off`,
+	 * the guest thread's callbacks only append records to `ring` and the
+	 * model thread `thr` does everything else, in order */
+	int off;
+	struct evring ring;
+	pthread_t thr;
+	struct tb_info *prod_prev; /* guest thread: block entered last */
+	uint64_t prod_mark;        /* its execs at its entry */
+	int ended;                 /* the program's end is reported (HVPMU_OS_HALT) */
+	/* batches: exit_group's system call, told to the guest OS at the end,
+	 * once every thread's batch has run (feed_syscall_entry, program_end) */
+	int exit_pending;
+	struct hvpmu_os_call exit_call;
+};
+
+/*
+ * Records of the ring (struct evrec).  The low two bits of w0 say the kind;
+ * the rest of w0 is a pointer to the plugin's per-block or per-instruction
+ * data (aligned so that its low bits are free) and a few bits of the event:
+ *   REC_TB   block entry: w0 = tb_info | reached << 2, where reached says
+ *            that the block entered before reached its last instruction
+ *            (its inline counter moved);
+ *   REC_MEM  data access: w0 = mem_insn | size_shift << 2 | store << 5,
+ *            w1 = vaddr;
+ *   REC_PF   software prefetch: w0 = pf_insn;
+ *   REC_CTL  w0 = CTL_x << 2 | reached << 5, w1 = argument, where
+ *            reached is as for REC_TB at that moment (CTL_SYSCALL and
+ *            CTL_FLUSH account the block); CTL_SYSCALL is followed by
+ *            three slots of arguments (a1 a2, a3 a4, a5 a6) and CTL_SYSRET
+ *            by one (w0 = the return value).
+ */
+enum { REC_TB, REC_MEM, REC_PF, REC_CTL };
+enum { CTL_NOP, CTL_TRANS, CTL_SYSCALL, CTL_SYSRET, CTL_FLUSH, CTL_STOP };
+#define REC_KIND 3u
+#define CTL(op) ((uint64_t)(op) << 2 | REC_CTL)
+#define CTL_OP(w0) (((w0) >> 2) & 7u)
+#define CTL_REACHED (UINT64_C(1) << 5)
+/* ring size: 2^16 slots of 16 bytes (1 MB) */
+#define RING_LOG2 16
+/* batches: a vCPU runs its records through the model once it has
+ * BATCH_SLOTS of them if the lock is free; while another thread holds it,
+ * it goes on recording, up to BATCH_MAX, and then waits for the lock */
+#define BATCH_SLOTS 4096u
+#define BATCH_MAX (4u * BATCH_SLOTS)
+
+
+
+/* The process's feed (one machine per process). */
+#define P hvpmu_feed_state
+extern struct feed hvpmu_feed_state;
+
+static inline void lock(void) { pthread_mutex_lock(&P.lock); }
+static inline void unlock(void) { pthread_mutex_unlock(&P.lock); }
+
+void feed_expand_dirty(struct vcpu *v);
+int feed_account_prev(struct vcpu *v, uint64_t vaddr);
+void feed_sync_vcpu(struct vcpu *v, const struct tb_info *last, const struct tb_info *next);
+void feed_drop_pending_prefetches(struct vcpu *v);
+/* Block ti is entered on v (the slow path of entry_fast). */
+void feed_block_entry(struct vcpu *v, struct tb_info *ti);
+void feed_mem_access(struct vcpu *v, const struct mem_insn *mi, uint64_t vaddr, unsigned size, int store);
+void feed_pf_access(struct vcpu *v, const struct pf_insn *p);
+/* Run v's batch through the model (the caller holds the lock). */
+void feed_batch_run(struct vcpu *v);
+/* Run v's batch now, under the lock, if it has records. */
+void feed_batch_flush(struct vcpu *v);
+void feed_finish_tb(struct tb_info *ti);
+void feed_os_event(enum hvpmu_os_event ev, uint32_t strand, int64_t num, const uint64_t *args, int64_t ret);
+void feed_flush_vcpu(struct vcpu *v);
+void feed_syscall_entry(struct vcpu *v, int64_t num, const uint64_t *args);
+void feed_syscall_return(struct vcpu *v, int64_t num, int64_t ret);
+
+/* The longest block QEMU 7.2 translates (TCG_MAX_INSNS). */
+#define FEED_MAX_INSNS 512
+
+/*
+ * A translated block of n instructions (1 <= n <= FEED_MAX_INSNS) at
+ * vaddr: words[i] is instruction i in host order (0 if it is not one
+ * word), at vaddr + i * insn_bytes.  Decodes it with P.isa into a new
+ * tb_info (kept until the process ends, on P.allocs), translated for the
+ * current mode (P.mt); with the memory model, (*mi)[i] and (*pf)[i] are
+ * instruction i's memory-access and prefetch data or NULL (arrays valid
+ * until the next call).  Classes are not assigned yet: feed_finish_tb()
+ * does that on the thread that runs the model.  The caller holds the
+ * lock.  Returns NULL if out of memory.
+ */
+struct tb_info *feed_block_new(uint64_t vaddr, const uint32_t *words, uint32_t n, struct mem_insn *const **mi,
+			       struct pf_insn *const **pf);
+
+/* Start vCPU v on `strand` (a new guest thread): its state from zero, its
+ * batch kept; tells the guest OS (HVPMU_OS_THREAD_START).  The caller
+ * holds the lock.  Returns 0, or -1 if out of memory for its batch. */
+int feed_vcpu_start(struct vcpu *v, uint32_t strand);
+/* v's thread ends: its batch runs, its activity is accounted, the guest
+ * OS is told (HVPMU_OS_THREAD_EXIT) and v is free.  Takes the lock. */
+void feed_vcpu_exit(struct vcpu *v);
+/* A translation flush: every vCPU's batch runs and its blocks are
+ * accounted (no block may be referenced afterwards).  Takes the lock. */
+void feed_flush_all(void);
+
+static inline struct vcpu *vcpu_of(unsigned idx)
+{
+	return idx < P.nvcpu && P.vcpu[idx].live ? &P.vcpu[idx] : NULL;
+}
+
+/* Delay slot of the pending CTI: a block starting there leaves it pending. */
+static inline uint64_t pend_ds(const struct vcpu *v)
+{
+	return v->pend_tb->cti_ds;
+}
+
+/*
+ * Decide the pending CTI now that execution continues at `vaddr`; `ran`
+ * says whether the previous block reached its end (else the CTI did not
+ * execute, unless `vaddr` is its delay slot).  SPARC V9 6.3.4.1: a
+ * conditional branch is taken exactly when its condition holds, and one
+ * with the annul bit runs its delay slot only when taken.  QEMU ends a
+ * block at an annulled conditional branch and starts the next one at its
+ * delay slot when it is taken, at pc+8 when not, so such a branch is
+ * taken iff its delay slot runs -- also when its target is pc+8, where
+ * "execution continued at the target" holds either way.  Any other
+ * conditional CTI is taken iff execution goes on at its static target
+ * after the delay slot (a block starting at the delay slot leaves it
+ * pending); for one whose target is pc+8 that is always true
+ * (docs/branch-prediction.md "Outcomes").  Other CTIs are always taken.
+ */
+static inline void resolve_pending(struct vcpu *v, uint64_t vaddr, int ran)
+{
+	const struct tb_info *t = v->pend_tb;
+	uint64_t to = vaddr;
+	int taken = 1;
+
+	if (!v->pend)
+		return;
+	if (vaddr == pend_ds(v) && !t->cti_annul) /* delay slot run as its own block: wait */
+		return;
+	v->pend = 0;
+	if (!ran || !vaddr)
+		return;
+	if (t->cti_annul) {
+		taken = vaddr == pend_ds(v);
+		if (taken) /* execution goes on at the target after the delay slot */
+			to = t->cti_target;
+	} else if (t->cti_flags & HVPMU_IC_CTI_COND) {
+		taken = vaddr == t->cti_target;
+	}
+	if (taken && (t->cti_flags & HVPMU_IC_CTI_COND))
+		v->act->taken_cond++;
+	if (P.need_branches)
+		hvpmu_machine_branch(P.m, v->strand, t->cti_pc, t->cti_flags, taken, to);
+}
+
+static inline void set_pending(struct vcpu *v, const struct tb_info *ti)
+{
+	if (ti->blk.cti >= 0 && (P.need_branches || (P.need_taken && ti->blk.cond_cti >= 0))) {
+		v->pend = 1;
+		v->pend_tb = ti;
+	}
+}
+
+/* One whole execution of p (a block with the per-vCPU marker). */
+static inline void add_whole(struct vcpu *v, const struct tb_info *p)
+{
+	for (uint32_t k = 0; k < p->nhist; k++)
+		v->act->icount[p->hist[k].cls] += p->hist[k].n;
+}
+
+static inline void add_prefix(struct vcpu *v, const struct tb_info *p, uint64_t ninsn)
+{
+	for (uint64_t i = 0; i < ninsn; i++)
+		v->act->icount[p->cls[i]]++;
+}
+
+/* Block p ran to its last instruction: its execution is expanded lazily
+ * (feed_expand_dirty); the model thread counts it itself (oexecs). */
+static inline void note_completed(struct vcpu *v, struct tb_info *p)
+{
+	p->oexecs += (uint64_t)P.off;
+	if (!p->dirty) {
+		p->dirty = 1;
+		p->next_dirty = v->dirty;
+		v->dirty = p;
+	}
+}
+
+/* Block ti is entered: it is v->prev until the next entry. */
+static inline void note_entered(struct vcpu *v, struct tb_info *ti)
+{
+	if (!P.off) /* the guest thread's view of the inline counter */
+		v->mark_seen = ti->execs;
+	v->prev = ti;
+}
+
+/* A REC_MEM record: its mem_insn, the access's size and direction. */
+static inline void run_mem_rec(struct vcpu *v, uint64_t w0, uint64_t vaddr)
+{
+	feed_mem_access(v, (const struct mem_insn *)(uintptr_t)(w0 & ~(uint64_t)(MEM_INSN_ALIGN - 1)), vaddr,
+		   1u << ((w0 >> 2) & 7u), (int)((w0 >> 5) & 1u));
+}
+
+/*
+ * Fast path of feed_block_entry(): the common case (previous block completed,
+ * `reached`, and not restarted, no sync due) here; returns 0 for
+ * everything else, which goes through feed_block_entry().  Same effect as
+ * feed_block_entry().  For the single guest thread (tb_exec_st, the model
+ * thread) and for a batch being run (feed_batch_run: the lock is held).
+ */
+static inline int entry_fast(struct vcpu *v, struct tb_info *ti, int reached)
+{
+	struct tb_info *p = v->prev;
+	struct hvpmu_activity *act = v->act;
+	uint64_t vaddr = ti->blk.vaddr;
+
+	if (__builtin_expect(!p || !reached || vaddr == p->last_pc || p->slot_annul || (v->pend && vaddr == pend_ds(v)) ||
+			     v->npf_pend || act->bound + ti->blk.n >= act->next_check, 0))
+		return 0;
+	if (p->mt) /* per-vCPU marker: counted here, as feed_account_prev() does */
+		add_whole(v, p);
+	else
+		note_completed(v, p);
+	if (P.need_memory)
+		hvpmu_machine_ifetch(P.m, v->strand, vaddr, ti->bytes);
+	if (v->pend) /* the previous block ran to its end */
+		resolve_pending(v, vaddr, 1);
+	set_pending(v, ti);
+	act->bound += ti->blk.n;
+	note_entered(v, ti);
+	return 1;
+}
+
+#endif

@@ -425,12 +425,16 @@ enum hvpmu_os_event {
 	HVPMU_OS_HALT = 4,         /* the program ended; every strand's activity is reported;
 				    * `num`: 0 if it exited, else the signal that ended it */
 };
+/* `process` numbers the guest process whose thread it is: 0 in a run of
+ * one program in its own emulator; 1, 2, ... for the processes the
+ * service hosts (docs/service.md), at most HVPMU_CTX_MAX. */
 struct hvpmu_os_call {
 	enum hvpmu_os_event ev;
 	uint32_t strand;
 	int64_t num;
 	uint64_t args[6];
 	int64_t ret;
+	uint32_t process;
 };
 typedef void (*hvpmu_os_fn)(void *ctx, const struct hvpmu_os_call *call);
 void hvpmu_machine_set_os_handler(struct hvpmu_machine *m, hvpmu_os_fn fn, void *ctx);
@@ -470,6 +474,23 @@ int hvpmu_machine_set_tick_compare(struct hvpmu_machine *m, uint32_t strand, uin
  * Returns 0, HVPMU_EINVAL (size, alignment, overlap).
  */
 int hvpmu_machine_map_large(struct hvpmu_machine *m, uint64_t va, uint64_t len, uint64_t bytes);
+
+/*
+ * Address spaces.  Each guest process has its own MMU context (sun4v: the
+ * 13-bit context number of the TTE tag, 1..HVPMU_CTX_MAX; 0 is the
+ * nucleus, the kernel path's): its pages get frames, TLB entries and TSB
+ * entries of their own.  A machine starts with every strand in context
+ * HVPMU_CTX_USER, the one process of an in-process run.
+ */
+#define HVPMU_CTX_USER 1
+#define HVPMU_CTX_MAX 8191
+/* The process whose thread runs on `strand` from now on has context ctx
+ * (the guest OS switches it at dispatch).  Returns 0, HVPMU_ERANGE
+ * (strand) or HVPMU_EINVAL (ctx 0 or above HVPMU_CTX_MAX). */
+int hvpmu_machine_set_user_context(struct hvpmu_machine *m, uint32_t strand, uint32_t ctx);
+/* hvpmu_machine_map_large in context ctx (hvpmu_machine_map_large: in
+ * HVPMU_CTX_USER). */
+int hvpmu_machine_map_large_ctx(struct hvpmu_machine *m, uint32_t ctx, uint64_t va, uint64_t len, uint64_t bytes);
 
 /*
  * The register bus (src/model/regbus.c).

@@ -140,7 +140,7 @@ int hvpmu_machine_syscall(struct hvpmu_machine *m, uint32_t strand, int64_t num,
 			return rc;
 		machine_set_ctx(m, strand, 0);
 		run_path(m, strand, k, num);
-		machine_set_ctx(m, strand, machine_user_ctx());
+		machine_set_ctx(m, strand, machine_user_ctx(m, strand));
 		rc = machine_retire(m, strand, HVPMU_IC_STORE, path_stores(k));
 		if (!rc)
 			rc = machine_retire(m, strand, HVPMU_IC_LOAD, path_loads(k));

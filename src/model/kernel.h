@@ -17,7 +17,7 @@ int kernel_check(const struct hvpmu_md *md);
 /* MMU context the strand's instruction fetches and data references are
  * translated in from now on (0: the kernel). */
 void machine_set_ctx(struct hvpmu_machine *m, uint32_t strand, uint32_t ctx);
-uint32_t machine_user_ctx(void);
+uint32_t machine_user_ctx(const struct hvpmu_machine *m, uint32_t strand);
 /* Declare a context-0 region of size code `code` (tlb_mmu_add_region). */
 int machine_kernel_map(struct hvpmu_machine *m, uint64_t va, uint64_t len, unsigned code);
 void machine_kernel_mapped(struct hvpmu_machine *m);

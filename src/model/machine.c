@@ -150,6 +150,7 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 		m->s[i].act.mem_next_check = UINT64_MAX;
 		m->s[i].mode = HVPMU_MODE_USER;
 		m->s[i].ctx = USER_CTX;
+		m->s[i].user_ctx = USER_CTX;
 		m->s[i].ipage_vpn = UINT64_MAX; /* none */
 		bpred_init(&m->s[i].bp);
 		pipe_strand_init(&m->s[i].pipe);
@@ -531,9 +532,21 @@ void machine_set_ctx(struct hvpmu_machine *m, uint32_t strand, uint32_t ctx)
 	m->s[strand].ctx = ctx;
 }
 
-uint32_t machine_user_ctx(void)
+uint32_t machine_user_ctx(const struct hvpmu_machine *m, uint32_t strand)
 {
-	return USER_CTX;
+	return m->s[strand].user_ctx;
+}
+
+int hvpmu_machine_set_user_context(struct hvpmu_machine *m, uint32_t strand, uint32_t ctx)
+{
+	if (strand >= m->nstrands)
+		return HVPMU_ERANGE;
+	if (ctx == 0 || ctx > HVPMU_CTX_MAX)
+		return HVPMU_EINVAL;
+	if (m->s[strand].ctx == m->s[strand].user_ctx) /* in user mode: its translations change now */
+		m->s[strand].ctx = ctx;
+	m->s[strand].user_ctx = ctx;
+	return HVPMU_OK;
 }
 
 int machine_kernel_map(struct hvpmu_machine *m, uint64_t va, uint64_t len, unsigned code)

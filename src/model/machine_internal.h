@@ -42,7 +42,9 @@ struct strand {
 	 * store buffer's clock read, together after act's mem_refs and bound */
 	struct core *core;                /* the strand's core and chip L3 */
 	struct tlb *itlb, *dtlb;          /* docs/tlb-model.md */
-	uint32_t ctx;                     /* MMU context of the running code: USER_CTX; 0 in the kernel path */
+	uint32_t ctx;                     /* MMU context of the running code: user_ctx; 0 in the kernel path */
+	uint32_t user_ctx;                /* the context of the process whose thread runs here (USER_CTX
+					     unless the guest OS says: hvpmu_machine_set_user_context) */
 	enum hvpmu_mode mode;
 	uint64_t cycles[HVPMU_NMODES];    /* modeled cycles per mode */
 	uint64_t idle;                    /* cycles its thread waited in the OS (hvpmu_machine_resume): time, in no mode */
@@ -171,7 +173,7 @@ struct hvpmu_machine {
 #define JBUS_PIO_READ_LATENCY 40   /* JBus cycles: a device status read */
 
 /* Context number of the guest's user process (the kernel is ctx 0). */
-#define USER_CTX 1
+#define USER_CTX HVPMU_CTX_USER
 
 /* regbus.c */
 /* The per-strand PMU of platform p (NULL if none). */

@@ -1154,6 +1154,11 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 
 int hvpmu_machine_map_large(struct hvpmu_machine *m, uint64_t va, uint64_t len, uint64_t bytes)
 {
+	return hvpmu_machine_map_large_ctx(m, USER_CTX, va, len, bytes);
+}
+
+int hvpmu_machine_map_large_ctx(struct hvpmu_machine *m, uint32_t ctx, uint64_t va, uint64_t len, uint64_t bytes)
+{
 	static const struct {
 		uint64_t bytes;
 		unsigned code;
@@ -1164,11 +1169,11 @@ int hvpmu_machine_map_large(struct hvpmu_machine *m, uint64_t va, uint64_t len, 
 
 	for (unsigned i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
 		if (sizes[i].bytes == bytes) {
-			if (tlb_mmu_add_region(m->mmu, USER_CTX, va, len, sizes[i].code))
+			if (ctx == 0 || ctx > HVPMU_CTX_MAX || tlb_mmu_add_region(m->mmu, ctx, va, len, sizes[i].code))
 				return HVPMU_EINVAL;
 			for (uint32_t k = 0; k < m->nstrands; k++) {
-				tlb_demap_range(m->s[k].itlb, USER_CTX, va, len);
-				tlb_demap_range(m->s[k].dtlb, USER_CTX, va, len);
+				tlb_demap_range(m->s[k].itlb, ctx, va, len);
+				tlb_demap_range(m->s[k].dtlb, ctx, va, len);
 			}
 			return HVPMU_OK;
 		}

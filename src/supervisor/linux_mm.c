@@ -9,21 +9,21 @@
  * chunks the layout already declares (at most MAX_CHUNKS of them: a range
  * larger than that and partly declared is left as it is). */
 #define MAX_CHUNKS 4096
-static uint64_t map_chunks(struct hvpmu_machine *m, uint64_t va, uint64_t len, uint64_t chunk, uint64_t ttes)
+static uint64_t map_chunks(struct hvpmu_machine *m, uint32_t ctx, uint64_t va, uint64_t len, uint64_t chunk, uint64_t ttes)
 {
 	uint64_t done = 0;
 
-	if (hvpmu_machine_map_large(m, va, len, ttes) == HVPMU_OK)
+	if (hvpmu_machine_map_large_ctx(m, ctx, va, len, ttes) == HVPMU_OK)
 		return len;
 	if (len / chunk > MAX_CHUNKS)
 		return 0;
 	for (uint64_t off = 0; off < len; off += chunk)
-		if (hvpmu_machine_map_large(m, va + off, chunk, ttes) == HVPMU_OK)
+		if (hvpmu_machine_map_large_ctx(m, ctx, va + off, chunk, ttes) == HVPMU_OK)
 			done += chunk;
 	return done;
 }
 
-uint64_t linux_mm_syscall(struct hvpmu_machine *m, const struct hvpmu_isa_syscalls *sc, int64_t num, const uint64_t a[6],
+uint64_t linux_mm_syscall(struct hvpmu_machine *m, uint32_t ctx, const struct hvpmu_isa_syscalls *sc, int64_t num, const uint64_t a[6],
 			  int64_t ret)
 {
 	if (ret < 0 && ret >= -MAX_ERRNO)
@@ -34,7 +34,7 @@ uint64_t linux_mm_syscall(struct hvpmu_machine *m, const struct hvpmu_isa_syscal
 
 		if (a[1] > UINT64_MAX - a[0] || start < a[0] || end <= start)
 			return 0;
-		return map_chunks(m, start, end - start, hpage, UINT64_C(1) << LINUX_REAL_HPAGE_SHIFT);
+		return map_chunks(m, ctx, start, end - start, hpage, UINT64_C(1) << LINUX_REAL_HPAGE_SHIFT);
 	}
 	if (num == sc->mmap && (a[3] & LINUX_MAP_HUGETLB) && a[1]) {
 		unsigned shift = (unsigned)(a[3] >> LINUX_MAP_HUGE_SHIFT) & LINUX_MAP_HUGE_MASK;
@@ -51,7 +51,7 @@ uint64_t linux_mm_syscall(struct hvpmu_machine *m, const struct hvpmu_isa_syscal
 		len = (a[1] + page - 1) & ~(page - 1);
 		if (len - 1 > UINT64_MAX - va)
 			return 0;
-		return map_chunks(m, va, len, page, tte);
+		return map_chunks(m, ctx, va, len, page, tte);
 	}
 	return 0;
 }

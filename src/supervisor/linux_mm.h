@@ -38,10 +38,10 @@
 /*
  * A completed system call `num` (numbered as `sc`, the ISA's user ABI)
  * with arguments a[0..5] and result `ret` (negative errno on failure, as
- * QEMU reports it).  Returns the bytes newly mapped with large pages (0
+ * QEMU reports it), by a process whose address space is MMU context ctx.  Returns the bytes newly mapped with large pages (0
  * when nothing changed).
  */
-__attribute__((visibility("hidden"))) uint64_t linux_mm_syscall(struct hvpmu_machine *m,
+__attribute__((visibility("hidden"))) uint64_t linux_mm_syscall(struct hvpmu_machine *m, uint32_t ctx,
 								 const struct hvpmu_isa_syscalls *sc, int64_t num,
 								 const uint64_t a[6], int64_t ret);
 

@@ -43,7 +43,16 @@ struct strand_os {
 	uint64_t next_sample;  /* cpustat: %tick of its next sample */
 	int64_t sc_num;        /* the system call in progress and its arguments */
 	uint64_t sc_args[6];
+	uint32_t process;      /* the guest process of its thread (hvpmu_os_call.process) */
 };
+
+/* The MMU context of a guest process (hvpmu_os_call.process): the one
+ * process of an in-process run has HVPMU_CTX_USER, the service's process
+ * n has context n (docs/service.md "Address spaces"). */
+static uint32_t process_ctx(uint32_t process)
+{
+	return process ? process : HVPMU_CTX_USER;
+}
 
 struct hvpmu_session {
 	struct stat_request rq;
@@ -374,12 +383,14 @@ static void on_overflow(void *ctx, unsigned event, const struct hvpmu_guest_trap
 /* A thread starts on the strand: the OS programs its counters, takes
  * cpustat's first sample, gives the CPU an MMU-statistics buffer, and, for
  * the program's first thread, programs busstat's devices. */
-static void thread_start(struct hvpmu_session *s, uint32_t strand)
+static void thread_start(struct hvpmu_session *s, uint32_t strand, uint32_t process)
 {
 	struct strand_os *st = &s->st[strand];
 
 	memset(st, 0, sizeof *st);
 	st->started = 1;
+	st->process = process;
+	hvpmu_machine_set_user_context(s->m, strand, process_ctx(process));
 	hvpmu_machine_resume(s->m, strand); /* a new thread starts at the machine's time */
 	st->next_sample = hvpmu_machine_tick(s->m, strand) + s->rq.sample_cycles;
 	if (strand == 0)
@@ -428,9 +439,9 @@ static void syscall_entry(struct hvpmu_session *s, const struct hvpmu_os_call *c
 	st->sc_num = c->num;
 	memcpy(st->sc_args, c->args, sizeof st->sc_args);
 	hvpmu_machine_syscall(s->m, c->strand, c->num, c->num != sc->exit_group && c->num != sc->exit);
-	if (c->num == sc->exit_group) {
+	if (c->num == sc->exit_group) { /* every thread of the process */
 		for (uint32_t k = 0; k < s->nstrands; k++)
-			if (s->st[k].started)
+			if (s->st[k].started && s->st[k].process == c->process)
 				thread_stop(s, k);
 	} else if (c->num == sc->exit) {
 		thread_stop(s, c->strand);
@@ -483,7 +494,7 @@ static void syscall_return(struct hvpmu_session *s, const struct hvpmu_os_call *
 	if ((c->num == sc->read || c->num == sc->write) && c->ret > 0)
 		hvpmu_machine_io(s->m, c->strand, c->num == sc->read, (uint64_t)c->ret);
 	if (c->num == s->st[c->strand].sc_num)
-		linux_mm_syscall(s->m, sc, c->num, s->st[c->strand].sc_args, c->ret);
+		linux_mm_syscall(s->m, process_ctx(s->st[c->strand].process), sc, c->num, s->st[c->strand].sc_args, c->ret);
 	if ((c->num == sc->execve || c->num == sc->execveat) && !s->halted)
 		publish(s, STAT_END_NONE, 0); /* execve failed: the program goes on */
 }
@@ -542,7 +553,7 @@ static void os_event(void *ctx, const struct hvpmu_os_call *c)
 	struct hvpmu_session *s = ctx;
 
 	switch (c->ev) {
-	case HVPMU_OS_THREAD_START: thread_start(s, c->strand); break;
+	case HVPMU_OS_THREAD_START: thread_start(s, c->strand, c->process); break;
 	case HVPMU_OS_SYSCALL: syscall_entry(s, c); break;
 	case HVPMU_OS_SYSRET: syscall_return(s, c); break;
 	case HVPMU_OS_THREAD_EXIT: thread_stop(s, c->strand); break;

@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ret = (int64_t)be64(r + 56);
 		if (r[7] & 1)
 			ret = -(int64_t)(ret & 4095) - 1;
-		got = linux_mm_syscall(m, &hvpmu_isa_sparcv9.sc, num, a, ret);
+		got = linux_mm_syscall(m, HVPMU_CTX_USER, &hvpmu_isa_sparcv9.sc, num, a, ret);
 		if (ret < 0 && ret >= -4095 && got)
 			abort();
 		if (got && a[1] <= UINT64_MAX - (UINT64_C(2) << 30) && got > a[1] + (UINT64_C(2) << 30))

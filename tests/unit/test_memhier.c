@@ -299,6 +299,54 @@ static void test_dref_insn(void **state)
 	hvpmu_machine_destroy(m2);
 }
 
+/* Address spaces (hvpmu_machine_set_user_context): the same virtual line
+ * in two processes' contexts is two physical lines, each with its own
+ * first-touch frame and TLB entry; large pages of one context are not the
+ * other's; the kernel path goes back to the strand's own context. */
+static void test_contexts(void **state)
+{
+	struct hvpmu_md md;
+	struct hvpmu_machine *m = machine(&md);
+	struct hvpmu_activity *a = hvpmu_machine_activity(m, 0);
+	uint64_t miss;
+
+	(void)state;
+	hvpmu_machine_dref(m, 0, PC, SMALL_PAGES, 8, HVPMU_IC_LOAD, 0);
+	miss = a->mev[HVPMU_MEV_DC_MISS_MEM];
+	assert_int_equal(miss, 1);
+	hvpmu_machine_dref(m, 0, PC, SMALL_PAGES, 8, HVPMU_IC_LOAD, 0); /* L1D hit */
+	assert_int_equal(a->mev[HVPMU_MEV_DC_MISS_MEM] + a->mev[HVPMU_MEV_DC_MISS_L2L3], 1);
+	assert_int_equal(hvpmu_machine_set_user_context(m, 0, 2), 0);
+	hvpmu_machine_dref(m, 0, PC, SMALL_PAGES, 8, HVPMU_IC_LOAD, 0); /* another frame: memory */
+	assert_int_equal(a->mev[HVPMU_MEV_DC_MISS_MEM], 2);
+	assert_int_equal(hvpmu_machine_set_user_context(m, 0, HVPMU_CTX_USER), 0);
+	hvpmu_machine_dref(m, 0, PC, SMALL_PAGES, 8, HVPMU_IC_LOAD, 0); /* the first line, still cached */
+	assert_int_equal(a->mev[HVPMU_MEV_DC_MISS_MEM], 2);
+	assert_int_equal(a->mev[HVPMU_MEV_DC_MISS_L2L3], 0);
+	/* BASE has 4 MB pages in HVPMU_CTX_USER only: context 3 may declare
+	 * its own, which the first one's would refuse (overlap) */
+	assert_int_equal(hvpmu_machine_map_large(m, BASE, FOUR_MB, FOUR_MB), HVPMU_EINVAL);
+	assert_int_equal(hvpmu_machine_map_large_ctx(m, 3, BASE, FOUR_MB, FOUR_MB), 0);
+	assert_int_equal(hvpmu_machine_map_large_ctx(m, 0, BASE, FOUR_MB, FOUR_MB), HVPMU_EINVAL);
+	assert_int_equal(hvpmu_machine_map_large_ctx(m, HVPMU_CTX_MAX + 1, BASE, FOUR_MB, FOUR_MB), HVPMU_EINVAL);
+	assert_int_equal(hvpmu_machine_set_user_context(m, 0, 0), HVPMU_EINVAL);
+	assert_int_equal(hvpmu_machine_set_user_context(m, 0, HVPMU_CTX_MAX + 1), HVPMU_EINVAL);
+	assert_int_equal(hvpmu_machine_set_user_context(m, hvpmu_machine_nstrands(m), 2), HVPMU_ERANGE);
+	/* a system call's kernel path runs in context 0 and returns to the
+	 * strand's context (2): a new line there, then the same virtual line
+	 * in context 1 is another one */
+	assert_int_equal(hvpmu_machine_set_user_context(m, 0, 2), 0);
+	assert_int_equal(hvpmu_machine_set_mode(m, 0, HVPMU_MODE_PRIV), 0);
+	assert_int_equal(hvpmu_machine_syscall(m, 0, 3, 1), 0);
+	assert_int_equal(hvpmu_machine_set_mode(m, 0, HVPMU_MODE_USER), 0);
+	miss = a->mev[HVPMU_MEV_DC_MISS_MEM] + a->mev[HVPMU_MEV_DC_MISS_L2L3];
+	hvpmu_machine_dref(m, 0, PC, SMALL_PAGES + 5 * EIGHT_KB, 8, HVPMU_IC_LOAD, 0);
+	assert_int_equal(hvpmu_machine_set_user_context(m, 0, HVPMU_CTX_USER), 0);
+	hvpmu_machine_dref(m, 0, PC, SMALL_PAGES + 5 * EIGHT_KB, 8, HVPMU_IC_LOAD, 0);
+	assert_int_equal(a->mev[HVPMU_MEV_DC_MISS_MEM] + a->mev[HVPMU_MEV_DC_MISS_L2L3], miss + 2);
+	hvpmu_machine_destroy(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -310,6 +358,7 @@ int main(void)
 		cmocka_unit_test(test_tlb_events),
 		cmocka_unit_test(test_dram_traffic),
 		cmocka_unit_test(test_dref_insn),
+		cmocka_unit_test(test_contexts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

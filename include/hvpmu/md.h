@@ -167,6 +167,11 @@ enum hvpmu_placement {
 	HVPMU_PLACE_SPREAD = 1, /* round robin over chips, then cores, then strands */
 };
 
+/* The service's default time quantum, cycles: ZSim's default phase
+ * length (Sanchez and Kozyrakis, ISCA 2013, "bound-weave" phases of
+ * 10,000 cycles). */
+#define HVPMU_MD_QUANTUM_DEFAULT 10000u
+
 struct hvpmu_md {
 	enum hvpmu_platform platform;
 	char isa[16];                /* the processors' instruction set (hvpmu_isa_by_name, hvpmu/isa.h) */
@@ -193,6 +198,10 @@ struct hvpmu_md {
 	/* The guest OS's clock-tick rate (IRIX HZ: 100, lbolt ticks of 10 ms),
 	 * Hz; 0: the guest driver's own default. */
 	uint32_t os_hz;
+	/* The service (docs/service.md "Time"): guest processes' threads
+	 * advance in quanta of this many modeled cycles (0: the default,
+	 * HVPMU_MD_QUANTUM_DEFAULT). */
+	uint64_t quantum_cycles;
 };
 
 /*

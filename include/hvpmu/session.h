@@ -101,6 +101,8 @@ struct stat_request {
 	int mdperf;              /* enable the Hub MD counters (hvpmu mdperf) */
 	int32_t mdperf_node;     /* the node, or -1 (CNODEID_NONE): the whole system */
 	uint32_t mdperf_sets;    /* md_perf_control_t ctrl_bits: bit i = set i (0x3f: all) */
+	int follow;              /* the tool's: count the program's process tree through a service
+				    (docs/service.md); not part of the request file */
 };
 
 /* How the run ended, as the last publication of the result area says. */
@@ -200,6 +202,19 @@ void hvpmu_session_destroy(struct hvpmu_session *s);
  * processors (hvpmu/isa.h), for the event source. */
 struct hvpmu_machine *hvpmu_session_machine(struct hvpmu_session *s);
 const struct hvpmu_isa *hvpmu_session_isa(const struct hvpmu_session *s);
+
+/*
+ * Host the run of request *rq as a service (src/supervisor/service.c,
+ * docs/service.md): build it as hvpmu_session_create does, accept guest
+ * processes on listen_fd (a listening Unix-domain SOCK_SEQPACKET socket;
+ * the guests' plugin is started with attach=NAME), run their execution
+ * through the machine, and return once at least one image attached and
+ * every image has ended (with no fork child or execve'd program still to
+ * attach); the guest OS's last publication (HVPMU_OS_HALT, with the root
+ * program's fatal signal if it had one) is in the request's result area.
+ * Returns 0, or -1 with a one-line reason in err.  Blocks; one per process.
+ */
+int hvpmu_service_run(const struct stat_request *rq, int listen_fd, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -49,6 +49,7 @@ static const struct field top_fields[] = {
 	/* the Origin Hub's clock and IRIX's HZ (md.h); 0: the defaults */
 	F("uncore_clock_hz", U64, struct hvpmu_md, uncore_clock_hz, 0, UINT64_C(100000000000)),
 	F("os_hz", U32, struct hvpmu_md, os_hz, 0, 100000),
+	F("quantum_cycles", U64, struct hvpmu_md, quantum_cycles, 0, 1000000000),
 };
 
 static const struct field timing_fields[] = {

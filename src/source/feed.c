@@ -256,12 +256,16 @@ void feed_finish_tb(struct tb_info *ti)
 	ti->flags = NULL;
 }
 
-/* Tell the machine about a guest-OS event of the strand (its activity
- * is accounted and synced already). */
-void feed_os_event(enum hvpmu_os_event ev, uint32_t strand, int64_t num, const uint64_t *args, int64_t ret)
+/* Tell the machine about a guest-OS event of v's strand (its activity
+ * is accounted and synced already; v NULL: HALT). */
+void feed_os_event(enum hvpmu_os_event ev, const struct vcpu *v, int64_t num, const uint64_t *args, int64_t ret)
 {
-	struct hvpmu_os_call c = { .ev = ev, .strand = strand, .num = num, .ret = ret };
+	struct hvpmu_os_call c = { .ev = ev, .num = num, .ret = ret };
 
+	if (v) {
+		c.strand = v->strand;
+		c.process = v->process;
+	}
 	if (args)
 		memcpy(c.args, args, sizeof c.args);
 	hvpmu_machine_os_event(P.m, &c);
@@ -280,8 +284,8 @@ void feed_flush_vcpu(struct vcpu *v)
 
 /* A system call starts (args: its first six arguments).  The trap
  * instruction (last of its block) retired in user mode; the guest OS takes
- * it (hvpmu_machine_os_event).  exit_group ends every thread: each one's
- * activity is accounted first. */
+ * it (hvpmu_machine_os_event).  exit_group ends every thread of the
+ * process: each one's activity is accounted first. */
 void feed_syscall_entry(struct vcpu *v, int64_t num, const uint64_t *args)
 {
 	const struct tb_info *last;
@@ -297,16 +301,19 @@ void feed_syscall_entry(struct vcpu *v, int64_t num, const uint64_t *args)
 		 * stops every strand's counters at exit_group, so it hears of it
 		 * then, after those batches. */
 		P.exit_pending = 1;
-		P.exit_call = (struct hvpmu_os_call){ .ev = HVPMU_OS_SYSCALL, .strand = v->strand, .num = num };
+		P.exit_call = (struct hvpmu_os_call){
+			.ev = HVPMU_OS_SYSCALL, .strand = v->strand, .num = num, .process = v->process
+		};
 		memcpy(P.exit_call.args, args, sizeof P.exit_call.args);
 		unlock();
 		return;
 	}
 	if (num == P.isa->sc.exit_group || num == P.isa->sc.exit)
 		for (uint32_t i = 0; i < P.nvcpu; i++)
-			if (P.vcpu[i].live && (&P.vcpu[i] == v || num == P.isa->sc.exit_group))
+			if (P.vcpu[i].live && (&P.vcpu[i] == v ||
+					       (num == P.isa->sc.exit_group && P.vcpu[i].process == v->process)))
 				feed_flush_vcpu(&P.vcpu[i]);
-	feed_os_event(HVPMU_OS_SYSCALL, v->strand, num, args, 0);
+	feed_os_event(HVPMU_OS_SYSCALL, v, num, args, 0);
 	unlock();
 }
 
@@ -314,7 +321,7 @@ void feed_syscall_entry(struct vcpu *v, int64_t num, const uint64_t *args)
 void feed_syscall_return(struct vcpu *v, int64_t num, int64_t ret)
 {
 	lock();
-	feed_os_event(HVPMU_OS_SYSRET, v->strand, num, NULL, ret);
+	feed_os_event(HVPMU_OS_SYSRET, v, num, NULL, ret);
 	unlock();
 }
 
@@ -433,7 +440,7 @@ struct tb_info *feed_block_new(uint64_t vaddr, const uint32_t *words, uint32_t n
 	return ti;
 }
 
-int feed_vcpu_start(struct vcpu *v, uint32_t strand)
+int feed_vcpu_start(struct vcpu *v, uint32_t strand, uint32_t process)
 {
 	/* QEMU gives a new thread the index of one that exited (the
 	 * highest free): its batch buffer serves again */
@@ -445,8 +452,9 @@ int feed_vcpu_start(struct vcpu *v, uint32_t strand)
 		return -1;
 	v->live = 1;
 	v->strand = strand;
+	v->process = process;
 	v->act = hvpmu_machine_activity(P.m, v->strand);
-	feed_os_event(HVPMU_OS_THREAD_START, v->strand, 0, NULL, 0);
+	feed_os_event(HVPMU_OS_THREAD_START, v, 0, NULL, 0);
 	return 0;
 }
 
@@ -455,7 +463,7 @@ void feed_vcpu_exit(struct vcpu *v)
 	feed_batch_flush(v);
 	lock();
 	feed_flush_vcpu(v);
-	feed_os_event(HVPMU_OS_THREAD_EXIT, v->strand, 0, NULL, 0);
+	feed_os_event(HVPMU_OS_THREAD_EXIT, v, 0, NULL, 0);
 	v->live = 0; /* the index is free: QEMU may give it to the next thread */
 	unlock();
 }

@@ -96,6 +96,7 @@ struct pf_insn {
 struct vcpu {
 	int live;
 	uint32_t strand;
+	uint32_t process;      /* its guest process (hvpmu_os_call.process) */
 	struct hvpmu_activity *act;
 	struct tb_info *prev;  /* block entered last, not yet accounted */
 	uint64_t mark_seen;    /* prev->execs at prev's entry (inline marker) */
@@ -194,7 +195,7 @@ void feed_batch_run(struct vcpu *v);
 /* Run v's batch now, under the lock, if it has records. */
 void feed_batch_flush(struct vcpu *v);
 void feed_finish_tb(struct tb_info *ti);
-void feed_os_event(enum hvpmu_os_event ev, uint32_t strand, int64_t num, const uint64_t *args, int64_t ret);
+void feed_os_event(enum hvpmu_os_event ev, const struct vcpu *v, int64_t num, const uint64_t *args, int64_t ret);
 void feed_flush_vcpu(struct vcpu *v);
 void feed_syscall_entry(struct vcpu *v, int64_t num, const uint64_t *args);
 void feed_syscall_return(struct vcpu *v, int64_t num, int64_t ret);
@@ -216,10 +217,11 @@ void feed_syscall_return(struct vcpu *v, int64_t num, int64_t ret);
 struct tb_info *feed_block_new(uint64_t vaddr, const uint32_t *words, uint32_t n, struct mem_insn *const **mi,
 			       struct pf_insn *const **pf);
 
-/* Start vCPU v on `strand` (a new guest thread): its state from zero, its
- * batch kept; tells the guest OS (HVPMU_OS_THREAD_START).  The caller
- * holds the lock.  Returns 0, or -1 if out of memory for its batch. */
-int feed_vcpu_start(struct vcpu *v, uint32_t strand);
+/* Start vCPU v on `strand` (a new guest thread of guest process
+ * `process`, hvpmu_os_call.process): its state from zero, its batch kept;
+ * tells the guest OS (HVPMU_OS_THREAD_START).  The caller holds the lock.
+ * Returns 0, or -1 if out of memory for its batch. */
+int feed_vcpu_start(struct vcpu *v, uint32_t strand, uint32_t process);
 /* v's thread ends: its batch runs, its activity is accounted, the guest
  * OS is told (HVPMU_OS_THREAD_EXIT) and v is free.  Takes the lock. */
 void feed_vcpu_exit(struct vcpu *v);

@@ -559,7 +559,7 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 	}
 	v = &P.vcpu[vcpu_index];
 	if (!v->live) {
-		if (feed_vcpu_start(v, hvpmu_md_vcpu_strand(hvpmu_machine_md(P.m), vcpu_index))) {
+		if (feed_vcpu_start(v, hvpmu_md_vcpu_strand(hvpmu_machine_md(P.m), vcpu_index), 0)) {
 			fprintf(stderr, "hvpmu: out of memory for guest thread %u; not counted\n", vcpu_index);
 			unlock();
 			return;
@@ -640,7 +640,7 @@ static void program_end(int sig)
 		}
 		if (P.exit_pending)
 			hvpmu_machine_os_event(P.m, &P.exit_call);
-		feed_os_event(HVPMU_OS_HALT, 0, sig, NULL, 0);
+		feed_os_event(HVPMU_OS_HALT, NULL, sig, NULL, 0);
 	}
 	unlock();
 }
@@ -681,12 +681,15 @@ static int ends_process(int sig)
 __attribute__((visibility("default"))) int kill(pid_t pid, int sig);
 int kill(pid_t pid, int sig)
 {
-	if (pid == getpid() && P.m && !P.ended && ends_process(sig)) {
+	if (pid == getpid() && ((P.m && !P.ended) || hvpmu_qemu_attach_active()) && ends_process(sig)) {
 		sigset_t all, old;
 
 		sigfillset(&all);
 		pthread_sigmask(SIG_SETMASK, &all, &old);
-		program_end(sig);
+		if (P.m)
+			program_end(sig);
+		else
+			hvpmu_qemu_attach_end(sig);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 	}
 	return (int)syscall(SYS_kill, pid, sig);

@@ -447,11 +447,12 @@ static void syscall_entry(struct hvpmu_session *s, const struct hvpmu_os_call *c
 		thread_stop(s, c->strand);
 	} else if (c->num == sc->execve || c->num == sc->execveat) {
 		/* the emulator that counts is replaced if the call succeeds:
-		 * publish the counts up to it (a failed call publishes again) */
+		 * publish the counts up to it (a failed call publishes again);
+		 * a service's process (c->process) goes on as a new image */
 		if (s->sv)
 			hvpmu_sv_fold(s->sv, c->strand);
 		md_read(s, 0);
-		publish(s, STAT_END_EXEC, 0);
+		publish(s, c->process ? STAT_END_NONE : STAT_END_EXEC, 0);
 	}
 }
 

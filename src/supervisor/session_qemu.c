@@ -12,6 +12,7 @@
  * perf stat starts the workload (docs/architecture.md).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <hvpmu/qemu_source.h>
@@ -34,11 +35,29 @@ int qemu_plugin_install(uint64_t id, const struct qemu_info_t *info, int argc, c
 	char err[512];
 	int fd, used = 0;
 
+	const char *attach = NULL, *isa = NULL;
+	unsigned long exec_of = 0;
+
 	for (int i = 0; i < argc; i++)
 		if (strncmp(argv[i], CFG_ARG, strlen(CFG_ARG)) == 0)
 			cfg = argv[i] + strlen(CFG_ARG);
+		else if (strncmp(argv[i], "attach=", 7) == 0)
+			attach = argv[i] + 7;
+		else if (strncmp(argv[i], "isa=", 4) == 0)
+			isa = argv[i] + 4;
+		else if (strncmp(argv[i], "exec=", 5) == 0)
+			exec_of = strtoul(argv[i] + 5, NULL, 10);
+	/* attached to a service (docs/service.md): the machine is the
+	 * service's, this process only streams the program's execution */
+	if (attach) {
+		if (!hvpmu_isa_by_name(isa) || exec_of > UINT32_MAX) {
+			fprintf(stderr, "hvpmu plugin: attach= needs isa=NAME of a known ISA and a valid exec=N\n");
+			return -1;
+		}
+		return hvpmu_qemu_attach_start(id, info, hvpmu_isa_by_name(isa), attach, (uint32_t)exec_of);
+	}
 	if (!cfg) {
-		fprintf(stderr, "hvpmu plugin: missing argument cfg=FILE\n");
+		fprintf(stderr, "hvpmu plugin: missing argument cfg=FILE (or attach=SERVICE)\n");
 		return -1;
 	}
 	if (stat_request_read(cfg, &rq, err, sizeof err)) {

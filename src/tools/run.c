@@ -12,12 +12,15 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -262,6 +265,53 @@ static void report_end(const char *tool, const char *prog, int status, const str
 	}
 }
 
+/*
+ * The service of a run that follows the program's processes (rq->follow,
+ * docs/service.md): a child process of the tool hosting the machine,
+ * listening on an abstract Unix-domain socket whose name goes to name[].
+ * It dies with the tool, and ignores the signals the tool passes on to
+ * the program: it ends when the program's processes have.  Returns its
+ * pid, or -1 after one line on stderr.
+ */
+static pid_t start_service(const char *tool, const struct stat_request *rq, char *name, size_t n)
+{
+	static const int ignored[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct timespec ts;
+	pid_t pid, parent = getpid();
+	int fd;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	snprintf(name, n, "hvpmu-%d-%ld", (int)parent, (long)(ts.tv_nsec ^ ts.tv_sec));
+	memcpy(sa.sun_path + 1, name, strlen(name)); /* abstract: no file */
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + strlen(name))) ||
+	    listen(fd, 64)) {
+		fprintf(stderr, "%s: cannot create the service's socket: %s\n", tool, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	pid = fork();
+	if (pid == 0) {
+		char err[512];
+
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(EXIT_NOEXEC);
+		for (unsigned i = 0; i < sizeof ignored / sizeof ignored[0]; i++)
+			signal(ignored[i], SIG_IGN);
+		if (hvpmu_service_run(rq, fd, err, sizeof err)) {
+			fprintf(stderr, "%s: service: %s\n", tool, err);
+			_exit(EXIT_NOEXEC);
+		}
+		_exit(0);
+	}
+	close(fd);
+	if (pid < 0)
+		fprintf(stderr, "%s: fork: %s\n", tool, strerror(errno));
+	return pid;
+}
+
 int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *md, int argc, char **argv,
 	      struct stat_result *rs, struct run_times *t, int *ok)
 {
@@ -274,7 +324,7 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 	struct rusage ru;
 	int status = 0, rc, req_fd, area_fd;
 	char **av;
-	pid_t pid, parent = getpid();
+	pid_t pid, parent = getpid(), service_pid = 0;
 
 	*ok = 0;
 	memset(rs, 0, sizeof *rs);
@@ -319,6 +369,16 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 	qemu = getenv("HVPMU_QEMU") ? getenv("HVPMU_QEMU") : pf.qemu_user;
 	sysroot = getenv("HVPMU_SYSROOT") ? getenv("HVPMU_SYSROOT") : pf.sysroot;
 	snprintf(plugin_arg, sizeof plugin_arg, "%s,cfg=%s", plugin, req);
+	if (rq->follow) { /* the machine is the service's; every process attaches to it */
+		char name[64];
+
+		if ((service_pid = start_service(tool, rq, name, sizeof name)) < 0) {
+			close(req_fd);
+			close(area_fd);
+			return EXIT_NOEXEC;
+		}
+		snprintf(plugin_arg, sizeof plugin_arg, "%s,attach=%s,isa=%s", plugin, name, pf.isa);
+	}
 	av = emulator_argv(qemu, sysroot, plugin_arg, prog, ld_preload, argc, argv);
 
 	/* the forwarded signals wait until the handlers know the child */
@@ -348,6 +408,14 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 	sigprocmask(SIG_SETMASK, &mask, NULL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	if (service_pid > 0) { /* the service ends once every process has */
+		int sst = 0;
+
+		while (waitpid(service_pid, &sst, 0) < 0 && errno == EINTR)
+			;
+		if (!WIFEXITED(sst) || WEXITSTATUS(sst))
+			fprintf(stderr, "%s: the service failed (status %#x)\n", tool, (unsigned)sst);
+	}
 	sigprocmask(SIG_BLOCK, &block, NULL);
 	child_pid = 0;
 	for (unsigned i = 0; i < NFORWARDED; i++)

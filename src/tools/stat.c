@@ -23,11 +23,13 @@ static int usage(FILE *f)
 {
 	char names[256];
 
-	fprintf(f, "usage: hvpmu stat [-e EVENT,...] [-x SEP | -j] [-o FILE] -- PROGRAM [ARGS]\n"
+	fprintf(f, "usage: hvpmu stat [-e EVENT,...] [-f] [-x SEP | -j] [-o FILE] -- PROGRAM [ARGS]\n"
 		   "  -e, --event LIST     events: the platform's names (hvpmu list), perf aliases, raw; :u :k :h\n"
 		   "  -x, --field-separator SEP   CSV output (perf stat field order)\n"
 		   "  -j, --json-output    JSON lines with perf stat's keys\n"
 		   "  -o, --output FILE    write counts to FILE instead of stderr\n"
+		   "  -f, --follow         count the program's process tree: fork children and the\n"
+		   "                       programs they execve, on one machine (a service, docs/service.md)\n"
 		   "      --pic-init N     start every PIC at N (32-bit; excluded from counts)\n"
 		   "      --overflow-log FILE   log every PIC overflow trap (pic, event, tpc, precise)\n"
 		   "      --rotate-cycles N     multiplexing tick in cycles (default 4 ms)\n"
@@ -79,6 +81,7 @@ int cmd_stat(int argc, char **argv)
 		{ "md", required_argument, NULL, 'M' },
 		{ "hw-prefetch", required_argument, NULL, 'H' },
 		{ "placement", required_argument, NULL, 'C' },
+		{ "follow", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -100,7 +103,7 @@ int cmd_stat(int argc, char **argv)
 	memset(&rq, 0, sizeof rq);
 	setlocale(LC_ALL, "");
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:x:jo:p:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:x:jo:p:fh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (nlists == MAX_EVENT_LISTS) {
@@ -129,6 +132,7 @@ int cmd_stat(int argc, char **argv)
 		case 'x': sep = optarg; fmt = OUT_CSV; break;
 		case 'j': fmt = OUT_JSON; break;
 		case 'o': outfile = optarg; break;
+		case 'f': rq.follow = 1; break;
 		case 'P':
 			if (parse_u64(optarg, UINT32_MAX, &v)) {
 				fprintf(stderr, "hvpmu stat: --pic-init wants 0..0xffffffff, got '%s'\n", optarg);

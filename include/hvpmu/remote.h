@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * hvpmu/remote.h - the remote event source (layer 1, src/source/remote.c):
+ * guest processes that run under qemu-<arch> in processes of their own,
+ * with the plugin attached to a service (docs/service.md), stream their
+ * execution through shared memory; this source runs it through one
+ * machine (hvpmu/machine.h), as the in-process QEMU source
+ * (hvpmu/qemu_source.h) does for one program.
+ *
+ * Each process image (the root program, a fork child, the new program of
+ * an execve) has an area (a memfd holding one record ring per guest
+ * thread and the table of its translated blocks) and a number, 1.., which
+ * is its hvpmu_os_call.process: its own MMU context, its threads on the
+ * strands the description's placement gives next.  The source decodes
+ * every block itself from the area's instruction words and checks every
+ * record; a malformed one detaches the image (its counts so far stay)
+ * with one line on stderr.
+ *
+ * Time: the images' threads advance in quanta of `quantum` modeled
+ * cycles: no strand runs a block past the end of the current quantum
+ * before every other strand's thread has reached it, is inside a system
+ * call, or has ended (a barrier per quantum, docs/service.md "Time").  So
+ * for the same programs, inputs and quantum, the order in which the
+ * strands meet in shared caches and memory does not depend on the host,
+ * as long as no system call blocks for longer than the grace period.
+ *
+ * Not thread-safe: one thread (the service's) makes every call, and no
+ * other source feeds the machine.
+ */
+#ifndef HVPMU_REMOTE_H
+#define HVPMU_REMOTE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <hvpmu/isa.h>
+#include <hvpmu/machine.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct hvpmu_remote;
+
+/* A source feeding m (which outlives it), whose processors run `isa`.
+ * quantum: modeled cycles per time quantum (> 0).  Returns 0, HVPMU_EINVAL
+ * or HVPMU_ENOMEM.  Once per process (the feed is the process's). */
+int hvpmu_remote_create(struct hvpmu_machine *m, const struct hvpmu_isa *isa, uint64_t quantum,
+			struct hvpmu_remote **out);
+void hvpmu_remote_destroy(struct hvpmu_remote *r);
+
+/* The eventfd producers ring when the source sleeps (hvpmu_remote_sleep):
+ * poll it for input. */
+int hvpmu_remote_doorbell(const struct hvpmu_remote *r);
+
+/*
+ * A new process image from a connection whose peer has pid `peer_pid`:
+ * `hello` is the message received (n bytes, struct remote_hello of
+ * src/source/remote_proto.h).  On success returns 0 with the image's
+ * number in *process, the welcome to send in welcome[welcome_len] (its
+ * size in *wlen) and the area's descriptor in *area_fd (the caller sends
+ * it, then closes it).  On refusal returns an errno and still fills the
+ * welcome, which says why.
+ */
+int hvpmu_remote_attach(struct hvpmu_remote *r, const void *hello, size_t n, int peer_pid, uint32_t *process,
+			void *welcome, size_t welcome_len, size_t *wlen, int *area_fd);
+
+/* The image's connection closed: once its published records have run,
+ * it is gone (killed if it had not ended: its threads stop). */
+void hvpmu_remote_detach(struct hvpmu_remote *r, uint32_t process);
+
+/*
+ * Run what the images have published, quantum by quantum, until nothing
+ * can go on without more input.  Returns the records run (0: nothing to
+ * do now; the caller may sleep).  force: the quantum's barrier does not
+ * wait for threads that have published nothing (the caller's grace
+ * period for them is over: a thread blocked outside a system call).
+ */
+uint64_t hvpmu_remote_run(struct hvpmu_remote *r, int force);
+
+/* Before the caller sleeps on the doorbell: producers are asked to ring
+ * it.  Returns 1 if input came meanwhile (do not sleep); call
+ * hvpmu_remote_wake() after waking either way. */
+int hvpmu_remote_sleep(struct hvpmu_remote *r);
+void hvpmu_remote_wake(struct hvpmu_remote *r);
+
+/* Images announced and not attached yet: fork children whose parent's
+ * fork returned (clone without CLONE_VM, fork, vfork; not clone3, which
+ * C libraries use for threads) and programs an execve started, still
+ * alive. */
+uint32_t hvpmu_remote_expecting(struct hvpmu_remote *r);
+
+/* Images attached so far, and those that have not ended. */
+uint32_t hvpmu_remote_images(const struct hvpmu_remote *r);
+uint32_t hvpmu_remote_live(const struct hvpmu_remote *r);
+
+/* The host pid of image `process` (0 if none). */
+int hvpmu_remote_pid(const struct hvpmu_remote *r, uint32_t process);
+
+/* How image `process` ended: 0 exit or exec, else the signal; -1 if it has
+ * not. */
+int hvpmu_remote_end_status(const struct hvpmu_remote *r, uint32_t process);
+
+/* The run ends (every image has ended): the guest OS takes its last
+ * samples (HVPMU_OS_HALT with `sig`). */
+void hvpmu_remote_halt(struct hvpmu_remote *r, int sig);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,642 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The QEMU event source attached to a service (hvpmu/qemu_source.h
+ * hvpmu_qemu_attach_start, docs/service.md): instead of feeding a machine
+ * in this process, the plugin streams the program's execution to the
+ * service's remote source (src/source/remote.c) through the shared area
+ * the service gives it (remote_shm.h): each translated block's words, and
+ * per vCPU a ring of records -- block entries, data accesses, software
+ * prefetches, system calls, thread starts and ends, the image's end.
+ *
+ * The guest follows its own process tree: a fork child attaches itself
+ * as a new image (pthread_atfork), and an execve of a program of the
+ * machine's ISA runs that program under the same emulator with the
+ * plugin attached (REMOTE_EXEC), instead of leaving it to the host
+ * kernel, which cannot run it (no binfmt_misc) or would run it unseen.
+ *
+ * The hot path writes 16 bytes to the vCPU's own ring and publishes every
+ * REMOTE_PUBLISH records; it waits only when the ring is full.  If the
+ * service goes away, the program runs on uncounted (one line on stderr).
+ */
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/futex.h>
+#include <hvpmu/qemu_source.h>
+#include "qemu_plugin_api.h"
+#include "remote_proto.h"
+#include "remote_shm.h"
+
+/* QEMU user mode's guest memory base (exported by the emulator, which is
+ * linked with --export-dynamic for its plugins): a guest address a is at
+ * host address guest_base + a. */
+extern uintptr_t guest_base __attribute__((weak));
+
+#define RING_MASK (REMOTE_RING_SLOTS - 1u)
+#define PATH_MAX_GUEST 4096
+#define ARGS_MAX 4096          /* argv + envp strings followed at an execve */
+
+/* The producer's side of one vCPU's ring. */
+struct avcpu {
+	int live;
+	int known;             /* its host thread has said which it is (self) */
+	int reached;           /* the block entered last reached its last instruction */
+	uint64_t head;         /* records written */
+	uint64_t tail;         /* the consumer's position, as last seen */
+};
+
+static struct {
+	const struct hvpmu_isa *isa;
+	char service[REMOTE_NAME_MAX];
+	int conn;              /* the control connection (-1: none) */
+	int efd;               /* the service's doorbell */
+	struct remote_area *area;
+	uint32_t process;      /* this image's number */
+	uint32_t next_id;      /* the next block's id */
+	unsigned features;
+	int dead;              /* not counted any more (the service is gone, or a failure) */
+	int ended;             /* C_END written */
+	struct avcpu v[REMOTE_RINGS];
+} A = { .conn = -1, .efd = -1 };
+
+static __thread int self = -1; /* this host thread's vCPU, once a callback said */
+
+static void detach(const char *why)
+{
+	if (!A.dead)
+		fprintf(stderr, "hvpmu: %s; this process is no longer counted\n", why);
+	A.dead = 1;
+}
+
+/* ---- connecting ---- */
+
+static int recv_welcome(int s, struct remote_welcome *w, int fds[2])
+{
+	char cbuf[CMSG_SPACE(2 * sizeof(int))];
+	struct iovec io = { w, sizeof *w };
+	struct msghdr mh = { .msg_iov = &io, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof cbuf };
+	struct cmsghdr *c;
+	ssize_t n;
+
+	fds[0] = fds[1] = -1;
+	do
+		n = recvmsg(s, &mh, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)sizeof *w || w->magic != REMOTE_WELCOME_MAGIC)
+		return -1;
+	for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+		    c->cmsg_len == CMSG_LEN(2 * sizeof(int)))
+			memcpy(fds, CMSG_DATA(c), 2 * sizeof(int));
+	return 0;
+}
+
+/* Connect to the service as an image of kind `how`; maps the area.
+ * Returns 0, or -1 after one line on stderr. */
+static int connect_service(enum remote_how how, uint32_t parent, uint32_t base)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct remote_hello h = { .magic = REMOTE_HELLO_MAGIC, .version = REMOTE_PROTO_VERSION, .how = how,
+				  .parent = parent, .base = base, .pid = getpid() };
+	struct remote_welcome w;
+	int s, fds[2];
+	void *area;
+
+	snprintf(h.isa, sizeof h.isa, "%s", A.isa->name);
+	/* abstract name: sun_path[0] = 0, then the name (no file to clean up) */
+	memcpy(sa.sun_path + 1, A.service, strlen(A.service));
+	s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (s < 0 || connect(s, (struct sockaddr *)&sa,
+			     (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + strlen(A.service))) ||
+	    send(s, &h, sizeof h, MSG_NOSIGNAL) != (ssize_t)sizeof h || recv_welcome(s, &w, fds)) {
+		fprintf(stderr, "hvpmu: cannot attach to the service '%s': %s; this process is not counted\n",
+			A.service, strerror(errno));
+		if (s >= 0)
+			close(s);
+		return -1;
+	}
+	if (w.status || fds[0] < 0 || fds[1] < 0) {
+		fprintf(stderr, "hvpmu: the service refused this process: %.*s; it is not counted\n",
+			(int)sizeof w.reason, w.reason);
+		close(s);
+		return -1;
+	}
+	area = mmap(NULL, sizeof *A.area, PROT_READ | PROT_WRITE, MAP_SHARED, fds[0], 0);
+	close(fds[0]);
+	if (area == MAP_FAILED || ((struct remote_area *)area)->magic != REMOTE_MAGIC) {
+		fprintf(stderr, "hvpmu: cannot map the service's area; this process is not counted\n");
+		close(fds[1]);
+		close(s);
+		return -1;
+	}
+	if (A.area)
+		munmap(A.area, sizeof *A.area);
+	if (A.conn >= 0)
+		close(A.conn);
+	if (A.efd >= 0)
+		close(A.efd);
+	A.area = area;
+	A.conn = s;
+	A.efd = fds[1];
+	A.process = w.process;
+	A.features = w.features;
+	return 0;
+}
+
+/* ---- the rings ---- */
+
+static void publish(unsigned i)
+{
+	static const uint64_t one = 1;
+
+	atomic_store_explicit(&A.area->ring[i].head, A.v[i].head, memory_order_seq_cst);
+	if (atomic_load_explicit(&A.area->cons_sleep, memory_order_seq_cst) && write(A.efd, &one, sizeof one) < 0)
+		return; /* the counter is full: the service is awake anyway */
+}
+
+/* Is the service still there (its end of the connection open)? */
+static int service_alive(void)
+{
+	struct pollfd p = { .fd = A.conn, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 0 || !(p.revents & (POLLHUP | POLLERR | POLLIN));
+}
+
+/* Wait until ring i has room (back-pressure: never a dropped record). */
+static __attribute__((noinline)) void wait_space(unsigned i)
+{
+	struct remote_ring *rg = &A.area->ring[i];
+	struct avcpu *a = &A.v[i];
+
+	publish(i);
+	for (unsigned spin = 0;; spin++) {
+		a->tail = atomic_load_explicit(&rg->tail, memory_order_seq_cst);
+		if (a->head - a->tail < REMOTE_RING_SLOTS)
+			return;
+		if (spin < 64) {
+			sched_yield();
+			continue;
+		}
+		atomic_store_explicit(&rg->prod_wait, 1, memory_order_seq_cst);
+		a->tail = atomic_load_explicit(&rg->tail, memory_order_seq_cst);
+		if (a->head - a->tail >= REMOTE_RING_SLOTS) {
+			struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+			syscall(SYS_futex, (uint32_t *)&rg->tail, FUTEX_WAIT, (uint32_t)a->tail, &ts, NULL, 0);
+		}
+		atomic_store_explicit(&rg->prod_wait, 0, memory_order_relaxed);
+		if (!service_alive()) {
+			detach("the service is gone");
+			return;
+		}
+	}
+}
+
+static inline void put(unsigned i, uint64_t w0, uint64_t w1)
+{
+	struct avcpu *a = &A.v[i];
+
+	if (__builtin_expect(a->head - a->tail >= REMOTE_RING_SLOTS, 0)) {
+		wait_space(i);
+		if (A.dead)
+			return;
+	}
+	A.area->ring[i].slot[a->head & RING_MASK] = (struct remote_rec){ w0, w1 };
+	if (__builtin_expect((++a->head & (REMOTE_PUBLISH - 1)) == 0, 0))
+		publish(i);
+}
+
+/* The vCPU's ring, if its thread is counted. */
+static inline int ring_of(unsigned vcpu_index)
+{
+	return vcpu_index < REMOTE_RINGS && A.v[vcpu_index].live && !A.dead ? (int)vcpu_index : -1;
+}
+
+/* ---- callbacks ---- */
+
+static void tb_exec(unsigned int vcpu_index, void *udata)
+{
+	int i = ring_of(vcpu_index);
+
+	if (i >= 0) {
+		if (__builtin_expect(!A.v[i].known, 0)) { /* for a fatal signal's end (image_end) */
+			self = i;
+			A.v[i].known = 1;
+		}
+		put((unsigned)i, R_TB_W0((uintptr_t)udata, A.v[i].reached), 0);
+		A.v[i].reached = 0;
+	}
+}
+
+static void last_exec(unsigned int vcpu_index, void *udata)
+{
+	(void)udata;
+	if (vcpu_index < REMOTE_RINGS)
+		A.v[vcpu_index].reached = 1;
+}
+
+static void mem_exec(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
+{
+	int i = ring_of(vcpu_index);
+
+	if (i >= 0)
+		put((unsigned)i,
+		    (uintptr_t)udata | (uint64_t)(qemu_plugin_mem_size_shift(info) & 7u) << 3 |
+			    (uint64_t)(qemu_plugin_mem_is_store(info) != 0) << 6,
+		    vaddr);
+}
+
+static void pf_exec(unsigned int vcpu_index, void *udata)
+{
+	int i = ring_of(vcpu_index);
+
+	if (i >= 0)
+		put((unsigned)i, (uintptr_t)udata, 0);
+}
+
+/* Translation (serialised by QEMU user mode's mmap_lock): the block's
+ * words into the area's table, published before the block can run. */
+static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t n = qemu_plugin_tb_n_insns(tb);
+	struct remote_area *ar = A.area;
+	uint32_t idx, bid;
+
+	(void)id;
+	if (A.dead || n == 0 || n > REMOTE_BLOCK_MAX_INSNS)
+		return;
+	idx = A.next_id - ar->base;
+	if (idx >= REMOTE_MAX_BLOCKS || ar->nwords > REMOTE_MAX_WORDS - n) {
+		detach("the program translated more code than the service's area holds");
+		return;
+	}
+	bid = A.next_id++;
+	ar->block[idx] = (struct remote_block){ .vaddr = qemu_plugin_tb_vaddr(tb), .word = ar->nwords,
+						.n = (uint32_t)n };
+	for (size_t k = 0; k < n; k++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, k);
+		uint32_t word = qemu_plugin_insn_size(insn) == A.isa->insn_bytes
+					? hvpmu_isa_word(A.isa, qemu_plugin_insn_data(insn))
+					: 0;
+		struct hvpmu_insn d;
+
+		ar->words[ar->nwords + k] = word;
+		if (A.features & REMOTE_F_MEMORY) {
+			A.isa->decode(word, 0, &d);
+			if (d.flags & (HVPMU_IC_LOAD | HVPMU_IC_STORE | HVPMU_IC_ATOMIC))
+				qemu_plugin_register_vcpu_mem_cb(insn, mem_exec, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
+								 (void *)(uintptr_t)R_INSN_W0(R_MEM, bid, k));
+			if ((d.flags & HVPMU_IC_PREFETCH) && A.isa->prefetch_resolve)
+				qemu_plugin_register_vcpu_insn_exec_cb(insn, pf_exec, QEMU_PLUGIN_CB_NO_REGS,
+								       (void *)(uintptr_t)R_INSN_W0(R_PF, bid, k));
+		}
+		if (k + 1 == n)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, last_exec, QEMU_PLUGIN_CB_NO_REGS, NULL);
+	}
+	ar->nwords += (uint32_t)n;
+	atomic_store_explicit(&ar->nblocks, idx + 1, memory_order_release);
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, (void *)(uintptr_t)bid);
+}
+
+static void thread_start(unsigned i)
+{
+	A.v[i].live = 1;
+	A.v[i].known = 0;
+	A.v[i].reached = 0;
+	put(i, R_CTL_W0(C_START, 0), (uint64_t)syscall(SYS_gettid));
+}
+
+static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
+{
+	(void)id;
+	if (A.dead)
+		return;
+	if (vcpu_index >= REMOTE_RINGS) {
+		fprintf(stderr, "hvpmu: guest thread %u has no ring (at most %u threads); not counted\n", vcpu_index,
+			REMOTE_RINGS);
+		return;
+	}
+	if (!A.v[vcpu_index].live)
+		thread_start(vcpu_index);
+}
+
+static void vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
+{
+	int i = ring_of(vcpu_index);
+
+	(void)id;
+	if (i < 0)
+		return;
+	put((unsigned)i, R_CTL_W0(C_EXIT, A.v[i].reached), 0);
+	publish((unsigned)i);
+	A.v[i].live = 0;
+}
+
+/* The image ends (sig 0: exit or exec; else the signal): the last record,
+ * in the calling thread's ring. */
+static void image_end(int sig, int all)
+{
+	int i = self >= 0 && self < (int)REMOTE_RINGS && A.v[self].live ? self : -1;
+
+	if (A.dead || A.ended || !A.area)
+		return;
+	if (all) /* no callback runs any more: every ring's records are whole */
+		for (unsigned k = 0; k < REMOTE_RINGS; k++)
+			if (A.v[k].live)
+				publish(k);
+	if (i < 0) /* no thread of its own known: ring 0's, whose owner has stopped */
+		for (unsigned k = 0; k < REMOTE_RINGS && i < 0; k++)
+			if (A.v[k].live)
+				i = (int)k;
+	if (i < 0)
+		return;
+	A.ended = 1;
+	put((unsigned)i, R_CTL_W0(C_END, 0), (uint64_t)sig);
+	publish((unsigned)i);
+}
+
+/* ---- following execve ---- */
+
+/* Copy a guest string at guest address ga (at most n bytes with its NUL)
+ * into out; through process_vm_readv, so a bad pointer is an error, not
+ * a fault.  Returns its length or -1. */
+static long guest_string(uint64_t ga, char *out, size_t n)
+{
+	size_t got = 0;
+
+	if (!&guest_base)
+		return -1;
+	while (got < n) {
+		size_t chunk = n - got < 256 ? n - got : 256;
+		struct iovec l = { out + got, chunk }, r = { (void *)(guest_base + ga + got), chunk };
+		ssize_t k = process_vm_readv(getpid(), &l, 1, &r, 1, 0);
+		char *z;
+
+		if (k <= 0)
+			return -1;
+		if ((z = memchr(out + got, 0, (size_t)k)))
+			return (long)(z - out);
+		got += (size_t)k;
+	}
+	return -1;
+}
+
+/* A guest pointer array element (the ISA's pointer size and byte order). */
+static int guest_ptr(uint64_t ga, uint64_t *out)
+{
+	uint8_t b[8];
+	struct iovec l = { b, 8 }, r = { (void *)(guest_base + ga), 8 };
+
+	if (process_vm_readv(getpid(), &l, 1, &r, 1, 0) != 8)
+		return -1;
+	*out = 0;
+	for (int k = 0; k < 8; k++)
+		*out |= (uint64_t)b[A.isa->big_endian ? k : 7 - k] << (8 * (A.isa->big_endian ? 7 - k : k));
+	return 0;
+}
+
+/* A guest string vector (argv or envp) into v[max], strings malloc'ed.
+ * Returns the count, or -1. */
+static int guest_vector(uint64_t ga, char **v, int max, int skip_preload)
+{
+	int n = 0;
+
+	for (int k = 0; ga; k++) {
+		uint64_t p;
+		char buf[PATH_MAX_GUEST];
+		long len;
+
+		if (guest_ptr(ga + 8u * (uint64_t)k, &p))
+			return -1;
+		if (!p)
+			break;
+		if (n == max || (len = guest_string(p, buf, sizeof buf)) < 0)
+			return -1;
+		if (skip_preload && strncmp(buf, "LD_PRELOAD=", 11) == 0)
+			continue;
+		if (!(v[n++] = strndup(buf, (size_t)len)))
+			return -1;
+	}
+	return n;
+}
+
+/* Is `file` a program of the machine's ISA (ELF class, data, machine)? */
+static int is_isa_program(const char *file)
+{
+	unsigned char h[20];
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	ssize_t r;
+	unsigned mach;
+
+	if (fd < 0)
+		return 0;
+	r = read(fd, h, sizeof h);
+	close(fd);
+	if (r != (ssize_t)sizeof h || memcmp(h, "\177ELF", 4) != 0 || h[4] != A.isa->elf_class ||
+	    h[5] != A.isa->elf_data)
+		return 0;
+	mach = h[5] == 2 ? (unsigned)h[18] << 8 | h[19] : (unsigned)h[19] << 8 | h[18];
+	return mach == A.isa->elf_machine && access(file, X_OK) == 0;
+}
+
+/* qsort: "-U NAME" pairs, longer NAME first (QEMU 7.2's -U unsets the
+ * first variable whose name starts with NAME). */
+static int longer_first(const void *x, const void *y)
+{
+	size_t a = strlen(((char *const *)x)[1]), b = strlen(((char *const *)y)[1]);
+
+	return a < b ? 1 : a > b ? -1 : 0;
+}
+
+/*
+ * execve(path, argv, envp) of the guest: if path is a program of the
+ * machine's ISA (looked up in the sysroot first, as QEMU's -L does), run
+ * it here under this emulator with the plugin attached as the new image:
+ *   qemu -L SYSROOT [-U NAME].. -plugin PLUGIN,attach=SERVICE,isa=ISA,exec=N
+ *        -0 ARGV0 FILE ARGV1..
+ * with the guest's environment, plus this emulator's HVPMU_* settings and
+ * the plugin's preload, which -U hides from the program again (as
+ * hvpmu's tools start the first one).  Returns only if it does not run
+ * it; the call then goes on to QEMU as usual.
+ */
+static void follow_exec(const uint64_t *a)
+{
+	extern char **environ;
+	static char *gargv[ARGS_MAX], *genv[ARGS_MAX + 64], *av[ARGS_MAX + 160];
+	char path[PATH_MAX_GUEST], file[PATH_MAX + PATH_MAX_GUEST], qemu[PATH_MAX], plugin_arg[PATH_MAX + 160];
+	char preload[PATH_MAX + 16];
+	const char *sysroot = getenv("HVPMU_SYSROOT") ? getenv("HVPMU_SYSROOT") : A.isa->sysroot;
+	Dl_info dl;
+	ssize_t ql;
+	int argc, envc, k = 0, first;
+
+	if (guest_string(a[0], path, sizeof path) <= 0)
+		return;
+	snprintf(file, sizeof file, "%s%s", path[0] == '/' && sysroot ? sysroot : "", path);
+	if (!is_isa_program(file))
+		snprintf(file, sizeof file, "%s", path);
+	if (!is_isa_program(file))
+		return; /* a host program, or nothing: QEMU's execve */
+	ql = readlink("/proc/self/exe", qemu, sizeof qemu - 1);
+	if (ql <= 0 || !dladdr((void *)hvpmu_qemu_attach_start, &dl) || !dl.dli_fname)
+		return;
+	qemu[ql] = 0;
+	if ((argc = guest_vector(a[1], gargv, ARGS_MAX, 0)) < 0 ||
+	    (envc = guest_vector(a[2], genv, ARGS_MAX, 1)) < 0)
+		return; /* (the strings copied so far are the new image's: not freed) */
+	av[k++] = qemu;
+	av[k++] = "-L";
+	av[k++] = (char *)sysroot;
+	first = k;
+	for (char **e = environ; *e && envc < ARGS_MAX + 62; e++)
+		if (strncmp(*e, "HVPMU_", 6) == 0 && strchr(*e, '=')) {
+			genv[envc++] = *e;
+			av[k++] = "-U";
+			if (!(av[k++] = strndup(*e, (size_t)(strchr(*e, '=') - *e))))
+				return;
+		}
+	av[k++] = "-U";
+	av[k++] = "LD_PRELOAD";
+	qsort(av + first, (size_t)(k - first) / 2, 2 * sizeof *av, longer_first);
+	snprintf(preload, sizeof preload, "LD_PRELOAD=%s", dl.dli_fname);
+	genv[envc++] = preload;
+	genv[envc] = NULL;
+	snprintf(plugin_arg, sizeof plugin_arg, "%s,attach=%s,isa=%s,exec=%u", dl.dli_fname, A.service, A.isa->name,
+		 A.process);
+	av[k++] = "-plugin";
+	av[k++] = plugin_arg;
+	av[k++] = "-0";
+	av[k++] = argc ? gargv[0] : path;
+	av[k++] = file;
+	for (int n = 1; n < argc; n++)
+		av[k++] = gargv[n];
+	av[k] = NULL;
+	image_end(C_END_EXEC, 0);
+	execve(qemu, av, genv);
+	detach("cannot run the new program under the emulator");
+}
+
+/* ---- system calls, the end, fork ---- */
+
+static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num, uint64_t a1, uint64_t a2,
+		       uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7, uint64_t a8)
+{
+	int i = ring_of(vcpu_index);
+
+	(void)id;
+	(void)a7;
+	(void)a8;
+	if (i < 0)
+		return;
+	self = i;
+	put((unsigned)i, R_CTL_W0(C_SYSCALL, A.v[i].reached), (uint64_t)num);
+	put((unsigned)i, a1, a2);
+	put((unsigned)i, a3, a4);
+	put((unsigned)i, a5, a6);
+	A.v[i].reached = 0;
+	publish((unsigned)i);
+	if (num == A.isa->sc.execve) {
+		const uint64_t args[3] = { a1, a2, a3 };
+
+		follow_exec(args);
+	} else if (num == A.isa->sc.execveat && (int32_t)a1 == -100 /* AT_FDCWD */ && a5 == 0) {
+		const uint64_t args[3] = { a2, a3, a4 };
+
+		follow_exec(args);
+	}
+}
+
+static void syscall_ret_cb(qemu_plugin_id_t id, unsigned int vcpu_idx, int64_t num, int64_t ret)
+{
+	int i = ring_of(vcpu_idx);
+
+	(void)id;
+	if (i < 0)
+		return;
+	self = i;
+	put((unsigned)i, R_CTL_W0(C_SYSRET, 0), (uint64_t)num);
+	put((unsigned)i, (uint64_t)ret, 0);
+	publish((unsigned)i);
+}
+
+static void at_exit(qemu_plugin_id_t id, void *udata)
+{
+	(void)id;
+	(void)udata;
+	image_end(0, 1);
+}
+
+/* In a fork child: a new image, the forking thread its only one. */
+static void child_after_fork(void)
+{
+	int me = self;
+
+	if (!A.area || A.dead || A.ended)
+		return;
+	for (unsigned k = 0; k < REMOTE_RINGS; k++)
+		A.v[k] = (struct avcpu){ 0 };
+	if (connect_service(REMOTE_FORK, A.process, A.next_id)) {
+		A.dead = 1;
+		return;
+	}
+	if (me >= 0 && me < (int)REMOTE_RINGS)
+		thread_start((unsigned)me);
+}
+
+int hvpmu_qemu_attach_active(void)
+{
+	return A.area && !A.dead;
+}
+
+void hvpmu_qemu_attach_end(int sig)
+{
+	image_end(sig, 0);
+}
+
+int hvpmu_qemu_attach_start(uint64_t id, const struct qemu_info_t *info, const struct hvpmu_isa *isa,
+			    const char *service, uint32_t exec_of)
+{
+	if (info->version.cur < HVPMU_QEMU_PLUGIN_VERSION || info->version.min > HVPMU_QEMU_PLUGIN_VERSION) {
+		fprintf(stderr, "hvpmu plugin: needs plugin API version %d, QEMU offers %d..%d\n",
+			HVPMU_QEMU_PLUGIN_VERSION, info->version.min, info->version.cur);
+		return -1;
+	}
+	if (!info->target_name || strcmp(info->target_name, isa->qemu_target) != 0 || info->system_emulation) {
+		fprintf(stderr, "hvpmu plugin: the machine's %s programs run only under %s user mode (got %s)\n",
+			isa->name, isa->qemu_user, info->target_name ? info->target_name : "?");
+		return -1;
+	}
+	if (!service[0] || strlen(service) >= sizeof A.service) {
+		fprintf(stderr, "hvpmu plugin: bad service name\n");
+		return -1;
+	}
+	A.isa = isa;
+	snprintf(A.service, sizeof A.service, "%s", service);
+	if (connect_service(exec_of ? REMOTE_EXEC : REMOTE_ROOT, exec_of, 0))
+		return 0; /* the program runs uncounted */
+	if (pthread_atfork(NULL, NULL, child_after_fork)) {
+		detach("pthread_atfork failed");
+		return 0;
+	}
+	qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
+	qemu_plugin_register_vcpu_exit_cb(id, vcpu_exit);
+	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	qemu_plugin_register_vcpu_syscall_cb(id, syscall_cb);
+	qemu_plugin_register_vcpu_syscall_ret_cb(id, syscall_ret_cb);
+	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+	return 0;
+}

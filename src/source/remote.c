@@ -1,0 +1,768 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The remote event source (hvpmu/remote.h): the service's side of the
+ * shared-memory areas of attached guest processes (remote_shm.h, the
+ * guest's side is attach.c), run through the feed (feed.h) as the QEMU
+ * plugin runs its own callbacks.  docs/service.md.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/futex.h>
+#include <hvpmu/remote.h>
+#include "feed.h"
+#include "remote_proto.h"
+#include "remote_shm.h"
+
+#define RING_MASK (REMOTE_RING_SLOTS - 1u)
+/* Records a vCPU runs between looks at its strand's time. */
+#define TIME_CHECK 64u
+
+/* A block of an image, as the source decoded it (lazily, at first use). */
+struct rblock {
+	struct tb_info *ti;
+	struct mem_insn **mi; /* per instruction, or NULL without the memory model */
+	struct pf_insn **pf;
+};
+
+/* One process image. */
+struct rproc {
+	uint32_t num;             /* 1.. (hvpmu_os_call.process) */
+	int pid;
+	struct remote_area *area;
+	int area_fd;
+	struct rproc *parent;     /* a fork child: the ids below `base` are its */
+	uint32_t base;
+	struct rblock *blocks;    /* by id - base */
+	uint32_t nblocks;         /* decoded so far: blocks[] has room for ncap */
+	uint32_t ncap;
+	uint64_t tail[REMOTE_RINGS];
+	struct vcpu *v[REMOTE_RINGS]; /* the feed vCPU of the ring's thread (NULL: none, or not counted) */
+	uint8_t started[REMOTE_RINGS];
+	uint8_t in_syscall[REMOTE_RINGS];
+	uint64_t sc_flags[REMOTE_RINGS]; /* the system call in progress: clone's flags */
+	int64_t sc_num[REMOTE_RINGS];     /* and its number */
+	int ending;               /* proc_end() is running its rings' last records */
+	int exit_ring;            /* the ring whose thread called exit_group (-1: none) */
+	uint64_t exit_args[6];
+	int ended;                /* C_END run (or detached): nothing more runs */
+	int end_sig;
+	int closed;               /* the connection closed */
+	int bad;                  /* a malformed record detached it */
+};
+
+struct hvpmu_remote {
+	struct hvpmu_machine *m;
+	const struct hvpmu_isa *isa;
+	uint64_t quantum;
+	uint64_t qend;            /* the current quantum ends at this %tick */
+	struct rproc **proc;      /* by number - 1 */
+	uint32_t nproc, cap;
+	uint32_t live;
+	int efd;
+	unsigned features;        /* REMOTE_F_* */
+	/* images announced but not attached yet: fork children (the parent's
+	 * fork returned their pid) and programs an execve started */
+	int *expect;
+	uint32_t nexpect, expect_cap;
+};
+
+#define LINUX_CLONE_VM 0x100u /* Linux include/uapi/linux/sched.h: a thread, not a process */
+
+static void expect_pid(struct hvpmu_remote *r, int pid)
+{
+	if (r->nexpect == r->expect_cap) {
+		uint32_t cap = r->expect_cap ? 2 * r->expect_cap : 16;
+		int *n = realloc(r->expect, cap * sizeof *n);
+
+		if (!n)
+			return; /* (the run may then end before that image attaches) */
+		r->expect = n;
+		r->expect_cap = cap;
+	}
+	r->expect[r->nexpect++] = pid;
+}
+
+static void expect_done(struct hvpmu_remote *r, int pid)
+{
+	for (uint32_t k = 0; k < r->nexpect; k++)
+		if (r->expect[k] == pid) {
+			r->expect[k] = r->expect[--r->nexpect];
+			return;
+		}
+}
+
+uint32_t hvpmu_remote_expecting(struct hvpmu_remote *r)
+{
+	for (uint32_t k = 0; k < r->nexpect;)
+		if (kill(r->expect[k], 0) && errno == ESRCH) /* it died before attaching */
+			r->expect[k] = r->expect[--r->nexpect];
+		else
+			k++;
+	return r->nexpect;
+}
+
+int remote_hello_check(const void *msg, size_t n, char *why, size_t len)
+{
+	struct remote_hello h;
+
+	if (n != sizeof h) {
+		snprintf(why, len, "hello of %zu bytes (expected %zu)", n, sizeof h);
+		return EPROTO;
+	}
+	memcpy(&h, msg, sizeof h);
+	if (h.magic != REMOTE_HELLO_MAGIC || h.version != REMOTE_PROTO_VERSION) {
+		snprintf(why, len, "not an hvpmu guest (magic %#x, version %u; expected version %u)", h.magic,
+			 h.version, REMOTE_PROTO_VERSION);
+		return EPROTO;
+	}
+	if (h.how > REMOTE_EXEC) {
+		snprintf(why, len, "hello: unknown kind %u", h.how);
+		return EPROTO;
+	}
+	if (!memchr(h.isa, 0, sizeof h.isa)) {
+		snprintf(why, len, "hello: ISA name not terminated");
+		return EPROTO;
+	}
+	if (h.base > REMOTE_MAX_BLOCKS * 64u) {
+		snprintf(why, len, "hello: block base %u out of range", h.base);
+		return EPROTO;
+	}
+	return 0;
+}
+
+int hvpmu_remote_create(struct hvpmu_machine *m, const struct hvpmu_isa *isa, uint64_t quantum,
+			struct hvpmu_remote **out)
+{
+	struct hvpmu_remote *r;
+	unsigned features = hvpmu_machine_features(m);
+
+	*out = NULL;
+	if (!m || !isa || !quantum)
+		return HVPMU_EINVAL;
+	if (!(r = calloc(1, sizeof *r)))
+		return HVPMU_ENOMEM;
+	r->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	P.nvcpu = hvpmu_machine_nstrands(m);
+	P.vcpu = calloc(P.nvcpu, sizeof *P.vcpu);
+	if (r->efd < 0 || !P.vcpu) {
+		if (r->efd >= 0)
+			close(r->efd);
+		free(P.vcpu);
+		free(r);
+		return HVPMU_ENOMEM;
+	}
+	P.m = m;
+	P.isa = isa;
+	P.need_taken = (features & HVPMU_FEAT_TAKEN) != 0;
+	P.need_branches = (features & HVPMU_FEAT_BRANCHES) != 0;
+	P.need_memory = (features & HVPMU_FEAT_MEMORY) != 0;
+	P.fallback_class = hvpmu_machine_class(m, HVPMU_IC_OTHER);
+	P.mt = 1; /* every block ends with its marker: R_TB says whether it was reached */
+	r->m = m;
+	r->isa = isa;
+	r->quantum = quantum;
+	r->qend = quantum;
+	r->features = P.need_memory ? REMOTE_F_MEMORY : 0;
+	*out = r;
+	return HVPMU_OK;
+}
+
+static void proc_free(struct rproc *p)
+{
+	if (!p)
+		return;
+	for (uint32_t i = 0; i < p->nblocks; i++) {
+		free(p->blocks[i].mi);
+		free(p->blocks[i].pf);
+	}
+	free(p->blocks);
+	if (p->area)
+		munmap(p->area, sizeof *p->area);
+	if (p->area_fd >= 0)
+		close(p->area_fd);
+	free(p);
+}
+
+void hvpmu_remote_destroy(struct hvpmu_remote *r)
+{
+	if (!r)
+		return;
+	for (uint32_t i = 0; i < r->nproc; i++)
+		proc_free(r->proc[i]);
+	free(r->proc);
+	free(r->expect);
+	close(r->efd);
+	free(r);
+}
+
+int hvpmu_remote_doorbell(const struct hvpmu_remote *r)
+{
+	return r->efd;
+}
+
+static struct rproc *proc_of(const struct hvpmu_remote *r, uint32_t num)
+{
+	return num >= 1 && num <= r->nproc ? r->proc[num - 1] : NULL;
+}
+
+static int refuse(void *welcome, size_t wlen_max, size_t *wlen, int status, const char *why)
+{
+	struct remote_welcome w = { .magic = REMOTE_WELCOME_MAGIC, .version = REMOTE_PROTO_VERSION, .status = status };
+
+	snprintf(w.reason, sizeof w.reason, "%.95s", why);
+	*wlen = 0;
+	if (wlen_max >= sizeof w) {
+		memcpy(welcome, &w, sizeof w);
+		*wlen = sizeof w;
+	}
+	return status;
+}
+
+int hvpmu_remote_attach(struct hvpmu_remote *r, const void *hello, size_t n, int peer_pid, uint32_t *process,
+			void *welcome, size_t welcome_len, size_t *wlen, int *area_fd)
+{
+	struct remote_hello h;
+	struct remote_welcome w = { .magic = REMOTE_WELCOME_MAGIC, .version = REMOTE_PROTO_VERSION };
+	struct rproc *p, *parent = NULL;
+	char why[128];
+	int rc, fd;
+
+	*area_fd = -1;
+	*process = 0;
+	if ((rc = remote_hello_check(hello, n, why, sizeof why)))
+		return refuse(welcome, welcome_len, wlen, rc, why);
+	memcpy(&h, hello, sizeof h);
+	if (h.pid != peer_pid)
+		return refuse(welcome, welcome_len, wlen, EPERM, "hello: pid is not the caller's");
+	if (strcmp(h.isa, r->isa->name) != 0) {
+		snprintf(why, sizeof why, "the machine's processors run %s, not %s", r->isa->name, h.isa);
+		return refuse(welcome, welcome_len, wlen, ENOEXEC, why);
+	}
+	if (h.how != REMOTE_ROOT) {
+		parent = proc_of(r, h.parent);
+		if (!parent)
+			return refuse(welcome, welcome_len, wlen, ESRCH, "hello: no such parent image");
+		if (h.how == REMOTE_FORK && h.base < parent->base)
+			return refuse(welcome, welcome_len, wlen, EPROTO, "hello: fork base below the parent's");
+	}
+	if (r->nproc >= HVPMU_CTX_MAX)
+		return refuse(welcome, welcome_len, wlen, EAGAIN, "the machine has no MMU context left for a process");
+	if (r->nproc == r->cap) {
+		uint32_t cap = r->cap ? 2 * r->cap : 16;
+		struct rproc **np = realloc(r->proc, cap * sizeof *np);
+
+		if (!np)
+			return refuse(welcome, welcome_len, wlen, ENOMEM, "out of memory");
+		r->proc = np;
+		r->cap = cap;
+	}
+	if (!(p = calloc(1, sizeof *p)))
+		return refuse(welcome, welcome_len, wlen, ENOMEM, "out of memory");
+	p->area_fd = -1;
+	p->exit_ring = -1;
+	fd = memfd_create("hvpmu-guest", MFD_CLOEXEC);
+	if (fd < 0 || ftruncate(fd, (off_t)sizeof *p->area) ||
+	    (p->area = mmap(NULL, sizeof *p->area, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) == MAP_FAILED) {
+		p->area = NULL;
+		if (fd >= 0)
+			close(fd);
+		free(p);
+		return refuse(welcome, welcome_len, wlen, ENOMEM, "cannot create the shared area");
+	}
+	p->area_fd = fd;
+	p->num = r->nproc + 1;
+	p->pid = h.pid;
+	if (h.how == REMOTE_FORK) {
+		p->parent = parent;
+		p->base = h.base;
+	}
+	p->area->magic = REMOTE_MAGIC;
+	p->area->version = REMOTE_VERSION;
+	p->area->base = p->base;
+	p->area->features = r->features;
+	r->proc[r->nproc++] = p;
+	r->live++;
+	expect_done(r, h.pid);
+	*process = p->num;
+	*area_fd = dup(fd);
+	w.process = p->num;
+	w.features = r->features;
+	memcpy(welcome, &w, welcome_len < sizeof w ? welcome_len : sizeof w);
+	*wlen = welcome_len < sizeof w ? welcome_len : sizeof w;
+	return *area_fd < 0 ? errno : 0;
+}
+
+/* ---- running an image's records ---- */
+
+static void proc_fail(struct rproc *p, const char *what, uint64_t a)
+{
+	if (!p->bad)
+		fprintf(stderr, "hvpmu service: process %u (pid %d): %s (%#llx); detached, its counts so far kept\n",
+			p->num, p->pid, what, (unsigned long long)a);
+	p->bad = 1;
+}
+
+/* Block `id` of image p (or of the image it was forked from), decoded on
+ * first use; NULL if the id names no published block. */
+static struct rblock *block_of(struct rproc *p, uint64_t id)
+{
+	struct rproc *q = p;
+	struct remote_block b;
+	uint32_t idx, pub, words[REMOTE_BLOCK_MAX_INSNS];
+	struct mem_insn *const *mi;
+	struct pf_insn *const *pf;
+	struct rblock *rb;
+
+	while (q->parent && id < q->base)
+		q = q->parent;
+	if (id < q->base || id - q->base >= REMOTE_MAX_BLOCKS)
+		return NULL;
+	idx = (uint32_t)(id - q->base);
+	if (idx < q->nblocks && q->blocks[idx].ti)
+		return &q->blocks[idx];
+	pub = atomic_load_explicit(&q->area->nblocks, memory_order_acquire);
+	if (idx >= pub || pub > REMOTE_MAX_BLOCKS)
+		return NULL;
+	if (idx >= q->ncap) {
+		uint32_t cap = q->ncap ? q->ncap : 1024;
+		struct rblock *nb;
+
+		while (cap <= idx)
+			cap *= 2;
+		if (!(nb = realloc(q->blocks, cap * sizeof *nb)))
+			return NULL;
+		memset(nb + q->ncap, 0, (cap - q->ncap) * sizeof *nb);
+		q->blocks = nb;
+		q->ncap = cap;
+	}
+	/* a copy of the guest's entry and words: nothing is read twice */
+	b = q->area->block[idx];
+	if (b.n == 0 || b.n > REMOTE_BLOCK_MAX_INSNS || b.word > REMOTE_MAX_WORDS - b.n)
+		return NULL;
+	memcpy(words, &q->area->words[b.word], b.n * sizeof *words);
+	rb = &q->blocks[idx];
+	if (!(rb->ti = feed_block_new(b.vaddr, words, b.n, &mi, &pf)))
+		return NULL;
+	feed_finish_tb(rb->ti);
+	if (mi) {
+		rb->mi = malloc(b.n * sizeof *rb->mi);
+		rb->pf = malloc(b.n * sizeof *rb->pf);
+		if (!rb->mi || !rb->pf) {
+			free(rb->mi);
+			free(rb->pf);
+			rb->mi = NULL;
+			rb->pf = NULL;
+		} else {
+			memcpy(rb->mi, mi, b.n * sizeof *rb->mi);
+			memcpy(rb->pf, pf, b.n * sizeof *rb->pf);
+		}
+	}
+	if (idx >= q->nblocks)
+		q->nblocks = idx + 1;
+	return rb;
+}
+
+/* The first free vCPU slot in placement order, started for a thread of p. */
+static struct vcpu *vcpu_new(struct hvpmu_remote *r, struct rproc *p)
+{
+	for (uint32_t k = 0; k < P.nvcpu; k++) {
+		struct vcpu *v = &P.vcpu[k];
+
+		if (v->live)
+			continue;
+		lock();
+		if (feed_vcpu_start(v, hvpmu_md_vcpu_strand(hvpmu_machine_md(r->m), k), p->num)) {
+			unlock();
+			return NULL;
+		}
+		unlock();
+		v->held = 1; /* one thread runs every vCPU: no lock around the model */
+		return v;
+	}
+	fprintf(stderr, "hvpmu service: a thread of process %u (pid %d) has no free strand (machine has %u); "
+		"not counted\n", p->num, p->pid, P.nvcpu);
+	return NULL;
+}
+
+static void vcpu_end(struct vcpu *v)
+{
+
+	v->held = 0;
+	feed_vcpu_exit(v);
+}
+
+static inline struct remote_rec rec_at(const struct remote_ring *rg, uint64_t i)
+{
+	return rg->slot[i & RING_MASK];
+}
+
+/* Wake the ring's producer if it sleeps for room. */
+static void release(struct remote_ring *rg, uint64_t tail)
+{
+	atomic_store_explicit(&rg->tail, tail, memory_order_seq_cst);
+	if (atomic_load_explicit(&rg->prod_wait, memory_order_seq_cst))
+		syscall(SYS_futex, (uint32_t *)&rg->tail, FUTEX_WAKE, 1, NULL, NULL, 0);
+}
+
+/* Image p ends: every ring's published records run (in ring order), then
+ * its threads stop. */
+static void proc_end(struct hvpmu_remote *r, struct rproc *p, int sig);
+
+/*
+ * Run ring i of image p: published records, while its strand's %tick is
+ * below `limit` (UINT64_MAX: all).  Returns the records run; *blocked says
+ * it stopped for want of records (not at the quantum's end).
+ */
+static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, uint64_t limit, int *blocked)
+{
+	struct remote_ring *rg = &p->area->ring[i];
+	uint64_t head = atomic_load_explicit(&rg->head, memory_order_acquire);
+	uint64_t t = p->tail[i], start = t;
+	unsigned since = TIME_CHECK - 1; /* the first record looks */
+
+	*blocked = 0;
+	if (head - t > REMOTE_RING_SLOTS) {
+		proc_fail(p, "ring head out of range", head);
+		return 0;
+	}
+	while (!p->ended && !p->bad) {
+		struct vcpu *v = p->v[i];
+		struct remote_rec e;
+
+		if (t == head) {
+			*blocked = 1;
+			break;
+		}
+		if (v && ++since >= TIME_CHECK) {
+			since = 0;
+			if (limit != UINT64_MAX && hvpmu_machine_tick(r->m, v->strand) >= limit)
+				break;
+		}
+		e = rec_at(rg, t);
+		switch (R_KIND(e.w0)) {
+		case R_TB: {
+			struct rblock *b = block_of(p, R_TB_ID(e.w0));
+
+			if (!b) {
+				proc_fail(p, "record names no block", e.w0);
+				break;
+			}
+			t++;
+			if (v && !entry_fast(v, b->ti, (int)R_TB_REACHED(e.w0))) {
+				v->reached_last = (int)R_TB_REACHED(e.w0);
+				feed_block_entry(v, b->ti);
+			}
+			break;
+		}
+		case R_MEM:
+		case R_PF: {
+			struct rblock *b = block_of(p, R_INSN_ID(e.w0));
+			unsigned k = R_INSN_IDX(e.w0);
+
+			if (!b || k >= b->ti->blk.n || !b->mi ||
+			    (R_KIND(e.w0) == R_MEM ? !b->mi[k] : !b->pf[k])) {
+				proc_fail(p, "record names no memory instruction", e.w0);
+				break;
+			}
+			t++;
+			if (!v)
+				break;
+			if (R_KIND(e.w0) == R_MEM)
+				feed_mem_access(v, b->mi[k], e.w1, 1u << R_MEM_SHIFT(e.w0), (int)R_MEM_STORE(e.w0));
+			else
+				feed_pf_access(v, b->pf[k]);
+			break;
+		}
+		default: { /* R_CTL */
+			unsigned op = R_CTL_OP(e.w0);
+			uint64_t len = op == C_SYSCALL ? 4 : op == C_SYSRET ? 2 : 1;
+
+			if (head - t < len) { /* the rest of it is not published yet */
+				*blocked = 1;
+				goto out;
+			}
+			if (v)
+				v->reached_last = (int)R_REACHED(e.w0);
+			switch (op) {
+			case C_NOP:
+				break;
+			case C_START:
+				if (p->v[i] || p->started[i]) {
+					proc_fail(p, "thread started twice on a vCPU", i);
+					goto out;
+				}
+				p->started[i] = 1;
+				p->v[i] = vcpu_new(r, p);
+				break;
+			case C_EXIT:
+				if (v)
+					vcpu_end(v);
+				p->v[i] = NULL;
+				p->started[i] = 0;
+				p->in_syscall[i] = 0;
+				break;
+			case C_SYSCALL: {
+				const struct remote_rec a = rec_at(rg, t + 1), b = rec_at(rg, t + 2), c = rec_at(rg, t + 3);
+				const uint64_t args[6] = { a.w0, a.w1, b.w0, b.w1, c.w0, c.w1 };
+
+				p->in_syscall[i] = 1;
+				p->sc_flags[i] = args[0];
+				p->sc_num[i] = (int64_t)e.w1;
+				if ((int64_t)e.w1 == r->isa->sc.exit_group && v && p->exit_ring < 0) {
+					/* every thread of the image ends: what the others
+					 * published runs first, at the image's end */
+					p->exit_ring = (int)i;
+					memcpy(p->exit_args, args, sizeof args);
+					break;
+				}
+				if (v) {
+					v->held = 0;
+					feed_syscall_entry(v, (int64_t)e.w1, args);
+					v->held = 1;
+				}
+				break;
+			}
+			case C_SYSRET: {
+				const struct hvpmu_isa_syscalls *sc = &r->isa->sc;
+				int64_t num = (int64_t)e.w1, ret = (int64_t)rec_at(rg, t + 1).w0;
+
+				/* a new process: its image will attach */
+				if (ret > 0 && ret <= INT32_MAX &&
+				    (num == sc->fork || num == sc->vfork || (num == sc->clone && !(p->sc_flags[i] & LINUX_CLONE_VM))))
+					expect_pid(r, (int)ret);
+				p->in_syscall[i] = 0;
+				if (v) {
+					v->held = 0;
+					feed_syscall_return(v, num, ret);
+					v->held = 1;
+				}
+				break;
+			}
+			case C_END:
+				t += len;
+				p->tail[i] = t;
+				release(rg, t);
+				if (e.w1 & C_END_EXEC) /* its new program attaches next */
+					expect_pid(r, p->pid);
+				if (p->ending) /* its end is being run: the rest goes on, this is how */
+					p->end_sig = (int)(e.w1 & 0xff);
+				else
+					proc_end(r, p, (int)(e.w1 & 0xff));
+				return t - start;
+			default:
+				proc_fail(p, "unknown control record", e.w0);
+				goto out;
+			}
+			t += len;
+			break;
+		}
+		}
+		if (((t - start) & 1023u) == 0) /* give the producer room as we go */
+			release(rg, t);
+	}
+out:
+	p->tail[i] = t;
+	release(rg, t);
+	return t - start;
+}
+
+static void proc_end(struct hvpmu_remote *r, struct rproc *p, int sig)
+{
+	int blocked;
+
+	if (p->ending || p->ended)
+		return;
+	p->ending = 1;
+	p->end_sig = sig; /* unless its last records say otherwise (C_END) */
+	for (unsigned i = 0; i < REMOTE_RINGS && !p->bad; i++)
+		run_ring(r, p, i, UINT64_MAX, &blocked);
+	if (p->exit_ring >= 0 && p->v[p->exit_ring]) { /* exit_group, after the other threads' records */
+		struct vcpu *v = p->v[p->exit_ring];
+
+		v->held = 0;
+		feed_syscall_entry(v, r->isa->sc.exit_group, p->exit_args);
+	}
+	for (unsigned i = 0; i < REMOTE_RINGS; i++) {
+		if (p->v[i])
+			vcpu_end(p->v[i]);
+		p->v[i] = NULL;
+		p->started[i] = 0;
+		p->in_syscall[i] = 0;
+	}
+	p->ended = 1;
+	r->live--;
+}
+
+void hvpmu_remote_detach(struct hvpmu_remote *r, uint32_t process)
+{
+	struct rproc *p = proc_of(r, process);
+
+	if (!p || p->closed)
+		return;
+	p->closed = 1;
+	if (!p->ended) { /* gone without a last word: killed (SIGKILL of its emulator), or an
+			    execve of a program the service does not follow (a host program) */
+		int sig = 9;
+
+		for (unsigned i = 0; i < REMOTE_RINGS; i++)
+			if (p->in_syscall[i] && (p->sc_num[i] == r->isa->sc.execve || p->sc_num[i] == r->isa->sc.execveat))
+				sig = 0;
+		proc_end(r, p, sig);
+	}
+}
+
+/* Is image p's ring i holding the barrier: its thread runs (not in a
+ * system call), below the quantum's end, with nothing published to run? */
+static int holds_barrier(struct hvpmu_remote *r, struct rproc *p, unsigned i)
+{
+	struct vcpu *v = p->v[i];
+
+	return v && !p->in_syscall[i] && hvpmu_machine_tick(r->m, v->strand) < r->qend;
+}
+
+/* The lowest %tick of a thread that has a whole record to run (its
+ * ring's next record is published entirely); UINT64_MAX if none.  A
+ * thread on no strand counts as 0. */
+static uint64_t runnable_min(struct hvpmu_remote *r)
+{
+	uint64_t min = UINT64_MAX;
+
+	for (uint32_t n = 0; n < r->nproc; n++) {
+		struct rproc *p = r->proc[n];
+
+		if (p->ended || p->bad)
+			continue;
+		for (unsigned i = 0; i < REMOTE_RINGS; i++) {
+			struct remote_ring *rg = &p->area->ring[i];
+			uint64_t avail = atomic_load_explicit(&rg->head, memory_order_acquire) - p->tail[i], tick;
+			struct remote_rec e;
+
+			if (!avail || avail > REMOTE_RING_SLOTS)
+				continue;
+			e = rec_at(rg, p->tail[i]);
+			if (R_KIND(e.w0) == R_CTL &&
+			    avail < (R_CTL_OP(e.w0) == C_SYSCALL ? 4u : R_CTL_OP(e.w0) == C_SYSRET ? 2u : 1u))
+				continue;
+			tick = p->v[i] ? hvpmu_machine_tick(r->m, p->v[i]->strand) : 0;
+			if (tick < min)
+				min = tick;
+		}
+	}
+	return min;
+}
+
+uint64_t hvpmu_remote_run(struct hvpmu_remote *r, int force)
+{
+	uint64_t total = 0;
+
+	for (;;) {
+		uint64_t ran = 0;
+		int waiting = 0;
+
+		for (uint32_t n = 0; n < r->nproc; n++) {
+			struct rproc *p = r->proc[n];
+
+			if (p->ended)
+				continue;
+			for (unsigned i = 0; i < REMOTE_RINGS && !p->ended && !p->bad; i++) {
+				int blocked = 1;
+
+				if (atomic_load_explicit(&p->area->ring[i].head, memory_order_acquire) != p->tail[i])
+					ran += run_ring(r, p, i, r->qend, &blocked);
+				if (!p->ended && !p->bad && blocked && holds_barrier(r, p, i))
+					waiting = 1;
+			}
+			if (p->bad)
+				proc_end(r, p, 0);
+		}
+		total += ran;
+		if (waiting && !force) {
+			if (!ran)
+				return total; /* the barrier waits for input */
+			continue;
+		}
+		/* every running thread has reached the quantum's end (or the
+		 * grace period is over: force): the next quantum, or the first
+		 * one in which a thread with records to run is below its end */
+		if (ran) {
+			r->qend += r->quantum;
+		} else {
+			uint64_t min = runnable_min(r);
+
+			if (min == UINT64_MAX || min < r->qend) /* (below: it would have run) */
+				return total;
+			r->qend = (min / r->quantum + 1) * r->quantum;
+		}
+	}
+}
+
+int hvpmu_remote_sleep(struct hvpmu_remote *r)
+{
+	uint64_t buf;
+
+	for (uint32_t n = 0; n < r->nproc; n++)
+		if (!r->proc[n]->ended)
+			atomic_store(&r->proc[n]->area->cons_sleep, 1);
+	if (read(r->efd, &buf, sizeof buf) < 0 && errno != EAGAIN)
+		return 1;
+	for (uint32_t n = 0; n < r->nproc; n++) {
+		struct rproc *p = r->proc[n];
+
+		if (p->ended)
+			continue;
+		for (unsigned i = 0; i < REMOTE_RINGS; i++)
+			if (atomic_load(&p->area->ring[i].head) != p->tail[i])
+				return 1;
+	}
+	return 0;
+}
+
+void hvpmu_remote_wake(struct hvpmu_remote *r)
+{
+	for (uint32_t n = 0; n < r->nproc; n++)
+		if (!r->proc[n]->ended)
+			atomic_store(&r->proc[n]->area->cons_sleep, 0);
+}
+
+uint32_t hvpmu_remote_images(const struct hvpmu_remote *r)
+{
+	return r->nproc;
+}
+
+uint32_t hvpmu_remote_live(const struct hvpmu_remote *r)
+{
+	return r->live;
+}
+
+int hvpmu_remote_pid(const struct hvpmu_remote *r, uint32_t process)
+{
+	const struct rproc *p = proc_of(r, process);
+
+	return p ? p->pid : 0;
+}
+
+int hvpmu_remote_end_status(const struct hvpmu_remote *r, uint32_t process)
+{
+	const struct rproc *p = proc_of(r, process);
+
+	return p && p->ended ? p->end_sig : -1;
+}
+
+void hvpmu_remote_halt(struct hvpmu_remote *r, int sig)
+{
+	(void)r;
+	lock();
+	if (!P.ended) {
+		P.ended = 1;
+		feed_os_event(HVPMU_OS_HALT, NULL, sig, NULL, 0);
+	}
+	unlock();
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * remote_proto: the control messages between a guest process and the
+ * service (docs/service.md "Protocol"), over a Unix-domain SOCK_SEQPACKET
+ * connection: one message per packet, fixed size, host byte order.
+ *
+ *   guest -> service   struct remote_hello   (once, right after connect)
+ *   service -> guest   struct remote_welcome (once), with two descriptors
+ *                      (SCM_RIGHTS) when status is 0: the process image's
+ *                      area (memfd, remote_shm.h) and the service's
+ *                      eventfd (the doorbell a producer rings when the
+ *                      service sleeps)
+ *
+ * Then the connection carries nothing; it stays open while the image
+ * lives, and its end (the process exited, exec'd, or was killed) tells
+ * the service the image is gone.  The service identifies the caller by
+ * the connection's credentials (SO_PEERCRED), not by what it says: a
+ * hello whose pid is not the peer's is refused.
+ */
+#ifndef HVPMU_SOURCE_REMOTE_PROTO_H
+#define HVPMU_SOURCE_REMOTE_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define REMOTE_HELLO_MAGIC UINT32_C(0x4c4c4548)   /* "HELL" */
+#define REMOTE_WELCOME_MAGIC UINT32_C(0x434c4557) /* "WELC" */
+#define REMOTE_PROTO_VERSION 1u
+#define REMOTE_NAME_MAX 100                       /* the service's socket name, bytes with its NUL */
+
+/* How a process image came to be. */
+enum remote_how {
+	REMOTE_ROOT = 0, /* the program the run started */
+	REMOTE_FORK = 1, /* a copy of image `parent` (fork, vfork, clone without CLONE_VM) */
+	REMOTE_EXEC = 2, /* image `parent` called execve: this is its new program, same pid */
+};
+
+struct remote_hello {
+	uint32_t magic;        /* REMOTE_HELLO_MAGIC */
+	uint32_t version;      /* REMOTE_PROTO_VERSION */
+	uint32_t how;          /* enum remote_how */
+	uint32_t parent;       /* FORK, EXEC: the service's number of the image it comes from */
+	uint32_t base;         /* FORK: the parent's next block id at the fork */
+	int32_t pid;           /* the guest's host pid (must be the peer's) */
+	char isa[16];          /* hvpmu_isa name the guest runs ("sparcv9"), NUL-terminated */
+};
+
+struct remote_welcome {
+	uint32_t magic;        /* REMOTE_WELCOME_MAGIC */
+	uint32_t version;
+	int32_t status;        /* 0, or the errno that says why not (the guest then runs uncounted) */
+	uint32_t process;      /* the image's number, 1.. (hvpmu_os_call.process) */
+	uint32_t features;     /* REMOTE_F_* (remote_shm.h) */
+	uint32_t pad;
+	char reason[96];       /* status != 0: one line for the guest's stderr */
+};
+
+/* Check a hello the service received (n bytes): 0, or an errno with a
+ * one-line reason in why[len]. */
+int remote_hello_check(const void *msg, size_t n, char *why, size_t len);
+
+#endif

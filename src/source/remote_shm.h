@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * remote_shm: the shared-memory area between a guest process (the QEMU
+ * plugin attached to a service, src/source/attach.c) and the service that
+ * runs the machine (src/source/remote.c), docs/service.md "Transport".
+ *
+ * One area per guest process image: an anonymous file (memfd) the service
+ * creates and sends over the control socket (SCM_RIGHTS).  It holds
+ *   - one ring of 16-byte records per guest vCPU (QEMU's cpu_index, below
+ *     REMOTE_RINGS): single producer (the vCPU's thread), single consumer
+ *     (the service); the producer publishes `head` (release) every
+ *     REMOTE_PUBLISH records and at every system call, the consumer
+ *     publishes `tail`; a full ring makes the producer wait (futex on
+ *     `tail`): back-pressure, never a dropped record;
+ *   - the block table: each translated block's address and instruction
+ *     words, appended by the guest while QEMU translates (translation is
+ *     serialised in QEMU user mode) and published (`nblocks`, release)
+ *     before the block can run, so a record never names a block the
+ *     service cannot read.  The service decodes the words itself: it
+ *     trusts nothing in the area, and checks every index against the
+ *     area's bounds (a bad record detaches the process, never crashes it).
+ *
+ * Every field is little-endian host order (both ends run on the same
+ * host).  The area's size is fixed at creation; its pages are touched as
+ * they fill.
+ */
+#ifndef HVPMU_SOURCE_REMOTE_SHM_H
+#define HVPMU_SOURCE_REMOTE_SHM_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#define REMOTE_MAGIC UINT64_C(0x31544f4d45525648) /* "HVREMOT1" */
+#define REMOTE_VERSION 1u
+#define REMOTE_RINGS 64u                /* vCPUs (threads alive at once) per process */
+#define REMOTE_RING_LOG2 14u            /* 16384 slots of 16 bytes: 256 KB per ring */
+#define REMOTE_RING_SLOTS (1u << REMOTE_RING_LOG2)
+#define REMOTE_PUBLISH 256u             /* records between the producer's publications */
+#define REMOTE_MAX_BLOCKS (1u << 20)    /* translated blocks per process image */
+#define REMOTE_MAX_WORDS (1u << 24)     /* their instruction words (64 MB) */
+#define REMOTE_BLOCK_MAX_INSNS 512u     /* QEMU 7.2's TCG_MAX_INSNS */
+
+/*
+ * Records.  w0's low 3 bits are the kind:
+ *   R_TB   block entry: w0 = id << 8 | reached << 3; `reached`: the block
+ *          entered before on this vCPU reached its last instruction
+ *   R_MEM  data access: w0 = id << 24 | insn << 12 | store << 6 |
+ *          size_shift << 3 | 1, w1 = the virtual address; insn: the
+ *          instruction's index in block id
+ *   R_PF   software prefetch: w0 = id << 24 | insn << 12 | 2
+ *   R_CTL  w0 = reached << 8 | op << 3 | 3, w1 = the argument; reached as
+ *          for R_TB at that moment:
+ *          C_NOP       padding (skipped)
+ *          C_START     a thread starts on this vCPU (w1 = its host tid)
+ *          C_EXIT      the thread on this vCPU ends
+ *          C_SYSCALL   system call w1; then 3 slots: a1 a2, a3 a4, a5 a6
+ *          C_SYSRET    system call w1 returns; then 1 slot: w0 = result
+ *          C_END       the process image ends: w1 = 0 (exit), C_END_EXEC
+ *                      (an execve: the new program attaches as
+ *                      REMOTE_EXEC) or the signal that kills it; the last
+ *                      record of the area (every ring is closed)
+ */
+enum { R_TB = 0, R_MEM = 1, R_PF = 2, R_CTL = 3 };
+enum { C_NOP = 0, C_START = 1, C_EXIT = 2, C_SYSCALL = 3, C_SYSRET = 4, C_END = 5 };
+#define C_END_EXEC 0x100u
+#define R_KIND(w0) ((unsigned)((w0) & 7u))
+#define R_CTL_W0(op, reached) ((uint64_t)(reached) << 8 | (uint64_t)(op) << 3 | R_CTL)
+#define R_CTL_OP(w0) ((unsigned)(((w0) >> 3) & 31u))
+#define R_REACHED(w0) ((unsigned)(((w0) >> 8) & 1u))
+#define R_TB_W0(id, reached) ((uint64_t)(id) << 8 | (uint64_t)(reached) << 3 | R_TB)
+#define R_TB_ID(w0) ((w0) >> 8)
+#define R_TB_REACHED(w0) ((unsigned)(((w0) >> 3) & 1u))
+#define R_INSN_W0(kind, id, insn) ((uint64_t)(id) << 24 | (uint64_t)(insn) << 12 | (kind))
+#define R_INSN_ID(w0) ((w0) >> 24)
+#define R_INSN_IDX(w0) ((unsigned)(((w0) >> 12) & 0xfffu))
+#define R_MEM_SHIFT(w0) ((unsigned)(((w0) >> 3) & 7u))
+#define R_MEM_STORE(w0) ((unsigned)(((w0) >> 6) & 1u))
+
+struct remote_rec {
+	uint64_t w0, w1;
+};
+
+struct remote_ring {
+	_Alignas(64) _Atomic uint64_t head; /* producer: records published */
+	_Atomic uint32_t prod_wait;         /* producer sleeps on `tail` (futex word: tail's low half) */
+	_Alignas(64) _Atomic uint64_t tail; /* consumer: records consumed */
+	_Alignas(64) struct remote_rec slot[REMOTE_RING_SLOTS];
+};
+
+struct remote_block {
+	uint64_t vaddr;
+	uint32_t word;  /* index of its first word in words[] */
+	uint32_t n;     /* instructions: 1..REMOTE_BLOCK_MAX_INSNS */
+};
+
+struct remote_area {
+	uint64_t magic;
+	uint32_t version;
+	uint32_t base;                /* first block id of this image (a fork child: the ids
+					 below are its parent's, translated before the fork) */
+	uint32_t features;            /* set by the service: REMOTE_F_* */
+	_Atomic uint32_t cons_sleep;  /* the service sleeps: a producer that publishes
+					 writes the service's eventfd */
+	_Atomic uint32_t nblocks;     /* blocks published (ids base .. base + nblocks - 1) */
+	uint32_t nwords;              /* producer: words used */
+	struct remote_block block[REMOTE_MAX_BLOCKS];
+	uint32_t words[REMOTE_MAX_WORDS];
+	struct remote_ring ring[REMOTE_RINGS];
+};
+
+/* What the guest records (the service's features, hvpmu_machine_features). */
+#define REMOTE_F_MEMORY 1u /* data accesses and software prefetches (R_MEM, R_PF) */
+
+#endif

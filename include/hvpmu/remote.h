@@ -93,8 +93,12 @@ uint32_t hvpmu_remote_expecting(struct hvpmu_remote *r);
 uint32_t hvpmu_remote_images(const struct hvpmu_remote *r);
 uint32_t hvpmu_remote_live(const struct hvpmu_remote *r);
 
-/* The host pid of image `process` (0 if none). */
+/* The host pid of image `process` (0 if none); the image it was forked
+ * or execve'd from (0: none, the root); its program's file name as the
+ * guest said ("" for a fork child: its parent's). */
 int hvpmu_remote_pid(const struct hvpmu_remote *r, uint32_t process);
+uint32_t hvpmu_remote_from(const struct hvpmu_remote *r, uint32_t process);
+const char *hvpmu_remote_comm(const struct hvpmu_remote *r, uint32_t process);
 
 /* How image `process` ended: 0 exit or exec, else the signal; -1 if it has
  * not. */

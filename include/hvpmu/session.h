@@ -105,6 +105,23 @@ struct stat_request {
 				    (docs/service.md); not part of the request file */
 };
 
+/* `hvpmu stat --per-process` (a service's run, docs/service.md): one
+ * guest process image's share of every event, summed over its threads
+ * and the strands they ran on, from each thread's start to its end (the
+ * counts each strand folded meanwhile, hvpmu_sv_read_strand).  An image
+ * is a program a process runs: a fork child until it calls execve (its
+ * parent's program), then the new program, in a row of its own with the
+ * same pid. */
+#define STAT_MAX_PROCS 256
+struct stat_proc {
+	int32_t pid;            /* the process's host pid (its emulator's) */
+	uint32_t process;       /* the service's number of the image (hvpmu_os_call.process) */
+	char comm[16];          /* its program's file name, NUL-terminated */
+	uint64_t enabled;       /* cycles its threads ran with their strand's counters on */
+	uint64_t raw[HVPMU_SV_MAX_EVENTS];     /* events counted while on a PIC */
+	uint64_t running[HVPMU_SV_MAX_EVENTS]; /* cycles each event was on a PIC for it */
+};
+
 /* How the run ended, as the last publication of the result area says. */
 enum stat_end {
 	STAT_END_NONE = 0, /* no last word: the process died without one (SIGKILL, a crash of the
@@ -140,6 +157,8 @@ struct stat_result {
 	uint64_t md_ticks;
 	unsigned nmdnodes;
 	struct stat_mdnode md[STAT_MAX_MDNODES];
+	unsigned nproc;              /* --per-process rows, in the order the processes started */
+	struct stat_proc *proc;      /* (at most STAT_MAX_PROCS; malloc()ed as samples) */
 };
 
 void stat_result_free(struct stat_result *rs);
@@ -202,6 +221,15 @@ void hvpmu_session_destroy(struct hvpmu_session *s);
  * processors (hvpmu/isa.h), for the event source. */
 struct hvpmu_machine *hvpmu_session_machine(struct hvpmu_session *s);
 const struct hvpmu_isa *hvpmu_session_isa(const struct hvpmu_session *s);
+
+/* A service's guest process image `process` (hvpmu_os_call.process)
+ * belongs to host process `pid`, running the program `comm` (a file
+ * name; NULL: image `parent`'s, which it was forked from).  For the per-process rows:
+ * the service calls it when the image attaches, before its threads run.
+ * Returns 0, or -1 (out of memory or more than STAT_MAX_PROCS processes:
+ * its counts are in the totals only). */
+int hvpmu_session_process(struct hvpmu_session *s, uint32_t process, uint32_t parent, int32_t pid,
+			  const char *comm);
 
 /*
  * Host the run of request *rq as a service (src/supervisor/service.c,

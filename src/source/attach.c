@@ -62,6 +62,7 @@ struct avcpu {
 static struct {
 	const struct hvpmu_isa *isa;
 	char service[REMOTE_NAME_MAX];
+	char comm[16];         /* the program's file name */
 	int conn;              /* the control connection (-1: none) */
 	int efd;               /* the service's doorbell */
 	struct remote_area *area;
@@ -117,6 +118,8 @@ static int connect_service(enum remote_how how, uint32_t parent, uint32_t base)
 	void *area;
 
 	snprintf(h.isa, sizeof h.isa, "%s", A.isa->name);
+	if (how != REMOTE_FORK)
+		snprintf(h.comm, sizeof h.comm, "%s", A.comm);
 	/* abstract name: sun_path[0] = 0, then the name (no file to clean up) */
 	memcpy(sa.sun_path + 1, A.service, strlen(A.service));
 	s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
@@ -525,6 +528,15 @@ static void follow_exec(const uint64_t *a)
 	for (int n = 1; n < argc; n++)
 		av[k++] = gargv[n];
 	av[k] = NULL;
+	{ /* the program's file name for per-process rows (no comma: it would end the argument) */
+		size_t at = strlen(plugin_arg);
+
+		snprintf(plugin_arg + at, sizeof plugin_arg - at, ",comm=%.15s",
+			 strrchr(file, '/') ? strrchr(file, '/') + 1 : file);
+		for (char *c = plugin_arg + at + 6; *c; c++)
+			if (*c == ',')
+				*c = '_';
+	}
 	image_end(C_END_EXEC, 0);
 	execve(qemu, av, genv);
 	detach("cannot run the new program under the emulator");
@@ -608,7 +620,7 @@ void hvpmu_qemu_attach_end(int sig)
 }
 
 int hvpmu_qemu_attach_start(uint64_t id, const struct qemu_info_t *info, const struct hvpmu_isa *isa,
-			    const char *service, uint32_t exec_of)
+			    const char *service, uint32_t exec_of, const char *comm)
 {
 	if (info->version.cur < HVPMU_QEMU_PLUGIN_VERSION || info->version.min > HVPMU_QEMU_PLUGIN_VERSION) {
 		fprintf(stderr, "hvpmu plugin: needs plugin API version %d, QEMU offers %d..%d\n",
@@ -626,6 +638,7 @@ int hvpmu_qemu_attach_start(uint64_t id, const struct qemu_info_t *info, const s
 	}
 	A.isa = isa;
 	snprintf(A.service, sizeof A.service, "%s", service);
+	snprintf(A.comm, sizeof A.comm, "%s", comm ? comm : "");
 	if (connect_service(exec_of ? REMOTE_EXEC : REMOTE_ROOT, exec_of, 0))
 		return 0; /* the program runs uncounted */
 	if (pthread_atfork(NULL, NULL, child_after_fork)) {

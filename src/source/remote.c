@@ -36,6 +36,8 @@ struct rblock {
 struct rproc {
 	uint32_t num;             /* 1.. (hvpmu_os_call.process) */
 	int pid;
+	uint32_t from;            /* FORK, EXEC: the image it comes from (0: the root) */
+	char comm[16];
 	struct remote_area *area;
 	int area_fd;
 	struct rproc *parent;     /* a fork child: the ids below `base` are its */
@@ -51,6 +53,7 @@ struct rproc {
 	int64_t sc_num[REMOTE_RINGS];     /* and its number */
 	int ending;               /* proc_end() is running its rings' last records */
 	int exit_ring;            /* the ring whose thread called exit_group (-1: none) */
+	int exit_reached;         /* its block had reached the call (the trap) */
 	uint64_t exit_args[6];
 	int ended;                /* C_END run (or detached): nothing more runs */
 	int end_sig;
@@ -127,8 +130,8 @@ int remote_hello_check(const void *msg, size_t n, char *why, size_t len)
 		snprintf(why, len, "hello: unknown kind %u", h.how);
 		return EPROTO;
 	}
-	if (!memchr(h.isa, 0, sizeof h.isa)) {
-		snprintf(why, len, "hello: ISA name not terminated");
+	if (!memchr(h.isa, 0, sizeof h.isa) || !memchr(h.comm, 0, sizeof h.comm)) {
+		snprintf(why, len, "hello: ISA or program name not terminated");
 		return EPROTO;
 	}
 	if (h.base > REMOTE_MAX_BLOCKS * 64u) {
@@ -280,6 +283,8 @@ int hvpmu_remote_attach(struct hvpmu_remote *r, const void *hello, size_t n, int
 	p->area_fd = fd;
 	p->num = r->nproc + 1;
 	p->pid = h.pid;
+	p->from = h.how == REMOTE_ROOT ? 0 : h.parent;
+	memcpy(p->comm, h.comm, sizeof p->comm);
 	if (h.how == REMOTE_FORK) {
 		p->parent = parent;
 		p->base = h.base;
@@ -489,7 +494,7 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 				*blocked = 1;
 				goto out;
 			}
-			if (v)
+			if (v && (op == C_SYSCALL || op == C_EXIT)) /* they account the block entered last */
 				v->reached_last = (int)R_REACHED(e.w0);
 			switch (op) {
 			case C_NOP:
@@ -520,6 +525,7 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 					/* every thread of the image ends: what the others
 					 * published runs first, at the image's end */
 					p->exit_ring = (int)i;
+					p->exit_reached = v->reached_last;
 					memcpy(p->exit_args, args, sizeof args);
 					break;
 				}
@@ -588,6 +594,7 @@ static void proc_end(struct hvpmu_remote *r, struct rproc *p, int sig)
 		struct vcpu *v = p->v[p->exit_ring];
 
 		v->held = 0;
+		v->reached_last = p->exit_reached;
 		feed_syscall_entry(v, r->isa->sc.exit_group, p->exit_args);
 	}
 	for (unsigned i = 0; i < REMOTE_RINGS; i++) {
@@ -747,6 +754,20 @@ int hvpmu_remote_pid(const struct hvpmu_remote *r, uint32_t process)
 	const struct rproc *p = proc_of(r, process);
 
 	return p ? p->pid : 0;
+}
+
+uint32_t hvpmu_remote_from(const struct hvpmu_remote *r, uint32_t process)
+{
+	const struct rproc *p = proc_of(r, process);
+
+	return p ? p->from : 0;
+}
+
+const char *hvpmu_remote_comm(const struct hvpmu_remote *r, uint32_t process)
+{
+	const struct rproc *p = proc_of(r, process);
+
+	return p ? p->comm : "";
 }
 
 int hvpmu_remote_end_status(const struct hvpmu_remote *r, uint32_t process)

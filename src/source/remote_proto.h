@@ -43,6 +43,7 @@ struct remote_hello {
 	uint32_t base;         /* FORK: the parent's next block id at the fork */
 	int32_t pid;           /* the guest's host pid (must be the peer's) */
 	char isa[16];          /* hvpmu_isa name the guest runs ("sparcv9"), NUL-terminated */
+	char comm[16];         /* ROOT, EXEC: the program's file name, NUL-terminated ("" for FORK) */
 };
 
 struct remote_welcome {

@@ -67,7 +67,7 @@ static void send_welcome(int fd, const void *w, size_t n, int area_fd, int efd)
 
 /* A new connection: the guest's hello, its credentials, the welcome.
  * Returns the connection's image number, or 0 (refused: closed). */
-static uint32_t accept_guest(struct hvpmu_remote *r, int fd)
+static uint32_t accept_guest(struct hvpmu_session *s, struct hvpmu_remote *r, int fd)
 {
 	char hello[512], welcome[WELCOME_MAX];
 	struct ucred cr;
@@ -92,6 +92,8 @@ static uint32_t accept_guest(struct hvpmu_remote *r, int fd)
 		close(fd);
 		return 0;
 	}
+	hvpmu_session_process(s, process, hvpmu_remote_from(r, process), hvpmu_remote_pid(r, process),
+			      hvpmu_remote_comm(r, process)[0] ? hvpmu_remote_comm(r, process) : NULL);
 	return process;
 }
 
@@ -161,7 +163,7 @@ int hvpmu_service_run(const struct stat_request *rq, int listen_fd, char *err, s
 				fprintf(stderr, "hvpmu service: %u processes attached: one more is refused\n", MAX_CONNS);
 				close(fd);
 			} else if (fd >= 0) {
-				uint32_t process = accept_guest(r, fd);
+				uint32_t process = accept_guest(s, r, fd);
 
 				if (process)
 					conns[nconn++] = (struct conn){ fd, process };

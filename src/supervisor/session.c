@@ -46,6 +46,14 @@ struct strand_os {
 	uint32_t process;      /* the guest process of its thread (hvpmu_os_call.process) */
 };
 
+/* --per-process: what a strand had folded when it was last accounted to
+ * a process (its threads' starts and stops), and its %tick then; kept
+ * across the threads that run on it. */
+struct strand_base {
+	uint64_t raw[HVPMU_SV_MAX_EVENTS], running[HVPMU_SV_MAX_EVENTS];
+	uint64_t tick;
+};
+
 /* The MMU context of a guest process (hvpmu_os_call.process): the one
  * process of an in-process run has HVPMU_CTX_USER, the service's process
  * n has context n (docs/service.md "Address spaces"). */
@@ -67,6 +75,12 @@ struct hvpmu_session {
 	uint64_t next_sample;  /* busstat: strand 0's %tick of its next sample */
 	struct stat_result rs; /* the samples accumulate here */
 	struct stat_area *area; /* the tool's result area (NULL: none, e.g. a test) */
+	/* --per-process (a service's run): the rows, and each image's row */
+	struct stat_proc *procs;   /* STAT_MAX_PROCS */
+	struct strand_base *base;  /* per strand */
+	unsigned nprocs;
+	int32_t *proc_row;        /* by image number: its row, or -1 */
+	uint32_t nproc_row;
 	struct stat_mmu *mmu;   /* mmustat: by strand (< STAT_MAX_CPUS), the buffer as last read */
 	struct stat_mmu *mmu_pub; /* those of the CPUs with a buffer, in strand order */
 	/* busstat devices: entries naming the same device are its event sets,
@@ -166,12 +180,16 @@ static void publish(struct hvpmu_session *s, enum stat_end end, int sig)
 	rs->hv_status = s->sv ? hvpmu_sv_last_status(s->sv) : 0;
 	rs->mmu = s->mmu_pub;
 	rs->nmmu = 0;
+	rs->proc = s->procs;
+	rs->nproc = s->nprocs;
 	for (uint32_t k = 0; s->mmu && k < s->nstrands && k < STAT_MAX_CPUS; k++)
 		if (s->st[k].started && s->st[k].mmu_on)
 			s->mmu_pub[rs->nmmu++] = s->mmu[k];
 	stat_area_publish(s->area, rs);
 	rs->mmu = NULL;
 	rs->nmmu = 0;
+	rs->proc = NULL;
+	rs->nproc = 0;
 }
 
 /* busstat: read every device's two counters through the guest driver,
@@ -380,6 +398,35 @@ static void on_overflow(void *ctx, unsigned event, const struct hvpmu_guest_trap
 
 /* ---- the guest OS's side of the program's threads ---- */
 
+/* --per-process: what the strand folded since its baseline goes to its
+ * thread's process's row; the baseline moves up to now. */
+static void account_process(struct hvpmu_session *s, uint32_t strand)
+{
+	struct strand_os *st = &s->st[strand];
+	struct strand_base *b = &s->base[strand];
+	struct stat_proc *row = NULL;
+	uint64_t tick = hvpmu_machine_tick(s->m, strand);
+
+	if (!s->procs) /* not a service's run */
+		return;
+	if (st->process < s->nproc_row && s->proc_row[st->process] >= 0)
+		row = &s->procs[s->proc_row[st->process]];
+	for (unsigned i = 0; i < hvpmu_sv_nevents(s->sv); i++) {
+		uint64_t raw = 0, running = 0;
+
+		hvpmu_sv_read_strand(s->sv, strand, i, &raw, &running);
+		if (row) {
+			row->raw[i] += raw - b->raw[i];
+			row->running[i] += running - b->running[i];
+		}
+		b->raw[i] = raw;
+		b->running[i] = running;
+	}
+	if (row)
+		row->enabled += tick - b->tick;
+	b->tick = tick;
+}
+
 /* A thread starts on the strand: the OS programs its counters, takes
  * cpustat's first sample, gives the CPU an MMU-statistics buffer, and, for
  * the program's first thread, programs busstat's devices. */
@@ -398,6 +445,7 @@ static void thread_start(struct hvpmu_session *s, uint32_t strand, uint32_t proc
 	if (!s->sv) /* no CPU counter driver (origin): the kernel's clock serves */
 		return;
 	hvpmu_sv_start_strand(s->sv, strand);
+	account_process(s, strand); /* the baseline: what earlier threads left on the strand */
 	if (s->rq.cpustat) /* the strand's origin: its first interval starts here */
 		cpustat_sample(s, strand);
 	/* a refusal is reported by the tool through the result's hv_status */
@@ -423,6 +471,7 @@ static void thread_stop(struct hvpmu_session *s, uint32_t strand)
 	if (!s->sv)
 		return;
 	hvpmu_sv_stop_strand(s->sv, strand);
+	account_process(s, strand); /* (again after a stop: nothing more) */
 	if (s->rq.cpustat && !st->sampled_final) {
 		st->sampled_final = 1;
 		cpustat_sample(s, strand);
@@ -706,8 +755,51 @@ void hvpmu_session_destroy(struct hvpmu_session *s)
 	stat_area_detach(s->area);
 	free(s->mmu);
 	free(s->mmu_pub);
+	free(s->procs);
+	free(s->base);
+	free(s->proc_row);
 	free(s->st);
 	free(s);
+}
+
+int hvpmu_session_process(struct hvpmu_session *s, uint32_t process, uint32_t parent, int32_t pid,
+			  const char *comm)
+{
+	int32_t row = -1;
+
+	if (process >= s->nproc_row) {
+		uint32_t n = process + 64;
+		int32_t *pr = realloc(s->proc_row, n * sizeof *pr);
+
+		if (!pr)
+			return -1;
+		for (uint32_t k = s->nproc_row; k < n; k++)
+			pr[k] = -1;
+		s->proc_row = pr;
+		s->nproc_row = n;
+	}
+	if (!s->procs) {
+		s->procs = calloc(STAT_MAX_PROCS, sizeof *s->procs);
+		s->base = calloc(s->nstrands, sizeof *s->base);
+		if (!s->procs || !s->base) {
+			free(s->procs);
+			free(s->base);
+			s->procs = NULL;
+			s->base = NULL;
+			return -1;
+		}
+	}
+	if (s->nprocs == STAT_MAX_PROCS)
+		return -1;
+	row = (int32_t)s->nprocs++;
+	s->procs[row].pid = pid;
+	s->procs[row].process = process;
+	if (!comm && parent < s->nproc_row && s->proc_row[parent] >= 0) /* a fork child: its parent's program */
+		comm = s->procs[s->proc_row[parent]].comm;
+	if (comm && comm != s->procs[row].comm)
+		snprintf(s->procs[row].comm, sizeof s->procs[row].comm, "%s", comm);
+	s->proc_row[process] = row;
+	return 0;
 }
 
 struct hvpmu_machine *hvpmu_session_machine(struct hvpmu_session *s) { return s->m; }

@@ -29,7 +29,7 @@
 #include <unistd.h>
 #include <hvpmu/session.h>
 
-#define AREA_VERSION 2
+#define AREA_VERSION 3
 static const char area_magic[8] = { 'h', 'v', 'p', 'm', 'u', 'R', 'A', '\0' };
 
 struct area_count {
@@ -48,6 +48,8 @@ struct area_pub {
 	uint32_t nmdnodes;
 	uint64_t md_ticks;
 	struct stat_mdnode md[STAT_MAX_MDNODES];
+	uint32_t nproc, pad2;
+	struct stat_proc proc[STAT_MAX_PROCS];
 };
 
 struct area {
@@ -127,8 +129,8 @@ int stat_area_parse(const void *p, size_t len, struct stat_result *rs, char *err
 		return fail(err, n, "nothing was published (the session did not start)");
 	if (pub->end > STAT_END_EXEC || pub->nevents > HVPMU_SV_MAX_EVENTS || pub->nsamples > STAT_MAX_SAMPLES ||
 	    pub->nmmu > STAT_MAX_CPUS || (pub->end == STAT_END_SIGNAL && (pub->signal == 0 || pub->signal > 64)) ||
-	    pub->nmdnodes > STAT_MAX_MDNODES)
-		return fail(err, n, "bad publication (end, event, sample, MMU or node count out of range)");
+	    pub->nmdnodes > STAT_MAX_MDNODES || pub->nproc > STAT_MAX_PROCS)
+		return fail(err, n, "bad publication (end, event, sample, MMU, node or process count out of range)");
 	rs->gen = pub->gen;
 	rs->end = (enum stat_end)pub->end;
 	rs->signal = pub->end == STAT_END_SIGNAL ? (int)pub->signal : 0;
@@ -167,6 +169,16 @@ int stat_area_parse(const void *p, size_t len, struct stat_result *rs, char *err
 		}
 		memcpy(rs->mmu, pub->mmu, (size_t)pub->nmmu * sizeof *rs->mmu);
 		rs->nmmu = pub->nmmu;
+	}
+	if (pub->nproc) {
+		if (!(rs->proc = malloc((size_t)pub->nproc * sizeof *rs->proc))) {
+			stat_result_free(rs);
+			return fail(err, n, "out of memory");
+		}
+		memcpy(rs->proc, pub->proc, (size_t)pub->nproc * sizeof *rs->proc);
+		for (unsigned k = 0; k < pub->nproc; k++)
+			rs->proc[k].comm[sizeof rs->proc[k].comm - 1] = 0;
+		rs->nproc = pub->nproc;
 	}
 	return 0;
 }
@@ -251,5 +263,8 @@ void stat_area_publish(struct stat_area *a, struct stat_result *rs)
 	pub->md_ticks = rs->md_ticks;
 	pub->nmdnodes = rs->nmdnodes < STAT_MAX_MDNODES ? rs->nmdnodes : STAT_MAX_MDNODES;
 	memcpy(pub->md, rs->md, pub->nmdnodes * sizeof *rs->md);
+	pub->nproc = rs->nproc < STAT_MAX_PROCS ? rs->nproc : STAT_MAX_PROCS;
+	if (pub->nproc)
+		memcpy(pub->proc, rs->proc, pub->nproc * sizeof *rs->proc);
 	__atomic_store_n(&a->p->cur, next, __ATOMIC_RELEASE);
 }

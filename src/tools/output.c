@@ -146,3 +146,72 @@ void print_stat(FILE *f, enum out_format fmt, const char *sep, const char *cmdli
 	default: print_table(f, cmdline, be, ev, rs, t); break;
 	}
 }
+
+/* Process k's share of event i as a count of the totals' kind. */
+static struct hvpmu_sv_count proc_count(const struct stat_result *rs, unsigned k, unsigned i)
+{
+	const struct stat_proc *p = &rs->proc[k];
+	struct hvpmu_sv_count c = { .supported = rs->count[i].supported, .raw = p->raw[i],
+				    .enabled = p->enabled, .running = p->running[i] };
+
+	/* scaled only when the event was multiplexed: enabled time is the
+	 * threads' %tick, which also moves while they wait (idle) */
+	if (c.running > c.enabled || rs->count[i].running >= rs->count[i].enabled)
+		c.enabled = c.running;
+	c.scaled = c.running && c.running < c.enabled ? (double)c.raw * (double)c.enabled / (double)c.running
+						      : (double)c.raw;
+	return c;
+}
+
+void print_stat_per_process(FILE *f, enum out_format fmt, const char *sep, const char *cmdline,
+			    const struct stat_result *rs, const struct run_times *t)
+{
+	if (fmt == OUT_TABLE)
+		fprintf(f, "\n Performance counter stats for '%s':\n\n", cmdline);
+	for (unsigned k = 0; k < rs->nproc; k++)
+		for (unsigned i = 0; i < rs->nevents; i++) {
+			struct hvpmu_sv_count c = proc_count(rs, k, i);
+			const char *txt = !c.supported ? NOT_SUPPORTED : NULL;
+			char who[48];
+
+			snprintf(who, sizeof who, "%s-%d", rs->proc[k].comm, (int)rs->proc[k].pid);
+			if (fmt == OUT_CSV) {
+				if (txt)
+					fprintf(f, "%s%s%s%s", who, sep, txt, sep);
+				else
+					fprintf(f, "%s%s%.0f%s", who, sep, c.scaled, sep);
+				fprintf(f, "%s%s%s%llu%s%.2f%s%s\n", sep, rs->name[i], sep, runtime_ns(&c, rs->clock_hz),
+					sep, pcnt(&c), sep, sep);
+			} else if (fmt == OUT_JSON) {
+				json_object *o = json_object_new_object();
+				char val[64], pc[32];
+
+				if (txt)
+					snprintf(val, sizeof val, "%s", txt);
+				else
+					snprintf(val, sizeof val, "%f", c.scaled);
+				snprintf(pc, sizeof pc, "%.2f", pcnt(&c));
+				json_object_object_add(o, "thread", json_object_new_string(who));
+				json_object_object_add(o, "counter-value", json_object_new_string(val));
+				json_object_object_add(o, "unit", json_object_new_string(""));
+				json_object_object_add(o, "event", json_object_new_string(rs->name[i]));
+				json_object_object_add(o, "event-runtime",
+						       json_object_new_uint64(runtime_ns(&c, rs->clock_hz)));
+				json_object_object_add(o, "pcnt-running", json_object_new_double_s(pcnt(&c), pc));
+				fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_SPACED));
+				json_object_put(o);
+			} else if (txt) {
+				fprintf(f, "%24s %18s      %s\n", who, txt, rs->name[i]);
+			} else {
+				fprintf(f, "%24s %'18.0f      %s", who, c.scaled, rs->name[i]);
+				if (c.running < c.enabled)
+					fprintf(f, "  (%.2f%%)", pcnt(&c));
+				fputc('\n', f);
+			}
+		}
+	if (fmt == OUT_TABLE) {
+		fprintf(f, "\n%18.9f seconds time elapsed\n\n", t->elapsed);
+		fprintf(f, "%18.9f seconds user\n", t->user);
+		fprintf(f, "%18.9f seconds sys\n\n", t->sys);
+	}
+}

@@ -20,4 +20,11 @@ void print_stat(FILE *f, enum out_format fmt, const char *sep, const char *cmdli
 		const struct hvpmu_sv_backend *be, const struct hvpmu_sv_event *ev, const struct stat_result *rs,
 		const struct run_times *t);
 
+/* The same, one block per guest process of a service's run (`hvpmu stat
+ * --per-process`, as perf stat --per-thread): each line starts with the
+ * process's COMM-PID (table: a column; CSV: the first field; JSON: the
+ * "thread" key). */
+void print_stat_per_process(FILE *f, enum out_format fmt, const char *sep, const char *cmdline,
+			    const struct stat_result *rs, const struct run_times *t);
+
 #endif

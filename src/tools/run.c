@@ -377,7 +377,15 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 			close(area_fd);
 			return EXIT_NOEXEC;
 		}
-		snprintf(plugin_arg, sizeof plugin_arg, "%s,attach=%s,isa=%s", plugin, name, pf.isa);
+		char comm[16];
+
+		/* the program's file name for per-process rows (a comma would
+		 * end the plugin argument) */
+		snprintf(comm, sizeof comm, "%.15s", strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog);
+		for (char *c = comm; *c; c++)
+			if (*c == ',')
+				*c = '_';
+		snprintf(plugin_arg, sizeof plugin_arg, "%s,attach=%s,isa=%s,comm=%s", plugin, name, pf.isa, comm);
 	}
 	av = emulator_argv(qemu, sysroot, plugin_arg, prog, ld_preload, argc, argv);
 

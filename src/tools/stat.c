@@ -30,6 +30,7 @@ static int usage(FILE *f)
 		   "  -o, --output FILE    write counts to FILE instead of stderr\n"
 		   "  -f, --follow         count the program's process tree: fork children and the\n"
 		   "                       programs they execve, on one machine (a service, docs/service.md)\n"
+		   "      --per-process    with -f: the counts of each process (COMM-PID), as perf --per-thread\n"
 		   "      --pic-init N     start every PIC at N (32-bit; excluded from counts)\n"
 		   "      --overflow-log FILE   log every PIC overflow trap (pic, event, tpc, precise)\n"
 		   "      --rotate-cycles N     multiplexing tick in cycles (default 4 ms)\n"
@@ -82,6 +83,7 @@ int cmd_stat(int argc, char **argv)
 		{ "hw-prefetch", required_argument, NULL, 'H' },
 		{ "placement", required_argument, NULL, 'C' },
 		{ "follow", no_argument, NULL, 'f' },
+		{ "per-process", no_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -91,7 +93,7 @@ int cmd_stat(int argc, char **argv)
 	enum out_format fmt = OUT_TABLE;
 	const char *sep = NULL, *outfile = NULL;
 	char err[512], cmdline[1024];
-	int have_events = 0, c, rc, ok, platform_given = 0;
+	int have_events = 0, c, rc, ok, platform_given = 0, per_process = 0;
 	const struct hvpmu_sv_backend *be;
 	const char *md_file = NULL;
 	struct hvpmu_md md;
@@ -133,6 +135,7 @@ int cmd_stat(int argc, char **argv)
 		case 'j': fmt = OUT_JSON; break;
 		case 'o': outfile = optarg; break;
 		case 'f': rq.follow = 1; break;
+		case 'T': per_process = rq.follow = 1; break;
 		case 'P':
 			if (parse_u64(optarg, UINT32_MAX, &v)) {
 				fprintf(stderr, "hvpmu stat: --pic-init wants 0..0xffffffff, got '%s'\n", optarg);
@@ -184,7 +187,10 @@ int cmd_stat(int argc, char **argv)
 	join_cmdline(cmdline, sizeof cmdline, argc - optind, argv + optind);
 	rc = run_guest("hvpmu stat", &rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
 	if (ok) {
-		print_stat(out, fmt, sep, cmdline, be, rq.ev, &rs, &t);
+		if (per_process)
+			print_stat_per_process(out, fmt, sep, cmdline, &rs, &t);
+		else
+			print_stat(out, fmt, sep, cmdline, be, rq.ev, &rs, &t);
 		if (rs.hv_status) /* e.g. ENOACCESS: the description gives no perfctraccess */
 			fprintf(stderr, "hvpmu stat: the hypervisor refused the counters (%s)\n",
 				hvpmu_sv_status_name(rs.hv_status));

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# run_service.sh: a program's process tree counted on one machine through
+# the service (hvpmu stat -f / --per-process, docs/service.md).
+#
+# usage: run_service.sh HVPMU MICRO_DIR ENDS_DIR [MINIGZIP DASH TEXT]
+#
+#   1. every micro-benchmark gives the same counts attached to the service
+#      as in its own emulator (instruction classes, and with the memory
+#      model's DC_miss_nospec);
+#   2. threads that end otherwise (workloads/ends main_exit, thread_segv,
+#      thread_reuse) keep their exact SW_prefetch, with and without the
+#      memory model, and the exit status passes through;
+#   3. fork.S: one row per process; the child's loads are exactly its N,
+#      the parent's what its own emulator counts; the rows add up to the
+#      totals; an execve of a host program (exec.S) ends the counts at
+#      the call with the program's status;
+#   4. with MINIGZIP, DASH (Debian's dash for sparc64) and TEXT: dash runs
+#      minigzip to compress TEXT into a file and to decompress it; each
+#      minigzip's row equals the same program run alone with the same
+#      environment and input, exactly, for every instruction class; then
+#      the pipeline `minigzip | minigzip -d` gives TEXT back, with a row
+#      for each minigzip.  (dash's own counts vary with when SIGCHLD
+#      interrupts its wait4: not compared across runs.)
+set -euo pipefail
+hvpmu=$1
+micro=$2
+ends=$3
+gz=${4:-}
+dash=${5:-}
+text=${6:-}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/hvpmu-service.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail() {
+	echo "FAIL: service: $*" >&2
+	exit 1
+}
+insn=Instr_all:u,Branches:u,Instr_ld:u,Instr_st:u
+# counts FILE: "EVENT=VALUE ..." of a CSV file (the totals)
+counts() { awk -F, '!/^#/ && NF > 3 { printf "%s=%s ", $3, $1 }' "$1"; }
+# rows FILE: "COMM-PID EVENT VALUE" lines of a --per-process CSV file
+rows() { awk -F, '!/^#/ && NF > 4 { print $1, $4, $2 }' "$1"; }
+# row_value FILE COMM N EVENT: the value of EVENT in the Nth row block of COMM
+row_value() {
+	awk -F, -v c="$2" -v n="$3" -v e="$4" '!/^#/ && NF > 4 {
+		split($1, a, "-"); who = $1; sub(/-[0-9]+$/, "", who)
+		if (who == c && !(($1) in seen)) { seen[$1] = ++k }
+		if (who == c && seen[$1] == n && $4 == e) { print $2; exit } }' "$1"
+}
+# sums_match FILE_ROWS FILE_TOTALS EVENTS: every event's rows add up to its total
+sums_match() {
+	local ev r t
+	for ev in ${3//,/ }; do
+		r=$(awk -F, -v e="$ev" '!/^#/ && NF > 4 && $4 == e { s += $2 } END { print s + 0 }' "$1")
+		t=$(awk -F, -v e="$ev" '!/^#/ && NF > 3 && $3 == e { print $1 }' "$2")
+		[ "$r" = "$t" ] || fail "$4: $ev: the rows add up to $r, the total is $t"
+	done
+}
+
+# 1. attached = in its own emulator
+for p in loop_int branches syscalls mixed windows atomics fgu overflow annul; do
+	[ -x "$micro/$p" ] || continue
+	for ev in "$insn" "Instr_all:u,Instr_ld:u,DC_miss_nospec"; do
+		env -i "$hvpmu" stat -x, -o "$tmp/a.csv" -e "$ev" -- "$micro/$p" > /dev/null 2>&1 || fail "$p: in-process run"
+		env -i "$hvpmu" stat -f -x, -o "$tmp/b.csv" -e "$ev" -- "$micro/$p" > /dev/null 2>&1 ||
+			fail "$p: attached run"
+		[ "$(counts "$tmp/a.csv")" = "$(counts "$tmp/b.csv")" ] ||
+			fail "$p ($ev): in-process $(counts "$tmp/a.csv") attached $(counts "$tmp/b.csv")"
+	done
+done
+echo "service: micro-benchmarks attached = in-process"
+
+# 2. threads' ends
+for t in "main_exit 0 1001" "thread_segv 139 1001" "thread_reuse 0 2000"; do
+	read -r prog status pf <<< "$t"
+	for more in "" ",DC_miss_nospec"; do
+		rc=0
+		env -i "$hvpmu" stat -f -x, -o "$tmp/t.csv" -e "SW_prefetch:u$more" -- "$ends/$prog" 2> "$tmp/t.err" || rc=$?
+		[ "$rc" = "$status" ] || { cat "$tmp/t.err" >&2; fail "$prog$more: exit status $rc, want $status"; }
+		got=$(awk -F, '$3 == "SW_prefetch:u" { print $1 }' "$tmp/t.csv")
+		[ "$got" = "$pf" ] || fail "$prog$more: SW_prefetch:u $got, want $pf"
+	done
+done
+echo "service: threads' ends exact"
+
+# 3. fork: rows per process; exec of a host program
+env -i "$hvpmu" stat -x, -o "$tmp/f1.csv" -e "$insn" -- "$micro/fork" > /dev/null 2>&1 || fail "fork: in-process run"
+env -i "$hvpmu" stat --per-process -x, -o "$tmp/f2.csv" -e "$insn" -- "$micro/fork" > /dev/null 2>&1 ||
+	fail "fork: per-process run"
+env -i "$hvpmu" stat -f -x, -o "$tmp/f3.csv" -e "$insn" -- "$micro/fork" > /dev/null 2>&1 || fail "fork: -f run"
+[ "$(rows "$tmp/f2.csv" | awk '{ print $1 }' | sort -u | wc -l)" = 2 ] || fail "fork: not two rows: $(rows "$tmp/f2.csv")"
+parent=$(row_value "$tmp/f2.csv" fork 1 Instr_ld:u)
+child=$(row_value "$tmp/f2.csv" fork 2 Instr_ld:u)
+[ "$child" = 30000 ] || fail "fork: the child's Instr_ld:u is $child, want N = 30000"
+[ "$parent" = "$(awk -F, '$3 == "Instr_ld:u" { print $1 }' "$tmp/f1.csv")" ] ||
+	fail "fork: the parent's Instr_ld:u $parent differs from its own emulator's"
+sums_match "$tmp/f2.csv" "$tmp/f3.csv" "$insn" fork
+rc=0
+env -i "$hvpmu" stat -f -x, -o "$tmp/e.csv" -e Instr_all:u,Branches:u -- "$ends/exec" > /dev/null 2>&1 || rc=$?
+[ "$rc" = 0 ] && [ "$(counts "$tmp/e.csv")" = "Instr_all:u=300009 Branches:u=100000 " ] ||
+	fail "exec of a host program: status $rc, counts $(counts "$tmp/e.csv")"
+echo "service: fork rows exact, rows add up; exec of a host program"
+
+# 4. dash and minigzip
+if [ -n "$gz" ] && [ -x "$gz" ] && [ -n "$dash" ] && [ -x "$dash" ] && [ -r "$text" ]; then
+	work=$tmp/w
+	mkdir "$work"
+	cp "$gz" "$work/minigzip"
+	head -c 200000 "$text" > "$work/text"
+	cd "$work"
+	# dash exports PWD to its children: the standalone runs get the same
+	env -i "$hvpmu" stat --per-process -x, -o "$tmp/d1.csv" -e "$insn" -- "$dash" -c \
+		'./minigzip < text > t.gz; ./minigzip -d < t.gz > out' || fail "dash: per-process run"
+	cmp -s text out || fail "dash: minigzip -d did not give the text back"
+	env -i PWD="$work" "$hvpmu" stat -x, -o "$tmp/c.csv" -e "$insn" -- ./minigzip < text > t2.gz ||
+		fail "minigzip alone"
+	env -i PWD="$work" "$hvpmu" stat -x, -o "$tmp/u.csv" -e "$insn" -- ./minigzip -d < t.gz > out2 ||
+		fail "minigzip -d alone"
+	for ev in ${insn//,/ }; do
+		a=$(row_value "$tmp/d1.csv" minigzip 1 "$ev")
+		b=$(awk -F, -v e="$ev" '$3 == e { print $1 }' "$tmp/c.csv")
+		[ -n "$a" ] && [ "$a" = "$b" ] || fail "dash: minigzip's $ev in the tree $a, alone $b"
+		a=$(row_value "$tmp/d1.csv" minigzip 2 "$ev")
+		b=$(awk -F, -v e="$ev" '$3 == e { print $1 }' "$tmp/u.csv")
+		[ -n "$a" ] && [ "$a" = "$b" ] || fail "dash: minigzip -d's $ev in the tree $a, alone $b"
+	done
+	env -i "$hvpmu" stat --per-process -x, -o "$tmp/p1.csv" -e "$insn" -- "$dash" -c \
+		'./minigzip < text | ./minigzip -d > out3' || fail "dash: pipeline"
+	cmp -s text out3 || fail "dash: the pipeline did not give the text back"
+	[ "$(rows "$tmp/p1.csv" | awk '$1 ~ /^minigzip-/ { print $1 }' | sort -u | wc -l)" = 2 ] ||
+		fail "dash: the pipeline has not two minigzip rows: $(rows "$tmp/p1.csv" | awk '{ print $1 }' | sort -u)"
+	echo "service: dash + minigzip: rows = runs alone, exactly; the pipeline"
+fi
+echo "service: passed"

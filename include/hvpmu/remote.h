@@ -43,7 +43,8 @@ struct hvpmu_remote;
 
 /* A source feeding m (which outlives it), whose processors run `isa`.
  * quantum: modeled cycles per time quantum (> 0).  Returns 0, HVPMU_EINVAL
- * or HVPMU_ENOMEM.  Once per process (the feed is the process's). */
+ * or HVPMU_ENOMEM.  One at a time per process (the feed is the
+ * process's); hvpmu_remote_destroy frees everything it decoded. */
 int hvpmu_remote_create(struct hvpmu_machine *m, const struct hvpmu_isa *isa, uint64_t quantum,
 			struct hvpmu_remote **out);
 void hvpmu_remote_destroy(struct hvpmu_remote *r);

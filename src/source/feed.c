@@ -483,3 +483,14 @@ void feed_flush_all(void)
 	}
 	unlock();
 }
+
+void feed_free_blocks(void)
+{
+	while (P.allocs) {
+		struct tb_info *t = P.allocs;
+
+		P.allocs = t->next_alloc;
+		free(t->flags);
+		free(t);
+	}
+}

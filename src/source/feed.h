@@ -225,6 +225,9 @@ int feed_vcpu_start(struct vcpu *v, uint32_t strand, uint32_t process);
 /* v's thread ends: its batch runs, its activity is accounted, the guest
  * OS is told (HVPMU_OS_THREAD_EXIT) and v is free.  Takes the lock. */
 void feed_vcpu_exit(struct vcpu *v);
+/* Free every block on P.allocs (no vCPU may reference one any more; their
+ * memory and prefetch instructions are the caller's). */
+void feed_free_blocks(void);
 /* A translation flush: every vCPU's batch runs and its blocks are
  * accounted (no block may be referenced afterwards).  Takes the lock. */
 void feed_flush_all(void);

@@ -38,8 +38,8 @@ struct rproc {
 	int pid;
 	uint32_t from;            /* FORK, EXEC: the image it comes from (0: the root) */
 	char comm[16];
-	struct remote_area *area;
-	int area_fd;
+	struct remote_area *area; /* mapped while the image or a fork child of it lives (refs) */
+	int refs;                 /* the image itself until it ends, and each living fork child */
 	struct rproc *parent;     /* a fork child: the ids below `base` are its */
 	uint32_t base;
 	struct rblock *blocks;    /* by id - base */
@@ -73,31 +73,47 @@ struct hvpmu_remote {
 	unsigned features;        /* REMOTE_F_* */
 	/* images announced but not attached yet: fork children (the parent's
 	 * fork returned their pid) and programs an execve started */
-	int *expect;
+	struct expect {
+		int pid;
+		struct rproc *holder; /* a fork child: its parent, whose area it will read */
+	} *expect;
 	uint32_t nexpect, expect_cap;
 };
 
+static void area_release(struct rproc *p);
+
 #define LINUX_CLONE_VM 0x100u /* Linux include/uapi/linux/sched.h: a thread, not a process */
 
-static void expect_pid(struct hvpmu_remote *r, int pid)
+/* Image `pid` will attach; a fork child (holder: its parent) reads its
+ * ancestors' blocks, whose areas stay mapped for it meanwhile. */
+static void expect_pid(struct hvpmu_remote *r, int pid, struct rproc *holder)
 {
 	if (r->nexpect == r->expect_cap) {
 		uint32_t cap = r->expect_cap ? 2 * r->expect_cap : 16;
-		int *n = realloc(r->expect, cap * sizeof *n);
+		struct expect *n = realloc(r->expect, cap * sizeof *n);
 
 		if (!n)
 			return; /* (the run may then end before that image attaches) */
 		r->expect = n;
 		r->expect_cap = cap;
 	}
-	r->expect[r->nexpect++] = pid;
+	for (struct rproc *q = holder; q; q = q->parent)
+		q->refs++;
+	r->expect[r->nexpect++] = (struct expect){ pid, holder };
+}
+
+static void expect_drop(struct hvpmu_remote *r, uint32_t k)
+{
+	if (r->expect[k].holder)
+		area_release(r->expect[k].holder);
+	r->expect[k] = r->expect[--r->nexpect];
 }
 
 static void expect_done(struct hvpmu_remote *r, int pid)
 {
 	for (uint32_t k = 0; k < r->nexpect; k++)
-		if (r->expect[k] == pid) {
-			r->expect[k] = r->expect[--r->nexpect];
+		if (r->expect[k].pid == pid) {
+			expect_drop(r, k);
 			return;
 		}
 }
@@ -105,8 +121,8 @@ static void expect_done(struct hvpmu_remote *r, int pid)
 uint32_t hvpmu_remote_expecting(struct hvpmu_remote *r)
 {
 	for (uint32_t k = 0; k < r->nexpect;)
-		if (kill(r->expect[k], 0) && errno == ESRCH) /* it died before attaching */
-			r->expect[k] = r->expect[--r->nexpect];
+		if (kill(r->expect[k].pid, 0) && errno == ESRCH) /* it died before attaching */
+			expect_drop(r, k);
 		else
 			k++;
 	return r->nexpect;
@@ -183,14 +199,16 @@ static void proc_free(struct rproc *p)
 	if (!p)
 		return;
 	for (uint32_t i = 0; i < p->nblocks; i++) {
+		for (uint32_t k = 0; p->blocks[i].mi && k < p->blocks[i].ti->blk.n; k++) {
+			free(p->blocks[i].mi[k]);
+			free(p->blocks[i].pf[k]);
+		}
 		free(p->blocks[i].mi);
 		free(p->blocks[i].pf);
 	}
 	free(p->blocks);
 	if (p->area)
 		munmap(p->area, sizeof *p->area);
-	if (p->area_fd >= 0)
-		close(p->area_fd);
 	free(p);
 }
 
@@ -204,6 +222,15 @@ void hvpmu_remote_destroy(struct hvpmu_remote *r)
 	free(r->expect);
 	close(r->efd);
 	free(r);
+	/* the process's feed is free for another source */
+	feed_free_blocks();
+	for (uint32_t k = 0; k < P.nvcpu; k++)
+		free(P.vcpu[k].batch);
+	free(P.vcpu);
+	P.vcpu = NULL;
+	P.nvcpu = 0;
+	P.m = NULL;
+	P.ended = 0;
 }
 
 int hvpmu_remote_doorbell(const struct hvpmu_remote *r)
@@ -269,7 +296,6 @@ int hvpmu_remote_attach(struct hvpmu_remote *r, const void *hello, size_t n, int
 	}
 	if (!(p = calloc(1, sizeof *p)))
 		return refuse(welcome, welcome_len, wlen, ENOMEM, "out of memory");
-	p->area_fd = -1;
 	p->exit_ring = -1;
 	fd = memfd_create("hvpmu-guest", MFD_CLOEXEC);
 	if (fd < 0 || ftruncate(fd, (off_t)sizeof *p->area) ||
@@ -280,14 +306,16 @@ int hvpmu_remote_attach(struct hvpmu_remote *r, const void *hello, size_t n, int
 		free(p);
 		return refuse(welcome, welcome_len, wlen, ENOMEM, "cannot create the shared area");
 	}
-	p->area_fd = fd;
 	p->num = r->nproc + 1;
+	p->refs = 1;
 	p->pid = h.pid;
 	p->from = h.how == REMOTE_ROOT ? 0 : h.parent;
 	memcpy(p->comm, h.comm, sizeof p->comm);
 	if (h.how == REMOTE_FORK) {
 		p->parent = parent;
 		p->base = h.base;
+		for (struct rproc *q = parent; q; q = q->parent) /* its blocks may be read while the child lives */
+			q->refs++;
 	}
 	p->area->magic = REMOTE_MAGIC;
 	p->area->version = REMOTE_VERSION;
@@ -295,14 +323,25 @@ int hvpmu_remote_attach(struct hvpmu_remote *r, const void *hello, size_t n, int
 	p->area->features = r->features;
 	r->proc[r->nproc++] = p;
 	r->live++;
-	expect_done(r, h.pid);
+	expect_done(r, h.pid); /* (after the child's own references above) */
 	*process = p->num;
-	*area_fd = dup(fd);
+	*area_fd = fd; /* the caller sends and closes it: the mapping stays */
 	w.process = p->num;
 	w.features = r->features;
 	memcpy(welcome, &w, welcome_len < sizeof w ? welcome_len : sizeof w);
 	*wlen = welcome_len < sizeof w ? welcome_len : sizeof w;
-	return *area_fd < 0 ? errno : 0;
+	return 0;
+}
+
+/* Image p no longer needs its area: unmapped once nothing can read it
+ * (the blocks it decoded stay, on the feed's list). */
+static void area_release(struct rproc *p)
+{
+	for (; p; p = p->parent)
+		if (--p->refs == 0 && p->area) {
+			munmap(p->area, sizeof *p->area);
+			p->area = NULL;
+		}
 }
 
 /* ---- running an image's records ---- */
@@ -333,6 +372,8 @@ static struct rblock *block_of(struct rproc *p, uint64_t id)
 	idx = (uint32_t)(id - q->base);
 	if (idx < q->nblocks && q->blocks[idx].ti)
 		return &q->blocks[idx];
+	if (!q->area) /* (an image whose area is gone: a fork child attached after nothing held it) */
+		return NULL;
 	pub = atomic_load_explicit(&q->area->nblocks, memory_order_acquire);
 	if (idx >= pub || pub > REMOTE_MAX_BLOCKS)
 		return NULL;
@@ -543,7 +584,7 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 				/* a new process: its image will attach */
 				if (ret > 0 && ret <= INT32_MAX &&
 				    (num == sc->fork || num == sc->vfork || (num == sc->clone && !(p->sc_flags[i] & LINUX_CLONE_VM))))
-					expect_pid(r, (int)ret);
+					expect_pid(r, (int)ret, p);
 				p->in_syscall[i] = 0;
 				if (v) {
 					v->held = 0;
@@ -557,7 +598,7 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 				p->tail[i] = t;
 				release(rg, t);
 				if (e.w1 & C_END_EXEC) /* its new program attaches next */
-					expect_pid(r, p->pid);
+					expect_pid(r, p->pid, NULL);
 				if (p->ending) /* its end is being run: the rest goes on, this is how */
 					p->end_sig = (int)(e.w1 & 0xff);
 				else
@@ -606,6 +647,7 @@ static void proc_end(struct hvpmu_remote *r, struct rproc *p, int sig)
 	}
 	p->ended = 1;
 	r->live--;
+	area_release(p);
 }
 
 void hvpmu_remote_detach(struct hvpmu_remote *r, uint32_t process)

@@ -52,6 +52,20 @@ int hvpmu_qemu_attach_start(uint64_t id, const struct qemu_info_t *info, const s
 			    const char *service, uint32_t exec_of, const char *comm);
 /* Attached and counted. */
 int hvpmu_qemu_attach_active(void);
+
+/*
+ * Programs a process starts with execve run under this emulator too (the
+ * host kernel cannot run them without binfmt_misc): system call `num`
+ * with args[0..5], if an execve (or execveat from the current directory)
+ * of a program of the ISA, runs it under a new emulator with the plugin
+ * (attached as the process's next image when attached, else uncounted,
+ * following its own execve calls); returns only if it does not.
+ * hvpmu_qemu_follow_start sets the ISA (hvpmu_qemu_attach_start does too)
+ * and, with `now`, registers a system-call callback that does only this
+ * (an uncounted program: plugin argument follow=1).
+ */
+void hvpmu_qemu_follow_execve(int64_t num, const uint64_t *args);
+int hvpmu_qemu_follow_start(uint64_t id, const struct hvpmu_isa *isa, int now);
 /* The program dies of signal sig (the plugin's kill()): its image ends. */
 void hvpmu_qemu_attach_end(int sig);
 

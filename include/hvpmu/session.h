@@ -157,6 +157,8 @@ struct stat_result {
 	uint64_t md_ticks;
 	unsigned nmdnodes;
 	struct stat_mdnode md[STAT_MAX_MDNODES];
+	uint32_t untracked;          /* processes the program started that were not counted (a run
+				      in one emulator: its fork children and what they execve) */
 	unsigned nproc;              /* --per-process rows, in the order the processes started */
 	struct stat_proc *proc;      /* (at most STAT_MAX_PROCS; malloc()ed as samples) */
 };

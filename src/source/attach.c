@@ -518,8 +518,11 @@ static void follow_exec(const uint64_t *a)
 	snprintf(preload, sizeof preload, "LD_PRELOAD=%s", dl.dli_fname);
 	genv[envc++] = preload;
 	genv[envc] = NULL;
-	snprintf(plugin_arg, sizeof plugin_arg, "%s,attach=%s,isa=%s,exec=%u", dl.dli_fname, A.service, A.isa->name,
-		 A.process);
+	if (A.area) /* attached: the new program attaches as this process's next image */
+		snprintf(plugin_arg, sizeof plugin_arg, "%s,attach=%s,isa=%s,exec=%u", dl.dli_fname, A.service,
+			 A.isa->name, A.process);
+	else /* not counted: it runs, and follows its own execve calls */
+		snprintf(plugin_arg, sizeof plugin_arg, "%s,follow=1,isa=%s", dl.dli_fname, A.isa->name);
 	av[k++] = "-plugin";
 	av[k++] = plugin_arg;
 	av[k++] = "-0";
@@ -537,9 +540,46 @@ static void follow_exec(const uint64_t *a)
 			if (*c == ',')
 				*c = '_';
 	}
-	image_end(C_END_EXEC, 0);
+	if (A.area)
+		image_end(C_END_EXEC, 0);
 	execve(qemu, av, genv);
-	detach("cannot run the new program under the emulator");
+	if (A.area)
+		detach("cannot run the new program under the emulator");
+}
+
+/* Uncounted processes (a fork child of a program counted in its own
+ * emulator, or a program started by one): only their execve calls, so
+ * that a program of the ISA they start runs too. */
+static void follow_syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num, uint64_t a1, uint64_t a2,
+			      uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7, uint64_t a8)
+{
+	(void)id;
+	(void)vcpu_index;
+	(void)a6;
+	(void)a7;
+	(void)a8;
+	hvpmu_qemu_follow_execve(num, (const uint64_t[6]){ a1, a2, a3, a4, a5, 0 });
+}
+
+void hvpmu_qemu_follow_execve(int64_t num, const uint64_t *args)
+{
+	if (!A.isa || A.dead)
+		return;
+	if (num == A.isa->sc.execve) {
+		follow_exec(args);
+	} else if (num == A.isa->sc.execveat && (int32_t)args[0] == -100 /* AT_FDCWD */ && args[4] == 0) {
+		const uint64_t a[3] = { args[1], args[2], args[3] };
+
+		follow_exec(a);
+	}
+}
+
+int hvpmu_qemu_follow_start(uint64_t id, const struct hvpmu_isa *isa, int now)
+{
+	A.isa = isa;
+	if (now)
+		qemu_plugin_register_vcpu_syscall_cb(id, follow_syscall_cb);
+	return 0;
 }
 
 /* ---- system calls, the end, fork ---- */
@@ -561,15 +601,7 @@ static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 	put((unsigned)i, a5, a6);
 	A.v[i].reached = 0;
 	publish((unsigned)i);
-	if (num == A.isa->sc.execve) {
-		const uint64_t args[3] = { a1, a2, a3 };
-
-		follow_exec(args);
-	} else if (num == A.isa->sc.execveat && (int32_t)a1 == -100 /* AT_FDCWD */ && a5 == 0) {
-		const uint64_t args[3] = { a2, a3, a4 };
-
-		follow_exec(args);
-	}
+	hvpmu_qemu_follow_execve(num, (const uint64_t[6]){ a1, a2, a3, a4, a5, a6 });
 }
 
 static void syscall_ret_cb(qemu_plugin_id_t id, unsigned int vcpu_idx, int64_t num, int64_t ret)

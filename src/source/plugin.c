@@ -508,6 +508,7 @@ static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 		feed_batch_flush(v);
 		feed_syscall_entry(v, num, args);
 	}
+	hvpmu_qemu_follow_execve(num, args); /* a program of the ISA runs under this emulator (uncounted) */
 }
 
 static void syscall_ret_cb(qemu_plugin_id_t id, unsigned int vcpu_idx, int64_t num, int64_t ret)
@@ -695,6 +696,20 @@ int kill(pid_t pid, int sig)
 	return (int)syscall(SYS_kill, pid, sig);
 }
 
+/* In a fork child (not followed: hvpmu stat without -f): its counts are
+ * nobody's.  The guest OS hears nothing more from the machine, so the
+ * child never publishes into the parent's result area; it runs on (its
+ * model too, unseen) and the programs it starts run uncounted. */
+static void fork_child(void)
+{
+	unlock();
+	if (P.m) {
+		hvpmu_machine_set_os_handler(P.m, NULL, NULL);
+		hvpmu_machine_set_trap_handler(P.m, NULL, NULL);
+		hvpmu_machine_set_tsb_hit_handler(P.m, NULL, NULL);
+	}
+}
+
 static void register_callbacks(qemu_plugin_id_t id)
 {
 	qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
@@ -744,7 +759,8 @@ int hvpmu_qemu_source_start(uint64_t id, const struct qemu_info_t *info, struct 
 	/* A thread may hold the lock in a system-call callback (outside QEMU's
 	 * exclusive section) while another forks: the child would inherit it
 	 * held.  Forks take it first. */
-	if (pthread_atfork(lock, unlock, unlock) != 0) {
+	hvpmu_qemu_follow_start(id, isa, 0); /* execve of the ISA's programs (syscall_cb) */
+	if (pthread_atfork(lock, unlock, fork_child) != 0) {
 		fprintf(stderr, "hvpmu plugin: pthread_atfork failed\n");
 		return -1;
 	}

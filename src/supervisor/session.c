@@ -543,6 +543,11 @@ static void syscall_return(struct hvpmu_session *s, const struct hvpmu_os_call *
 
 	if ((c->num == sc->read || c->num == sc->write) && c->ret > 0)
 		hvpmu_machine_io(s->m, c->strand, c->num == sc->read, (uint64_t)c->ret);
+	/* a run in one emulator does not count the processes its program
+	 * starts (clone without CLONE_VM 0x100: a process, not a thread) */
+	if (!c->process && c->ret > 0 && c->num == s->st[c->strand].sc_num &&
+	    (c->num == sc->fork || c->num == sc->vfork || (c->num == sc->clone && !(s->st[c->strand].sc_args[0] & 0x100))))
+		s->rs.untracked++;
 	if (c->num == s->st[c->strand].sc_num)
 		linux_mm_syscall(s->m, process_ctx(s->st[c->strand].process), sc, c->num, s->st[c->strand].sc_args, c->ret);
 	if ((c->num == sc->execve || c->num == sc->execveat) && !s->halted)

@@ -36,6 +36,7 @@ int qemu_plugin_install(uint64_t id, const struct qemu_info_t *info, int argc, c
 	int fd, used = 0;
 
 	const char *attach = NULL, *isa = NULL, *comm = NULL;
+	int follow = 0;
 	unsigned long exec_of = 0;
 
 	for (int i = 0; i < argc; i++)
@@ -45,12 +46,21 @@ int qemu_plugin_install(uint64_t id, const struct qemu_info_t *info, int argc, c
 			attach = argv[i] + 7;
 		else if (strncmp(argv[i], "isa=", 4) == 0)
 			isa = argv[i] + 4;
+		else if (strcmp(argv[i], "follow=1") == 0)
+			follow = 1;
 		else if (strncmp(argv[i], "comm=", 5) == 0)
 			comm = argv[i] + 5;
 		else if (strncmp(argv[i], "exec=", 5) == 0)
 			exec_of = strtoul(argv[i] + 5, NULL, 10);
 	/* attached to a service (docs/service.md): the machine is the
 	 * service's, this process only streams the program's execution */
+	if (follow && !attach) { /* started by an uncounted process: run, follow execve */
+		if (!hvpmu_isa_by_name(isa)) {
+			fprintf(stderr, "hvpmu plugin: follow=1 needs isa=NAME of a known ISA\n");
+			return -1;
+		}
+		return hvpmu_qemu_follow_start(id, hvpmu_isa_by_name(isa), 1);
+	}
 	if (attach) {
 		if (!hvpmu_isa_by_name(isa) || exec_of > UINT32_MAX) {
 			fprintf(stderr, "hvpmu plugin: attach= needs isa=NAME of a known ISA and a valid exec=N\n");

@@ -48,7 +48,7 @@ struct area_pub {
 	uint32_t nmdnodes;
 	uint64_t md_ticks;
 	struct stat_mdnode md[STAT_MAX_MDNODES];
-	uint32_t nproc, pad2;
+	uint32_t nproc, untracked;
 	struct stat_proc proc[STAT_MAX_PROCS];
 };
 
@@ -180,6 +180,7 @@ int stat_area_parse(const void *p, size_t len, struct stat_result *rs, char *err
 			rs->proc[k].comm[sizeof rs->proc[k].comm - 1] = 0;
 		rs->nproc = pub->nproc;
 	}
+	rs->untracked = pub->untracked;
 	return 0;
 }
 
@@ -264,6 +265,7 @@ void stat_area_publish(struct stat_area *a, struct stat_result *rs)
 	pub->nmdnodes = rs->nmdnodes < STAT_MAX_MDNODES ? rs->nmdnodes : STAT_MAX_MDNODES;
 	memcpy(pub->md, rs->md, pub->nmdnodes * sizeof *rs->md);
 	pub->nproc = rs->nproc < STAT_MAX_PROCS ? rs->nproc : STAT_MAX_PROCS;
+	pub->untracked = rs->untracked;
 	if (pub->nproc)
 		memcpy(pub->proc, rs->proc, pub->nproc * sizeof *rs->proc);
 	__atomic_store_n(&a->p->cur, next, __ATOMIC_RELEASE);

@@ -438,6 +438,9 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 		t->sys = tv_s(ru.ru_stime);
 		*ok = 1;
 		report_end(tool, argv[0], status, rs);
+		if (rs->untracked)
+			fprintf(stderr, "%s: %s started %u process%s, not counted (hvpmu stat -f counts a process tree)\n",
+				tool, argv[0], rs->untracked, rs->untracked == 1 ? "" : "es");
 	} else {
 		fprintf(stderr, "%s: no counts: the plugin did not report (%s)\n", tool, err);
 		if (rc == 0)

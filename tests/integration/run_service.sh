@@ -21,7 +21,9 @@
 #      minigzip's row equals the same program run alone with the same
 #      environment and input, exactly, for every instruction class; then
 #      the pipeline `minigzip | minigzip -d` gives TEXT back, with a row
-#      for each minigzip.  (dash's own counts vary with when SIGCHLD
+#      for each minigzip; 5. three minigzips at once, one of whose
+#      emulators is killed (SIGKILL) at a random point: the others count
+#      exactly what one alone counts.  (dash's own counts vary with when SIGCHLD
 #      interrupts its wait4: not compared across runs.)  Without -f the
 #      pipeline runs too, dash alone counted, with a note on stderr.
 set -euo pipefail
@@ -139,5 +141,31 @@ if [ -n "$gz" ] && [ -x "$gz" ] && [ -n "$dash" ] && [ -x "$dash" ] && [ -r "$te
 	cmp -s text out4 || fail "dash in one emulator: the pipeline did not give the text back"
 	grep -q 'started 2 processes, not counted' "$tmp/q.err" || { cat "$tmp/q.err" >&2; fail "dash in one emulator: no note"; }
 	echo "service: dash + minigzip: rows = runs alone, exactly; the pipeline, also in one emulator"
+
+	# 5. kills: three minigzips at once; one's emulator gets SIGKILL at a
+	# random point (the first to start, found by the service's name,
+	# which holds the tool's pid); the run ends, and the other two count
+	# exactly what a minigzip alone counts (bounded: 3 rounds)
+	want=$(awk -F, '$3 == "Instr_all:u" { print $1 }' "$tmp/c.csv")
+	for round in 1 2 3; do
+		rm -f a.gz b.gz c.gz
+		env -i "$hvpmu" stat --per-process -x, -o "$tmp/k.csv" -e Instr_all:u -- "$dash" -c \
+			'./minigzip < text > a.gz & ./minigzip < text > b.gz & ./minigzip < text > c.gz & wait' &
+		tool=$!
+		victim=
+		i=0
+		while [ -z "$victim" ] && [ $i -lt 300 ]; do
+			victim=$(pgrep -f "attach=hvpmu-$tool-.*comm=minigzip" | head -1 || true)
+			[ -n "$victim" ] || sleep 0.01
+			i=$((i + 1))
+		done
+		sleep "0.$((RANDOM % 30))"
+		[ -z "$victim" ] || kill -KILL "$victim" 2> /dev/null || true
+		wait "$tool" || fail "kill round $round: the tool failed"
+		[ -n "$victim" ] || fail "kill round $round: no minigzip emulator found to kill"
+		n=$(awk -F, -v w="$want" '$1 ~ /^minigzip-/ && $4 == "Instr_all:u" && $2 == w' "$tmp/k.csv" | wc -l)
+		[ "$n" -ge 2 ] || { cat "$tmp/k.csv" >&2; fail "kill round $round: $n minigzips counted $want, want 2 or 3"; }
+	done
+	echo "service: a process killed at random points; the others exact"
 fi
 echo "service: passed"

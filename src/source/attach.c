@@ -162,13 +162,25 @@ static int connect_service(enum remote_how how, uint32_t parent, uint32_t base)
 
 /* ---- the rings ---- */
 
-static void publish(unsigned i)
+/* Publish ring i's records.  The service is woken if it sleeps, and
+ * `force` (a system call, an end: the service must see it now) or a
+ * quarter of the ring waits: a wake-up costs two system calls, so it
+ * comes every few thousand records, not every publication. */
+static void publish_ring(unsigned i, int force)
 {
 	static const uint64_t one = 1;
 
 	atomic_store_explicit(&A.area->ring[i].head, A.v[i].head, memory_order_seq_cst);
-	if (atomic_load_explicit(&A.area->cons_sleep, memory_order_seq_cst) && write(A.efd, &one, sizeof one) < 0)
+	if (atomic_load_explicit(&A.area->cons_sleep, memory_order_seq_cst) &&
+	    (force || A.v[i].head - atomic_load_explicit(&A.area->ring[i].tail, memory_order_relaxed) >=
+			      REMOTE_RING_SLOTS / 4) &&
+	    write(A.efd, &one, sizeof one) < 0)
 		return; /* the counter is full: the service is awake anyway */
+}
+
+static void publish(unsigned i)
+{
+	publish_ring(i, 1);
 }
 
 /* Is the service still there (its end of the connection open)? */
@@ -220,7 +232,7 @@ static inline void put(unsigned i, uint64_t w0, uint64_t w1)
 	}
 	A.area->ring[i].slot[a->head & RING_MASK] = (struct remote_rec){ w0, w1 };
 	if (__builtin_expect((++a->head & (REMOTE_PUBLISH - 1)) == 0, 0))
-		publish(i);
+		publish_ring(i, 0);
 }
 
 /* The vCPU's ring, if its thread is counted. */

@@ -66,6 +66,7 @@ struct hvpmu_remote {
 	const struct hvpmu_isa *isa;
 	uint64_t quantum;
 	uint64_t qend;            /* the current quantum ends at this %tick */
+	int barrier;              /* the strands share a model (memory): quanta keep them in step */
 	struct rproc **proc;      /* by number - 1 */
 	uint32_t nproc, cap;
 	uint32_t live;
@@ -189,6 +190,9 @@ int hvpmu_remote_create(struct hvpmu_machine *m, const struct hvpmu_isa *isa, ui
 	r->isa = isa;
 	r->quantum = quantum;
 	r->qend = quantum;
+	/* without the memory model nothing of one strand reaches another's
+	 * counts: each thread runs as fast as its records come */
+	r->barrier = P.need_memory;
 	r->features = P.need_memory ? REMOTE_F_MEMORY : 0;
 	*out = r;
 	return HVPMU_OK;
@@ -674,7 +678,7 @@ static int holds_barrier(struct hvpmu_remote *r, struct rproc *p, unsigned i)
 {
 	struct vcpu *v = p->v[i];
 
-	return v && !p->in_syscall[i] && hvpmu_machine_tick(r->m, v->strand) < r->qend;
+	return r->barrier && v && !p->in_syscall[i] && hvpmu_machine_tick(r->m, v->strand) < r->qend;
 }
 
 /* The lowest %tick of a thread that has a whole record to run (its
@@ -725,7 +729,7 @@ uint64_t hvpmu_remote_run(struct hvpmu_remote *r, int force)
 				int blocked = 1;
 
 				if (atomic_load_explicit(&p->area->ring[i].head, memory_order_acquire) != p->tail[i])
-					ran += run_ring(r, p, i, r->qend, &blocked);
+					ran += run_ring(r, p, i, r->barrier ? r->qend : UINT64_MAX, &blocked);
 				if (!p->ended && !p->bad && blocked && holds_barrier(r, p, i))
 					waiting = 1;
 			}

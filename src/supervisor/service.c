@@ -27,6 +27,16 @@
 #define GRACE_MS 20           /* how long the quantum's barrier waits for a thread that publishes
 				 nothing outside a system call (docs/service.md "Time") */
 #define WELCOME_MAX 256
+#define SPIN 1024             /* pauses before the service sleeps (some microseconds) */
+
+static inline void relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ volatile("yield");
+#endif
+}
 
 struct conn {
 	int fd;
@@ -132,6 +142,17 @@ int hvpmu_service_run(const struct stat_request *rq, int listen_fd, char *err, s
 			idle_since = now_ms();
 			timeout = 0;
 		} else {
+			/* a short spin first: records come every few microseconds
+			 * while a guest runs, and a sleep costs a wake-up */
+			for (int k = 0; k < SPIN && !ran; k++) {
+				relax();
+				if (k % 64 == 63)
+					ran = hvpmu_remote_run(r, 0);
+			}
+			if (ran) {
+				idle_since = now_ms();
+				continue;
+			}
 			sleeping = !hvpmu_remote_sleep(r);
 			timeout = sleeping ? (hvpmu_remote_live(r) ? GRACE_MS : SLEEP_MS) : 0;
 		}

@@ -146,4 +146,7 @@ void stat_result_free(struct stat_result *rs)
 	free(rs->mmu);
 	rs->mmu = NULL;
 	rs->nmmu = 0;
+	free(rs->proc);
+	rs->proc = NULL;
+	rs->nproc = 0;
 }

@@ -53,6 +53,9 @@ extern uintptr_t guest_base __attribute__((weak));
 /* The producer's side of one vCPU's ring. */
 struct avcpu {
 	int live;
+	int in_publish;        /* a record of several slots (or the ticket) is being written: no
+				  ticket goes between its slots */
+	uint64_t sealed;       /* head at the last ticket */
 	int known;             /* its host thread has said which it is (self) */
 	int reached;           /* the block entered last reached its last instruction */
 	uint64_t head;         /* records written */
@@ -166,13 +169,24 @@ static int connect_service(enum remote_how how, uint32_t parent, uint32_t base)
  * `force` (a system call, an end: the service must see it now) or a
  * quarter of the ring waits: a wake-up costs two system calls, so it
  * comes every few thousand records, not every publication. */
+static inline void put(unsigned i, uint64_t w0, uint64_t w1);
+
 static void publish_ring(unsigned i, int force)
 {
 	static const uint64_t one = 1;
+	struct avcpu *a = &A.v[i];
 
-	atomic_store_explicit(&A.area->ring[i].head, A.v[i].head, memory_order_seq_cst);
+	/* the publication's ticket closes it (C_SEQ): the service runs a
+	 * process's threads in the order they published */
+	if (a->head != a->sealed && !a->in_publish) {
+		a->in_publish = 1;
+		put(i, R_CTL_W0(C_SEQ, 0), atomic_fetch_add_explicit(&A.area->seq, 1, memory_order_relaxed));
+		a->sealed = a->head;
+		a->in_publish = 0;
+	}
+	atomic_store_explicit(&A.area->ring[i].head, a->head, memory_order_seq_cst);
 	if (atomic_load_explicit(&A.area->cons_sleep, memory_order_seq_cst) &&
-	    (force || A.v[i].head - atomic_load_explicit(&A.area->ring[i].tail, memory_order_relaxed) >=
+	    (force || a->head - atomic_load_explicit(&A.area->ring[i].tail, memory_order_relaxed) >=
 			      REMOTE_RING_SLOTS / 4) &&
 	    write(A.efd, &one, sizeof one) < 0)
 		return; /* the counter is full: the service is awake anyway */
@@ -231,8 +245,17 @@ static inline void put(unsigned i, uint64_t w0, uint64_t w1)
 			return;
 	}
 	A.area->ring[i].slot[a->head & RING_MASK] = (struct remote_rec){ w0, w1 };
-	if (__builtin_expect((++a->head & (REMOTE_PUBLISH - 1)) == 0, 0))
+	if (__builtin_expect((++a->head & (REMOTE_PUBLISH - 1)) == 0, 0) && !a->in_publish)
 		publish_ring(i, 0);
+}
+
+/* A record of n slots, whole between two tickets. */
+static void put_n(unsigned i, const struct remote_rec *r, unsigned n)
+{
+	A.v[i].in_publish = 1;
+	for (unsigned k = 0; k < n; k++)
+		put(i, r[k].w0, r[k].w1);
+	A.v[i].in_publish = 0;
 }
 
 /* The vCPU's ring, if its thread is counted. */
@@ -607,10 +630,10 @@ static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 	if (i < 0)
 		return;
 	self = i;
-	put((unsigned)i, R_CTL_W0(C_SYSCALL, A.v[i].reached), (uint64_t)num);
-	put((unsigned)i, a1, a2);
-	put((unsigned)i, a3, a4);
-	put((unsigned)i, a5, a6);
+	put_n((unsigned)i,
+	      (const struct remote_rec[4]){ { R_CTL_W0(C_SYSCALL, A.v[i].reached), (uint64_t)num }, { a1, a2 },
+					    { a3, a4 }, { a5, a6 } },
+	      4);
 	A.v[i].reached = 0;
 	publish((unsigned)i);
 	hvpmu_qemu_follow_execve(num, (const uint64_t[6]){ a1, a2, a3, a4, a5, a6 });
@@ -624,8 +647,8 @@ static void syscall_ret_cb(qemu_plugin_id_t id, unsigned int vcpu_idx, int64_t n
 	if (i < 0)
 		return;
 	self = i;
-	put((unsigned)i, R_CTL_W0(C_SYSRET, 0), (uint64_t)num);
-	put((unsigned)i, (uint64_t)ret, 0);
+	put_n((unsigned)i, (const struct remote_rec[2]){ { R_CTL_W0(C_SYSRET, 0), (uint64_t)num }, { (uint64_t)ret, 0 } },
+	      2);
 	publish((unsigned)i);
 }
 

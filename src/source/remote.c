@@ -48,6 +48,7 @@ struct rproc {
 	uint64_t tail[REMOTE_RINGS];
 	struct vcpu *v[REMOTE_RINGS]; /* the feed vCPU of the ring's thread (NULL: none, or not counted) */
 	uint8_t started[REMOTE_RINGS];
+	unsigned nthreads;        /* rings whose thread has started and not exited */
 	uint8_t in_syscall[REMOTE_RINGS];
 	uint64_t sc_flags[REMOTE_RINGS]; /* the system call in progress: clone's flags */
 	int64_t sc_num[REMOTE_RINGS];     /* and its number */
@@ -467,11 +468,13 @@ static void release(struct remote_ring *rg, uint64_t tail)
 static void proc_end(struct hvpmu_remote *r, struct rproc *p, int sig);
 
 /*
- * Run ring i of image p: published records, while its strand's %tick is
- * below `limit` (UINT64_MAX: all).  Returns the records run; *blocked says
- * it stopped for want of records (not at the quantum's end).
+ * Run ring i of image p: published records, at most `max`, while its
+ * strand's %tick is below `limit` (UINT64_MAX: all).  Returns the records
+ * run; *blocked says it stopped for want of records (not at the quantum's
+ * end or `max`).
  */
-static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, uint64_t limit, int *blocked)
+static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, uint64_t limit, uint64_t max,
+			 int *blocked)
 {
 	struct remote_ring *rg = &p->area->ring[i];
 	uint64_t head = atomic_load_explicit(&rg->head, memory_order_acquire);
@@ -491,6 +494,8 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 			*blocked = 1;
 			break;
 		}
+		if (t - start >= max)
+			break;
 		if (v && ++since >= TIME_CHECK) {
 			since = 0;
 			if (limit != UINT64_MAX && hvpmu_machine_tick(r->m, v->strand) >= limit)
@@ -543,6 +548,7 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 				v->reached_last = (int)R_REACHED(e.w0);
 			switch (op) {
 			case C_NOP:
+			case C_SEQ: /* (the order of publications: hvpmu_remote_run) */
 				break;
 			case C_START:
 				if (p->v[i] || p->started[i]) {
@@ -550,12 +556,14 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 					goto out;
 				}
 				p->started[i] = 1;
+				p->nthreads++;
 				p->v[i] = vcpu_new(r, p);
 				break;
 			case C_EXIT:
 				if (v)
 					vcpu_end(v);
 				p->v[i] = NULL;
+				p->nthreads -= p->started[i];
 				p->started[i] = 0;
 				p->in_syscall[i] = 0;
 				break;
@@ -634,7 +642,7 @@ static void proc_end(struct hvpmu_remote *r, struct rproc *p, int sig)
 	p->ending = 1;
 	p->end_sig = sig; /* unless its last records say otherwise (C_END) */
 	for (unsigned i = 0; i < REMOTE_RINGS && !p->bad; i++)
-		run_ring(r, p, i, UINT64_MAX, &blocked);
+		run_ring(r, p, i, UINT64_MAX, UINT64_MAX, &blocked);
 	if (p->exit_ring >= 0 && p->v[p->exit_ring]) { /* exit_group, after the other threads' records */
 		struct vcpu *v = p->v[p->exit_ring];
 
@@ -649,6 +657,7 @@ static void proc_end(struct hvpmu_remote *r, struct rproc *p, int sig)
 		p->started[i] = 0;
 		p->in_syscall[i] = 0;
 	}
+	p->nthreads = 0;
 	p->ended = 1;
 	r->live--;
 	area_release(p);
@@ -678,7 +687,66 @@ static int holds_barrier(struct hvpmu_remote *r, struct rproc *p, unsigned i)
 {
 	struct vcpu *v = p->v[i];
 
-	return r->barrier && v && !p->in_syscall[i] && hvpmu_machine_tick(r->m, v->strand) < r->qend;
+	return r->barrier && v && p->nthreads == 1 && !p->in_syscall[i] && hvpmu_machine_tick(r->m, v->strand) < r->qend;
+}
+
+/* The end of ring i's next publication (the record after its C_SEQ) and
+ * its ticket, if it is published whole: 1; 0 if not yet. */
+static int next_publication(struct rproc *p, unsigned i, uint64_t *end, uint64_t *ticket)
+{
+	const struct remote_ring *rg = &p->area->ring[i];
+	uint64_t head = atomic_load_explicit(&rg->head, memory_order_acquire), t = p->tail[i];
+
+	if (head - t > REMOTE_RING_SLOTS)
+		return 0;
+	while (t < head) {
+		struct remote_rec e = rec_at(rg, t);
+		unsigned op = R_CTL_OP(e.w0);
+
+		if (R_KIND(e.w0) != R_CTL) {
+			t++;
+			continue;
+		}
+		if (op == C_SEQ) {
+			*end = t + 1;
+			*ticket = e.w1;
+			return 1;
+		}
+		t += op == C_SYSCALL ? 4 : op == C_SYSRET ? 2 : 1;
+	}
+	return 0;
+}
+
+/*
+ * A process with several threads: they share memory whose order only the
+ * host knows (a spin on a flag another thread sets), so they run in the
+ * order they published (the tickets of C_SEQ, a publication every
+ * REMOTE_PUBLISH records or system call), as the batches of one emulator
+ * run in the order they fill -- not in quanta, which would reorder what
+ * one thread wrote and another saw (docs/service.md "Time").  Returns the
+ * records run.
+ */
+static uint64_t run_published(struct hvpmu_remote *r, struct rproc *p)
+{
+	uint64_t total = 0;
+
+	while (!p->ended && !p->bad && p->nthreads > 1) {
+		uint64_t best = UINT64_MAX, best_end = 0, end, ticket;
+		unsigned bi = 0;
+		int blocked;
+
+		for (unsigned i = 0; i < REMOTE_RINGS; i++)
+			if (p->tail[i] != atomic_load_explicit(&p->area->ring[i].head, memory_order_relaxed) &&
+			    next_publication(p, i, &end, &ticket) && ticket < best) {
+				best = ticket;
+				best_end = end;
+				bi = i;
+			}
+		if (best == UINT64_MAX)
+			break;
+		total += run_ring(r, p, bi, UINT64_MAX, best_end - p->tail[bi], &blocked);
+	}
+	return total;
 }
 
 /* The lowest %tick of a thread that has a whole record to run (its
@@ -728,11 +796,17 @@ uint64_t hvpmu_remote_run(struct hvpmu_remote *r, int force)
 			for (unsigned i = 0; i < REMOTE_RINGS && !p->ended && !p->bad; i++) {
 				int blocked = 1;
 
+				if (p->nthreads > 1) { /* in publication order, below */
+					blocked = 0;
+					continue;
+				}
 				if (atomic_load_explicit(&p->area->ring[i].head, memory_order_acquire) != p->tail[i])
-					ran += run_ring(r, p, i, r->barrier ? r->qend : UINT64_MAX, &blocked);
+					ran += run_ring(r, p, i, r->barrier ? r->qend : UINT64_MAX, UINT64_MAX, &blocked);
 				if (!p->ended && !p->bad && blocked && holds_barrier(r, p, i))
 					waiting = 1;
 			}
+			if (!p->ended && !p->bad && p->nthreads > 1)
+				ran += run_published(r, p);
 			if (p->bad)
 				proc_end(r, p, 0);
 		}

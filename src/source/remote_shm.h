@@ -55,13 +55,17 @@
  *          C_EXIT      the thread on this vCPU ends
  *          C_SYSCALL   system call w1; then 3 slots: a1 a2, a3 a4, a5 a6
  *          C_SYSRET    system call w1 returns; then 1 slot: w0 = result
+ *          C_SEQ       the end of a publication: w1 = its ticket, from the
+ *                      area's `seq` (taken when published: the order in
+ *                      which the process's threads published, which the
+ *                      service follows for a process with several threads)
  *          C_END       the process image ends: w1 = 0 (exit), C_END_EXEC
  *                      (an execve: the new program attaches as
  *                      REMOTE_EXEC) or the signal that kills it; the last
  *                      record of the area (every ring is closed)
  */
 enum { R_TB = 0, R_MEM = 1, R_PF = 2, R_CTL = 3 };
-enum { C_NOP = 0, C_START = 1, C_EXIT = 2, C_SYSCALL = 3, C_SYSRET = 4, C_END = 5 };
+enum { C_NOP = 0, C_START = 1, C_EXIT = 2, C_SYSCALL = 3, C_SYSRET = 4, C_END = 5, C_SEQ = 6 };
 #define C_END_EXEC 0x100u
 #define R_KIND(w0) ((unsigned)((w0) & 7u))
 #define R_CTL_W0(op, reached) ((uint64_t)(reached) << 8 | (uint64_t)(op) << 3 | R_CTL)
@@ -102,6 +106,7 @@ struct remote_area {
 	_Atomic uint32_t cons_sleep;  /* the service sleeps: a producer that publishes
 					 writes the service's eventfd */
 	_Atomic uint32_t nblocks;     /* blocks published (ids base .. base + nblocks - 1) */
+	_Atomic uint64_t seq;         /* the next publication's ticket (C_SEQ) */
 	uint32_t nwords;              /* producer: words used */
 	struct remote_block block[REMOTE_MAX_BLOCKS];
 	uint32_t words[REMOTE_MAX_WORDS];

@@ -32,7 +32,7 @@ services model
 supervisor services
 supervisor model ^hvpmu_(machine_(create|destroy|set_features|features|set_os_handler|ldxa|stxa|rdasr|wrasr|reg_read|reg_write|tick|resume|set_tick_compare|mode|set_mode|nstrands|md|nmcu|ndevices|device|syscall|map_large|map_large_ctx|set_user_context|io|add_cycles|retired|prefetch_stats)|md_.*|platform_.*|placement_.*)$
 supervisor pmu ^hvpmu_(t4|t1|r10k)_(.*(event|alias|name|picl|sel|needs|supported).*|count_get|ctl_code|ctl_set_code|pic_counter|perfreg_.*)$
-supervisor source ^hvpmu_(isa_.*|qemu_source_.*|qemu_attach_.*|remote_.*)$
+supervisor source ^hvpmu_(isa_.*|qemu_source_.*|qemu_attach_.*|qemu_follow_.*|remote_.*)$
 tools supervisor
 EOF
 )
@@ -78,13 +78,13 @@ for o in $objs; do
 	done < <(gcc-nm --undefined-only "$o" 2>/dev/null | awk '{ print $NF }')
 done
 
-# private headers: src/FOLDER/*.h only from FOLDER
+# private headers: src/FOLDER/*.h only from FOLDER (src/common's from any)
 while read -r src; do
 	from=$(echo "$src" | sed -E 's#^src/([a-z_]+)/.*#\1#')
 	while read -r inc; do
 		to=${inc%%/*}
 		[ "$to" = "$inc" ] && continue # same-folder include
-		[ "$to" = "$from" ] && continue
+		[ "$to" = "$from" ] || [ "$to" = common ] && continue
 		[ -d "$root/src/$to" ] || continue
 		echo "forbidden: $src ($from) includes the private header $inc"
 		bad=1

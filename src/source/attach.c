@@ -689,16 +689,8 @@ void hvpmu_qemu_attach_end(int sig)
 int hvpmu_qemu_attach_start(uint64_t id, const struct qemu_info_t *info, const struct hvpmu_isa *isa,
 			    const char *service, uint32_t exec_of, const char *comm)
 {
-	if (info->version.cur < HVPMU_QEMU_PLUGIN_VERSION || info->version.min > HVPMU_QEMU_PLUGIN_VERSION) {
-		fprintf(stderr, "hvpmu plugin: needs plugin API version %d, QEMU offers %d..%d\n",
-			HVPMU_QEMU_PLUGIN_VERSION, info->version.min, info->version.cur);
+	if (qemu_source_check(info, isa))
 		return -1;
-	}
-	if (!info->target_name || strcmp(info->target_name, isa->qemu_target) != 0 || info->system_emulation) {
-		fprintf(stderr, "hvpmu plugin: the machine's %s programs run only under %s user mode (got %s)\n",
-			isa->name, isa->qemu_user, info->target_name ? info->target_name : "?");
-		return -1;
-	}
 	if (!service[0] || strlen(service) >= sizeof A.service) {
 		fprintf(stderr, "hvpmu plugin: bad service name\n");
 		return -1;

@@ -14,18 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "evring.h"
+#include "common/cpu_relax.h"
 
 /* Polls of the other side's index before sleeping (a few microseconds). */
 #define SPIN 256
 
-static inline void relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ volatile("yield");
-#endif
-}
 
 int evring_init(struct evring *r, unsigned log2_slots)
 {
@@ -82,7 +75,7 @@ static void wait_tail(struct evring *r, uint64_t want)
 		r->ptail = atomic_load_explicit(&r->tail, memory_order_acquire);
 		if (r->ptail >= want)
 			return;
-		relax();
+		cpu_relax();
 	}
 	pthread_mutex_lock(&r->mu);
 	r->prod_want = want;
@@ -120,7 +113,7 @@ size_t evring_peek(struct evring *r, const struct evrec **recs)
 			r->chead = atomic_load_explicit(&r->head, memory_order_acquire);
 			if (r->chead != r->ctail)
 				break;
-			relax();
+			cpu_relax();
 		}
 		if (i == SPIN) {
 			pthread_mutex_lock(&r->mu);

@@ -721,11 +721,8 @@ static void register_callbacks(qemu_plugin_id_t id)
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
 }
 
-int hvpmu_qemu_source_start(uint64_t id, const struct qemu_info_t *info, struct hvpmu_machine *m,
-			    const struct hvpmu_isa *isa)
+int qemu_source_check(const struct qemu_info_t *info, const struct hvpmu_isa *isa)
 {
-	unsigned features = hvpmu_machine_features(m);
-
 	if (info->version.cur < HVPMU_QEMU_PLUGIN_VERSION || info->version.min > HVPMU_QEMU_PLUGIN_VERSION) {
 		fprintf(stderr, "hvpmu plugin: needs plugin API version %d, QEMU offers %d..%d\n",
 			HVPMU_QEMU_PLUGIN_VERSION, info->version.min, info->version.cur);
@@ -736,6 +733,16 @@ int hvpmu_qemu_source_start(uint64_t id, const struct qemu_info_t *info, struct 
 			isa->name, isa->qemu_user, info->target_name ? info->target_name : "?");
 		return -1;
 	}
+	return 0;
+}
+
+int hvpmu_qemu_source_start(uint64_t id, const struct qemu_info_t *info, struct hvpmu_machine *m,
+			    const struct hvpmu_isa *isa)
+{
+	unsigned features = hvpmu_machine_features(m);
+
+	if (qemu_source_check(info, isa))
+		return -1;
 	P.m = m;
 	P.isa = isa;
 	P.need_taken = (features & HVPMU_FEAT_TAKEN) != 0;

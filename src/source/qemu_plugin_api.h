@@ -98,4 +98,10 @@ uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
 /* Entry point the plugin exports (anchors.md §1.1). */
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char **argv);
 
+/* The QEMU that loaded the plugin runs the plugin API version hvpmu was
+ * built for and the ISA's user-mode target: 0, or -1 after one line on
+ * stderr (src/source/plugin.c; for the in-process and attached sources). */
+struct hvpmu_isa;
+int qemu_source_check(const struct qemu_info_t *info, const struct hvpmu_isa *isa);
+
 #endif

@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include <hvpmu/remote.h>
 #include <hvpmu/session.h>
+#include "common/cpu_relax.h"
 
 #define MAX_CONNS 1024        /* guest processes attached at once */
 #define SLEEP_MS 50           /* longest sleep without input (the expected images' liveness) */
@@ -28,15 +29,6 @@
 				 nothing outside a system call (docs/service.md "Time") */
 #define WELCOME_MAX 256
 #define SPIN 1024             /* pauses before the service sleeps (some microseconds) */
-
-static inline void relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ volatile("yield");
-#endif
-}
 
 struct conn {
 	int fd;
@@ -145,7 +137,7 @@ int hvpmu_service_run(const struct stat_request *rq, int listen_fd, char *err, s
 			/* a short spin first: records come every few microseconds
 			 * while a guest runs, and a sleep costs a wake-up */
 			for (int k = 0; k < SPIN && !ran; k++) {
-				relax();
+				cpu_relax();
 				if (k % 64 == 63)
 					ran = hvpmu_remote_run(r, 0);
 			}

@@ -90,6 +90,10 @@ static void area_release(struct rproc *p);
  * ancestors' blocks, whose areas stay mapped for it meanwhile. */
 static void expect_pid(struct hvpmu_remote *r, int pid, struct rproc *holder)
 {
+	/* a fork child may attach before its parent's fork return runs here */
+	for (uint32_t k = 0; holder && k < r->nproc; k++)
+		if (r->proc[k]->pid == pid && r->proc[k]->from == holder->num)
+			return;
 	if (r->nexpect == r->expect_cap) {
 		uint32_t cap = r->expect_cap ? 2 * r->expect_cap : 16;
 		struct expect *n = realloc(r->expect, cap * sizeof *n);

@@ -238,13 +238,14 @@ int hvpmu_session_process(struct hvpmu_session *s, uint32_t process, uint32_t pa
  * docs/service.md): build it as hvpmu_session_create does, accept guest
  * processes on listen_fd (a listening Unix-domain SOCK_SEQPACKET socket;
  * the guests' plugin is started with attach=NAME), run their execution
- * through the machine, and return once at least one image attached and
- * every image has ended (with no fork child or execve'd program still to
- * attach); the guest OS's last publication (HVPMU_OS_HALT, with the root
+ * through the machine, and return once every image has ended (with no
+ * fork child or execve'd program still to attach) after one attached or
+ * root_fd (the read end of a pipe whose writer closes it when the first
+ * program's process is gone) reads end of file; the guest OS's last publication (HVPMU_OS_HALT, with the root
  * program's fatal signal if it had one) is in the request's result area.
  * Returns 0, or -1 with a one-line reason in err.  Blocks; one per process.
  */
-int hvpmu_service_run(const struct stat_request *rq, int listen_fd, char *err, size_t errlen);
+int hvpmu_service_run(const struct stat_request *rq, int listen_fd, int root_fd, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -48,7 +48,8 @@ extern uintptr_t guest_base __attribute__((weak));
 
 #define RING_MASK (REMOTE_RING_SLOTS - 1u)
 #define PATH_MAX_GUEST 4096
-#define ARGS_MAX 4096          /* argv + envp strings followed at an execve */
+#define ARGS_MAX 32768         /* argv + envp strings followed at an execve */
+#define ARG_STR_MAX (128 * 1024) /* Linux MAX_ARG_STRLEN: the longest argument or variable */
 
 /* The producer's side of one vCPU's ring. */
 struct avcpu {
@@ -232,6 +233,10 @@ static __attribute__((noinline)) void wait_space(unsigned i)
 			detach("the service is gone");
 			return;
 		}
+		if (atomic_load(&A.area->abandoned)) {
+			detach("the service detached it");
+			return;
+		}
 	}
 }
 
@@ -306,6 +311,8 @@ static void pf_exec(unsigned int vcpu_index, void *udata)
 		put((unsigned)i, (uintptr_t)udata, 0);
 }
 
+static void image_end(int sig, int all);
+
 /* Translation (serialised by QEMU user mode's mmap_lock): the block's
  * words into the area's table, published before the block can run. */
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -319,6 +326,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		return;
 	idx = A.next_id - ar->base;
 	if (idx >= REMOTE_MAX_BLOCKS || ar->nwords > REMOTE_MAX_WORDS - n) {
+		image_end(0, 0); /* its counts so far are whole: the service ends the image there */
 		detach("the program translated more code than the service's area holds");
 		return;
 	}
@@ -455,7 +463,7 @@ static int guest_vector(uint64_t ga, char **v, int max, int skip_preload)
 
 	for (int k = 0; ga; k++) {
 		uint64_t p;
-		char buf[PATH_MAX_GUEST];
+		static char buf[ARG_STR_MAX]; /* (execve: the calling thread is the only one to follow) */
 		long len;
 
 		if (guest_ptr(ga + 8u * (uint64_t)k, &p))
@@ -534,8 +542,12 @@ static void follow_exec(const uint64_t *a)
 		return;
 	qemu[ql] = 0;
 	if ((argc = guest_vector(a[1], gargv, ARGS_MAX, 0)) < 0 ||
-	    (envc = guest_vector(a[2], genv, ARGS_MAX, 1)) < 0)
-		return; /* (the strings copied so far are the new image's: not freed) */
+	    (envc = guest_vector(a[2], genv, ARGS_MAX, 1)) < 0) {
+		/* (the strings copied so far are not freed: execve is near) */
+		fprintf(stderr, "hvpmu: cannot follow the execve of %s (its arguments or environment are unreadable or "
+			"too many); it goes to the host\n", path);
+		return;
+	}
 	av[k++] = qemu;
 	av[k++] = "-L";
 	av[k++] = (char *)sysroot;
@@ -553,7 +565,7 @@ static void follow_exec(const uint64_t *a)
 	snprintf(preload, sizeof preload, "LD_PRELOAD=%s", dl.dli_fname);
 	genv[envc++] = preload;
 	genv[envc] = NULL;
-	if (A.area) /* attached: the new program attaches as this process's next image */
+	if (A.area && !A.dead) /* attached: the new program attaches as this process's next image */
 		snprintf(plugin_arg, sizeof plugin_arg, "%s,attach=%s,isa=%s,exec=%u", dl.dli_fname, A.service,
 			 A.isa->name, A.process);
 	else /* not counted: it runs, and follows its own execve calls */
@@ -575,10 +587,10 @@ static void follow_exec(const uint64_t *a)
 			if (*c == ',')
 				*c = '_';
 	}
-	if (A.area)
+	if (A.area && !A.dead)
 		image_end(C_END_EXEC, 0);
 	execve(qemu, av, genv);
-	if (A.area)
+	if (A.area && !A.dead)
 		detach("cannot run the new program under the emulator");
 }
 
@@ -598,7 +610,7 @@ static void follow_syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int6
 
 void hvpmu_qemu_follow_execve(int64_t num, const uint64_t *args)
 {
-	if (!A.isa || A.dead)
+	if (!A.isa) /* (a process not counted still runs the programs it starts) */
 		return;
 	if (num == A.isa->sc.execve) {
 		follow_exec(args);

@@ -13,6 +13,7 @@
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <signal.h>
+#include <time.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/futex.h>
@@ -78,22 +79,53 @@ struct hvpmu_remote {
 	struct expect {
 		int pid;
 		struct rproc *holder; /* a fork child: its parent, whose area it will read */
+		time_t since;         /* (monotonic seconds) an image attaches at once, or never */
 	} *expect;
 	uint32_t nexpect, expect_cap;
 };
 
 static void area_release(struct rproc *p);
 
-#define LINUX_CLONE_VM 0x100u /* Linux include/uapi/linux/sched.h: a thread, not a process */
+#define LINUX_CLONE_VM 0x100u     /* Linux include/uapi/linux/sched.h: a thread, not a process... */
+#define LINUX_CLONE_VFORK 0x4000u /* ...unless with CLONE_VFORK (posix_spawn), which QEMU runs as a fork */
+#define EXPECT_SECONDS 10         /* an announced image that has not attached by then never will */
+
+static time_t mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+/* The parent pid of host process pid (/proc/PID/stat field 4), or -1. */
+static int parent_of(int pid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	int ppid = -1;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", pid);
+	if (!(f = fopen(path, "r")))
+		return -1;
+	if (fgets(buf, sizeof buf, f) && (p = strrchr(buf, ')')) && sscanf(p + 1, " %*c %d", &ppid) != 1)
+		ppid = -1;
+	fclose(f);
+	return ppid;
+}
 
 /* Image `pid` will attach; a fork child (holder: its parent) reads its
  * ancestors' blocks, whose areas stay mapped for it meanwhile. */
 static void expect_pid(struct hvpmu_remote *r, int pid, struct rproc *holder)
 {
-	/* a fork child may attach before its parent's fork return runs here */
+	/* a fork child may attach before its parent's fork return runs here;
+	 * and the guest's word is not taken for it: the pid must be a child
+	 * of the image's process */
 	for (uint32_t k = 0; holder && k < r->nproc; k++)
 		if (r->proc[k]->pid == pid && r->proc[k]->from == holder->num)
 			return;
+	if (holder && parent_of(pid) != holder->pid)
+		return;
 	if (r->nexpect == r->expect_cap) {
 		uint32_t cap = r->expect_cap ? 2 * r->expect_cap : 16;
 		struct expect *n = realloc(r->expect, cap * sizeof *n);
@@ -105,7 +137,7 @@ static void expect_pid(struct hvpmu_remote *r, int pid, struct rproc *holder)
 	}
 	for (struct rproc *q = holder; q; q = q->parent)
 		q->refs++;
-	r->expect[r->nexpect++] = (struct expect){ pid, holder };
+	r->expect[r->nexpect++] = (struct expect){ pid, holder, mono_s() };
 }
 
 static void expect_drop(struct hvpmu_remote *r, uint32_t k)
@@ -127,7 +159,8 @@ static void expect_done(struct hvpmu_remote *r, int pid)
 uint32_t hvpmu_remote_expecting(struct hvpmu_remote *r)
 {
 	for (uint32_t k = 0; k < r->nexpect;)
-		if (kill(r->expect[k].pid, 0) && errno == ESRCH) /* it died before attaching */
+		if ((kill(r->expect[k].pid, 0) && errno == ESRCH) || /* it died before attaching */
+		    mono_s() - r->expect[k].since > EXPECT_SECONDS)
 			expect_drop(r, k);
 		else
 			k++;
@@ -357,9 +390,14 @@ static void area_release(struct rproc *p)
 
 static void proc_fail(struct rproc *p, const char *what, uint64_t a)
 {
-	if (!p->bad)
+	if (!p->bad) {
 		fprintf(stderr, "hvpmu service: process %u (pid %d): %s (%#llx); detached, its counts so far kept\n",
 			p->num, p->pid, what, (unsigned long long)a);
+		/* the guest stops recording (and waiting for room) */
+		atomic_store(&p->area->abandoned, 1);
+		for (unsigned i = 0; i < REMOTE_RINGS; i++)
+			syscall(SYS_futex, (uint32_t *)&p->area->ring[i].tail, FUTEX_WAKE, 1, NULL, NULL, 0);
+	}
 	p->bad = 1;
 }
 
@@ -599,7 +637,8 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 
 				/* a new process: its image will attach */
 				if (ret > 0 && ret <= INT32_MAX &&
-				    (num == sc->fork || num == sc->vfork || (num == sc->clone && !(p->sc_flags[i] & LINUX_CLONE_VM))))
+				    (num == sc->fork || num == sc->vfork || (num == sc->clone &&
+				     (!(p->sc_flags[i] & LINUX_CLONE_VM) || (p->sc_flags[i] & LINUX_CLONE_VFORK)))))
 					expect_pid(r, (int)ret, p);
 				p->in_syscall[i] = 0;
 				if (v) {
@@ -784,11 +823,17 @@ static uint64_t runnable_min(struct hvpmu_remote *r)
 	return min;
 }
 
+/* Records one call runs at most: the caller's loop must get to accept
+ * and detach images while producers keep up with the model. */
+#define RUN_BUDGET (UINT64_C(1) << 20)
+
 uint64_t hvpmu_remote_run(struct hvpmu_remote *r, int force)
 {
 	uint64_t total = 0;
 
 	for (;;) {
+		if (total >= RUN_BUDGET)
+			return total;
 		uint64_t ran = 0;
 		int waiting = 0;
 

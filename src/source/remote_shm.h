@@ -107,6 +107,7 @@ struct remote_area {
 					 writes the service's eventfd */
 	_Atomic uint32_t nblocks;     /* blocks published (ids base .. base + nblocks - 1) */
 	_Atomic uint64_t seq;         /* the next publication's ticket (C_SEQ) */
+	_Atomic uint32_t abandoned;   /* set by the service: it detached this image (a bad record) */
 	uint32_t nwords;              /* producer: words used */
 	struct remote_block block[REMOTE_MAX_BLOCKS];
 	uint32_t words[REMOTE_MAX_WORDS];

@@ -99,16 +99,16 @@ static uint32_t accept_guest(struct hvpmu_session *s, struct hvpmu_remote *r, in
 	return process;
 }
 
-int hvpmu_service_run(const struct stat_request *rq, int listen_fd, char *err, size_t errlen)
+int hvpmu_service_run(const struct stat_request *rq, int listen_fd, int root_fd, char *err, size_t errlen)
 {
 	static struct conn conns[MAX_CONNS];
-	static struct pollfd pf[MAX_CONNS + 2];
+	static struct pollfd pf[MAX_CONNS + 3];
 	struct hvpmu_session *s;
 	struct hvpmu_remote *r;
 	const struct hvpmu_md *md;
 	uint32_t nconn = 0;
 	uint64_t idle_since = now_ms();
-	int force = 0, root_sig;
+	int force = 0, root_sig, root_gone = 0;
 
 	if (hvpmu_session_create(rq, &s, err, errlen))
 		return -1;
@@ -124,7 +124,11 @@ int hvpmu_service_run(const struct stat_request *rq, int listen_fd, char *err, s
 		int timeout, np = 0, sleeping = 0;
 
 		force = 0;
-		if (hvpmu_remote_images(r) && !hvpmu_remote_live(r) && !hvpmu_remote_expecting(r))
+		/* the end: every image has ended (and nothing is still to
+		 * attach), once one has attached or the tool has reaped the
+		 * first process (which then never attached: no emulator, a
+		 * plugin that could not start) */
+		if ((hvpmu_remote_images(r) || root_gone) && !hvpmu_remote_live(r) && !hvpmu_remote_expecting(r))
 			break;
 		if (ran) {
 			idle_since = now_ms();
@@ -150,6 +154,7 @@ int hvpmu_service_run(const struct stat_request *rq, int listen_fd, char *err, s
 		}
 		pf[np++] = (struct pollfd){ .fd = listen_fd, .events = POLLIN };
 		pf[np++] = (struct pollfd){ .fd = hvpmu_remote_doorbell(r), .events = POLLIN };
+		pf[np++] = (struct pollfd){ .fd = root_gone ? -1 : root_fd, .events = POLLIN };
 		for (uint32_t k = 0; k < nconn; k++)
 			pf[np++] = (struct pollfd){ .fd = conns[k].fd, .events = POLLIN };
 		if (poll(pf, (nfds_t)np, timeout) < 0 && errno != EINTR) {
@@ -159,11 +164,13 @@ int hvpmu_service_run(const struct stat_request *rq, int listen_fd, char *err, s
 		if (sleeping)
 			hvpmu_remote_wake(r);
 		/* ends first: an image's records run before a new one's */
+		if (pf[2].revents) /* (the tool writes nothing: readable means closed) */
+			root_gone = 1;
 		for (uint32_t k = nconn; k-- > 0;)
-			if (pf[2 + k].revents) {
+			if (pf[3 + k].revents) {
 				char b;
 
-				if (pf[2 + k].revents & POLLIN && recv(conns[k].fd, &b, 1, MSG_DONTWAIT) > 0)
+				if (pf[3 + k].revents & POLLIN && recv(conns[k].fd, &b, 1, MSG_DONTWAIT) > 0)
 					continue; /* (guests send nothing after the hello) */
 				hvpmu_remote_detach(r, conns[k].process);
 				close(conns[k].fd);
@@ -180,8 +187,8 @@ int hvpmu_service_run(const struct stat_request *rq, int listen_fd, char *err, s
 
 				if (process)
 					conns[nconn++] = (struct conn){ fd, process };
+				idle_since = now_ms();
 			}
-			idle_since = now_ms();
 		}
 	}
 	/* the root program's end is the run's (its last image: an execve

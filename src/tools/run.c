@@ -273,9 +273,13 @@ static void report_end(const char *tool, const char *prog, int status, const str
  * the program: it ends when the program's processes have.  Returns its
  * pid, or -1 after one line on stderr.
  */
-static pid_t start_service(const char *tool, const struct stat_request *rq, char *name, size_t n)
+static pid_t start_service(const char *tool, const struct stat_request *rq, char *name, size_t n, int *root_w)
 {
-	static const int ignored[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	/* the terminal's signals go to the program's processes, whose end
+	 * ends the service; SIGTERM and SIGHUP end it (the tool passes them
+	 * on once the program's first process is gone) */
+	static const int ignored[] = { SIGINT, SIGQUIT };
+	int root[2];
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct timespec ts;
 	pid_t pid, parent = getpid();
@@ -292,6 +296,11 @@ static pid_t start_service(const char *tool, const struct stat_request *rq, char
 			close(fd);
 		return -1;
 	}
+	if (pipe2(root, O_CLOEXEC)) {
+		fprintf(stderr, "%s: pipe: %s\n", tool, strerror(errno));
+		close(fd);
+		return -1;
+	}
 	pid = fork();
 	if (pid == 0) {
 		char err[512];
@@ -300,15 +309,21 @@ static pid_t start_service(const char *tool, const struct stat_request *rq, char
 			_exit(EXIT_NOEXEC);
 		for (unsigned i = 0; i < sizeof ignored / sizeof ignored[0]; i++)
 			signal(ignored[i], SIG_IGN);
-		if (hvpmu_service_run(rq, fd, err, sizeof err)) {
+		close(root[1]);
+		if (hvpmu_service_run(rq, fd, root[0], err, sizeof err)) {
 			fprintf(stderr, "%s: service: %s\n", tool, err);
 			_exit(EXIT_NOEXEC);
 		}
 		_exit(0);
 	}
 	close(fd);
-	if (pid < 0)
+	close(root[0]);
+	if (pid < 0) {
 		fprintf(stderr, "%s: fork: %s\n", tool, strerror(errno));
+		close(root[1]);
+	} else {
+		*root_w = root[1]; /* closed once the program's first process is reaped */
+	}
 	return pid;
 }
 
@@ -325,6 +340,7 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 	int status = 0, rc, req_fd, area_fd;
 	char **av;
 	pid_t pid, parent = getpid(), service_pid = 0;
+	int root_w = -1;
 
 	*ok = 0;
 	memset(rs, 0, sizeof *rs);
@@ -372,11 +388,14 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 	if (rq->follow) { /* the machine is the service's; every process attaches to it */
 		char name[64];
 
-		if ((service_pid = start_service(tool, rq, name, sizeof name)) < 0) {
+		if ((service_pid = start_service(tool, rq, name, sizeof name, &root_w)) < 0) {
 			close(req_fd);
 			close(area_fd);
 			return EXIT_NOEXEC;
 		}
+		/* the guests get neither the request nor the result area */
+		fcntl(req_fd, F_SETFD, FD_CLOEXEC);
+		fcntl(area_fd, F_SETFD, FD_CLOEXEC);
 		char comm[16];
 
 		/* the program's file name for per-process rows (a comma would
@@ -419,6 +438,8 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 	if (service_pid > 0) { /* the service ends once every process has */
 		int sst = 0;
 
+		child_pid = service_pid; /* the tool's signals end it now */
+		close(root_w);
 		while (waitpid(service_pid, &sst, 0) < 0 && errno == EINTR)
 			;
 		if (!WIFEXITED(sst) || WEXITSTATUS(sst))

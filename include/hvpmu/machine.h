@@ -171,7 +171,7 @@ struct hvpmu_activity {
 	uint64_t taken_cond;   /* conditional CTIs that were taken (HVPMU_IC_CTI_COND) */
 	uint64_t mispred[HVPMU_NMISPRED]; /* mispredicted CTIs by kind (hvpmu_machine_branch) */
 	uint64_t mev[HVPMU_NMEV]; /* memory-hierarchy events (hvpmu_machine_dref / _ifetch) */
-	uint64_t mem_refs;     /* cache accesses reported (each adds at most 1 to any counter) */
+	uint64_t mem_refs;     /* occurrences of the memory events a counter counts (pmu.h mem_watch) */
 	uint64_t mem_next_check; /* the machine syncs itself when mem_refs reaches this */
 	uint64_t bound;        /* upper bound on retired instructions (sum of block lengths entered) */
 	uint64_t next_check;   /* call hvpmu_machine_sync() once bound >= next_check */

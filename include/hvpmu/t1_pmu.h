@@ -154,6 +154,9 @@ uint64_t hvpmu_t1_pmu_headroom(const struct hvpmu_t1_pmu *pmu);
  * hvpmu_t4_pmu_mem_headroom.
  */
 uint64_t hvpmu_t1_pmu_mem_headroom(const struct hvpmu_t1_pmu *pmu);
+/* The memory events (bit e = enum hvpmu_mem_event e) PICL counts when
+ * hvpmu_t1_pmu_wants_memory(), else 0. */
+uint64_t hvpmu_t1_pmu_mem_watch(const struct hvpmu_t1_pmu *pmu);
 
 /* 1 if PICL counts an event the memory model produces (SL 0, 2-7, UT=1). */
 int hvpmu_t1_pmu_wants_memory(const struct hvpmu_t1_pmu *pmu);

@@ -298,6 +298,7 @@ void machine_schedule(struct hvpmu_machine *m, struct strand *s)
 			h = t;
 	}
 	s->act.next_check = h >= UINT64_MAX - base ? UINT64_MAX : base + h;
+	s->mev_watch = m->ops->mem_watch(s->pmu); /* mev_add(): what moves mem_refs */
 	h = m->ops->mem_headroom(s->pmu);
 	s->act.mem_next_check = h >= UINT64_MAX - s->act.mem_refs ? UINT64_MAX : s->act.mem_refs + h;
 }
@@ -517,8 +518,8 @@ int hvpmu_machine_branch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, 
 				charge(s, (enum hvpmu_pipe_cause)c, cost.cycles[c]);
 		}
 		if (cost.btc != PIPE_BTC_HIT) {
-			s->act.mev[cost.btc == PIPE_BTC_MISS ? HVPMU_MEV_BTC_MISS : HVPMU_MEV_BTC_TARG_INCORRECT]++;
-			machine_mem_ref_done(m, strand, pc);
+			mev_add(s, cost.btc == PIPE_BTC_MISS ? HVPMU_MEV_BTC_MISS : HVPMU_MEV_BTC_TARG_INCORRECT, 1);
+			machine_mem_check(m, strand, pc);
 		}
 	}
 	return kind;

@@ -44,6 +44,7 @@ struct strand {
 	struct tlb *itlb, *dtlb;          /* docs/tlb-model.md */
 	uint32_t ctx;                     /* MMU context of the running code: USER_CTX; 0 in the kernel path */
 	enum hvpmu_mode mode;
+	uint64_t mev_watch;               /* memory events a counter counts: they move act.mem_refs (mev_add) */
 	uint64_t cycles[HVPMU_NMODES];    /* modeled cycles per mode */
 	uint64_t idle;                    /* cycles its thread waited in the OS (hvpmu_machine_resume): time, in no mode */
 	uint64_t pending[HVPMU_NMODES];   /* cycles not yet fed to the PMU */
@@ -200,6 +201,16 @@ static inline void charge(struct strand *s, enum hvpmu_pipe_cause c, uint64_t cy
 	s->pipe_pending[c] += cyc;
 }
 
+/* `n` occurrences of memory event `e`: act.mem_refs moves by as many if a
+ * counter counts the event (the strand's mev_watch, set at each
+ * machine_schedule()), so that the syncs machine_mem_check() makes depend
+ * only on what is counted, never on which other events are produced. */
+static inline void mev_add(struct strand *s, unsigned e, uint64_t n)
+{
+	s->act.mev[e] += n;
+	s->act.mem_refs += n & (UINT64_C(0) - ((s->mev_watch >> e) & 1));
+}
+
 /* machine.c */
 /* Fold the strand's activity into its PMU, raise traps, reschedule;
  * mid_block: called during a block (a memory access). */
@@ -211,8 +222,9 @@ MACHINE_HIDDEN void machine_schedule(struct hvpmu_machine *m, struct strand *s);
 /* memhier.c */
 /* The store buffer's full cycles up to now, at a sync. */
 MACHINE_HIDDEN void machine_sb_sync(const struct hvpmu_machine *m, struct strand *s);
-/* A cache access was reported: sync when a memory-event PIC could wrap. */
-MACHINE_HIDDEN void machine_mem_ref_done(struct hvpmu_machine *m, uint32_t strand, uint64_t pc);
+/* An access's events are in (mev_add): sync when a memory-event PIC could
+ * have wrapped, so that a precise trap's PC is `pc`. */
+MACHINE_HIDDEN void machine_mem_check(struct hvpmu_machine *m, uint32_t strand, uint64_t pc);
 /* The strand's current cycle, advancing the chip clock the DRAM models run on. */
 MACHINE_HIDDEN uint64_t machine_strand_now(struct hvpmu_machine *m, uint32_t strand);
 

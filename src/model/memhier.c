@@ -172,8 +172,7 @@ static void snooped(void *ctx, uint32_t core, int icache)
 	struct hvpmu_machine *m = ctx;
 	struct strand *v = &m->s[m->cores[core].last_strand];
 
-	v->act.mev[icache ? HVPMU_MEV_IC_SNOOP_INVAL : HVPMU_MEV_DC_SNOOP_INVAL]++;
-	v->act.mem_refs++;
+	mev_add(v, icache ? HVPMU_MEV_IC_SNOOP_INVAL : HVPMU_MEV_DC_SNOOP_INVAL, 1);
 }
 
 /* An L2 miss while other cores hold lines or on a multi-chip machine: a
@@ -226,12 +225,11 @@ static __attribute__((noinline)) void l2b_miss(struct hvpmu_machine *m, uint32_t
 	struct core *c = s->core;
 	const struct hvpmu_md_memory *mem = &m->md.mem;
 	uint64_t t = sb_clock(m, s, s->l2b_pc);
-	uint64_t hold = latency(m, from) - mem->l2.latency, w, nev = 0;
+	uint64_t hold = latency(m, from) - mem->l2.latency, w;
 	int stalled = 0;
 
 	if (l2buf_full(&c->l2mb, t)) {
-		s->act.mev[HVPMU_MEV_L2_MB_FULL]++;
-		nev++;
+		mev_add(s, HVPMU_MEV_L2_MB_FULL, 1);
 		stalled = 1;
 	}
 	w = l2buf_take(&c->l2mb, t, hold);
@@ -241,24 +239,19 @@ static __attribute__((noinline)) void l2b_miss(struct hvpmu_machine *m, uint32_t
 		w += l2buf_take(l3, t + w, hold - mem->l3.latency);
 	}
 	if (l2buf_full(&c->l2fb, t + w + hold)) {
-		s->act.mev[HVPMU_MEV_L2_FB_FULL]++;
-		nev++;
+		mev_add(s, HVPMU_MEV_L2_FB_FULL, 1);
 		stalled = 1;
 	}
 	w += l2buf_take(&c->l2fb, t + w + hold, mem->buf.fill_cycles);
 	if (dirty_victim) {
 		if (l2buf_full(&c->l2wb, t)) {
-			s->act.mev[HVPMU_MEV_L2_WB_FULL]++;
-			nev++;
+			mev_add(s, HVPMU_MEV_L2_WB_FULL, 1);
 			stalled = 1;
 		}
 		w += l2buf_take(&c->l2wb, t, mem->l3.latency);
 	}
-	if (stalled) {
-		s->act.mev[HVPMU_MEV_L2_PIPE_STALL]++;
-		nev++;
-	}
-	s->act.mem_refs += nev; /* each may count once; the caller reports its own access */
+	if (stalled)
+		mev_add(s, HVPMU_MEV_L2_PIPE_STALL, 1);
 	s->l2b_wait += w;
 	if (s->l2b_wait > m->l2b_cap)
 		s->l2b_wait = m->l2b_cap;
@@ -284,21 +277,20 @@ static __attribute__((noinline)) int l2b_pf_admit(struct hvpmu_machine *m, uint3
 	const struct cache *l3 = m->md.chips > 1 ? &m->l3[coh_home(&m->coh, a)] : s->l3;
 
 	if (sw && c->nrunning > 1 && c->l1mb.n && l2buf_busy(&c->l1mb, t) >= m->md.mem.buf.l1d_pf_drop) {
-		s->act.mev[HVPMU_MEV_SWPF_DROP_MB_FULL]++;
+		mev_add(s, HVPMU_MEV_SWPF_DROP_MB_FULL, 1);
 		return PF_DROPPED;
 	}
 	if (!c->l2bufs || cache_probe(&c->l2, a))
 		return PF_FILLED;
 	if (l2buf_full(&c->l2mb, t)) {
-		s->act.mev[HVPMU_MEV_L2_MB_FULL]++;
+		mev_add(s, HVPMU_MEV_L2_MB_FULL, 1);
 		if (l2dest)
-			s->act.mev[HVPMU_MEV_PF_DROP_L2]++;
-		s->act.mem_refs++; /* two events from one access */
+			mev_add(s, HVPMU_MEV_PF_DROP_L2, 1);
 		return PF_DROPPED;
 	}
 	if (l3->sets && !cache_probe(l3, a) && l2buf_full(&m->l3mb[l3 - m->l3], t)) {
 		if (l2dest)
-			s->act.mev[HVPMU_MEV_PF_DROP_L3]++;
+			mev_add(s, HVPMU_MEV_PF_DROP_L3, 1);
 		return PF_DROPPED;
 	}
 	return PF_FILLED;
@@ -333,10 +325,10 @@ static __attribute__((noinline)) void dup_miss(struct hvpmu_machine *m, uint32_t
 
 	if (!l2buf_fill_pending(&s->core->fills, a >> s->core->l1d.line_shift, strand, t, &done, &from))
 		return;
-	s->act.mev[dc_miss_event(f, from)]++;
+	mev_add(s, dc_miss_event(f, from), 1);
 	if (!(f & HVPMU_IC_PREFETCH))
 		charge(s, HVPMU_PIPE_DATA, done - t < m->l2b_cap ? done - t : m->l2b_cap);
-	machine_mem_ref_done(m, strand, pc);
+	machine_mem_check(m, strand, pc);
 }
 
 /*
@@ -400,12 +392,12 @@ static enum served fill_l2(struct hvpmu_machine *m, uint32_t strand, uint64_t ad
 		uint64_t byte = r2.evicted_line << c->l2.line_shift;
 		uint32_t l1 = 1u << c->l1i.line_shift;
 
-		s->act.mev[r2.evicted_dirty ? HVPMU_MEV_L2_DIRTY_EVICT : HVPMU_MEV_L2_CLEAN_EVICT]++;
+		mev_add(s, r2.evicted_dirty ? HVPMU_MEV_L2_DIRTY_EVICT : HVPMU_MEV_L2_CLEAN_EVICT, 1);
 		for (uint64_t b = byte; b < byte + (1u << c->l2.line_shift); b += l1) {
 			if (cache_invalidate_line(&c->l1i, b >> c->l1i.line_shift))
-				s->act.mev[HVPMU_MEV_IC_EVICT_INVAL]++;
+				mev_add(s, HVPMU_MEV_IC_EVICT_INVAL, 1);
 			if (cache_invalidate_line(&c->l1d, b >> c->l1d.line_shift))
-				s->act.mev[HVPMU_MEV_DC_EVICT_INVAL]++;
+				mev_add(s, HVPMU_MEV_DC_EVICT_INVAL, 1);
 		}
 		if (r2.evicted_dirty) /* the write-back lands in L3 */
 			llc_access(m, strand, byte, 1, 1);
@@ -454,31 +446,22 @@ static int walk_ref(void *ctx, uint64_t paddr)
 
 
 /* Memory events of the tablewalk counters that moved from *b to s->ts. */
-static uint64_t tlb_events(struct strand *s, enum tlb_side side, const struct tlb_stats *b)
+static void tlb_events(struct strand *s, enum tlb_side side, const struct tlb_stats *b)
 {
 	const struct tlb_stats *a = &s->ts;
-	uint64_t n = 0, d;
+	uint64_t d;
 	int i_side = side == TLB_SIDE_I;
 
-	if (i_side && (d = a->miss[side] - b->miss[side])) {
-		s->act.mev[HVPMU_MEV_ITLB_MISS] += d;
-		n += d;
-	}
+	if (i_side && (d = a->miss[side] - b->miss[side]))
+		mev_add(s, HVPMU_MEV_ITLB_MISS, d);
 	for (unsigned k = 0; k < TLB_NFILL; k++)
-		if ((d = a->fill[side][k] - b->fill[side][k])) {
-			s->act.mev[(i_side ? HVPMU_MEV_ITLB_FILL_8K : HVPMU_MEV_DTLB_FILL_8K) + k] += d;
-			n += d;
-		}
-	if ((d = a->fill_trap[side] - b->fill_trap[side])) {
-		s->act.mev[i_side ? HVPMU_MEV_ITLB_FILL_TRAP : HVPMU_MEV_DTLB_FILL_TRAP] += d;
-		n += d;
-	}
+		if ((d = a->fill[side][k] - b->fill[side][k]))
+			mev_add(s, (i_side ? HVPMU_MEV_ITLB_FILL_8K : HVPMU_MEV_DTLB_FILL_8K) + k, d);
+	if ((d = a->fill_trap[side] - b->fill_trap[side]))
+		mev_add(s, i_side ? HVPMU_MEV_ITLB_FILL_TRAP : HVPMU_MEV_DTLB_FILL_TRAP, d);
 	for (unsigned r = 0; r < TLB_NREF; r++)
-		if ((d = a->hwtw_ref[side][r] - b->hwtw_ref[side][r])) {
-			s->act.mev[(i_side ? HVPMU_MEV_HWTW_I_L2 : HVPMU_MEV_HWTW_D_L2) + r] += d;
-			n += d;
-		}
-	return n;
+		if ((d = a->hwtw_ref[side][r] - b->hwtw_ref[side][r]))
+			mev_add(s, (i_side ? HVPMU_MEV_HWTW_I_L2 : HVPMU_MEV_HWTW_D_L2) + r, d);
 }
 
 /*
@@ -513,7 +496,7 @@ static __attribute__((noinline)) uint64_t translate_slow(struct hvpmu_machine *m
 	struct tlb *t = side == TLB_SIDE_I ? s->itlb : s->dtlb;
 	struct tlb_stats before;
 	struct tlb_result res;
-	uint64_t n, pa;
+	uint64_t pa;
 
 	if (side == TLB_SIDE_D) /* request buffers: the walk's references at the access's cycle */
 		s->l2b_pc = pc;
@@ -531,11 +514,8 @@ static __attribute__((noinline)) uint64_t translate_slow(struct hvpmu_machine *m
 	s->sb_other += res.trap_cycles;
 	if (m->tsb_fn)
 		report_tsb_hits(m, strand, side, &before);
-	n = tlb_events(s, side, &before);
-	if (n) { /* each event may count once: the sync bound advances by all */
-		s->act.mem_refs += n - 1;
-		machine_mem_ref_done(m, strand, pc);
-	}
+	tlb_events(s, side, &before);
+	machine_mem_check(m, strand, pc);
 	return res.pa;
 }
 
@@ -551,12 +531,12 @@ static inline uint64_t translate(struct hvpmu_machine *m, uint32_t strand, enum 
 	return translate_slow(m, strand, side, va, pc);
 }
 
-/* Account one cache access: sync first if a counter could wrap on it. */
-void machine_mem_ref_done(struct hvpmu_machine *m, uint32_t strand, uint64_t pc)
+/* An access's events are in: sync if a counter could have wrapped. */
+void machine_mem_check(struct hvpmu_machine *m, uint32_t strand, uint64_t pc)
 {
 	struct strand *s = &m->s[strand];
 
-	if (++s->act.mem_refs >= s->act.mem_next_check) {
+	if (s->act.mem_refs >= s->act.mem_next_check) {
 		s->mem_pc = pc;
 		machine_sync_strand(m, strand, NULL, NULL, 1);
 	}
@@ -600,9 +580,8 @@ static void hw_prefetch(struct hvpmu_machine *m, uint32_t strand, uint64_t a)
 	for (unsigned k = 0; k < n; k++) {
 		s->pf.hw_issued++;
 		if (prefetch_line(m, strand, t[k], 1, 0, &from) == PF_DC_HIT)
-			s->act.mev[HVPMU_MEV_HWPF_DROP_DC_HIT]++;
+			mev_add(s, HVPMU_MEV_HWPF_DROP_DC_HIT, 1);
 	}
-	s->act.mem_refs += n; /* each may count once; the caller reports its own access */
 }
 
 void hvpmu_machine_prefetch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t vaddr,
@@ -625,10 +604,10 @@ void hvpmu_machine_prefetch(struct hvpmu_machine *m, uint32_t strand, uint64_t p
 	a = translate(m, strand, TLB_SIDE_D, vaddr, pc) & ~((UINT64_C(1) << s->core->l1d.line_shift) - 1);
 	pf = prefetch_line(m, strand, a, dest == HVPMU_PF_L1, 1, &from);
 	if (pf == PF_DC_HIT)
-		s->act.mev[HVPMU_MEV_SWPF_DROP_DC_HIT]++;
+		mev_add(s, HVPMU_MEV_SWPF_DROP_DC_HIT, 1);
 	else if (pf == PF_FILLED && dest == HVPMU_PF_L2) /* sl=21 counts only prefetches destined for L2 */
-		s->act.mev[pf_event[from]]++;
-	machine_mem_ref_done(m, strand, pc);
+		mev_add(s, pf_event[from], 1);
+	machine_mem_check(m, strand, pc);
 }
 
 void hvpmu_machine_prefetch_unresolved(struct hvpmu_machine *m, uint32_t strand)
@@ -699,9 +678,8 @@ static void sb_full_events(struct hvpmu_machine *m, uint32_t strand, uint64_t pc
 	uint64_t d = s->sb.full_cycles - s->act.mev[HVPMU_MEV_SB_FULL_CYCLES];
 
 	if (d) {
-		s->act.mev[HVPMU_MEV_SB_FULL_CYCLES] += d;
-		s->act.mem_refs += d - 1;
-		machine_mem_ref_done(m, strand, pc);
+		mev_add(s, HVPMU_MEV_SB_FULL_CYCLES, d);
+		machine_mem_check(m, strand, pc);
 	}
 }
 
@@ -717,9 +695,8 @@ static __attribute__((noinline)) void sb_store_events(struct hvpmu_machine *m, u
 	 * cause) because the store queue has not drained (sl=20 0x10) */
 	charge(s, HVPMU_PIPE_SBFULL, wait);
 	if (wait) {
-		s->act.mev[HVPMU_MEV_SQ_TAG_WAIT] += wait;
-		s->act.mem_refs += wait - 1; /* each cycle may count once: the sync bound moves by all */
-		machine_mem_ref_done(m, strand, pc);
+		mev_add(s, HVPMU_MEV_SQ_TAG_WAIT, wait);
+		machine_mem_check(m, strand, pc);
 	}
 	sb_full_events(m, strand, pc);
 }
@@ -745,8 +722,8 @@ static __attribute__((noinline)) void sb_load(struct hvpmu_machine *m, uint32_t 
 
 	sb_full_events(m, strand, pc);
 	if (raw != STBUF_RAW_NONE) {
-		s->act.mev[HVPMU_MEV_RAW_SB_FULL + raw]++;
-		machine_mem_ref_done(m, strand, pc);
+		mev_add(s, HVPMU_MEV_RAW_SB_FULL + raw, 1);
+		machine_mem_check(m, strand, pc);
 	}
 }
 
@@ -765,14 +742,14 @@ static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uin
 		 * L1D if present and always goes to L2 */
 		cache_access_clean(&c->l1d, a, 0, &r);
 		from = fill_l2(m, strand, a, 1);
-		s->act.mev[st_event[from]]++;
+		mev_add(s, st_event[from], 1);
 		/* stores retire into the store buffer: no latency charged */
 	} else {
 		cache_access_clean(&c->l1d, a, 1, &r);
 		if (r.hit) {
 			if (__builtin_expect(c->dup_track, 0)) /* footnote 11 duplicate misses */
 				dup_miss(m, strand, pc, a, f);
-			return; /* no event: not counted towards mem_refs */
+			return; /* no event */
 		}
 		s->dram_wait = 0;
 		s->l2b_wait = 0;
@@ -782,7 +759,7 @@ static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uin
 			bw = m->l2b_cap;
 		if (m->md.mem.l1d_hw_prefetch && !(f & HVPMU_IC_PREFETCH))
 			hw_prefetch(m, strand, a);
-		s->act.mev[dc_miss_event(f, from)]++;
+		mev_add(s, dc_miss_event(f, from), 1);
 		/* software prefetches do not stall the pipeline */
 		if (!(f & HVPMU_IC_PREFETCH)) {
 			uint64_t wait = fill_wait(m, s, from) + bw;
@@ -795,7 +772,7 @@ static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uin
 			charge(s, HVPMU_PIPE_DATA, wait);
 		}
 	}
-	machine_mem_ref_done(m, strand, pc);
+	machine_mem_check(m, strand, pc);
 }
 
 /*
@@ -831,8 +808,8 @@ static inline int store_fast(struct hvpmu_machine *m, uint32_t strand, uint64_t 
 		c->last_strand = strand;
 	}
 	*slot |= CACHE_DIRTY;
-	s->act.mev[HVPMU_MEV_ST_HIT_L2]++;
-	machine_mem_ref_done(m, strand, pc);
+	mev_add(s, HVPMU_MEV_ST_HIT_L2, 1);
+	machine_mem_check(m, strand, pc);
 	return 1;
 }
 
@@ -989,11 +966,11 @@ static int fetch_utag(struct hvpmu_machine *m, struct strand *s, uint64_t va, ui
 			    r->evicted ? r->evicted_line : UINT64_MAX, l1i_probe, &c->l1i);
 	if (o == PIPE_UTAG_HIT)
 		return 0;
-	s->act.mev[mev[o]]++;
+	mev_add(s, (unsigned)mev[o], 1);
 	if (!r->hit) /* the miss path counts the reference */
 		return 0;
 	charge(s, HVPMU_PIPE_FETCH, m->md.timing.utag_cycles);
-	machine_mem_ref_done(m, s->wctx.strand, va);
+	machine_mem_check(m, s->wctx.strand, va);
 	return 1;
 }
 
@@ -1025,9 +1002,9 @@ static __attribute__((noinline)) void fetch_line_slow(struct hvpmu_machine *m, u
 	s->dram_wait = 0;
 	s->l2b_wait = 0;
 	from = fill_l2(m, strand, pa, 0);
-	s->act.mev[ic_event[from]]++;
+	mev_add(s, ic_event[from], 1);
 	charge(s, HVPMU_PIPE_FETCH, fill_wait(m, s, from) + s->l2b_wait);
-	machine_mem_ref_done(m, strand, va);
+	machine_mem_check(m, strand, va);
 }
 
 /* The lines of a block past the fetch memo of hvpmu_machine_ifetch: one

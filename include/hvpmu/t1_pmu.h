@@ -164,6 +164,9 @@ int hvpmu_t1_pmu_wants_memory(const struct hvpmu_t1_pmu *pmu);
 /* Solaris cpustat name of PICL event `sl` ("SB_full" ...), or NULL if
  * sl > 7.  Thread-safe. */
 const char *hvpmu_t1_picl_name(unsigned sl);
+/* The memory events (bit e = enum hvpmu_mem_event e) PICL event `sl`
+ * sums; 0 for an instruction event or sl > 7.  Thread-safe. */
+uint64_t hvpmu_t1_picl_mevs(unsigned sl);
 
 /* Raw register state for debugging and tests (no privilege check). */
 uint64_t hvpmu_t1_pmu_peek_pcr(const struct hvpmu_t1_pmu *pmu);

@@ -111,8 +111,6 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 		l2buf_init(&m->cores[c].l2mb, md->mem.l2.size ? md->mem.buf.l2_miss : 0);
 		l2buf_init(&m->cores[c].l2fb, md->mem.l2.size ? md->mem.buf.l2_fill : 0);
 		l2buf_init(&m->cores[c].l2wb, md->mem.l2.size ? md->mem.buf.l2_wb : 0);
-		m->cores[c].l2bufs = md->mem.l2.size && (md->mem.buf.l2_miss || md->mem.buf.l2_fill ||
-							 md->mem.buf.l2_wb || md->mem.buf.l3_miss);
 	}
 	for (uint32_t c = 0; c < md->chips; c++)
 		l2buf_init(&m->l3mb[c], md->mem.l2.size ? md->mem.buf.l3_miss : 0);
@@ -167,6 +165,7 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 		hvpmu_machine_destroy(m);
 		return HVPMU_ENOMEM;
 	}
+	hvpmu_machine_set_features(m, 0); /* instruction counts only, until the run says */
 	*out = m;
 	return HVPMU_OK;
 }
@@ -505,7 +504,9 @@ int hvpmu_machine_branch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, 
 	kind = bpred_update(&m->s[strand].bp, pc, si_flags, taken, target);
 	if (kind >= 0)
 		m->s[strand].act.mispred[kind]++;
-	if (m->mem_on) { /* the timing model runs with the memory model */
+	/* the BTC and the branch timing only when something reads them
+	 * (parts.c: BTC events, or the clock where branches cost cycles) */
+	if (m->parts & HVPMU_PART_BTC) {
 		struct strand *s = &m->s[strand];
 		struct pipe_branch_cost cost;
 

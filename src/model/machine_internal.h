@@ -99,10 +99,12 @@ struct core {
 	uint32_t last_strand;             /* strand that filled last: snoop events count there */
 	int active;                       /* has filled its caches (coh_activate) */
 	struct pipe_utag utag;            /* L1I microtags (src/model/pipeline.c) */
+	int utag_on;                      /* they run (HVPMU_PART_UTAG) */
 	/* request buffers (src/model/l2buf.h, docs/memory-model.md "L2 buffers") */
 	struct l2buf_pool l1mb, l2mb, l2fb, l2wb;
 	uint32_t nrunning;                /* strands of the core that have run (sl=18 0x04) */
-	int l2bufs;                       /* some L2 / L3 buffer is finite: L2 misses go through l2b_miss() */
+	int l2bufs;                       /* some L2 / L3 buffer is finite and runs: L2 misses go through l2b_miss() */
+	int l1bufs;                       /* the L1D miss buffer is finite and runs */
 	struct l2buf_fills fills;         /* pending L1D fills (duplicate misses, dup_miss()) */
 };
 
@@ -117,7 +119,9 @@ struct machine_device {
 struct hvpmu_machine {
 	struct hvpmu_md md;
 	const struct hvpmu_pmu_ops *ops;  /* the platform's per-strand PMU (regbus.c) */
-	int mem_on;
+	int mem_on;                       /* parts & HVPMU_PART_CORE: references are modeled */
+	unsigned parts;                   /* enum hvpmu_model_part: what runs (parts.c) */
+	unsigned requested;               /* enum hvpmu_feature: what the counters read */
 	uint32_t ncores;
 	struct core *cores;
 	struct cache *l3;                 /* one per chip */
@@ -137,7 +141,6 @@ struct hvpmu_machine {
 	void *trap_ctx;
 	hvpmu_os_fn os_fn;                /* the guest OS (hvpmu_machine_os_event) */
 	void *os_ctx;
-	unsigned features;                /* enum hvpmu_feature, except MEMORY: mem_on */
 	hvpmu_tsb_hit_fn tsb_fn;
 	void *tsb_ctx;
 	struct strand *s;
@@ -203,8 +206,8 @@ static inline void charge(struct strand *s, enum hvpmu_pipe_cause c, uint64_t cy
 
 /* `n` occurrences of memory event `e`: act.mem_refs moves by as many if a
  * counter counts the event (the strand's mev_watch, set at each
- * machine_schedule()), so that the syncs machine_mem_check() makes depend
- * only on what is counted, never on which other events are produced. */
+ * machine_schedule()), so that the syncs mem_check() makes depend only on
+ * what is counted, never on which other parts run (parts.c). */
 static inline void mev_add(struct strand *s, unsigned e, uint64_t n)
 {
 	s->act.mev[e] += n;
@@ -225,6 +228,9 @@ MACHINE_HIDDEN void machine_sb_sync(const struct hvpmu_machine *m, struct strand
 /* An access's events are in (mev_add): sync when a memory-event PIC could
  * have wrapped, so that a precise trap's PC is `pc`. */
 MACHINE_HIDDEN void machine_mem_check(struct hvpmu_machine *m, uint32_t strand, uint64_t pc);
+/* Apply m->parts to the derived flags (request buffers, the strands'
+ * duplicate-miss tracking). */
+MACHINE_HIDDEN void machine_apply_parts(struct hvpmu_machine *m);
 /* The strand's current cycle, advancing the chip clock the DRAM models run on. */
 MACHINE_HIDDEN uint64_t machine_strand_now(struct hvpmu_machine *m, uint32_t strand);
 

@@ -14,31 +14,49 @@
 
 /* ---- memory hierarchy (docs/memory-model.md) ---- */
 
-void hvpmu_machine_enable_memory(struct hvpmu_machine *m, int on) { m->mem_on = on != 0; }
+void hvpmu_machine_enable_memory(struct hvpmu_machine *m, int on)
+{
+	hvpmu_machine_set_features(m, on ? m->requested | HVPMU_FEAT_MEMORY
+					 : m->requested & (HVPMU_FEAT_TAKEN | HVPMU_FEAT_BRANCHES));
+}
+
 int hvpmu_machine_memory_enabled(const struct hvpmu_machine *m) { return m->mem_on; }
 
+/* The parts the request needs (parts.c, docs/memory-model.md "Model
+ * parts"); the strands' derived flags follow. */
 void hvpmu_machine_set_features(struct hvpmu_machine *m, unsigned features)
 {
-	m->mem_on = (features & HVPMU_FEAT_MEMORY) != 0;
-	m->features = features & (HVPMU_FEAT_TAKEN | HVPMU_FEAT_BRANCHES);
+	m->requested = features;
+	m->parts = hvpmu_md_parts(&m->md, features);
+	m->mem_on = (m->parts & HVPMU_PART_CORE) != 0;
+	machine_apply_parts(m);
 }
 
-/* The pipeline timing that runs with the memory model uses every CTI's
- * outcome, unless none of its rules depends on one (the Origin's timing
- * has no branch rule).  A counter that counts outcomes asks for them
- * itself: its back-end's features (HVPMU_FEAT_BRANCHES, e.g. the T4's
- * Br_mispred, the R10000's event 24). */
-static int branches_matter(const struct hvpmu_machine *m)
-{
-	const struct hvpmu_md_timing *t = &m->md.timing;
+unsigned hvpmu_machine_parts(const struct hvpmu_machine *m) { return m->parts; }
 
-	return t->mispredict_cycles || t->refetch_cycles || t->btc_cycles;
-}
-
+/* What the source reports: conditional outcomes if asked for, every CTI's
+ * outcome for the predictor or the branch timing (the Origin's timing has
+ * no branch rule: there only a counter of outcomes asks, its back-end's
+ * HVPMU_FEAT_BRANCHES), references for the rest. */
 unsigned hvpmu_machine_features(const struct hvpmu_machine *m)
 {
-	return m->features |
-	       (m->mem_on ? HVPMU_FEAT_MEMORY | (branches_matter(m) ? HVPMU_FEAT_BRANCHES : 0u) : 0u);
+	return (m->requested & HVPMU_FEAT_TAKEN) |
+	       (m->parts & (HVPMU_PART_BPRED | HVPMU_PART_BTC) ? HVPMU_FEAT_BRANCHES : 0u) |
+	       (m->mem_on ? HVPMU_FEAT_MEMORY : 0u);
+}
+
+void machine_apply_parts(struct hvpmu_machine *m)
+{
+	int bufs = (m->parts & HVPMU_PART_BUFFERS) != 0;
+
+	for (uint32_t c = 0; c < m->ncores; c++) {
+		struct core *k = &m->cores[c];
+
+		k->l2bufs = bufs && k->l2.sets && (k->l2mb.n || k->l2fb.n || k->l2wb.n || m->l3mb[k->chip].n);
+		k->l1bufs = bufs && k->l1mb.n;
+		k->dup_track = k->nrunning > 1 && k->l1bufs;
+		k->utag_on = (m->parts & HVPMU_PART_UTAG) != 0;
+	}
 }
 
 enum served {
@@ -124,7 +142,9 @@ static void dram_traffic(struct hvpmu_machine *m, uint32_t strand, uint64_t addr
 	struct dram *d;
 	uint64_t now = machine_strand_now(m, strand);
 
-	if (!m->ndram) /* no DRAM model (SGI Origin: memory is behind its node's Hub) */
+	/* no DRAM model (SGI Origin: memory is behind its node's Hub), or
+	 * nothing reads it (parts.c) */
+	if (!m->ndram || !(m->parts & HVPMU_PART_DRAM))
 		return;
 	if (m->md.platform == HVPMU_PLATFORM_T1) { /* channel = L2 bank, PA[7:6] */
 		d = &m->dram[(addr >> T1_CHANNEL_SHIFT) & (T1_DRAM_CHANNELS - 1)];
@@ -276,7 +296,7 @@ static __attribute__((noinline)) int l2b_pf_admit(struct hvpmu_machine *m, uint3
 	uint64_t t = sb_clock(m, s, s->l2b_pc);
 	const struct cache *l3 = m->md.chips > 1 ? &m->l3[coh_home(&m->coh, a)] : s->l3;
 
-	if (sw && c->nrunning > 1 && c->l1mb.n && l2buf_busy(&c->l1mb, t) >= m->md.mem.buf.l1d_pf_drop) {
+	if (sw && c->nrunning > 1 && c->l1bufs && l2buf_busy(&c->l1mb, t) >= m->md.mem.buf.l1d_pf_drop) {
 		mev_add(s, HVPMU_MEV_SWPF_DROP_MB_FULL, 1);
 		return PF_DROPPED;
 	}
@@ -302,7 +322,7 @@ static uint64_t l2b_l1_miss(struct hvpmu_machine *m, uint32_t strand, enum serve
 {
 	struct strand *s = &m->s[strand];
 
-	if (!s->core->l1mb.n)
+	if (!s->core->l1bufs)
 		return 0;
 	return l2buf_take(&s->core->l1mb, sb_clock(m, s, s->l2b_pc), latency(m, from) + s->l2b_wait);
 }
@@ -559,7 +579,7 @@ static int prefetch_line(struct hvpmu_machine *m, uint32_t strand, uint64_t a, i
 
 	if (cache_probe(&c->l1d, a))
 		return PF_DC_HIT;
-	if ((c->l1mb.n || c->l2bufs) && l2b_pf_admit(m, strand, a, sw, sw && !to_l1))
+	if ((c->l1bufs || c->l2bufs) && l2b_pf_admit(m, strand, a, sw, sw && !to_l1))
 		return PF_DROPPED;
 	if (to_l1)
 		cache_access_clean(&c->l1d, a, 1, &r);
@@ -664,7 +684,7 @@ static uint64_t sb_clock(const struct hvpmu_machine *m, const struct strand *s, 
  * then, the last time at the exit. */
 void machine_sb_sync(const struct hvpmu_machine *m, struct strand *s)
 {
-	if (!s->sb.n)
+	if (!s->sb.n || !(m->parts & HVPMU_PART_SB_RAW)) /* full cycles: the addresses' part */
 		return;
 	stbuf_advance(&s->sb, (s->act.bound - s->next_len) * m->md.timing.insn_cycles + sb_other_cycles(s));
 	s->act.mev[HVPMU_MEV_SB_FULL_CYCLES] = s->sb.full_cycles;
@@ -703,12 +723,24 @@ static __attribute__((noinline)) void sb_store_events(struct hvpmu_machine *m, u
 
 /* A store enters the buffer; a full buffer stalls the strand.  Inline:
  * without a stall and without new full cycles there is nothing to
- * account (charging 0 cycles changes nothing), the common case. */
+ * account (charging 0 cycles changes nothing), the common case.  Without
+ * HVPMU_PART_SB_RAW (parts.c) only the entries' drain cycles are kept:
+ * the stalls come out the same, no address is kept for loads to look up
+ * (the filter stays 0) and no full cycle is counted. */
 static inline void sb_store(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t pa, unsigned size)
 {
 	struct strand *s = &m->s[strand];
-	uint64_t wait = stbuf_store(&s->sb, sb_clock(m, s, pc), pa, size);
+	uint64_t wait;
 
+	if (!(m->parts & HVPMU_PART_SB_RAW)) {
+		if (m->parts & HVPMU_PART_SB) {
+			wait = stbuf_store_time(&s->sb, sb_clock(m, s, pc));
+			if (__builtin_expect(wait != 0, 0))
+				sb_store_events(m, strand, pc, wait);
+		}
+		return;
+	}
+	wait = stbuf_store(&s->sb, sb_clock(m, s, pc), pa, size);
 	if (__builtin_expect((wait | (s->sb.full_cycles ^ s->act.mev[HVPMU_MEV_SB_FULL_CYCLES])) != 0, 0))
 		sb_store_events(m, strand, pc, wait);
 }
@@ -995,9 +1027,10 @@ static __attribute__((noinline)) void fetch_line_slow(struct hvpmu_machine *m, u
 
 	cache_access_clean(&c->l1i, pa, 1, &r);
 	/* a hit whose microtag predicts its way: nothing to account */
-	if (r.hit && pipe_utag_hit_fast(&c->utag, a, pa >> c->l1i.line_shift))
+	/* without microtags (parts.c) a hit is all there is */
+	if (r.hit && (!c->utag_on || pipe_utag_hit_fast(&c->utag, a, pa >> c->l1i.line_shift)))
 		return;
-	if (fetch_utag(m, s, a, pa, &r) || r.hit)
+	if (c->utag_on && (fetch_utag(m, s, a, pa, &r) || r.hit))
 		return;
 	s->dram_wait = 0;
 	s->l2b_wait = 0;
@@ -1061,7 +1094,7 @@ static __attribute__((noinline)) void fetch_lines(struct hvpmu_machine *m, uint3
 			 * which this path leaves: no set changed), and the
 			 * microtags change nothing */
 			if (cache_mru_hit_clean(&c->l1i, pline) &&
-			    pipe_utag_hit_fast(&c->utag, a, pline))
+			    (!c->utag_on || pipe_utag_hit_fast(&c->utag, a, pline)))
 				c->l1i.mru_key = pline + 1;
 			else
 				fetch_line_slow(m, strand, a, a > vaddr ? a : vaddr, pa);
@@ -1077,7 +1110,7 @@ static __attribute__((noinline)) void fetch_lines(struct hvpmu_machine *m, uint3
 		uint64_t pline = (page_pa | (vaddr & ((UINT64_C(1) << FETCH_PAGE_SHIFT) - 1))) >> c->l1i.line_shift;
 
 		if (cache_mru_hit_clean(&c->l1i, pline) &&
-		    pipe_utag_hit_fast(&c->utag, vaddr & mask, pline)) {
+		    (!c->utag_on || pipe_utag_hit_fast(&c->utag, vaddr & mask, pline))) {
 			memo->vaddr = vaddr;
 			memo->bytes = bytes;
 			memo->version = version;
@@ -1117,7 +1150,7 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 	if (__builtin_expect(!s->l2b_ran, 0)) { /* a running strand of its core (sl=18 0x04) */
 		s->l2b_ran = 1;
 		c->nrunning++;
-		c->dup_track = c->nrunning > 1 && c->l1mb.n;
+		c->dup_track = c->nrunning > 1 && c->l1bufs;
 	}
 	memo = &s->fmemo[FETCH_MEMO_IDX(vaddr)];
 	if (memo->vaddr == vaddr && memo->bytes == bytes && memo->version == c->l1i.version &&

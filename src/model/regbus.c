@@ -238,7 +238,7 @@ static void advance_origin_md(struct hvpmu_machine *m, struct machine_device *d)
 	hub = m->md.clock_hz ? (uint64_t)((unsigned __int128)now * hz / m->md.clock_hz) : now;
 	elapsed = hub > *counted ? hub - *counted : 0;
 	*counted += elapsed;
-	if (m->mem_on) /* DRAM refresh is part of the memory model */
+	if (m->parts & HVPMU_PART_DRAM) /* DRAM refresh is part of the memory model */
 		od_refresh(&m->od, d->unit, *counted, act);
 	for (unsigned i = 0; i < HVPMU_HUBMD_PERF_COUNTERS; i++)
 		if (i != HVPMU_HUBMD_MEM_IDLE)

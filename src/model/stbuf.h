@@ -106,6 +106,26 @@ static inline int stbuf_may_hit(const struct stbuf *sb, uint64_t addr, uint32_t 
 
 /* Inline: the per-store hot path. */
 
+/* The oldest entry leaves: the filter counts of its granules go. */
+static inline void stbuf_pop(struct stbuf *sb)
+{
+	uint64_t b = sb->e[sb->head].granules;
+
+	if (b && !(b & (b - 1))) { /* one granule, the common case: the loop below, once */
+		if (--sb->gcount[__builtin_ctzll(b)] == 0)
+			sb->filter &= ~b;
+	} else {
+		for (; b; b &= b - 1) {
+			unsigned k = (unsigned)__builtin_ctzll(b);
+
+			if (--sb->gcount[k] == 0)
+				sb->filter &= ~(UINT64_C(1) << k);
+		}
+	}
+	sb->head = (sb->head + 1) & STBUF_RING_MASK;
+	sb->n--;
+}
+
 /* Advance to `now`: drop the entries written to L2 by then (drain cycles
  * are non-decreasing, so from the head), accounting full cycles. */
 static inline uint64_t stbuf_advance_inline(struct stbuf *sb, uint64_t now)
@@ -115,25 +135,9 @@ static inline uint64_t stbuf_advance_inline(struct stbuf *sb, uint64_t now)
 	sb->now = now;
 	if (sb->n && sb->e[sb->head].drain <= now) {
 		do {
-			const struct stbuf_entry *e = &sb->e[sb->head];
-
 			if (sb->n == sb->cap)
-				sb->full_cycles += e->drain - sb->full_mark;
-			uint64_t b = e->granules;
-
-			if (!(b & (b - 1))) { /* one granule, the common case: the loop below, once */
-				if (--sb->gcount[__builtin_ctzll(b)] == 0)
-					sb->filter &= ~b;
-			} else {
-				for (; b; b &= b - 1) {
-					unsigned k = (unsigned)__builtin_ctzll(b);
-
-					if (--sb->gcount[k] == 0)
-						sb->filter &= ~(UINT64_C(1) << k);
-				}
-			}
-			sb->head = (sb->head + 1) & STBUF_RING_MASK;
-			sb->n--;
+				sb->full_cycles += sb->e[sb->head].drain - sb->full_mark;
+			stbuf_pop(sb);
 		} while (sb->n && sb->e[sb->head].drain <= now);
 	}
 	if (sb->n && sb->n == sb->cap) {
@@ -183,6 +187,45 @@ static inline uint64_t stbuf_store(struct stbuf *sb, uint64_t now, uint64_t addr
 	sb->filter |= e->granules;
 	if (++sb->n == sb->cap)
 		sb->full_mark = now;
+	return stall;
+}
+
+/*
+ * A store's time alone (no address): the stall of stbuf_store() at `now`,
+ * the same for the same sequence of `now`s, with an entry that covers no
+ * granule and no full-cycle accounting -- for a machine where nothing
+ * reads the addresses (RAW hits) or the full cycles (parts.c).  The
+ * buffer's filter stays as it is, 0 if only this inserts.
+ */
+static inline uint64_t stbuf_store_time(struct stbuf *sb, uint64_t now)
+{
+	struct stbuf_entry *e;
+	uint64_t stall = 0, drain;
+
+	if (!sb->cap)
+		return 0;
+	if (now < sb->now)
+		now = sb->now;
+	while (sb->n && sb->e[sb->head].drain <= now)
+		stbuf_pop(sb);
+	if (sb->n == sb->cap) { /* wait for the oldest entry to leave */
+		stall = sb->e[sb->head].drain - now;
+		sb->full_stalls++;
+		sb->stall_cycles += stall;
+		now = sb->e[sb->head].drain;
+		while (sb->n && sb->e[sb->head].drain <= now)
+			stbuf_pop(sb);
+	}
+	sb->now = now;
+	drain = now + sb->enter_latency;
+	if (drain < sb->last_drain + sb->drain_interval)
+		drain = sb->last_drain + sb->drain_interval;
+	sb->last_drain = drain;
+	e = &sb->e[(sb->head + sb->n) & STBUF_RING_MASK];
+	e->commit = now + sb->commit_cycles;
+	e->drain = drain;
+	e->granules = 0;
+	sb->n++;
 	return stall;
 }
 

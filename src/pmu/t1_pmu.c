@@ -212,6 +212,11 @@ uint64_t hvpmu_t1_pmu_mem_watch(const struct hvpmu_t1_pmu *pmu)
 	return hvpmu_t1_pmu_wants_memory(pmu) ? picl_events[sl_of(pmu)].mevs : 0;
 }
 
+uint64_t hvpmu_t1_picl_mevs(unsigned sl)
+{
+	return sl < HVPMU_T1_NSL ? picl_events[sl].mevs : 0;
+}
+
 const char *hvpmu_t1_picl_name(unsigned sl)
 {
 	return sl < HVPMU_T1_NSL ? picl_events[sl].name : NULL;

@@ -58,6 +58,8 @@ struct stbuf {
 	uint32_t enter_latency; /* max(drain_latency, commit_cycles) */
 	uint64_t now;          /* latest cycle seen */
 	uint64_t last_drain;   /* drain cycle of the youngest store so far */
+	uint32_t thead;        /* stbuf_store_time(): next slot of tdrain */
+	uint64_t tdrain[STBUF_MAX_ENTRIES]; /* ... the drain cycles of the last `cap` stores (0: none) */
 	uint64_t full_mark;    /* while full: cycle up to which full_cycles is accounted */
 	uint64_t full_cycles;  /* cycles with every entry occupied */
 	struct stbuf_entry e[STBUF_MAX_ENTRIES];
@@ -191,41 +193,39 @@ static inline uint64_t stbuf_store(struct stbuf *sb, uint64_t now, uint64_t addr
 }
 
 /*
- * A store's time alone (no address): the stall of stbuf_store() at `now`,
- * the same for the same sequence of `now`s, with an entry that covers no
- * granule and no full-cycle accounting -- for a machine where nothing
- * reads the addresses (RAW hits) or the full cycles (parts.c).  The
- * buffer's filter stays as it is, 0 if only this inserts.
+ * A store's time alone (no address): the stall stbuf_store() returns for
+ * the same sequence of `now`s, for a machine where nothing reads the
+ * addresses (RAW hits) or the full cycles (parts.c).  It keeps only the
+ * drain cycles of the last `cap` stores: drain cycles never decrease and
+ * the present entries are the stores that have not drained, the youngest
+ * ones, at most `cap`; so the buffer is full at `now` exactly when the
+ * cap-th youngest store has not drained, and a store then waits until it
+ * drains (stbuf_store(): until the oldest entry leaves).  Uses none of
+ * the entries stbuf_store() and stbuf_load() use: a buffer is driven by
+ * one or the other.
  */
 static inline uint64_t stbuf_store_time(struct stbuf *sb, uint64_t now)
 {
-	struct stbuf_entry *e;
-	uint64_t stall = 0, drain;
+	uint64_t stall = 0, oldest, drain;
 
 	if (!sb->cap)
 		return 0;
 	if (now < sb->now)
 		now = sb->now;
-	while (sb->n && sb->e[sb->head].drain <= now)
-		stbuf_pop(sb);
-	if (sb->n == sb->cap) { /* wait for the oldest entry to leave */
-		stall = sb->e[sb->head].drain - now;
+	oldest = sb->tdrain[sb->thead];
+	if (oldest > now) { /* full: wait for the oldest entry to leave */
+		stall = oldest - now;
 		sb->full_stalls++;
 		sb->stall_cycles += stall;
-		now = sb->e[sb->head].drain;
-		while (sb->n && sb->e[sb->head].drain <= now)
-			stbuf_pop(sb);
+		now = oldest;
 	}
 	sb->now = now;
 	drain = now + sb->enter_latency;
 	if (drain < sb->last_drain + sb->drain_interval)
 		drain = sb->last_drain + sb->drain_interval;
 	sb->last_drain = drain;
-	e = &sb->e[(sb->head + sb->n) & STBUF_RING_MASK];
-	e->commit = now + sb->commit_cycles;
-	e->drain = drain;
-	e->granules = 0;
-	sb->n++;
+	sb->tdrain[sb->thead] = drain;
+	sb->thead = sb->thead + 1 == sb->cap ? 0 : sb->thead + 1;
 	return stall;
 }
 

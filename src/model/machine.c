@@ -285,7 +285,7 @@ static void raise(struct hvpmu_machine *m, uint32_t strand, enum hvpmu_trap_type
 /* Next point at which a PIC could wrap or the tick compare could match. */
 void machine_schedule(struct hvpmu_machine *m, struct strand *s)
 {
-	uint64_t worst = m->mem_on ? m->max_insn_cycles : m->max_insn_cycles_nomem;
+	uint64_t worst = m->ref_strands ? m->max_insn_cycles : m->max_insn_cycles_nomem;
 	uint64_t h = m->ops->headroom(s->pmu, worst);
 	uint64_t base = s->act.bound - s->next_len;
 
@@ -497,29 +497,33 @@ uint64_t hvpmu_machine_retired(struct hvpmu_machine *m, uint32_t strand)
 int hvpmu_machine_branch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint32_t si_flags,
 			 int taken, uint64_t target)
 {
+	struct strand *s;
 	int kind;
 
 	if (strand >= m->nstrands)
 		return -1;
-	kind = bpred_update(&m->s[strand].bp, pc, si_flags, taken, target);
+	s = &m->s[strand];
+	kind = bpred_update(&s->bp, pc, si_flags, taken, target);
 	if (kind >= 0)
-		m->s[strand].act.mispred[kind]++;
+		s->act.mispred[kind]++;
 	/* the BTC and the branch timing only when something reads them
-	 * (parts.c: BTC events, or the clock where branches cost cycles) */
+	 * (parts.c: BTC events, or the clock where branches cost cycles):
+	 * pipe_branch()'s rules, charged directly (charging 0 changes nothing) */
 	if (m->parts & HVPMU_PART_BTC) {
-		struct strand *s = &m->s[strand];
-		struct pipe_branch_cost cost;
+		const struct hvpmu_md_timing *t = &m->md.timing;
+		enum pipe_btc_outcome btc = pipe_btc(&s->pipe, pc, si_flags, taken, target);
 
-		pipe_branch(&s->pipe, &m->md.timing, pc, si_flags, taken, target, kind >= 0, &cost);
-		/* the causes set (most CTIs: none); zero cycles charge nothing */
-		for (uint32_t left = cost.causes; left; left &= left - 1) {
-			int c = __builtin_ctz(left);
+		if (kind >= 0) { /* footnote 10: the correct path is refetched, then drains */
+			uint64_t refetch = t->refetch_cycles < t->mispredict_cycles ? t->refetch_cycles
+										  : t->mispredict_cycles;
 
-			if (cost.cycles[c])
-				charge(s, (enum hvpmu_pipe_cause)c, cost.cycles[c]);
+			charge(s, HVPMU_PIPE_REFETCH, refetch);
+			charge(s, HVPMU_PIPE_DRAIN, t->mispredict_cycles - refetch);
+		} else if (btc != PIPE_BTC_HIT) { /* the redirect bubble */
+			charge(s, HVPMU_PIPE_FETCH, t->btc_cycles);
 		}
-		if (cost.btc != PIPE_BTC_HIT) {
-			mev_add(s, cost.btc == PIPE_BTC_MISS ? HVPMU_MEV_BTC_MISS : HVPMU_MEV_BTC_TARG_INCORRECT, 1);
+		if (btc != PIPE_BTC_HIT) {
+			mev_add(s, btc == PIPE_BTC_MISS ? HVPMU_MEV_BTC_MISS : HVPMU_MEV_BTC_TARG_INCORRECT, 1);
 			machine_mem_check(m, strand, pc);
 		}
 	}
@@ -531,6 +535,7 @@ int hvpmu_machine_branch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, 
 void machine_set_ctx(struct hvpmu_machine *m, uint32_t strand, uint32_t ctx)
 {
 	m->s[strand].ctx = ctx;
+	m->s[strand].ipage_vpn = UINT64_MAX; /* the fetch page shortcut was in the old context */
 }
 
 uint32_t machine_user_ctx(void)

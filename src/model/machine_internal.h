@@ -51,10 +51,10 @@ struct strand {
 	uint64_t sb_icycles;              /* user instruction cycles folded into pending at syncs */
 	uint64_t sb_other;                /* sb_other_cycles(), kept up to date where its terms move */
 	uint64_t sb_blk_vaddr, sb_blk_bytes, sb_blk_pos; /* block being run (ifetch): start, bytes, act.bound before it */
-	/* the 8 KB page of the last fetch that hit the ITLB's MRU slot, its PA,
-	 * context and the ITLB clock then (hvpmu_machine_ifetch) */
+	/* the 8 KB page of the last fetch that hit the ITLB's MRU slot, its PA
+	 * and the ITLB clock then (hvpmu_machine_ifetch), in the context the
+	 * strand runs in (a change of context forgets it: machine_set_ctx) */
 	uint64_t ipage_vpn, ipage_pa, ipage_clock;
-	uint32_t ipage_ctx;
 	/* store buffer (src/model/stbuf.h; its filter first) and its clock, sb_clock() */
 	struct stbuf sb;
 	uint64_t synced[HVPMU_MAX_ICLASS];/* act.icount at the last sync */
@@ -119,7 +119,8 @@ struct machine_device {
 struct hvpmu_machine {
 	struct hvpmu_md md;
 	const struct hvpmu_pmu_ops *ops;  /* the platform's per-strand PMU (regbus.c) */
-	int mem_on;                       /* parts & HVPMU_PART_CORE: references are modeled */
+	uint32_t ref_strands;             /* nstrands while HVPMU_PART_CORE runs (references are modeled), else 0:
+					     a reference's one check (strand < ref_strands) */
 	unsigned parts;                   /* enum hvpmu_model_part: what runs (parts.c) */
 	unsigned requested;               /* enum hvpmu_feature: what the counters read */
 	uint32_t ncores;

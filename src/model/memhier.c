@@ -20,7 +20,7 @@ void hvpmu_machine_enable_memory(struct hvpmu_machine *m, int on)
 					 : m->requested & (HVPMU_FEAT_TAKEN | HVPMU_FEAT_BRANCHES));
 }
 
-int hvpmu_machine_memory_enabled(const struct hvpmu_machine *m) { return m->mem_on; }
+int hvpmu_machine_memory_enabled(const struct hvpmu_machine *m) { return m->ref_strands != 0; }
 
 /* The parts the request needs (parts.c, docs/memory-model.md "Model
  * parts"); the strands' derived flags follow. */
@@ -28,7 +28,7 @@ void hvpmu_machine_set_features(struct hvpmu_machine *m, unsigned features)
 {
 	m->requested = features;
 	m->parts = hvpmu_md_parts(&m->md, features);
-	m->mem_on = (m->parts & HVPMU_PART_CORE) != 0;
+	m->ref_strands = m->parts & HVPMU_PART_CORE ? m->nstrands : 0;
 	machine_apply_parts(m);
 }
 
@@ -42,7 +42,7 @@ unsigned hvpmu_machine_features(const struct hvpmu_machine *m)
 {
 	return (m->requested & HVPMU_FEAT_TAKEN) |
 	       (m->parts & (HVPMU_PART_BPRED | HVPMU_PART_BTC) ? HVPMU_FEAT_BRANCHES : 0u) |
-	       (m->mem_on ? HVPMU_FEAT_MEMORY : 0u);
+	       (m->ref_strands ? HVPMU_FEAT_MEMORY : 0u);
 }
 
 void machine_apply_parts(struct hvpmu_machine *m)
@@ -612,7 +612,7 @@ void hvpmu_machine_prefetch(struct hvpmu_machine *m, uint32_t strand, uint64_t p
 	uint64_t a;
 	int pf;
 
-	if (!m->mem_on || strand >= m->nstrands)
+	if (strand >= m->ref_strands)
 		return;
 	s = &m->s[strand];
 	s->l2b_pc = pc; /* request buffers: the access's cycle */
@@ -632,7 +632,7 @@ void hvpmu_machine_prefetch(struct hvpmu_machine *m, uint32_t strand, uint64_t p
 
 void hvpmu_machine_prefetch_unresolved(struct hvpmu_machine *m, uint32_t strand)
 {
-	if (m->mem_on && strand < m->nstrands)
+	if (strand < m->ref_strands)
 		m->s[strand].pf.sw_unresolved++;
 }
 
@@ -932,9 +932,9 @@ static inline __attribute__((always_inline)) void dref(struct hvpmu_machine *m, 
 	struct strand *s;
 	const struct core *c;
 	unsigned size = d->size;
-	uint64_t pa;
+	uint64_t pa, filter;
 
-	if (!m->mem_on || strand >= m->nstrands || !size)
+	if (strand >= m->ref_strands || !size)
 		return;
 	s = &m->s[strand];
 	/* SPARC accesses are naturally aligned: one page.  A failed
@@ -948,11 +948,14 @@ static inline __attribute__((always_inline)) void dref(struct hvpmu_machine *m, 
 		return;
 	}
 	c = s->core;
-	/* a load of one 8-byte granule whose filter bit is clear finds no
-	 * buffered store (stbuf_may_hit()); other loads take dref_load() */
-	if ((pa >> STBUF_GRANULE_SHIFT) != (pa + size - 1) >> STBUF_GRANULE_SHIFT ||
-	    ((s->sb.filter >> ((pa >> STBUF_GRANULE_SHIFT) & 63)) & 1) || !one_line(&c->l1d, pa, size) ||
-	    !cache_mru_hit_clean(&c->l1d, pa >> c->l1d.line_shift) || c->dup_track)
+	/* with an empty filter (no store buffered, or none kept with its
+	 * address: parts.c) no load finds a buffered store; else a load of one
+	 * 8-byte granule whose filter bit is clear (stbuf_may_hit()); other
+	 * loads take dref_load() */
+	filter = s->sb.filter;
+	if ((filter && ((pa >> STBUF_GRANULE_SHIFT) != (pa + size - 1) >> STBUF_GRANULE_SHIFT ||
+			((filter >> ((pa >> STBUF_GRANULE_SHIFT) & 63)) & 1))) ||
+	    !one_line(&c->l1d, pa, size) || !cache_mru_hit_clean(&c->l1d, pa >> c->l1d.line_shift) || c->dup_track)
 		dref_load(m, strand, d->pc, pa, size, d->si_flags);
 }
 
@@ -1057,7 +1060,7 @@ static __attribute__((noinline)) void fetch_lines(struct hvpmu_machine *m, uint3
 	 * entry, every fill and every demap): that entry is still the most
 	 * recently used one, and translating again would change no stamp,
 	 * clock or slot (at most the tlb->cur cache) */
-	if (s->ipage_vpn == vaddr >> FETCH_PAGE_SHIFT && s->ipage_ctx == s->ctx && s->ipage_clock == s->itlb->clock) {
+	if (s->ipage_vpn == vaddr >> FETCH_PAGE_SHIFT && s->ipage_clock == s->itlb->clock) {
 		page_va = s->ipage_vpn;
 		page_pa = s->ipage_pa;
 	}
@@ -1077,7 +1080,6 @@ static __attribute__((noinline)) void fetch_lines(struct hvpmu_machine *m, uint3
 			if (tlb_hit_micro(s->itlb, s->ctx, va, &pa)) {
 				s->ipage_vpn = page_va;
 				s->ipage_pa = pa & ~((UINT64_C(1) << FETCH_PAGE_SHIFT) - 1);
-				s->ipage_ctx = s->ctx;
 				s->ipage_clock = s->itlb->clock;
 			} else {
 				pa = fetch_translate(m, strand, va);
@@ -1139,7 +1141,7 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 	struct core *c;
 	struct fetch_memo *memo;
 
-	if (!m->mem_on || strand >= m->nstrands || !bytes)
+	if (strand >= m->ref_strands || !bytes)
 		return;
 	s = &m->s[strand];
 	s->sb_blk_vaddr = vaddr; /* the store buffer's clock, sb_clock() */
@@ -1154,7 +1156,7 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 	}
 	memo = &s->fmemo[FETCH_MEMO_IDX(vaddr)];
 	if (memo->vaddr == vaddr && memo->bytes == bytes && memo->version == c->l1i.version &&
-	    s->ipage_vpn == vaddr >> FETCH_PAGE_SHIFT && s->ipage_pa == memo->page_pa && s->ipage_ctx == s->ctx &&
+	    s->ipage_vpn == vaddr >> FETCH_PAGE_SHIFT && s->ipage_pa == memo->page_pa &&
 	    s->ipage_clock == s->itlb->clock) {
 		c->l1i.mru_key = memo->last_key;
 		return;

@@ -128,6 +128,7 @@ struct hvpmu_machine {
 	struct cache *l3;                 /* one per chip */
 	struct l2buf_pool *l3mb;          /* L3 miss buffer, one per chip (src/model/l2buf.h) */
 	uint64_t l2b_cap;                 /* cap on one access's buffer waits */
+	uint64_t served_latency[8];       /* memhier.c latency(), by its enum served */
 	struct coh coh;                   /* multi-core / multi-chip coherence */
 	struct tlb_mmu *mmu;              /* the guest's address space (docs/tlb-model.md) */
 	struct dram *dram;                /* one DRAM model per MCU (docs/dram-model.md) */

@@ -45,20 +45,7 @@ unsigned hvpmu_machine_features(const struct hvpmu_machine *m)
 	       (m->ref_strands ? HVPMU_FEAT_MEMORY : 0u);
 }
 
-void machine_apply_parts(struct hvpmu_machine *m)
-{
-	int bufs = (m->parts & HVPMU_PART_BUFFERS) != 0;
-
-	for (uint32_t c = 0; c < m->ncores; c++) {
-		struct core *k = &m->cores[c];
-
-		k->l2bufs = bufs && k->l2.sets && (k->l2mb.n || k->l2fb.n || k->l2wb.n || m->l3mb[k->chip].n);
-		k->l1bufs = bufs && k->l1mb.n;
-		k->dup_track = k->nrunning > 1 && k->l1bufs;
-		k->utag_on = (m->parts & HVPMU_PART_UTAG) != 0;
-	}
-}
-
+/* Where a miss was served (latency(), the events below). */
 enum served {
 	SERVED_L1, SERVED_L2, SERVED_L3, SERVED_MEM,
 	/* coherence (docs/coherence-model.md) */
@@ -68,6 +55,26 @@ enum served {
 	SERVED_MEM_REMOTE, /* the home chip's memory, another chip */
 	SERVED_N,
 };
+_Static_assert(SERVED_N <= sizeof ((struct hvpmu_machine *)0)->served_latency / sizeof(uint64_t),
+	       "a latency per served kind");
+
+static uint64_t latency_of(const struct hvpmu_machine *m, enum served from);
+
+void machine_apply_parts(struct hvpmu_machine *m)
+{
+	int bufs = (m->parts & HVPMU_PART_BUFFERS) != 0;
+
+	for (unsigned k = 0; k < SERVED_N; k++)
+		m->served_latency[k] = latency_of(m, (enum served)k);
+	for (uint32_t c = 0; c < m->ncores; c++) {
+		struct core *k = &m->cores[c];
+
+		k->l2bufs = bufs && k->l2.sets && (k->l2mb.n || k->l2fb.n || k->l2wb.n || m->l3mb[k->chip].n);
+		k->l1bufs = bufs && k->l1mb.n;
+		k->dup_track = k->nrunning > 1 && k->l1bufs;
+		k->utag_on = (m->parts & HVPMU_PART_UTAG) != 0;
+	}
+}
 
 /* The TABLE 10-2 event of an L1I miss, an L1D load miss and a store by
  * where it was served: sl=5/11 and sl=16/23 fold local L2, local C2C and
@@ -221,7 +228,7 @@ static __attribute__((noinline)) enum served coherent_miss(struct hvpmu_machine 
 /* ---- request buffers (src/model/l2buf.h, docs/memory-model.md "L2 buffers") ---- */
 
 static uint64_t sb_clock(const struct hvpmu_machine *m, const struct strand *s, uint64_t pc);
-static uint64_t latency(const struct hvpmu_machine *m, enum served from);
+static inline uint64_t latency(const struct hvpmu_machine *m, enum served from);
 
 static int served_by_memory(enum served from)
 {
@@ -428,8 +435,9 @@ static enum served fill_l2(struct hvpmu_machine *m, uint32_t strand, uint64_t ad
 }
 
 /* A C2C transfer costs an L3 access (the L3 bank forwards the request,
- * docs/machine-figures.md §2); another chip adds remote_latency. */
-static uint64_t latency(const struct hvpmu_machine *m, enum served from)
+ * docs/machine-figures.md §2); another chip adds remote_latency.  Worked
+ * out once per description (machine_apply_parts()): a table read per fill. */
+static uint64_t latency_of(const struct hvpmu_machine *m, enum served from)
 {
 	const struct hvpmu_md_memory *mem = &m->md.mem;
 
@@ -442,6 +450,11 @@ static uint64_t latency(const struct hvpmu_machine *m, enum served from)
 	case SERVED_MEM_REMOTE: return mem->l2.latency + mem->l3.latency + mem->mem_latency + m->md.remote_latency;
 	default: return 0;
 	}
+}
+
+static inline uint64_t latency(const struct hvpmu_machine *m, enum served from)
+{
+	return m->served_latency[from];
 }
 
 /* The wait of a fill served by `from`: its latency, and the DRAM

@@ -1066,6 +1066,11 @@ static __attribute__((noinline)) void fetch_lines(struct hvpmu_machine *m, uint3
 	struct core *c = s->core;
 	uint64_t line, mask, page_va = UINT64_MAX, page_pa = 0, version = c->l1i.version;
 
+	if (__builtin_expect(!s->l2b_ran, 0)) { /* a running strand of its core (sl=18 0x04) */
+		s->l2b_ran = 1;
+		c->nrunning++;
+		c->dup_track = c->nrunning > 1 && c->l1bufs;
+	}
 	line = (uint64_t)1 << c->l1i.line_shift;
 	mask = ~(line - 1);
 	/* the page of the last fetch that hit the ITLB's MRU slot, if the ITLB
@@ -1162,11 +1167,8 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 	s->sb_blk_pos = s->act.bound;
 	s->l2b_pc = vaddr; /* request buffers: the fetch's cycle (block start) */
 	c = s->core;
-	if (__builtin_expect(!s->l2b_ran, 0)) { /* a running strand of its core (sl=18 0x04) */
-		s->l2b_ran = 1;
-		c->nrunning++;
-		c->dup_track = c->nrunning > 1 && c->l1bufs;
-	}
+	/* (a strand's first fetch never hits the memo: fetch_lines() counts
+	 * it as running) */
 	memo = &s->fmemo[FETCH_MEMO_IDX(vaddr)];
 	if (memo->vaddr == vaddr && memo->bytes == bytes && memo->version == c->l1i.version &&
 	    s->ipage_vpn == vaddr >> FETCH_PAGE_SHIFT && s->ipage_pa == memo->page_pa &&

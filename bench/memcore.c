@@ -16,7 +16,10 @@
  *   memcore sweep [NREFS]             the model core per access pattern and
  *                                     working set
  *   memcore cell WS PATTERN [NREFS]   one cell of the sweep (for perf record)
- * Each run uses a fresh default T4 machine (8 KB pages) on strand 0; rates
+ * Each run uses a fresh default T4 machine (8 KB pages) on strand 0 with
+ * every part of the model on, or with the parts of the outputs
+ * HVPMU_MEMCORE_FEATURES (a mask of enum hvpmu_feature, e.g. 0x28: caches
+ * and the clock, what the tools run for a cache event; hvpmu/machine.h); rates
  * are the best of the runs (the machine may be shared), in millions of references per second; peak RSS
  * is getrusage()'s ru_maxrss of the process.
  *
@@ -176,7 +179,10 @@ static struct hvpmu_machine *machine(void)
 
 	if ((rc = hvpmu_md_default(HVPMU_PLATFORM_T4, &md)) || (rc = hvpmu_machine_create(&md, &m)))
 		die("machine", rc, NULL);
-	hvpmu_machine_enable_memory(m, 1);
+	if (getenv("HVPMU_MEMCORE_FEATURES")) /* what the counters read: the parts that run */
+		hvpmu_machine_set_features(m, (unsigned)strtoul(getenv("HVPMU_MEMCORE_FEATURES"), NULL, 0));
+	else
+		hvpmu_machine_enable_memory(m, 1);
 	return m;
 }
 

@@ -171,7 +171,7 @@ struct hvpmu_activity {
 	uint64_t taken_cond;   /* conditional CTIs that were taken (HVPMU_IC_CTI_COND) */
 	uint64_t mispred[HVPMU_NMISPRED]; /* mispredicted CTIs by kind (hvpmu_machine_branch) */
 	uint64_t mev[HVPMU_NMEV]; /* memory-hierarchy events (hvpmu_machine_dref / _ifetch) */
-	uint64_t mem_refs;     /* cache accesses reported (each adds at most 1 to any counter) */
+	uint64_t mem_refs;     /* occurrences of the memory events a counter counts (pmu.h mem_watch) */
 	uint64_t mem_next_check; /* the machine syncs itself when mem_refs reaches this */
 	uint64_t bound;        /* upper bound on retired instructions (sum of block lengths entered) */
 	uint64_t next_check;   /* call hvpmu_machine_sync() once bound >= next_check */
@@ -378,30 +378,75 @@ struct hvpmu_prefetch_stats {
 };
 /* Returns 0, or HVPMU_ERANGE for a bad strand. */
 int hvpmu_machine_prefetch_stats(const struct hvpmu_machine *m, uint32_t strand, struct hvpmu_prefetch_stats *st);
-/* Enable the memory model (the source calls the functions above);
- * the same as setting or clearing HVPMU_FEAT_MEMORY below. */
+/* Enable the whole memory model (the source calls the functions above):
+ * the same as setting or clearing HVPMU_FEAT_MEMORY below; memory_enabled
+ * is whether HVPMU_PART_CORE runs (the references are wanted). */
 void hvpmu_machine_enable_memory(struct hvpmu_machine *m, int on);
 int hvpmu_machine_memory_enabled(const struct hvpmu_machine *m);
 
 /*
- * What the event source must report for the events being counted (the
- * gem5 way: a source of activity costs only while something counts it).
- * Set once, before the program runs, by whoever configures the run (the
- * supervisor's session, from its events); the source reads it when it
- * starts.  HVPMU_FEAT_MEMORY turns the memory model on and implies
- * HVPMU_FEAT_BRANCHES: the pipeline timing that runs with it charges
- * every CTI's outcome (docs/timing-model.md) -- except on a machine with
- * no branch rule in its timing (the Origin), where only a counter that
- * counts outcomes needs them, and asks for HVPMU_FEAT_BRANCHES itself
- * (its back-end's features: the R10000's mispredicted branches).
+ * What the counters read, so that the machine runs only the parts of its
+ * model that produce it (the gem5 way: a part costs only while something
+ * reads it; docs/memory-model.md "Model parts").  Set once, before the
+ * program runs, by whoever configures the run (the supervisor's session:
+ * the OR of its events' hvpmu_sv_event_features(), plus
+ * HVPMU_FEAT_MEMORY for the uncore tools); the source reads
+ * hvpmu_machine_features() when it starts.
+ *
+ * Requested (hvpmu_machine_set_features): any of the bits below.  An
+ * output may depend on parts of the model that produce other outputs --
+ * cache outcomes on the clock where request buffers can drop prefetches,
+ * the clock on every part the machine description gives a cost -- and
+ * the machine runs the closure of that table (src/model/parts.c, data):
+ * every requested output is exactly what it is with every part on.
+ *
+ * Reported (hvpmu_machine_features): what the source must feed, only
+ * TAKEN, BRANCHES (every CTI's outcome, hvpmu_machine_branch: for the
+ * predictor or the branch timing) and MEMORY (references, fetches and
+ * prefetches: hvpmu_machine_dref ...).
  */
 enum hvpmu_feature {
 	HVPMU_FEAT_TAKEN = 1u << 0,    /* conditional CTI outcomes (act->taken_cond) */
-	HVPMU_FEAT_BRANCHES = 1u << 1, /* every CTI's outcome (hvpmu_machine_branch) */
-	HVPMU_FEAT_MEMORY = 1u << 2,   /* data references, fetches and prefetches (hvpmu_machine_dref ...) */
+	HVPMU_FEAT_BRANCHES = 1u << 1, /* branch mispredicts (act->mispred) / every CTI's outcome */
+	HVPMU_FEAT_MEMORY = 1u << 2,   /* every memory and timing output below: the whole model */
+	HVPMU_FEAT_CYCLES = 1u << 3,   /* the modeled time: %tick, sl=26 and pipeline causes, exact */
+	HVPMU_FEAT_TLB = 1u << 4,      /* TLB misses, fills and fill traps */
+	HVPMU_FEAT_CACHES = 1u << 5,   /* cache outcomes: misses by source, stores, evictions,
+					  invalidations, tablewalk references, prefetch outcomes */
+	HVPMU_FEAT_BTC = 1u << 6,      /* branch target cache misses and wrong targets */
+	HVPMU_FEAT_UTAG = 1u << 7,     /* L1I microtag outcomes */
+	HVPMU_FEAT_STBUF = 1u << 8,    /* store-buffer RAW hits, full cycles and tag waits */
+	HVPMU_FEAT_BUFFERS = 1u << 9,  /* request-buffer events: full buffers, dropped prefetches */
+	HVPMU_FEAT_DRAM = 1u << 10,    /* memory-controller traffic (the DRAM and JBUS counters) */
 };
+/* The outputs of HVPMU_FEAT_MEMORY (BTC only where the timing charges
+ * its bubbles, through CYCLES). */
+#define HVPMU_FEAT_MEMORY_OUTPUTS                                                                          \
+	(HVPMU_FEAT_CYCLES | HVPMU_FEAT_TLB | HVPMU_FEAT_CACHES | HVPMU_FEAT_UTAG | HVPMU_FEAT_STBUF |        \
+	 HVPMU_FEAT_BUFFERS | HVPMU_FEAT_DRAM)
 void hvpmu_machine_set_features(struct hvpmu_machine *m, unsigned features);
 unsigned hvpmu_machine_features(const struct hvpmu_machine *m);
+/* The outputs (HVPMU_FEAT_*) that memory events (bit e = enum
+ * hvpmu_mem_event e) are: what a counter of those events reads. */
+unsigned hvpmu_machine_mev_features(uint64_t mevs);
+
+/* Parts of the model (docs/memory-model.md "Model parts"). */
+enum hvpmu_model_part {
+	HVPMU_PART_BPRED = 1u << 0,   /* branch predictor: mispredicts */
+	HVPMU_PART_BTC = 1u << 1,     /* branch target cache and the branch timing rules */
+	HVPMU_PART_CORE = 1u << 2,    /* every reference: TLBs and TSB walks, caches, coherence,
+				         prefetch fills, the kernel path's references */
+	HVPMU_PART_UTAG = 1u << 3,    /* L1I microtags */
+	HVPMU_PART_SB = 1u << 4,      /* store buffer occupancy: a store finding it full waits */
+	HVPMU_PART_SB_RAW = 1u << 5,  /* store buffer addresses: RAW lookups, full cycles */
+	HVPMU_PART_BUFFERS = 1u << 6, /* L1D / L2 / L3 request buffers (the finite ones) */
+	HVPMU_PART_DRAM = 1u << 7,    /* DRAM models (queues, banks) */
+};
+/* The parts that run for the requested features: the closure of the
+ * table on this machine description. */
+unsigned hvpmu_machine_parts(const struct hvpmu_machine *m);
+/* The same for a description and a request, without a machine. */
+unsigned hvpmu_md_parts(const struct hvpmu_md *md, unsigned features);
 
 /*
  * The guest operating system's side of a strand, as the event source sees

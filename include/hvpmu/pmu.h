@@ -88,9 +88,13 @@ struct hvpmu_pmu_ops {
 	 * max_cycles_per_insn cycles each) that could make a counter wrap;
 	 * UINT64_MAX if none counts. */
 	uint64_t (*headroom)(const void *pmu, uint64_t max_cycles_per_insn);
-	/* Least number of further memory accesses that could make a counter
-	 * of memory events wrap; UINT64_MAX if none counts. */
+	/* Least number of further memory events of mem_watch() that could
+	 * make a counter of memory events wrap; UINT64_MAX if none counts. */
 	uint64_t (*mem_headroom)(const void *pmu);
+	/* The memory events (bit e = enum hvpmu_mem_event e) the counters that
+	 * mem_headroom() bounds count: the machine counts only their
+	 * occurrences towards the headroom. */
+	uint64_t (*mem_watch)(const void *pmu);
 	/* A register-access instruction of the strand, executed in `mode`:
 	 * 0, HVPMU_ETRAP (the device's privilege check: privileged_action,
 	 * privileged_opcode) or HVPMU_ERANGE (not one of its registers). */

@@ -193,6 +193,8 @@ uint64_t hvpmu_r10k_pmu_headroom(const struct hvpmu_r10k_pmu *pmu, uint64_t max_
 /* Least number of further memory accesses that could raise bit 31 of a
  * counter with IE counting a memory event; UINT64_MAX if none. */
 uint64_t hvpmu_r10k_pmu_mem_headroom(const struct hvpmu_r10k_pmu *pmu);
+/* The memory events (bit e = enum hvpmu_mem_event e) those counters count. */
+uint64_t hvpmu_r10k_pmu_mem_watch(const struct hvpmu_r10k_pmu *pmu);
 
 /* Raw register state for tests and debuggers (no privilege check). */
 uint32_t hvpmu_r10k_pmu_peek_control(const struct hvpmu_r10k_pmu *pmu, unsigned n);

@@ -288,7 +288,16 @@ int hvpmu_sv_event_emask(const struct hvpmu_sv_backend *be, uint64_t config, uin
 /* perf's generic meaning, for derived metrics (insn per cycle) */
 enum { HVPMU_SV_GENERIC_NONE = 0, HVPMU_SV_GENERIC_INSTRUCTIONS, HVPMU_SV_GENERIC_CYCLES };
 int hvpmu_sv_event_generic(const struct hvpmu_sv_backend *be, uint64_t config);
-/* What the event source must report for it (enum hvpmu_feature, hvpmu/machine.h). */
+/*
+ * What counting it reads of the model (enum hvpmu_feature, hvpmu/machine.h:
+ * its memory events' outputs, cycles, outcomes), and what a run of it
+ * needs: the same, and for an event the memory model serves the exact
+ * modeled time, which the guest OS reports as every counter's running
+ * time (the CSV's run-time, multiplexing, interval samples) -- as it has
+ * since the memory model exists; the model runs only the parts these
+ * need (hvpmu_machine_set_features, docs/memory-model.md "Model parts").
+ */
+unsigned hvpmu_sv_event_reads(const struct hvpmu_sv_backend *be, uint64_t config);
 unsigned hvpmu_sv_event_features(const struct hvpmu_sv_backend *be, uint64_t config);
 
 /*

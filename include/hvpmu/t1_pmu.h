@@ -154,6 +154,9 @@ uint64_t hvpmu_t1_pmu_headroom(const struct hvpmu_t1_pmu *pmu);
  * hvpmu_t4_pmu_mem_headroom.
  */
 uint64_t hvpmu_t1_pmu_mem_headroom(const struct hvpmu_t1_pmu *pmu);
+/* The memory events (bit e = enum hvpmu_mem_event e) PICL counts when
+ * hvpmu_t1_pmu_wants_memory(), else 0. */
+uint64_t hvpmu_t1_pmu_mem_watch(const struct hvpmu_t1_pmu *pmu);
 
 /* 1 if PICL counts an event the memory model produces (SL 0, 2-7, UT=1). */
 int hvpmu_t1_pmu_wants_memory(const struct hvpmu_t1_pmu *pmu);
@@ -161,6 +164,9 @@ int hvpmu_t1_pmu_wants_memory(const struct hvpmu_t1_pmu *pmu);
 /* Solaris cpustat name of PICL event `sl` ("SB_full" ...), or NULL if
  * sl > 7.  Thread-safe. */
 const char *hvpmu_t1_picl_name(unsigned sl);
+/* The memory events (bit e = enum hvpmu_mem_event e) PICL event `sl`
+ * sums; 0 for an instruction event or sl > 7.  Thread-safe. */
+uint64_t hvpmu_t1_picl_mevs(unsigned sl);
 
 /* Raw register state for debugging and tests (no privilege check). */
 uint64_t hvpmu_t1_pmu_peek_pcr(const struct hvpmu_t1_pmu *pmu);

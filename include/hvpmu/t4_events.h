@@ -89,6 +89,12 @@ int hvpmu_t4_event_needs_branches(unsigned sl, unsigned mask);
 /* 1 if (sl, mask) needs the memory model running (memory events and
  * cycles, whose timing includes miss latencies). */
 int hvpmu_t4_event_needs_memory(unsigned sl, unsigned mask);
+/* What such an event reads of the model: the memory events it sums (bit e
+ * = enum hvpmu_mem_event e; the front-end counts of a pipeline group
+ * included), and 1 from _needs_cycles if it counts cycles (sl=26 and the
+ * pipeline groups' causes).  0 for the other groups. */
+uint64_t hvpmu_t4_event_mevs(unsigned sl, unsigned mask);
+int hvpmu_t4_event_needs_cycles(unsigned sl, unsigned mask);
 
 /* 1 if the model counts (sl, mask) today, 0 if it would be "not supported". */
 int hvpmu_t4_event_supported(unsigned sl, unsigned mask);

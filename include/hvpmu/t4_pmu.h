@@ -87,11 +87,13 @@ void hvpmu_t4_pmu_feed(struct hvpmu_t4_pmu *pmu, const struct hvpmu_pmu_feed *f,
 uint64_t hvpmu_t4_pmu_headroom(const struct hvpmu_t4_pmu *pmu, uint64_t max_cycles_per_insn);
 
 /*
- * Least number of further memory accesses (hvpmu_machine_dref/_ifetch
- * lines) that could make a counting memory-event PIC wrap; UINT64_MAX if
+ * Least number of further memory events of hvpmu_t4_pmu_mem_watch() that
+ * could make a counting memory-event PIC (user mode) wrap; UINT64_MAX if
  * none counts.
  */
 uint64_t hvpmu_t4_pmu_mem_headroom(const struct hvpmu_t4_pmu *pmu);
+/* The memory events (bit e = enum hvpmu_mem_event e) those PICs count. */
+uint64_t hvpmu_t4_pmu_mem_watch(const struct hvpmu_t4_pmu *pmu);
 
 /* Raw counter state for debugging and tests (no privilege check). */
 uint32_t hvpmu_t4_pmu_peek_pic(const struct hvpmu_t4_pmu *pmu, unsigned idx);

@@ -111,8 +111,6 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 		l2buf_init(&m->cores[c].l2mb, md->mem.l2.size ? md->mem.buf.l2_miss : 0);
 		l2buf_init(&m->cores[c].l2fb, md->mem.l2.size ? md->mem.buf.l2_fill : 0);
 		l2buf_init(&m->cores[c].l2wb, md->mem.l2.size ? md->mem.buf.l2_wb : 0);
-		m->cores[c].l2bufs = md->mem.l2.size && (md->mem.buf.l2_miss || md->mem.buf.l2_fill ||
-							 md->mem.buf.l2_wb || md->mem.buf.l3_miss);
 	}
 	for (uint32_t c = 0; c < md->chips; c++)
 		l2buf_init(&m->l3mb[c], md->mem.l2.size ? md->mem.buf.l3_miss : 0);
@@ -168,6 +166,7 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 		hvpmu_machine_destroy(m);
 		return HVPMU_ENOMEM;
 	}
+	hvpmu_machine_set_features(m, 0); /* instruction counts only, until the run says */
 	*out = m;
 	return HVPMU_OK;
 }
@@ -287,7 +286,7 @@ static void raise(struct hvpmu_machine *m, uint32_t strand, enum hvpmu_trap_type
 /* Next point at which a PIC could wrap or the tick compare could match. */
 void machine_schedule(struct hvpmu_machine *m, struct strand *s)
 {
-	uint64_t worst = m->mem_on ? m->max_insn_cycles : m->max_insn_cycles_nomem;
+	uint64_t worst = m->ref_strands ? m->max_insn_cycles : m->max_insn_cycles_nomem;
 	uint64_t h = m->ops->headroom(s->pmu, worst);
 	uint64_t base = s->act.bound - s->next_len;
 
@@ -299,6 +298,7 @@ void machine_schedule(struct hvpmu_machine *m, struct strand *s)
 			h = t;
 	}
 	s->act.next_check = h >= UINT64_MAX - base ? UINT64_MAX : base + h;
+	s->mev_watch = m->ops->mem_watch(s->pmu); /* mev_add(): what moves mem_refs */
 	h = m->ops->mem_headroom(s->pmu);
 	s->act.mem_next_check = h >= UINT64_MAX - s->act.mem_refs ? UINT64_MAX : s->act.mem_refs + h;
 }
@@ -498,28 +498,34 @@ uint64_t hvpmu_machine_retired(struct hvpmu_machine *m, uint32_t strand)
 int hvpmu_machine_branch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint32_t si_flags,
 			 int taken, uint64_t target)
 {
+	struct strand *s;
 	int kind;
 
 	if (strand >= m->nstrands)
 		return -1;
-	kind = bpred_update(&m->s[strand].bp, pc, si_flags, taken, target);
+	s = &m->s[strand];
+	kind = bpred_update(&s->bp, pc, si_flags, taken, target);
 	if (kind >= 0)
-		m->s[strand].act.mispred[kind]++;
-	if (m->mem_on) { /* the timing model runs with the memory model */
-		struct strand *s = &m->s[strand];
-		struct pipe_branch_cost cost;
+		s->act.mispred[kind]++;
+	/* the BTC and the branch timing only when something reads them
+	 * (parts.c: BTC events, or the clock where branches cost cycles):
+	 * pipe_branch()'s rules, charged directly (charging 0 changes nothing) */
+	if (m->parts & HVPMU_PART_BTC) {
+		const struct hvpmu_md_timing *t = &m->md.timing;
+		enum pipe_btc_outcome btc = pipe_btc(&s->pipe, pc, si_flags, taken, target);
 
-		pipe_branch(&s->pipe, &m->md.timing, pc, si_flags, taken, target, kind >= 0, &cost);
-		/* the causes set (most CTIs: none); zero cycles charge nothing */
-		for (uint32_t left = cost.causes; left; left &= left - 1) {
-			int c = __builtin_ctz(left);
+		if (kind >= 0) { /* footnote 10: the correct path is refetched, then drains */
+			uint64_t refetch = t->refetch_cycles < t->mispredict_cycles ? t->refetch_cycles
+										  : t->mispredict_cycles;
 
-			if (cost.cycles[c])
-				charge(s, (enum hvpmu_pipe_cause)c, cost.cycles[c]);
+			charge(s, HVPMU_PIPE_REFETCH, refetch);
+			charge(s, HVPMU_PIPE_DRAIN, t->mispredict_cycles - refetch);
+		} else if (btc != PIPE_BTC_HIT) { /* the redirect bubble */
+			charge(s, HVPMU_PIPE_FETCH, t->btc_cycles);
 		}
-		if (cost.btc != PIPE_BTC_HIT) {
-			s->act.mev[cost.btc == PIPE_BTC_MISS ? HVPMU_MEV_BTC_MISS : HVPMU_MEV_BTC_TARG_INCORRECT]++;
-			machine_mem_ref_done(m, strand, pc);
+		if (btc != PIPE_BTC_HIT) {
+			mev_add(s, btc == PIPE_BTC_MISS ? HVPMU_MEV_BTC_MISS : HVPMU_MEV_BTC_TARG_INCORRECT, 1);
+			machine_mem_check(m, strand, pc);
 		}
 	}
 	return kind;
@@ -530,6 +536,7 @@ int hvpmu_machine_branch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, 
 void machine_set_ctx(struct hvpmu_machine *m, uint32_t strand, uint32_t ctx)
 {
 	m->s[strand].ctx = ctx;
+	m->s[strand].ipage_vpn = UINT64_MAX; /* the fetch page shortcut was in the old context */
 }
 
 uint32_t machine_user_ctx(const struct hvpmu_machine *m, uint32_t strand)
@@ -544,7 +551,7 @@ int hvpmu_machine_set_user_context(struct hvpmu_machine *m, uint32_t strand, uin
 	if (ctx == 0 || ctx > HVPMU_CTX_MAX)
 		return HVPMU_EINVAL;
 	if (m->s[strand].ctx == m->s[strand].user_ctx) /* in user mode: its translations change now */
-		m->s[strand].ctx = ctx;
+		machine_set_ctx(m, strand, ctx);
 	m->s[strand].user_ctx = ctx;
 	return HVPMU_OK;
 }

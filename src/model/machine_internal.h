@@ -46,16 +46,17 @@ struct strand {
 	uint32_t user_ctx;                /* the context of the process whose thread runs here (USER_CTX
 					     unless the guest OS says: hvpmu_machine_set_user_context) */
 	enum hvpmu_mode mode;
+	uint64_t mev_watch;               /* memory events a counter counts: they move act.mem_refs (mev_add) */
 	uint64_t cycles[HVPMU_NMODES];    /* modeled cycles per mode */
 	uint64_t idle;                    /* cycles its thread waited in the OS (hvpmu_machine_resume): time, in no mode */
 	uint64_t pending[HVPMU_NMODES];   /* cycles not yet fed to the PMU */
 	uint64_t sb_icycles;              /* user instruction cycles folded into pending at syncs */
 	uint64_t sb_other;                /* sb_other_cycles(), kept up to date where its terms move */
 	uint64_t sb_blk_vaddr, sb_blk_bytes, sb_blk_pos; /* block being run (ifetch): start, bytes, act.bound before it */
-	/* the 8 KB page of the last fetch that hit the ITLB's MRU slot, its PA,
-	 * context and the ITLB clock then (hvpmu_machine_ifetch) */
+	/* the 8 KB page of the last fetch that hit the ITLB's MRU slot, its PA
+	 * and the ITLB clock then (hvpmu_machine_ifetch), in the context the
+	 * strand runs in (a change of context forgets it: machine_set_ctx) */
 	uint64_t ipage_vpn, ipage_pa, ipage_clock;
-	uint32_t ipage_ctx;
 	/* store buffer (src/model/stbuf.h; its filter first) and its clock, sb_clock() */
 	struct stbuf sb;
 	uint64_t synced[HVPMU_MAX_ICLASS];/* act.icount at the last sync */
@@ -100,10 +101,12 @@ struct core {
 	uint32_t last_strand;             /* strand that filled last: snoop events count there */
 	int active;                       /* has filled its caches (coh_activate) */
 	struct pipe_utag utag;            /* L1I microtags (src/model/pipeline.c) */
+	int utag_on;                      /* they run (HVPMU_PART_UTAG) */
 	/* request buffers (src/model/l2buf.h, docs/memory-model.md "L2 buffers") */
 	struct l2buf_pool l1mb, l2mb, l2fb, l2wb;
 	uint32_t nrunning;                /* strands of the core that have run (sl=18 0x04) */
-	int l2bufs;                       /* some L2 / L3 buffer is finite: L2 misses go through l2b_miss() */
+	int l2bufs;                       /* some L2 / L3 buffer is finite and runs: L2 misses go through l2b_miss() */
+	int l1bufs;                       /* the L1D miss buffer is finite and runs */
 	struct l2buf_fills fills;         /* pending L1D fills (duplicate misses, dup_miss()) */
 };
 
@@ -118,12 +121,16 @@ struct machine_device {
 struct hvpmu_machine {
 	struct hvpmu_md md;
 	const struct hvpmu_pmu_ops *ops;  /* the platform's per-strand PMU (regbus.c) */
-	int mem_on;
+	uint32_t ref_strands;             /* nstrands while HVPMU_PART_CORE runs (references are modeled), else 0:
+					     a reference's one check (strand < ref_strands) */
+	unsigned parts;                   /* enum hvpmu_model_part: what runs (parts.c) */
+	unsigned requested;               /* enum hvpmu_feature: what the counters read */
 	uint32_t ncores;
 	struct core *cores;
 	struct cache *l3;                 /* one per chip */
 	struct l2buf_pool *l3mb;          /* L3 miss buffer, one per chip (src/model/l2buf.h) */
 	uint64_t l2b_cap;                 /* cap on one access's buffer waits */
+	uint64_t served_latency[8];       /* memhier.c latency(), by its enum served */
 	struct coh coh;                   /* multi-core / multi-chip coherence */
 	struct tlb_mmu *mmu;              /* the guest's address space (docs/tlb-model.md) */
 	struct dram *dram;                /* one DRAM model per MCU (docs/dram-model.md) */
@@ -138,7 +145,6 @@ struct hvpmu_machine {
 	void *trap_ctx;
 	hvpmu_os_fn os_fn;                /* the guest OS (hvpmu_machine_os_event) */
 	void *os_ctx;
-	unsigned features;                /* enum hvpmu_feature, except MEMORY: mem_on */
 	hvpmu_tsb_hit_fn tsb_fn;
 	void *tsb_ctx;
 	struct strand *s;
@@ -202,6 +208,16 @@ static inline void charge(struct strand *s, enum hvpmu_pipe_cause c, uint64_t cy
 	s->pipe_pending[c] += cyc;
 }
 
+/* `n` occurrences of memory event `e`: act.mem_refs moves by as many if a
+ * counter counts the event (the strand's mev_watch, set at each
+ * machine_schedule()), so that the syncs mem_check() makes depend only on
+ * what is counted, never on which other parts run (parts.c). */
+static inline void mev_add(struct strand *s, unsigned e, uint64_t n)
+{
+	s->act.mev[e] += n;
+	s->act.mem_refs += n & (UINT64_C(0) - ((s->mev_watch >> e) & 1));
+}
+
 /* machine.c */
 /* Fold the strand's activity into its PMU, raise traps, reschedule;
  * mid_block: called during a block (a memory access). */
@@ -213,8 +229,12 @@ MACHINE_HIDDEN void machine_schedule(struct hvpmu_machine *m, struct strand *s);
 /* memhier.c */
 /* The store buffer's full cycles up to now, at a sync. */
 MACHINE_HIDDEN void machine_sb_sync(const struct hvpmu_machine *m, struct strand *s);
-/* A cache access was reported: sync when a memory-event PIC could wrap. */
-MACHINE_HIDDEN void machine_mem_ref_done(struct hvpmu_machine *m, uint32_t strand, uint64_t pc);
+/* An access's events are in (mev_add): sync when a memory-event PIC could
+ * have wrapped, so that a precise trap's PC is `pc`. */
+MACHINE_HIDDEN void machine_mem_check(struct hvpmu_machine *m, uint32_t strand, uint64_t pc);
+/* Apply m->parts to the derived flags (request buffers, the strands'
+ * duplicate-miss tracking). */
+MACHINE_HIDDEN void machine_apply_parts(struct hvpmu_machine *m);
 /* The strand's current cycle, advancing the chip clock the DRAM models run on. */
 MACHINE_HIDDEN uint64_t machine_strand_now(struct hvpmu_machine *m, uint32_t strand);
 

@@ -14,33 +14,38 @@
 
 /* ---- memory hierarchy (docs/memory-model.md) ---- */
 
-void hvpmu_machine_enable_memory(struct hvpmu_machine *m, int on) { m->mem_on = on != 0; }
-int hvpmu_machine_memory_enabled(const struct hvpmu_machine *m) { return m->mem_on; }
+void hvpmu_machine_enable_memory(struct hvpmu_machine *m, int on)
+{
+	hvpmu_machine_set_features(m, on ? m->requested | HVPMU_FEAT_MEMORY
+					 : m->requested & (HVPMU_FEAT_TAKEN | HVPMU_FEAT_BRANCHES));
+}
 
+int hvpmu_machine_memory_enabled(const struct hvpmu_machine *m) { return m->ref_strands != 0; }
+
+/* The parts the request needs (parts.c, docs/memory-model.md "Model
+ * parts"); the strands' derived flags follow. */
 void hvpmu_machine_set_features(struct hvpmu_machine *m, unsigned features)
 {
-	m->mem_on = (features & HVPMU_FEAT_MEMORY) != 0;
-	m->features = features & (HVPMU_FEAT_TAKEN | HVPMU_FEAT_BRANCHES);
+	m->requested = features;
+	m->parts = hvpmu_md_parts(&m->md, features);
+	m->ref_strands = m->parts & HVPMU_PART_CORE ? m->nstrands : 0;
+	machine_apply_parts(m);
 }
 
-/* The pipeline timing that runs with the memory model uses every CTI's
- * outcome, unless none of its rules depends on one (the Origin's timing
- * has no branch rule).  A counter that counts outcomes asks for them
- * itself: its back-end's features (HVPMU_FEAT_BRANCHES, e.g. the T4's
- * Br_mispred, the R10000's event 24). */
-static int branches_matter(const struct hvpmu_machine *m)
-{
-	const struct hvpmu_md_timing *t = &m->md.timing;
+unsigned hvpmu_machine_parts(const struct hvpmu_machine *m) { return m->parts; }
 
-	return t->mispredict_cycles || t->refetch_cycles || t->btc_cycles;
-}
-
+/* What the source reports: conditional outcomes if asked for, every CTI's
+ * outcome for the predictor or the branch timing (the Origin's timing has
+ * no branch rule: there only a counter of outcomes asks, its back-end's
+ * HVPMU_FEAT_BRANCHES), references for the rest. */
 unsigned hvpmu_machine_features(const struct hvpmu_machine *m)
 {
-	return m->features |
-	       (m->mem_on ? HVPMU_FEAT_MEMORY | (branches_matter(m) ? HVPMU_FEAT_BRANCHES : 0u) : 0u);
+	return (m->requested & HVPMU_FEAT_TAKEN) |
+	       (m->parts & (HVPMU_PART_BPRED | HVPMU_PART_BTC) ? HVPMU_FEAT_BRANCHES : 0u) |
+	       (m->ref_strands ? HVPMU_FEAT_MEMORY : 0u);
 }
 
+/* Where a miss was served (latency(), the events below). */
 enum served {
 	SERVED_L1, SERVED_L2, SERVED_L3, SERVED_MEM,
 	/* coherence (docs/coherence-model.md) */
@@ -50,6 +55,26 @@ enum served {
 	SERVED_MEM_REMOTE, /* the home chip's memory, another chip */
 	SERVED_N,
 };
+_Static_assert(SERVED_N <= sizeof ((struct hvpmu_machine *)0)->served_latency / sizeof(uint64_t),
+	       "a latency per served kind");
+
+static uint64_t latency_of(const struct hvpmu_machine *m, enum served from);
+
+void machine_apply_parts(struct hvpmu_machine *m)
+{
+	int bufs = (m->parts & HVPMU_PART_BUFFERS) != 0;
+
+	for (unsigned k = 0; k < SERVED_N; k++)
+		m->served_latency[k] = latency_of(m, (enum served)k);
+	for (uint32_t c = 0; c < m->ncores; c++) {
+		struct core *k = &m->cores[c];
+
+		k->l2bufs = bufs && k->l2.sets && (k->l2mb.n || k->l2fb.n || k->l2wb.n || m->l3mb[k->chip].n);
+		k->l1bufs = bufs && k->l1mb.n;
+		k->dup_track = k->nrunning > 1 && k->l1bufs;
+		k->utag_on = (m->parts & HVPMU_PART_UTAG) != 0;
+	}
+}
 
 /* The TABLE 10-2 event of an L1I miss, an L1D load miss and a store by
  * where it was served: sl=5/11 and sl=16/23 fold local L2, local C2C and
@@ -124,7 +149,9 @@ static void dram_traffic(struct hvpmu_machine *m, uint32_t strand, uint64_t addr
 	struct dram *d;
 	uint64_t now = machine_strand_now(m, strand);
 
-	if (!m->ndram) /* no DRAM model (SGI Origin: memory is behind its node's Hub) */
+	/* no DRAM model (SGI Origin: memory is behind its node's Hub), or
+	 * nothing reads it (parts.c) */
+	if (!m->ndram || !(m->parts & HVPMU_PART_DRAM))
 		return;
 	if (m->md.platform == HVPMU_PLATFORM_T1) { /* channel = L2 bank, PA[7:6] */
 		d = &m->dram[(addr >> T1_CHANNEL_SHIFT) & (T1_DRAM_CHANNELS - 1)];
@@ -172,8 +199,7 @@ static void snooped(void *ctx, uint32_t core, int icache)
 	struct hvpmu_machine *m = ctx;
 	struct strand *v = &m->s[m->cores[core].last_strand];
 
-	v->act.mev[icache ? HVPMU_MEV_IC_SNOOP_INVAL : HVPMU_MEV_DC_SNOOP_INVAL]++;
-	v->act.mem_refs++;
+	mev_add(v, icache ? HVPMU_MEV_IC_SNOOP_INVAL : HVPMU_MEV_DC_SNOOP_INVAL, 1);
 }
 
 /* An L2 miss while other cores hold lines or on a multi-chip machine: a
@@ -202,7 +228,7 @@ static __attribute__((noinline)) enum served coherent_miss(struct hvpmu_machine 
 /* ---- request buffers (src/model/l2buf.h, docs/memory-model.md "L2 buffers") ---- */
 
 static uint64_t sb_clock(const struct hvpmu_machine *m, const struct strand *s, uint64_t pc);
-static uint64_t latency(const struct hvpmu_machine *m, enum served from);
+static inline uint64_t latency(const struct hvpmu_machine *m, enum served from);
 
 static int served_by_memory(enum served from)
 {
@@ -226,12 +252,11 @@ static __attribute__((noinline)) void l2b_miss(struct hvpmu_machine *m, uint32_t
 	struct core *c = s->core;
 	const struct hvpmu_md_memory *mem = &m->md.mem;
 	uint64_t t = sb_clock(m, s, s->l2b_pc);
-	uint64_t hold = latency(m, from) - mem->l2.latency, w, nev = 0;
+	uint64_t hold = latency(m, from) - mem->l2.latency, w;
 	int stalled = 0;
 
 	if (l2buf_full(&c->l2mb, t)) {
-		s->act.mev[HVPMU_MEV_L2_MB_FULL]++;
-		nev++;
+		mev_add(s, HVPMU_MEV_L2_MB_FULL, 1);
 		stalled = 1;
 	}
 	w = l2buf_take(&c->l2mb, t, hold);
@@ -241,24 +266,19 @@ static __attribute__((noinline)) void l2b_miss(struct hvpmu_machine *m, uint32_t
 		w += l2buf_take(l3, t + w, hold - mem->l3.latency);
 	}
 	if (l2buf_full(&c->l2fb, t + w + hold)) {
-		s->act.mev[HVPMU_MEV_L2_FB_FULL]++;
-		nev++;
+		mev_add(s, HVPMU_MEV_L2_FB_FULL, 1);
 		stalled = 1;
 	}
 	w += l2buf_take(&c->l2fb, t + w + hold, mem->buf.fill_cycles);
 	if (dirty_victim) {
 		if (l2buf_full(&c->l2wb, t)) {
-			s->act.mev[HVPMU_MEV_L2_WB_FULL]++;
-			nev++;
+			mev_add(s, HVPMU_MEV_L2_WB_FULL, 1);
 			stalled = 1;
 		}
 		w += l2buf_take(&c->l2wb, t, mem->l3.latency);
 	}
-	if (stalled) {
-		s->act.mev[HVPMU_MEV_L2_PIPE_STALL]++;
-		nev++;
-	}
-	s->act.mem_refs += nev; /* each may count once; the caller reports its own access */
+	if (stalled)
+		mev_add(s, HVPMU_MEV_L2_PIPE_STALL, 1);
 	s->l2b_wait += w;
 	if (s->l2b_wait > m->l2b_cap)
 		s->l2b_wait = m->l2b_cap;
@@ -283,22 +303,21 @@ static __attribute__((noinline)) int l2b_pf_admit(struct hvpmu_machine *m, uint3
 	uint64_t t = sb_clock(m, s, s->l2b_pc);
 	const struct cache *l3 = m->md.chips > 1 ? &m->l3[coh_home(&m->coh, a)] : s->l3;
 
-	if (sw && c->nrunning > 1 && c->l1mb.n && l2buf_busy(&c->l1mb, t) >= m->md.mem.buf.l1d_pf_drop) {
-		s->act.mev[HVPMU_MEV_SWPF_DROP_MB_FULL]++;
+	if (sw && c->nrunning > 1 && c->l1bufs && l2buf_busy(&c->l1mb, t) >= m->md.mem.buf.l1d_pf_drop) {
+		mev_add(s, HVPMU_MEV_SWPF_DROP_MB_FULL, 1);
 		return PF_DROPPED;
 	}
 	if (!c->l2bufs || cache_probe(&c->l2, a))
 		return PF_FILLED;
 	if (l2buf_full(&c->l2mb, t)) {
-		s->act.mev[HVPMU_MEV_L2_MB_FULL]++;
+		mev_add(s, HVPMU_MEV_L2_MB_FULL, 1);
 		if (l2dest)
-			s->act.mev[HVPMU_MEV_PF_DROP_L2]++;
-		s->act.mem_refs++; /* two events from one access */
+			mev_add(s, HVPMU_MEV_PF_DROP_L2, 1);
 		return PF_DROPPED;
 	}
 	if (l3->sets && !cache_probe(l3, a) && l2buf_full(&m->l3mb[l3 - m->l3], t)) {
 		if (l2dest)
-			s->act.mev[HVPMU_MEV_PF_DROP_L3]++;
+			mev_add(s, HVPMU_MEV_PF_DROP_L3, 1);
 		return PF_DROPPED;
 	}
 	return PF_FILLED;
@@ -310,7 +329,7 @@ static uint64_t l2b_l1_miss(struct hvpmu_machine *m, uint32_t strand, enum serve
 {
 	struct strand *s = &m->s[strand];
 
-	if (!s->core->l1mb.n)
+	if (!s->core->l1bufs)
 		return 0;
 	return l2buf_take(&s->core->l1mb, sb_clock(m, s, s->l2b_pc), latency(m, from) + s->l2b_wait);
 }
@@ -333,10 +352,10 @@ static __attribute__((noinline)) void dup_miss(struct hvpmu_machine *m, uint32_t
 
 	if (!l2buf_fill_pending(&s->core->fills, a >> s->core->l1d.line_shift, strand, t, &done, &from))
 		return;
-	s->act.mev[dc_miss_event(f, from)]++;
+	mev_add(s, dc_miss_event(f, from), 1);
 	if (!(f & HVPMU_IC_PREFETCH))
 		charge(s, HVPMU_PIPE_DATA, done - t < m->l2b_cap ? done - t : m->l2b_cap);
-	machine_mem_ref_done(m, strand, pc);
+	machine_mem_check(m, strand, pc);
 }
 
 /*
@@ -400,12 +419,12 @@ static enum served fill_l2(struct hvpmu_machine *m, uint32_t strand, uint64_t ad
 		uint64_t byte = r2.evicted_line << c->l2.line_shift;
 		uint32_t l1 = 1u << c->l1i.line_shift;
 
-		s->act.mev[r2.evicted_dirty ? HVPMU_MEV_L2_DIRTY_EVICT : HVPMU_MEV_L2_CLEAN_EVICT]++;
+		mev_add(s, r2.evicted_dirty ? HVPMU_MEV_L2_DIRTY_EVICT : HVPMU_MEV_L2_CLEAN_EVICT, 1);
 		for (uint64_t b = byte; b < byte + (1u << c->l2.line_shift); b += l1) {
 			if (cache_invalidate_line(&c->l1i, b >> c->l1i.line_shift))
-				s->act.mev[HVPMU_MEV_IC_EVICT_INVAL]++;
+				mev_add(s, HVPMU_MEV_IC_EVICT_INVAL, 1);
 			if (cache_invalidate_line(&c->l1d, b >> c->l1d.line_shift))
-				s->act.mev[HVPMU_MEV_DC_EVICT_INVAL]++;
+				mev_add(s, HVPMU_MEV_DC_EVICT_INVAL, 1);
 		}
 		if (r2.evicted_dirty) /* the write-back lands in L3 */
 			llc_access(m, strand, byte, 1, 1);
@@ -416,8 +435,9 @@ static enum served fill_l2(struct hvpmu_machine *m, uint32_t strand, uint64_t ad
 }
 
 /* A C2C transfer costs an L3 access (the L3 bank forwards the request,
- * docs/machine-figures.md §2); another chip adds remote_latency. */
-static uint64_t latency(const struct hvpmu_machine *m, enum served from)
+ * docs/machine-figures.md §2); another chip adds remote_latency.  Worked
+ * out once per description (machine_apply_parts()): a table read per fill. */
+static uint64_t latency_of(const struct hvpmu_machine *m, enum served from)
 {
 	const struct hvpmu_md_memory *mem = &m->md.mem;
 
@@ -430,6 +450,11 @@ static uint64_t latency(const struct hvpmu_machine *m, enum served from)
 	case SERVED_MEM_REMOTE: return mem->l2.latency + mem->l3.latency + mem->mem_latency + m->md.remote_latency;
 	default: return 0;
 	}
+}
+
+static inline uint64_t latency(const struct hvpmu_machine *m, enum served from)
+{
+	return m->served_latency[from];
 }
 
 /* The wait of a fill served by `from`: its latency, and the DRAM
@@ -454,31 +479,22 @@ static int walk_ref(void *ctx, uint64_t paddr)
 
 
 /* Memory events of the tablewalk counters that moved from *b to s->ts. */
-static uint64_t tlb_events(struct strand *s, enum tlb_side side, const struct tlb_stats *b)
+static void tlb_events(struct strand *s, enum tlb_side side, const struct tlb_stats *b)
 {
 	const struct tlb_stats *a = &s->ts;
-	uint64_t n = 0, d;
+	uint64_t d;
 	int i_side = side == TLB_SIDE_I;
 
-	if (i_side && (d = a->miss[side] - b->miss[side])) {
-		s->act.mev[HVPMU_MEV_ITLB_MISS] += d;
-		n += d;
-	}
+	if (i_side && (d = a->miss[side] - b->miss[side]))
+		mev_add(s, HVPMU_MEV_ITLB_MISS, d);
 	for (unsigned k = 0; k < TLB_NFILL; k++)
-		if ((d = a->fill[side][k] - b->fill[side][k])) {
-			s->act.mev[(i_side ? HVPMU_MEV_ITLB_FILL_8K : HVPMU_MEV_DTLB_FILL_8K) + k] += d;
-			n += d;
-		}
-	if ((d = a->fill_trap[side] - b->fill_trap[side])) {
-		s->act.mev[i_side ? HVPMU_MEV_ITLB_FILL_TRAP : HVPMU_MEV_DTLB_FILL_TRAP] += d;
-		n += d;
-	}
+		if ((d = a->fill[side][k] - b->fill[side][k]))
+			mev_add(s, (i_side ? HVPMU_MEV_ITLB_FILL_8K : HVPMU_MEV_DTLB_FILL_8K) + k, d);
+	if ((d = a->fill_trap[side] - b->fill_trap[side]))
+		mev_add(s, i_side ? HVPMU_MEV_ITLB_FILL_TRAP : HVPMU_MEV_DTLB_FILL_TRAP, d);
 	for (unsigned r = 0; r < TLB_NREF; r++)
-		if ((d = a->hwtw_ref[side][r] - b->hwtw_ref[side][r])) {
-			s->act.mev[(i_side ? HVPMU_MEV_HWTW_I_L2 : HVPMU_MEV_HWTW_D_L2) + r] += d;
-			n += d;
-		}
-	return n;
+		if ((d = a->hwtw_ref[side][r] - b->hwtw_ref[side][r]))
+			mev_add(s, (i_side ? HVPMU_MEV_HWTW_I_L2 : HVPMU_MEV_HWTW_D_L2) + r, d);
 }
 
 /*
@@ -513,7 +529,7 @@ static __attribute__((noinline)) uint64_t translate_slow(struct hvpmu_machine *m
 	struct tlb *t = side == TLB_SIDE_I ? s->itlb : s->dtlb;
 	struct tlb_stats before;
 	struct tlb_result res;
-	uint64_t n, pa;
+	uint64_t pa;
 
 	if (side == TLB_SIDE_D) /* request buffers: the walk's references at the access's cycle */
 		s->l2b_pc = pc;
@@ -531,11 +547,8 @@ static __attribute__((noinline)) uint64_t translate_slow(struct hvpmu_machine *m
 	s->sb_other += res.trap_cycles;
 	if (m->tsb_fn)
 		report_tsb_hits(m, strand, side, &before);
-	n = tlb_events(s, side, &before);
-	if (n) { /* each event may count once: the sync bound advances by all */
-		s->act.mem_refs += n - 1;
-		machine_mem_ref_done(m, strand, pc);
-	}
+	tlb_events(s, side, &before);
+	machine_mem_check(m, strand, pc);
 	return res.pa;
 }
 
@@ -551,12 +564,12 @@ static inline uint64_t translate(struct hvpmu_machine *m, uint32_t strand, enum 
 	return translate_slow(m, strand, side, va, pc);
 }
 
-/* Account one cache access: sync first if a counter could wrap on it. */
-void machine_mem_ref_done(struct hvpmu_machine *m, uint32_t strand, uint64_t pc)
+/* An access's events are in: sync if a counter could have wrapped. */
+void machine_mem_check(struct hvpmu_machine *m, uint32_t strand, uint64_t pc)
 {
 	struct strand *s = &m->s[strand];
 
-	if (++s->act.mem_refs >= s->act.mem_next_check) {
+	if (s->act.mem_refs >= s->act.mem_next_check) {
 		s->mem_pc = pc;
 		machine_sync_strand(m, strand, NULL, NULL, 1);
 	}
@@ -579,7 +592,7 @@ static int prefetch_line(struct hvpmu_machine *m, uint32_t strand, uint64_t a, i
 
 	if (cache_probe(&c->l1d, a))
 		return PF_DC_HIT;
-	if ((c->l1mb.n || c->l2bufs) && l2b_pf_admit(m, strand, a, sw, sw && !to_l1))
+	if ((c->l1bufs || c->l2bufs) && l2b_pf_admit(m, strand, a, sw, sw && !to_l1))
 		return PF_DROPPED;
 	if (to_l1)
 		cache_access_clean(&c->l1d, a, 1, &r);
@@ -600,9 +613,8 @@ static void hw_prefetch(struct hvpmu_machine *m, uint32_t strand, uint64_t a)
 	for (unsigned k = 0; k < n; k++) {
 		s->pf.hw_issued++;
 		if (prefetch_line(m, strand, t[k], 1, 0, &from) == PF_DC_HIT)
-			s->act.mev[HVPMU_MEV_HWPF_DROP_DC_HIT]++;
+			mev_add(s, HVPMU_MEV_HWPF_DROP_DC_HIT, 1);
 	}
-	s->act.mem_refs += n; /* each may count once; the caller reports its own access */
 }
 
 void hvpmu_machine_prefetch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t vaddr,
@@ -613,7 +625,7 @@ void hvpmu_machine_prefetch(struct hvpmu_machine *m, uint32_t strand, uint64_t p
 	uint64_t a;
 	int pf;
 
-	if (!m->mem_on || strand >= m->nstrands)
+	if (strand >= m->ref_strands)
 		return;
 	s = &m->s[strand];
 	s->l2b_pc = pc; /* request buffers: the access's cycle */
@@ -625,15 +637,15 @@ void hvpmu_machine_prefetch(struct hvpmu_machine *m, uint32_t strand, uint64_t p
 	a = translate(m, strand, TLB_SIDE_D, vaddr, pc) & ~((UINT64_C(1) << s->core->l1d.line_shift) - 1);
 	pf = prefetch_line(m, strand, a, dest == HVPMU_PF_L1, 1, &from);
 	if (pf == PF_DC_HIT)
-		s->act.mev[HVPMU_MEV_SWPF_DROP_DC_HIT]++;
+		mev_add(s, HVPMU_MEV_SWPF_DROP_DC_HIT, 1);
 	else if (pf == PF_FILLED && dest == HVPMU_PF_L2) /* sl=21 counts only prefetches destined for L2 */
-		s->act.mev[pf_event[from]]++;
-	machine_mem_ref_done(m, strand, pc);
+		mev_add(s, pf_event[from], 1);
+	machine_mem_check(m, strand, pc);
 }
 
 void hvpmu_machine_prefetch_unresolved(struct hvpmu_machine *m, uint32_t strand)
 {
-	if (m->mem_on && strand < m->nstrands)
+	if (strand < m->ref_strands)
 		m->s[strand].pf.sw_unresolved++;
 }
 
@@ -685,7 +697,7 @@ static uint64_t sb_clock(const struct hvpmu_machine *m, const struct strand *s, 
  * then, the last time at the exit. */
 void machine_sb_sync(const struct hvpmu_machine *m, struct strand *s)
 {
-	if (!s->sb.n)
+	if (!s->sb.n || !(m->parts & HVPMU_PART_SB_RAW)) /* full cycles: the addresses' part */
 		return;
 	stbuf_advance(&s->sb, (s->act.bound - s->next_len) * m->md.timing.insn_cycles + sb_other_cycles(s));
 	s->act.mev[HVPMU_MEV_SB_FULL_CYCLES] = s->sb.full_cycles;
@@ -699,9 +711,8 @@ static void sb_full_events(struct hvpmu_machine *m, uint32_t strand, uint64_t pc
 	uint64_t d = s->sb.full_cycles - s->act.mev[HVPMU_MEV_SB_FULL_CYCLES];
 
 	if (d) {
-		s->act.mev[HVPMU_MEV_SB_FULL_CYCLES] += d;
-		s->act.mem_refs += d - 1;
-		machine_mem_ref_done(m, strand, pc);
+		mev_add(s, HVPMU_MEV_SB_FULL_CYCLES, d);
+		machine_mem_check(m, strand, pc);
 	}
 }
 
@@ -717,21 +728,32 @@ static __attribute__((noinline)) void sb_store_events(struct hvpmu_machine *m, u
 	 * cause) because the store queue has not drained (sl=20 0x10) */
 	charge(s, HVPMU_PIPE_SBFULL, wait);
 	if (wait) {
-		s->act.mev[HVPMU_MEV_SQ_TAG_WAIT] += wait;
-		s->act.mem_refs += wait - 1; /* each cycle may count once: the sync bound moves by all */
-		machine_mem_ref_done(m, strand, pc);
+		mev_add(s, HVPMU_MEV_SQ_TAG_WAIT, wait);
+		machine_mem_check(m, strand, pc);
 	}
 	sb_full_events(m, strand, pc);
 }
 
 /* A store enters the buffer; a full buffer stalls the strand.  Inline:
  * without a stall and without new full cycles there is nothing to
- * account (charging 0 cycles changes nothing), the common case. */
+ * account (charging 0 cycles changes nothing), the common case.  Without
+ * HVPMU_PART_SB_RAW (parts.c) only the entries' drain cycles are kept:
+ * the stalls come out the same, no address is kept for loads to look up
+ * (the filter stays 0) and no full cycle is counted. */
 static inline void sb_store(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint64_t pa, unsigned size)
 {
 	struct strand *s = &m->s[strand];
-	uint64_t wait = stbuf_store(&s->sb, sb_clock(m, s, pc), pa, size);
+	uint64_t wait;
 
+	if (!(m->parts & HVPMU_PART_SB_RAW)) {
+		if (m->parts & HVPMU_PART_SB) {
+			wait = stbuf_store_time(&s->sb, sb_clock(m, s, pc));
+			if (__builtin_expect(wait != 0, 0))
+				sb_store_events(m, strand, pc, wait);
+		}
+		return;
+	}
+	wait = stbuf_store(&s->sb, sb_clock(m, s, pc), pa, size);
 	if (__builtin_expect((wait | (s->sb.full_cycles ^ s->act.mev[HVPMU_MEV_SB_FULL_CYCLES])) != 0, 0))
 		sb_store_events(m, strand, pc, wait);
 }
@@ -745,8 +767,8 @@ static __attribute__((noinline)) void sb_load(struct hvpmu_machine *m, uint32_t 
 
 	sb_full_events(m, strand, pc);
 	if (raw != STBUF_RAW_NONE) {
-		s->act.mev[HVPMU_MEV_RAW_SB_FULL + raw]++;
-		machine_mem_ref_done(m, strand, pc);
+		mev_add(s, HVPMU_MEV_RAW_SB_FULL + raw, 1);
+		machine_mem_check(m, strand, pc);
 	}
 }
 
@@ -765,14 +787,14 @@ static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uin
 		 * L1D if present and always goes to L2 */
 		cache_access_clean(&c->l1d, a, 0, &r);
 		from = fill_l2(m, strand, a, 1);
-		s->act.mev[st_event[from]]++;
+		mev_add(s, st_event[from], 1);
 		/* stores retire into the store buffer: no latency charged */
 	} else {
 		cache_access_clean(&c->l1d, a, 1, &r);
 		if (r.hit) {
 			if (__builtin_expect(c->dup_track, 0)) /* footnote 11 duplicate misses */
 				dup_miss(m, strand, pc, a, f);
-			return; /* no event: not counted towards mem_refs */
+			return; /* no event */
 		}
 		s->dram_wait = 0;
 		s->l2b_wait = 0;
@@ -782,7 +804,7 @@ static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uin
 			bw = m->l2b_cap;
 		if (m->md.mem.l1d_hw_prefetch && !(f & HVPMU_IC_PREFETCH))
 			hw_prefetch(m, strand, a);
-		s->act.mev[dc_miss_event(f, from)]++;
+		mev_add(s, dc_miss_event(f, from), 1);
 		/* software prefetches do not stall the pipeline */
 		if (!(f & HVPMU_IC_PREFETCH)) {
 			uint64_t wait = fill_wait(m, s, from) + bw;
@@ -795,7 +817,7 @@ static void dref_line(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uin
 			charge(s, HVPMU_PIPE_DATA, wait);
 		}
 	}
-	machine_mem_ref_done(m, strand, pc);
+	machine_mem_check(m, strand, pc);
 }
 
 /*
@@ -831,8 +853,8 @@ static inline int store_fast(struct hvpmu_machine *m, uint32_t strand, uint64_t 
 		c->last_strand = strand;
 	}
 	*slot |= CACHE_DIRTY;
-	s->act.mev[HVPMU_MEV_ST_HIT_L2]++;
-	machine_mem_ref_done(m, strand, pc);
+	mev_add(s, HVPMU_MEV_ST_HIT_L2, 1);
+	machine_mem_check(m, strand, pc);
 	return 1;
 }
 
@@ -923,9 +945,9 @@ static inline __attribute__((always_inline)) void dref(struct hvpmu_machine *m, 
 	struct strand *s;
 	const struct core *c;
 	unsigned size = d->size;
-	uint64_t pa;
+	uint64_t pa, filter;
 
-	if (!m->mem_on || strand >= m->nstrands || !size)
+	if (strand >= m->ref_strands || !size)
 		return;
 	s = &m->s[strand];
 	/* SPARC accesses are naturally aligned: one page.  A failed
@@ -939,11 +961,14 @@ static inline __attribute__((always_inline)) void dref(struct hvpmu_machine *m, 
 		return;
 	}
 	c = s->core;
-	/* a load of one 8-byte granule whose filter bit is clear finds no
-	 * buffered store (stbuf_may_hit()); other loads take dref_load() */
-	if ((pa >> STBUF_GRANULE_SHIFT) != (pa + size - 1) >> STBUF_GRANULE_SHIFT ||
-	    ((s->sb.filter >> ((pa >> STBUF_GRANULE_SHIFT) & 63)) & 1) || !one_line(&c->l1d, pa, size) ||
-	    !cache_mru_hit_clean(&c->l1d, pa >> c->l1d.line_shift) || c->dup_track)
+	/* with an empty filter (no store buffered, or none kept with its
+	 * address: parts.c) no load finds a buffered store; else a load of one
+	 * 8-byte granule whose filter bit is clear (stbuf_may_hit()); other
+	 * loads take dref_load() */
+	filter = s->sb.filter;
+	if ((filter && ((pa >> STBUF_GRANULE_SHIFT) != (pa + size - 1) >> STBUF_GRANULE_SHIFT ||
+			((filter >> ((pa >> STBUF_GRANULE_SHIFT) & 63)) & 1))) ||
+	    !one_line(&c->l1d, pa, size) || !cache_mru_hit_clean(&c->l1d, pa >> c->l1d.line_shift) || c->dup_track)
 		dref_load(m, strand, d->pc, pa, size, d->si_flags);
 }
 
@@ -989,11 +1014,11 @@ static int fetch_utag(struct hvpmu_machine *m, struct strand *s, uint64_t va, ui
 			    r->evicted ? r->evicted_line : UINT64_MAX, l1i_probe, &c->l1i);
 	if (o == PIPE_UTAG_HIT)
 		return 0;
-	s->act.mev[mev[o]]++;
+	mev_add(s, (unsigned)mev[o], 1);
 	if (!r->hit) /* the miss path counts the reference */
 		return 0;
 	charge(s, HVPMU_PIPE_FETCH, m->md.timing.utag_cycles);
-	machine_mem_ref_done(m, s->wctx.strand, va);
+	machine_mem_check(m, s->wctx.strand, va);
 	return 1;
 }
 
@@ -1018,16 +1043,17 @@ static __attribute__((noinline)) void fetch_line_slow(struct hvpmu_machine *m, u
 
 	cache_access_clean(&c->l1i, pa, 1, &r);
 	/* a hit whose microtag predicts its way: nothing to account */
-	if (r.hit && pipe_utag_hit_fast(&c->utag, a, pa >> c->l1i.line_shift))
+	/* without microtags (parts.c) a hit is all there is */
+	if (r.hit && (!c->utag_on || pipe_utag_hit_fast(&c->utag, a, pa >> c->l1i.line_shift)))
 		return;
-	if (fetch_utag(m, s, a, pa, &r) || r.hit)
+	if (c->utag_on && (fetch_utag(m, s, a, pa, &r) || r.hit))
 		return;
 	s->dram_wait = 0;
 	s->l2b_wait = 0;
 	from = fill_l2(m, strand, pa, 0);
-	s->act.mev[ic_event[from]]++;
+	mev_add(s, ic_event[from], 1);
 	charge(s, HVPMU_PIPE_FETCH, fill_wait(m, s, from) + s->l2b_wait);
-	machine_mem_ref_done(m, strand, va);
+	machine_mem_check(m, strand, va);
 }
 
 /* The lines of a block past the fetch memo of hvpmu_machine_ifetch: one
@@ -1040,6 +1066,11 @@ static __attribute__((noinline)) void fetch_lines(struct hvpmu_machine *m, uint3
 	struct core *c = s->core;
 	uint64_t line, mask, page_va = UINT64_MAX, page_pa = 0, version = c->l1i.version;
 
+	if (__builtin_expect(!s->l2b_ran, 0)) { /* a running strand of its core (sl=18 0x04) */
+		s->l2b_ran = 1;
+		c->nrunning++;
+		c->dup_track = c->nrunning > 1 && c->l1bufs;
+	}
 	line = (uint64_t)1 << c->l1i.line_shift;
 	mask = ~(line - 1);
 	/* the page of the last fetch that hit the ITLB's MRU slot, if the ITLB
@@ -1047,7 +1078,7 @@ static __attribute__((noinline)) void fetch_lines(struct hvpmu_machine *m, uint3
 	 * entry, every fill and every demap): that entry is still the most
 	 * recently used one, and translating again would change no stamp,
 	 * clock or slot (at most the tlb->cur cache) */
-	if (s->ipage_vpn == vaddr >> FETCH_PAGE_SHIFT && s->ipage_ctx == s->ctx && s->ipage_clock == s->itlb->clock) {
+	if (s->ipage_vpn == vaddr >> FETCH_PAGE_SHIFT && s->ipage_clock == s->itlb->clock) {
 		page_va = s->ipage_vpn;
 		page_pa = s->ipage_pa;
 	}
@@ -1067,7 +1098,6 @@ static __attribute__((noinline)) void fetch_lines(struct hvpmu_machine *m, uint3
 			if (tlb_hit_micro(s->itlb, s->ctx, va, &pa)) {
 				s->ipage_vpn = page_va;
 				s->ipage_pa = pa & ~((UINT64_C(1) << FETCH_PAGE_SHIFT) - 1);
-				s->ipage_ctx = s->ctx;
 				s->ipage_clock = s->itlb->clock;
 			} else {
 				pa = fetch_translate(m, strand, va);
@@ -1084,7 +1114,7 @@ static __attribute__((noinline)) void fetch_lines(struct hvpmu_machine *m, uint3
 			 * which this path leaves: no set changed), and the
 			 * microtags change nothing */
 			if (cache_mru_hit_clean(&c->l1i, pline) &&
-			    pipe_utag_hit_fast(&c->utag, a, pline))
+			    (!c->utag_on || pipe_utag_hit_fast(&c->utag, a, pline)))
 				c->l1i.mru_key = pline + 1;
 			else
 				fetch_line_slow(m, strand, a, a > vaddr ? a : vaddr, pa);
@@ -1100,7 +1130,7 @@ static __attribute__((noinline)) void fetch_lines(struct hvpmu_machine *m, uint3
 		uint64_t pline = (page_pa | (vaddr & ((UINT64_C(1) << FETCH_PAGE_SHIFT) - 1))) >> c->l1i.line_shift;
 
 		if (cache_mru_hit_clean(&c->l1i, pline) &&
-		    pipe_utag_hit_fast(&c->utag, vaddr & mask, pline)) {
+		    (!c->utag_on || pipe_utag_hit_fast(&c->utag, vaddr & mask, pline))) {
 			memo->vaddr = vaddr;
 			memo->bytes = bytes;
 			memo->version = version;
@@ -1129,7 +1159,7 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 	struct core *c;
 	struct fetch_memo *memo;
 
-	if (!m->mem_on || strand >= m->nstrands || !bytes)
+	if (strand >= m->ref_strands || !bytes)
 		return;
 	s = &m->s[strand];
 	s->sb_blk_vaddr = vaddr; /* the store buffer's clock, sb_clock() */
@@ -1137,14 +1167,11 @@ void hvpmu_machine_ifetch(struct hvpmu_machine *m, uint32_t strand, uint64_t vad
 	s->sb_blk_pos = s->act.bound;
 	s->l2b_pc = vaddr; /* request buffers: the fetch's cycle (block start) */
 	c = s->core;
-	if (__builtin_expect(!s->l2b_ran, 0)) { /* a running strand of its core (sl=18 0x04) */
-		s->l2b_ran = 1;
-		c->nrunning++;
-		c->dup_track = c->nrunning > 1 && c->l1mb.n;
-	}
+	/* (a strand's first fetch never hits the memo: fetch_lines() counts
+	 * it as running) */
 	memo = &s->fmemo[FETCH_MEMO_IDX(vaddr)];
 	if (memo->vaddr == vaddr && memo->bytes == bytes && memo->version == c->l1i.version &&
-	    s->ipage_vpn == vaddr >> FETCH_PAGE_SHIFT && s->ipage_pa == memo->page_pa && s->ipage_ctx == s->ctx &&
+	    s->ipage_vpn == vaddr >> FETCH_PAGE_SHIFT && s->ipage_pa == memo->page_pa &&
 	    s->ipage_clock == s->itlb->clock) {
 		c->l1i.mru_key = memo->last_key;
 		return;

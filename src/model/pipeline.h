@@ -76,6 +76,26 @@ static inline uint64_t pipe_cost_cycles(const struct pipe_branch_cost *c, enum h
 }
 
 void pipe_strand_init(struct pipe_strand *p);
+/* The BTC's verdict on one executed CTI, trained: taken CTIs other than
+ * returns (the return stack predicts those) look it up and fill it. */
+static inline enum pipe_btc_outcome pipe_btc(struct pipe_strand *p, uint64_t pc, uint32_t f, int taken,
+					     uint64_t target)
+{
+	struct pipe_btc_entry *e;
+	uint8_t tag;
+	enum pipe_btc_outcome btc;
+
+	if (!taken || (f & HVPMU_IC_RET))
+		return PIPE_BTC_HIT;
+	e = &p->btc[(pc >> PIPE_BTC_INDEX_SHIFT) & (PIPE_BTC_ENTRIES - 1)];
+	tag = (uint8_t)((pc >> PIPE_BTC_TAG_SHIFT) & PIPE_BTC_TAG_MASK);
+	btc = !e->valid || e->tag != tag ? PIPE_BTC_MISS : e->target != target ? PIPE_BTC_INCORRECT : PIPE_BTC_HIT;
+	e->valid = 1;
+	e->tag = tag;
+	e->target = target;
+	return btc;
+}
+
 /*
  * One executed CTI (the call of hvpmu_machine_branch): `mispredicted` is
  * the branch predictor's verdict (bpred_update() >= 0).  Looks up and
@@ -101,22 +121,10 @@ static inline void pipe_branch(struct pipe_strand *p, const struct hvpmu_md_timi
 	}
 	/* the BTC redirects fetch to taken CTIs' targets; returns use the
 	 * return stack */
-	if (taken && !(f & HVPMU_IC_RET)) {
-		struct pipe_btc_entry *e = &p->btc[(pc >> PIPE_BTC_INDEX_SHIFT) & (PIPE_BTC_ENTRIES - 1)];
-		uint8_t tag = (uint8_t)((pc >> PIPE_BTC_TAG_SHIFT) & PIPE_BTC_TAG_MASK);
-
-		uint32_t btc = !e->valid || e->tag != tag ? PIPE_BTC_MISS
-			       : e->target != target   ? PIPE_BTC_INCORRECT
-						       : PIPE_BTC_HIT;
-
-		cost->btc = btc;
-		e->valid = 1;
-		e->tag = tag;
-		e->target = target;
-		if (btc != PIPE_BTC_HIT && !mispredicted) {
-			cost->cycles[HVPMU_PIPE_FETCH] = t->btc_cycles;
-			cost->causes |= 1u << HVPMU_PIPE_FETCH;
-		}
+	cost->btc = pipe_btc(p, pc, f, taken, target);
+	if (cost->btc != PIPE_BTC_HIT && !mispredicted) {
+		cost->cycles[HVPMU_PIPE_FETCH] = t->btc_cycles;
+		cost->causes |= 1u << HVPMU_PIPE_FETCH;
 	}
 }
 

@@ -55,6 +55,11 @@ static uint64_t no_pmu_mem_headroom(const void *pmu)
 	(void)pmu;
 	return UINT64_MAX;
 }
+static uint64_t no_pmu_mem_watch(const void *pmu)
+{
+	(void)pmu;
+	return 0;
+}
 static int no_pmu_reg_read(void *pmu, enum hvpmu_reg_space sp, unsigned sel, uint64_t addr, enum hvpmu_mode mode,
 			   uint64_t *val)
 {
@@ -70,7 +75,7 @@ static int no_pmu_reg_write(void *pmu, enum hvpmu_reg_space sp, unsigned sel, ui
 static const struct hvpmu_pmu_ops machine_no_pmu_ops = {
 	.name = "none", .npic = 0, .create = no_pmu_create, .destroy = no_pmu_destroy,
 	.classes_changed = no_pmu_changed, .feed = no_pmu_feed, .trap_taken = no_pmu_trap_taken,
-	.headroom = no_pmu_headroom, .mem_headroom = no_pmu_mem_headroom, .reg_read = no_pmu_reg_read,
+	.headroom = no_pmu_headroom, .mem_headroom = no_pmu_mem_headroom, .mem_watch = no_pmu_mem_watch, .reg_read = no_pmu_reg_read,
 	.reg_write = no_pmu_reg_write,
 };
 
@@ -233,7 +238,7 @@ static void advance_origin_md(struct hvpmu_machine *m, struct machine_device *d)
 	hub = m->md.clock_hz ? (uint64_t)((unsigned __int128)now * hz / m->md.clock_hz) : now;
 	elapsed = hub > *counted ? hub - *counted : 0;
 	*counted += elapsed;
-	if (m->mem_on) /* DRAM refresh is part of the memory model */
+	if (m->parts & HVPMU_PART_DRAM) /* DRAM refresh is part of the memory model */
 		od_refresh(&m->od, d->unit, *counted, act);
 	for (unsigned i = 0; i < HVPMU_HUBMD_PERF_COUNTERS; i++)
 		if (i != HVPMU_HUBMD_MEM_IDLE)

@@ -58,6 +58,8 @@ struct stbuf {
 	uint32_t enter_latency; /* max(drain_latency, commit_cycles) */
 	uint64_t now;          /* latest cycle seen */
 	uint64_t last_drain;   /* drain cycle of the youngest store so far */
+	uint32_t thead;        /* stbuf_store_time(): next slot of tdrain */
+	uint64_t tdrain[STBUF_MAX_ENTRIES]; /* ... the drain cycles of the last `cap` stores (0: none) */
 	uint64_t full_mark;    /* while full: cycle up to which full_cycles is accounted */
 	uint64_t full_cycles;  /* cycles with every entry occupied */
 	struct stbuf_entry e[STBUF_MAX_ENTRIES];
@@ -106,6 +108,26 @@ static inline int stbuf_may_hit(const struct stbuf *sb, uint64_t addr, uint32_t 
 
 /* Inline: the per-store hot path. */
 
+/* The oldest entry leaves: the filter counts of its granules go. */
+static inline void stbuf_pop(struct stbuf *sb)
+{
+	uint64_t b = sb->e[sb->head].granules;
+
+	if (b && !(b & (b - 1))) { /* one granule, the common case: the loop below, once */
+		if (--sb->gcount[__builtin_ctzll(b)] == 0)
+			sb->filter &= ~b;
+	} else {
+		for (; b; b &= b - 1) {
+			unsigned k = (unsigned)__builtin_ctzll(b);
+
+			if (--sb->gcount[k] == 0)
+				sb->filter &= ~(UINT64_C(1) << k);
+		}
+	}
+	sb->head = (sb->head + 1) & STBUF_RING_MASK;
+	sb->n--;
+}
+
 /* Advance to `now`: drop the entries written to L2 by then (drain cycles
  * are non-decreasing, so from the head), accounting full cycles. */
 static inline uint64_t stbuf_advance_inline(struct stbuf *sb, uint64_t now)
@@ -115,25 +137,9 @@ static inline uint64_t stbuf_advance_inline(struct stbuf *sb, uint64_t now)
 	sb->now = now;
 	if (sb->n && sb->e[sb->head].drain <= now) {
 		do {
-			const struct stbuf_entry *e = &sb->e[sb->head];
-
 			if (sb->n == sb->cap)
-				sb->full_cycles += e->drain - sb->full_mark;
-			uint64_t b = e->granules;
-
-			if (!(b & (b - 1))) { /* one granule, the common case: the loop below, once */
-				if (--sb->gcount[__builtin_ctzll(b)] == 0)
-					sb->filter &= ~b;
-			} else {
-				for (; b; b &= b - 1) {
-					unsigned k = (unsigned)__builtin_ctzll(b);
-
-					if (--sb->gcount[k] == 0)
-						sb->filter &= ~(UINT64_C(1) << k);
-				}
-			}
-			sb->head = (sb->head + 1) & STBUF_RING_MASK;
-			sb->n--;
+				sb->full_cycles += sb->e[sb->head].drain - sb->full_mark;
+			stbuf_pop(sb);
 		} while (sb->n && sb->e[sb->head].drain <= now);
 	}
 	if (sb->n && sb->n == sb->cap) {
@@ -183,6 +189,43 @@ static inline uint64_t stbuf_store(struct stbuf *sb, uint64_t now, uint64_t addr
 	sb->filter |= e->granules;
 	if (++sb->n == sb->cap)
 		sb->full_mark = now;
+	return stall;
+}
+
+/*
+ * A store's time alone (no address): the stall stbuf_store() returns for
+ * the same sequence of `now`s, for a machine where nothing reads the
+ * addresses (RAW hits) or the full cycles (parts.c).  It keeps only the
+ * drain cycles of the last `cap` stores: drain cycles never decrease and
+ * the present entries are the stores that have not drained, the youngest
+ * ones, at most `cap`; so the buffer is full at `now` exactly when the
+ * cap-th youngest store has not drained, and a store then waits until it
+ * drains (stbuf_store(): until the oldest entry leaves).  Uses none of
+ * the entries stbuf_store() and stbuf_load() use: a buffer is driven by
+ * one or the other.
+ */
+static inline uint64_t stbuf_store_time(struct stbuf *sb, uint64_t now)
+{
+	uint64_t stall = 0, oldest, drain;
+
+	if (!sb->cap)
+		return 0;
+	if (now < sb->now)
+		now = sb->now;
+	oldest = sb->tdrain[sb->thead];
+	if (oldest > now) { /* full: wait for the oldest entry to leave */
+		stall = oldest - now;
+		sb->full_stalls++;
+		sb->stall_cycles += stall;
+		now = oldest;
+	}
+	sb->now = now;
+	drain = now + sb->enter_latency;
+	if (drain < sb->last_drain + sb->drain_interval)
+		drain = sb->last_drain + sb->drain_interval;
+	sb->last_drain = drain;
+	sb->tdrain[sb->thead] = drain;
+	sb->thead = sb->thead + 1 == sb->cap ? 0 : sb->thead + 1;
 	return stall;
 }
 

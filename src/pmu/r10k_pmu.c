@@ -317,6 +317,19 @@ uint64_t hvpmu_r10k_pmu_mem_headroom(const struct hvpmu_r10k_pmu *pmu)
 	return best;
 }
 
+uint64_t hvpmu_r10k_pmu_mem_watch(const struct hvpmu_r10k_pmu *pmu)
+{
+	uint64_t w = 0;
+
+	for (unsigned n = 0; n < HVPMU_R10K_NCOUNTERS; n++) {
+		const struct r10k_event *e = event_of(pmu, n);
+
+		if (e->src == SRC_MEV && HVPMU_FEX(pmu->ctl[n], R10K_PERFCTL, IE))
+			w |= e->mevs;
+	}
+	return w;
+}
+
 uint32_t hvpmu_r10k_pmu_peek_control(const struct hvpmu_r10k_pmu *pmu, unsigned n)
 {
 	return n < HVPMU_R10K_NCOUNTERS ? pmu->ctl[n] : 0;
@@ -365,6 +378,7 @@ static void ops_feed(void *p, const struct hvpmu_pmu_feed *f, struct hvpmu_pmu_f
 static void ops_trap_taken(void *p) { (void)p; }
 static uint64_t ops_headroom(const void *p, uint64_t c) { return hvpmu_r10k_pmu_headroom(p, c); }
 static uint64_t ops_mem_headroom(const void *p) { return hvpmu_r10k_pmu_mem_headroom(p); }
+static uint64_t ops_mem_watch(const void *p) { return hvpmu_r10k_pmu_mem_watch(p); }
 
 _Static_assert(HVPMU_R10K_NCOUNTERS <= HVPMU_PMU_MAX_PIC, "counters fit the feed result");
 
@@ -378,6 +392,7 @@ const struct hvpmu_pmu_ops hvpmu_r10k_pmu_ops = {
 	.trap_taken = ops_trap_taken,
 	.headroom = ops_headroom,
 	.mem_headroom = ops_mem_headroom,
+	.mem_watch = ops_mem_watch,
 	.reg_read = ops_reg_read,
 	.reg_write = ops_reg_write,
 };

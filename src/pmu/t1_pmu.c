@@ -207,6 +207,16 @@ uint64_t hvpmu_t1_pmu_mem_headroom(const struct hvpmu_t1_pmu *pmu)
 	return hvpmu_t1_pmu_wants_memory(pmu) ? HVPMU_T1_PIC_WRAP - pmu->picl : UINT64_MAX;
 }
 
+uint64_t hvpmu_t1_pmu_mem_watch(const struct hvpmu_t1_pmu *pmu)
+{
+	return hvpmu_t1_pmu_wants_memory(pmu) ? picl_events[sl_of(pmu)].mevs : 0;
+}
+
+uint64_t hvpmu_t1_picl_mevs(unsigned sl)
+{
+	return sl < HVPMU_T1_NSL ? picl_events[sl].mevs : 0;
+}
+
 const char *hvpmu_t1_picl_name(unsigned sl)
 {
 	return sl < HVPMU_T1_NSL ? picl_events[sl].name : NULL;
@@ -284,6 +294,7 @@ static uint64_t ops_headroom(const void *p, uint64_t c)
 	return hvpmu_t1_pmu_headroom(p);
 }
 static uint64_t ops_mem_headroom(const void *p) { return hvpmu_t1_pmu_mem_headroom(p); }
+static uint64_t ops_mem_watch(const void *p) { return hvpmu_t1_pmu_mem_watch(p); }
 
 const struct hvpmu_pmu_ops hvpmu_t1_pmu_ops = {
 	.name = "t1",
@@ -295,6 +306,7 @@ const struct hvpmu_pmu_ops hvpmu_t1_pmu_ops = {
 	.trap_taken = ops_trap_taken,
 	.headroom = ops_headroom,
 	.mem_headroom = ops_mem_headroom,
+	.mem_watch = ops_mem_watch,
 	.reg_read = ops_reg_read,
 	.reg_write = ops_reg_write,
 };

@@ -340,6 +340,29 @@ int hvpmu_t4_event_needs_memory(unsigned sl, unsigned mask)
 	return g && (g->kind == HVPMU_T4_KIND_MEM || g->kind == HVPMU_T4_KIND_PIPE || sl == SL_CYCLES_GROUP);
 }
 
+uint64_t hvpmu_t4_event_mevs(unsigned sl, unsigned mask)
+{
+	uint64_t mevs = 0;
+
+	for (unsigned b = 0; b < 6; b++)
+		if (mask & (1u << b))
+			mevs |= hvpmu_t4_mem_events(sl, b);
+	return mevs;
+}
+
+int hvpmu_t4_event_needs_cycles(unsigned sl, unsigned mask)
+{
+	const struct hvpmu_t4_group *g = hvpmu_t4_group(sl);
+	uint32_t causes = 0;
+
+	if (!g || g->kind == HVPMU_T4_KIND_CYCLES)
+		return g != NULL;
+	for (unsigned b = 0; g->kind == HVPMU_T4_KIND_PIPE && b < 6; b++)
+		if (mask & (1u << b))
+			causes |= hvpmu_t4_pipe_causes(sl, b);
+	return causes != 0;
+}
+
 /*
  * KIND_PIPE groups: mask bit -> pipeline cycle causes (docs/timing-model.md
  * §"Events").  TABLE 10-2 sl=1: Sel-0-wait holds the drain cycles and every

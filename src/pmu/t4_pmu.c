@@ -428,6 +428,19 @@ uint64_t hvpmu_t4_pmu_mem_headroom(const struct hvpmu_t4_pmu *pmu)
 	return best;
 }
 
+uint64_t hvpmu_t4_pmu_mem_watch(const struct hvpmu_t4_pmu *pmu)
+{
+	uint64_t w = 0;
+
+	for (unsigned i = 0; i < HVPMU_T4_NPIC; i++) {
+		const struct t4_counter *c = &pmu->c[i];
+
+		if (c->kind == HVPMU_T4_KIND_MEM && HVPMU_FEX(c->pcr, T4_PCR, UT))
+			w |= c->mevs;
+	}
+	return w;
+}
+
 /* ---- the machine's interface (hvpmu/pmu.h) ---- */
 
 _Static_assert(HVPMU_T4_NPIC <= HVPMU_PMU_MAX_PIC, "PICs fit the feed result");
@@ -485,6 +498,7 @@ static void ops_feed(void *p, const struct hvpmu_pmu_feed *f, struct hvpmu_pmu_f
 static void ops_trap_taken(void *p) { (void)p; }
 static uint64_t ops_headroom(const void *p, uint64_t c) { return hvpmu_t4_pmu_headroom(p, c); }
 static uint64_t ops_mem_headroom(const void *p) { return hvpmu_t4_pmu_mem_headroom(p); }
+static uint64_t ops_mem_watch(const void *p) { return hvpmu_t4_pmu_mem_watch(p); }
 
 const struct hvpmu_pmu_ops hvpmu_t4_pmu_ops = {
 	.name = "t4",
@@ -496,6 +510,7 @@ const struct hvpmu_pmu_ops hvpmu_t4_pmu_ops = {
 	.trap_taken = ops_trap_taken,
 	.headroom = ops_headroom,
 	.mem_headroom = ops_mem_headroom,
+	.mem_watch = ops_mem_watch,
 	.reg_read = ops_reg_read,
 	.reg_write = ops_reg_write,
 };

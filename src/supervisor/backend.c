@@ -168,6 +168,7 @@ int hvpmu_sv_event_supported(const struct hvpmu_sv_backend *be, uint64_t config)
 uint32_t hvpmu_sv_event_pics(const struct hvpmu_sv_backend *be, uint64_t config) { return be->pics(config); }
 int hvpmu_sv_event_shared(const struct hvpmu_sv_backend *be, uint64_t config) { return be->shared(config); }
 int hvpmu_sv_event_generic(const struct hvpmu_sv_backend *be, uint64_t config) { return be->generic(config); }
+unsigned hvpmu_sv_event_reads(const struct hvpmu_sv_backend *be, uint64_t config) { return be->reads(config); }
 unsigned hvpmu_sv_event_features(const struct hvpmu_sv_backend *be, uint64_t config) { return be->features(config); }
 
 int hvpmu_sv_event_emask(const struct hvpmu_sv_backend *be, uint64_t config, uint64_t emask, uint64_t *out)

@@ -180,6 +180,7 @@ const struct hvpmu_sv_backend sv_backend_origin = {
 	.pics = pics,
 	.shared = shared,
 	.generic = generic,
+	.reads = features, /* the whole model for a memory event (hvpmu_r10k_event_needs) */
 	.features = features,
 	.kinds = NULL,
 	.nkinds = 0,

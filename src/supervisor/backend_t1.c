@@ -95,11 +95,20 @@ static int generic(uint64_t config)
 	return config == HVPMU_SV_T1_PICH ? HVPMU_SV_GENERIC_INSTRUCTIONS : HVPMU_SV_GENERIC_NONE;
 }
 
-/* PICL's cache, TLB and store-buffer events need the memory model. */
+/* PICL's cache, TLB and store-buffer events: the outputs their memory
+ * events are (hvpmu_machine_mev_features). */
+static unsigned reads(uint64_t config)
+{
+	return config == HVPMU_SV_T1_PICH ? 0 : hvpmu_machine_mev_features(hvpmu_t1_picl_mevs((unsigned)config));
+}
+
+/* and they run on the modeled time: the running time is %tick
+ * (hvpmu/supervisor.h) */
 static unsigned features(uint64_t config)
 {
-	return config != HVPMU_SV_T1_PICH && (config >= HVPMU_T1_SL_IC_MISS || config == HVPMU_T1_SL_SB_FULL)
-		       ? HVPMU_FEAT_MEMORY : 0;
+	unsigned f = reads(config);
+
+	return f ? f | HVPMU_FEAT_CYCLES : 0;
 }
 
 static const struct sv_uncore_kind kinds[] = {
@@ -138,6 +147,7 @@ const struct hvpmu_sv_backend sv_backend_t1 = {
 	.pics = pics,
 	.shared = shared,
 	.generic = generic,
+	.reads = reads,
 	.features = features,
 	.kinds = kinds,
 	.nkinds = sizeof kinds / sizeof kinds[0],

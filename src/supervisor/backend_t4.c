@@ -141,7 +141,9 @@ static int generic(uint64_t config)
 	return HVPMU_SV_GENERIC_NONE;
 }
 
-static unsigned features(uint64_t config)
+/* What (sl, mask) reads: taken outcomes, mispredicts, the outputs its
+ * memory events are (hvpmu_machine_mev_features), cycles. */
+static unsigned reads(uint64_t config)
 {
 	unsigned sl = sl_of(config), mask = mask_of(config), f = 0;
 
@@ -149,9 +151,18 @@ static unsigned features(uint64_t config)
 		f |= HVPMU_FEAT_TAKEN;
 	if (hvpmu_t4_event_needs_branches(sl, mask))
 		f |= HVPMU_FEAT_BRANCHES;
-	if (hvpmu_t4_event_needs_memory(sl, mask))
-		f |= HVPMU_FEAT_MEMORY;
+	f |= hvpmu_machine_mev_features(hvpmu_t4_event_mevs(sl, mask));
+	if (hvpmu_t4_event_needs_cycles(sl, mask))
+		f |= HVPMU_FEAT_CYCLES;
 	return f;
+}
+
+/* A memory or pipeline group's counter (and sl=26) runs on the modeled
+ * time: its running time is %tick (hvpmu/supervisor.h). */
+static unsigned features(uint64_t config)
+{
+	return reads(config) |
+	       (hvpmu_t4_event_needs_memory(sl_of(config), mask_of(config)) ? HVPMU_FEAT_CYCLES : 0u);
 }
 
 static const char *dram_name(unsigned code) { return code <= DRAM_MAX_SEL ? hvpmu_t4_dram_sel_name(code) : NULL; }
@@ -188,6 +199,7 @@ const struct hvpmu_sv_backend sv_backend_t4 = {
 	.pics = pics,
 	.shared = shared,
 	.generic = generic,
+	.reads = reads,
 	.features = features,
 	.kinds = kinds,
 	.nkinds = sizeof kinds / sizeof kinds[0],

@@ -178,6 +178,10 @@ struct hvpmu_sv_backend {
 	uint32_t (*pics)(uint64_t config);
 	int (*shared)(uint64_t config);
 	int (*generic)(uint64_t config);
+	/* what counting it reads of the model (enum hvpmu_feature) */
+	unsigned (*reads)(uint64_t config);
+	/* what the run needs for it: reads, and the exact modeled time for
+	 * the events the memory model serves (backend.c) */
 	unsigned (*features)(uint64_t config);
 	const struct sv_uncore_kind *kinds;
 	unsigned nkinds;

@@ -177,6 +177,47 @@ static void test_full_stalls_and_cycles(void **state)
  * one entered and waits 1 cycle for the next exit (docs/memory-validation.md
  * sb_burst): 16 stores stall 12 + 7 = 19 cycles.
  */
+/* stbuf_store_time() (the drain cycles of the last `cap` stores) stalls
+ * exactly as stbuf_store() for any sequence of store cycles: T4, T1 and
+ * odd shapes (no commit, a drain interval of 0 or longer than the
+ * latency), cycles mostly rising in bursts and gaps, now and then earlier
+ * than the last (time never runs backwards in the buffer). */
+static void test_time_only_stalls(void **state)
+{
+	static const uint32_t shapes[][4] = {
+		{ 8, 4, 20, 2 }, { 8, 0, 22, 22 }, { 3, 1, 5, 0 }, { 16, 2, 7, 9 }, { 1, 0, 3, 1 },
+	};
+	uint64_t x = 88172645463325252u;
+
+	(void)state;
+	for (unsigned k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+		static struct stbuf a, b;
+		uint64_t now = 100, stalls = 0;
+
+		assert_int_equal(stbuf_init(&a, shapes[k][0], shapes[k][1], shapes[k][2], shapes[k][3]), 0);
+		assert_int_equal(stbuf_init(&b, shapes[k][0], shapes[k][1], shapes[k][2], shapes[k][3]), 0);
+		for (unsigned i = 0; i < 200000; i++) {
+			uint64_t wa, wb, r;
+
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			r = x % 100;
+			now += r < 60 ? 1 : r < 85 ? x % 4 : r < 97 ? x % 40 : 0;
+			if (r == 99 && now > 30)
+				now -= x % 30;
+			wa = stbuf_store(&a, now, 8 * (x % 512), 8);
+			wb = stbuf_store_time(&b, now);
+			assert_int_equal(wa, wb);
+			stalls += wa != 0;
+			if (wa)
+				now += wa;
+		}
+		assert_true(stalls > 0);
+		assert_int_equal(a.full_stalls, b.full_stalls);
+		assert_int_equal(a.stall_cycles, b.stall_cycles);
+		assert_int_equal(b.filter, 0);
+	}
+}
+
 static void test_t4_burst(void **state)
 {
 	struct stbuf sb;
@@ -287,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_filter),
 		cmocka_unit_test(test_drain_rate),
 		cmocka_unit_test(test_full_stalls_and_cycles),
+		cmocka_unit_test(test_time_only_stalls),
 		cmocka_unit_test(test_t4_burst),
 		cmocka_unit_test(test_machine_sl19),
 		cmocka_unit_test(test_machine_t1_sb_full),

@@ -13,10 +13,7 @@
  */
 #define N 1000
 #define ROUNDS 2
-#define CLONE_FLAGS 0x350f00
-#define STACK_BIAS 2047
-#define MIN_FRAME 176
-#define CSTACK_SIZE 8192
+#include "clone_thread.inc"
 
 	.text
 	.globl	_start
@@ -28,19 +25,7 @@ _start:
 	or	%l1, %lo(tid), %l1			! %l1 = &tid
 	mov	-1, %o2
 	stw	%o2, [%l1]				! tid = -1 until the clone sets it
-	sethi	%hi(CLONE_FLAGS), %o0
-	or	%o0, %lo(CLONE_FLAGS), %o0		! flags
-	sethi	%hi(cstack + CSTACK_SIZE - MIN_FRAME - STACK_BIAS), %o1
-	or	%o1, %lo(cstack + CSTACK_SIZE - MIN_FRAME - STACK_BIAS), %o1	! child %sp
-	mov	%l1, %o2				! parent_tid
-	clr	%o3					! tls
-	mov	%l1, %o4				! child_tid
-	mov	217, %g1				! clone
-	ta	0x6d
-	bcs,pn	%xcc, .Lfail
-	 nop
-	brnz,pn	%o1, .Lchild				! %o1 = 1: child
-	 nop
+	CLONE_THREAD .Lchild, .Lfail
 
 	/* main thread: wait until the child's exit clears tid */
 .Lwait:
@@ -64,27 +49,17 @@ _start:
 
 	/* child thread: N prefetches, then exit(0) of this thread */
 .Lchild:
-	sethi	%hi(N), %l0
-	or	%l0, %lo(N), %l0
-.Lcloop:
-	prefetch [%l1], 0				! SW_prefetch
-	subcc	%l0, 1, %l0
-	bne,pt	%xcc, .Lcloop
-	 nop
+	PREFETCHES N
 	mov	1, %g1					! exit
 	clr	%o0
 	ta	0x6d
 
 .Lfail:
-	mov	188, %g1				! exit_group(1)
-	mov	1, %o0
-	ta	0x6d
+	FAIL_EXIT
 	.size	_start, . - _start
 
 	.data
 	.align	8
 tid:	.word	-1
 
-	.bss
-	.align	16
-cstack:	.skip	CSTACK_SIZE
+	CSTACK

@@ -580,7 +580,7 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 		}
 		default: { /* R_CTL */
 			unsigned op = R_CTL_OP(e.w0);
-			uint64_t len = op == C_SYSCALL ? 4 : op == C_SYSRET ? 2 : 1;
+			uint64_t len = R_SLOTS(e.w0);
 
 			if (head - t < len) { /* the rest of it is not published yet */
 				*blocked = 1;
@@ -744,18 +744,13 @@ static int next_publication(struct rproc *p, unsigned i, uint64_t *end, uint64_t
 		return 0;
 	while (t < head) {
 		struct remote_rec e = rec_at(rg, t);
-		unsigned op = R_CTL_OP(e.w0);
 
-		if (R_KIND(e.w0) != R_CTL) {
-			t++;
-			continue;
-		}
-		if (op == C_SEQ) {
+		if (R_KIND(e.w0) == R_CTL && R_CTL_OP(e.w0) == C_SEQ) {
 			*end = t + 1;
 			*ticket = e.w1;
 			return 1;
 		}
-		t += op == C_SYSCALL ? 4 : op == C_SYSRET ? 2 : 1;
+		t += R_SLOTS(e.w0);
 	}
 	return 0;
 }
@@ -812,8 +807,7 @@ static uint64_t runnable_min(struct hvpmu_remote *r)
 			if (!avail || avail > REMOTE_RING_SLOTS)
 				continue;
 			e = rec_at(rg, p->tail[i]);
-			if (R_KIND(e.w0) == R_CTL &&
-			    avail < (R_CTL_OP(e.w0) == C_SYSCALL ? 4u : R_CTL_OP(e.w0) == C_SYSRET ? 2u : 1u))
+			if (avail < R_SLOTS(e.w0))
 				continue;
 			tick = p->v[i] ? hvpmu_machine_tick(r->m, p->v[i]->strand) : 0;
 			if (tick < min)

@@ -79,6 +79,10 @@ enum { C_NOP = 0, C_START = 1, C_EXIT = 2, C_SYSCALL = 3, C_SYSRET = 4, C_END = 
 #define R_INSN_IDX(w0) ((unsigned)(((w0) >> 12) & 0xfffu))
 #define R_MEM_SHIFT(w0) ((unsigned)(((w0) >> 3) & 7u))
 #define R_MEM_STORE(w0) ((unsigned)(((w0) >> 6) & 1u))
+/* Slots of the record whose first slot has w0 (a system call's arguments
+ * and a return value follow their R_CTL slot). */
+#define R_SLOTS(w0) \
+	(R_KIND(w0) != R_CTL ? 1u : R_CTL_OP(w0) == C_SYSCALL ? 4u : R_CTL_OP(w0) == C_SYSRET ? 2u : 1u)
 
 struct remote_rec {
 	uint64_t w0, w1;

@@ -41,7 +41,9 @@ int hvpmu_qemu_source_start(uint64_t id, const struct qemu_info_t *info, struct 
  * `service` (an abstract Unix-domain socket name), whose machine runs
  * `isa`; exec_of is 0 for the run's first program, else the service's
  * number of the image whose execve this program is; comm the program's
- * file name (for per-process counts; NULL: none).  Fork children attach
+ * file name (for per-process counts; NULL: none); guest the service's
+ * guest to run in (md guests[].name, "" = the first; the plugin argument
+ * guest=NAME).  Fork children attach
  * themselves, and an execve of a program of the ISA runs it attached.
  * Returns -1 after one line on stderr (plugin API version, QEMU target,
  * name); 0 otherwise, also when the service cannot be reached or refuses
@@ -49,7 +51,7 @@ int hvpmu_qemu_source_start(uint64_t id, const struct qemu_info_t *info, struct 
  * process.
  */
 int hvpmu_qemu_attach_start(uint64_t id, const struct qemu_info_t *info, const struct hvpmu_isa *isa,
-			    const char *service, uint32_t exec_of, const char *comm);
+			    const char *service, uint32_t exec_of, const char *comm, const char *guest);
 /* Attached and counted. */
 int hvpmu_qemu_attach_active(void);
 

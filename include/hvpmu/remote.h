@@ -65,6 +65,50 @@ int hvpmu_remote_doorbell(const struct hvpmu_remote *r);
 int hvpmu_remote_attach(struct hvpmu_remote *r, const void *hello, size_t n, int peer_pid, uint32_t *process,
 			void *welcome, size_t welcome_len, size_t *wlen, int *area_fd);
 
+/*
+ * A standing service's connections (docs/service.md "Guests and
+ * monitors"): hvpmu_remote_hello checks any hello (n bytes) and says what
+ * it is: a process image (then hvpmu_remote_attach), a tool's monitor of
+ * guest `guest` (HVPMU_REMOTE_MONITOR: the hello came with the request
+ * file and the result area), or a question about the machine
+ * (HVPMU_REMOTE_DESCRIBE: answer with hvpmu_remote_machine); *pid is the
+ * pid it claims, guest[HVPMU_REMOTE_GUEST_MAX] the guest's name ("" = the
+ * first).  Returns 0, or an errno with a one-line reason in why.
+ */
+#define HVPMU_REMOTE_GUEST_MAX 32
+enum hvpmu_remote_kind { HVPMU_REMOTE_IMAGE, HVPMU_REMOTE_MONITOR, HVPMU_REMOTE_DESCRIBE };
+int hvpmu_remote_hello(const void *hello, size_t n, enum hvpmu_remote_kind *kind, int *pid, char *guest,
+		       char *why, size_t len);
+/* The welcome with `status` (0, or an errno and a one-line reason) into
+ * buf[n]; returns its size. */
+size_t hvpmu_remote_welcome(void *buf, size_t n, int status, const char *reason);
+/* The answer to a describe: the machine was built from built-in
+ * description `platform` with file md_path ("" = none) over it, and md is
+ * what came out (its guests' names).  Into buf[n]; returns its size. */
+size_t hvpmu_remote_machine(void *buf, size_t n, const char *platform, const char *md_path, const struct hvpmu_md *md);
+
+/*
+ * The tools' side.  hvpmu_remote_describe asks the service at abstract
+ * socket name `address` what machine it runs.  hvpmu_remote_monitor
+ * starts a monitor of guest `guest` ("" = the first) with the request
+ * file req_fd and the result area area_fd (both sent, not closed) and
+ * returns the connection (close-on-exec) once the service said yes: the
+ * caller's shutdown(SHUT_WR) ends the monitor, and the service closes
+ * the connection after the final publication (also when the monitor's
+ * time is up).  Both return 0 / the descriptor, or -1 with a one-line
+ * reason in err (no such service, its refusal: no such guest, the
+ * hypervisor's ENOACCESS, ...) and *status the errno.
+ */
+struct hvpmu_remote_machine_info {
+	char platform[16];
+	char md_path[4096];
+	unsigned nguests;
+	char guest[8][HVPMU_REMOTE_GUEST_MAX];
+};
+int hvpmu_remote_describe(const char *address, struct hvpmu_remote_machine_info *out, char *err, size_t errlen);
+int hvpmu_remote_monitor(const char *address, const char *guest, int req_fd, int area_fd, int *status, char *err,
+			 size_t errlen);
+
 /* The image's connection closed: once its published records have run,
  * it is gone (killed if it had not ended: its threads stop). */
 void hvpmu_remote_detach(struct hvpmu_remote *r, uint32_t process);
@@ -93,6 +137,11 @@ uint32_t hvpmu_remote_expecting(struct hvpmu_remote *r);
 /* Images attached so far, and those that have not ended. */
 uint32_t hvpmu_remote_images(const struct hvpmu_remote *r);
 uint32_t hvpmu_remote_live(const struct hvpmu_remote *r);
+/* Images whose connection has closed and whose published records have
+ * not all run yet (a standing service ends a monitor once none is left,
+ * so that a program that ended before its tool stopped counting is
+ * counted to its end). */
+uint32_t hvpmu_remote_draining(const struct hvpmu_remote *r);
 
 /* The host pid of image `process` (0 if none); the image it was forked
  * or execve'd from (0: none, the root); its program's file name as the
@@ -100,6 +149,10 @@ uint32_t hvpmu_remote_live(const struct hvpmu_remote *r);
 int hvpmu_remote_pid(const struct hvpmu_remote *r, uint32_t process);
 uint32_t hvpmu_remote_from(const struct hvpmu_remote *r, uint32_t process);
 const char *hvpmu_remote_comm(const struct hvpmu_remote *r, uint32_t process);
+/* The md guest (guests[] index) image `process` runs in: the hello's
+ * guest for a root image, its parent's for the others; its threads get
+ * that guest's strands only. */
+unsigned hvpmu_remote_guest(const struct hvpmu_remote *r, uint32_t process);
 
 /* How image `process` ended: 0 exit or exec, else the signal; -1 if it has
  * not. */

@@ -28,6 +28,7 @@
 #ifndef HVPMU_SESSION_H
 #define HVPMU_SESSION_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <hvpmu/supervisor.h>
@@ -103,6 +104,16 @@ struct stat_request {
 	uint32_t mdperf_sets;    /* md_perf_control_t ctrl_bits: bit i = set i (0x3f: all) */
 	int follow;              /* the tool's: count the program's process tree through a service
 				    (docs/service.md); not part of the request file */
+	uint64_t monitor_cycles; /* a monitor of a running service (hvpmu_session_monitor_start): it
+				    ends after this many cycles of the machine's time (0: when its
+				    tool says so) */
+	uint32_t features;       /* HVPMU_FEAT_* the machine models beyond what the events need (a
+				    standing service's: every part, for the monitors to come);
+				    not part of the request file */
+	char service[100];       /* the tool's: a running service's name (hvpmu serve --name) to
+				    attach to or monitor ("" = none); not part of the request file */
+	char guest[32];          /* the tool's: the service's guest (md guests[].name; "" = the
+				    first); not part of the request file */
 };
 
 /* `hvpmu stat --per-process` (a service's run, docs/service.md): one
@@ -217,6 +228,54 @@ struct hvpmu_isa;
  * that cannot be opened, no memory).
  */
 int hvpmu_session_create(const struct stat_request *rq, struct hvpmu_session **out, char *err, size_t errlen);
+/*
+ * The guest OS of guest `guest` (md guests[], 0..nguests-1) of a machine
+ * with several guests (a standing service, hvpmu serve): as
+ * hvpmu_session_create, with the guest's driver (its strands, its
+ * hypercalls under its policy); host NULL builds the machine from the
+ * request's description, otherwise the guest shares host's machine and
+ * platform services (host outlives it).  The machine's OS handler is the
+ * caller's: it passes each event to the guest owning the event's strand
+ * (hvpmu_session_os_event).  flags: HVPMU_SESSION_STANDING, the guest OS
+ * of a standing service, starts without a counter driver (each monitor
+ * brings one: hvpmu_session_monitor_start).  Same returns as
+ * hvpmu_session_create, also -1 for a guest the description does not have.
+ */
+#define HVPMU_SESSION_STANDING 1u
+int hvpmu_session_create_guest(const struct stat_request *rq, struct hvpmu_session *host, unsigned guest,
+			       unsigned flags, struct hvpmu_session **out, char *errbuf, size_t errlen);
+struct hvpmu_os_call;
+/* The guest OS's part of a machine OS event (hvpmu_machine_os_event). */
+void hvpmu_session_os_event(struct hvpmu_session *s, const struct hvpmu_os_call *c);
+
+/*
+ * A monitor (docs/service.md "Guests and monitors"): a tool of the guest
+ * (hvpmu stat -a, cpustat, busstat against a running service) has the
+ * guest OS program request *rq's events on every strand of the guest
+ * (started now on those that run a thread, later on the others as
+ * threads start) and its busstat devices, sampled every sample_cycles of
+ * the machine's time `now` (the service's clock: cycles), for
+ * rq->monitor_cycles (0: until hvpmu_session_monitor_end), publishing
+ * into the result area of descriptor rq->result_fd (which the session
+ * maps and closes).  One monitor per guest at a time.  Returns 0, or an
+ * errno with a one-line reason in err: EBUSY (a monitor runs), EINVAL (a
+ * request the service cannot serve: mmustat, mdperf, an overflow log, a
+ * platform without a driver, events needing parts the machine does not
+ * model), EACCES (the hypervisor refused the device counters: the
+ * guest's perfctraccess, sun4v-hypervisor.md).
+ */
+int hvpmu_session_monitor_start(struct hvpmu_session *s, const struct stat_request *rq, uint64_t now, char *errbuf,
+				size_t errlen);
+/* The machine's time is `now` (cycles): busstat samples that are due.
+ * Returns 1 when the monitor's duration is over (end it), else 0. */
+int hvpmu_session_monitor_tick(struct hvpmu_session *s, uint64_t now);
+/* End the monitor at the machine's time `now`: the last, partial
+ * interval sampled, the counters stopped, the final publication; the
+ * guest OS goes on without counters. */
+void hvpmu_session_monitor_end(struct hvpmu_session *s, uint64_t now);
+/* 1 while a monitor runs. */
+int hvpmu_session_monitoring(const struct hvpmu_session *s);
+
 /* Free the session and everything it built. */
 void hvpmu_session_destroy(struct hvpmu_session *s);
 /* The machine the program runs on, and the instruction set of its
@@ -246,6 +305,40 @@ int hvpmu_session_process(struct hvpmu_session *s, uint32_t process, uint32_t pa
  * Returns 0, or -1 with a one-line reason in err.  Blocks; one per process.
  */
 int hvpmu_service_run(const struct stat_request *rq, int listen_fd, int root_fd, char *err, size_t errlen);
+
+/*
+ * A standing service (hvpmu serve, docs/service.md "Guests and
+ * monitors"): the machine of the request's description (platform,
+ * md_path, placement) with a guest OS for each of its guests, each under
+ * its own policy (perfctraccess, strands).  Programs attach to a guest
+ * (hello's guest name, hvpmu run --guest), tools monitor a guest's
+ * counters (hvpmu stat -a, cpustat, busstat --service), describe
+ * requests name the machine.  The machine models every part (a monitor
+ * may come at any time).  Returns once *stop is set (a signal handler's
+ * flag; the loop looks at it at least every 50 ms): the guests' programs
+ * are stopped where they are and every monitor gets its final
+ * publication.  Returns 0, or -1 with a one-line reason in err.  Blocks.
+ */
+int hvpmu_service_serve(const struct stat_request *rq, int listen_fd, const volatile sig_atomic_t *stop,
+			char *errbuf, size_t errlen);
+
+/*
+ * The tools' side of a standing service named `name` (hvpmu serve --name;
+ * 1..HVPMU_SERVICE_NAME_MAX characters without '/', ',' or blanks).  Its
+ * socket is abstract (no file) and per user: hvpmu_service_address gives
+ * its name (out[n], at least 128 bytes), or -1 for a bad name.
+ * hvpmu_service_listen: the listening socket for hvpmu serve (-1 with a
+ * reason, e.g. one runs already).  hvpmu_service_describe: the machine
+ * the service runs (hvpmu/remote.h).  hvpmu_service_monitor: start a
+ * monitor (hvpmu_remote_monitor).  Errors: -1 with a one-line reason.
+ */
+#define HVPMU_SERVICE_NAME_MAX 64
+struct hvpmu_remote_machine_info;
+int hvpmu_service_address(const char *name, char *out, size_t n);
+int hvpmu_service_listen(const char *name, char *errbuf, size_t errlen);
+int hvpmu_service_describe(const char *name, struct hvpmu_remote_machine_info *out, char *errbuf, size_t errlen);
+int hvpmu_service_monitor(const char *name, const char *guest, int req_fd, int area_fd, int *status, char *errbuf,
+			  size_t errlen);
 
 #ifdef __cplusplus
 }

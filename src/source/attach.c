@@ -67,6 +67,7 @@ static struct {
 	const struct hvpmu_isa *isa;
 	char service[REMOTE_NAME_MAX];
 	char comm[16];         /* the program's file name */
+	char guest[REMOTE_GUEST_MAX]; /* the service's guest it runs in ("" = the first) */
 	int conn;              /* the control connection (-1: none) */
 	int efd;               /* the service's doorbell */
 	struct remote_area *area;
@@ -124,6 +125,8 @@ static int connect_service(enum remote_how how, uint32_t parent, uint32_t base)
 	snprintf(h.isa, sizeof h.isa, "%s", A.isa->name);
 	if (how != REMOTE_FORK)
 		snprintf(h.comm, sizeof h.comm, "%s", A.comm);
+	if (how == REMOTE_ROOT)
+		snprintf(h.guest, sizeof h.guest, "%s", A.guest);
 	/* abstract name: sun_path[0] = 0, then the name (no file to clean up) */
 	memcpy(sa.sun_path + 1, A.service, strlen(A.service));
 	s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
@@ -699,7 +702,7 @@ void hvpmu_qemu_attach_end(int sig)
 }
 
 int hvpmu_qemu_attach_start(uint64_t id, const struct qemu_info_t *info, const struct hvpmu_isa *isa,
-			    const char *service, uint32_t exec_of, const char *comm)
+			    const char *service, uint32_t exec_of, const char *comm, const char *guest)
 {
 	if (qemu_source_check(info, isa))
 		return -1;
@@ -707,6 +710,11 @@ int hvpmu_qemu_attach_start(uint64_t id, const struct qemu_info_t *info, const s
 		fprintf(stderr, "hvpmu plugin: bad service name\n");
 		return -1;
 	}
+	if (!guest || strlen(guest) >= sizeof A.guest) {
+		fprintf(stderr, "hvpmu plugin: bad guest name\n");
+		return -1;
+	}
+	snprintf(A.guest, sizeof A.guest, "%s", guest);
 	A.isa = isa;
 	snprintf(A.service, sizeof A.service, "%s", service);
 	snprintf(A.comm, sizeof A.comm, "%s", comm ? comm : "");

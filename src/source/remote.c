@@ -39,6 +39,7 @@ struct rproc {
 	int pid;
 	uint32_t from;            /* FORK, EXEC: the image it comes from (0: the root) */
 	char comm[16];
+	unsigned guest;           /* the md guest it runs in (its strands) */
 	struct remote_area *area; /* mapped while the image or a fork child of it lives (refs) */
 	int refs;                 /* the image itself until it ends, and each living fork child */
 	struct rproc *parent;     /* a fork child: the ids below `base` are its */
@@ -181,12 +182,12 @@ int remote_hello_check(const void *msg, size_t n, char *why, size_t len)
 			 h.version, REMOTE_PROTO_VERSION);
 		return EPROTO;
 	}
-	if (h.how > REMOTE_EXEC) {
+	if (h.how > REMOTE_DESCRIBE) {
 		snprintf(why, len, "hello: unknown kind %u", h.how);
 		return EPROTO;
 	}
-	if (!memchr(h.isa, 0, sizeof h.isa) || !memchr(h.comm, 0, sizeof h.comm)) {
-		snprintf(why, len, "hello: ISA or program name not terminated");
+	if (!memchr(h.isa, 0, sizeof h.isa) || !memchr(h.comm, 0, sizeof h.comm) || !memchr(h.guest, 0, sizeof h.guest)) {
+		snprintf(why, len, "hello: ISA, program or guest name not terminated");
 		return EPROTO;
 	}
 	if (h.base > REMOTE_MAX_BLOCKS * 64u) {
@@ -298,6 +299,59 @@ static int refuse(void *welcome, size_t wlen_max, size_t *wlen, int status, cons
 	return status;
 }
 
+int hvpmu_remote_hello(const void *hello, size_t n, enum hvpmu_remote_kind *kind, int *pid, char *guest,
+		       char *why, size_t len)
+{
+	struct remote_hello h;
+	int rc = remote_hello_check(hello, n, why, len);
+
+	if (rc)
+		return rc;
+	memcpy(&h, hello, sizeof h);
+	*kind = h.how == REMOTE_MONITOR ? HVPMU_REMOTE_MONITOR
+		: h.how == REMOTE_DESCRIBE ? HVPMU_REMOTE_DESCRIBE : HVPMU_REMOTE_IMAGE;
+	*pid = h.pid;
+	memcpy(guest, h.guest, sizeof h.guest);
+	return 0;
+}
+
+size_t hvpmu_remote_welcome(void *buf, size_t n, int status, const char *reason)
+{
+	struct remote_welcome w = { .magic = REMOTE_WELCOME_MAGIC, .version = REMOTE_PROTO_VERSION, .status = status };
+
+	snprintf(w.reason, sizeof w.reason, "%s", reason ? reason : "");
+	n = n < sizeof w ? n : sizeof w;
+	memcpy(buf, &w, n);
+	return n;
+}
+
+size_t hvpmu_remote_machine(void *buf, size_t n, const char *platform, const char *md_path, const struct hvpmu_md *md)
+{
+	struct remote_machine d = { .magic = REMOTE_MACHINE_MAGIC, .version = REMOTE_PROTO_VERSION };
+
+	snprintf(d.platform, sizeof d.platform, "%s", platform);
+	snprintf(d.md_path, sizeof d.md_path, "%s", md_path);
+	d.nguests = md->nguests < 8 ? md->nguests : 8;
+	for (uint32_t g = 0; g < d.nguests; g++)
+		snprintf(d.guest[g], sizeof d.guest[g], "%s", md->guests[g].name);
+	n = n < sizeof d ? n : sizeof d;
+	memcpy(buf, &d, n);
+	return n;
+}
+
+/* The md guest named `name` ("" = the first), or -1. */
+static int guest_by_name(const struct hvpmu_remote *r, const char *name)
+{
+	const struct hvpmu_md *md = hvpmu_machine_md(r->m);
+
+	if (!name[0])
+		return md->nguests ? 0 : -1;
+	for (uint32_t i = 0; i < md->nguests; i++)
+		if (strcmp(md->guests[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
 int hvpmu_remote_attach(struct hvpmu_remote *r, const void *hello, size_t n, int peer_pid, uint32_t *process,
 			void *welcome, size_t welcome_len, size_t *wlen, int *area_fd)
 {
@@ -305,7 +359,7 @@ int hvpmu_remote_attach(struct hvpmu_remote *r, const void *hello, size_t n, int
 	struct remote_welcome w = { .magic = REMOTE_WELCOME_MAGIC, .version = REMOTE_PROTO_VERSION };
 	struct rproc *p, *parent = NULL;
 	char why[128];
-	int rc, fd;
+	int rc, fd, guest = 0;
 
 	*area_fd = -1;
 	*process = 0;
@@ -314,6 +368,8 @@ int hvpmu_remote_attach(struct hvpmu_remote *r, const void *hello, size_t n, int
 	memcpy(&h, hello, sizeof h);
 	if (h.pid != peer_pid)
 		return refuse(welcome, welcome_len, wlen, EPERM, "hello: pid is not the caller's");
+	if (h.how > REMOTE_EXEC)
+		return refuse(welcome, welcome_len, wlen, EPROTO, "hello: not a process image");
 	if (strcmp(h.isa, r->isa->name) != 0) {
 		snprintf(why, sizeof why, "the machine's processors run %s, not %s", r->isa->name, h.isa);
 		return refuse(welcome, welcome_len, wlen, ENOEXEC, why);
@@ -324,6 +380,10 @@ int hvpmu_remote_attach(struct hvpmu_remote *r, const void *hello, size_t n, int
 			return refuse(welcome, welcome_len, wlen, ESRCH, "hello: no such parent image");
 		if (h.how == REMOTE_FORK && h.base < parent->base)
 			return refuse(welcome, welcome_len, wlen, EPROTO, "hello: fork base below the parent's");
+	}
+	if (h.how == REMOTE_ROOT && (guest = guest_by_name(r, h.guest)) < 0) {
+		snprintf(why, sizeof why, "the machine has no guest %.32s", h.guest);
+		return refuse(welcome, welcome_len, wlen, ENOENT, why);
 	}
 	if (r->nproc >= HVPMU_CTX_MAX)
 		return refuse(welcome, welcome_len, wlen, EAGAIN, "the machine has no MMU context left for a process");
@@ -352,6 +412,7 @@ int hvpmu_remote_attach(struct hvpmu_remote *r, const void *hello, size_t n, int
 	p->refs = 1;
 	p->pid = h.pid;
 	p->from = h.how == REMOTE_ROOT ? 0 : h.parent;
+	p->guest = parent ? parent->guest : (unsigned)guest;
 	memcpy(p->comm, h.comm, sizeof p->comm);
 	if (h.how == REMOTE_FORK) {
 		p->parent = parent;
@@ -463,16 +524,21 @@ static struct rblock *block_of(struct rproc *p, uint64_t id)
 	return rb;
 }
 
-/* The first free vCPU slot in placement order, started for a thread of p. */
+/* The first free vCPU slot in placement order on a strand of p's guest,
+ * started for a thread of p. */
 static struct vcpu *vcpu_new(struct hvpmu_remote *r, struct rproc *p)
 {
+	const struct hvpmu_md *md = hvpmu_machine_md(r->m);
+	const struct hvpmu_md_guest *g = &md->guests[p->guest];
+
 	for (uint32_t k = 0; k < P.nvcpu; k++) {
 		struct vcpu *v = &P.vcpu[k];
+		uint32_t strand = hvpmu_md_vcpu_strand(md, k);
 
-		if (v->live)
+		if (v->live || strand - g->first_strand >= g->nstrands)
 			continue;
 		lock();
-		if (feed_vcpu_start(v, hvpmu_md_vcpu_strand(hvpmu_machine_md(r->m), k), p->num)) {
+		if (feed_vcpu_start(v, strand, p->num)) {
 			unlock();
 			return NULL;
 		}
@@ -480,8 +546,8 @@ static struct vcpu *vcpu_new(struct hvpmu_remote *r, struct rproc *p)
 		v->held = 1; /* one thread runs every vCPU: no lock around the model */
 		return v;
 	}
-	fprintf(stderr, "hvpmu service: a thread of process %u (pid %d) has no free strand (machine has %u); "
-		"not counted\n", p->num, p->pid, P.nvcpu);
+	fprintf(stderr, "hvpmu service: a thread of process %u (pid %d) has no free strand (its guest %s has %u); "
+		"not counted\n", p->num, p->pid, g->name, g->nstrands);
 	return NULL;
 }
 
@@ -912,6 +978,15 @@ uint32_t hvpmu_remote_live(const struct hvpmu_remote *r)
 	return r->live;
 }
 
+uint32_t hvpmu_remote_draining(const struct hvpmu_remote *r)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < r->nproc; i++)
+		n += r->proc[i]->closed && !r->proc[i]->ended;
+	return n;
+}
+
 int hvpmu_remote_pid(const struct hvpmu_remote *r, uint32_t process)
 {
 	const struct rproc *p = proc_of(r, process);
@@ -924,6 +999,13 @@ uint32_t hvpmu_remote_from(const struct hvpmu_remote *r, uint32_t process)
 	const struct rproc *p = proc_of(r, process);
 
 	return p ? p->from : 0;
+}
+
+unsigned hvpmu_remote_guest(const struct hvpmu_remote *r, uint32_t process)
+{
+	const struct rproc *p = proc_of(r, process);
+
+	return p ? p->guest : 0;
 }
 
 const char *hvpmu_remote_comm(const struct hvpmu_remote *r, uint32_t process)

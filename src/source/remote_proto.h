@@ -25,7 +25,7 @@
 
 #define REMOTE_HELLO_MAGIC UINT32_C(0x4c4c4548)   /* "HELL" */
 #define REMOTE_WELCOME_MAGIC UINT32_C(0x434c4557) /* "WELC" */
-#define REMOTE_PROTO_VERSION 1u
+#define REMOTE_PROTO_VERSION 2u
 #define REMOTE_NAME_MAX 100                       /* the service's socket name, bytes with its NUL */
 
 /* How a process image came to be. */
@@ -33,7 +33,16 @@ enum remote_how {
 	REMOTE_ROOT = 0, /* the program the run started */
 	REMOTE_FORK = 1, /* a copy of image `parent` (fork, vfork, clone without CLONE_VM) */
 	REMOTE_EXEC = 2, /* image `parent` called execve: this is its new program, same pid */
+	/* not process images: a tool's connections to a standing service
+	 * (hvpmu serve, docs/service.md "Guests and monitors") */
+	REMOTE_MONITOR = 3,  /* hvpmu stat -a / cpustat / busstat of guest `guest`: the hello comes
+				with two descriptors (SCM_RIGHTS), the request file (JSON,
+				hvpmu/session.h) and the result area; the welcome says whether
+				the monitor runs; the tool's shutdown(SHUT_WR) ends it, and the
+				service closes the connection after the final publication */
+	REMOTE_DESCRIBE = 4, /* what machine the service runs: answered by struct remote_machine */
 };
+#define REMOTE_GUEST_MAX 32                       /* a guest's name, bytes with its NUL (md.h) */
 
 struct remote_hello {
 	uint32_t magic;        /* REMOTE_HELLO_MAGIC */
@@ -44,6 +53,8 @@ struct remote_hello {
 	int32_t pid;           /* the guest's host pid (must be the peer's) */
 	char isa[16];          /* hvpmu_isa name the guest runs ("sparcv9"), NUL-terminated */
 	char comm[16];         /* ROOT, EXEC: the program's file name, NUL-terminated ("" for FORK) */
+	char guest[REMOTE_GUEST_MAX]; /* ROOT, MONITOR: the guest's name (md guests[].name), "" = the
+				  first; FORK and EXEC images are their parent's guest's */
 };
 
 struct remote_welcome {
@@ -56,6 +67,18 @@ struct remote_welcome {
 	char reason[96];       /* status != 0: one line for the guest's stderr */
 };
 
+/* The answer to REMOTE_DESCRIBE: the description the service's machine
+ * was built from (a tool loads the same to name events and devices). */
+#define REMOTE_MACHINE_MAGIC UINT32_C(0x4843414d) /* "MACH" */
+struct remote_machine {
+	uint32_t magic;        /* REMOTE_MACHINE_MAGIC */
+	uint32_t version;
+	char platform[16];     /* the built-in description ("t4", "t1", ...), NUL-terminated */
+	char md_path[4096];    /* the description file over it (absolute; "" = none) */
+	uint32_t nguests;
+	uint32_t pad;
+	char guest[8][REMOTE_GUEST_MAX]; /* the guests' names */
+};
 /* Check a hello the service received (n bytes): 0, or an errno with a
  * one-line reason in why[len]. */
 int remote_hello_check(const void *msg, size_t n, char *why, size_t len);

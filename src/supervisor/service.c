@@ -12,13 +12,17 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
+#include <hvpmu/hvpmu.h>
 #include <hvpmu/remote.h>
 #include <hvpmu/session.h>
 #include "common/cpu_relax.h"
@@ -29,10 +33,29 @@
 				 nothing outside a system call (docs/service.md "Time") */
 #define WELCOME_MAX 256
 #define SPIN 1024             /* pauses before the service sleeps (some microseconds) */
+#define DRAIN_MS 5000         /* longest a stopping monitor waits for ended programs' records */
 
 struct conn {
 	int fd;
-	uint32_t process;
+	uint32_t process;         /* an image's connection: its number; 0: a monitor's */
+	unsigned guest;           /* a monitor's guest */
+	uint64_t ending;          /* a monitor's tool said stop at this time (ms; 0: not yet) */
+};
+
+/* One service: a tool's run (one guest OS, hvpmu_service_run) or a
+ * standing machine with a guest OS per guest (hvpmu_service_serve). */
+struct service {
+	struct hvpmu_session *guest[HVPMU_MD_MAX_GUESTS];
+	unsigned nguests;
+	int standing;             /* hvpmu serve: monitors, guests named in hellos, no end of its own */
+	const char *platform, *md_path;
+	struct hvpmu_machine *m;
+	uint8_t *guest_of;        /* by strand: the guest owning it */
+	uint32_t nstrands;
+	struct hvpmu_remote *r;
+	struct conn conns[MAX_CONNS];
+	uint32_t nconn;
+	struct pollfd pf[MAX_CONNS + 3];
 };
 
 static uint64_t now_ms(void)
@@ -43,92 +66,238 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-/* Send the welcome, with the area and the doorbell when attached. */
-static void send_welcome(int fd, const void *w, size_t n, int area_fd, int efd)
+/* The machine's time: the furthest any strand has run (cycles).  The
+ * quanta keep the strands that run within one quantum of it. */
+static uint64_t machine_now(struct service *sv)
+{
+	uint64_t now = 0;
+
+	for (uint32_t k = 0; k < sv->nstrands; k++) {
+		uint64_t t = hvpmu_machine_tick(sv->m, k);
+
+		now = t > now ? t : now;
+	}
+	return now;
+}
+
+/* A standing machine's OS events go to the guest OS owning the strand
+ * (the halt to every guest). */
+static void dispatch(void *ctx, const struct hvpmu_os_call *c)
+{
+	struct service *sv = ctx;
+
+	if (c->ev == HVPMU_OS_HALT) {
+		for (unsigned g = 0; g < sv->nguests; g++)
+			hvpmu_session_os_event(sv->guest[g], c);
+	} else if (c->strand < sv->nstrands && sv->guest_of[c->strand] < sv->nguests) {
+		hvpmu_session_os_event(sv->guest[sv->guest_of[c->strand]], c);
+	}
+}
+
+/* Send a reply, with descriptors (fds[0..nfd-1]) when nfd > 0. */
+static void send_reply(int fd, const void *w, size_t n, const int *fds, unsigned nfd)
 {
 	char cbuf[CMSG_SPACE(2 * sizeof(int))];
 	struct iovec io = { (void *)w, n };
 	struct msghdr mh = { .msg_iov = &io, .msg_iovlen = 1 };
-	int fds[2] = { area_fd, efd };
 
-	if (area_fd >= 0) {
+	if (nfd) {
 		struct cmsghdr *c;
 
 		memset(cbuf, 0, sizeof cbuf);
 		mh.msg_control = cbuf;
-		mh.msg_controllen = sizeof cbuf;
+		mh.msg_controllen = CMSG_SPACE(nfd * sizeof(int));
 		c = CMSG_FIRSTHDR(&mh);
 		c->cmsg_level = SOL_SOCKET;
 		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof fds);
-		memcpy(CMSG_DATA(c), fds, sizeof fds);
+		c->cmsg_len = CMSG_LEN(nfd * sizeof(int));
+		memcpy(CMSG_DATA(c), fds, nfd * sizeof(int));
 	}
 	if (sendmsg(fd, &mh, MSG_NOSIGNAL) < 0)
-		return; /* the guest is gone: its connection's end detaches it */
+		return; /* the peer is gone: its connection's end says so */
 }
 
-/* A new connection: the guest's hello, its credentials, the welcome.
- * Returns the connection's image number, or 0 (refused: closed). */
-static uint32_t accept_guest(struct hvpmu_session *s, struct hvpmu_remote *r, int fd)
+/* A welcome (status 0, or an errno with a one-line reason). */
+static void welcome(int fd, int status, const char *reason)
 {
-	char hello[512], welcome[WELCOME_MAX];
+	char w[WELCOME_MAX];
+
+	send_reply(fd, w, hvpmu_remote_welcome(w, sizeof w, status, reason), NULL, 0);
+}
+
+static void refuse(int fd, int status, const char *reason) { welcome(fd, status, reason); }
+
+/* A describe: the description the machine was built from. */
+static void describe(struct service *sv, int fd)
+{
+	static char d[8192];
+
+	send_reply(fd, d, hvpmu_remote_machine(d, sizeof d, sv->platform, sv->md_path, hvpmu_machine_md(sv->m)), NULL, 0);
+}
+
+/* A monitor of guest `guest` ("" = the first); fds its request file and
+ * result area.  Returns 1 if the monitor runs (keep the connection). */
+static int monitor_start(struct service *sv, int fd, const char *guest, int fds[2])
+{
+	const struct hvpmu_md *md = hvpmu_machine_md(sv->m);
+	struct stat_request rq;
+	char path[64], err[256];
+	unsigned g = 0;
+	int rc;
+
+	if (guest[0])
+		for (g = 0; g < md->nguests && strcmp(md->guests[g].name, guest) != 0; g++)
+			;
+	if (g >= md->nguests) {
+		snprintf(err, sizeof err, "the machine has no guest %.32s", guest);
+		refuse(fd, ENOENT, err);
+		return 0;
+	}
+	if (fds[0] < 0 || fds[1] < 0) {
+		refuse(fd, EPROTO, "a monitor's hello comes with its request and result area");
+		return 0;
+	}
+	snprintf(path, sizeof path, "/proc/self/fd/%d", fds[0]);
+	if (stat_request_read(path, &rq, err, sizeof err)) {
+		refuse(fd, EINVAL, err);
+		return 0;
+	}
+	rq.result_fd = fds[1]; /* the session maps and closes it */
+	fds[1] = -1;
+	rc = hvpmu_session_monitor_start(sv->guest[g], &rq, machine_now(sv), err, sizeof err);
+	if (rc) {
+		refuse(fd, rc, err);
+		return 0;
+	}
+	welcome(fd, 0, "");
+	sv->conns[sv->nconn++] = (struct conn){ fd, 0, g, 0 };
+	return 1;
+}
+
+/* A new connection: a hello (with descriptors for a monitor), its
+ * credentials, the answer. */
+static void accept_conn(struct service *sv, int fd)
+{
+	char hello[512], cbuf[CMSG_SPACE(2 * sizeof(int))], welcome[WELCOME_MAX];
+	struct iovec io = { hello, sizeof hello };
+	struct msghdr mh = { .msg_iov = &io, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof cbuf };
+	char guest[HVPMU_REMOTE_GUEST_MAX];
+	enum hvpmu_remote_kind kind;
 	struct ucred cr;
 	socklen_t cl = sizeof cr;
 	struct timeval tv = { 1, 0 }; /* a guest says hello at once */
 	uint32_t process = 0;
 	size_t wlen = 0;
 	ssize_t n;
-	int area_fd = -1, rc;
+	int area_fd = -1, rc, fds[2] = { -1, -1 }, keep = 0, pid;
+	char why[128];
 
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-	n = recv(fd, hello, sizeof hello, 0);
-	if (n <= 0 || getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &cl) || (cr.uid != getuid() && cr.uid != 0)) {
-		close(fd);
-		return 0;
+	n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC);
+	for (struct cmsghdr *c = n > 0 ? CMSG_FIRSTHDR(&mh) : NULL; c; c = CMSG_NXTHDR(&mh, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
+			unsigned k = (unsigned)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+			int got[2] = { -1, -1 };
+
+			memcpy(got, CMSG_DATA(c), (k < 2 ? k : 2) * sizeof(int));
+			for (unsigned i = 0; i < 2; i++) {
+				if (fds[i] >= 0 && got[i] >= 0)
+					close(fds[i]);
+				if (got[i] >= 0)
+					fds[i] = got[i];
+			}
+		}
+	if (n <= 0 || getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &cl) || (cr.uid != getuid() && cr.uid != 0))
+		goto out;
+	if ((rc = hvpmu_remote_hello(hello, (size_t)n, &kind, &pid, guest, why, sizeof why))) {
+		refuse(fd, rc, why);
+		goto out;
 	}
-	rc = hvpmu_remote_attach(r, hello, (size_t)n, cr.pid, &process, welcome, sizeof welcome, &wlen, &area_fd);
-	send_welcome(fd, welcome, wlen, rc ? -1 : area_fd, hvpmu_remote_doorbell(r));
+	if (kind == HVPMU_REMOTE_DESCRIBE) {
+		describe(sv, fd);
+		goto out;
+	}
+	if (kind == HVPMU_REMOTE_MONITOR) {
+		if (!sv->standing)
+			refuse(fd, EPERM, "this service counts one tool's run: monitors attach to hvpmu serve");
+		else if (pid != cr.pid)
+			refuse(fd, EPERM, "hello: pid is not the caller's");
+		else
+			keep = monitor_start(sv, fd, guest, fds);
+		goto out;
+	}
+	if (!sv->standing && guest[0]) {
+		refuse(fd, EPERM, "this service counts one tool's run: guests attach to hvpmu serve");
+		goto out;
+	}
+	rc = hvpmu_remote_attach(sv->r, hello, (size_t)n, cr.pid, &process, welcome, sizeof welcome, &wlen, &area_fd);
+	{
+		int give[2] = { area_fd, hvpmu_remote_doorbell(sv->r) };
+
+		send_reply(fd, welcome, wlen, give, rc ? 0 : 2);
+	}
 	if (area_fd >= 0)
 		close(area_fd);
-	if (rc) {
+	if (rc)
+		goto out;
+	if (!sv->standing)
+		hvpmu_session_process(sv->guest[0], process, hvpmu_remote_from(sv->r, process),
+				      hvpmu_remote_pid(sv->r, process),
+				      hvpmu_remote_comm(sv->r, process)[0] ? hvpmu_remote_comm(sv->r, process) : NULL);
+	sv->conns[sv->nconn++] = (struct conn){ fd, process, 0, 0 };
+	keep = 1;
+out:
+	for (unsigned i = 0; i < 2; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	if (!keep)
 		close(fd);
-		return 0;
-	}
-	hvpmu_session_process(s, process, hvpmu_remote_from(r, process), hvpmu_remote_pid(r, process),
-			      hvpmu_remote_comm(r, process)[0] ? hvpmu_remote_comm(r, process) : NULL);
-	return process;
 }
 
-int hvpmu_service_run(const struct stat_request *rq, int listen_fd, int root_fd, char *err, size_t errlen)
+/* A monitor ends (its tool said so, went away, or its time is up): the
+ * final publication, then its connection closes, which tells the tool. */
+static void monitor_end(struct service *sv, uint32_t k)
 {
-	static struct conn conns[MAX_CONNS];
-	static struct pollfd pf[MAX_CONNS + 3];
-	struct hvpmu_session *s;
-	struct hvpmu_remote *r;
-	const struct hvpmu_md *md;
-	uint32_t nconn = 0;
-	uint64_t idle_since = now_ms();
-	int force = 0, root_sig, root_gone = 0;
+	hvpmu_session_monitor_end(sv->guest[sv->conns[k].guest], machine_now(sv));
+	close(sv->conns[k].fd);
+	sv->conns[k] = sv->conns[--sv->nconn];
+}
 
-	if (hvpmu_session_create(rq, &s, err, errlen))
-		return -1;
-	md = hvpmu_machine_md(hvpmu_session_machine(s));
-	if (hvpmu_remote_create(hvpmu_session_machine(s), hvpmu_session_isa(s),
-				md->quantum_cycles ? md->quantum_cycles : HVPMU_MD_QUANTUM_DEFAULT, &r)) {
-		snprintf(err, errlen, "cannot start the remote source (out of memory)");
-		hvpmu_session_destroy(s);
-		return -1;
-	}
+/* The loop of both kinds: until the run's end (a tool's run) or *stop (a
+ * standing service).  Returns 0, or -1 with the reason in err. */
+static int serve_loop(struct service *sv, int listen_fd, int root_fd, const volatile sig_atomic_t *stop, char *err,
+		      size_t errlen)
+{
+	struct hvpmu_remote *r = sv->r;
+	struct pollfd *pf = sv->pf;
+	uint64_t idle_since = now_ms();
+	int force = 0, root_gone = root_fd < 0;
+
 	for (;;) {
 		uint64_t ran = hvpmu_remote_run(r, force);
 		int timeout, np = 0, sleeping = 0;
 
 		force = 0;
-		/* the end: every image has ended (and nothing is still to
-		 * attach), once one has attached or the tool has reaped the
-		 * first process (which then never attached: no emulator, a
-		 * plugin that could not start) */
-		if ((hvpmu_remote_images(r) || root_gone) && !hvpmu_remote_live(r) && !hvpmu_remote_expecting(r))
+		/* the monitors' samples at the machine's time, and their ends:
+		 * their time is up, or their tool said stop and the programs
+		 * that ended before have run to their end */
+		for (uint32_t k = sv->nconn; sv->standing && k-- > 0;) {
+			struct conn *c = &sv->conns[k];
+
+			if (c->process)
+				continue;
+			if ((ran && hvpmu_session_monitor_tick(sv->guest[c->guest], machine_now(sv))) ||
+			    (c->ending && (!hvpmu_remote_draining(r) || now_ms() - c->ending >= DRAIN_MS)))
+				monitor_end(sv, k);
+		}
+		if (stop && *stop)
+			break;
+		/* a tool's run ends when every image has ended (and nothing
+		 * is still to attach), once one has attached or the tool has
+		 * reaped the first process (which then never attached: no
+		 * emulator, a plugin that could not start) */
+		if (!sv->standing && (hvpmu_remote_images(r) || root_gone) && !hvpmu_remote_live(r) &&
+		    !hvpmu_remote_expecting(r))
 			break;
 		if (ran) {
 			idle_since = now_ms();
@@ -155,52 +324,221 @@ int hvpmu_service_run(const struct stat_request *rq, int listen_fd, int root_fd,
 		pf[np++] = (struct pollfd){ .fd = listen_fd, .events = POLLIN };
 		pf[np++] = (struct pollfd){ .fd = hvpmu_remote_doorbell(r), .events = POLLIN };
 		pf[np++] = (struct pollfd){ .fd = root_gone ? -1 : root_fd, .events = POLLIN };
-		for (uint32_t k = 0; k < nconn; k++)
-			pf[np++] = (struct pollfd){ .fd = conns[k].fd, .events = POLLIN };
+		for (uint32_t k = 0; k < sv->nconn; k++)
+			pf[np++] = (struct pollfd){ .fd = sv->conns[k].ending ? -1 : sv->conns[k].fd, .events = POLLIN };
 		if (poll(pf, (nfds_t)np, timeout) < 0 && errno != EINTR) {
 			snprintf(err, errlen, "poll: %s", strerror(errno));
-			break;
+			return -1;
 		}
 		if (sleeping)
 			hvpmu_remote_wake(r);
 		/* ends first: an image's records run before a new one's */
 		if (pf[2].revents) /* (the tool writes nothing: readable means closed) */
 			root_gone = 1;
-		for (uint32_t k = nconn; k-- > 0;)
+		for (uint32_t k = sv->nconn; k-- > 0;)
 			if (pf[3 + k].revents) {
 				char b;
 
-				if (pf[3 + k].revents & POLLIN && recv(conns[k].fd, &b, 1, MSG_DONTWAIT) > 0)
-					continue; /* (guests send nothing after the hello) */
-				hvpmu_remote_detach(r, conns[k].process);
-				close(conns[k].fd);
-				conns[k] = conns[--nconn];
+				if (pf[3 + k].revents & POLLIN && recv(sv->conns[k].fd, &b, 1, MSG_DONTWAIT) > 0)
+					continue; /* (peers send nothing after the hello) */
+				if (!sv->conns[k].process) { /* a monitor's tool: its end, soon */
+					if (!sv->conns[k].ending)
+						sv->conns[k].ending = now_ms();
+					continue;
+				}
+				hvpmu_remote_detach(r, sv->conns[k].process);
+				close(sv->conns[k].fd);
+				sv->conns[k] = sv->conns[--sv->nconn];
 			}
 		if (pf[0].revents & POLLIN) {
 			int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
 
-			if (fd >= 0 && nconn == MAX_CONNS) {
-				fprintf(stderr, "hvpmu service: %u processes attached: one more is refused\n", MAX_CONNS);
+			if (fd >= 0 && sv->nconn == MAX_CONNS) {
+				fprintf(stderr, "hvpmu service: %u connections: one more is refused\n", MAX_CONNS);
 				close(fd);
 			} else if (fd >= 0) {
-				uint32_t process = accept_guest(s, r, fd);
-
-				if (process)
-					conns[nconn++] = (struct conn){ fd, process };
+				accept_conn(sv, fd);
 				idle_since = now_ms();
 			}
 		}
 	}
+	return 0;
+}
+
+static int remote_start(struct service *sv, char *err, size_t errlen)
+{
+	const struct hvpmu_md *md;
+
+	sv->m = hvpmu_session_machine(sv->guest[0]);
+	md = hvpmu_machine_md(sv->m);
+	sv->nstrands = hvpmu_machine_nstrands(sv->m);
+	if (hvpmu_remote_create(sv->m, hvpmu_session_isa(sv->guest[0]),
+				md->quantum_cycles ? md->quantum_cycles : HVPMU_MD_QUANTUM_DEFAULT, &sv->r)) {
+		snprintf(err, errlen, "cannot start the remote source (out of memory)");
+		return -1;
+	}
+	return 0;
+}
+
+static void service_free(struct service *sv)
+{
+	for (uint32_t k = 0; k < sv->nconn; k++)
+		close(sv->conns[k].fd);
+	hvpmu_remote_destroy(sv->r);
+	for (unsigned g = sv->nguests; g-- > 0;) /* guest 0's session owns the machine: last */
+		hvpmu_session_destroy(sv->guest[g]);
+	free(sv->guest_of);
+	free(sv);
+}
+
+int hvpmu_service_run(const struct stat_request *rq, int listen_fd, int root_fd, char *err, size_t errlen)
+{
+	struct service *sv = calloc(1, sizeof *sv);
+	int root_sig, rc;
+
+	if (!sv) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (hvpmu_session_create(rq, &sv->guest[0], err, errlen)) {
+		free(sv);
+		return -1;
+	}
+	sv->nguests = 1;
+	if (remote_start(sv, err, errlen)) {
+		service_free(sv);
+		return -1;
+	}
+	rc = serve_loop(sv, listen_fd, root_fd, NULL, err, errlen);
 	/* the root program's end is the run's (its last image: an execve
 	 * keeps the pid) */
-	root_sig = hvpmu_remote_end_status(r, 1);
-	for (uint32_t n = 2; n <= hvpmu_remote_images(r); n++)
-		if (hvpmu_remote_pid(r, n) == hvpmu_remote_pid(r, 1))
-			root_sig = hvpmu_remote_end_status(r, n);
-	hvpmu_remote_halt(r, root_sig > 0 ? root_sig : 0);
-	for (uint32_t k = 0; k < nconn; k++)
-		close(conns[k].fd);
-	hvpmu_remote_destroy(r);
-	hvpmu_session_destroy(s);
+	root_sig = hvpmu_remote_end_status(sv->r, 1);
+	for (uint32_t n = 2; n <= hvpmu_remote_images(sv->r); n++)
+		if (hvpmu_remote_pid(sv->r, n) == hvpmu_remote_pid(sv->r, 1))
+			root_sig = hvpmu_remote_end_status(sv->r, n);
+	hvpmu_remote_halt(sv->r, root_sig > 0 ? root_sig : 0);
+	service_free(sv);
+	return rc;
+}
+
+int hvpmu_service_serve(const struct stat_request *rq, int listen_fd, const volatile sig_atomic_t *stop, char *err,
+			size_t errlen)
+{
+	struct service *sv = calloc(1, sizeof *sv);
+	struct stat_request grq = *rq;
+	const struct hvpmu_md *md;
+	int rc;
+
+	if (!sv) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	sv->standing = 1;
+	sv->platform = rq->platform[0] ? rq->platform : "t4";
+	sv->md_path = rq->md_path;
+	/* the guests' OSes count nothing until a monitor asks; the machine
+	 * models everything a monitor may ask for */
+	grq.nevents = 0;
+	grq.nbusdev = 0;
+	grq.mmustat = grq.cpustat = grq.mdperf = 0;
+	grq.sample_cycles = 0;
+	grq.overflow_log[0] = 0;
+	grq.result_fd = -1;
+	grq.features |= HVPMU_FEAT_TAKEN | HVPMU_FEAT_BRANCHES | HVPMU_FEAT_MEMORY | HVPMU_FEAT_MEMORY_OUTPUTS |
+			HVPMU_FEAT_BTC;
+	if (hvpmu_session_create_guest(&grq, NULL, 0, HVPMU_SESSION_STANDING, &sv->guest[0], err, errlen)) {
+		free(sv);
+		return -1;
+	}
+	sv->nguests = 1;
+	md = hvpmu_machine_md(hvpmu_session_machine(sv->guest[0]));
+	for (unsigned g = 1; g < md->nguests; g++) {
+		if (hvpmu_session_create_guest(&grq, sv->guest[0], g, HVPMU_SESSION_STANDING, &sv->guest[g], err, errlen)) {
+			service_free(sv);
+			return -1;
+		}
+		sv->nguests++;
+	}
+	if (remote_start(sv, err, errlen)) {
+		service_free(sv);
+		return -1;
+	}
+	if (!(sv->guest_of = malloc(sv->nstrands))) {
+		snprintf(err, errlen, "out of memory");
+		service_free(sv);
+		return -1;
+	}
+	memset(sv->guest_of, 0xff, sv->nstrands);
+	for (unsigned g = 0; g < md->nguests; g++)
+		for (uint32_t k = 0; k < md->guests[g].nstrands && md->guests[g].first_strand + k < sv->nstrands; k++)
+			sv->guest_of[md->guests[g].first_strand + k] = (uint8_t)g;
+	hvpmu_machine_set_os_handler(sv->m, dispatch, sv);
+	rc = serve_loop(sv, listen_fd, -1, stop, err, errlen);
+	/* the end: every guest's processes are stopped where they are, the
+	 * monitors get their final publication */
+	hvpmu_remote_halt(sv->r, 0);
+	for (uint32_t k = sv->nconn; k-- > 0;)
+		if (!sv->conns[k].process)
+			monitor_end(sv, k);
+	hvpmu_machine_set_os_handler(sv->m, NULL, NULL);
+	service_free(sv);
+	return rc;
+}
+
+/* ---- the tools' side of a standing service ---- */
+
+int hvpmu_service_address(const char *name, char *out, size_t n)
+{
+	if (!name || !name[0] || strlen(name) > HVPMU_SERVICE_NAME_MAX || strpbrk(name, "/, \t\n"))
+		return -1;
+	snprintf(out, n, "hvpmud-%u-%s", (unsigned)getuid(), name);
 	return 0;
+}
+
+int hvpmu_service_listen(const char *name, char *err, size_t errlen)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char addr[128];
+	int fd;
+
+	if (hvpmu_service_address(name, addr, sizeof addr)) {
+		snprintf(err, errlen, "bad service name '%s' (1..%d characters, no '/', ',' or blanks)", name,
+			 HVPMU_SERVICE_NAME_MAX);
+		return -1;
+	}
+	memcpy(sa.sun_path + 1, addr, strlen(addr)); /* abstract: no file */
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + strlen(addr))) ||
+	    listen(fd, 64)) {
+		snprintf(err, errlen, "cannot listen as service '%s': %s%s", name, strerror(errno),
+			 errno == EADDRINUSE ? " (one runs already)" : "");
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int hvpmu_service_describe(const char *name, struct hvpmu_remote_machine_info *out, char *err, size_t errlen)
+{
+	char addr[128];
+
+	if (hvpmu_service_address(name, addr, sizeof addr)) {
+		snprintf(err, errlen, "bad service name '%s'", name);
+		return -1;
+	}
+	return hvpmu_remote_describe(addr, out, err, errlen);
+}
+
+int hvpmu_service_monitor(const char *name, const char *guest, int req_fd, int area_fd, int *status, char *err,
+			  size_t errlen)
+{
+	char addr[128];
+
+	if (hvpmu_service_address(name, addr, sizeof addr)) {
+		snprintf(err, errlen, "bad service name '%s'", name);
+		*status = EINVAL;
+		return -1;
+	}
+	return hvpmu_remote_monitor(addr, guest, req_fd, area_fd, status, err, errlen);
 }

@@ -14,6 +14,7 @@
  * (exit or a signal: the final counts).  Whatever ends the process, the
  * tool has the last publication (docs/cli.md "How a run ends").
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,7 @@
 /* The guest OS's view of one strand. */
 struct strand_os {
 	int started;           /* a thread of the program has run on it */
+	int running;           /* a thread runs on it now (a monitor starts its counters) */
 	int mmu_on;            /* mmustat: its buffer is registered (mmu[strand]) */
 	int sampled_final;     /* cpustat: its last, partial interval is sampled */
 	uint64_t next_sample;  /* cpustat: %tick of its next sample */
@@ -68,7 +70,13 @@ struct hvpmu_session {
 	const struct hvpmu_isa *isa;
 	struct hvpmu_machine *m;
 	struct hvpmu_hv *hv;
+	struct hvpmu_session *host; /* the session whose machine this guest's OS shares (NULL: its own) */
+	unsigned guest;        /* the md guest this OS is (its driver's, its hypercalls') */
+	uint32_t first, nown;  /* its strands: md guests[guest].first_strand, .nstrands */
 	struct hvpmu_sv *sv;
+	struct hvpmu_sv_config svc; /* the driver's configuration (a monitor builds it anew) */
+	int monitor;           /* a monitor of a running service programs the counters now */
+	uint64_t monitor_end;  /* the machine's time at which it ends (UINT64_MAX: when told) */
 	FILE *ovf_log;
 	uint32_t nstrands;
 	struct strand_os *st;
@@ -122,7 +130,7 @@ static void busdev_program(struct hvpmu_session *s, unsigned d)
 {
 	const struct stat_busdev *bd = &s->rq.busdev[d];
 
-	if (hvpmu_sv_uncore_program(s->sv, 0, bd->dev, bd->code))
+	if (hvpmu_sv_uncore_program(s->sv, s->first, bd->dev, bd->code) && !s->monitor)
 		fprintf(stderr, "hvpmu: cannot program busstat device %u (hypervisor status %s)\n", d,
 			hvpmu_sv_status_name(hvpmu_sv_last_status(s->sv)));
 }
@@ -166,7 +174,7 @@ static void publish(struct hvpmu_session *s, enum stat_end end, int sig)
 	rs->stale_cycles = end != STAT_END_NONE ? 0 : s->sv ? hvpmu_sv_tick_cycles(s->sv) : hvpmu_irix_tick_cycles(s->hv);
 	rs->tick = 0;
 	rs->retired = 0;
-	for (uint32_t k = 0; k < s->nstrands; k++)
+	for (uint32_t k = s->first; k < s->first + s->nown; k++)
 		if (s->st[k].started) {
 			uint64_t t = hvpmu_machine_tick(s->m, k);
 
@@ -182,7 +190,7 @@ static void publish(struct hvpmu_session *s, enum stat_end end, int sig)
 	rs->nmmu = 0;
 	rs->proc = s->procs;
 	rs->nproc = s->nprocs;
-	for (uint32_t k = 0; s->mmu && k < s->nstrands && k < STAT_MAX_CPUS; k++)
+	for (uint32_t k = s->first; s->mmu && k < s->first + s->nown && k < STAT_MAX_CPUS; k++)
 		if (s->st[k].started && s->st[k].mmu_on)
 			s->mmu_pub[rs->nmmu++] = s->mmu[k];
 	stat_area_publish(s->area, rs);
@@ -202,7 +210,7 @@ static void take_sample(struct hvpmu_session *s, uint64_t tick)
 		const struct stat_busdev *bd = &s->rq.busdev[d];
 		uint64_t c[2];
 
-		if (!busdev_first(s, f) || hvpmu_sv_uncore_read(s->sv, 0, bd->dev, c))
+		if (!busdev_first(s, f) || hvpmu_sv_uncore_read(s->sv, s->first, bd->dev, c))
 			continue;
 		smp->count[0] = s->bus_acc[d][0] + c[0];
 		smp->count[1] = s->bus_acc[d][1] + c[1];
@@ -369,7 +377,9 @@ static void on_tick(void *ctx, uint32_t strand, uint64_t tick)
 		while (st->next_sample <= tick)
 			st->next_sample += s->rq.sample_cycles;
 	}
-	if (s->rq.sample_cycles && s->rq.nbusdev && strand == 0 && tick >= s->next_sample) {
+	/* (a monitor's samples follow the machine's time instead:
+	 * hvpmu_session_monitor_tick) */
+	if (s->rq.sample_cycles && s->rq.nbusdev && !s->monitor && strand == s->first && tick >= s->next_sample) {
 		take_sample(s, tick);
 		while (s->next_sample <= tick)
 			s->next_sample += s->rq.sample_cycles;
@@ -436,11 +446,12 @@ static void thread_start(struct hvpmu_session *s, uint32_t strand, uint32_t proc
 
 	memset(st, 0, sizeof *st);
 	st->started = 1;
+	st->running = 1;
 	st->process = process;
 	hvpmu_machine_set_user_context(s->m, strand, process_ctx(process));
 	hvpmu_machine_resume(s->m, strand); /* a new thread starts at the machine's time */
 	st->next_sample = hvpmu_machine_tick(s->m, strand) + s->rq.sample_cycles;
-	if (strand == 0)
+	if (strand == s->first && !s->monitor)
 		s->next_sample = st->next_sample;
 	if (!s->sv) /* no CPU counter driver (origin): the kernel's clock serves */
 		return;
@@ -454,7 +465,7 @@ static void thread_start(struct hvpmu_session *s, uint32_t strand, uint32_t proc
 		st->mmu_on = 1;
 		s->mmu[strand].cpu = strand;
 	}
-	if (strand == 0) /* busstat: the OS programs the device counters */
+	if (strand == s->first && !s->monitor) /* busstat: the OS programs the device counters */
 		for (unsigned d = 0; d < s->rq.nbusdev; d++)
 			if (busdev_first(s, d)) {
 				s->bus_active[d] = d;
@@ -468,6 +479,7 @@ static void thread_stop(struct hvpmu_session *s, uint32_t strand)
 {
 	struct strand_os *st = &s->st[strand];
 
+	st->running = 0;
 	if (!s->sv)
 		return;
 	hvpmu_sv_stop_strand(s->sv, strand);
@@ -560,7 +572,7 @@ static void report_prefetches(struct hvpmu_session *s)
 {
 	struct hvpmu_prefetch_stats ps, sum = { 0 };
 
-	for (uint32_t k = 0; k < s->nstrands; k++)
+	for (uint32_t k = s->first; k < s->first + s->nown; k++)
 		if (s->st[k].started && !hvpmu_machine_prefetch_stats(s->m, k, &ps)) {
 			sum.sw_issued += ps.sw_issued;
 			sum.sw_unresolved += ps.sw_unresolved;
@@ -578,15 +590,15 @@ static void halt(struct hvpmu_session *s, int sig)
 {
 	if (s->halted)
 		return;
-	if (s->rq.nbusdev && s->nstrands && s->st[0].started) /* the final sample, at exit */
-		take_sample(s, hvpmu_machine_tick(s->m, 0));
-	for (uint32_t k = 0; k < s->nstrands; k++)
+	if (s->rq.nbusdev && s->nown && s->st[s->first].started) /* the final sample, at exit */
+		take_sample(s, hvpmu_machine_tick(s->m, s->first));
+	for (uint32_t k = s->first; k < s->first + s->nown; k++)
 		if (s->st[k].started)
 			thread_stop(s, k);
 	/* the final read of every CPU's buffer: the ones the hypervisor
 	 * answers are reported (on a platform without the service the read's
 	 * refusal is the status the tool shows) */
-	for (uint32_t k = 0; s->mmu && k < s->nstrands && k < STAT_MAX_CPUS; k++)
+	for (uint32_t k = s->first; s->mmu && k < s->first + s->nown && k < STAT_MAX_CPUS; k++)
 		if (s->st[k].started) {
 			s->st[k].mmu_on = !hvpmu_sv_mmustat_read(s->sv, k, s->mmu[k].words);
 			s->mmu[k].cpu = k;
@@ -605,8 +617,11 @@ static void halt(struct hvpmu_session *s, int sig)
 /* The machine's guest-OS handler (hvpmu_machine_os_event). */
 static void os_event(void *ctx, const struct hvpmu_os_call *c)
 {
-	struct hvpmu_session *s = ctx;
+	hvpmu_session_os_event(ctx, c);
+}
 
+void hvpmu_session_os_event(struct hvpmu_session *s, const struct hvpmu_os_call *c)
+{
 	switch (c->ev) {
 	case HVPMU_OS_THREAD_START: thread_start(s, c->strand, c->process); break;
 	case HVPMU_OS_SYSCALL: syscall_entry(s, c); break;
@@ -646,42 +661,109 @@ static int load_md(const struct stat_request *rq, struct hvpmu_md *md, char *err
 	return 0;
 }
 
+/* The guest driver of the session's guest with the request's events:
+ * 0, or -1 with a one-line reason. */
+static int driver_start(struct hvpmu_session *s, char *err, size_t n)
+{
+	const struct stat_request *rq = &s->rq;
+
+	s->svc = (struct hvpmu_sv_config){ 0 };
+	s->svc.pic_init = rq->pic_init;
+	s->svc.rotate_cycles = rq->rotate_cycles;
+	s->svc.on_overflow = on_overflow;
+	s->svc.on_tick = on_tick;
+	s->svc.ctx = s;
+	if (rq->sample_cycles && (!s->svc.rotate_cycles || s->svc.rotate_cycles > rq->sample_cycles))
+		s->svc.rotate_cycles = rq->sample_cycles; /* the OS tick serves both */
+	if (hvpmu_sv_create(s->hv, s->guest, &s->svc, &s->sv))
+		return failf(err, n, "cannot start the guest driver", "");
+	for (unsigned i = 0; i < rq->nevents; i++)
+		if (hvpmu_sv_add_event(s->sv, &rq->ev[i]) < 0)
+			return failf(err, n, "bad event ", rq->ev[i].name);
+	return 0;
+}
+
+/* The features the request's events and tools need (HVPMU_FEAT_*). */
+static unsigned request_features(const struct hvpmu_session *s, const struct stat_request *rq)
+{
+	unsigned features = rq->features;
+
+	for (unsigned i = 0; s->sv && i < rq->nevents; i++) /* the guest driver exists: so does its back-end */
+		features |= hvpmu_sv_event_features(hvpmu_sv_backend_of(s->md.platform), rq->ev[i].config);
+	if (rq->mdperf) /* the Hub sees the memory traffic */
+		features |= HVPMU_FEAT_MEMORY;
+	/* DRAM traffic (busstat), TSB walks (mmustat) */
+	if (rq->nbusdev > 0 || rq->mmustat)
+		features |= HVPMU_FEAT_MEMORY;
+	return features;
+}
+
+/* The result area of descriptor rq->result_fd, with the events' names. */
+static int area_start(struct hvpmu_session *s, char *err, size_t n)
+{
+	char why[256];
+
+	if (stat_area_attach(s->rq.result_fd, &s->area, why, sizeof why))
+		return failf(err, n, why, "");
+	for (unsigned i = 0; i < s->rq.nevents; i++) {
+		size_t len = strnlen(s->rq.ev[i].name, sizeof s->rs.name[i] - 1);
+
+		memcpy(s->rs.name[i], s->rq.ev[i].name, len);
+		s->rs.name[i][len] = 0;
+	}
+	return 0;
+}
+
 int hvpmu_session_create(const struct stat_request *rq, struct hvpmu_session **out, char *err, size_t n)
 {
-	struct hvpmu_sv_config svc = { 0 };
+	if (hvpmu_session_create_guest(rq, NULL, 0, 0, out, err, n))
+		return -1;
+	hvpmu_machine_set_os_handler((*out)->m, os_event, *out);
+	return 0;
+}
+
+int hvpmu_session_create_guest(const struct stat_request *rq, struct hvpmu_session *host, unsigned guest,
+			       unsigned flags, struct hvpmu_session **out, char *err, size_t n)
+{
 	struct hvpmu_session *s;
-	unsigned features = 0;
 
 	*out = NULL;
 	if (!(s = calloc(1, sizeof *s)))
 		return failf(err, n, "out of memory", "");
 	s->rq = *rq;
-	if (load_md(rq, &s->md, err, n))
-		goto fail;
-	if (!(s->isa = hvpmu_isa_by_name(s->md.isa))) {
-		failf(err, n, "unknown instruction set ", s->md.isa);
+	s->host = host;
+	if (host) { /* another guest of the same machine */
+		s->md = host->md;
+		s->isa = host->isa;
+		s->m = host->m;
+		s->hv = host->hv;
+	} else {
+		if (load_md(rq, &s->md, err, n))
+			goto fail;
+		if (!(s->isa = hvpmu_isa_by_name(s->md.isa))) {
+			failf(err, n, "unknown instruction set ", s->md.isa);
+			goto fail;
+		}
+		if (hvpmu_machine_create(&s->md, &s->m) || hvpmu_hv_create(s->m, &s->hv)) {
+			failf(err, n, "cannot build the machine", "");
+			goto fail;
+		}
+	}
+	if (guest >= s->md.nguests) {
+		failf(err, n, "no such guest in the machine description", "");
 		goto fail;
 	}
-	if (hvpmu_machine_create(&s->md, &s->m) || hvpmu_hv_create(s->m, &s->hv)) {
-		failf(err, n, "cannot build the machine", "");
-		goto fail;
-	}
-	svc.pic_init = rq->pic_init;
-	svc.rotate_cycles = rq->rotate_cycles;
-	svc.on_overflow = on_overflow;
-	svc.on_tick = on_tick;
-	svc.ctx = s;
-	if (rq->sample_cycles && (!svc.rotate_cycles || svc.rotate_cycles > rq->sample_cycles))
-		svc.rotate_cycles = rq->sample_cycles; /* the OS tick serves both */
+	s->guest = guest;
+	s->first = s->md.guests[guest].first_strand;
+	s->nown = s->md.guests[guest].nstrands;
 	if (!hvpmu_sv_backend_of(s->md.platform)) {
 		/* no CPU counter driver (origin): only the kernel's services */
 		if (rq->nevents || rq->nbusdev || rq->mmustat || rq->cpustat) {
 			failf(err, n, "no CPU counter driver for platform ", hvpmu_platform_name(s->md.platform));
 			goto fail;
 		}
-		hvpmu_hv_set_guest_trap_handler(s->hv, 0, on_clock, s);
-	} else if (hvpmu_sv_create(s->hv, 0, &svc, &s->sv)) {
-		failf(err, n, "cannot start the guest driver", "");
+		hvpmu_hv_set_guest_trap_handler(s->hv, guest, on_clock, s);
+	} else if (!(flags & HVPMU_SESSION_STANDING) && driver_start(s, err, n)) {
 		goto fail;
 	}
 	if (rq->mdperf && strcmp(hvpmu_hv_personality(s->hv), "irix") != 0) {
@@ -693,19 +775,8 @@ int hvpmu_session_create(const struct stat_request *rq, struct hvpmu_session **o
 		failf(err, n, "no hypervisor counter services on platform ", hvpmu_platform_name(s->md.platform));
 		goto fail;
 	}
-	for (unsigned i = 0; i < rq->nevents; i++) /* the guest driver exists: so does its back-end */
-		features |= hvpmu_sv_event_features(hvpmu_sv_backend_of(s->md.platform), rq->ev[i].config);
-	if (rq->mdperf) /* the Hub sees the memory traffic */
-		features |= HVPMU_FEAT_MEMORY;
-	/* DRAM traffic (busstat), TSB walks (mmustat) */
-	if (rq->nbusdev > 0 || rq->mmustat)
-		features |= HVPMU_FEAT_MEMORY;
-	hvpmu_machine_set_features(s->m, features);
-	for (unsigned i = 0; i < rq->nevents; i++)
-		if (hvpmu_sv_add_event(s->sv, &rq->ev[i]) < 0) {
-			failf(err, n, "bad event ", rq->ev[i].name);
-			goto fail;
-		}
+	if (!host)
+		hvpmu_machine_set_features(s->m, request_features(s, rq));
 	if (rq->overflow_log[0] && !(s->ovf_log = fopen(rq->overflow_log, "w"))) {
 		failf(err, n, "cannot open ", rq->overflow_log);
 		goto fail;
@@ -720,23 +791,14 @@ int hvpmu_session_create(const struct stat_request *rq, struct hvpmu_session **o
 		failf(err, n, "out of memory", "");
 		goto fail;
 	}
-	if (rq->result_fd >= 0) {
-		char why[256];
-
-		if (stat_area_attach(rq->result_fd, &s->area, why, sizeof why)) {
-			failf(err, n, why, "");
-			goto fail;
-		}
-		for (unsigned i = 0; i < rq->nevents; i++)
-			snprintf(s->rs.name[i], sizeof s->rs.name[i], "%s", rq->ev[i].name);
-	}
+	if (rq->result_fd >= 0 && area_start(s, err, n))
+		goto fail;
 	if (rq->mdperf) {
 		md_enable(s);
 		md_read(s, 0);
 	}
 	if (s->area)
 		publish(s, STAT_END_NONE, 0); /* the run has started: zero counts */
-	hvpmu_machine_set_os_handler(s->m, os_event, s);
 	*out = s;
 	return 0;
 fail:
@@ -744,17 +806,138 @@ fail:
 	return -1;
 }
 
+/* ---- a monitor of a running service (hvpmu stat -a, cpustat, busstat) ---- */
+
+/* The driver goes; the guest OS goes on without counters. */
+static void monitor_clear(struct hvpmu_session *s)
+{
+	hvpmu_sv_destroy(s->sv);
+	s->sv = NULL;
+	stat_area_detach(s->area);
+	s->area = NULL;
+	memset(&s->rs, 0, sizeof s->rs);
+	s->monitor = 0;
+	s->rq.nevents = 0;
+	s->rq.nbusdev = 0;
+	s->rq.cpustat = 0;
+	s->rq.sample_cycles = 0;
+	s->rq.result_fd = -1;
+}
+
+int hvpmu_session_monitor_start(struct hvpmu_session *s, const struct stat_request *rq, uint64_t now, char *err,
+				size_t n)
+{
+	unsigned want;
+
+	if (s->monitor || s->sv) {
+		failf(err, n, "the guest's counters are in use (another monitor runs)", "");
+		return EBUSY;
+	}
+	if (!hvpmu_sv_backend_of(s->md.platform) || rq->mmustat || rq->mdperf || rq->overflow_log[0] ||
+	    (rq->nbusdev && strcmp(hvpmu_hv_personality(s->hv), "sun4v") != 0)) {
+		failf(err, n, "a running service offers its guests stat -a, cpustat and busstat on platform ",
+		      hvpmu_platform_name(s->md.platform));
+		return EINVAL;
+	}
+	s->rq.nevents = rq->nevents;
+	memcpy(s->rq.ev, rq->ev, sizeof rq->ev);
+	s->rq.pic_init = rq->pic_init;
+	s->rq.rotate_cycles = rq->rotate_cycles;
+	s->rq.nbusdev = rq->nbusdev;
+	memcpy(s->rq.busdev, rq->busdev, sizeof rq->busdev);
+	s->rq.sample_cycles = rq->sample_cycles;
+	s->rq.cpustat = rq->cpustat;
+	s->rq.result_fd = rq->result_fd;
+	s->monitor = 1;
+	s->monitor_end = rq->monitor_cycles && now <= UINT64_MAX - rq->monitor_cycles ? now + rq->monitor_cycles
+										  : UINT64_MAX;
+	memset(&s->rs, 0, sizeof s->rs);
+	memset(s->bus_acc, 0, sizeof s->bus_acc);
+	if (driver_start(s, err, n) || area_start(s, err, n)) {
+		monitor_clear(s);
+		return EINVAL;
+	}
+	want = request_features(s, &s->rq);
+	if (hvpmu_md_parts(&s->md, want) & ~hvpmu_machine_parts(s->m)) {
+		monitor_clear(s);
+		failf(err, n, "the service's machine does not model what these events need (hvpmu serve models "
+			      "everything unless told otherwise)", "");
+		return EINVAL;
+	}
+	/* busstat: the OS programs the device counters, as guest OS code on
+	 * one of its strands; the hypervisor's refusal (perfctraccess) ends
+	 * the monitor here */
+	for (unsigned d = 0; d < s->rq.nbusdev; d++)
+		if (busdev_first(s, d)) {
+			s->bus_active[d] = d;
+			if (hvpmu_sv_uncore_program(s->sv, s->first, s->rq.busdev[d].dev, s->rq.busdev[d].code)) {
+				snprintf(err, n, "the hypervisor refused the device counters (%s)",
+					 hvpmu_sv_status_name(hvpmu_sv_last_status(s->sv)));
+				monitor_clear(s);
+				return EACCES;
+			}
+		}
+	s->next_sample = rq->sample_cycles && now <= UINT64_MAX - rq->sample_cycles ? now + rq->sample_cycles
+										 : UINT64_MAX;
+	/* the guest's threads that run now: their strands' counters start */
+	for (uint32_t k = s->first; k < s->first + s->nown; k++)
+		if (s->st[k].running) {
+			s->st[k].sampled_final = 0;
+			s->st[k].next_sample = hvpmu_machine_tick(s->m, k) + s->rq.sample_cycles;
+			hvpmu_sv_start_strand(s->sv, k);
+			if (s->rq.cpustat)
+				cpustat_sample(s, k);
+		}
+	publish(s, STAT_END_NONE, 0);
+	return 0;
+}
+
+int hvpmu_session_monitor_tick(struct hvpmu_session *s, uint64_t now)
+{
+	if (!s->monitor)
+		return 0;
+	if (s->rq.nbusdev && now >= s->next_sample) {
+		take_sample(s, now);
+		while (s->next_sample <= now)
+			s->next_sample += s->rq.sample_cycles;
+		publish(s, STAT_END_NONE, 0);
+	}
+	return now >= s->monitor_end;
+}
+
+void hvpmu_session_monitor_end(struct hvpmu_session *s, uint64_t now)
+{
+	if (!s->monitor)
+		return;
+	if (s->rq.nbusdev) /* the last, partial interval */
+		take_sample(s, now);
+	for (uint32_t k = s->first; k < s->first + s->nown; k++)
+		if (s->st[k].running) {
+			hvpmu_sv_stop_strand(s->sv, k);
+			if (s->rq.cpustat && !s->st[k].sampled_final) {
+				s->st[k].sampled_final = 1;
+				cpustat_sample(s, k);
+			}
+		}
+	publish(s, STAT_END_EXIT, 0);
+	monitor_clear(s);
+}
+
+int hvpmu_session_monitoring(const struct hvpmu_session *s) { return s->monitor; }
+
 void hvpmu_session_destroy(struct hvpmu_session *s)
 {
 	if (!s)
 		return;
-	if (s->m)
+	if (s->m && !s->host)
 		hvpmu_machine_set_os_handler(s->m, NULL, NULL);
 	if (s->ovf_log)
 		fclose(s->ovf_log);
 	hvpmu_sv_destroy(s->sv);
-	hvpmu_hv_destroy(s->hv);
-	hvpmu_machine_destroy(s->m);
+	if (!s->host) {
+		hvpmu_hv_destroy(s->hv);
+		hvpmu_machine_destroy(s->m);
+	}
 	if (!s->area)
 		free(s->rs.samples);
 	stat_area_detach(s->area);

@@ -35,7 +35,7 @@ int qemu_plugin_install(uint64_t id, const struct qemu_info_t *info, int argc, c
 	char err[512];
 	int fd, used = 0;
 
-	const char *attach = NULL, *isa = NULL, *comm = NULL;
+	const char *attach = NULL, *isa = NULL, *comm = NULL, *guest = "";
 	int follow = 0;
 	unsigned long exec_of = 0;
 
@@ -50,6 +50,8 @@ int qemu_plugin_install(uint64_t id, const struct qemu_info_t *info, int argc, c
 			follow = 1;
 		else if (strncmp(argv[i], "comm=", 5) == 0)
 			comm = argv[i] + 5;
+		else if (strncmp(argv[i], "guest=", 6) == 0)
+			guest = argv[i] + 6;
 		else if (strncmp(argv[i], "exec=", 5) == 0)
 			exec_of = strtoul(argv[i] + 5, NULL, 10);
 	/* attached to a service (docs/service.md): the machine is the
@@ -66,7 +68,8 @@ int qemu_plugin_install(uint64_t id, const struct qemu_info_t *info, int argc, c
 			fprintf(stderr, "hvpmu plugin: attach= needs isa=NAME of a known ISA and a valid exec=N\n");
 			return -1;
 		}
-		return hvpmu_qemu_attach_start(id, info, hvpmu_isa_by_name(isa), attach, (uint32_t)exec_of, comm);
+		return hvpmu_qemu_attach_start(id, info, hvpmu_isa_by_name(isa), attach, (uint32_t)exec_of, comm,
+					       guest);
 	}
 	if (!cfg) {
 		fprintf(stderr, "hvpmu plugin: missing argument cfg=FILE (or attach=SERVICE)\n");

@@ -70,6 +70,7 @@ int stat_request_write(const char *path, const struct stat_request *rq, char *er
 	json_object_object_add(o, "mdperf_node", json_object_new_int(rq->mdperf_node));
 	json_object_object_add(o, "mdperf_sets", u64(rq->mdperf_sets));
 	json_object_object_add(o, "hw_prefetch", u64(rq->hw_prefetch));
+	json_object_object_add(o, "monitor_cycles", u64(rq->monitor_cycles));
 	a = json_object_new_array();
 	for (unsigned i = 0; i < rq->nbusdev; i++) {
 		json_object *e = json_object_new_object();
@@ -115,6 +116,7 @@ int stat_request_read(const char *path, struct stat_request *rq, char *err, size
 	rq->mmustat = get_u64(o, "mmustat") != 0;
 	rq->cpustat = get_u64(o, "cpustat") != 0;
 	rq->hw_prefetch = (uint32_t)get_u64(o, "hw_prefetch");
+	rq->monitor_cycles = get_u64(o, "monitor_cycles");
 	rq->mdperf = get_u64(o, "mdperf") != 0;
 	/* a cnodeid_t is a signed short (hw-and-hypervisor.md §5.1): out of
 	 * range is passed as such, for the service to refuse */

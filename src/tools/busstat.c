@@ -39,12 +39,16 @@ static int parse_w(const char *arg, struct stat_busdev *d, struct busdev_names *
 static int usage(FILE *f)
 {
 	fprintf(f, "usage: hvpmu busstat [-a] [-n] [--md FILE] -w DEV,pic0=EVENT,pic1=EVENT [-w ...] [interval [count]] -- PROGRAM [ARGS]\n"
+		   "       hvpmu busstat --service NAME [--guest G] -w ... [interval [count]] [-- COMMAND]\n"
 		   "       hvpmu busstat -l | -e DEV | -h\n"
 		   "  -w  program device DEV's two counters (busstat -l lists them); repeating -w for a\n"
 		   "      device rotates its event sets, one per interval\n"
 		   "  -a  absolute counts instead of deltas;  -n  no header\n"
 		   "  -l  list the devices and their events;  -e DEV  list DEV's events\n"
-		   "  interval: seconds of modeled time (default 1; fractions allowed); count: samples shown\n");
+		   "  interval: seconds of modeled time (default 1; fractions allowed); count: samples shown\n"
+		   "  --service NAME [--guest G]  the DRAM traffic of a running hvpmu serve's whole machine, as\n"
+		   "      guest G's OS sees it (its perfctraccess), for the time of PROGRAM (a host command),\n"
+		   "      count intervals, or until SIGINT\n");
 	return f == stdout ? 0 : EXIT_USAGE;
 }
 
@@ -154,14 +158,15 @@ static int parse_w(const char *arg, struct stat_busdev *d, struct busdev_names *
 int cmd_busstat(int argc, char **argv)
 {
 	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, { "md", required_argument, NULL, 'M' },
-					      { NULL, 0, NULL, 0 } };
+					      { "service", required_argument, NULL, 'S' },
+					      { "guest", required_argument, NULL, 'G' }, { NULL, 0, NULL, 0 } };
 	struct stat_request rq;
 	struct stat_result rs;
 	struct run_times t;
 	struct hvpmu_md md;
 	struct busdev_names names[STAT_MAX_BUSDEV];
 	int absolute = 0, header = 1, c, rc, ok, list = 0;
-	const char *md_file = NULL;
+	const char *md_file = NULL, *service = NULL, *guest = NULL;
 	unsigned ndev = 0;
 	double interval = DEFAULT_INTERVAL_S;
 	unsigned long count = 0;
@@ -174,6 +179,8 @@ int cmd_busstat(int argc, char **argv)
 		switch (c) {
 		case 'e': return list_events(optarg);
 		case 'M': md_file = optarg; break;
+		case 'S': service = optarg; break;
+		case 'G': guest = optarg; break;
 		case 'a': absolute = 1; break;
 		case 'n': header = 0; break;
 		case 'l': list = 1; break;
@@ -195,7 +202,11 @@ int cmd_busstat(int argc, char **argv)
 	 * directly follows the options) */
 	if (parse_interval_count("hvpmu busstat", argc, argv, &optind, &interval, &count))
 		return EXIT_USAGE;
-	if (optind >= argc) {
+	if (guest && !service) {
+		fprintf(stderr, "hvpmu busstat: --guest needs --service (a running hvpmu serve)\n");
+		return EXIT_USAGE;
+	}
+	if (optind >= argc && !service) {
 		fprintf(stderr, "hvpmu busstat: no program given (hvpmu busstat -w ... [interval [count]] -- PROGRAM)\n");
 		return EXIT_USAGE;
 	}
@@ -211,9 +222,21 @@ int cmd_busstat(int argc, char **argv)
 				hvpmu_sv_backend_desc(names[d].be)->name);
 			return EXIT_USAGE;
 		}
-	snprintf(rq.platform, sizeof rq.platform, "%s", hvpmu_sv_backend_desc(names[0].be)->name);
-	if (tool_load_md("hvpmu busstat", md_file, 1, &rq, &md, NULL))
-		return EXIT_USAGE;
+	if (service) { /* the service's machine: its driver must name these devices */
+		const struct hvpmu_sv_backend *be;
+
+		if (tool_service_md("hvpmu busstat", service, guest, md_file != NULL, &rq, &md, &be))
+			return EXIT_USAGE;
+		if (be != names[0].be) {
+			fprintf(stderr, "hvpmu busstat: service '%s' runs %s: no device %s there\n", service,
+				rq.platform, names[0].dev);
+			return EXIT_USAGE;
+		}
+	} else {
+		snprintf(rq.platform, sizeof rq.platform, "%s", hvpmu_sv_backend_desc(names[0].be)->name);
+		if (tool_load_md("hvpmu busstat", md_file, 1, &rq, &md, NULL))
+			return EXIT_USAGE;
+	}
 	for (unsigned d = 0; d < rq.nbusdev; d++) {
 		unsigned e, n = hvpmu_sv_uncore_count(names[d].be, &md);
 		char first[NAME_MAX_LEN] = "", last[NAME_MAX_LEN] = "";
@@ -239,7 +262,11 @@ int cmd_busstat(int argc, char **argv)
 	}
 	if (interval_cycles("hvpmu busstat", interval, md.clock_hz, &rq.sample_cycles))
 		return EXIT_USAGE;
-	rc = run_guest("hvpmu busstat", &rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
+	/* a service's monitor ends after `count` intervals of its time */
+	if (service && count)
+		rq.monitor_cycles = count > UINT64_MAX / rq.sample_cycles ? UINT64_MAX : count * rq.sample_cycles;
+	rc = service ? monitor_guest("hvpmu busstat", &rq, argc - optind, argv + optind, &rs, &t, &ok)
+		     : run_guest("hvpmu busstat", &rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
 	if (!ok)
 		return rc;
 	if (header)

@@ -72,7 +72,9 @@ static int usage(FILE *f)
 		   "  EVENTSPEC: [picN=]EVENT[,sys][,nouser][,hpriv][,emask[N]=M][,[picN=]EVENT...]\n"
 		   "  -n  omit the header;  -t  add a %s column (cycles, all modes)\n"
 		   "  interval: seconds of modeled time (default 5); count: rows per cpu\n"
-		   "  several -c sets rotate per interval;  hvpmu cpustat -h lists the events\n",
+		   "  several -c sets rotate per interval;  hvpmu cpustat -h lists the events\n"
+		   "  --service NAME [--guest G]: every cpu of guest G of a running hvpmu serve, for the\n"
+		   "  time of PROGRAM (a host command), count intervals, or until SIGINT\n",
 		   tool_platform_names(names, sizeof names, "|"), TICKREG_NAME);
 	return f == stdout ? 0 : EXIT_USAGE;
 }
@@ -476,6 +478,8 @@ int cmd_cpustat(int argc, char **argv)
 	static const struct option lopts[] = {
 		{ "platform", required_argument, NULL, 'P' },
 		{ "md", required_argument, NULL, 'M' },
+		{ "service", required_argument, NULL, 'S' },
+		{ "guest", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -487,7 +491,7 @@ int cmd_cpustat(int argc, char **argv)
 	const char *specs[MAX_SETS];
 	char err[512];
 	int c, rc, ok, dohelp = 0, platform_given = 0, platform = -1;
-	const char *md_file = NULL;
+	const char *md_file = NULL, *service = NULL, *guest = NULL;
 	double interval = DEFAULT_INTERVAL_S;
 	unsigned long count = 0;
 
@@ -512,6 +516,8 @@ int cmd_cpustat(int argc, char **argv)
 			platform_given = 1;
 			break;
 		case 'M': md_file = optarg; break;
+		case 'S': service = optarg; break;
+		case 'G': guest = optarg; break;
 		case 'h': dohelp = 1; break;
 		default: return usage(stderr);
 		}
@@ -530,11 +536,16 @@ int cmd_cpustat(int argc, char **argv)
 		fprintf(stderr, "hvpmu cpustat: no events given (-c [picN=]EVENT,...; -h lists them)\n");
 		return EXIT_USAGE;
 	}
-	if (optind >= argc) {
+	if (guest && !service) {
+		fprintf(stderr, "hvpmu cpustat: --guest needs --service (a running hvpmu serve)\n");
+		return EXIT_USAGE;
+	}
+	if (optind >= argc && !service) {
 		fprintf(stderr, "hvpmu cpustat: no program given (hvpmu cpustat -c ... [interval [count]] -- PROGRAM)\n");
 		return EXIT_USAGE;
 	}
-	if (tool_load_md("hvpmu cpustat", md_file, platform_given, &rq, &md, &o.be))
+	if (service ? tool_service_md("hvpmu cpustat", service, guest, platform_given || md_file, &rq, &md, &o.be)
+		    : tool_load_md("hvpmu cpustat", md_file, platform_given, &rq, &md, &o.be))
 		return EXIT_USAGE;
 	for (unsigned s = 0; s < o.nsets; s++)
 		if (parse_set(&o, specs[s], &rq, &o.set[s], err, sizeof err)) {
@@ -547,7 +558,10 @@ int cmd_cpustat(int argc, char **argv)
 	if (interval_cycles("hvpmu cpustat", interval, md.clock_hz, &rq.sample_cycles))
 		return EXIT_USAGE;
 	rq.rotate_cycles = rq.sample_cycles; /* sets switch at each sample */
-	rc = run_guest("hvpmu cpustat", &rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
+	if (service && count) /* a service's monitor ends after `count` intervals of its time */
+		rq.monitor_cycles = count > UINT64_MAX / rq.sample_cycles ? UINT64_MAX : count * rq.sample_cycles;
+	rc = service ? monitor_guest("hvpmu cpustat", &rq, argc - optind, argv + optind, &rs, &t, &ok)
+		     : run_guest("hvpmu cpustat", &rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
 	if (!ok)
 		return rc;
 	fflush(stdout);

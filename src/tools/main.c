@@ -50,6 +50,8 @@ static const struct command {
 	{ "busstat", cmd_busstat, "sample the memory controllers' DRAM counters while a program runs" },
 	{ "mmustat", cmd_mmustat, "the hypervisor's MMU statistics of a program's run (platform t1)" },
 	{ "cpustat", cmd_cpustat, "sample each cpu's PIC counts per interval while a program runs (Solaris cpustat)" },
+	{ "serve", cmd_serve, "one modeled machine whose guests run programs and tools attach to (hvpmud)" },
+	{ "run", cmd_run, "run a program in a guest of a running hvpmu serve" },
 	{ "mdperf", cmd_mdperf, "the SGI Origin Hub memory/directory counters of a program's run (IRIX mdperf)" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

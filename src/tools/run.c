@@ -327,6 +327,70 @@ static pid_t start_service(const char *tool, const struct stat_request *rq, char
 	return pid;
 }
 
+/* The program's comm for the service (its file name; a comma would end
+ * the plugin argument). */
+static void comm_of(const char *prog, char comm[16])
+{
+	snprintf(comm, 16, "%.15s", strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog);
+	for (char *c = comm; *c; c++)
+		if (*c == ',')
+			*c = '_';
+}
+
+/* hvpmu run: the program attaches to guest rq->guest of the standing
+ * service rq->service; the tool passes its signals on and returns the
+ * program's exit status. */
+static int run_in_service(const char *tool, const struct stat_request *rq, const struct hvpmu_sv_program_format *pf,
+			  const char *prog, const char *plugin, const char *ld_preload, int argc, char **argv)
+{
+	char plugin_arg[PATH_MAX + 256], addr[128], comm[16];
+	const char *qemu = getenv("HVPMU_QEMU") ? getenv("HVPMU_QEMU") : pf->qemu_user;
+	const char *sysroot = getenv("HVPMU_SYSROOT") ? getenv("HVPMU_SYSROOT") : pf->sysroot;
+	struct sigaction act, old[NFORWARDED];
+	sigset_t block, mask;
+	pid_t pid, parent = getpid();
+	int status = 0;
+	char **av;
+
+	if (hvpmu_service_address(rq->service, addr, sizeof addr) || strpbrk(rq->guest, ", ")) {
+		fprintf(stderr, "%s: bad service or guest name\n", tool);
+		return EXIT_USAGE;
+	}
+	comm_of(prog, comm);
+	snprintf(plugin_arg, sizeof plugin_arg, "%s,attach=%s,isa=%s,comm=%s%s%s", plugin, addr, pf->isa, comm,
+		 rq->guest[0] ? ",guest=" : "", rq->guest);
+	av = emulator_argv(qemu, sysroot, plugin_arg, prog, ld_preload, argc, argv);
+	sigemptyset(&block);
+	for (unsigned i = 0; i < NFORWARDED; i++)
+		sigaddset(&block, forwarded[i]);
+	sigprocmask(SIG_BLOCK, &block, &mask);
+	pid = fork();
+	if (pid == 0)
+		exec_emulator(tool, parent, &mask, av, plugin, ld_preload);
+	free_argv(av);
+	if (pid < 0) {
+		fprintf(stderr, "%s: fork: %s\n", tool, strerror(errno));
+		sigprocmask(SIG_SETMASK, &mask, NULL);
+		return EXIT_NOEXEC;
+	}
+	child_pid = pid;
+	memset(&act, 0, sizeof act);
+	act.sa_sigaction = forward;
+	act.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigfillset(&act.sa_mask);
+	for (unsigned i = 0; i < NFORWARDED; i++)
+		sigaction(forwarded[i], &act, &old[i]);
+	sigprocmask(SIG_SETMASK, &mask, NULL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	sigprocmask(SIG_BLOCK, &block, NULL);
+	child_pid = 0;
+	for (unsigned i = 0; i < NFORWARDED; i++)
+		sigaction(forwarded[i], &old[i], NULL);
+	sigprocmask(SIG_SETMASK, &mask, NULL);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *md, int argc, char **argv,
 	      struct stat_result *rs, struct run_times *t, int *ok)
 {
@@ -363,6 +427,8 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 	}
 	if (ld_preload && !*ld_preload)
 		ld_preload = NULL;
+	if (rq->service[0]) /* hvpmu run: the program runs in a guest of a standing service */
+		return run_in_service(tool, rq, &pf, prog, plugin, ld_preload, argc, argv);
 	/* no file outlives the run: the request and the result area are
 	 * anonymous files the emulator inherits (hvpmu/session.h) */
 	if ((area_fd = stat_area_create(err, sizeof err)) < 0) {
@@ -398,12 +464,7 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 		fcntl(area_fd, F_SETFD, FD_CLOEXEC);
 		char comm[16];
 
-		/* the program's file name for per-process rows (a comma would
-		 * end the plugin argument) */
-		snprintf(comm, sizeof comm, "%.15s", strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog);
-		for (char *c = comm; *c; c++)
-			if (*c == ',')
-				*c = '_';
+		comm_of(prog, comm); /* the program's file name for per-process rows */
 		snprintf(plugin_arg, sizeof plugin_arg, "%s,attach=%s,isa=%s,comm=%s", plugin, name, pf.isa, comm);
 	}
 	av = emulator_argv(qemu, sysroot, plugin_arg, prog, ld_preload, argc, argv);

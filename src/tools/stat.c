@@ -31,6 +31,10 @@ static int usage(FILE *f)
 		   "  -f, --follow         count the program's process tree: fork children and the\n"
 		   "                       programs they execve, on one machine (a service, docs/service.md)\n"
 		   "      --per-process    with -f: the counts of each process (COMM-PID), as perf --per-thread\n"
+		   "  -a, --all-cpus       system-wide: count every strand of a guest of a running hvpmu serve,\n"
+		   "                       for the time of PROGRAM (a host command) or until SIGINT\n"
+		   "      --service NAME   that service (default: default); implies -a\n"
+		   "      --guest NAME     its guest whose strands are counted (default: its first)\n"
 		   "      --pic-init N     start every PIC at N (32-bit; excluded from counts)\n"
 		   "      --overflow-log FILE   log every PIC overflow trap (pic, event, tpc, precise)\n"
 		   "      --rotate-cycles N     multiplexing tick in cycles (default 4 ms)\n"
@@ -84,6 +88,9 @@ int cmd_stat(int argc, char **argv)
 		{ "placement", required_argument, NULL, 'C' },
 		{ "follow", no_argument, NULL, 'f' },
 		{ "per-process", no_argument, NULL, 'T' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "service", required_argument, NULL, 'S' },
+		{ "guest", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -95,7 +102,7 @@ int cmd_stat(int argc, char **argv)
 	char err[512], cmdline[1024];
 	int have_events = 0, c, rc, ok, platform_given = 0, per_process = 0;
 	const struct hvpmu_sv_backend *be;
-	const char *md_file = NULL;
+	const char *md_file = NULL, *service = NULL, *guest = NULL;
 	struct hvpmu_md md;
 	const char *lists[MAX_EVENT_LISTS];
 	unsigned nlists = 0;
@@ -105,7 +112,7 @@ int cmd_stat(int argc, char **argv)
 	memset(&rq, 0, sizeof rq);
 	setlocale(LC_ALL, "");
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:x:jo:p:fh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:x:jo:p:fah", opts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (nlists == MAX_EVENT_LISTS) {
@@ -136,6 +143,9 @@ int cmd_stat(int argc, char **argv)
 		case 'o': outfile = optarg; break;
 		case 'f': rq.follow = 1; break;
 		case 'T': per_process = rq.follow = 1; break;
+		case 'a': service = service ? service : "default"; break;
+		case 'S': service = optarg; break;
+		case 'G': guest = optarg; break;
 		case 'P':
 			if (parse_u64(optarg, UINT32_MAX, &v)) {
 				fprintf(stderr, "hvpmu stat: --pic-init wants 0..0xffffffff, got '%s'\n", optarg);
@@ -167,11 +177,21 @@ int cmd_stat(int argc, char **argv)
 		fprintf(stderr, "hvpmu stat: -x and -j cannot be combined\n");
 		return EXIT_USAGE;
 	}
-	if (optind >= argc) {
+	if (guest && !service) {
+		fprintf(stderr, "hvpmu stat: --guest needs -a or --service (a running hvpmu serve)\n");
+		return EXIT_USAGE;
+	}
+	if (service && (rq.follow || rq.overflow_log[0] || rq.hw_prefetch || rq.placement[0])) {
+		fprintf(stderr, "hvpmu stat: -a counts a running service's machine as it is: no -f, --per-process, "
+				"--overflow-log, --hw-prefetch or --placement with it\n");
+		return EXIT_USAGE;
+	}
+	if (optind >= argc && !service) {
 		fprintf(stderr, "hvpmu stat: no program given (hvpmu stat [OPTIONS] -- PROGRAM [ARGS])\n");
 		return EXIT_USAGE;
 	}
-	if (tool_load_md("hvpmu stat", md_file, platform_given, &rq, &md, &be))
+	if (service ? tool_service_md("hvpmu stat", service, guest, platform_given || md_file, &rq, &md, &be)
+		    : tool_load_md("hvpmu stat", md_file, platform_given, &rq, &md, &be))
 		return EXIT_USAGE;
 	if (!have_events)
 		lists[nlists++] = hvpmu_sv_backend_desc(be)->default_events;
@@ -185,7 +205,10 @@ int cmd_stat(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	join_cmdline(cmdline, sizeof cmdline, argc - optind, argv + optind);
-	rc = run_guest("hvpmu stat", &rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
+	if (service && optind >= argc)
+		snprintf(cmdline, sizeof cmdline, "system wide");
+	rc = service ? monitor_guest("hvpmu stat", &rq, argc - optind, argv + optind, &rs, &t, &ok)
+		     : run_guest("hvpmu stat", &rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
 	if (ok) {
 		if (per_process)
 			print_stat_per_process(out, fmt, sep, cmdline, &rs, &t);

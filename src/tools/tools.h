@@ -13,6 +13,8 @@ int cmd_busstat(int argc, char **argv);
 int cmd_mmustat(int argc, char **argv);
 int cmd_cpustat(int argc, char **argv);
 int cmd_mdperf(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 /* Exit statuses of the tools. */
 #define EXIT_USAGE 129
@@ -30,6 +32,27 @@ int cmd_mdperf(int argc, char **argv);
 struct hvpmu_md;
 int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *md, int argc, char **argv,
 	      struct stat_result *rs, struct run_times *t, int *ok);
+/*
+ * `--service NAME [--guest GUEST]` (serve.c): the running service's
+ * machine description into *md (as tool_load_md; md_given: the command
+ * line also gave -p or --md, an error), the guest checked against its
+ * guests, rq->service and rq->guest set.  Errors print one line prefixed
+ * by `tool` and return -1.
+ */
+int tool_service_md(const char *tool, const char *service, const char *guest, int md_given, struct stat_request *rq,
+		    struct hvpmu_md *md, const struct hvpmu_sv_backend **be);
+/*
+ * A monitor of guest rq->guest of the running service rq->service (stat
+ * -a, cpustat, busstat --service): the request's counters count the
+ * guest's strands and its devices for the time of host command argv
+ * (argc 0: until SIGINT or SIGTERM, or rq->monitor_cycles of the
+ * machine's time).  As run_guest: *ok and *rs (elapsed time only in *t);
+ * returns the command's exit status, 0, or 1 after one line when the
+ * service refuses (no such guest, the hypervisor's ENOACCESS, a monitor
+ * runs already) and EXIT_NOEXEC when it cannot be asked.
+ */
+int monitor_guest(const char *tool, struct stat_request *rq, int argc, char **argv, struct stat_result *rs,
+		  struct run_times *t, int *ok);
 /*
  * `--md FILE`: load the machine description (hvpmu_sv_load_machine),
  * based on rq->platform ("" = t4), into *md, and record its absolute path

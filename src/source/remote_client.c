@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The tools' side of a standing service's control protocol (hvpmu/remote.h
+ * hvpmu_remote_describe, hvpmu_remote_monitor; docs/service.md "Guests and
+ * monitors"): a connection to the service's abstract Unix-domain socket,
+ * one hello, one answer (remote_proto.h).
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include <hvpmu/remote.h>
+#include "remote_proto.h"
+
+#define ANSWER_WAIT_S 10 /* a standing service answers at once; a monitor's start may run a moment */
+
+/* Connect to `address` and send hello h (with fds[0..nfd-1]).  Returns
+ * the connection or -1 with the reason in err. */
+static int hello_to(const char *address, struct remote_hello *h, const int *fds, unsigned nfd, char *err, size_t n)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char cbuf[CMSG_SPACE(2 * sizeof(int))];
+	struct iovec io = { h, sizeof *h };
+	struct msghdr mh = { .msg_iov = &io, .msg_iovlen = 1 };
+	struct timeval tv = { ANSWER_WAIT_S, 0 };
+	size_t len = strlen(address);
+	int s;
+
+	if (!len || len >= sizeof sa.sun_path - 1) {
+		snprintf(err, n, "bad service address");
+		errno = EINVAL;
+		return -1;
+	}
+	memcpy(sa.sun_path + 1, address, len); /* abstract: sun_path[0] = 0 */
+	h->magic = REMOTE_HELLO_MAGIC;
+	h->version = REMOTE_PROTO_VERSION;
+	h->pid = getpid();
+	if (nfd) {
+		struct cmsghdr *c;
+
+		memset(cbuf, 0, sizeof cbuf);
+		mh.msg_control = cbuf;
+		mh.msg_controllen = CMSG_SPACE(nfd * sizeof(int));
+		c = CMSG_FIRSTHDR(&mh);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(nfd * sizeof(int));
+		memcpy(CMSG_DATA(c), fds, nfd * sizeof(int));
+	}
+	s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (s < 0 || connect(s, (struct sockaddr *)&sa, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + len))) {
+		int e = errno;
+
+		snprintf(err, n, "no service at '%s' (%s): is hvpmu serve running?", address, strerror(e));
+		if (s >= 0)
+			close(s);
+		errno = e;
+		return -1;
+	}
+	setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	if (sendmsg(s, &mh, MSG_NOSIGNAL) != (ssize_t)sizeof *h) {
+		int e = errno;
+
+		snprintf(err, n, "cannot talk to the service: %s", strerror(e));
+		close(s);
+		errno = e;
+		return -1;
+	}
+	return s;
+}
+
+int hvpmu_remote_describe(const char *address, struct hvpmu_remote_machine_info *out, char *err, size_t n)
+{
+	struct remote_hello h = { .how = REMOTE_DESCRIBE };
+	struct remote_machine d;
+	ssize_t got;
+	int s = hello_to(address, &h, NULL, 0, err, n);
+
+	if (s < 0)
+		return -1;
+	got = recv(s, &d, sizeof d, 0);
+	close(s);
+	if (got != (ssize_t)sizeof d || d.magic != REMOTE_MACHINE_MAGIC || d.version != REMOTE_PROTO_VERSION ||
+	    !memchr(d.platform, 0, sizeof d.platform) || !memchr(d.md_path, 0, sizeof d.md_path) || d.nguests > 8) {
+		snprintf(err, n, "the service at '%s' did not describe its machine (another version?)", address);
+		return -1;
+	}
+	memcpy(out->platform, d.platform, sizeof out->platform);
+	memcpy(out->md_path, d.md_path, sizeof out->md_path);
+	out->nguests = d.nguests;
+	for (unsigned g = 0; g < d.nguests; g++) {
+		memcpy(out->guest[g], d.guest[g], sizeof out->guest[g]);
+		out->guest[g][sizeof out->guest[g] - 1] = 0;
+	}
+	return 0;
+}
+
+int hvpmu_remote_monitor(const char *address, const char *guest, int req_fd, int area_fd, int *status, char *err,
+			 size_t n)
+{
+	struct remote_hello h = { .how = REMOTE_MONITOR };
+	struct remote_welcome w;
+	int fds[2] = { req_fd, area_fd }, s;
+	ssize_t got;
+
+	*status = 0;
+	if (strlen(guest) >= sizeof h.guest) {
+		snprintf(err, n, "guest name too long");
+		*status = EINVAL;
+		return -1;
+	}
+	snprintf(h.guest, sizeof h.guest, "%s", guest);
+	if ((s = hello_to(address, &h, fds, 2, err, n)) < 0) {
+		*status = errno;
+		return -1;
+	}
+	got = recv(s, &w, sizeof w, 0);
+	if (got != (ssize_t)sizeof w || w.magic != REMOTE_WELCOME_MAGIC) {
+		snprintf(err, n, "the service at '%s' did not answer", address);
+		*status = EPROTO;
+		close(s);
+		return -1;
+	}
+	if (w.status) {
+		snprintf(err, n, "%.*s", (int)strnlen(w.reason, sizeof w.reason), w.reason);
+		*status = w.status;
+		close(s);
+		return -1;
+	}
+	return s;
+}

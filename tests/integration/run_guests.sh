@@ -155,6 +155,9 @@ for _ in $(seq 100); do # until the first monitor runs: a second one is refused
 	sleep 0.05
 done
 refused "a second monitor" "the guest's counters are in use" env -i "$hvpmu" stat -a --service "$name" --guest alpha -e Instr_all
+# the policy holds while another guest's counters run
+refused "beta's busstat while alpha's monitor runs" "refused the device counters (ENOACCESS)" \
+	env -i "$hvpmu" busstat --service "$name" --guest beta -w mcu0,pic0=mem_reads 0.001
 echo "guests: errors get one line"
 
 # 5. SIGTERM: the service ends, the monitor still running gets its counts

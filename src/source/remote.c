@@ -23,6 +23,8 @@
 #include "remote_shm.h"
 
 #define RING_MASK (REMOTE_RING_SLOTS - 1u)
+#define TICKET_GAP_MS 1000 /* longest wait for a missing ticket's publication (run_published) */
+
 /* Records a vCPU runs between looks at its strand's time. */
 #define TIME_CHECK 64u
 
@@ -54,6 +56,8 @@ struct rproc {
 	uint8_t in_syscall[REMOTE_RINGS];
 	uint64_t sc_flags[REMOTE_RINGS]; /* the system call in progress: clone's flags */
 	int64_t sc_num[REMOTE_RINGS];     /* and its number */
+	uint64_t next_ticket;     /* the ticket after the highest C_SEQ run (publications run in ticket order) */
+	uint64_t gap_since;       /* ms: since when the next ticket's publication is missing (0: it is not) */
 	int ending;               /* proc_end() is running its rings' last records */
 	int exit_ring;            /* the ring whose thread called exit_group (-1: none) */
 	int exit_reached;         /* its block had reached the call (the trap) */
@@ -656,7 +660,10 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 				v->reached_last = (int)R_REACHED(e.w0);
 			switch (op) {
 			case C_NOP:
-			case C_SEQ: /* (the order of publications: hvpmu_remote_run) */
+				break;
+			case C_SEQ: /* (the order of publications: run_published) */
+				if (e.w1 >= p->next_ticket)
+					p->next_ticket = e.w1 + 1;
 				break;
 			case C_START:
 				if (p->v[i] || p->started[i]) {
@@ -730,6 +737,10 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 				goto out;
 			}
 			t += len;
+			/* a second thread started: from here the process runs in
+			 * publication order (run_published), not by quanta */
+			if (op == C_START && max == UINT64_MAX && p->nthreads > 1)
+				goto out;
 			break;
 		}
 		}
@@ -799,6 +810,14 @@ static int holds_barrier(struct hvpmu_remote *r, struct rproc *p, unsigned i)
 	return r->barrier && v && p->nthreads == 1 && !p->in_syscall[i] && hvpmu_machine_tick(r->m, v->strand) < r->qend;
 }
 
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u + 1; /* never 0 */
+}
+
 /* The end of ring i's next publication (the record after its C_SEQ) and
  * its ticket, if it is published whole: 1; 0 if not yet. */
 static int next_publication(struct rproc *p, unsigned i, uint64_t *end, uint64_t *ticket)
@@ -848,6 +867,17 @@ static uint64_t run_published(struct hvpmu_remote *r, struct rproc *p)
 			}
 		if (best == UINT64_MAX)
 			break;
+		/* a lower ticket is taken but not visible yet (its thread is
+		 * between taking it and publishing): wait for it, a moment --
+		 * a ticket whose publication never comes (its thread died in
+		 * between) is given up after TICKET_GAP_MS */
+		if (best > p->next_ticket) {
+			if (!p->gap_since)
+				p->gap_since = mono_ms();
+			if (mono_ms() - p->gap_since < TICKET_GAP_MS)
+				break;
+		}
+		p->gap_since = 0;
 		total += run_ring(r, p, bi, UINT64_MAX, best_end - p->tail[bi], &blocked);
 	}
 	return total;

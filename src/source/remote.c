@@ -739,7 +739,7 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 			t += len;
 			/* a second thread started: from here the process runs in
 			 * publication order (run_published), not by quanta */
-			if (op == C_START && max == UINT64_MAX && p->nthreads > 1)
+			if (op == C_START && max == UINT64_MAX && p->nthreads > 1 && !p->ending)
 				goto out;
 			break;
 		}

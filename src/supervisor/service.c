@@ -32,6 +32,8 @@
 #define GRACE_MS 20           /* how long the quantum's barrier waits for a thread that publishes
 				 nothing outside a system call (docs/service.md "Time") */
 #define WELCOME_MAX 256
+#define MAX_PENDING 64        /* connections accepted whose hello has not come yet */
+#define HELLO_MS 1000         /* how long a connection may take to say hello */
 #define SPIN 1024             /* pauses before the service sleeps (some microseconds) */
 #define DRAIN_MS 5000         /* longest a stopping monitor waits for ended programs' records */
 
@@ -40,6 +42,12 @@ struct conn {
 	uint32_t process;         /* an image's connection: its number; 0: a monitor's */
 	unsigned guest;           /* a monitor's guest */
 	uint64_t ending;          /* a monitor's tool said stop at this time (ms; 0: not yet) */
+};
+
+/* A connection accepted whose hello has not come yet. */
+struct pending {
+	int fd;
+	uint64_t since; /* ms */
 };
 
 /* One service: a tool's run (one guest OS, hvpmu_service_run) or a
@@ -55,7 +63,9 @@ struct service {
 	struct hvpmu_remote *r;
 	struct conn conns[MAX_CONNS];
 	uint32_t nconn;
-	struct pollfd pf[MAX_CONNS + 3];
+	struct pending pending[MAX_PENDING]; /* accepted, no hello yet */
+	uint32_t npending;
+	struct pollfd pf[MAX_CONNS + MAX_PENDING + 3];
 };
 
 static uint64_t now_ms(void)
@@ -185,15 +195,13 @@ static void accept_conn(struct service *sv, int fd)
 	enum hvpmu_remote_kind kind;
 	struct ucred cr;
 	socklen_t cl = sizeof cr;
-	struct timeval tv = { 1, 0 }; /* a guest says hello at once */
 	uint32_t process = 0;
 	size_t wlen = 0;
 	ssize_t n;
 	int area_fd = -1, rc, fds[2] = { -1, -1 }, keep = 0, pid;
 	char why[128];
 
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-	n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC);
+	n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT); /* (it is readable) */
 	for (struct cmsghdr *c = n > 0 ? CMSG_FIRSTHDR(&mh) : NULL; c; c = CMSG_NXTHDR(&mh, c))
 		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
 			unsigned k = (unsigned)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
@@ -275,7 +283,7 @@ static int serve_loop(struct service *sv, int listen_fd, int root_fd, const vola
 
 	for (;;) {
 		uint64_t ran = hvpmu_remote_run(r, force);
-		int timeout, np = 0, sleeping = 0;
+		int timeout, np = 0, pbase, sleeping = 0;
 
 		force = 0;
 		/* the monitors' samples at the machine's time, and their ends:
@@ -326,6 +334,9 @@ static int serve_loop(struct service *sv, int listen_fd, int root_fd, const vola
 		pf[np++] = (struct pollfd){ .fd = root_gone ? -1 : root_fd, .events = POLLIN };
 		for (uint32_t k = 0; k < sv->nconn; k++)
 			pf[np++] = (struct pollfd){ .fd = sv->conns[k].ending ? -1 : sv->conns[k].fd, .events = POLLIN };
+		pbase = np;
+		for (uint32_t k = 0; k < sv->npending; k++)
+			pf[np++] = (struct pollfd){ .fd = sv->pending[k].fd, .events = POLLIN };
 		if (poll(pf, (nfds_t)np, timeout) < 0 && errno != EINTR) {
 			snprintf(err, errlen, "poll: %s", strerror(errno));
 			return -1;
@@ -350,15 +361,32 @@ static int serve_loop(struct service *sv, int listen_fd, int root_fd, const vola
 				close(sv->conns[k].fd);
 				sv->conns[k] = sv->conns[--sv->nconn];
 			}
+		/* hellos: a connection is answered when its hello comes, and
+		 * closed if none comes in time; none holds the loop up */
+		for (uint32_t k = sv->npending; k-- > 0;) {
+			int fd = sv->pending[k].fd;
+
+			if (!pf[pbase + k].revents && now_ms() - sv->pending[k].since < HELLO_MS)
+				continue;
+			sv->pending[k] = sv->pending[--sv->npending];
+			if (!pf[pbase + k].revents || sv->nconn == MAX_CONNS) {
+				if (sv->nconn == MAX_CONNS)
+					fprintf(stderr, "hvpmu service: %u connections: one more is refused\n", MAX_CONNS);
+				close(fd);
+				continue;
+			}
+			accept_conn(sv, fd);
+			idle_since = now_ms();
+		}
 		if (pf[0].revents & POLLIN) {
 			int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
 
-			if (fd >= 0 && sv->nconn == MAX_CONNS) {
-				fprintf(stderr, "hvpmu service: %u connections: one more is refused\n", MAX_CONNS);
+			if (fd >= 0 && sv->npending == MAX_PENDING) {
+				fprintf(stderr, "hvpmu service: %u connections wait for their hello: one more is refused\n",
+					MAX_PENDING);
 				close(fd);
 			} else if (fd >= 0) {
-				accept_conn(sv, fd);
-				idle_since = now_ms();
+				sv->pending[sv->npending++] = (struct pending){ fd, now_ms() };
 			}
 		}
 	}
@@ -384,6 +412,8 @@ static void service_free(struct service *sv)
 {
 	for (uint32_t k = 0; k < sv->nconn; k++)
 		close(sv->conns[k].fd);
+	for (uint32_t k = 0; k < sv->npending; k++)
+		close(sv->pending[k].fd);
 	hvpmu_remote_destroy(sv->r);
 	for (unsigned g = sv->nguests; g-- > 0;) /* guest 0's session owns the machine: last */
 		hvpmu_session_destroy(sv->guest[g]);

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A standing service (hvpmu/session.h hvpmu_service_serve, docs/service.md
+ * "Guests and monitors") in a thread of the test: it describes its
+ * machine (the guests of its description, by name); a connection that
+ * never says hello holds nothing up (a describe behind two silent
+ * connections is answered while they are still open, and they are
+ * closed after the hello time); a monitor of a guest the machine does not
+ * have is refused with ENOENT, a second monitor of a guest with EBUSY;
+ * a bad service name is refused; *stop ends it with 0.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <hvpmu/remote.h>
+#include <hvpmu/session.h>
+
+static volatile sig_atomic_t stop;
+static int serve_rc = -1;
+static char name[64];
+
+static void *serve(void *arg)
+{
+	struct stat_request rq;
+	char err[256];
+
+	memset(&rq, 0, sizeof rq);
+	rq.result_fd = -1;
+	serve_rc = hvpmu_service_serve(&rq, *(int *)arg, &stop, err, sizeof err);
+	return NULL;
+}
+
+/* A connection to the service that says nothing. */
+static int silent(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char addr[128];
+	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+
+	assert_int_equal(hvpmu_service_address(name, addr, sizeof addr), 0);
+	memcpy(sa.sun_path + 1, addr, strlen(addr));
+	assert_true(fd >= 0);
+	assert_int_equal(connect(fd, (struct sockaddr *)&sa,
+				 (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + strlen(addr))), 0);
+	return fd;
+}
+
+/* A monitor of guest g with an empty request: its errno (0: it runs; then
+ * *conn is its connection). */
+static int monitor(const char *g, int *conn)
+{
+	struct stat_request rq;
+	char err[256], path[64];
+	int req = memfd_create("req", MFD_CLOEXEC), area = stat_area_create(err, sizeof err), status = 0;
+
+	assert_true(req >= 0 && area >= 0);
+	memset(&rq, 0, sizeof rq);
+	snprintf(path, sizeof path, "/proc/self/fd/%d", req);
+	assert_int_equal(stat_request_write(path, &rq, err, sizeof err), 0);
+	*conn = hvpmu_service_monitor(name, g, req, area, &status, err, sizeof err);
+	close(req);
+	close(area);
+	if (*conn < 0) {
+		assert_true(status != 0);
+		assert_non_null(memchr(err, 0, sizeof err));
+		return status;
+	}
+	return 0;
+}
+
+static void test_serve(void **state)
+{
+	struct hvpmu_remote_machine_info mi;
+	char err[256], b;
+	pthread_t t;
+	int fd, s1, s2, m1, m2;
+
+	(void)state;
+	snprintf(name, sizeof name, "test-serve-%d", (int)getpid());
+	assert_int_equal(hvpmu_service_listen("bad/name", err, sizeof err), -1);
+	fd = hvpmu_service_listen(name, err, sizeof err);
+	assert_true(fd >= 0);
+	assert_int_equal(hvpmu_service_listen(name, err, sizeof err), -1); /* one runs already */
+	assert_non_null(strstr(err, "one runs already"));
+	assert_int_equal(pthread_create(&t, NULL, serve, &fd), 0);
+
+	/* two silent connections, then a describe: answered at once */
+	s1 = silent();
+	s2 = silent();
+	assert_int_equal(hvpmu_service_describe(name, &mi, err, sizeof err), 0);
+	assert_string_equal(mi.platform, "t4");
+	assert_int_equal(mi.nguests, 1);
+	assert_string_equal(mi.guest[0], "primary");
+	errno = 0;
+	assert_int_equal(recv(s1, &b, 1, MSG_DONTWAIT), -1); /* still open: no EOF yet */
+	assert_int_equal(errno, EAGAIN);
+	/* after the hello time the service closes them */
+	{
+		struct timeval tv = { 5, 0 };
+
+		setsockopt(s2, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+		assert_int_equal(recv(s2, &b, 1, 0), 0);
+	}
+	close(s1);
+	close(s2);
+
+	assert_int_equal(monitor("gamma", &m1), ENOENT);
+	assert_int_equal(monitor("", &m1), 0);
+	assert_int_equal(monitor("primary", &m2), EBUSY);
+	shutdown(m1, SHUT_WR); /* the monitor ends: the service closes the connection */
+	{
+		struct timeval tv = { 10, 0 };
+
+		setsockopt(m1, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+		assert_int_equal(recv(m1, &b, 1, 0), 0);
+	}
+	close(m1);
+	assert_int_equal(monitor("primary", &m2), 0); /* the guest takes the next one */
+	close(m2);
+
+	stop = 1;
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(serve_rc, 0);
+	close(fd);
+	assert_int_equal(hvpmu_service_describe(name, &mi, err, sizeof err), -1); /* gone */
+	assert_non_null(strstr(err, "no service at"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_serve),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -97,7 +97,11 @@ env -i "$hvpmu" run --service "$name" --guest alpha -- "$gz" < "$tmp/in" > "$tmp
 a=\$!
 "$hvpmu" run --service "$name" --guest beta -- "$gz" < "$tmp/in" > "$tmp/b.gz" &
 b=\$!
-if [ $round -lt 3 ]; then
+if [ $round -lt 3 ]; then # beta's emulator, once it runs, at a random point
+	for _ in \$(seq 300); do
+		pgrep -f "attach=hvpmud-.*-$name,.*guest=beta" > /dev/null && break
+		sleep 0.01
+	done
 	sleep 0.0\$((RANDOM % 10))
 	pkill -KILL -f "attach=hvpmud-.*-$name,.*guest=beta" || true
 fi

@@ -303,7 +303,7 @@ static const struct op op31[1024] = {
 	[22] = E(OTH),                                      /* icbt */
 	[470] = PRIV,                                       /* dcbi */
 	[598] = E(OTH | HVPMU_IC_NTC), [854] = E(OTH | HVPMU_IC_NTC), /* sync (lwsync, ptesync) eieio */
-	[62] = E(OTH),                                      /* wait */
+	[62] = E(OTH), [30] = E(OTH),                       /* wait (2.06), wait (3.0 encoding) */
 	[339] = PRIV_RT, [467] = PRIV, [371] = PRIV_RT,     /* mfspr mtspr mftb */
 	[83] = PRIV_RT, [146] = PRIV, [178] = PRIV,         /* mfmsr mtmsr mtmsrd */
 	[210] = PRIV, [242] = PRIV, [595] = PRIV_RT, [659] = PRIV_RT, /* mtsr mtsrin mfsr mfsrin */

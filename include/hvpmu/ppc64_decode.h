@@ -34,11 +34,12 @@
  *                    stores, `sc 1` (a hypervisor call)
  *   HVPMU_IC_OTHER   the rest: integer arithmetic, logical, rotate, compare, CR
  *                    logical, mfcr/mtcrf, isel, traps, `sc`, sync/lwsync/eieio/
- *                    isync, dcbt/dcbtst (prefetch), dcbf/dcbst/icbi, and undefined
+ *                    isync, dcbt/dcbtst (prefetch), dcbf/dcbst/icbi, scv (Power ISA
+ *                    3.0, which glibc uses when the kernel offers it), and undefined
  *                    encodings
  * Properties: HVPMU_IC_LOAD_LINKED (l[bhwd]arx), HVPMU_IC_STORE_COND
  * (st[bhwd]cx.), HVPMU_IC_PREFETCH (dcbt, dcbtst), HVPMU_IC_BLOCK (lmw,
- * stmw, the string instructions, dcbz), HVPMU_IC_SYSCALL (sc), HVPMU_IC_NTC
+ * stmw, the string instructions, dcbz), HVPMU_IC_SYSCALL (sc, scv), HVPMU_IC_NTC
  * (sync, eieio, isync), HVPMU_IC_ILLEGAL (undefined: OTHER),
  * HVPMU_IC_CTI_COND / _CTI_ALWAYS, HVPMU_IC_CALL (LK = 1, except `bcl
  * 20,31,$+4`, Book I §2.4 Programming Note), HVPMU_IC_RET (bclr with LK = 0

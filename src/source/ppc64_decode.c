@@ -53,7 +53,7 @@
 #define F_AA       1, 1   /* 30    AA */
 #define F_LK       0, 1   /* 31    LK */
 #define F_LEV      5, 7   /* 20:26 LEV (sc) */
-#define F_SC1      1, 1   /* 30    sc: must be 1 */
+#define F_SC1      1, 1   /* 30    1: sc; 0 with bit 31 = 1: scv (Power ISA 3.0) */
 
 static inline uint32_t fld(uint32_t insn, unsigned shift, unsigned len)
 {
@@ -193,7 +193,7 @@ static const struct op primary[64] = {
 	[10] = CMP, [11] = CMP,                             /* cmpli cmpi */
 	[12] = ALU_RT, [13] = ALU_RT, [14] = ALU_RT, [15] = ALU_RT, /* addic addic. addi addis */
 	[16] = E(BR, .cti = CTI_BC),                        /* bc */
-	[17] = E(OTH | HVPMU_IC_SYSCALL, .cti = CTI_SC, .wr = W_ALL), /* sc */
+	[17] = E(OTH | HVPMU_IC_SYSCALL, .cti = CTI_SC, .wr = W_ALL), /* sc, scv */
 	[18] = E(BR, .cti = CTI_B),                         /* b */
 	[19] = SUB(T_19),
 	[20] = ALU_RA, [21] = ALU_RA, [23] = ALU_RA,        /* rlwimi rlwinm rlwnm */
@@ -445,7 +445,9 @@ static uint32_t cti_flags(const struct op *e, uint32_t insn, uint64_t pc, struct
 			f |= HVPMU_IC_CALL;
 		break;
 	case CTI_SC:
-		if (!FIELD(insn, F_SC1) || FIELD(insn, F_LEV) > SC_LEV_HV)
+		if (!FIELD(insn, F_SC1)) /* scv LEV (3.0 §3.3.1; glibc's syscalls where the kernel has it) */
+			return FIELD(insn, F_LK) ? f : 0;
+		if (FIELD(insn, F_LEV) > SC_LEV_HV)
 			return 0;
 		if (FIELD(insn, F_LEV) == SC_LEV_HV)
 			f = SPR | HVPMU_IC_SYSCALL;

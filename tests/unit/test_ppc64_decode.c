@@ -276,6 +276,7 @@ static const struct vec vec_classes[] = {
 	{ 0x7c0020ac, X_OTH, "dcbf 0,r4" },
 	{ 0x7c00206c, X_OTH, "dcbst 0,r4" },
 	{ 0x7c0027ac, X_OTH, "icbi 0,r4" },
+	{ 0x44000001, X_OTH | X_SYS, "scv 0 (3.0: glibc's system call where the kernel offers it)" },
 	{ 0x7c00003c, X_OTH, "wait (the 3.0 encoding)" },
 	{ 0x7c00007c, X_OTH, "[wait: the 2.06 encoding, XO 62]" },
 	{ 0x7c0802a6, X_SPR, "mflr r0" },
@@ -428,7 +429,7 @@ static const uint32_t vec_undefined[] = {
 	0x00000000, /* primary 0 */
 	0x14000000, /* [primary 5] */
 	0x58000000, /* primary 22: rlmi (POWER, not 2.06) */
-	0x44000000, /* svc 0,0,0 (sc with bit 30 = 0: not 2.06) */
+	0x44000000, /* svc 0,0,0 (bits 30:31 = 0b00: neither sc nor scv) */
 	0x44000082, /* sc 4 (LEV reserved) */
 	0x7c00003e, /* 31/31: lwepx (Book III-E only) */
 	0x4c000002, /* [19/1] */

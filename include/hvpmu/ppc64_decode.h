@@ -89,6 +89,13 @@ enum hvpmu_ppc64_addr_form {
 	HVPMU_PA_RA = 3,   /* (RA|0): lswi/stswi */
 };
 
+/* The two data-cache touch instructions (Book II §3.2). */
+enum hvpmu_ppc64_touch {
+	HVPMU_PPC64_TOUCH_NONE = 0,
+	HVPMU_PPC64_TOUCH_LOAD = 1,  /* dcbt: data cache block touch */
+	HVPMU_PPC64_TOUCH_STORE = 2, /* dcbtst: ... touch for store */
+};
+
 /*
  * Operands of one instruction: the size and form of its data access, and
  * the general-purpose registers it may write (for the software-prefetch
@@ -101,7 +108,7 @@ struct hvpmu_ppc64_operands {
 	uint8_t size;     /* bytes per access: 1, 2, 4, 8, 16; 0 when not a load or store,
 	                     or when only known at run time (lswx, stswx) */
 	uint8_t update;   /* an update form (lbzu, stdux, ...): RA receives the address */
-	uint8_t prefetch; /* dcbt / dcbtst */
+	uint8_t prefetch; /* enum hvpmu_ppc64_touch: dcbt / dcbtst, 0 for the rest */
 	uint8_t th;       /* their TH field (bits 6:10) */
 	uint8_t donor;    /* a data access QEMU 7.2 reports once, at exactly its effective
 	                     address: the integer and floating-point loads and stores of

@@ -69,9 +69,6 @@ enum {
  * and a store writes the L2 (docs/ppc64-isa.md gives the source).
  */
 #define TH_BLOCK 0u
-#define XO_DCBTST 246u
-#define F_XO_SHIFT 1
-#define F_XO_MASK 0x3ffu
 
 static enum hvpmu_pf_dest ppc64_prefetch_dest(uint32_t word)
 {
@@ -80,7 +77,7 @@ static enum hvpmu_pf_dest ppc64_prefetch_dest(uint32_t word)
 	hvpmu_ppc64_operands(word, &o);
 	if (!o.prefetch || o.th != TH_BLOCK)
 		return HVPMU_PF_NONE;
-	return ((word >> F_XO_SHIFT) & F_XO_MASK) == XO_DCBTST ? HVPMU_PF_L2 : HVPMU_PF_L1;
+	return o.prefetch == HVPMU_PPC64_TOUCH_STORE ? HVPMU_PF_L2 : HVPMU_PF_L1;
 }
 
 /* The registers an address adds, as a sorted pair (NOREG: none; RA = 0

@@ -133,6 +133,7 @@ struct op {
 	uint8_t donor;   /* reported by QEMU once at its effective address */
 	uint8_t wr;      /* enum write_kind */
 	uint8_t uops;    /* enum uops_kind */
+	uint8_t pf;      /* enum hvpmu_ppc64_touch: dcbt, dcbtst */
 };
 
 struct table {
@@ -295,8 +296,8 @@ static const struct op op31[1024] = {
 	[179] = FP, [211] = FP, [243] = FP,                 /* mtvsrd mtvsrwa mtvsrwz (2.07) */
 	[310] = E(LD, .addr = A_X, .size = 4, .wr = W_RT),  /* eciwx */
 	[438] = E(ST, .addr = A_X, .size = 4),              /* ecowx */
-	[278] = E(OTH | HVPMU_IC_PREFETCH, .addr = A_X),    /* dcbt */
-	[246] = E(OTH | HVPMU_IC_PREFETCH, .addr = A_X),    /* dcbtst */
+	[278] = E(OTH | HVPMU_IC_PREFETCH, .addr = A_X, .pf = HVPMU_PPC64_TOUCH_LOAD),  /* dcbt */
+	[246] = E(OTH | HVPMU_IC_PREFETCH, .addr = A_X, .pf = HVPMU_PPC64_TOUCH_STORE), /* dcbtst */
 	[1014] = E(ST | HVPMU_IC_BLOCK, .addr = A_X),       /* dcbz: a whole cache block */
 	[54] = E(OTH), [86] = E(OTH), [982] = E(OTH),       /* dcbst dcbf icbi */
 	[22] = E(OTH),                                      /* icbt */
@@ -501,7 +502,7 @@ void hvpmu_ppc64_operands(uint32_t insn, struct hvpmu_ppc64_operands *out)
 	if (e->addr == A_D)
 		out->offset = (int32_t)sext(e->ds ? FIELD(insn, F_D) & ~3u : FIELD(insn, F_D), FIELD_LEN(F_D));
 	if (e->flags & HVPMU_IC_PREFETCH) {
-		out->prefetch = 1;
+		out->prefetch = e->pf;
 		out->th = (uint8_t)rt;
 	}
 	switch (e->wr) {

@@ -77,7 +77,8 @@ static void check(uint32_t word, uint64_t pc)
 		abort();
 	if (o.form != HVPMU_PA_NONE && !(flags & (HVPMU_IC_LOAD | HVPMU_IC_STORE | HVPMU_IC_PREFETCH)))
 		abort();
-	if (o.prefetch != ((flags & HVPMU_IC_PREFETCH) != 0) || (o.th && !o.prefetch))
+	if ((o.prefetch != 0) != ((flags & HVPMU_IC_PREFETCH) != 0) || o.prefetch > HVPMU_PPC64_TOUCH_STORE ||
+	    (o.th && !o.prefetch))
 		abort();
 	if (o.donor && (!(flags & (HVPMU_IC_LOAD | HVPMU_IC_STORE)) || o.form == HVPMU_PA_NONE || !o.size))
 		abort();

@@ -559,8 +559,10 @@ static void test_operands(void **state)
 	hvpmu_ppc64_operands(0x7c642c2c, &o); /* lwbrx r3,r4,r5 */
 	assert_int_equal(o.size, 4);
 	assert_true(o.donor);
+	hvpmu_ppc64_operands(0x7c0021ec, &o); /* dcbtst 0,r4 */
+	assert_int_equal(o.prefetch, HVPMU_PPC64_TOUCH_STORE);
 	hvpmu_ppc64_operands(0x7c00222c, &o); /* dcbt 0,r4 */
-	assert_true(o.prefetch);
+	assert_int_equal(o.prefetch, HVPMU_PPC64_TOUCH_LOAD);
 	assert_int_equal(o.th, 0);
 	assert_int_equal(o.form, HVPMU_PA_X);
 	assert_int_equal(o.ra, 0);

@@ -13,6 +13,7 @@
 #     16 KB text with the dynamic loader and the C library;
 #   - minigzip's classes partition its instruction stream, its output
 #     decompresses to the input, two runs give identical counts;
+#   - the same counts attached to a service (-f);
 #   - events on a platform without a counter driver: one usage line.
 set -euo pipefail
 hv=$1 qemu=$2 loop=$3 gz=${4:-} text=${5:-}
@@ -48,6 +49,13 @@ want loop.csv syscalls:u 1
 want loop.csv taken-cond-branches:u 2848
 n=$(qemu_count loop.log "$loop")
 want loop.csv instructions:u "$n"
+# attached to a service (-f: the process tree on one machine) the counts
+# are the same
+env -i "$hv" stat -f -p power -x, -o "$tmp/loopf.csv" -- "$loop" 2> "$tmp/loopf.err" ||
+	fail "stat -f -p power loop: $(cat "$tmp/loopf.err")"
+cut -d, -f1,3 "$tmp/loop.csv" > "$tmp/l1"
+cut -d, -f1,3 "$tmp/loopf.csv" > "$tmp/l2"
+cmp -s "$tmp/l1" "$tmp/l2" || { diff "$tmp/l1" "$tmp/l2" >&2; fail "stat -f counts differ"; }
 # the table layout names the counts too
 env -i "$hv" stat -p power -- "$loop" 2> "$tmp/table" || fail "stat -p power (table)"
 grep -Eq '^ +22,?374 +instructions:u' "$tmp/table" || { cat "$tmp/table" >&2; fail "table layout"; }

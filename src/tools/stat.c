@@ -190,10 +190,16 @@ int cmd_stat(int argc, char **argv)
 		fprintf(stderr, "hvpmu stat: no program given (hvpmu stat [OPTIONS] -- PROGRAM [ARGS])\n");
 		return EXIT_USAGE;
 	}
-	if (service ? tool_service_md("hvpmu stat", service, guest, platform_given || md_file, &rq, &md, &be)
-		    : tool_load_md("hvpmu stat", md_file, platform_given, &rq, &md, &be))
+	if (service ? tool_service_md("hvpmu stat", service, guest, platform_given || md_file, &rq, &md, NULL)
+		    : tool_load_md("hvpmu stat", md_file, platform_given, &rq, &md, NULL))
 		return EXIT_USAGE;
-	if (!have_events)
+	/* no CPU counter driver (power): the model's own counts, no events */
+	if (!(be = hvpmu_sv_backend_of(md.platform)) && (have_events || per_process)) {
+		fprintf(stderr, "hvpmu stat: platform %s has no CPU counter driver: no -e%s (without them, the "
+			"model's instruction counts)\n", rq.platform, per_process ? " or --per-process" : "");
+		return EXIT_USAGE;
+	}
+	if (be && !have_events)
 		lists[nlists++] = hvpmu_sv_backend_desc(be)->default_events;
 	for (unsigned i = 0; i < nlists; i++)
 		if (hvpmu_sv_parse_events(be, lists[i], rq.ev, &rq.nevents, HVPMU_SV_MAX_EVENTS, err, sizeof err)) {
@@ -210,7 +216,9 @@ int cmd_stat(int argc, char **argv)
 	rc = service ? monitor_guest("hvpmu stat", &rq, argc - optind, argv + optind, &rs, &t, &ok)
 		     : run_guest("hvpmu stat", &rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
 	if (ok) {
-		if (per_process)
+		if (!be)
+			print_stat_model(out, fmt, sep, cmdline, &rs, &t);
+		else if (per_process)
 			print_stat_per_process(out, fmt, sep, cmdline, &rs, &t);
 		else
 			print_stat(out, fmt, sep, cmdline, be, rq.ev, &rs, &t);

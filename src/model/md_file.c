@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 #include <hvpmu/hvpmu.h>
 #include "kernel.h"
+#include "cec_json.h"
 
 #define MAX_FILE_BYTES (1u << 20) /* a description is a few hundred bytes */
 #define MAX_STRANDS 4096          /* hvpmu_machine_create's bound */
@@ -300,6 +301,10 @@ static int top_sub(void *ctx, const char *key, json_object *v, const char *path,
 	}
 	if (strcmp(key, "kernel") == 0) {
 		rc = apply(&md->kernel, v, kernel_fields, N(kernel_fields), path, NULL, NULL, err, n);
+		return rc ? rc : 1;
+	}
+	if (strcmp(key, "cec") == 0) { /* the PAPR CEC (hvpmu/cec.h, cec.c) */
+		rc = cec_from_json(&md->cec, v, path, err, n);
 		return rc ? rc : 1;
 	}
 	if (strcmp(key, "guests") == 0) { /* replaces the default guest list */

@@ -9,7 +9,7 @@
  *   2. machine model   - hvpmu/md.h, hvpmu/machine.h
  *   3. PMU devices     - hvpmu/pmu.h (their interface), hvpmu/t4_pmu.h, hvpmu/t4_events.h, hvpmu/t4_mcu.h, hvpmu/t1_pmu.h, hvpmu/r10k_pmu.h,
  *                        hvpmu/cec_stats.h (the PAPR CEC statistics)
- *   4. hypervisor      - hvpmu/sun4v.h, hvpmu/irix.h, hvpmu/cec.h (the PAPR CEC)
+ *   4. hypervisor      - hvpmu/sun4v.h, hvpmu/irix.h, hvpmu/papr.h (with hvpmu/cec.h)
  *   5. supervisor      - hvpmu/supervisor.h
  *
  * Conventions for every public function:
@@ -47,6 +47,7 @@
 #include <hvpmu/mmustat.h>
 #include <hvpmu/cec.h>
 #include <hvpmu/cec_stats.h>
+#include <hvpmu/papr.h>
 #include <hvpmu/supervisor.h>
 
 #endif

@@ -10,7 +10,7 @@
  *   3. PMU devices     - hvpmu/pmu.h (their interface), hvpmu/t4_pmu.h, hvpmu/t4_events.h, hvpmu/t4_mcu.h, hvpmu/t1_pmu.h, hvpmu/r10k_pmu.h,
  *                        hvpmu/cec_stats.h (the PAPR CEC statistics)
  *   4. hypervisor      - hvpmu/sun4v.h, hvpmu/irix.h, hvpmu/papr.h (with hvpmu/cec.h)
- *   5. supervisor      - hvpmu/supervisor.h
+ *   5. supervisor      - hvpmu/supervisor.h, hvpmu/gpci.h (the hv_gpci client)
  *
  * Conventions for every public function:
  *   - Library calls return 0 or a negative enum hvpmu_err; they never print
@@ -49,5 +49,6 @@
 #include <hvpmu/cec_stats.h>
 #include <hvpmu/papr.h>
 #include <hvpmu/supervisor.h>
+#include <hvpmu/gpci.h>
 
 #endif

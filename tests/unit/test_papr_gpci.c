@@ -730,6 +730,95 @@ static void test_linux_probe(void **state)
 	world_free(w);
 }
 
+/* ---- the supervisor's client (hvpmu/gpci.h) bound to the service ---- */
+
+struct os_ctx {
+	struct world *w;
+	unsigned part;
+};
+
+static int os_write(void *ctx, uint64_t ra, const void *buf, size_t n)
+{
+	struct os_ctx *o = ctx;
+
+	return hvpmu_guest_mem_write(o->w->mem[o->part], ra, buf, n);
+}
+
+static int os_read(void *ctx, uint64_t ra, void *buf, size_t n)
+{
+	struct os_ctx *o = ctx;
+
+	return hvpmu_guest_mem_read(o->w->mem[o->part], ra, buf, n);
+}
+
+static int64_t os_hcall(void *ctx, const uint64_t gpr[3])
+{
+	struct os_ctx *o = ctx;
+
+	return hvpmu_papr_hcall(o->w->p, &o->w->c[o->part], gpr);
+}
+
+static void test_client(void **state)
+{
+	struct world *w = world(NULL, 4);
+	struct os_ctx oc = { w, 0 };
+	struct hvpmu_gpci_os os = { RA, os_write, os_read, os_hcall, &oc };
+	struct hvpmu_gpci_caps caps;
+	static struct hvpmu_gpci_reply r;
+	int64_t st;
+	uint64_t v;
+
+	(void)state;
+	assert_int_equal(hvpmu_gpci_caps_get(&os, &caps), HVPMU_H_SUCCESS);
+	assert_true(caps.collect_privileged && caps.ga && caps.lab && !caps.expanded);
+	assert_int_equal(caps.version, 0);
+	/* every list of 0x20, decoded by name through the table */
+	assert_int_equal(hvpmu_gpci_call(&os, 0x20, 0, 0, 0, &r), HVPMU_H_SUCCESS);
+	assert_true(hvpmu_gpci_reply_ok(&r));
+	assert_int_equal(r.returned_values, 3);
+	assert_int_equal(r.element_bytes, 48);
+	assert_int_equal(r.starting_index, 1);
+	assert_non_null(r.rq);
+	for (unsigned e = 0; e < 3; e++) {
+		static const unsigned field_of[] = { HVPMU_CEC_L_ENTITLED, HVPMU_CEC_L_CAPPED, HVPMU_CEC_L_UNCAPPED,
+						     HVPMU_CEC_L_DONATED, HVPMU_CEC_L_IDLE };
+
+		assert_int_equal(hvpmu_gpci_field(&r, e, 0, &v), 0);
+		assert_int_equal(v, e + 1);
+		for (unsigned f = 1; f < 6; f++) {
+			assert_int_equal(hvpmu_gpci_field(&r, e, f, &v), 0);
+			assert_true(v == w->e.part[e][field_of[f - 1]]);
+		}
+	}
+	assert_int_equal(hvpmu_gpci_field(&r, 3, 0, &v), HVPMU_ERANGE);
+	assert_int_equal(hvpmu_gpci_field(&r, 0, 6, &v), HVPMU_ERANGE);
+	/* processors: all 32 lists fit Linux's 4064 bytes */
+	assert_int_equal(hvpmu_gpci_call(&os, 0x10, 0, 0, 8, &r), HVPMU_H_SUCCESS);
+	assert_int_equal(r.returned_values, 32);
+	assert_int_equal(hvpmu_gpci_field(&r, 31, 1, &v), 0);
+	assert_int_equal(v, w->cec.procs[31].hw_id);
+	/* a perf event read, and its init checks */
+	assert_int_equal(hvpmu_gpci_event_read(&os, 0x30, 3, 0, 6, 0x10, 8, &v, &st), 0);
+	assert_true(v == w->e.part[2][HVPMU_CEC_L_RUN_CYCLES]);
+	assert_int_equal(hvpmu_gpci_event_read(&os, 0x10, 4, 0, 6, 0x0E, 1, &v, &st), 0);
+	assert_int_equal(v, HVPMU_CEC_SHARED);
+	assert_int_equal(hvpmu_gpci_event_read(&os, 0x10, 4, 0, 6, 4060, 5, &v, &st), HVPMU_EINVAL);
+	assert_int_equal(hvpmu_gpci_event_read(&os, 0x10, 4, 0, 6, 0, 9, &v, &st), HVPMU_EINVAL);
+	assert_int_equal(hvpmu_gpci_event_read(&os, 0x10, 4, 0, 6, 0, 0, &v, &st), HVPMU_EINVAL);
+	assert_int_equal(hvpmu_gpci_event_read(&os, 0xE0, 1, 0, 8, 8, 8, &v, &st), HVPMU_EHV);
+	assert_int_equal(st, HVPMU_H_NOT_AVAILABLE);
+	assert_string_equal(hvpmu_gpci_status_name(st), "H_NOT_AVAILABLE");
+	/* without the right */
+	oc.part = 1;
+	assert_int_equal(hvpmu_gpci_caps_get(&os, &caps), HVPMU_H_SUCCESS);
+	assert_false(caps.collect_privileged);
+	assert_int_equal(hvpmu_gpci_call(&os, 0x10, 0, 0, 0, &r), HVPMU_H_AUTHORITY);
+	assert_false(hvpmu_gpci_reply_ok(&r));
+	assert_int_equal(r.returned_values, 0);
+	assert_int_equal(hvpmu_gpci_field(&r, 0, 0, &v), HVPMU_ERANGE);
+	world_free(w);
+}
+
 static void test_tables(void **state)
 {
 	static const uint32_t codes[] = { 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x80001000, 0x80002000 };
@@ -767,6 +856,7 @@ int main(void)
 		cmocka_unit_test(test_layout_hpmc),
 		cmocka_unit_test(test_partial),
 		cmocka_unit_test(test_linux_probe),
+		cmocka_unit_test(test_client),
 		cmocka_unit_test(test_tables),
 	};
 

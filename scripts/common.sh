@@ -6,6 +6,7 @@ HVPMU_PACKAGES=(build-essential cmake pkg-config libjson-c-dev libcmocka-dev
 	clang libclang-rt-14-dev qemu-user gcc-12-sparc64-linux-gnu libc6-dev-sparc64-cross
 	binutils-sparc64-linux-gnu dpkg-dev xz-utils bzip2 bc procps util-linux coreutils
 	gcc-12-mips64-linux-gnuabi64 binutils-mips64-linux-gnuabi64 libc6-dev-mips64-cross
+	gcc-12-powerpc64-linux-gnu binutils-powerpc64-linux-gnu libc6-dev-ppc64-cross
 	autoconf automake)
 # The demo's input: a real multi-megabyte text file every machine with the
 # packages above has (clang's NEON intrinsics header, ~2.5 MB of C).

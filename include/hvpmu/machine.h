@@ -634,6 +634,15 @@ void hvpmu_machine_io(struct hvpmu_machine *m, uint32_t strand, int device_to_me
  * included. */
 uint64_t hvpmu_machine_retired(struct hvpmu_machine *m, uint32_t strand);
 
+/* Retired instructions of the strand whose class flags (enum
+ * hvpmu_ic_flags) have a bit of `mask` (HVPMU_IC_LOAD: its loads), exact
+ * as of the last sync; these include the kernel path's privileged
+ * instructions when the description has one (md.kernel.syscall_insns). */
+uint64_t hvpmu_machine_retired_class(struct hvpmu_machine *m, uint32_t strand, uint32_t mask);
+/* Taken conditional branches of the strand as of the last sync (counted
+ * only when the features ask for them: HVPMU_FEAT_TAKEN or _BRANCHES). */
+uint64_t hvpmu_machine_taken_cond(struct hvpmu_machine *m, uint32_t strand);
+
 #ifdef __cplusplus
 }
 #endif

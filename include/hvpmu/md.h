@@ -28,6 +28,9 @@ enum hvpmu_platform {
 	HVPMU_PLATFORM_T1 = 1, /* UltraSPARC T1: 8 cores x 4 strands, PCR/PIC in ASRs, DRAM/JBUS PerfRegs */
 	HVPMU_PLATFORM_ORIGIN = 2, /* SGI Origin (SN0/IP27): nodes of 2 R10000 CPUs and a Hub with MD
 				      performance counters (hw-and-hypervisor.md §5) */
+	HVPMU_PLATFORM_POWER = 3, /* IBM POWER7 CEC: modules of POWER7 chips, 8 cores x 4 SMT threads
+				     per chip, ISA ppc64 (docs/power-platform.md); no CPU counter
+				     driver yet */
 	HVPMU_NPLATFORMS
 };
 
@@ -216,7 +219,10 @@ struct hvpmu_md {
  * every strand with perfctraccess=1, perfctrhtaccess absent and
  * dram_counter_group=HVPMU_MD_DRAM_GROUP_OS.  For T1: one chip, 8 cores x
  * 4 strands, 1.2 GHz (Sun Fire T2000), the T1 caches (docs/machine-figures.md),
- * one guest with perfctraccess=1.
+ * one guest with perfctraccess=1.  For POWER (docs/power-platform.md):
+ * four POWER7 chips (two modules of two), 8 cores x 4 threads each,
+ * 3.86 GHz, POWER7 caches, guest memory homed a quarter per chip, no
+ * modeled kernel path.
  * Returns 0, or HVPMU_EINVAL for an unknown platform.  Thread-safe.
  */
 int hvpmu_md_default(enum hvpmu_platform platform, struct hvpmu_md *md);

@@ -132,12 +132,23 @@ enum stat_end {
 			    * is not counted (the emulator that counted is gone) */
 };
 
+/* The model's own counts of a run, by the generic classes of hvpmu/insn.h:
+ * what `hvpmu stat` reports on a platform without a CPU counter driver
+ * (docs/cli.md).  User-mode instructions of every strand. */
+enum stat_generic {
+	STAT_G_LOADS = 0, STAT_G_STORES, STAT_G_FP, STAT_G_BRANCHES, STAT_G_SPR, STAT_G_OTHER,
+	STAT_G_SYSCALLS,   /* instructions that trap to the OS (HVPMU_IC_SYSCALL) */
+	STAT_G_TAKEN_COND, /* taken conditional branches */
+	STAT_NGENERIC
+};
+
 struct stat_result {
 	unsigned nevents;
 	char name[HVPMU_SV_MAX_EVENTS][64];
 	struct hvpmu_sv_count count[HVPMU_SV_MAX_EVENTS];
 	uint64_t clock_hz;
 	uint64_t retired;        /* user-mode instructions retired, all strands */
+	uint64_t generic[STAT_NGENERIC]; /* the same by generic class (enum stat_generic) */
 	uint64_t hv_status;      /* last non-EOK hypervisor status, 0 if none */
 	unsigned nsamples;
 	struct stat_sample *samples; /* malloc()ed by stat_result_read; free with stat_result_free */

@@ -20,6 +20,7 @@ static int create_mmu(struct hvpmu_machine *m)
 		[HVPMU_PLATFORM_T4] = &tlb_chip_t4,
 		[HVPMU_PLATFORM_T1] = &tlb_chip_t1,
 		[HVPMU_PLATFORM_ORIGIN] = &tlb_chip_origin,
+		[HVPMU_PLATFORM_POWER] = &tlb_chip_power,
 	};
 	const struct tlb_chip *chip = chips[m->md.platform];
 	struct tlb_mmu_config cfg = chip->mmu;
@@ -493,6 +494,23 @@ uint64_t hvpmu_machine_retired(struct hvpmu_machine *m, uint32_t strand)
 	for (unsigned k = 0; k < m->nclass; k++)
 		n += m->s[strand].synced[k];
 	return n - m->s[strand].kretired;
+}
+
+uint64_t hvpmu_machine_retired_class(struct hvpmu_machine *m, uint32_t strand, uint32_t mask)
+{
+	uint64_t n = 0;
+
+	if (strand >= m->nstrands)
+		return 0;
+	for (unsigned k = 0; k < m->nclass; k++)
+		if (hvpmu_machine_class_flags(m, k) & mask)
+			n += m->s[strand].synced[k];
+	return n;
+}
+
+uint64_t hvpmu_machine_taken_cond(struct hvpmu_machine *m, uint32_t strand)
+{
+	return strand < m->nstrands ? m->s[strand].synced_taken : 0;
 }
 
 int hvpmu_machine_branch(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, uint32_t si_flags,

@@ -109,6 +109,31 @@ static const struct hvpmu_md_memory origin_memory = {
 	.mem_latency = 61,
 };
 
+/* ---- POWER (issue 15; docs/power-platform.md gives every source and choice) ----
+ * IBM POWER7 (Sinharoy et al., "IBM POWER7 multicore server processor",
+ * IBM J. Res. & Dev. 55(3), 2011): 8 cores per chip, 4 SMT threads per
+ * core; per core a 32 KB 4-way L1I and a 32 KB 8-way L1D (store-through)
+ * with 128-byte lines, a 256 KB 8-way L2 with 128-byte lines; a 32 MB
+ * eDRAM L3 per chip (4 MB local region per core), 8-way, 128-byte lines.
+ * The default CEC is two modules of two chips (four chips: chips 0-1 on
+ * module 0, 2-3 on module 1, hvpmu's choice after a Power 780's drawer of
+ * two dual-chip modules); 3.86 GHz (Power 780, 9179-MHB).  Latencies in
+ * core cycles: L2 8, L3 25 (the paper's load-to-use figures, rounded),
+ * memory about 100 ns (386 cycles) and another chip's cache or memory
+ * about 50 ns more (hvpmu's choices, as for the T4 servers). */
+#define POWER_CHIPS 4
+#define POWER_CORES_PER_CHIP 8
+#define POWER_THREADS_PER_CORE 4
+#define POWER_CLOCK_HZ UINT64_C(3860000000)
+#define POWER_REMOTE_NS 50
+static const struct hvpmu_md_memory power_memory = {
+	.l1i = { 32 * 1024, 4, 128, 0 },
+	.l1d = { 32 * 1024, 8, 128, 0 },
+	.l2 = { 256 * 1024, 8, 128, 8 },
+	.l3 = { 32 * 1024 * 1024, 8, 128, 25 },
+	.mem_latency = 386, /* 100 ns at 3.86 GHz */
+};
+
 /* The guest kernel's system-call path (docs/kernel-model.md, which gives
  * the source or the reason of every figure).  Addresses follow Linux
  * sparc64: the image at KERNBASE 0x400000 (asm/head_64.h), the linear map
@@ -153,6 +178,8 @@ static const struct platform {
 	[HVPMU_PLATFORM_T1] = { "t1", "sparcv9", 8, 4, UINT64_C(1200000000), &t1_memory, HVPMU_MD_PROP_ABSENT },
 	/* a node: a Hub and two R10000 CPUs ("cores" of one strand) */
 	[HVPMU_PLATFORM_ORIGIN] = { "origin", "mips64", 2, 1, ORIGIN_CLOCK_HZ, &origin_memory, HVPMU_MD_PROP_ABSENT },
+	[HVPMU_PLATFORM_POWER] = { "power", "ppc64", POWER_CORES_PER_CHIP, POWER_THREADS_PER_CORE, POWER_CLOCK_HZ,
+				   &power_memory, HVPMU_MD_PROP_ABSENT },
 };
 
 const char *hvpmu_platform_name(enum hvpmu_platform p)
@@ -221,6 +248,14 @@ int hvpmu_md_default(enum hvpmu_platform platform, struct hvpmu_md *md)
 		memset(&md->kernel, 0, sizeof md->kernel);
 		md->remote_latency = ORIGIN_REMOTE_CYCLES;
 		md->home_shift = GUEST_MEM_SHIFT - 2; /* a quarter of guest memory per node */
+		md->guests[0].nstrands = hvpmu_md_nstrands(md);
+	}
+	if (platform == HVPMU_PLATFORM_POWER) {
+		md->chips = POWER_CHIPS;
+		/* no modeled kernel path: the one of md->kernel is Linux sparc64's */
+		memset(&md->kernel, 0, sizeof md->kernel);
+		md->remote_latency = (uint32_t)(POWER_REMOTE_NS * md->clock_hz / UINT64_C(1000000000));
+		md->home_shift = GUEST_MEM_SHIFT - 2; /* a quarter of guest memory per chip */
 		md->guests[0].nstrands = hvpmu_md_nstrands(md);
 	}
 	return HVPMU_OK;

@@ -26,6 +26,8 @@ static const struct platform_devices {
 	/* hw-and-hypervisor.md §5.3: a Hub per node; each CPU's R10000
 	 * counters (hvpmu/r10k_pmu.h) */
 	[HVPMU_PLATFORM_ORIGIN] = { &hvpmu_r10k_pmu_ops, &hvpmu_origin_md_ops, 1 },
+	/* POWER: no CPU counter (PMC) or chip-wide device modeled yet */
+	[HVPMU_PLATFORM_POWER] = { NULL, NULL, 0 },
 };
 
 /* The per-strand PMU of a platform whose CPU counters are not modeled: no
@@ -89,8 +91,10 @@ const struct hvpmu_pmu_ops *machine_pmu_ops_of(enum hvpmu_platform p)
 int machine_devices_create(struct hvpmu_machine *m)
 {
 	const struct platform_devices *pd = &platform_devices[m->md.platform];
-	unsigned n = pd->per_chip ? pd->per_chip * m->md.chips : 1;
+	unsigned n = !pd->uncore ? 0 : pd->per_chip ? pd->per_chip * m->md.chips : 1;
 
+	if (n == 0) /* no chip-wide device */
+		return HVPMU_OK;
 	m->dev = calloc(n, sizeof *m->dev);
 	if (!m->dev)
 		return HVPMU_ENOMEM;

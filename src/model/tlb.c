@@ -59,6 +59,11 @@ const struct tlb_chip tlb_chip_t4 = TLB_T4_CHIP("t4", 0);
  * (docs/origin-directory.md "What the model keeps"). */
 const struct tlb_chip tlb_chip_origin = TLB_T4_CHIP("origin", 16384);
 
+/* POWER7: no POWER MMU model yet (SLB, ERAT, hashed page table); the
+ * T4's geometry stands in, with frames of 64 KB, the base page of Linux
+ * on POWER7 servers (CONFIG_PPC_64K_PAGES; docs/power-platform.md). */
+const struct tlb_chip tlb_chip_power = TLB_T4_CHIP("power", 65536);
+
 const struct tlb_chip tlb_chip_t1 = {
 	.name = "t1",
 	.itlb = { .entries = 64, .ways = 0 },

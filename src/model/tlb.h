@@ -182,6 +182,7 @@ struct tlb_chip {
 extern const struct tlb_chip tlb_chip_t4;
 extern const struct tlb_chip tlb_chip_t1;
 extern const struct tlb_chip tlb_chip_origin;
+extern const struct tlb_chip tlb_chip_power;
 
 /* ---- TLB ------------------------------------------------------------ */
 

@@ -12,12 +12,31 @@
 
 static const struct svc_personality *const personalities[] = { &svc_sun4v, &svc_irix };
 
+/* A platform whose firmware services are not modeled yet (POWER before its
+ * PAPR hcalls): the guests exist, with their memory and the guest OS's
+ * trap handler, and no call is served; a machine trap reaches nobody. */
+static char none_guest;
+static void *none_guest_create(struct hvpmu_hv *hv, unsigned guest)
+{
+	(void)hv; (void)guest;
+	return &none_guest;
+}
+static void none_guest_destroy(void *p) { (void)p; }
+static void none_machine_trap(struct hvpmu_hv *hv, unsigned guest, const struct hvpmu_trap *t)
+{
+	(void)hv; (void)guest; (void)t;
+}
+static const struct svc_personality svc_none = {
+	.name = "none", .platforms = 0, .guest_create = none_guest_create,
+	.guest_destroy = none_guest_destroy, .machine_trap = none_machine_trap,
+};
+
 static const struct svc_personality *personality_of(enum hvpmu_platform p)
 {
 	for (size_t i = 0; i < sizeof personalities / sizeof personalities[0]; i++)
 		if (personalities[i]->platforms & (1u << p))
 			return personalities[i];
-	return NULL;
+	return (unsigned)p < HVPMU_NPLATFORMS ? &svc_none : NULL;
 }
 
 int svc_guest_of(const struct hvpmu_hv *hv, uint32_t strand)

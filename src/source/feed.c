@@ -54,7 +54,7 @@ int feed_account_prev(struct vcpu *v, uint64_t vaddr)
 			note_completed(v, p);
 	}
 	if (reached) {
-		if (vaddr == p->last_pc) /* the last instruction trapped and restarts */
+		if (vaddr == p->last_pc && !p->cti_self) /* the last instruction trapped and restarts */
 			v->act->icount[p->last_cls]--;
 		else if (p->slot_annul && vaddr == p->last_pc + P.isa->insn_bytes && vaddr != p->cti_target)
 			v->act->icount[p->last_cls]--; /* not taken: its slot was annulled */
@@ -426,7 +426,9 @@ struct tb_info *feed_block_new(uint64_t vaddr, const uint32_t *words, uint32_t n
 			ti->blk.cond_cti = (d.flags & HVPMU_IC_CTI_COND) && d.has_target ? (int32_t)i : -1;
 			ti->cti_target = d.has_target ? d.target : 0;
 			ti->cti_pc = pc;
-			ti->cti_ds = pc + P.isa->insn_bytes;
+			ti->cti_ds = P.isa->delay_slot ? pc + P.isa->insn_bytes : UINT64_MAX;
+			ti->cti_fall = pc + (uint64_t)P.isa->insn_bytes * (1u + P.isa->delay_slot);
+			ti->cti_self = !P.isa->delay_slot && i + 1 == n && d.has_target && d.target == pc;
 			ti->cti_flags = d.flags;
 			ti->cti_annul = (d.flags & HVPMU_IC_CTI_COND) && d.annul && !P.isa->annul_in_block;
 			ti->slot_annul = (d.flags & HVPMU_IC_CTI_COND) && d.annul && P.isa->annul_in_block &&

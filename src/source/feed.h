@@ -40,12 +40,17 @@ struct tb_info {
 	uint64_t last_pc;      /* address of the last instruction */
 	uint64_t cti_target;   /* static target of the block's last CTI (PC-relative ones) */
 	uint64_t cti_pc;       /* address of that CTI */
-	uint64_t cti_ds;       /* the address after it: its delay slot on ISAs that have one */
+	uint64_t cti_ds;       /* the address after it: its delay slot on ISAs that have one;
+				  UINT64_MAX (no block starts there) on ISAs without (ppc64) */
+	uint64_t cti_fall;     /* where execution goes on when it is not taken: after its delay slot */
 	uint32_t cti_flags;    /* its decode flags */
 	uint8_t cti_annul;     /* it is a conditional branch with a = 1: taken iff its delay slot runs */
 	uint8_t slot_annul;    /* the last instruction is the in-block delay slot of an annulling
 				  branch (isa->annul_in_block): it did not run when execution goes
 				  on past it instead of at the branch's target */
+	uint8_t cti_self;      /* the last instruction is a CTI whose target is itself (a one-
+				  instruction loop, ISAs without delay slots): a block starting
+				  there is the branch taken, not a restart */
 	struct tb_info *next_alloc;
 	struct tb_info *next_dirty;     /* single-threaded mode: blocks with unexpanded executions */
 	uint64_t execs;        /* inline: times the last instruction started (single-threaded mode) */
@@ -276,7 +281,9 @@ static inline void resolve_pending(struct vcpu *v, uint64_t vaddr, int ran)
 		if (taken) /* execution goes on at the target after the delay slot */
 			to = t->cti_target;
 	} else if (t->cti_flags & HVPMU_IC_CTI_COND) {
-		taken = vaddr == t->cti_target;
+		/* a conditional CTI to a register (ppc64 bclr/bcctr): taken
+		 * iff execution does not go on where it falls through */
+		taken = t->blk.cond_cti >= 0 ? vaddr == t->cti_target : vaddr != t->cti_fall;
 	}
 	if (taken && (t->cti_flags & HVPMU_IC_CTI_COND))
 		v->act->taken_cond++;
@@ -286,7 +293,7 @@ static inline void resolve_pending(struct vcpu *v, uint64_t vaddr, int ran)
 
 static inline void set_pending(struct vcpu *v, const struct tb_info *ti)
 {
-	if (ti->blk.cti >= 0 && (P.need_branches || (P.need_taken && ti->blk.cond_cti >= 0))) {
+	if (ti->blk.cti >= 0 && (P.need_branches || (P.need_taken && (ti->cti_flags & HVPMU_IC_CTI_COND)))) {
 		v->pend = 1;
 		v->pend_tb = ti;
 	}

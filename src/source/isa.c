@@ -3,8 +3,9 @@
 #include <string.h>
 #include <hvpmu/isa.h>
 #include <hvpmu/mips64_decode.h>
+#include <hvpmu/ppc64_decode.h>
 
-static const struct hvpmu_isa *const isas[] = { &hvpmu_isa_sparcv9, &hvpmu_isa_mips64 };
+static const struct hvpmu_isa *const isas[] = { &hvpmu_isa_sparcv9, &hvpmu_isa_mips64, &hvpmu_isa_ppc64 };
 
 const struct hvpmu_isa *hvpmu_isa_by_name(const char *name)
 {

@@ -148,6 +148,13 @@ static void mmu_refresh(struct hvpmu_session *s, uint32_t strand)
 		memset(s->mmu[strand].words, 0, sizeof s->mmu[strand].words);
 }
 
+/* The class flags of each enum stat_generic count (hvpmu/insn.h). */
+static const uint32_t generic_flags[STAT_G_TAKEN_COND] = {
+	[STAT_G_LOADS] = HVPMU_IC_LOAD, [STAT_G_STORES] = HVPMU_IC_STORE, [STAT_G_FP] = HVPMU_IC_FP,
+	[STAT_G_BRANCHES] = HVPMU_IC_BRANCH, [STAT_G_SPR] = HVPMU_IC_SPR, [STAT_G_OTHER] = HVPMU_IC_OTHER,
+	[STAT_G_SYSCALLS] = HVPMU_IC_SYSCALL,
+};
+
 /*
  * Publish the counts folded so far into the result area: each event's
  * total over the strands (each strand as of its last fold), the samples
@@ -166,12 +173,16 @@ static void publish(struct hvpmu_session *s, enum stat_end end, int sig)
 	rs->stale_cycles = end != STAT_END_NONE ? 0 : s->sv ? hvpmu_sv_tick_cycles(s->sv) : hvpmu_irix_tick_cycles(s->hv);
 	rs->tick = 0;
 	rs->retired = 0;
+	memset(rs->generic, 0, sizeof rs->generic);
 	for (uint32_t k = 0; k < s->nstrands; k++)
 		if (s->st[k].started) {
 			uint64_t t = hvpmu_machine_tick(s->m, k);
 
 			rs->tick = t > rs->tick ? t : rs->tick;
 			rs->retired += hvpmu_machine_retired(s->m, k);
+			for (unsigned g = 0; g < STAT_G_TAKEN_COND; g++)
+				rs->generic[g] += hvpmu_machine_retired_class(s->m, k, generic_flags[g]);
+			rs->generic[STAT_G_TAKEN_COND] += hvpmu_machine_taken_cond(s->m, k);
 		}
 	rs->nevents = s->sv ? hvpmu_sv_nevents(s->sv) : 0;
 	for (unsigned i = 0; i < rs->nevents; i++)
@@ -680,6 +691,8 @@ int hvpmu_session_create(const struct stat_request *rq, struct hvpmu_session **o
 			goto fail;
 		}
 		hvpmu_hv_set_guest_trap_handler(s->hv, 0, on_clock, s);
+		if (!rq->mdperf) /* hvpmu stat's model counts: taken conditional branches too */
+			features |= HVPMU_FEAT_TAKEN;
 	} else if (hvpmu_sv_create(s->hv, 0, &svc, &s->sv)) {
 		failf(err, n, "cannot start the guest driver", "");
 		goto fail;

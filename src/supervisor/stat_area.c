@@ -29,7 +29,7 @@
 #include <unistd.h>
 #include <hvpmu/session.h>
 
-#define AREA_VERSION 3
+#define AREA_VERSION 4
 static const char area_magic[8] = { 'h', 'v', 'p', 'm', 'u', 'R', 'A', '\0' };
 
 struct area_count {
@@ -40,6 +40,7 @@ struct area_pub {
 	uint64_t gen;             /* 0: never published */
 	uint32_t end, signal;     /* enum stat_end; the signal of STAT_END_SIGNAL */
 	uint64_t tick, stale_cycles, clock_hz, retired, hv_status;
+	uint64_t generic[STAT_NGENERIC];
 	uint32_t nevents, nsamples, nmmu, pad;
 	char name[HVPMU_SV_MAX_EVENTS][64];
 	struct area_count count[HVPMU_SV_MAX_EVENTS];
@@ -138,6 +139,7 @@ int stat_area_parse(const void *p, size_t len, struct stat_result *rs, char *err
 	rs->stale_cycles = pub->stale_cycles;
 	rs->clock_hz = pub->clock_hz;
 	rs->retired = pub->retired;
+	memcpy(rs->generic, pub->generic, sizeof rs->generic);
 	rs->hv_status = pub->hv_status;
 	rs->nevents = pub->nevents;
 	for (unsigned i = 0; i < rs->nevents; i++) {
@@ -248,6 +250,7 @@ void stat_area_publish(struct stat_area *a, struct stat_result *rs)
 	pub->stale_cycles = rs->stale_cycles;
 	pub->clock_hz = rs->clock_hz;
 	pub->retired = rs->retired;
+	memcpy(pub->generic, rs->generic, sizeof pub->generic);
 	pub->hv_status = rs->hv_status;
 	pub->nevents = ne;
 	pub->nsamples = rs->nsamples < STAT_MAX_SAMPLES ? rs->nsamples : STAT_MAX_SAMPLES;

@@ -47,7 +47,8 @@ static int status_ok(const struct hvpmu_sv_count *c)
 static int ipc_metric(const struct hvpmu_sv_backend *be, const struct hvpmu_sv_event *ev,
 		      const struct stat_result *rs, unsigned i, double *ipc)
 {
-	if (hvpmu_sv_event_generic(be, ev[i].config) != HVPMU_SV_GENERIC_INSTRUCTIONS || !status_ok(&rs->count[i]))
+	if (!be || hvpmu_sv_event_generic(be, ev[i].config) != HVPMU_SV_GENERIC_INSTRUCTIONS ||
+	    !status_ok(&rs->count[i]))
 		return 0;
 	for (unsigned j = 0; j < rs->nevents; j++)
 		if (hvpmu_sv_event_generic(be, ev[j].config) == HVPMU_SV_GENERIC_CYCLES && ev[j].modes == ev[i].modes &&
@@ -145,6 +146,33 @@ void print_stat(FILE *f, enum out_format fmt, const char *sep, const char *cmdli
 	case OUT_JSON: print_json(f, be, ev, rs); break;
 	default: print_table(f, cmdline, be, ev, rs, t); break;
 	}
+}
+
+/* The names of the model's counts: instructions, then enum stat_generic. */
+static const char *const model_names[1 + STAT_NGENERIC] = {
+	"instructions:u",
+	[1 + STAT_G_LOADS] = "loads:u", [1 + STAT_G_STORES] = "stores:u",
+	[1 + STAT_G_FP] = "fp-instructions:u", [1 + STAT_G_BRANCHES] = "branch-instructions:u",
+	[1 + STAT_G_SPR] = "spr-instructions:u", [1 + STAT_G_OTHER] = "other-instructions:u",
+	[1 + STAT_G_SYSCALLS] = "syscalls:u", [1 + STAT_G_TAKEN_COND] = "taken-cond-branches:u",
+};
+
+void print_stat_model(FILE *f, enum out_format fmt, const char *sep, const char *cmdline,
+		      const struct stat_result *rs, const struct run_times *t)
+{
+	static struct stat_result m; /* the model's counts as events (one tool call per process) */
+
+	m = *rs;
+	m.nevents = 1 + STAT_NGENERIC;
+	for (unsigned i = 0; i < m.nevents; i++) {
+		uint64_t v = i ? rs->generic[i - 1] : rs->retired;
+
+		snprintf(m.name[i], sizeof m.name[i], "%s", model_names[i]);
+		m.count[i] = (struct hvpmu_sv_count){ .supported = 1, .raw = v, .scaled = (double)v,
+						      .enabled = rs->tick ? rs->tick : 1,
+						      .running = rs->tick ? rs->tick : 1 };
+	}
+	print_stat(f, fmt, sep, cmdline, NULL, NULL, &m, t);
 }
 
 /* Process k's share of event i as a count of the totals' kind. */

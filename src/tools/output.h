@@ -20,6 +20,13 @@ void print_stat(FILE *f, enum out_format fmt, const char *sep, const char *cmdli
 		const struct hvpmu_sv_backend *be, const struct hvpmu_sv_event *ev, const struct stat_result *rs,
 		const struct run_times *t);
 
+/* The model's own counts (rs->retired and rs->generic) in the same
+ * layout, as events named instructions:u, loads:u, ...: what `hvpmu stat`
+ * without -e reports on a platform without a CPU counter driver
+ * (docs/cli.md).  Each was counted the whole run (rs->tick cycles). */
+void print_stat_model(FILE *f, enum out_format fmt, const char *sep, const char *cmdline,
+		      const struct stat_result *rs, const struct run_times *t);
+
 /* The same, one block per guest process of a service's run (`hvpmu stat
  * --per-process`, as perf stat --per-thread): each line starts with the
  * process's COMM-PID (table: a column; CSV: the first field; JSON: the

@@ -171,9 +171,15 @@ int cmd_stat(int argc, char **argv)
 		fprintf(stderr, "hvpmu stat: no program given (hvpmu stat [OPTIONS] -- PROGRAM [ARGS])\n");
 		return EXIT_USAGE;
 	}
-	if (tool_load_md("hvpmu stat", md_file, platform_given, &rq, &md, &be))
+	if (tool_load_md("hvpmu stat", md_file, platform_given, &rq, &md, NULL))
 		return EXIT_USAGE;
-	if (!have_events)
+	/* no CPU counter driver (power): the model's own counts, no events */
+	if (!(be = hvpmu_sv_backend_of(md.platform)) && (have_events || per_process)) {
+		fprintf(stderr, "hvpmu stat: platform %s has no CPU counter driver: no -e%s (without them, the "
+			"model's instruction counts)\n", rq.platform, per_process ? " or --per-process" : "");
+		return EXIT_USAGE;
+	}
+	if (be && !have_events)
 		lists[nlists++] = hvpmu_sv_backend_desc(be)->default_events;
 	for (unsigned i = 0; i < nlists; i++)
 		if (hvpmu_sv_parse_events(be, lists[i], rq.ev, &rq.nevents, HVPMU_SV_MAX_EVENTS, err, sizeof err)) {
@@ -187,7 +193,9 @@ int cmd_stat(int argc, char **argv)
 	join_cmdline(cmdline, sizeof cmdline, argc - optind, argv + optind);
 	rc = run_guest("hvpmu stat", &rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
 	if (ok) {
-		if (per_process)
+		if (!be)
+			print_stat_model(out, fmt, sep, cmdline, &rs, &t);
+		else if (per_process)
 			print_stat_per_process(out, fmt, sep, cmdline, &rs, &t);
 		else
 			print_stat(out, fmt, sep, cmdline, be, rq.ev, &rs, &t);

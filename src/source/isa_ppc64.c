@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The 64-bit PowerPC instruction set behind the ISA seam (hvpmu/isa.h), as
+ * a POWER7 runs big-endian Linux programs (the ELFv1 ABI of Debian's
+ * powerpc64 port): the decoder of hvpmu/ppc64_decode.h, the
+ * software-prefetch rules (below), Linux's 64-bit PowerPC system-call
+ * numbers (arch/powerpc/kernel/syscalls/syscall.tbl, entries of ABI
+ * "common" and "64", as Debian's linux-libc-dev-ppc64-cross 6.1.4 installs
+ * them in /usr/powerpc64-linux-gnu/include/asm/unistd_64.h), the ELF and
+ * QEMU names of the format (System V gABI: EM_PPC64 = 21, ELFCLASS64,
+ * ELFDATA2MSB).  docs/ppc64-isa.md.
+ *
+ * System calls: `sc` with the number in r0 and the arguments in r3..r8
+ * (Linux Documentation/powerpc/syscall64-abi.rst); QEMU hands both to the
+ * plugin's system-call callback, so the descriptor needs no register.
+ *
+ * Software prefetch.  QEMU 7.2 translates dcbt and dcbtst without a
+ * memory access (target/ppc/translate.c gen_dcbt(): "interpreted as
+ * no-op"), so the plugin never sees their address.  As for SPARC and MIPS
+ * (hvpmu/prefetch.h, docs/prefetch-model.md §2) the address is recovered
+ * at translation time from a donor: another data access of the same
+ * translation block that QEMU reports once at its effective address, with
+ * the same address registers and no write to them in between.  Power
+ * addressing is (RA|0) + EXTS(D) or (RA|0) + (RB) (Book I §1.10.3); dcbt
+ * and dcbtst are X-form.
+ */
+#include <hvpmu/isa.h>
+#include <hvpmu/ppc64_decode.h>
+
+#define ELFCLASS64 2
+#define ELFDATA2MSB 2
+#define EM_PPC64 21
+#define PPC_INSN_BYTES 4
+
+/* unistd_64.h __NR_* (syscall.tbl number, ABI, name, entry). */
+enum {
+	PPC64_EXIT = 1,           /* 1   common exit          sys_exit */
+	PPC64_FORK = 2,           /* 2   common fork          sys_fork */
+	PPC64_READ = 3,           /* 3   common read          sys_read */
+	PPC64_WRITE = 4,          /* 4   common write         sys_write */
+	PPC64_EXECVE = 11,        /* 11  common execve        sys_execve */
+	PPC64_SELECT = 82,        /* 82  64     select        sys_ni_syscall */
+	PPC64_MMAP = 90,          /* 90  common mmap          sys_mmap */
+	PPC64_WAIT4 = 114,        /* 114 common wait4         sys_wait4 */
+	PPC64_CLONE = 120,        /* 120 common clone         sys_clone */
+	PPC64_NEWSELECT = 142,    /* 142 common _newselect    sys_select: the select glibc calls */
+	PPC64_READV = 145,        /* 145 common readv         sys_readv */
+	PPC64_POLL = 167,         /* 167 common poll          sys_poll */
+	PPC64_VFORK = 189,        /* 189 common vfork         sys_vfork */
+	PPC64_MADVISE = 205,      /* 205 common madvise       sys_madvise */
+	PPC64_FUTEX = 221,        /* 221 common futex         sys_futex */
+	PPC64_EXIT_GROUP = 234,   /* 234 common exit_group    sys_exit_group */
+	PPC64_EPOLL_WAIT = 238,   /* 238 common epoll_wait    sys_epoll_wait */
+	PPC64_PSELECT6 = 280,     /* 280 common pselect6      sys_pselect6 */
+	PPC64_PPOLL = 281,        /* 281 common ppoll         sys_ppoll */
+	PPC64_EPOLL_PWAIT = 303,  /* 303 common epoll_pwait   sys_epoll_pwait */
+	PPC64_EXECVEAT = 362,     /* 362 common execveat      sys_execveat */
+	PPC64_CLONE3 = 435,       /* 435 nospu  clone3        sys_clone3 */
+	PPC64_EPOLL_PWAIT2 = 441, /* 441 common epoll_pwait2  sys_epoll_pwait2 */
+};
+
+/*
+ * dcbt / dcbtst TH (bits 6:10; Book II §3.2.2 "Data Cache Instructions"):
+ * TH = 0b00000 names the block that holds the byte addressed; the other
+ * values describe data streams for the hardware prefetcher (0b01000,
+ * 0b01010) or are reserved, and the model's prefetcher takes no hints: no
+ * memory effect (docs/ppc64-isa.md "Prefetch").  dcbt fills the L1 data
+ * cache; dcbtst the L2, because POWER7's L1 data cache is store-through
+ * and a store writes the L2 (docs/ppc64-isa.md gives the source).
+ */
+#define TH_BLOCK 0u
+#define XO_DCBTST 246u
+#define F_XO_SHIFT 1
+#define F_XO_MASK 0x3ffu
+
+static enum hvpmu_pf_dest ppc64_prefetch_dest(uint32_t word)
+{
+	struct hvpmu_ppc64_operands o;
+
+	hvpmu_ppc64_operands(word, &o);
+	if (!o.prefetch || o.th != TH_BLOCK)
+		return HVPMU_PF_NONE;
+	return ((word >> F_XO_SHIFT) & F_XO_MASK) == XO_DCBTST ? HVPMU_PF_L2 : HVPMU_PF_L1;
+}
+
+/* The registers an address adds, as a sorted pair (NOREG: none; RA = 0
+ * reads 0, RB = 0 is r0), and its displacement. */
+#define NOREG 32u
+struct addr_key {
+	uint8_t a, b;
+	int64_t off;
+};
+
+static int addr_key(const struct hvpmu_ppc64_operands *o, struct addr_key *k)
+{
+	uint8_t x = o->ra ? o->ra : (uint8_t)NOREG;
+	uint8_t y = o->form == HVPMU_PA_X ? o->rb : (uint8_t)NOREG;
+
+	if (o->form != HVPMU_PA_D && o->form != HVPMU_PA_X)
+		return 0;
+	k->off = o->form == HVPMU_PA_D ? o->offset : 0;
+	k->a = x < y ? x : y;
+	k->b = x < y ? y : x;
+	return 1;
+}
+
+static uint32_t key_regs(const struct addr_key *k)
+{
+	return (k->a < NOREG ? 1u << k->a : 0) | (k->b < NOREG ? 1u << k->b : 0);
+}
+
+static int same_base(const struct addr_key *p, const struct addr_key *d)
+{
+	return p->a == d->a && p->b == d->b;
+}
+
+/*
+ * The rule of hvpmu_prefetch_resolve() (hvpmu/prefetch.h) without delay
+ * slots: the nearest earlier donor whose address registers are not
+ * written from the donor (included) up to the prefetch, else the nearest
+ * later one with no write to them strictly between and no control
+ * transfer before it (QEMU ends a block at a branch, so a later donor is
+ * in the same block only when none comes between).
+ */
+static enum hvpmu_pf_how ppc64_prefetch_resolve(const uint32_t *words, uint32_t n, uint32_t i,
+						struct hvpmu_pf_link *out)
+{
+	struct hvpmu_ppc64_operands po, o;
+	struct addr_key pk, dk;
+	uint32_t regs, written = 0;
+
+	*out = (struct hvpmu_pf_link){ HVPMU_PF_UNRESOLVED, 0, 0 };
+	if (!words || i >= n)
+		return out->how;
+	hvpmu_ppc64_operands(words[i], &po);
+	if (!po.prefetch || !addr_key(&po, &pk))
+		return out->how;
+	regs = key_regs(&pk); /* never empty: RB is always a register */
+	for (uint32_t j = i; j-- > 0;) {
+		hvpmu_ppc64_operands(words[j], &o);
+		written |= o.writes;
+		if (written & regs)
+			break;
+		if (o.donor && addr_key(&o, &dk) && same_base(&pk, &dk)) {
+			*out = (struct hvpmu_pf_link){ HVPMU_PF_BEFORE, j, pk.off - dk.off };
+			return out->how;
+		}
+	}
+	written = 0;
+	for (uint32_t j = i + 1; j < n; j++) {
+		hvpmu_ppc64_operands(words[j], &o);
+		if (o.donor && addr_key(&o, &dk) && same_base(&pk, &dk)) {
+			*out = (struct hvpmu_pf_link){ HVPMU_PF_AFTER, j, pk.off - dk.off };
+			return out->how;
+		}
+		written |= o.writes;
+		if ((written & regs) || o.cti)
+			break;
+	}
+	return out->how;
+}
+
+const struct hvpmu_isa hvpmu_isa_ppc64 = {
+	.name = "ppc64",
+	.elf_class = ELFCLASS64,
+	.elf_data = ELFDATA2MSB,
+	.elf_machine = EM_PPC64,
+	.qemu_target = "ppc64",
+	.qemu_user = "qemu-ppc64",
+	.sysroot = "/usr/powerpc64-linux-gnu",
+	.insn_bytes = PPC_INSN_BYTES,
+	.big_endian = 1,
+	.delay_slot = 0,
+	.annul_in_block = 0,
+	.sc = {
+		.exit = PPC64_EXIT, .exit_group = PPC64_EXIT_GROUP, .read = PPC64_READ, .write = PPC64_WRITE,
+		.futex = PPC64_FUTEX,
+		.waits = { PPC64_READ, PPC64_READV, PPC64_WAIT4, PPC64_POLL, PPC64_PPOLL, PPC64_SELECT,
+			   PPC64_PSELECT6, PPC64_EPOLL_WAIT, PPC64_EPOLL_PWAIT, PPC64_EPOLL_PWAIT2,
+			   PPC64_NEWSELECT },
+		.fork = PPC64_FORK, .vfork = PPC64_VFORK, .clone = PPC64_CLONE, .clone3 = PPC64_CLONE3,
+		.mmap = PPC64_MMAP, .madvise = PPC64_MADVISE, .execve = PPC64_EXECVE, .execveat = PPC64_EXECVEAT,
+	},
+	.decode = hvpmu_ppc64_decode,
+	.prefetch_dest = ppc64_prefetch_dest,
+	.prefetch_resolve = ppc64_prefetch_resolve,
+};

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The ppc64 event source on the POWER platform, end to end under
+# qemu-ppc64 (docs/ppc64-isa.md, docs/power-platform.md):
+#   run_ppc64.sh HVPMU QEMU_PPC64 LOOP [MINIGZIP TEXT]
+# LOOP is workloads/ppc64/loop; MINIGZIP a ppc64 minigzip
+# (scripts/build-zlib.sh ppc64).  Checks:
+#   - `hvpmu stat -p power` (no counter driver: the model's counts) on
+#     loop: every count its header derives by construction;
+#   - the retired instructions equal QEMU's own count of executed
+#     instructions, one per translation block (-singlestep) with every
+#     block execution logged (-d nochain,exec): loop, and minigzip over a
+#     16 KB text with the dynamic loader and the C library;
+#   - minigzip's classes partition its instruction stream, its output
+#     decompresses to the input, two runs give identical counts;
+#   - events on a platform without a counter driver: one usage line.
+set -euo pipefail
+hv=$1 qemu=$2 loop=$3 gz=${4:-} text=${5:-}
+sysroot=/usr/powerpc64-linux-gnu
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: ppc64: $*" >&2; exit 1; }
+val() { awk -F, -v e="$2" '$3 == e { print $1 }' "$tmp/$1"; }
+want() { # want CSV EVENT VALUE
+	[ "$(val "$1" "$2")" = "$3" ] || { cat "$tmp/$1" >&2; fail "$1: $2 = $(val "$1" "$2"), want $3"; }
+}
+# QEMU's count: one "Trace" line per executed instruction (env -i: the
+# same environment as the counted run)
+qemu_count() { # qemu_count LOG PROGRAM [ARGS...] < input
+	local log=$1
+	shift
+	env -i "$qemu" -L "$sysroot" -singlestep -d nochain,exec -D "$tmp/$log" "$@" > "$tmp/$log.out" ||
+		fail "bare qemu-ppc64 $* exited $?"
+	grep -c '^Trace' "$tmp/$log"
+}
+
+# loop: the counts of its header
+env -i "$hv" stat -p power -x, -o "$tmp/loop.csv" -- "$loop" 2> "$tmp/loop.err" ||
+	fail "stat -p power loop: $(cat "$tmp/loop.err")"
+want loop.csv instructions:u 22374
+want loop.csv loads:u 5001
+want loop.csv stores:u 4000
+want loop.csv fp-instructions:u 1000
+want loop.csv branch-instructions:u 6105
+want loop.csv spr-instructions:u 3
+want loop.csv other-instructions:u 6265
+want loop.csv syscalls:u 1
+want loop.csv taken-cond-branches:u 2848
+n=$(qemu_count loop.log "$loop")
+want loop.csv instructions:u "$n"
+# the table layout names the counts too
+env -i "$hv" stat -p power -- "$loop" 2> "$tmp/table" || fail "stat -p power (table)"
+grep -Eq '^ +22,?374 +instructions:u' "$tmp/table" || { cat "$tmp/table" >&2; fail "table layout"; }
+
+# no counter driver: events are a usage error, in one line
+rc=0; "$hv" stat -p power -e instructions -- "$loop" 2> "$tmp/e" || rc=$?
+[ "$rc" -eq 129 ] && [ "$(wc -l < "$tmp/e")" -eq 1 ] && grep -q "platform power has no CPU counter driver" "$tmp/e" ||
+	fail "stat -p power -e: $rc $(cat "$tmp/e")"
+
+[ -n "$gz" ] || { echo "ppc64: no minigzip given, the real program is skipped"; exit 0; }
+head -c 16384 "$text" > "$tmp/in"
+for r in a b; do
+	env -i "$hv" stat -p power -x, -o "$tmp/$r.csv" -- "$gz" < "$tmp/in" > "$tmp/$r.gz" 2> "$tmp/$r.err" ||
+		fail "stat -p power minigzip: $(cat "$tmp/$r.err")"
+	gzip -dc "$tmp/$r.gz" | cmp -s - "$tmp/in" || fail "minigzip's output (run $r) does not decompress to the input"
+done
+cmp -s "$tmp/a.csv" "$tmp/b.csv" || { diff "$tmp/a.csv" "$tmp/b.csv" >&2; fail "two runs gave different counts"; }
+all=$(val a.csv instructions:u)
+[[ $all =~ ^[0-9]+$ ]] && [ "$all" -gt 1000000 ] || fail "implausible instruction count '$all'"
+sum=0
+for c in loads stores fp-instructions branch-instructions spr-instructions other-instructions; do
+	sum=$((sum + $(val a.csv "$c:u")))
+done
+[ "$sum" = "$all" ] || fail "the classes sum to $sum, instructions $all"
+[ "$(val a.csv syscalls:u)" -gt 0 ] || fail "no system call counted"
+n=$(qemu_count gz.log "$gz" < "$tmp/in")
+want a.csv instructions:u "$n"
+echo "ppc64: loop 22374 and minigzip $all instructions, equal to QEMU's own count"

@@ -47,7 +47,7 @@
  *
  * A bc/bclr/bcctr whose BO field has both "ignore the condition" (BO_0)
  * and "do not decrement CTR" (BO_2) set is "branch always" (Book I §2.4,
- * Figure 40 "BO field encodings") and is HVPMU_IC_CTI_ALWAYS; any other
+ * the "BO field encodings") and is HVPMU_IC_CTI_ALWAYS; any other
  * BO is HVPMU_IC_CTI_COND.  There is no delay slot: a taken branch goes on
  * at its target, a not-taken one at pc + 4.
  *

@@ -60,7 +60,7 @@ enum {
 };
 
 /*
- * dcbt / dcbtst TH (bits 6:10; Book II §3.2.2 "Data Cache Instructions"):
+ * dcbt / dcbtst TH (bits 6:10; Book II §3.2, the dcbt and dcbtst pages):
  * TH = 0b00000 names the block that holds the byte addressed; the other
  * values describe data streams for the hardware prefetcher (0b01000,
  * 0b01010) or are reserved, and the model's prefetcher takes no hints: no

@@ -11,12 +11,11 @@
  * Appendix "Opcode Maps" (primary opcodes; the extended-opcode tables of
  * primary 19, 30, 31, 58, 59, 62 and 63).  Sections cited: Book I §1.6
  * "Instruction Formats" (the fields), §2.4 "Branch Instructions" (BO,
- * BH, LK, AA and the "branch always" encoding, Figure 40), §3.3.2-3.3.6
- * "Fixed-Point Load/Store ... Instructions" (sizes, update forms,
- * byte-reversed, multiple, string), §3.3.8-3.3.14 the fixed-point
- * arithmetic, compare, trap, logical and rotate/shift instructions,
- * §3.3.15 "Fixed-Point Move To/From System Register Instructions",
- * §4.6 the floating-point instructions, §5 Vector (VMX), §7 VSX;
+ * BH, LK, AA and the "branch always" BO encoding), §3.3 "Fixed-Point
+ * Facility Instructions" (the load and store pages: sizes, update forms,
+ * byte-reversed, multiple, string; the arithmetic, compare, trap,
+ * logical, rotate/shift pages; "Move To/From System Register"), §4.6 the
+ * floating-point instructions, Chapter 5 Vector (VMX), Chapter 7 VSX;
  * Book II §3.2 "Cache Management Instructions" (dcbt, dcbtst, dcbz),
  * §3.3 "Synchronization Instructions" (sync, lwarx/stwcx., isync, eieio).
  * Encodings were cross-checked with GNU binutils 2.40
@@ -34,7 +33,7 @@
 #include <stddef.h>
 
 /* ------------------------------------------------------------------------
- * Instruction fields (Book I §1.6.28 "Instruction Fields"), as (shift,
+ * Instruction fields (Book I §1.6, "Instruction Fields"), as (shift,
  * length) pairs of the host-order word.  The ISA numbers bits from 0 (the
  * most significant) to 31: field bits a:b are shift 31 - b, length b - a + 1.
  * ------------------------------------------------------------------------ */
@@ -153,7 +152,7 @@ struct table {
 #define FP E(FPU)
 #define FP_RT E(FPU, .wr = W_RT)    /* a VSR -> GPR move (2.07) */
 #define FP_RA E(FPU, .wr = W_RA)    /* mfvsrd, mfvsrwz: the GPR is the RA field */
-/* Integer loads (§3.3.2): D-form, DS-form, X-form, with update. */
+/* Integer loads (§3.3, the fixed-point loads): D-form, DS-form, X-form, with update. */
 #define LDI(sz) E(LD, .addr = A_D, .size = (sz), .donor = 1, .wr = W_RT)
 #define LDIU(sz) E(LD, .addr = A_D, .size = (sz), .update = 1, .donor = 1, .wr = W_RT_RA)
 #define LDDS(sz) E(LD, .addr = A_D, .ds = 1, .size = (sz), .donor = 1, .wr = W_RT)
@@ -161,15 +160,15 @@ struct table {
 #define LDX(sz) E(LD, .addr = A_X, .size = (sz), .donor = 1, .wr = W_RT)
 #define LDXU(sz) E(LD, .addr = A_X, .size = (sz), .update = 1, .donor = 1, .wr = W_RT_RA)
 #define LARX(sz) E(LD | HVPMU_IC_LOAD_LINKED, .addr = A_X, .size = (sz), .donor = 1, .wr = W_RT)
-/* Floating-point loads (§4.6.2): an FPR is written; the update forms write RA. */
+/* Floating-point loads (§4.6, the load pages): an FPR is written; the update forms write RA. */
 #define LDF(sz) E(LD, .addr = A_D, .size = (sz), .donor = 1)
 #define LDFU(sz) E(LD, .addr = A_D, .size = (sz), .update = 1, .donor = 1, .wr = W_RA)
 #define LDFX(sz) E(LD, .addr = A_X, .size = (sz), .donor = 1)
 #define LDFXU(sz) E(LD, .addr = A_X, .size = (sz), .update = 1, .donor = 1, .wr = W_RA)
-/* Vector and VSX loads/stores (§5.7, §7.6): several accesses or an aligned one. */
+/* Vector and VSX loads/stores (Chapters 5 and 7): several accesses or an aligned one. */
 #define LDV(sz) E(LD, .addr = A_X, .size = (sz))
 #define STV(sz) E(ST, .addr = A_X, .size = (sz))
-/* Stores (§3.3.3, §4.6.3). */
+/* Stores (§3.3 and §4.6, the store pages). */
 #define STI(sz) E(ST, .addr = A_D, .size = (sz), .donor = 1)
 #define STIU(sz) E(ST, .addr = A_D, .size = (sz), .update = 1, .donor = 1, .wr = W_RA)
 #define STDS(sz) E(ST, .addr = A_D, .ds = 1, .size = (sz), .donor = 1)
@@ -325,7 +324,7 @@ static const struct op op61[4] = { [0] = STV(16) };                          /* 
 static const struct op op62[4] = { [0] = STDS(8), [1] = STDSU(8),           /* std stdu */
 				   [2] = E(ST, .addr = A_D, .ds = 1, .size = 16) }; /* stq */
 
-/* Primary 59, A-form XO 26:30 (single precision, §4.6.6-4.6.7). */
+/* Primary 59, A-form XO 26:30 (single precision, §4.6 the arithmetic pages). */
 static const struct op op59a[32] = {
 	[18] = FP, [20] = FP, [21] = FP, [22] = FP,         /* fdivs fsubs fadds fsqrts */
 	[24] = FP, [25] = FP, [26] = FP,                    /* fres fmuls frsqrtes */
@@ -345,7 +344,7 @@ static const struct op op63a[32] = {
 };
 
 /* Primary 63, X/XFL-form XO 21:30: compares, moves, rounding, conversions,
- * FPSCR (§4.6.4-4.6.10). */
+ * FPSCR (§4.6). */
 static const struct op op63x[1024] = {
 	[0] = FP, [32] = FP, [128] = FP, [160] = FP,        /* fcmpu fcmpo ftdiv ftsqrt */
 	[8] = FP, [40] = FP, [72] = FP, [136] = FP, [264] = FP, /* fcpsgn fneg fmr fnabs fabs */
@@ -398,7 +397,7 @@ static inline int64_t sext(uint64_t v, unsigned bits)
 	return (int64_t)((v ^ sign) - sign);
 }
 
-/* The BO field says "branch always" (§2.4 Figure 40: 1z1zz). */
+/* The BO field says "branch always" (§2.4, the BO field encodings: 1z1zz). */
 static inline bool bo_always(uint32_t insn)
 {
 	return (FIELD(insn, F_RT) & BO_ALWAYS) == BO_ALWAYS;
@@ -445,7 +444,7 @@ static uint32_t cti_flags(const struct op *e, uint32_t insn, uint64_t pc, struct
 			f |= HVPMU_IC_CALL;
 		break;
 	case CTI_SC:
-		if (!FIELD(insn, F_SC1)) /* scv LEV (3.0 §3.3.1; glibc's syscalls where the kernel has it) */
+		if (!FIELD(insn, F_SC1)) /* scv LEV (Power ISA 3.0; glibc's syscalls where the kernel has it) */
 			return FIELD(insn, F_LK) ? f : 0;
 		if (FIELD(insn, F_LEV) > SC_LEV_HV)
 			return 0;

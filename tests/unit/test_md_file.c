@@ -58,7 +58,7 @@ static void test_empty_is_default(void **state)
  * loads, each once, and the platform names come first in their group. */
 static void test_names(void **state)
 {
-	static const char *const want[] = { "t4", "t4-1", "t4-2", "t4-4", "t1", "origin" };
+	static const char *const want[] = { "t4", "t4-1", "t4-2", "t4-4", "t1", "origin", "power" };
 	struct hvpmu_md md;
 	unsigned i;
 

@@ -158,6 +158,11 @@ struct hvpmu_cec_stats;
  */
 int hvpmu_cec_stats_create(const struct hvpmu_cec *cec, struct hvpmu_cec_stats **out);
 void hvpmu_cec_stats_destroy(struct hvpmu_cec_stats *st);
+/* As a chip-wide device of the machine (hvpmu_cec_stats_ops, hvpmu/pmu.h:
+ * created without a CEC, every register HVPMU_ERANGE): reset it to CEC
+ * boot for `cec` (copied; it must pass hvpmu_cec_check()).  0 or
+ * HVPMU_EINVAL (device unchanged). */
+int hvpmu_cec_stats_configure(struct hvpmu_cec_stats *st, const struct hvpmu_cec *cec);
 
 /* Register `reg` (HVPMU_CEC_REG): 0, or HVPMU_ERANGE for a group, index
  * or field the CEC lacks.  Writes: only HVPMU_CEC_G_MMCRH is writable:

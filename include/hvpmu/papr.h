@@ -175,6 +175,20 @@ int64_t hvpmu_papr_get_perf_counter_info(struct hvpmu_papr *p, const struct hvpm
  * token. */
 int64_t hvpmu_papr_hcall(struct hvpmu_papr *p, const struct hvpmu_papr_caller *c, const uint64_t gpr[3]);
 
+struct hvpmu_hv;
+/*
+ * An hcall (sc 1) of the partition that owns `strand`, on the platform
+ * services of a POWER machine (hvpmu_hv_create on platform power: the
+ * "papr" personality, the CEC of its machine description, the CEC
+ * statistics device on its register bus).  Partition i is guest i of the
+ * description (its real memory); the caller's processor is the strand's
+ * core (processor i is core i).  Returns r3 as hvpmu_papr_hcall();
+ * H_Function when hv is not a PAPR hypervisor, H_Hardware for a strand
+ * of no partition.  Not thread-safe: serialise with the hypervisor's
+ * other calls.
+ */
+int64_t hvpmu_papr_hv_hcall(struct hvpmu_hv *hv, uint32_t strand, const uint64_t gpr[3]);
+
 #ifdef __cplusplus
 }
 #endif

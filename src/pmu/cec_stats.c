@@ -12,6 +12,7 @@
 #include <string.h>
 #include <hvpmu/error.h>
 #include <hvpmu/cec_stats.h>
+#include <hvpmu/pmu.h>
 
 struct proc_ctr {
 	uint8_t state;
@@ -68,6 +69,20 @@ static void mmcrh_set(struct hvpmu_cec_stats *st, uint64_t v)
 	}
 }
 
+int hvpmu_cec_stats_configure(struct hvpmu_cec_stats *st, const struct hvpmu_cec *cec)
+{
+	if (!st || !cec || hvpmu_cec_check(cec, "", NULL, 0))
+		return HVPMU_EINVAL;
+	memset(st, 0, sizeof *st);
+	st->cec = *cec;
+	for (uint32_t i = 0; i < cec->nprocs; i++) {
+		st->proc[i].state = cec->procs[i].state;
+		st->proc[i].owner = cec->procs[i].owner;
+	}
+	mmcrh_set(st, HVPMU_CEC_MMCRH_BOOT);
+	return HVPMU_OK;
+}
+
 int hvpmu_cec_stats_create(const struct hvpmu_cec *cec, struct hvpmu_cec_stats **out)
 {
 	struct hvpmu_cec_stats *st;
@@ -79,17 +94,26 @@ int hvpmu_cec_stats_create(const struct hvpmu_cec *cec, struct hvpmu_cec_stats *
 		return HVPMU_EINVAL;
 	if (!(st = calloc(1, sizeof *st)))
 		return HVPMU_ENOMEM;
-	st->cec = *cec;
-	for (uint32_t i = 0; i < cec->nprocs; i++) {
-		st->proc[i].state = cec->procs[i].state;
-		st->proc[i].owner = cec->procs[i].owner;
-	}
-	mmcrh_set(st, HVPMU_CEC_MMCRH_BOOT);
+	hvpmu_cec_stats_configure(st, cec);
 	*out = st;
 	return HVPMU_OK;
 }
 
 void hvpmu_cec_stats_destroy(struct hvpmu_cec_stats *st) { free(st); }
+
+/* The machine's chip-wide device (hvpmu/pmu.h): created empty (no CEC:
+ * nchips 0, every register out of range), configured by the machine. */
+static void *ops_create(void) { return calloc(1, sizeof(struct hvpmu_cec_stats)); }
+static void ops_destroy(void *dev) { free(dev); }
+const struct hvpmu_uncore_ops hvpmu_cec_stats_ops = {
+	.kind = HVPMU_DEV_CEC_STATS,
+	.name = "cec-stats",
+	.nregs = (unsigned)HVPMU_CEC_NGROUPS << 24, /* sparse: HVPMU_CEC_REG numbers */
+	.create = ops_create,
+	.destroy = ops_destroy,
+	.read = hvpmu_cec_stats_read,
+	.write = hvpmu_cec_stats_write,
+};
 
 /* A processor's cumulative count that an HPMC event follows. */
 static uint64_t source_now(const struct hvpmu_cec_stats *st, const struct proc_ctr *p, enum source s, int base)

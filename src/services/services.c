@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include "services_internal.h"
 
-static const struct svc_personality *const personalities[] = { &svc_sun4v, &svc_irix };
+static const struct svc_personality *const personalities[] = { &svc_sun4v, &svc_irix, &svc_papr };
 
 /* A platform whose firmware services are not modeled yet (POWER before its
  * PAPR hcalls): the guests exist, with their memory and the guest OS's

@@ -143,24 +143,32 @@ static void test_json(void **state)
 	hvpmu_cec_default(&def);
 	assert_int_equal(parse("{}", &md, err, sizeof err), 0);
 	assert_int_equal(md.cec.nchips, 0); /* no CEC unless the file has one */
-	assert_int_equal(parse("{\"cec\": {}}", &md, err, sizeof err), 0);
+	assert_int_equal(parse("{\"platform\": \"power\"}", &md, err, sizeof err), 0);
+	assert_memory_equal(&md.cec, &def, sizeof def); /* the power description's CEC */
+	assert_int_equal(parse("{\"platform\": \"power\", \"cec\": {}}", &md, err, sizeof err), 0);
 	assert_memory_equal(&md.cec, &def, sizeof def);
-	assert_int_equal(parse("{\"cec\": {\"lab\": false, \"counter_info_version\": 3, \"timebase_hz\": 1000000}}", &md,
-			       err, sizeof err),
+	/* the CEC is the machine's: its chips and one processor per core */
+	assert_int_equal(parse("{\"cec\": {}}", &md, err, sizeof err), HVPMU_EINVAL); /* t4: one chip */
+	assert_string_equal(err, "cec.chips: not as many chips as the machine's");
+	assert_int_equal(parse("{\"platform\": \"power\", \"cores_per_chip\": 4}", &md, err, sizeof err), HVPMU_EINVAL);
+	assert_string_equal(err, "cec.procs: not one processor per core of the machine");
+	assert_int_equal(parse("{\"platform\": \"power\", \"cec\": {\"lab\": false, \"counter_info_version\": 3,"
+			       " \"timebase_hz\": 1000000}}", &md, err, sizeof err),
 			 0);
 	assert_int_equal(md.cec.lab, 0);
 	assert_int_equal(md.cec.counter_info_version, 3);
 	assert_true(md.cec.timebase_hz == 1000000);
 	static const char two[] =
-		"{\"cec\": {\n"
+		"{\"platform\": \"power\", \"chips\": 2, \"cores_per_chip\": 3, \"cec\": {\n"
 		"  \"chips\": [ {\"hw_id\": 7, \"module\": 3, \"links\": {\"W\": 1}},\n"
 		"             {\"hw_id\": 9, \"module\": 3, \"links\": {\"Z\": 0, \"A\": null}} ],\n"
 		"  \"procs\": [ {\"hw_id\": 100, \"chip\": 0, \"state\": \"dedicated\", \"owner\": 5},\n"
 		"             {\"hw_id\": 101, \"chip\": 0, \"state\": \"borrowed\", \"owner\": 5},\n"
-		"             {\"hw_id\": 102, \"chip\": 1},\n"
+		"             {\"hw_id\": 102, \"chip\": 0},\n"
 		"             {\"hw_id\": 103, \"chip\": 1, \"state\": \"not-installed\"},\n"
 		"             {\"hw_id\": 104, \"chip\": 1, \"state\": \"guarded-off\", \"logical_index\": 9,\n"
-		"              \"primary_domain\": 6, \"version\": 4849664} ],\n"
+		"              \"primary_domain\": 6, \"version\": 4849664},\n"
+		"             {\"hw_id\": 105, \"chip\": 1} ],\n"
 		"  \"partitions\": [ {\"id\": 5, \"mode\": \"dedicated\", \"vps\": 2, \"donating\": true},\n"
 		"                  {\"id\": 6, \"name\": \"web\", \"mode\": \"uncapped\", \"entitlement\": 0.35,\n"
 		"                   \"weight\": 200, \"vps\": 1, \"collect_privileged\": true} ]\n"
@@ -170,11 +178,11 @@ static void test_json(void **state)
 	assert_int_equal(md.cec.chips[1].hw_id, 9);
 	assert_int_equal(md.cec.chips[0].link[HVPMU_CEC_LINK_W], 1);
 	assert_int_equal(md.cec.chips[0].link[HVPMU_CEC_LINK_A], HVPMU_CEC_LINK_NONE);
-	assert_int_equal(md.cec.nprocs, 5);
+	assert_int_equal(md.cec.nprocs, 6);
 	assert_int_equal(md.cec.procs[1].state, HVPMU_CEC_BORROWED);
 	assert_int_equal(md.cec.procs[2].owner, HVPMU_CEC_NO_OWNER);
 	assert_int_equal(md.cec.procs[2].primary_domain, 3); /* its chip's module */
-	assert_int_equal(md.cec.procs[2].secondary_domain, 1);
+	assert_int_equal(md.cec.procs[2].secondary_domain, 0);
 	assert_int_equal(md.cec.procs[2].logical_index, 2);
 	assert_true(md.cec.procs[3].version == UINT32_MAX); /* not installed */
 	assert_int_equal(md.cec.procs[4].primary_domain, 6);
@@ -183,6 +191,16 @@ static void test_json(void **state)
 	assert_int_equal(md.cec.partitions[1].entitlement, 35);
 	assert_string_equal(md.cec.partitions[1].name, "web");
 	assert_true(md.cec.partitions[1].collect_privileged);
+	{
+		char bad[sizeof two + 16];
+		char *at;
+
+		snprintf(bad, sizeof bad, "%s", two);
+		at = strstr(bad, "\"chip\": 0},");
+		at[8] = '1'; /* processor 2 on chip 1: not core 2 */
+		assert_int_equal(parse(bad, &md, err, sizeof err), HVPMU_EINVAL);
+		assert_non_null(strstr(err, "cec.procs[2].chip: processor i is core i"));
+	}
 }
 
 /* Bad input: one line naming the key, at its line and column. */

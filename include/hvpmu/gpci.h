@@ -93,8 +93,33 @@ int hvpmu_gpci_event_read(const struct hvpmu_gpci_os *os, uint32_t request, uint
 			  uint16_t secondary_index, uint8_t version_in, uint32_t offset, uint32_t length,
 			  uint64_t *val, int64_t *status);
 
+/* The requests the hypervisor implements, for decoders (the service's
+ * tables, hvpmu_gpci_request_at): i = 0, 1, ..., NULL past the last;
+ * by code or by name ("dispatch_purr_by_processor"; a number, decimal or
+ * 0x hex, is a code): NULL if none.  Thread-safe. */
+const struct hvpmu_gpci_request *hvpmu_gpci_sv_request_at(unsigned i);
+const struct hvpmu_gpci_request *hvpmu_gpci_sv_request_parse(const char *name_or_code);
+
 /* A status's name: "H_SUCCESS", "H_PARAMETER", ...; "H_?" if unknown. */
 const char *hvpmu_gpci_status_name(int64_t status);
+
+/*
+ * A modeled machine of description `md` with its platform services, and
+ * the guest OS of the partition with id `partition_id` (0: the first of
+ * the CEC) bound as a struct hvpmu_gpci_os: its hcalls are made from the
+ * first strand of its guest (partition i is guest i), its request buffer
+ * is the last 4096 bytes of its first real-memory segment.  For tools
+ * that query the hypervisor without running a program (`hvpmu gpci`).
+ * 0 and *out; HVPMU_EINVAL (no such partition, a partition without a
+ * guest or with a first segment under 4096 bytes, a description the
+ * machine refuses), HVPMU_ENOMEM.  A machine whose hypervisor has no
+ * 0xF080 answers every call with H_Function.
+ */
+struct hvpmu_md;
+struct hvpmu_gpci_sys;
+int hvpmu_gpci_sys_open(const struct hvpmu_md *md, unsigned partition_id, struct hvpmu_gpci_sys **out);
+const struct hvpmu_gpci_os *hvpmu_gpci_sys_os(const struct hvpmu_gpci_sys *sys);
+void hvpmu_gpci_sys_close(struct hvpmu_gpci_sys *sys);
 
 #ifdef __cplusplus
 }

@@ -6,8 +6,9 @@
  * with the service's request tables (hvpmu/papr.h).
  */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
-#include <hvpmu/error.h>
+#include <hvpmu/hvpmu.h>
 #include <hvpmu/gpci.h>
 
 static uint64_t get_be(const uint8_t *b, unsigned width)
@@ -128,6 +129,23 @@ int hvpmu_gpci_event_read(const struct hvpmu_gpci_os *os, uint32_t request, uint
 	return HVPMU_OK;
 }
 
+const struct hvpmu_gpci_request *hvpmu_gpci_sv_request_at(unsigned i) { return hvpmu_gpci_request_at(i); }
+
+const struct hvpmu_gpci_request *hvpmu_gpci_sv_request_parse(const char *s)
+{
+	const struct hvpmu_gpci_request *r;
+	char *end;
+	unsigned long code;
+
+	if (!s || !*s)
+		return NULL;
+	for (unsigned i = 0; (r = hvpmu_gpci_request_at(i)); i++)
+		if (strcmp(r->name, s) == 0)
+			return r;
+	code = strtoul(s, &end, 0);
+	return *end || code > UINT32_MAX || s[0] == '-' ? NULL : hvpmu_gpci_request_find((uint32_t)code);
+}
+
 const char *hvpmu_gpci_status_name(int64_t status)
 {
 	static const struct {
@@ -144,4 +162,83 @@ const char *hvpmu_gpci_status_name(int64_t status)
 		if (names[i].status == status)
 			return names[i].name;
 	return "H_?";
+}
+
+/* ---- a machine to ask (hvpmu_gpci_sys_open) ---- */
+
+struct hvpmu_gpci_sys {
+	struct hvpmu_machine *m;
+	struct hvpmu_hv *hv;
+	struct hvpmu_guest_mem *mem;
+	uint32_t strand;
+	struct hvpmu_gpci_os os;
+};
+
+static int sys_write(void *ctx, uint64_t ra, const void *buf, size_t n)
+{
+	struct hvpmu_gpci_sys *s = ctx;
+
+	return hvpmu_guest_mem_write(s->mem, ra, buf, n);
+}
+
+static int sys_read(void *ctx, uint64_t ra, void *buf, size_t n)
+{
+	struct hvpmu_gpci_sys *s = ctx;
+
+	return hvpmu_guest_mem_read(s->mem, ra, buf, n);
+}
+
+static int64_t sys_hcall(void *ctx, const uint64_t gpr[3])
+{
+	struct hvpmu_gpci_sys *s = ctx;
+
+	return hvpmu_papr_hv_hcall(s->hv, s->strand, gpr);
+}
+
+int hvpmu_gpci_sys_open(const struct hvpmu_md *md, unsigned partition_id, struct hvpmu_gpci_sys **out)
+{
+	struct hvpmu_gpci_sys *s;
+	unsigned part = 0;
+	int rc;
+
+	if (!out)
+		return HVPMU_EINVAL;
+	*out = NULL;
+	if (!md || !md->cec.npartitions)
+		return HVPMU_EINVAL;
+	if (partition_id) {
+		int i = hvpmu_cec_partition_index(&md->cec, partition_id);
+
+		if (i < 0)
+			return HVPMU_EINVAL;
+		part = (unsigned)i;
+	}
+	if (part >= md->nguests || !md->guests[part].nmem || md->guests[part].mem[0].size < HVPMU_GPCI_REQ_BUFFER_SIZE)
+		return HVPMU_EINVAL;
+	if (!(s = calloc(1, sizeof *s)))
+		return HVPMU_ENOMEM;
+	if ((rc = hvpmu_machine_create(md, &s->m)) || (rc = hvpmu_hv_create(s->m, &s->hv))) {
+		hvpmu_gpci_sys_close(s);
+		return rc;
+	}
+	s->mem = hvpmu_hv_guest_mem(s->hv, part);
+	s->strand = md->guests[part].first_strand;
+	s->os.buf_ra = md->guests[part].mem[0].base + md->guests[part].mem[0].size - HVPMU_GPCI_REQ_BUFFER_SIZE;
+	s->os.write = sys_write;
+	s->os.read = sys_read;
+	s->os.hcall = sys_hcall;
+	s->os.ctx = s;
+	*out = s;
+	return HVPMU_OK;
+}
+
+const struct hvpmu_gpci_os *hvpmu_gpci_sys_os(const struct hvpmu_gpci_sys *sys) { return &sys->os; }
+
+void hvpmu_gpci_sys_close(struct hvpmu_gpci_sys *sys)
+{
+	if (!sys)
+		return;
+	hvpmu_hv_destroy(sys->hv);
+	hvpmu_machine_destroy(sys->m);
+	free(sys);
 }

@@ -51,6 +51,7 @@ static const struct command {
 	{ "mmustat", cmd_mmustat, "the hypervisor's MMU statistics of a program's run (platform t1)" },
 	{ "cpustat", cmd_cpustat, "sample each cpu's PIC counts per interval while a program runs (Solaris cpustat)" },
 	{ "mdperf", cmd_mdperf, "the SGI Origin Hub memory/directory counters of a program's run (IRIX mdperf)" },
+	{ "gpci", cmd_gpci, "ask the PAPR hypervisor H_GetPerformanceCounterInfo as Linux's hv_gpci does (platform power)" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -13,6 +13,7 @@ int cmd_busstat(int argc, char **argv);
 int cmd_mmustat(int argc, char **argv);
 int cmd_cpustat(int argc, char **argv);
 int cmd_mdperf(int argc, char **argv);
+int cmd_gpci(int argc, char **argv);
 
 /* Exit statuses of the tools. */
 #define EXIT_USAGE 129

@@ -211,7 +211,7 @@ int cmd_gpci(int argc, char **argv)
 		fprintf(stderr, TOOL ": unexpected operand '%s'\n", argv[optind]);
 		return EXIT_USAGE;
 	}
-	if (!platform_given && !md_file && default_platform(&rq))
+	if (!platform_given && default_platform(&rq))
 		return EXIT_USAGE;
 	if (tool_load_md(TOOL, md_file, platform_given, &rq, &md, NULL))
 		return EXIT_USAGE;

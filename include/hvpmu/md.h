@@ -209,7 +209,8 @@ struct hvpmu_md {
 	/* The PAPR CEC and its partitions (hvpmu/cec.h): chips, processors
 	 * and partitions as H_GetPerformanceCounterInfo reports them; partition
 	 * i is guests[i].  nchips 0: the machine has no CEC (every non-PAPR
-	 * platform).  A file's "cec" key sets it (docs/machine-description.md). */
+	 * platform); the power description has hvpmu_cec_default()'s.  A
+	 * file's "cec" key sets it (docs/machine-description.md). */
 	struct hvpmu_cec cec;
 };
 

@@ -7,9 +7,10 @@
  *   1. event sources   - hvpmu/isa.h (the instruction-set seam), hvpmu/insn.h,
  *                        hvpmu/sparc_decode.h, hvpmu/prefetch.h, hvpmu/trace.h
  *   2. machine model   - hvpmu/md.h, hvpmu/machine.h
- *   3. PMU devices     - hvpmu/pmu.h (their interface), hvpmu/t4_pmu.h, hvpmu/t4_events.h, hvpmu/t4_mcu.h, hvpmu/t1_pmu.h, hvpmu/r10k_pmu.h
- *   4. hypervisor      - hvpmu/sun4v.h
- *   5. supervisor      - hvpmu/supervisor.h
+ *   3. PMU devices     - hvpmu/pmu.h (their interface), hvpmu/t4_pmu.h, hvpmu/t4_events.h, hvpmu/t4_mcu.h, hvpmu/t1_pmu.h, hvpmu/r10k_pmu.h,
+ *                        hvpmu/cec_stats.h (the PAPR CEC statistics)
+ *   4. hypervisor      - hvpmu/sun4v.h, hvpmu/irix.h, hvpmu/papr.h (with hvpmu/cec.h)
+ *   5. supervisor      - hvpmu/supervisor.h, hvpmu/gpci.h (the hv_gpci client)
  *
  * Conventions for every public function:
  *   - Library calls return 0 or a negative enum hvpmu_err; they never print
@@ -44,6 +45,10 @@
 #include <hvpmu/irix.h>
 #include <hvpmu/guest_mem.h>
 #include <hvpmu/mmustat.h>
+#include <hvpmu/cec.h>
+#include <hvpmu/cec_stats.h>
+#include <hvpmu/papr.h>
 #include <hvpmu/supervisor.h>
+#include <hvpmu/gpci.h>
 
 #endif

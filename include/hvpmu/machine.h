@@ -596,6 +596,7 @@ enum hvpmu_device_kind {
 	HVPMU_DEV_T4_MCU = 0,      /* a T4 memory controller's DRAM counters */
 	HVPMU_DEV_T1_PERFREGS = 1, /* the T1 JBUS and DRAM PerfRegs */
 	HVPMU_DEV_ORIGIN_MD = 2,   /* an SGI Origin Hub's MD performance counters (one per node) */
+	HVPMU_DEV_CEC_STATS = 3,   /* a PAPR CEC's statistics (hvpmu/cec_stats.h; one per machine) */
 	HVPMU_NDEVICE_KINDS
 };
 struct hvpmu_device_info {

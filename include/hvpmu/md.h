@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <hvpmu/cec.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -205,6 +206,12 @@ struct hvpmu_md {
 	 * advance in quanta of this many modeled cycles (0: the default,
 	 * HVPMU_MD_QUANTUM_DEFAULT). */
 	uint64_t quantum_cycles;
+	/* The PAPR CEC and its partitions (hvpmu/cec.h): chips, processors
+	 * and partitions as H_GetPerformanceCounterInfo reports them; partition
+	 * i is guests[i].  nchips 0: the machine has no CEC (every non-PAPR
+	 * platform); the power description has hvpmu_cec_default()'s.  A
+	 * file's "cec" key sets it (docs/machine-description.md). */
+	struct hvpmu_cec cec;
 };
 
 /*
@@ -228,7 +235,7 @@ int hvpmu_md_default(enum hvpmu_platform platform, struct hvpmu_md *md);
  * t4-4, t1), and overrides the fields it gives: chips, cores_per_chip,
  * strands_per_core, clock_hz, home_shift, remote_latency, placement,
  * timing.*, memory.{l1i, l1d, l2, l3}.{size, ways, line, latency},
- * memory.{mem_latency, l1d_hw_prefetch}, kernel.*, and guests[]
+ * memory.{mem_latency, l1d_hw_prefetch}, kernel.*, cec (hvpmu/cec.h), and guests[]
  * (replacing the default guest: name, perfctraccess, perfctrhtaccess,
  * dram_counter_group - null or absent = property absent -, mblock[] of
  * {base, size}, first_strand, nstrands).  Unknown keys, wrong types,

@@ -123,6 +123,7 @@ struct hvpmu_uncore_ops {
 extern const struct hvpmu_uncore_ops hvpmu_t4_mcu_ops;
 extern const struct hvpmu_uncore_ops hvpmu_t1_perfregs_ops;
 extern const struct hvpmu_uncore_ops hvpmu_origin_md_ops; /* SGI Origin Hub MD counters, hvpmu/origin_md.h */
+extern const struct hvpmu_uncore_ops hvpmu_cec_stats_ops; /* PAPR CEC statistics, hvpmu/cec_stats.h */
 
 #ifdef __cplusplus
 }

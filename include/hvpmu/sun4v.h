@@ -227,9 +227,10 @@ const char *hvpmu_hv_status_name(uint64_t status);
 
 /* The machine this hypervisor runs on. */
 struct hvpmu_machine *hvpmu_hv_machine(struct hvpmu_hv *hv);
-/* The personality of the platform's services ("sun4v", "irix"): which
- * calling convention the guest OS uses (src/services/services_internal.h);
- * "none" on a platform whose services are not modeled (power, for now). */
+/* The personality of the platform's services ("sun4v", "irix", "papr"):
+ * which calling convention the guest OS uses (src/services/services_internal.h;
+ * "papr": hvpmu/papr.h hvpmu_papr_hv_hcall); "none" on a platform whose
+ * services are not modeled. */
 const char *hvpmu_hv_personality(const struct hvpmu_hv *hv);
 
 #ifdef __cplusplus

@@ -52,6 +52,7 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 {
 	struct hvpmu_machine *m;
 	uint32_t n;
+	int rc;
 
 	if (!md || !out)
 		return HVPMU_EINVAL;
@@ -163,9 +164,9 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 			return HVPMU_ENOMEM;
 		}
 	}
-	if (machine_devices_create(m) || create_mmu(m)) {
+	if ((rc = machine_devices_create(m)) || (rc = create_mmu(m))) {
 		hvpmu_machine_destroy(m);
-		return HVPMU_ENOMEM;
+		return rc == HVPMU_EINVAL ? HVPMU_EINVAL : HVPMU_ENOMEM;
 	}
 	hvpmu_machine_set_features(m, 0); /* instruction counts only, until the run says */
 	*out = m;

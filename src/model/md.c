@@ -257,6 +257,8 @@ int hvpmu_md_default(enum hvpmu_platform platform, struct hvpmu_md *md)
 		md->remote_latency = (uint32_t)(POWER_REMOTE_NS * md->clock_hz / UINT64_C(1000000000));
 		md->home_shift = GUEST_MEM_SHIFT - 2; /* a quarter of guest memory per chip */
 		md->guests[0].nstrands = hvpmu_md_nstrands(md);
+		/* the CEC and its partitions (hvpmu/cec.h, docs/papr-gpci.md) */
+		hvpmu_cec_default(&md->cec);
 	}
 	return HVPMU_OK;
 }

@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 #include <hvpmu/hvpmu.h>
 #include "kernel.h"
+#include "cec_json.h"
 
 #define MAX_FILE_BYTES (1u << 20) /* a description is a few hundred bytes */
 #define MAX_STRANDS 4096          /* hvpmu_machine_create's bound */
@@ -302,6 +303,10 @@ static int top_sub(void *ctx, const char *key, json_object *v, const char *path,
 		rc = apply(&md->kernel, v, kernel_fields, N(kernel_fields), path, NULL, NULL, err, n);
 		return rc ? rc : 1;
 	}
+	if (strcmp(key, "cec") == 0) { /* the PAPR CEC (hvpmu/cec.h, cec.c) */
+		rc = cec_from_json(&md->cec, v, path, err, n);
+		return rc ? rc : 1;
+	}
 	if (strcmp(key, "guests") == 0) { /* replaces the default guest list */
 		size_t len;
 
@@ -364,6 +369,19 @@ static int validate(const struct hvpmu_md *md, char *err, size_t n)
 		return fail(err, n, "memory", "line sizes must not shrink towards memory");
 	if (md->timing.refetch_cycles > md->timing.mispredict_cycles)
 		return fail(err, n, "timing.refetch_cycles", "more than timing.mispredict_cycles");
+	if (md->cec.nchips) { /* the CEC's processors are the machine's cores (docs/papr-gpci.md) */
+		if (md->cec.nchips != md->chips)
+			return fail(err, n, "cec.chips", "not as many chips as the machine's");
+		if (md->cec.nprocs != md->chips * md->cores_per_chip)
+			return fail(err, n, "cec.procs", "not one processor per core of the machine");
+		for (uint32_t i = 0; i < md->cec.nprocs; i++)
+			if (md->cec.procs[i].chip != i / md->cores_per_chip) {
+				char p[32];
+
+				snprintf(p, sizeof p, "cec.procs[%u].chip", i);
+				return fail(err, n, p, "processor i is core i: chip i / cores_per_chip");
+			}
+	}
 	if (kernel_check(md))
 		return fail(err, n, "kernel",
 			    "regions not page-aligned, overlapping, or addresses outside them (docs/kernel-model.md)");

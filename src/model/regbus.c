@@ -26,8 +26,9 @@ static const struct platform_devices {
 	/* hw-and-hypervisor.md §5.3: a Hub per node; each CPU's R10000
 	 * counters (hvpmu/r10k_pmu.h) */
 	[HVPMU_PLATFORM_ORIGIN] = { &hvpmu_r10k_pmu_ops, &hvpmu_origin_md_ops, 1 },
-	/* POWER: no CPU counter (PMC) or chip-wide device modeled yet */
-	[HVPMU_PLATFORM_POWER] = { NULL, NULL, 0 },
+	/* POWER: no CPU counter (PMC) modeled yet; the CEC's statistics
+	 * behind H_GetPerformanceCounterInfo (hvpmu/cec_stats.h), one per CEC */
+	[HVPMU_PLATFORM_POWER] = { NULL, &hvpmu_cec_stats_ops, 0 },
 };
 
 /* The per-strand PMU of a platform whose CPU counters are not modeled: no
@@ -111,6 +112,8 @@ int machine_devices_create(struct hvpmu_machine *m)
 			m->nmcu++;
 		else if (d->ops->kind == HVPMU_DEV_T1_PERFREGS)
 			m->jbus_dev = d;
+		else if (d->ops->kind == HVPMU_DEV_CEC_STATS && hvpmu_cec_stats_configure(d->dev, &m->md.cec))
+			return HVPMU_EINVAL; /* the description has no CEC, or not this machine's */
 	}
 	if (pd->uncore->kind == HVPMU_DEV_ORIGIN_MD &&
 	    (!(m->hub_act = calloc(n, sizeof *m->hub_act)) || !(m->hub_cycles = calloc(n, sizeof *m->hub_cycles)) ||
@@ -252,10 +255,20 @@ static void advance_origin_md(struct hvpmu_machine *m, struct machine_device *d)
 	memset(act, 0, sizeof *act);
 }
 
+/* The CEC statistics are fed by the hypervisor's dispatcher as it
+ * accounts dispatch windows (hvpmu/cec_stats.h, docs/papr-gpci.md); a
+ * bus access has nothing to bring up to date. */
+static void advance_cec_stats(struct hvpmu_machine *m, struct machine_device *d)
+{
+	(void)m;
+	(void)d;
+}
+
 static void (*const advance[HVPMU_NDEVICE_KINDS])(struct hvpmu_machine *m, struct machine_device *d) = {
 	[HVPMU_DEV_T4_MCU] = advance_t4_mcu,
 	[HVPMU_DEV_T1_PERFREGS] = advance_t1_perfregs,
 	[HVPMU_DEV_ORIGIN_MD] = advance_origin_md,
+	[HVPMU_DEV_CEC_STATS] = advance_cec_stats,
 };
 
 unsigned hvpmu_machine_ndevices(const struct hvpmu_machine *m) { return m->ndev; }

@@ -10,11 +10,12 @@
 #include <stdlib.h>
 #include "services_internal.h"
 
-static const struct svc_personality *const personalities[] = { &svc_sun4v, &svc_irix };
+static const struct svc_personality *const personalities[] = { &svc_sun4v, &svc_irix, &svc_papr };
 
-/* A platform whose firmware services are not modeled yet (POWER before its
- * PAPR hcalls): the guests exist, with their memory and the guest OS's
- * trap handler, and no call is served; a machine trap reaches nobody. */
+/* A platform whose firmware services are not modeled (POWER was one
+ * before its PAPR hcalls, papr_hv.c): the guests exist, with their
+ * memory and the guest OS's trap handler, and no call is served; a
+ * machine trap reaches nobody. */
 static char none_guest;
 static void *none_guest_create(struct hvpmu_hv *hv, unsigned guest)
 {

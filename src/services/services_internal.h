@@ -7,7 +7,8 @@
  * service behind it, selected by the platform: the sun4v hypervisor
  * (sun4v.c: fast and core traps, API groups, perf registers, MMU
  * statistics) and the IRIX kernel of the SGI Origin (irix.c: syssgi
- * SGI_EVENTCTR and the clock tick), the PAPR hcall next.
+ * SGI_EVENTCTR and the clock tick) and the PAPR hypervisor of POWER
+ * (papr_hv.c, papr.c: H_GetPerformanceCounterInfo).
  * A personality exports its own calling convention (hvpmu/sun4v.h) and
  * keeps its per-guest state behind svc_guest.p.
  * Not installed; hidden from the shared library.
@@ -54,6 +55,7 @@ struct svc_personality {
 
 SVC_HIDDEN extern const struct svc_personality svc_sun4v; /* sun4v.c */
 SVC_HIDDEN extern const struct svc_personality svc_irix;  /* irix.c: SGI Origin */
+SVC_HIDDEN extern const struct svc_personality svc_papr;  /* papr_hv.c: PAPR on POWER */
 
 /* The guest that owns `strand`, or -1. */
 SVC_HIDDEN int svc_guest_of(const struct hvpmu_hv *hv, uint32_t strand);

@@ -53,6 +53,7 @@ static const struct command {
 	{ "serve", cmd_serve, "one modeled machine whose guests run programs and tools attach to (hvpmud)" },
 	{ "run", cmd_run, "run a program in a guest of a running hvpmu serve" },
 	{ "mdperf", cmd_mdperf, "the SGI Origin Hub memory/directory counters of a program's run (IRIX mdperf)" },
+	{ "gpci", cmd_gpci, "ask the PAPR hypervisor H_GetPerformanceCounterInfo as Linux's hv_gpci does (platform power)" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -3,14 +3,15 @@
  * fuzz_md_file.c - libFuzzer target for machine-description files
  * (src/model/md_file.c, hvpmu_md_parse; docs/machine-description.md).
  *
- * Input: byte 0 bits 1:0 = the base description (t4, t1, t4-2, t4-4), the
- * rest the file.
+ * Input: byte 0 bits 2:0 = the base description (t4, t1, t4-2, t4-4,
+ * origin, power, t1, origin), the rest the file.
  * Invariants (abort on violation): the result is 0 or HVPMU_EINVAL (or
  * HVPMU_ENOMEM); an error comes with one non-empty line and leaves the
  * description untouched; a success gives 1..4096 strands, guests whose
  * strand ranges lie inside the machine and do not overlap, 1..4 memory
- * segments each, and cache levels hvpmu_machine_create accepts
- * (power-of-two lines and sets).  Then, for a description of modest size
+ * segments each, cache levels hvpmu_machine_create accepts
+ * (power-of-two lines and sets), and a PAPR CEC (key "cec", hvpmu/cec.h)
+ * that passes hvpmu_cec_check with one processor per core.  Then, for a description of modest size
  * (up to 256 strands and 16 MB per cache level, so that the fuzzer's
  * memory limit is not the finding), the machine is built from it and
  * each strand makes a fetch, a load and a store, a prefetch and a sync
@@ -83,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	before = md;
 	memset(err, 0, sizeof err);
 	{
-		static const char *const names[] = { "t4", "t1", "t4-2", "t4-4", "origin", "t4", "t1", "origin" };
+		static const char *const names[] = { "t4", "t1", "t4-2", "t4-4", "origin", "power", "t1", "origin" };
 		struct hvpmu_md base;
 
 		hvpmu_md_by_name(names[data[0] & 7], &base);
@@ -102,6 +103,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uint32_t n = hvpmu_md_nstrands(&md);
 
 		if (n == 0 || n > 4096 || md.nguests == 0 || md.nguests > HVPMU_MD_MAX_GUESTS)
+			abort();
+		if (md.cec.nchips && (hvpmu_cec_check(&md.cec, "", NULL, 0) || md.cec.nchips != md.chips ||
+				      md.cec.nprocs != md.chips * md.cores_per_chip))
 			abort();
 		check_cache(&md.mem.l1i, 0);
 		check_cache(&md.mem.l1d, 0);

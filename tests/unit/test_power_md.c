@@ -2,9 +2,9 @@
 /*
  * The POWER platform's machine (docs/power-platform.md): the built-in
  * description (four POWER7 chips, 8 cores x 4 threads, the POWER7 caches,
- * ISA ppc64, no modeled kernel path), a machine without counter devices
- * or PMU registers, the services with no personality of their own yet,
- * and the model's counts by class that `hvpmu stat` reports without a
+ * ISA ppc64, no modeled kernel path), a machine whose only chip-wide
+ * device is the CEC statistics (docs/papr-gpci.md) and with no PMU
+ * registers, the PAPR services, and the model's counts by class that `hvpmu stat` reports without a
  * counter driver (hvpmu_machine_retired_class, hvpmu_machine_taken_cond).
  */
 #include <setjmp.h>
@@ -62,10 +62,11 @@ static void test_power_machine(void **state)
 	assert_int_equal(hvpmu_md_by_name("power", &md), 0);
 	assert_int_equal(hvpmu_machine_create(&md, &m), 0);
 	assert_int_equal(hvpmu_machine_nstrands(m), 128);
-	assert_int_equal(hvpmu_machine_ndevices(m), 0);
+	assert_int_equal(hvpmu_machine_ndevices(m), 1); /* the CEC statistics (hvpmu/cec_stats.h) */
+	assert_int_equal(hvpmu_machine_device_find(m, HVPMU_DEV_CEC_STATS, 0), 0);
 	assert_int_equal(hvpmu_machine_reg_read(m, 0, HVPMU_REG_ASR, 16, 0, &v), HVPMU_ERANGE);
 	assert_int_equal(hvpmu_hv_create(m, &hv), 0);
-	assert_string_equal(hvpmu_hv_personality(hv), "none");
+	assert_string_equal(hvpmu_hv_personality(hv), "papr"); /* H_GetPerformanceCounterInfo, docs/papr-gpci.md */
 	hvpmu_hv_destroy(hv);
 	hvpmu_machine_destroy(m);
 }

@@ -486,6 +486,21 @@ void feed_flush_all(void)
 	unlock();
 }
 
+void feed_block_own(struct tb_info *ti)
+{
+	if (P.allocs == ti) /* (feed_block_new put it first) */
+		P.allocs = ti->next_alloc;
+	ti->next_alloc = NULL;
+}
+
+void feed_block_free(struct tb_info *ti)
+{
+	if (!ti)
+		return;
+	free(ti->flags);
+	free(ti);
+}
+
 void feed_free_blocks(void)
 {
 	while (P.allocs) {

@@ -233,6 +233,11 @@ void feed_vcpu_exit(struct vcpu *v);
 /* Free every block on P.allocs (no vCPU may reference one any more; their
  * memory and prefetch instructions are the caller's). */
 void feed_free_blocks(void);
+/* The caller owns ti, just made by feed_block_new: feed_free_blocks
+ * leaves it, and the caller frees it (feed_block_free) once no vCPU can
+ * reference it (its image's threads have ended: feed_vcpu_exit). */
+void feed_block_own(struct tb_info *ti);
+void feed_block_free(struct tb_info *ti);
 /* A translation flush: every vCPU's batch runs and its blocks are
  * accounted (no block may be referenced afterwards).  Takes the lock. */
 void feed_flush_all(void);

@@ -241,10 +241,11 @@ int hvpmu_remote_create(struct hvpmu_machine *m, const struct hvpmu_isa *isa, ui
 	return HVPMU_OK;
 }
 
-static void proc_free(struct rproc *p)
+/* The blocks image p decoded: once nothing runs them (the image and its
+ * fork children have ended, area_release), a standing service must not
+ * keep them. */
+static void blocks_free(struct rproc *p)
 {
-	if (!p)
-		return;
 	for (uint32_t i = 0; i < p->nblocks; i++) {
 		for (uint32_t k = 0; p->blocks[i].mi && k < p->blocks[i].ti->blk.n; k++) {
 			free(p->blocks[i].mi[k]);
@@ -252,8 +253,18 @@ static void proc_free(struct rproc *p)
 		}
 		free(p->blocks[i].mi);
 		free(p->blocks[i].pf);
+		feed_block_free(p->blocks[i].ti);
 	}
 	free(p->blocks);
+	p->blocks = NULL;
+	p->nblocks = p->ncap = 0;
+}
+
+static void proc_free(struct rproc *p)
+{
+	if (!p)
+		return;
+	blocks_free(p);
 	if (p->area)
 		munmap(p->area, sizeof *p->area);
 	free(p);
@@ -448,6 +459,7 @@ static void area_release(struct rproc *p)
 		if (--p->refs == 0 && p->area) {
 			munmap(p->area, sizeof *p->area);
 			p->area = NULL;
+			blocks_free(p);
 		}
 }
 
@@ -509,6 +521,7 @@ static struct rblock *block_of(struct rproc *p, uint64_t id)
 	rb = &q->blocks[idx];
 	if (!(rb->ti = feed_block_new(b.vaddr, words, b.n, &mi, &pf)))
 		return NULL;
+	feed_block_own(rb->ti); /* freed with the image (blocks_free) */
 	feed_finish_tb(rb->ti);
 	if (mi) {
 		rb->mi = malloc(b.n * sizeof *rb->mi);
@@ -560,6 +573,11 @@ static void vcpu_end(struct vcpu *v)
 
 	v->held = 0;
 	feed_vcpu_exit(v);
+	/* its blocks may be freed with its image: nothing of them stays */
+	feed_expand_dirty(v);
+	v->prev = NULL;
+	v->pend = 0;
+	v->pend_tb = NULL;
 }
 
 static inline struct remote_rec rec_at(const struct remote_ring *rg, uint64_t i)

@@ -441,7 +441,8 @@ struct tb_info *feed_block_new(uint64_t vaddr, const uint32_t *words, uint32_t n
 	}
 	/* what the fast paths read, worked out once (set_pending(), resolve_pending()) */
 	ti->pends = ti->blk.cti >= 0 && (P.need_branches || (P.need_taken && ti->blk.cond_cti >= 0));
-	ti->taken_at = ti->cti_annul ? 1 : ti->cti_target;
+	ti->taken_at = ti->cti_annul ? ti->cti_ds : ti->cti_target;
+	ti->wait_at = ti->cti_annul ? 1 : ti->cti_ds;
 	ti->slow_next = ti->mt || ti->slot_annul;
 	if (mi)
 		*mi = P.need_memory ? T.mi : NULL;

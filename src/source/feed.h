@@ -51,8 +51,10 @@ struct tb_info {
 	uint8_t cti_annul;     /* it is a conditional branch with a = 1: taken iff its delay slot runs */
 	uint32_t bytes;        /* the block's instruction bytes: blk.n words */
 	uint64_t taken_at;     /* the next block's address that means its pending conditional CTI was
-				  taken: cti_target, or 1 (none) for an annulling branch, which is
-				  taken iff the next block is its delay slot cti_ds */
+				  taken: cti_target, or for an annulling branch its delay slot cti_ds */
+	uint64_t wait_at;      /* the next block's address that leaves it pending: its delay slot
+				  run as a block of its own, cti_ds, or 1 (none) for an annulling
+				  branch (resolve_pending()) */
 	uint64_t cti_target;   /* static target of the block's last CTI (PC-relative ones) */
 	uint64_t cti_pc;       /* address of that CTI */
 	uint64_t cti_ds;       /* the address after it: its delay slot on ISAs that have one */

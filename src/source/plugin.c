@@ -86,9 +86,11 @@ static __attribute__((noinline)) void tb_exec_st(unsigned int vcpu_index, void *
  * reached its last instruction (its inline counter moved), was not
  * restarted there and has no per-vCPU marker or in-block annulled slot;
  * no sync is due; the pending conditional CTI (only with taken-branch
- * events) is decided unless this block is its delay slot.  Its fields
- * are in the first line of each tb_info, the outcome precomputed
- * (tb_info.pends, taken_at).  Everything else goes through tb_exec_st().
+ * events) is decided by this block's address as resolve_pending() does,
+ * unless this block is the delay slot of one that does not annul (then
+ * it stays pending).  Its fields are in the first line of each tb_info,
+ * the outcome precomputed (tb_info.pends, taken_at, wait_at).
+ * Everything else goes through tb_exec_st().
  * docs/event-source.md "Instruction events only".
  */
 static void tb_exec_insn(unsigned int vcpu_index, void *udata)
@@ -109,7 +111,7 @@ static void tb_exec_insn(unsigned int vcpu_index, void *udata)
 	if (v->pend) {
 		const struct tb_info *t = v->pend_tb;
 
-		if (__builtin_expect(vaddr == t->cti_ds, 0)) /* the delay slot as its own block */
+		if (__builtin_expect(vaddr == t->wait_at, 0)) /* the delay slot as its own block */
 			goto slow;
 		act->taken_cond += vaddr == t->taken_at;
 		v->pend = 0;

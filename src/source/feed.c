@@ -395,11 +395,17 @@ struct tb_info *feed_block_new(uint64_t vaddr, const uint32_t *words, uint32_t n
 			       struct pf_insn *const **pf)
 {
 	struct tb_info *ti;
+	size_t size;
 
 	if (n == 0 || n > FEED_MAX_INSNS)
 		return NULL;
-	ti = calloc(1, tb_hist_offset(n) + n * sizeof(struct class_count));
-	if (!ti || !(ti->flags = malloc(n * sizeof *ti->flags))) {
+	size = tb_hist_offset(n) + n * sizeof(struct class_count);
+	size = (size + TB_INFO_ALIGN - 1) / TB_INFO_ALIGN * TB_INFO_ALIGN; /* aligned_alloc: a multiple */
+	ti = aligned_alloc(TB_INFO_ALIGN, size);
+	if (!ti)
+		return NULL;
+	memset(ti, 0, size);
+	if (!(ti->flags = malloc(n * sizeof *ti->flags))) {
 		free(ti);
 		return NULL;
 	}
@@ -435,6 +441,11 @@ struct tb_info *feed_block_new(uint64_t vaddr, const uint32_t *words, uint32_t n
 					 i + 2 == n && d.has_target;
 		}
 	}
+	/* what the fast paths read, worked out once (set_pending(), resolve_pending()) */
+	ti->pends = ti->blk.cti >= 0 && (P.need_branches || (P.need_taken && ti->blk.cond_cti >= 0));
+	ti->taken_at = ti->cti_annul ? ti->cti_ds : ti->cti_target;
+	ti->wait_at = ti->cti_annul ? 1 : ti->cti_ds;
+	ti->slow_next = ti->mt || ti->slot_annul;
 	if (mi)
 		*mi = P.need_memory ? T.mi : NULL;
 	if (pf)

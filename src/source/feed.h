@@ -34,17 +34,33 @@ struct class_count {
 	uint16_t n;
 };
 
+/* A translated block.  The fields the instruction-only fast path
+ * (plugin.c tb_exec_insn) reads of the block entered and of the one
+ * before it come first, in the first 64 bytes (the block is allocated
+ * 64-byte aligned). */
 struct tb_info {
 	struct hvpmu_block blk;
-	uint32_t bytes;        /* the block's instruction bytes: blk.n words */
+	uint64_t execs;        /* inline: times the last instruction started (single-threaded mode) */
 	uint64_t last_pc;      /* address of the last instruction */
+	struct tb_info *next_dirty;     /* single-threaded mode: blocks with unexpanded executions */
+	uint8_t dirty;
+	uint8_t slow_next;     /* the next block entry takes the slow path: the block has the
+				  per-vCPU marker (mt) or its last instruction may be annulled
+				  (slot_annul) */
+	uint8_t pends;         /* its CTI's outcome is needed (set_pending()) */
+	uint8_t cti_annul;     /* it is a conditional branch with a = 1: taken iff its delay slot runs */
+	uint32_t bytes;        /* the block's instruction bytes: blk.n words */
+	uint64_t taken_at;     /* the next block's address that means its pending conditional CTI was
+				  taken: cti_target, or for an annulling branch its delay slot cti_ds */
+	uint64_t wait_at;      /* the next block's address that leaves it pending: its delay slot
+				  run as a block of its own, cti_ds, or 1 (none) for an annulling
+				  branch (resolve_pending()) */
 	uint64_t cti_target;   /* static target of the block's last CTI (PC-relative ones) */
 	uint64_t cti_pc;       /* address of that CTI */
 	uint64_t cti_ds;       /* the address after it: its delay slot on ISAs that have one;
 				  UINT64_MAX (no block starts there) on ISAs without (ppc64) */
 	uint64_t cti_fall;     /* where execution goes on when it is not taken: after its delay slot */
 	uint32_t cti_flags;    /* its decode flags */
-	uint8_t cti_annul;     /* it is a conditional branch with a = 1: taken iff its delay slot runs */
 	uint8_t slot_annul;    /* the last instruction is the in-block delay slot of an annulling
 				  branch (isa->annul_in_block): it did not run when execution goes
 				  on past it instead of at the branch's target */
@@ -52,18 +68,17 @@ struct tb_info {
 				  instruction loop, ISAs without delay slots): a block starting
 				  there is the branch taken, not a restart */
 	struct tb_info *next_alloc;
-	struct tb_info *next_dirty;     /* single-threaded mode: blocks with unexpanded executions */
-	uint64_t execs;        /* inline: times the last instruction started (single-threaded mode) */
 	uint64_t oexecs;       /* model thread: executions seen to reach the last instruction */
 	uint64_t synced_execs; /* execs (oexecs on the model thread) already expanded into class counts */
 	uint32_t *flags;       /* decode flags per instruction, until the classes are known (feed_finish_tb) */
-	int dirty;
 	int mt;                /* translated in multi-threaded mode (marker callback) */
 	const struct class_count *hist; /* distinct classes of the block and their counts */
 	uint32_t nhist;
 	uint8_t last_cls;
 	uint8_t cls[];         /* then the histogram */
 };
+#define TB_INFO_ALIGN 64
+_Static_assert(offsetof(struct tb_info, bytes) < TB_INFO_ALIGN, "the fast path's fields in the first line");
 
 /* A memory-accessing instruction, for the memory model's callbacks.
  * MEM_INSN_ALIGN-aligned: its address shares a record word with the

@@ -68,7 +68,7 @@ static void tb_exec(unsigned int vcpu_index, void *udata)
 }
 
 
-static void tb_exec_st(unsigned int vcpu_index, void *udata)
+static __attribute__((noinline)) void tb_exec_st(unsigned int vcpu_index, void *udata)
 {
 	struct vcpu *v = &P.vcpu[0];
 	struct tb_info *p = v->prev;
@@ -77,6 +77,61 @@ static void tb_exec_st(unsigned int vcpu_index, void *udata)
 		tb_exec(vcpu_index, udata);
 }
 
+
+/*
+ * Instruction events only (no memory model, no branch model) and one
+ * guest thread: the block-entry callback of blocks translated then.  The
+ * case every block entry but a few takes, with the effect of
+ * entry_fast() and nothing it does not need: the block entered before
+ * reached its last instruction (its inline counter moved), was not
+ * restarted there and has no per-vCPU marker or in-block annulled slot;
+ * no sync is due; the pending conditional CTI (only with taken-branch
+ * events) is decided by this block's address as resolve_pending() does,
+ * unless this block is the delay slot of one that does not annul (then
+ * it stays pending).  Its fields are in the first line of each tb_info,
+ * the outcome precomputed (tb_info.pends, taken_at, wait_at).
+ * Everything else goes through tb_exec_st().
+ * docs/event-source.md "Instruction events only".
+ */
+static void tb_exec_insn(unsigned int vcpu_index, void *udata)
+{
+	struct tb_info *ti = udata, *p;
+	struct vcpu *v = P.vcpu;
+	struct hvpmu_activity *act;
+	uint64_t vaddr = ti->blk.vaddr, bound;
+
+	p = v->prev;
+	if (__builtin_expect(vcpu_index != 0 || !p, 0))
+		goto slow;
+	act = v->act;
+	bound = act->bound + ti->blk.n;
+	if (__builtin_expect(p->execs == v->mark_seen || vaddr == p->last_pc || p->slow_next ||
+				     bound >= act->next_check, 0))
+		goto slow;
+	if (v->pend) {
+		const struct tb_info *t = v->pend_tb;
+
+		if (__builtin_expect(vaddr == t->wait_at, 0)) /* the delay slot as its own block */
+			goto slow;
+		act->taken_cond += vaddr == t->taken_at;
+		v->pend = 0;
+	}
+	if (!p->dirty) { /* note_completed() */
+		p->dirty = 1;
+		p->next_dirty = v->dirty;
+		v->dirty = p;
+	}
+	if (ti->pends) {
+		v->pend = 1;
+		v->pend_tb = ti;
+	}
+	act->bound = bound;
+	v->mark_seen = ti->execs;
+	v->prev = ti;
+	return;
+slow:
+	tb_exec_st(vcpu_index, udata);
+}
 
 static void mem_exec(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
 {
@@ -241,7 +296,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	/* who runs the model: the model thread (records in its ring), the
 	 * guest thread in batches (several threads), or the guest thread at
 	 * once (one thread: the fast paths; several: under the lock) */
-	qemu_plugin_vcpu_udata_cb_t tb_cb = off ? tb_exec_off : P.batch ? tb_exec_b : P.mt ? tb_exec : tb_exec_st;
+	qemu_plugin_vcpu_udata_cb_t tb_cb = off ? tb_exec_off : P.batch ? tb_exec_b : P.mt ? tb_exec :
+					   P.need_memory || P.need_branches ? tb_exec_st : tb_exec_insn;
 	qemu_plugin_vcpu_udata_cb_t pf_cb = off ? pf_exec_off : P.batch ? pf_exec_b : pf_exec;
 	qemu_plugin_vcpu_mem_cb_t mem_cb = off ? mem_exec_off : P.batch ? mem_exec_b : P.mt ? mem_exec : mem_exec_st;
 

@@ -442,10 +442,13 @@ struct tb_info *feed_block_new(uint64_t vaddr, const uint32_t *words, uint32_t n
 		}
 	}
 	/* what the fast paths read, worked out once (set_pending(), resolve_pending()) */
-	ti->pends = ti->blk.cti >= 0 && (P.need_branches || (P.need_taken && ti->blk.cond_cti >= 0));
+	ti->pends = ti->blk.cti >= 0 && (P.need_branches || (P.need_taken && (ti->cti_flags & HVPMU_IC_CTI_COND)));
 	ti->taken_at = ti->cti_annul ? ti->cti_ds : ti->cti_target;
 	ti->wait_at = ti->cti_annul ? 1 : ti->cti_ds;
-	ti->slow_next = ti->mt || ti->slot_annul;
+	/* a conditional CTI to a register (ppc64 bclr/bcctr) is taken iff
+	 * execution does not go on where it falls through: resolve_pending()
+	 * decides it, on the slow path */
+	ti->slow_next = ti->mt || ti->slot_annul || ((ti->cti_flags & HVPMU_IC_CTI_COND) && ti->blk.cond_cti < 0);
 	if (mi)
 		*mi = P.need_memory ? T.mi : NULL;
 	if (pf)

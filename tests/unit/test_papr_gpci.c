@@ -570,7 +570,8 @@ static void test_layout_links(void **state)
 			for (uint32_t c = c0; c < 4; c++) {
 				memset(want, 0, sizeof want);
 				put32(want, 0x10 + c);
-				for (unsigned l = 0; l < r[k].nlinks; l++) {
+				/* (bounded by want's size too: gcc -O3 cannot see nlinks <= 4) */
+				for (unsigned l = 0; l < r[k].nlinks && 0x20 + 16 * l <= sizeof want; l++) {
 					put64(want + 0x10 + 16 * l, w->e.link[c][HVPMU_CEC_C_LINK_IDLE(r[k].first_link + l)]);
 					put64(want + 0x18 + 16 * l, w->e.link[c][HVPMU_CEC_C_LINK_TOTAL(r[k].first_link + l)]);
 				}

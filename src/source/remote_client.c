@@ -14,6 +14,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 #include <hvpmu/remote.h>
+#include "common/fdpass.h"
 #include "remote_proto.h"
 
 #define ANSWER_WAIT_S 10 /* a standing service answers at once; a monitor's start may run a moment */
@@ -23,7 +24,7 @@
 static int hello_to(const char *address, struct remote_hello *h, const int *fds, unsigned nfd, char *err, size_t n)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	char cbuf[CMSG_SPACE(2 * sizeof(int))];
+	char cbuf[FDPASS_CBUF];
 	struct iovec io = { h, sizeof *h };
 	struct msghdr mh = { .msg_iov = &io, .msg_iovlen = 1 };
 	struct timeval tv = { ANSWER_WAIT_S, 0 };
@@ -39,18 +40,7 @@ static int hello_to(const char *address, struct remote_hello *h, const int *fds,
 	h->magic = REMOTE_HELLO_MAGIC;
 	h->version = REMOTE_PROTO_VERSION;
 	h->pid = getpid();
-	if (nfd) {
-		struct cmsghdr *c;
-
-		memset(cbuf, 0, sizeof cbuf);
-		mh.msg_control = cbuf;
-		mh.msg_controllen = CMSG_SPACE(nfd * sizeof(int));
-		c = CMSG_FIRSTHDR(&mh);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(nfd * sizeof(int));
-		memcpy(CMSG_DATA(c), fds, nfd * sizeof(int));
-	}
+	fdpass_attach(&mh, cbuf, fds, nfd);
 	s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (s < 0 || connect(s, (struct sockaddr *)&sa, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + len))) {
 		int e = errno;

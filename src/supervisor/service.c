@@ -26,6 +26,7 @@
 #include <hvpmu/remote.h>
 #include <hvpmu/session.h>
 #include "common/cpu_relax.h"
+#include "common/fdpass.h"
 
 #define MAX_CONNS 1024        /* guest processes attached at once */
 #define SLEEP_MS 50           /* longest sleep without input (the expected images' liveness) */
@@ -107,22 +108,11 @@ static void dispatch(void *ctx, const struct hvpmu_os_call *c)
 /* Send a reply, with descriptors (fds[0..nfd-1]) when nfd > 0. */
 static void send_reply(int fd, const void *w, size_t n, const int *fds, unsigned nfd)
 {
-	char cbuf[CMSG_SPACE(2 * sizeof(int))];
+	char cbuf[FDPASS_CBUF];
 	struct iovec io = { (void *)w, n };
 	struct msghdr mh = { .msg_iov = &io, .msg_iovlen = 1 };
 
-	if (nfd) {
-		struct cmsghdr *c;
-
-		memset(cbuf, 0, sizeof cbuf);
-		mh.msg_control = cbuf;
-		mh.msg_controllen = CMSG_SPACE(nfd * sizeof(int));
-		c = CMSG_FIRSTHDR(&mh);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(nfd * sizeof(int));
-		memcpy(CMSG_DATA(c), fds, nfd * sizeof(int));
-	}
+	fdpass_attach(&mh, cbuf, fds, nfd);
 	if (sendmsg(fd, &mh, MSG_NOSIGNAL) < 0)
 		return; /* the peer is gone: its connection's end says so */
 }

@@ -327,6 +327,93 @@ static pid_t start_service(const char *tool, const struct stat_request *rq, char
 	return pid;
 }
 
+/* An emulator the tool runs, with the tool's signals passed on to it
+ * (forward) from its start to emulator_done. */
+struct emulator_run {
+	pid_t pid;
+	sigset_t block, mask;
+	struct sigaction old[NFORWARDED];
+};
+
+/* Start the emulator of argv av (freed here): 0, or -1 after one line. */
+static int emulator_start(const char *tool, struct emulator_run *er, char **av, const char *plugin,
+			  const char *ld_preload)
+{
+	struct sigaction act;
+	pid_t parent = getpid();
+
+	/* the forwarded signals wait until the handlers know the child */
+	sigemptyset(&er->block);
+	for (unsigned i = 0; i < NFORWARDED; i++)
+		sigaddset(&er->block, forwarded[i]);
+	sigprocmask(SIG_BLOCK, &er->block, &er->mask);
+	er->pid = fork();
+	if (er->pid == 0)
+		exec_emulator(tool, parent, &er->mask, av, plugin, ld_preload);
+	free_argv(av);
+	if (er->pid < 0) {
+		fprintf(stderr, "%s: fork: %s\n", tool, strerror(errno));
+		sigprocmask(SIG_SETMASK, &er->mask, NULL);
+		return -1;
+	}
+	child_pid = er->pid;
+	memset(&act, 0, sizeof act);
+	act.sa_sigaction = forward;
+	act.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigfillset(&act.sa_mask);
+	for (unsigned i = 0; i < NFORWARDED; i++)
+		sigaction(forwarded[i], &act, &er->old[i]);
+	sigprocmask(SIG_SETMASK, &er->mask, NULL);
+	return 0;
+}
+
+/* The emulator's wait status. */
+static int emulator_wait(const struct emulator_run *er)
+{
+	int status = 0;
+
+	while (waitpid(er->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return status;
+}
+
+/* The tool's signals are its own again. */
+static void emulator_done(struct emulator_run *er)
+{
+	sigprocmask(SIG_BLOCK, &er->block, NULL);
+	child_pid = 0;
+	for (unsigned i = 0; i < NFORWARDED; i++)
+		sigaction(forwarded[i], &er->old[i], NULL);
+	sigprocmask(SIG_SETMASK, &er->mask, NULL);
+}
+
+int tool_request_files(const char *tool, struct stat_request *rq, int inherit, int *area_fd, int *req_fd, char *path,
+		       size_t n)
+{
+	char err[512];
+
+	if ((*area_fd = stat_area_create(err, sizeof err)) < 0) {
+		fprintf(stderr, "%s: %s\n", tool, err);
+		return -1;
+	}
+	if (!inherit)
+		fcntl(*area_fd, F_SETFD, FD_CLOEXEC);
+	rq->result_fd = *area_fd;
+	if ((*req_fd = memfd_create("hvpmu-request", inherit ? 0 : MFD_CLOEXEC)) < 0) {
+		fprintf(stderr, "%s: memfd_create: %s\n", tool, strerror(errno));
+		close(*area_fd);
+		return -1;
+	}
+	snprintf(path, n, "/proc/self/fd/%d", *req_fd);
+	if (stat_request_write(path, rq, err, sizeof err)) {
+		fprintf(stderr, "%s: %s\n", tool, err);
+		close(*req_fd);
+		close(*area_fd);
+		return -1;
+	}
+	return 0;
+}
+
 /* The program's comm for the service (its file name; a comma would end
  * the plugin argument). */
 static void comm_of(const char *prog, char comm[16])
@@ -346,11 +433,8 @@ static int run_in_service(const char *tool, const struct stat_request *rq, const
 	char plugin_arg[PATH_MAX + 256], addr[128], comm[16];
 	const char *qemu = getenv("HVPMU_QEMU") ? getenv("HVPMU_QEMU") : pf->qemu_user;
 	const char *sysroot = getenv("HVPMU_SYSROOT") ? getenv("HVPMU_SYSROOT") : pf->sysroot;
-	struct sigaction act, old[NFORWARDED];
-	sigset_t block, mask;
-	pid_t pid, parent = getpid();
-	int status = 0;
-	char **av;
+	struct emulator_run er;
+	int status;
 
 	if (hvpmu_service_address(rq->service, addr, sizeof addr) || strpbrk(rq->guest, ", ")) {
 		fprintf(stderr, "%s: bad service or guest name\n", tool);
@@ -359,35 +443,11 @@ static int run_in_service(const char *tool, const struct stat_request *rq, const
 	comm_of(prog, comm);
 	snprintf(plugin_arg, sizeof plugin_arg, "%s,attach=%s,isa=%s,comm=%s%s%s", plugin, addr, pf->isa, comm,
 		 rq->guest[0] ? ",guest=" : "", rq->guest);
-	av = emulator_argv(qemu, sysroot, plugin_arg, prog, ld_preload, argc, argv);
-	sigemptyset(&block);
-	for (unsigned i = 0; i < NFORWARDED; i++)
-		sigaddset(&block, forwarded[i]);
-	sigprocmask(SIG_BLOCK, &block, &mask);
-	pid = fork();
-	if (pid == 0)
-		exec_emulator(tool, parent, &mask, av, plugin, ld_preload);
-	free_argv(av);
-	if (pid < 0) {
-		fprintf(stderr, "%s: fork: %s\n", tool, strerror(errno));
-		sigprocmask(SIG_SETMASK, &mask, NULL);
+	if (emulator_start(tool, &er, emulator_argv(qemu, sysroot, plugin_arg, prog, ld_preload, argc, argv), plugin,
+			   ld_preload))
 		return EXIT_NOEXEC;
-	}
-	child_pid = pid;
-	memset(&act, 0, sizeof act);
-	act.sa_sigaction = forward;
-	act.sa_flags = SA_SIGINFO | SA_RESTART;
-	sigfillset(&act.sa_mask);
-	for (unsigned i = 0; i < NFORWARDED; i++)
-		sigaction(forwarded[i], &act, &old[i]);
-	sigprocmask(SIG_SETMASK, &mask, NULL);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	sigprocmask(SIG_BLOCK, &block, NULL);
-	child_pid = 0;
-	for (unsigned i = 0; i < NFORWARDED; i++)
-		sigaction(forwarded[i], &old[i], NULL);
-	sigprocmask(SIG_SETMASK, &mask, NULL);
+	status = emulator_wait(&er);
+	emulator_done(&er);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -397,13 +457,12 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 	char err[512], prog[PATH_MAX], req[64], plugin[PATH_MAX], plugin_arg[PATH_MAX + 128];
 	const char *qemu, *sysroot, *ld_preload = getenv("LD_PRELOAD");
 	struct hvpmu_sv_program_format pf;
-	struct sigaction act, old[NFORWARDED];
-	sigset_t block, mask;
+	struct emulator_run er;
 	struct timespec t0, t1;
 	struct rusage ru;
 	int status = 0, rc, req_fd, area_fd;
 	char **av;
-	pid_t pid, parent = getpid(), service_pid = 0;
+	pid_t service_pid = 0;
 	int root_w = -1;
 
 	*ok = 0;
@@ -431,23 +490,8 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 		return run_in_service(tool, rq, &pf, prog, plugin, ld_preload, argc, argv);
 	/* no file outlives the run: the request and the result area are
 	 * anonymous files the emulator inherits (hvpmu/session.h) */
-	if ((area_fd = stat_area_create(err, sizeof err)) < 0) {
-		fprintf(stderr, "%s: %s\n", tool, err);
+	if (tool_request_files(tool, rq, 1, &area_fd, &req_fd, req, sizeof req))
 		return EXIT_NOEXEC;
-	}
-	rq->result_fd = area_fd;
-	if ((req_fd = memfd_create("hvpmu-request", 0)) < 0) {
-		fprintf(stderr, "%s: memfd_create: %s\n", tool, strerror(errno));
-		close(area_fd);
-		return EXIT_NOEXEC;
-	}
-	snprintf(req, sizeof req, "/proc/self/fd/%d", req_fd);
-	if (stat_request_write(req, rq, err, sizeof err)) {
-		fprintf(stderr, "%s: %s\n", tool, err);
-		close(req_fd);
-		close(area_fd);
-		return EXIT_NOEXEC;
-	}
 	qemu = getenv("HVPMU_QEMU") ? getenv("HVPMU_QEMU") : pf.qemu_user;
 	sysroot = getenv("HVPMU_SYSROOT") ? getenv("HVPMU_SYSROOT") : pf.sysroot;
 	snprintf(plugin_arg, sizeof plugin_arg, "%s,cfg=%s", plugin, req);
@@ -468,34 +512,14 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 		snprintf(plugin_arg, sizeof plugin_arg, "%s,attach=%s,isa=%s,comm=%s", plugin, name, pf.isa, comm);
 	}
 	av = emulator_argv(qemu, sysroot, plugin_arg, prog, ld_preload, argc, argv);
-
-	/* the forwarded signals wait until the handlers know the child */
-	sigemptyset(&block);
-	for (unsigned i = 0; i < NFORWARDED; i++)
-		sigaddset(&block, forwarded[i]);
-	sigprocmask(SIG_BLOCK, &block, &mask);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	pid = fork();
-	if (pid == 0)
-		exec_emulator(tool, parent, &mask, av, plugin, ld_preload);
-	free_argv(av);
+	rc = emulator_start(tool, &er, av, plugin, ld_preload);
 	close(req_fd);
-	if (pid < 0) {
-		fprintf(stderr, "%s: fork: %s\n", tool, strerror(errno));
-		sigprocmask(SIG_SETMASK, &mask, NULL);
+	if (rc) {
 		close(area_fd);
 		return EXIT_NOEXEC;
 	}
-	child_pid = pid;
-	memset(&act, 0, sizeof act);
-	act.sa_sigaction = forward;
-	act.sa_flags = SA_SIGINFO | SA_RESTART;
-	sigfillset(&act.sa_mask);
-	for (unsigned i = 0; i < NFORWARDED; i++)
-		sigaction(forwarded[i], &act, &old[i]);
-	sigprocmask(SIG_SETMASK, &mask, NULL);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	status = emulator_wait(&er);
 	if (service_pid > 0) { /* the service ends once every process has */
 		int sst = 0;
 
@@ -506,11 +530,7 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 		if (!WIFEXITED(sst) || WEXITSTATUS(sst))
 			fprintf(stderr, "%s: the service failed (status %#x)\n", tool, (unsigned)sst);
 	}
-	sigprocmask(SIG_BLOCK, &block, NULL);
-	child_pid = 0;
-	for (unsigned i = 0; i < NFORWARDED; i++)
-		sigaction(forwarded[i], &old[i], NULL);
-	sigprocmask(SIG_SETMASK, &mask, NULL);
+	emulator_done(&er);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	getrusage(RUSAGE_CHILDREN, &ru);
 	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

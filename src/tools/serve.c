@@ -229,24 +229,8 @@ int monitor_guest(const char *tool, struct stat_request *rq, int argc, char **ar
 	*ok = 0;
 	memset(rs, 0, sizeof *rs);
 	memset(t, 0, sizeof *t);
-	if ((area_fd = stat_area_create(err, sizeof err)) < 0) {
-		fprintf(stderr, "%s: %s\n", tool, err);
+	if (tool_request_files(tool, rq, 0, &area_fd, &req_fd, req, sizeof req))
 		return EXIT_NOEXEC;
-	}
-	fcntl(area_fd, F_SETFD, FD_CLOEXEC);
-	rq->result_fd = area_fd;
-	if ((req_fd = memfd_create("hvpmu-request", MFD_CLOEXEC)) < 0) {
-		fprintf(stderr, "%s: memfd_create: %s\n", tool, strerror(errno));
-		close(area_fd);
-		return EXIT_NOEXEC;
-	}
-	snprintf(req, sizeof req, "/proc/self/fd/%d", req_fd);
-	if (stat_request_write(req, rq, err, sizeof err)) {
-		fprintf(stderr, "%s: %s\n", tool, err);
-		close(req_fd);
-		close(area_fd);
-		return EXIT_NOEXEC;
-	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	conn = hvpmu_service_monitor(rq->service, rq->guest, req_fd, area_fd, &status, err, sizeof err);
 	close(req_fd);

@@ -34,6 +34,15 @@ struct hvpmu_md;
 int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *md, int argc, char **argv,
 	      struct stat_result *rs, struct run_times *t, int *ok);
 /*
+ * The request file (an anonymous file holding request *rq as JSON) and
+ * the result area (stat_area_create; rq->result_fd set) of a run:
+ * inherited by the emulator (inherit 1) or sent to a service (0:
+ * close-on-exec).  path[n] gets the request's /proc path.  0, or -1
+ * after one line prefixed by `tool`.
+ */
+int tool_request_files(const char *tool, struct stat_request *rq, int inherit, int *area_fd, int *req_fd, char *path,
+		       size_t n);
+/*
  * `--service NAME [--guest GUEST]` (serve.c): the running service's
  * machine description into *md (as tool_load_md; md_given: the command
  * line also gave -p or --md, an error), the guest checked against its

@@ -38,6 +38,22 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 	abort();
 }
 
+/* ... nor through serve.c's service monitor (--service is an option the
+ * parser hands on untouched). */
+int tool_service_md(const char *tool, const char *service, const char *guest, int md_given, struct stat_request *rq,
+		    struct hvpmu_md *md, const struct hvpmu_sv_backend **be)
+{
+	(void)tool; (void)service; (void)guest; (void)md_given; (void)rq; (void)md; (void)be;
+	abort();
+}
+int monitor_guest(const char *tool, struct stat_request *rq, int argc, char **argv, struct stat_result *rs,
+		  struct run_times *t, int *ok)
+{
+	(void)tool; (void)rq; (void)argc; (void)argv; (void)rs; (void)t;
+	*ok = 0;
+	abort();
+}
+
 static void check_set(const struct opts *o, const struct stat_request *rq, const struct set *st)
 {
 	const struct hvpmu_sv_backend_desc *d = hvpmu_sv_backend_desc(o->be);

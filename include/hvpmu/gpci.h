@@ -118,6 +118,12 @@ const char *hvpmu_gpci_status_name(int64_t status);
 struct hvpmu_md;
 struct hvpmu_gpci_sys;
 int hvpmu_gpci_sys_open(const struct hvpmu_md *md, unsigned partition_id, struct hvpmu_gpci_sys **out);
+/* The same binding on a machine that runs (a service's guest OS: its
+ * hypervisor `hv`, its description `md`, both outliving the binding):
+ * nothing is created, hvpmu_gpci_sys_close frees only the binding. */
+struct hvpmu_hv;
+int hvpmu_gpci_sys_attach(struct hvpmu_hv *hv, const struct hvpmu_md *md, unsigned partition_id,
+			  struct hvpmu_gpci_sys **out);
 const struct hvpmu_gpci_os *hvpmu_gpci_sys_os(const struct hvpmu_gpci_sys *sys);
 void hvpmu_gpci_sys_close(struct hvpmu_gpci_sys *sys);
 

@@ -487,6 +487,25 @@ void hvpmu_machine_set_os_handler(struct hvpmu_machine *m, hvpmu_os_fn fn, void 
  * HVPMU_EINVAL (unknown event). */
 int hvpmu_machine_os_event(struct hvpmu_machine *m, const struct hvpmu_os_call *call);
 
+/*
+ * PAPR machines (a description with a CEC): the hypervisor's dispatcher
+ * accounts what the strands did since its previous run, up to the
+ * machine's time `now` (cycles; a time before the previous run's counts
+ * as that): the partitions' virtual processors dispatched onto physical
+ * processors, their entitled, capped, uncapped, donated and idle PURR
+ * cycles, run-latch instructions (exact: every instruction retired so
+ * far) and cycles, and the inter-chip links' idle and total cycles, into
+ * the CEC statistics device (hvpmu/cec_stats.h; docs/papr-dispatcher.md).
+ * A partition beyond its entitlement (capped) or the pool (uncapped) has
+ * its strands held back as idle time; cycles not dispatched yet wait for
+ * the next run.  `now` is the time every running strand has reached (a
+ * strand held back runs ahead of it): the service passes the end of its
+ * time quantum, once per quantum and at a process's end, so that a run
+ * is deterministic; the device shows the counts as of the last run.
+ * Nothing on other machines.  Single-threaded like the rest of the machine.
+ */
+void hvpmu_machine_dispatch(struct hvpmu_machine *m, uint64_t now);
+
 /* Modeled %tick of the strand, in cycles (all modes, and the time its
  * thread waited: hvpmu_machine_resume). */
 uint64_t hvpmu_machine_tick(struct hvpmu_machine *m, uint32_t strand);

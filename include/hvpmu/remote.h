@@ -76,9 +76,39 @@ int hvpmu_remote_attach(struct hvpmu_remote *r, const void *hello, size_t n, int
  * first).  Returns 0, or an errno with a one-line reason in why.
  */
 #define HVPMU_REMOTE_GUEST_MAX 32
-enum hvpmu_remote_kind { HVPMU_REMOTE_IMAGE, HVPMU_REMOTE_MONITOR, HVPMU_REMOTE_DESCRIBE };
+enum hvpmu_remote_kind { HVPMU_REMOTE_IMAGE, HVPMU_REMOTE_MONITOR, HVPMU_REMOTE_DESCRIBE, HVPMU_REMOTE_GPCI };
 int hvpmu_remote_hello(const void *hello, size_t n, enum hvpmu_remote_kind *kind, int *pid, char *guest,
 		       char *why, size_t len);
+/*
+ * HVPMU_REMOTE_GPCI: a tool in guest `guest` (a PAPR partition) asks its
+ * OS to make H_GetPerformanceCounterInfo (hcall 0xF080) as Linux's
+ * hv_gpci does (hvpmu/gpci.h hvpmu_gpci_call); args[0] the request,
+ * args[1] the starting index, args[2] secondary index << 8 | the
+ * counter_info_version_in byte.  hvpmu_remote_hello_args gives them (0,
+ * or EPROTO for a hello hvpmu_remote_hello refuses).  The service answers
+ * with struct hvpmu_remote_gpci (hvpmu_remote_gpci_answer fills magic and
+ * version and copies it into buf[n], returning its size); the tool's
+ * side is hvpmu_remote_gpci: 0 and *out, or -1 with a one-line reason in
+ * err (no service, no answer; a refusal arrives as out->status).
+ */
+#define HVPMU_REMOTE_GPCI_MAGIC UINT32_C(0x49435047) /* "GPCI" */
+#define HVPMU_REMOTE_GPCI_DATA 4064u                 /* HGPCI_MAX_DATA_BYTES */
+struct hvpmu_remote_gpci {
+	uint32_t magic, version;
+	int32_t status;            /* 0, or the errno why the OS did not call (no such guest, not PAPR) */
+	uint32_t pad;
+	int64_t hstatus;           /* the hcall's status (HVPMU_H_*) */
+	uint32_t request, starting_index, returned_values, detail_rc;
+	uint16_t element_bytes;    /* cv_element_size */
+	uint8_t version_out;       /* counter_info_version_out */
+	uint8_t pad2[5];
+	char reason[96];           /* status != 0: one line */
+	uint8_t data[HVPMU_REMOTE_GPCI_DATA]; /* counter_value: the lists, as the hypervisor wrote them */
+};
+int hvpmu_remote_hello_args(const void *hello, size_t n, uint32_t args[3]);
+size_t hvpmu_remote_gpci_answer(void *buf, size_t n, struct hvpmu_remote_gpci *a);
+int hvpmu_remote_gpci(const char *address, const char *guest, const uint32_t args[3], struct hvpmu_remote_gpci *out,
+		      char *err, size_t errlen);
 /* The welcome with `status` (0, or an errno and a one-line reason) into
  * buf[n]; returns its size. */
 size_t hvpmu_remote_welcome(void *buf, size_t n, int status, const char *reason);

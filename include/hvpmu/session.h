@@ -287,6 +287,21 @@ void hvpmu_session_monitor_end(struct hvpmu_session *s, uint64_t now);
 /* 1 while a monitor runs. */
 int hvpmu_session_monitoring(const struct hvpmu_session *s);
 
+/*
+ * The guest OS makes H_GetPerformanceCounterInfo (hcall 0xF080) for a
+ * tool in its partition, as Linux's hv_gpci does (hvpmu/gpci.h
+ * hvpmu_gpci_call): args[0] the request, args[1] the starting index,
+ * args[2] secondary index << 8 | counter_info_version_in; the reply in
+ * *r (its status the hcall's).  The counts are the CEC statistics as the
+ * hypervisor's dispatcher last accounted them (hvpmu_machine_dispatch).
+ * Returns 0, or an errno with a one-line reason in err: ENOTSUP (the
+ * guest is not a partition of a PAPR CEC), EINVAL (its real memory holds
+ * no request buffer).
+ */
+struct hvpmu_gpci_reply;
+int hvpmu_session_gpci(struct hvpmu_session *s, const uint32_t args[3], struct hvpmu_gpci_reply *r, char *errbuf,
+		       size_t errlen);
+
 /* Free the session and everything it built. */
 void hvpmu_session_destroy(struct hvpmu_session *s);
 /* The machine the program runs on, and the instruction set of its
@@ -348,6 +363,12 @@ struct hvpmu_remote_machine_info;
 int hvpmu_service_address(const char *name, char *out, size_t n);
 int hvpmu_service_listen(const char *name, char *errbuf, size_t errlen);
 int hvpmu_service_describe(const char *name, struct hvpmu_remote_machine_info *out, char *errbuf, size_t errlen);
+/* hvpmu_service_gpci: a tool in guest `guest` ("" = the first) of service
+ * `name` has its OS make hvpmu_session_gpci(args) and gets the reply in
+ * *r (r->rq from the request tables).  0, or -1 with a one-line reason
+ * (no service; the OS's refusal) in err. */
+int hvpmu_service_gpci(const char *name, const char *guest, const uint32_t args[3], struct hvpmu_gpci_reply *r,
+		       char *errbuf, size_t errlen);
 int hvpmu_service_monitor(const char *name, const char *guest, int req_fd, int area_fd, int *status, char *errbuf,
 			  size_t errlen);
 

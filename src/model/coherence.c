@@ -94,7 +94,10 @@ enum coh_src coh_l2_miss(struct coh *h, uint32_t core, uint64_t addr, int store,
 		if (k == core || !(t = find(h->core[k].l2, addr)))
 			continue;
 		if (*t & CACHE_DIRTY) /* Modified: the owner supplies the line */
+		{
 			src = h->core[k].chip == h->core[core].chip ? COH_C2C_LOCAL : COH_C2C_REMOTE;
+			h->owner_chip = h->core[k].chip;
+		}
 		if (store) {
 			invalidate(h, k, addr, fn, ctx);
 		} else if (*t & CACHE_DIRTY) { /* M -> S, the dirty data goes home */

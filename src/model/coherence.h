@@ -34,6 +34,7 @@ struct coh {
 	uint8_t *is_active;     /* [ncores] */
 	uint32_t ncores, nactive;
 	uint32_t chips, home_shift;
+	uint32_t owner_chip;    /* chip of the owner the last COH_C2C_REMOTE came from */
 };
 
 /* Where coh_l2_miss() found the line. */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "kernel.h"
+#include "dispatch.h"
 #include "machine_internal.h"
 
 /* TLBs, the address space, and the DRAM models; latencies of tablewalk
@@ -164,7 +165,7 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 			return HVPMU_ENOMEM;
 		}
 	}
-	if ((rc = machine_devices_create(m)) || (rc = create_mmu(m))) {
+	if ((rc = machine_devices_create(m)) || (rc = create_mmu(m)) || (rc = dispatch_create(m))) {
 		hvpmu_machine_destroy(m);
 		return rc == HVPMU_EINVAL ? HVPMU_EINVAL : HVPMU_ENOMEM;
 	}
@@ -180,6 +181,7 @@ void hvpmu_machine_destroy(struct hvpmu_machine *m)
 	for (uint32_t i = 0; m->s && i < m->nstrands; i++)
 		if (m->s[i].pmu)
 			m->ops->destroy(m->s[i].pmu);
+	dispatch_destroy(m);
 	machine_devices_destroy(m);
 	for (uint32_t c = 0; m->cores && c < m->ncores; c++) {
 		cache_fini(&m->cores[c].l1i);
@@ -450,10 +452,17 @@ uint64_t hvpmu_machine_tick(struct hvpmu_machine *m, uint32_t strand)
 	return strand < m->nstrands ? tick_of(&m->s[strand]) : 0;
 }
 
-/* The strand's current cycle: %tick and the cycles not yet synced. */
-static uint64_t strand_time(const struct strand *s)
+void machine_hold(struct hvpmu_machine *m, struct strand *s, uint64_t cycles)
 {
-	return tick_of(s) + s->pending[HVPMU_MODE_USER] + s->pending[HVPMU_MODE_PRIV] + s->pending[HVPMU_MODE_HYPER];
+	s->idle += cycles;
+	s->sb_other += cycles; /* sb_other_cycles() follows %tick */
+	machine_schedule(m, s);
+}
+
+void hvpmu_machine_dispatch(struct hvpmu_machine *m, uint64_t now)
+{
+	if (m)
+		dispatch_run(m, now);
 }
 
 void hvpmu_machine_resume(struct hvpmu_machine *m, uint32_t strand)
@@ -465,9 +474,9 @@ void hvpmu_machine_resume(struct hvpmu_machine *m, uint32_t strand)
 		return;
 	s = &m->s[strand];
 	for (uint32_t i = 0; i < m->nstrands; i++) /* chip_now moves with memory references only */
-		if (strand_time(&m->s[i]) > now)
-			now = strand_time(&m->s[i]);
-	own = strand_time(s);
+		if (time_of(&m->s[i]) > now)
+			now = time_of(&m->s[i]);
+	own = time_of(s);
 	if (own >= now)
 		return;
 	s->idle += now - own;

@@ -164,6 +164,11 @@ struct hvpmu_machine {
 	struct hvpmu_origin_md_activity *hub_act;
 	uint64_t *hub_cycles;
 	struct origin_dir od;
+	/* PAPR (NULL elsewhere): the hypervisor's dispatcher (dispatch.c) and
+	 * its count of lines moved between chips, [from chip][to chip]
+	 * (coherent_miss(); NULL on one chip) */
+	struct dispatch *disp;
+	uint64_t *xfer;
 };
 
 /* UltraSPARC T1 memory system (docs/t1-platform.md): 4 DRAM channels, one
@@ -193,6 +198,12 @@ MACHINE_HIDDEN void machine_devices_destroy(struct hvpmu_machine *m);
 static inline uint64_t tick_of(const struct strand *s)
 {
 	return s->cycles[HVPMU_MODE_USER] + s->cycles[HVPMU_MODE_PRIV] + s->cycles[HVPMU_MODE_HYPER] + s->idle;
+}
+
+/* A strand's modeled time: %tick and the cycles not yet synced. */
+static inline uint64_t time_of(const struct strand *s)
+{
+	return tick_of(s) + s->pending[HVPMU_MODE_USER] + s->pending[HVPMU_MODE_PRIV] + s->pending[HVPMU_MODE_HYPER];
 }
 
 /* Charge `cyc` user cycles to cause `c`: every user stall goes through
@@ -225,6 +236,9 @@ MACHINE_HIDDEN int machine_sync_strand(struct hvpmu_machine *m, uint32_t strand,
 				       const struct hvpmu_block *next, int mid_block);
 /* Next point at which a PIC could wrap or the tick compare could match. */
 MACHINE_HIDDEN void machine_schedule(struct hvpmu_machine *m, struct strand *s);
+/* The strand waits `cycles` (the hypervisor does not dispatch it): idle
+ * time, as hvpmu_machine_resume()'s. */
+MACHINE_HIDDEN void machine_hold(struct hvpmu_machine *m, struct strand *s, uint64_t cycles);
 
 /* memhier.c */
 /* The store buffer's full cycles up to now, at a sync. */

@@ -218,6 +218,18 @@ static __attribute__((noinline)) enum served coherent_miss(struct hvpmu_machine 
 
 	if (wb)
 		llc_access(m, strand, addr, 1, 1);
+	if (m->xfer) { /* a line crosses the links (PAPR: dispatch.c) */
+		uint32_t from = src == COH_C2C_REMOTE ? m->coh.owner_chip : src == COH_C2C_LOCAL ? c->chip : home;
+
+		if (from != c->chip)
+			m->xfer[from * m->md.chips + c->chip]++;
+		if (wb) { /* the owner's dirty data written home */
+			uint32_t wfrom = src == COH_C2C_REMOTE ? m->coh.owner_chip : c->chip;
+
+			if (wfrom != home)
+				m->xfer[wfrom * m->md.chips + home]++;
+		}
+	}
 	if (src != COH_NONE)
 		return src == COH_C2C_LOCAL ? SERVED_C2C : SERVED_C2C_REMOTE;
 	if (llc_access(m, strand, addr, 0, 0))

@@ -186,7 +186,7 @@ int remote_hello_check(const void *msg, size_t n, char *why, size_t len)
 			 h.version, REMOTE_PROTO_VERSION);
 		return EPROTO;
 	}
-	if (h.how > REMOTE_DESCRIBE) {
+	if (h.how > REMOTE_GPCI) {
 		snprintf(why, len, "hello: unknown kind %u", h.how);
 		return EPROTO;
 	}
@@ -324,10 +324,32 @@ int hvpmu_remote_hello(const void *hello, size_t n, enum hvpmu_remote_kind *kind
 		return rc;
 	memcpy(&h, hello, sizeof h);
 	*kind = h.how == REMOTE_MONITOR ? HVPMU_REMOTE_MONITOR
-		: h.how == REMOTE_DESCRIBE ? HVPMU_REMOTE_DESCRIBE : HVPMU_REMOTE_IMAGE;
+		: h.how == REMOTE_DESCRIBE ? HVPMU_REMOTE_DESCRIBE
+		: h.how == REMOTE_GPCI ? HVPMU_REMOTE_GPCI : HVPMU_REMOTE_IMAGE;
 	*pid = h.pid;
 	memcpy(guest, h.guest, sizeof h.guest);
 	return 0;
+}
+
+int hvpmu_remote_hello_args(const void *hello, size_t n, uint32_t args[3])
+{
+	struct remote_hello h;
+	char why[8];
+
+	if (remote_hello_check(hello, n, why, sizeof why))
+		return EPROTO;
+	memcpy(&h, hello, sizeof h);
+	memcpy(args, h.arg, sizeof h.arg);
+	return 0;
+}
+
+size_t hvpmu_remote_gpci_answer(void *buf, size_t n, struct hvpmu_remote_gpci *a)
+{
+	a->magic = HVPMU_REMOTE_GPCI_MAGIC;
+	a->version = REMOTE_PROTO_VERSION;
+	n = n < sizeof *a ? n : sizeof *a;
+	memcpy(buf, a, n);
+	return n;
 }
 
 size_t hvpmu_remote_welcome(void *buf, size_t n, int status, const char *reason)
@@ -799,6 +821,7 @@ static void proc_end(struct hvpmu_remote *r, struct rproc *p, int sig)
 	p->ended = 1;
 	r->live--;
 	area_release(p);
+	hvpmu_machine_dispatch(r->m, r->qend); /* PAPR: its last instructions accounted (no-op elsewhere) */
 }
 
 void hvpmu_remote_detach(struct hvpmu_remote *r, uint32_t process)
@@ -976,6 +999,7 @@ uint64_t hvpmu_remote_run(struct hvpmu_remote *r, int force)
 		/* every running thread has reached the quantum's end (or the
 		 * grace period is over: force): the next quantum, or the first
 		 * one in which a thread with records to run is below its end */
+		hvpmu_machine_dispatch(r->m, r->qend); /* PAPR: the hypervisor's dispatcher, once per quantum */
 		if (ran) {
 			r->qend += r->quantum;
 		} else {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The tools' side of a standing service's control protocol (hvpmu/remote.h
- * hvpmu_remote_describe, hvpmu_remote_monitor; docs/service.md "Guests and
+ * hvpmu_remote_describe, hvpmu_remote_monitor, hvpmu_remote_gpci; docs/service.md "Guests and
  * monitors"): a connection to the service's abstract Unix-domain socket,
  * one hello, one answer (remote_proto.h).
  */
@@ -122,4 +122,29 @@ int hvpmu_remote_monitor(const char *address, const char *guest, int req_fd, int
 		return -1;
 	}
 	return s;
+}
+
+int hvpmu_remote_gpci(const char *address, const char *guest, const uint32_t args[3], struct hvpmu_remote_gpci *out,
+		      char *err, size_t n)
+{
+	struct remote_hello h = { .how = REMOTE_GPCI };
+	ssize_t got;
+	int s;
+
+	if (strlen(guest) >= sizeof h.guest) {
+		snprintf(err, n, "guest name too long");
+		return -1;
+	}
+	snprintf(h.guest, sizeof h.guest, "%s", guest);
+	memcpy(h.arg, args, sizeof h.arg);
+	if ((s = hello_to(address, &h, NULL, 0, err, n)) < 0)
+		return -1;
+	got = recv(s, out, sizeof *out, 0);
+	close(s);
+	if (got != (ssize_t)sizeof *out || out->magic != HVPMU_REMOTE_GPCI_MAGIC || out->version != REMOTE_PROTO_VERSION ||
+	    out->returned_values > HVPMU_REMOTE_GPCI_DATA || !memchr(out->reason, 0, sizeof out->reason)) {
+		snprintf(err, n, "the service at '%s' did not answer the hcall (another version?)", address);
+		return -1;
+	}
+	return 0;
 }

@@ -25,7 +25,7 @@
 
 #define REMOTE_HELLO_MAGIC UINT32_C(0x4c4c4548)   /* "HELL" */
 #define REMOTE_WELCOME_MAGIC UINT32_C(0x434c4557) /* "WELC" */
-#define REMOTE_PROTO_VERSION 2u
+#define REMOTE_PROTO_VERSION 3u
 #define REMOTE_NAME_MAX 100                       /* the service's socket name, bytes with its NUL */
 
 /* How a process image came to be. */
@@ -41,6 +41,9 @@ enum remote_how {
 				the monitor runs; the tool's shutdown(SHUT_WR) ends it, and the
 				service closes the connection after the final publication */
 	REMOTE_DESCRIBE = 4, /* what machine the service runs: answered by struct remote_machine */
+	REMOTE_GPCI = 5,     /* hvpmu gpci in guest `guest`: its OS makes H_GetPerformanceCounterInfo
+				with arg[] (hvpmu/remote.h HVPMU_REMOTE_GPCI); answered by
+				struct hvpmu_remote_gpci */
 };
 #define REMOTE_GUEST_MAX 32                       /* a guest's name, bytes with its NUL (md.h) */
 
@@ -53,8 +56,10 @@ struct remote_hello {
 	int32_t pid;           /* the guest's host pid (must be the peer's) */
 	char isa[16];          /* hvpmu_isa name the guest runs ("sparcv9"), NUL-terminated */
 	char comm[16];         /* ROOT, EXEC: the program's file name, NUL-terminated ("" for FORK) */
-	char guest[REMOTE_GUEST_MAX]; /* ROOT, MONITOR: the guest's name (md guests[].name), "" = the
-				  first; FORK and EXEC images are their parent's guest's */
+	char guest[REMOTE_GUEST_MAX]; /* ROOT, MONITOR, GPCI: the guest's name (md guests[].name), "" =
+				  the first; FORK and EXEC images are their parent's guest's */
+	uint32_t arg[3];       /* GPCI: request, starting index, secondary index << 8 | version in */
+	uint32_t pad;
 };
 
 struct remote_welcome {

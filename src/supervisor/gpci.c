@@ -167,7 +167,7 @@ const char *hvpmu_gpci_status_name(int64_t status)
 /* ---- a machine to ask (hvpmu_gpci_sys_open) ---- */
 
 struct hvpmu_gpci_sys {
-	struct hvpmu_machine *m;
+	struct hvpmu_machine *m;  /* owned (hvpmu_gpci_sys_open), or NULL (attached) */
 	struct hvpmu_hv *hv;
 	struct hvpmu_guest_mem *mem;
 	uint32_t strand;
@@ -195,31 +195,17 @@ static int64_t sys_hcall(void *ctx, const uint64_t gpr[3])
 	return hvpmu_papr_hv_hcall(s->hv, s->strand, gpr);
 }
 
-int hvpmu_gpci_sys_open(const struct hvpmu_md *md, unsigned partition_id, struct hvpmu_gpci_sys **out)
+/* Bind s to partition `partition_id` (0: the first) of md, on hypervisor s->hv. */
+static int bind(struct hvpmu_gpci_sys *s, const struct hvpmu_md *md, unsigned partition_id)
 {
-	struct hvpmu_gpci_sys *s;
 	unsigned part = 0;
-	int rc;
 
-	if (!out)
-		return HVPMU_EINVAL;
-	*out = NULL;
-	if (!md || !md->cec.npartitions)
-		return HVPMU_EINVAL;
 	if (partition_id) {
 		int i = hvpmu_cec_partition_index(&md->cec, partition_id);
 
 		if (i < 0)
 			return HVPMU_EINVAL;
 		part = (unsigned)i;
-	}
-	if (part >= md->nguests || !md->guests[part].nmem || md->guests[part].mem[0].size < HVPMU_GPCI_REQ_BUFFER_SIZE)
-		return HVPMU_EINVAL;
-	if (!(s = calloc(1, sizeof *s)))
-		return HVPMU_ENOMEM;
-	if ((rc = hvpmu_machine_create(md, &s->m)) || (rc = hvpmu_hv_create(s->m, &s->hv))) {
-		hvpmu_gpci_sys_close(s);
-		return rc;
 	}
 	s->mem = hvpmu_hv_guest_mem(s->hv, part);
 	s->strand = md->guests[part].first_strand;
@@ -228,6 +214,53 @@ int hvpmu_gpci_sys_open(const struct hvpmu_md *md, unsigned partition_id, struct
 	s->os.read = sys_read;
 	s->os.hcall = sys_hcall;
 	s->os.ctx = s;
+	return HVPMU_OK;
+}
+
+/* Can partition `partition_id` of md be asked from? */
+static int askable(const struct hvpmu_md *md, unsigned partition_id)
+{
+	int part = partition_id ? hvpmu_cec_partition_index(&md->cec, partition_id) : 0;
+
+	return md->cec.npartitions && part >= 0 && (unsigned)part < md->nguests && md->guests[part].nmem &&
+	       md->guests[part].mem[0].size >= HVPMU_GPCI_REQ_BUFFER_SIZE;
+}
+
+int hvpmu_gpci_sys_open(const struct hvpmu_md *md, unsigned partition_id, struct hvpmu_gpci_sys **out)
+{
+	struct hvpmu_gpci_sys *s;
+	int rc;
+
+	if (!out)
+		return HVPMU_EINVAL;
+	*out = NULL;
+	if (!md || !askable(md, partition_id))
+		return HVPMU_EINVAL;
+	if (!(s = calloc(1, sizeof *s)))
+		return HVPMU_ENOMEM;
+	if ((rc = hvpmu_machine_create(md, &s->m)) || (rc = hvpmu_hv_create(s->m, &s->hv)) ||
+	    (rc = bind(s, hvpmu_machine_md(s->m), partition_id))) {
+		hvpmu_gpci_sys_close(s);
+		return rc;
+	}
+	*out = s;
+	return HVPMU_OK;
+}
+
+int hvpmu_gpci_sys_attach(struct hvpmu_hv *hv, const struct hvpmu_md *md, unsigned partition_id,
+			  struct hvpmu_gpci_sys **out)
+{
+	struct hvpmu_gpci_sys *s;
+
+	if (!out)
+		return HVPMU_EINVAL;
+	*out = NULL;
+	if (!hv || !md || !askable(md, partition_id))
+		return HVPMU_EINVAL;
+	if (!(s = calloc(1, sizeof *s)))
+		return HVPMU_ENOMEM;
+	s->hv = hv;
+	bind(s, md, partition_id);
 	*out = s;
 	return HVPMU_OK;
 }
@@ -238,7 +271,9 @@ void hvpmu_gpci_sys_close(struct hvpmu_gpci_sys *sys)
 {
 	if (!sys)
 		return;
-	hvpmu_hv_destroy(sys->hv);
-	hvpmu_machine_destroy(sys->m);
+	if (sys->m) { /* opened, not attached */
+		hvpmu_hv_destroy(sys->hv);
+		hvpmu_machine_destroy(sys->m);
+	}
 	free(sys);
 }

@@ -23,6 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <hvpmu/hvpmu.h>
+#include <hvpmu/gpci.h>
+#include <hvpmu/papr.h>
 #include <hvpmu/remote.h>
 #include <hvpmu/session.h>
 #include "common/cpu_relax.h"
@@ -135,6 +137,43 @@ static void describe(struct service *sv, int fd)
 	send_reply(fd, d, hvpmu_remote_machine(d, sizeof d, sv->platform, sv->md_path, hvpmu_machine_md(sv->m)), NULL, 0);
 }
 
+/* The md guest named `guest` ("" = the first), or md->nguests. */
+static unsigned guest_index(const struct hvpmu_md *md, const char *guest)
+{
+	unsigned g = 0;
+
+	if (guest[0])
+		for (g = 0; g < md->nguests && strcmp(md->guests[g].name, guest) != 0; g++)
+			;
+	return g;
+}
+
+/* hvpmu gpci in guest `guest`: its OS makes the hcall, the reply goes back. */
+static void gpci(struct service *sv, int fd, const char *guest, const void *hello, size_t n)
+{
+	static struct hvpmu_remote_gpci a;
+	static struct hvpmu_gpci_reply r;
+	unsigned g = guest_index(hvpmu_machine_md(sv->m), guest);
+	uint32_t args[3];
+
+	memset(&a, 0, sizeof a);
+	if (g >= sv->nguests) {
+		a.status = ENOENT;
+		snprintf(a.reason, sizeof a.reason, "the machine has no guest %.32s", guest);
+	} else if (hvpmu_remote_hello_args(hello, n, args) == 0 &&
+		   (a.status = hvpmu_session_gpci(sv->guest[g], args, &r, a.reason, sizeof a.reason)) == 0) {
+		a.hstatus = r.status;
+		a.request = r.request;
+		a.starting_index = r.starting_index;
+		a.returned_values = r.returned_values;
+		a.detail_rc = r.detail_rc;
+		a.element_bytes = r.element_bytes;
+		a.version_out = r.version_out;
+		memcpy(a.data, r.data, sizeof a.data < sizeof r.data ? sizeof a.data : sizeof r.data);
+	}
+	send_reply(fd, &a, hvpmu_remote_gpci_answer(&a, sizeof a, &a), NULL, 0);
+}
+
 /* A monitor of guest `guest` ("" = the first); fds its request file and
  * result area.  Returns 1 if the monitor runs (keep the connection). */
 static int monitor_start(struct service *sv, int fd, const char *guest, int fds[2])
@@ -145,9 +184,7 @@ static int monitor_start(struct service *sv, int fd, const char *guest, int fds[
 	unsigned g = 0;
 	int rc;
 
-	if (guest[0])
-		for (g = 0; g < md->nguests && strcmp(md->guests[g].name, guest) != 0; g++)
-			;
+	g = guest_index(md, guest);
 	if (g >= md->nguests) {
 		snprintf(err, sizeof err, "the machine has no guest %.32s", guest);
 		refuse(fd, ENOENT, err);
@@ -213,6 +250,13 @@ static void accept_conn(struct service *sv, int fd)
 	}
 	if (kind == HVPMU_REMOTE_DESCRIBE) {
 		describe(sv, fd);
+		goto out;
+	}
+	if (kind == HVPMU_REMOTE_GPCI) {
+		if (!sv->standing)
+			refuse(fd, EPERM, "this service counts one tool's run: hvpmu gpci asks hvpmu serve");
+		else
+			gpci(sv, fd, guest, hello, (size_t)n);
 		goto out;
 	}
 	if (kind == HVPMU_REMOTE_MONITOR) {
@@ -561,4 +605,35 @@ int hvpmu_service_monitor(const char *name, const char *guest, int req_fd, int a
 		return -1;
 	}
 	return hvpmu_remote_monitor(addr, guest, req_fd, area_fd, status, err, errlen);
+}
+
+int hvpmu_service_gpci(const char *name, const char *guest, const uint32_t args[3], struct hvpmu_gpci_reply *r,
+		       char *err, size_t errlen)
+{
+	static struct hvpmu_remote_gpci a;
+	char addr[128];
+
+	memset(r, 0, offsetof(struct hvpmu_gpci_reply, data));
+	if (hvpmu_service_address(name, addr, sizeof addr)) {
+		snprintf(err, errlen, "bad service name '%s'", name);
+		return -1;
+	}
+	if (hvpmu_remote_gpci(addr, guest, args, &a, err, errlen))
+		return -1;
+	if (a.status) {
+		snprintf(err, errlen, "%s", a.reason);
+		return -1;
+	}
+	r->status = a.hstatus;
+	r->request = a.request;
+	r->starting_index = a.starting_index;
+	r->returned_values = a.returned_values;
+	r->detail_rc = a.detail_rc;
+	r->element_bytes = a.element_bytes;
+	r->version_out = a.version_out;
+	r->rq = hvpmu_gpci_request_find(a.request);
+	memcpy(r->data, a.data, sizeof r->data < sizeof a.data ? sizeof r->data : sizeof a.data);
+	if (r->rq && r->rq->element_bytes && r->returned_values > sizeof r->data / r->rq->element_bytes)
+		r->returned_values = 0; /* more lists than the data holds: none trusted */
+	return 0;
 }

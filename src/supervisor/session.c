@@ -20,6 +20,7 @@
 #include <string.h>
 #include <hvpmu/hvpmu.h>
 #include <hvpmu/session.h>
+#include <hvpmu/gpci.h>
 #include "linux_mm.h"
 
 /* Guest real addresses of the per-CPU MMU-statistics buffers (in the
@@ -1002,6 +1003,27 @@ int hvpmu_session_process(struct hvpmu_session *s, uint32_t process, uint32_t pa
 	if (comm && comm != s->procs[row].comm)
 		snprintf(s->procs[row].comm, sizeof s->procs[row].comm, "%s", comm);
 	s->proc_row[process] = row;
+	return 0;
+}
+
+int hvpmu_session_gpci(struct hvpmu_session *s, const uint32_t args[3], struct hvpmu_gpci_reply *r, char *err,
+		       size_t n)
+{
+	const struct hvpmu_md *md = &s->md;
+	struct hvpmu_gpci_sys *sys;
+
+	if (s->guest >= md->cec.npartitions) {
+		snprintf(err, n, "guest %s is not a PAPR partition (no H_GetPerformanceCounterInfo)",
+			 md->guests[s->guest].name);
+		return ENOTSUP;
+	}
+	if (hvpmu_gpci_sys_attach(s->hv, md, md->cec.partitions[s->guest].id, &sys)) {
+		snprintf(err, n, "partition %u has no 4096 bytes of real memory for its request buffer",
+			 (unsigned)md->cec.partitions[s->guest].id);
+		return EINVAL;
+	}
+	hvpmu_gpci_call(hvpmu_gpci_sys_os(sys), args[0], args[1], (uint16_t)(args[2] >> 8), (uint8_t)args[2], r);
+	hvpmu_gpci_sys_close(sys);
 	return 0;
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * `hvpmu gpci [-p PLATFORM] [--md FILE] [--partition ID] [-r REQUEST]
- * [-s INDEX] [-x SEP | -j]`: ask the modeled machine's hypervisor
+ * `hvpmu gpci [-p PLATFORM] [--md FILE | --service NAME] [--partition ID]
+ * [-r REQUEST] [-s INDEX] [-x SEP | -j] [interval [count]]`: ask the
+ * modeled machine's hypervisor
  * H_GetPerformanceCounterInfo (hcall 0xF080) as Linux's hv_gpci does
  * (hvpmu/gpci.h), from the guest OS of one partition, and print every
  * list of each reply as a table row, one column per field of the
@@ -12,10 +13,17 @@
  * says the partition may not see others, for the partition requests.  Default platform: the first built-in description with
  * a CEC.  Default output: a table per request; -x SEP: a header line and
  * one line per list, fields separated by SEP; -j: one JSON object per
- * list.  No program runs: counters are what the machine's CEC statistics
- * hold at boot (docs/cli.md).
+ * list.  Without --service no program runs: counters are what the
+ * machine's CEC statistics hold at boot.  With --service the partition's
+ * OS in a running hvpmu serve asks, while its programs run: every
+ * `interval` seconds (wall clock), `count` times (default: until
+ * interrupted or the service ends), each sample stamped with its time
+ * (docs/cli.md).
  */
 #include <getopt.h>
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
 #include <inttypes.h>
 #include <json-c/json.h>
 #include <stdio.h>
@@ -30,8 +38,11 @@
 
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: hvpmu gpci [-p PLATFORM] [--md FILE] [--partition ID] [-r REQUEST] [-s INDEX] [-x SEP | -j]\n"
+	fprintf(f, "usage: hvpmu gpci [-p PLATFORM] [--md FILE | --service NAME] [--partition ID] [-r REQUEST] [-s INDEX]\n"
+		   "                  [-x SEP | -j] [interval [count]]\n"
 		   "  -p  platform (default: the first whose description has a CEC)\n"
+		   "  --service  ask the partition's OS in a running hvpmu serve (its programs running);\n"
+		   "      interval (seconds) and count sample it (default count: until interrupted)\n"
 		   "  --partition  the partition that asks (default: the CEC's first)\n"
 		   "  -r  request: a name or a code (default: every request that returns lists)\n"
 		   "  -s  starting index (default: 0; -1 for requests about the caller, and for the\n"
@@ -106,7 +117,9 @@ static void print_table(const struct hvpmu_gpci_reply *r)
 	}
 }
 
-static void print_reply(const struct hvpmu_gpci_reply *r, enum out_format fmt, const char *sep)
+/* One reply: a table, or a line per list; `t` >= 0: the sample's time
+ * (seconds), a first column / key. */
+static void print_reply(const struct hvpmu_gpci_reply *r, enum out_format fmt, const char *sep, double t, int header)
 {
 	const struct hvpmu_gpci_request *rq = r->rq;
 	char cell[24];
@@ -115,7 +128,9 @@ static void print_reply(const struct hvpmu_gpci_reply *r, enum out_format fmt, c
 		print_table(r);
 		return;
 	}
-	if (fmt == OUT_CSV) {
+	if (fmt == OUT_CSV && header) {
+		if (t >= 0)
+			printf("time%s", sep);
 		printf("request%slist", sep);
 		for (unsigned f = 0; f < rq->nfields; f++)
 			printf("%s%s", sep, rq->fields[f].name);
@@ -125,9 +140,13 @@ static void print_reply(const struct hvpmu_gpci_reply *r, enum out_format fmt, c
 		json_object *o = fmt == OUT_JSON ? json_object_new_object() : NULL;
 
 		if (o) {
+			if (t >= 0)
+				json_object_object_add(o, "time", json_object_new_double(t));
 			json_object_object_add(o, "request", json_object_new_string(rq->name));
 			json_object_object_add(o, "list", json_object_new_int((int)e));
 		} else {
+			if (t >= 0)
+				printf("%.3f%s", t, sep);
 			printf("%s%s%" PRIu32, rq->name, sep, e);
 		}
 		for (unsigned f = 0; f < rq->nfields; f++) {
@@ -150,20 +169,82 @@ static void print_reply(const struct hvpmu_gpci_reply *r, enum out_format fmt, c
 	}
 }
 
+/* Who asks: a machine of the tool's own (no program runs), or the
+ * partition's OS in a running service. */
+struct asker {
+	struct hvpmu_gpci_sys *sys;
+	const char *service;
+	char guest[32]; /* md guests[].name */
+};
+
+/* One request: 0 and *r, or -1 (the service is gone or refused: said on stderr). */
+static int ask(const struct asker *a, uint32_t code, uint32_t start, struct hvpmu_gpci_reply *r)
+{
+	uint32_t args[3] = { code, start, 0 };
+	char err[256];
+
+	if (a->sys) {
+		hvpmu_gpci_call(hvpmu_gpci_sys_os(a->sys), code, start, 0, 0, r);
+		return 0;
+	}
+	if (hvpmu_service_gpci(a->service, a->guest, args, r, err, sizeof err)) {
+		fprintf(stderr, TOOL ": %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static volatile sig_atomic_t stop_flag;
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* `[interval [count]]`: 0, or -1 (said). */
+static int parse_operands(int argc, char **argv, int i, double *interval, unsigned long *count)
+{
+	for (int k = 0; i < argc; k++, i++) {
+		char *end;
+		double v = strtod(argv[i], &end);
+
+		if (k > 1 || *end || !*argv[i] || !(v > 0) || (k == 1 && (v != (double)(unsigned long)v || v >= 1e15)) ||
+		    (k == 0 && v > 1e6)) {
+			fprintf(stderr, TOOL ": bad operand '%s' (interval and count are positive numbers)\n", argv[i]);
+			return -1;
+		}
+		if (k == 0)
+			*interval = v;
+		else
+			*count = (unsigned long)v;
+	}
+	return 0;
+}
+
 int cmd_gpci(int argc, char **argv)
 {
 	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, { "md", required_argument, NULL, 'M' },
-					      { "partition", required_argument, NULL, 'P' }, { NULL, 0, NULL, 0 } };
+					      { "partition", required_argument, NULL, 'P' },
+					      { "service", required_argument, NULL, 'S' }, { NULL, 0, NULL, 0 } };
 	const struct hvpmu_gpci_request *only = NULL;
 	const char *md_file = NULL, *sep = NULL;
 	struct stat_request rq;
 	struct hvpmu_md md;
-	struct hvpmu_gpci_sys *sys;
+	struct asker a = { 0 };
 	static struct hvpmu_gpci_reply r;
-	struct hvpmu_gpci_caps caps;
-	unsigned long partition = 0;
+	unsigned long partition = 0, count = 0;
 	long long index = 0;
-	int platform_given = 0, platform, json = 0, index_given = 0, c, failed = 0, asked = 0;
+	double interval = 0;
+	int platform_given = 0, platform, json = 0, index_given = 0, c, failed = 0, asked = 0, privileged = 0;
+	struct timespec t0;
 	char *end;
 
 	memset(&rq, 0, sizeof rq);
@@ -176,6 +257,7 @@ int cmd_gpci(int argc, char **argv)
 			platform_given = 1;
 			break;
 		case 'M': md_file = optarg; break;
+		case 'S': a.service = optarg; break;
 		case 'P':
 			partition = strtoul(optarg, &end, 0);
 			if (*end || !*optarg || optarg[0] == '-' || partition < 1 || partition > 0xFFFE) {
@@ -207,45 +289,99 @@ int cmd_gpci(int argc, char **argv)
 		fprintf(stderr, TOOL ": -x and -j cannot be combined\n");
 		return EXIT_USAGE;
 	}
-	if (optind < argc) {
-		fprintf(stderr, TOOL ": unexpected operand '%s'\n", argv[optind]);
+	if (parse_operands(argc, argv, optind, &interval, &count))
+		return EXIT_USAGE;
+	if (interval > 0 && !a.service) {
+		fprintf(stderr, TOOL ": sampling needs --service (the partitions' programs run in hvpmu serve)\n");
 		return EXIT_USAGE;
 	}
-	if (!platform_given && default_platform(&rq))
+	if (a.service) {
+		if (tool_service_md(TOOL, a.service, NULL, platform_given || md_file, &rq, &md, NULL))
+			return EXIT_USAGE;
+	} else {
+		if (!platform_given && default_platform(&rq))
+			return EXIT_USAGE;
+		if (tool_load_md(TOOL, md_file, platform_given, &rq, &md, NULL))
+			return EXIT_USAGE;
+	}
+	if (!md.cec.nchips) {
+		fprintf(stderr, TOOL ": platform %s: no PAPR CEC in the machine description\n", rq.platform);
 		return EXIT_USAGE;
-	if (tool_load_md(TOOL, md_file, platform_given, &rq, &md, NULL))
-		return EXIT_USAGE;
-	if (hvpmu_gpci_sys_open(&md, (unsigned)partition, &sys)) {
-		fprintf(stderr, TOOL ": platform %s: %s\n", rq.platform,
-			!md.cec.nchips ? "no PAPR CEC in the machine description"
-				       : "no such partition, or one without a guest of 4096 bytes of memory or more");
+	}
+	if (a.service) { /* the partition's guest */
+		int part = partition ? hvpmu_cec_partition_index(&md.cec, (uint32_t)partition) : 0;
+
+		if (part < 0 || (unsigned)part >= md.nguests) {
+			fprintf(stderr, TOOL ": service '%s': no partition %lu with a guest\n", a.service, partition);
+			return EXIT_USAGE;
+		}
+		snprintf(a.guest, sizeof a.guest, "%s", md.guests[part].name);
+	} else if (hvpmu_gpci_sys_open(&md, (unsigned)partition, &a.sys)) {
+		fprintf(stderr, TOOL ": platform %s: no such partition, or one without a guest of 4096 bytes of memory or more\n",
+			rq.platform);
 		return EXIT_USAGE;
 	}
 	/* hv_perf_caps_get() first, as Linux: a partition without the right
 	 * asks about itself (-1) where it may */
-	if (hvpmu_gpci_caps_get(hvpmu_gpci_sys_os(sys), &caps) != HVPMU_H_SUCCESS)
-		caps.collect_privileged = 0;
-	for (unsigned i = 0; only ? i == 0 : hvpmu_gpci_sv_request_at(i) != NULL; i++) {
-		const struct hvpmu_gpci_request *q = only ? only : hvpmu_gpci_sv_request_at(i);
-		int self = q->index == HVPMU_GPCI_IDX_SELF ||
-			   (q->index == HVPMU_GPCI_IDX_PARTITION && !caps.collect_privileged);
-		uint32_t start = index_given ? (uint32_t)index : self ? HVPMU_GPCI_INDEX_SELF : 0;
+	if (a.sys) {
+		struct hvpmu_gpci_caps caps;
 
-		if (q->index == HVPMU_GPCI_IDX_NONE) { /* set_mmcrh: input only */
-			if (only)
-				fprintf(stderr, TOOL ": %s returns no lists\n", q->name);
-			failed += only != NULL;
-			continue;
-		}
-		asked++;
-		hvpmu_gpci_call(hvpmu_gpci_sys_os(sys), q->code, start, 0, 0, &r);
-		if (!hvpmu_gpci_reply_ok(&r)) {
-			fprintf(stderr, TOOL ": %s (0x%" PRIx32 "): %s\n", q->name, q->code, hvpmu_gpci_status_name(r.status));
-			failed++;
-			continue;
-		}
-		print_reply(&r, json ? OUT_JSON : sep ? OUT_CSV : OUT_TABLE, sep);
+		privileged = hvpmu_gpci_caps_get(hvpmu_gpci_sys_os(a.sys), &caps) == HVPMU_H_SUCCESS && caps.collect_privileged;
+	} else if (ask(&a, 0x40, HVPMU_GPCI_INDEX_SELF, &r)) {
+		return 1;
+	} else {
+		privileged = hvpmu_gpci_reply_ok(&r) && r.returned_values && r.data[0];
 	}
-	hvpmu_gpci_sys_close(sys);
+	if (interval > 0) {
+		signal(SIGINT, on_stop);
+		signal(SIGTERM, on_stop);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (unsigned long sample = 0; !stop_flag; sample++) {
+		double t = interval > 0 ? seconds_since(&t0) : -1;
+
+		if (interval > 0 && !json && !sep)
+			printf("%ssample %lu at %.3f s\n", sample ? "\n" : "", sample + 1, t);
+		for (unsigned i = 0; only ? i == 0 : hvpmu_gpci_sv_request_at(i) != NULL; i++) {
+			const struct hvpmu_gpci_request *q = only ? only : hvpmu_gpci_sv_request_at(i);
+			int self = q->index == HVPMU_GPCI_IDX_SELF || (q->index == HVPMU_GPCI_IDX_PARTITION && !privileged);
+			uint32_t start = index_given ? (uint32_t)index : self ? HVPMU_GPCI_INDEX_SELF : 0;
+
+			if (q->index == HVPMU_GPCI_IDX_NONE) { /* set_mmcrh: input only */
+				if (only && !sample)
+					fprintf(stderr, TOOL ": %s returns no lists\n", q->name);
+				failed += only != NULL && !sample;
+				continue;
+			}
+			asked++;
+			if (ask(&a, q->code, start, &r)) {
+				stop_flag = 1;
+				failed++;
+				break;
+			}
+			if (!hvpmu_gpci_reply_ok(&r)) {
+				if (!sample)
+					fprintf(stderr, TOOL ": %s (0x%" PRIx32 "): %s\n", q->name, q->code,
+						hvpmu_gpci_status_name(r.status));
+				failed += !sample;
+				continue;
+			}
+			print_reply(&r, json ? OUT_JSON : sep ? OUT_CSV : OUT_TABLE, sep, t, !sample);
+		}
+		fflush(stdout);
+		if (interval <= 0 || (count && sample + 1 >= count))
+			break;
+		{ /* the next sample at t0 + (sample + 1) x interval */
+			double wait = (double)(sample + 1) * interval - seconds_since(&t0);
+			struct timespec ts = { 0, 0 };
+
+			if (wait > 0) {
+				ts.tv_sec = (time_t)wait;
+				ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9);
+				nanosleep(&ts, NULL); /* a signal ends it early: stop_flag */
+			}
+		}
+	}
+	hvpmu_gpci_sys_close(a.sys);
 	return failed || !asked ? 1 : 0;
 }

@@ -38,6 +38,7 @@ extern "C" {
 #define HVPMU_CEC_LINK_NONE (-1)   /* a chip's link that is not connected */
 #define HVPMU_CEC_MAX_WEIGHT 255   /* uncapped weight 0..255 (PowerVM's range: docs/papr-gpci.md) */
 #define HVPMU_CEC_PU 100           /* entitlement unit: hundredths of a processing unit */
+#define HVPMU_CEC_WINDOW_US_DEFAULT 10000u /* PowerVM's dispatch wheel: 10 ms */
 /* The default processors' version: POWER7 DD2.1, PVR_POWER7 0x003F (Linux
  * arch/powerpc/include/asm/reg.h) in the upper half, revision 0x0201 in
  * the lower. */
@@ -107,6 +108,11 @@ struct hvpmu_cec {
 	uint64_t timebase_hz;       /* timebase frequency: PURR and link cycles tick at it */
 	uint8_t counter_info_version; /* the firmware's counter_info_version_out (Linux hv-gpci.h) */
 	uint8_t lab;                /* the LAB-only requests (0x80001000, 0x80002000) exist */
+	/* The dispatcher's window, microseconds of timebase (the period over
+	 * which a shared partition's entitlement is guaranteed and capped;
+	 * docs/papr-dispatcher.md): PowerVM's 10 ms dispatch wheel by default,
+	 * HVPMU_CEC_WINDOW_US_DEFAULT; 1..10^6. */
+	uint32_t window_us;
 	uint32_t nchips, nprocs, npartitions;
 	struct hvpmu_cec_chip chips[HVPMU_CEC_MAX_CHIPS];
 	struct hvpmu_cec_proc procs[HVPMU_CEC_MAX_PROCS];
@@ -137,7 +143,8 @@ void hvpmu_cec_default(struct hvpmu_cec *cec);
  * BORROWED (BORROWED: a donating one); a dedicated partition owns nvps
  * processors, a shared one has 1 <= entitlement <= HVPMU_CEC_PU x nvps,
  * weight only when uncapped, and the shared partitions' entitlements fit
- * the shared pool (SHARED processors x HVPMU_CEC_PU); timebase_hz > 0.
+ * the shared pool (SHARED processors x HVPMU_CEC_PU); timebase_hz > 0;
+ * window_us 1..10^6.
  * Returns 0, or HVPMU_EINVAL with "KEY: what" in err[errlen] (KEY the
  * description's JSON path under `prefix`, e.g. "cec.procs[3].owner").
  */

@@ -502,6 +502,8 @@ int hvpmu_machine_os_event(struct hvpmu_machine *m, const struct hvpmu_os_call *
  * strand held back runs ahead of it): the service passes the end of its
  * time quantum, once per quantum and at a process's end, so that a run
  * is deterministic; the device shows the counts as of the last run.
+ * now = UINT64_MAX: the machine is idle (no thread runs): its time runs
+ * on to its furthest strand, held ones included, until no work waits.
  * Nothing on other machines.  Single-threaded like the rest of the machine.
  */
 void hvpmu_machine_dispatch(struct hvpmu_machine *m, uint64_t now);

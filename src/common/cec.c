@@ -95,6 +95,7 @@ void hvpmu_cec_default(struct hvpmu_cec *cec)
 	memset(cec, 0, sizeof *cec);
 	cec->timebase_hz = DEFAULT_TIMEBASE_HZ;
 	cec->counter_info_version = 0;
+	cec->window_us = HVPMU_CEC_WINDOW_US_DEFAULT;
 	cec->lab = 1;
 	cec->nchips = DEFAULT_MODULES * DEFAULT_CHIPS_PER_MODULE;
 	for (unsigned c = 0; c < cec->nchips; c++) {
@@ -274,6 +275,8 @@ int hvpmu_cec_check(const struct hvpmu_cec *cec, const char *prefix, char *err, 
 		return fail(err, errlen, prefix, "", "NULL");
 	if (!cec->timebase_hz)
 		return fail(err, errlen, prefix, "timebase_hz", "must be > 0");
+	if (cec->window_us < 1 || cec->window_us > 1000000)
+		return fail(err, errlen, prefix, "dispatch_window_us", "must be 1..1000000");
 	if ((rc = check_chips(cec, prefix, err, errlen)) || (rc = check_procs(cec, prefix, err, errlen)) ||
 	    (rc = check_partitions(cec, prefix, err, errlen)))
 		return rc;

@@ -99,6 +99,7 @@ static const struct ikey partition_keys[] = {
 static const struct ikey cec_keys[] = {
 	IK("timebase_hz", struct hvpmu_cec, timebase_hz, 1000, UINT64_C(100000000000)),
 	IK("counter_info_version", struct hvpmu_cec, counter_info_version, 0, 255),
+	IK("dispatch_window_us", struct hvpmu_cec, window_us, 1, 1000000),
 };
 
 /* Key `key` of table t set from v: 1 handled, 0 not in t, <0 error. */

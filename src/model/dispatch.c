@@ -87,7 +87,8 @@ int dispatch_create(struct hvpmu_machine *m)
 	d->cec = cec;
 	d->tb_hz = cec->timebase_hz;
 	d->clock_hz = m->md.clock_hz ? m->md.clock_hz : cec->timebase_hz;
-	d->win_len = (uint64_t)d->tb_hz * DISPATCH_WINDOW_US / 1000000u;
+	d->win_len = (uint64_t)((unsigned __int128)d->tb_hz * (cec->window_us ? cec->window_us : HVPMU_CEC_WINDOW_US_DEFAULT) /
+				1000000u);
 	if (!d->win_len)
 		d->win_len = 1;
 	d->win_end = d->win_len;
@@ -172,17 +173,21 @@ static void lend(struct dispatch *d, uint32_t proc, int on)
 		d->state[proc] = on ? HVPMU_CEC_BORROWED : HVPMU_CEC_DEDICATED;
 }
 
-/* Hold a VP's strands back by `tb` timebase cycles: they wait for the
- * dispatcher (no mode's cycles move, as a thread waiting in the OS). */
-static void hold(struct hvpmu_machine *m, struct dispatch *d, uint32_t vp, uint64_t tb)
+/* Hold a VP's strands back until timebase `until`: they wait for the
+ * dispatcher (no mode's cycles move, as a thread waiting in the OS).  A
+ * target, not an amount: a backlog still waiting at the next run holds
+ * them no further than its new target. */
+static void hold(struct hvpmu_machine *m, struct dispatch *d, uint32_t vp, uint64_t until)
 {
-	uint64_t cyc = to_cycles(d, tb);
+	uint64_t target = to_cycles(d, until);
 
-	if (!cyc)
-		return;
-	for (uint32_t i = 0; i < m->nstrands; i++)
-		if (d->ds[i].vp == vp && time_of(&m->s[i]))
-			machine_hold(m, &m->s[i], cyc);
+	for (uint32_t i = 0; i < m->nstrands; i++) {
+		uint64_t t;
+
+		if (d->ds[i].vp != vp || !(t = time_of(&m->s[i])) || t >= target)
+			continue;
+		machine_hold(m, &m->s[i], target - t);
+	}
 }
 
 /* Place `want` cycles of VP v on processors of state `state` (its home
@@ -255,6 +260,7 @@ static void run_shared(struct hvpmu_machine *m, struct dispatch *d)
 {
 	const struct hvpmu_cec *cec = d->cec;
 	uint64_t excess[HVPMU_CEC_MAX_PARTITIONS] = { 0 }, spare = 0, nbusy[HVPMU_CEC_MAX_PARTITIONS] = { 0 };
+	uint64_t share_w[HVPMU_CEC_MAX_PARTITIONS] = { 0 }; /* a partition's capped share of a window */
 
 	for (uint32_t i = 0; i < d->nvps; i++) {
 		struct vp *v = &d->vps[i];
@@ -268,8 +274,8 @@ static void run_shared(struct hvpmu_machine *m, struct dispatch *d)
 		nbusy[q] += v->demand != 0;
 		/* the entitlement earned so far, and this window's share of it */
 		allow_e = d->fed_ent[q] - d->capped[q];
-		allow_w = (uint64_t)((unsigned __int128)d->win_len * pa->entitlement / HVPMU_CEC_PU);
-		allow_w = allow_w > d->used_win[q] ? allow_w - d->used_win[q] : 0;
+		share_w[q] = (uint64_t)((unsigned __int128)d->win_len * pa->entitlement / HVPMU_CEC_PU);
+		allow_w = share_w[q] > d->used_win[q] ? share_w[q] - d->used_win[q] : 0;
 		allow = min64(allow_e, allow_w);
 		c = place(d, v, HVPMU_CEC_SHARED, min64(v->demand, allow), 0);
 		v->capped = c;
@@ -314,9 +320,11 @@ static void run_shared(struct hvpmu_machine *m, struct dispatch *d)
 		if (!placed && wsum == 0)
 			break;
 	}
-	/* what did not run waits: the VP is held back for as long as its
-	 * backlog takes at the rate it gets (entitlement / busy VPs: capped;
-	 * the pool being full: its own length), and is dispatched first next time */
+	/* what did not run waits: the VP is held back until its backlog can
+	 * run at the rate it gets (capped: entitlement / busy VPs, so
+	 * backlog x (1 - rate) / rate from now, and not before the next window
+	 * when this one's share is used up; uncapped with the pool full: its
+	 * backlog's own length), and is dispatched first next time */
 	for (uint32_t i = 0; i < d->nvps; i++) {
 		struct vp *v = &d->vps[i];
 		const struct hvpmu_cec_partition *pa = &cec->partitions[v->part];
@@ -343,10 +351,12 @@ static void run_shared(struct hvpmu_machine *m, struct dispatch *d)
 			wait = rate >= HVPMU_CEC_PU || !rate
 				       ? v->backlog
 				       : (uint64_t)((unsigned __int128)v->backlog * (HVPMU_CEC_PU - rate) / rate);
+			if (d->used_win[v->part] >= share_w[v->part] && d->win_end - d->tb > wait)
+				wait = d->win_end - d->tb;
 		} else {
 			wait = v->backlog;
 		}
-		hold(m, d, i, wait);
+		hold(m, d, i, d->tb + wait);
 	}
 }
 
@@ -411,15 +421,40 @@ static void run_links(struct dispatch *d, uint64_t seg)
 		}
 }
 
+static void run_once(struct hvpmu_machine *m, struct dispatch *d, uint64_t now);
+
 void dispatch_run(struct hvpmu_machine *m, uint64_t now)
 {
 	struct dispatch *d = m->disp;
-	const struct hvpmu_cec *cec;
-	uint64_t tb, seg;
 
 	if (!d)
 		return;
-	cec = d->cec;
+	if (now != UINT64_MAX) {
+		run_once(m, d, now);
+		return;
+	}
+	/* the machine is idle: time runs on to the furthest strand (held
+	 * ones included) until no backlog waits (each run serves what the
+	 * entitlement earned by then allows; a few runs at most) */
+	for (int k = 0; k < 64; k++) {
+		uint64_t left = 0, far = 0;
+
+		for (uint32_t i = 0; i < m->nstrands; i++)
+			if (time_of(&m->s[i]) > far)
+				far = time_of(&m->s[i]);
+		run_once(m, d, far);
+		for (uint32_t i = 0; i < d->nvps; i++)
+			left += d->vps[i].backlog;
+		if (!left)
+			break;
+	}
+}
+
+static void run_once(struct hvpmu_machine *m, struct dispatch *d, uint64_t now)
+{
+	const struct hvpmu_cec *cec = d->cec;
+	uint64_t tb, seg;
+
 	tb = to_tb(d, now);
 	if (tb < d->tb)
 		tb = d->tb;

@@ -22,9 +22,6 @@
 struct hvpmu_machine;
 struct dispatch;
 
-/* PowerVM's dispatch wheel: 10 ms of timebase per window (the period over
- * which a shared partition's entitlement is guaranteed; docs/papr-dispatcher.md). */
-#define DISPATCH_WINDOW_US 10000u
 /* Timebase cycles a 128-byte line occupies an inter-chip link: 16 bytes
  * per timebase cycle (8.2 GB/s at 512 MHz), hvpmu's choice. */
 #define DISPATCH_LINE_TB 8u

@@ -821,7 +821,10 @@ static void proc_end(struct hvpmu_remote *r, struct rproc *p, int sig)
 	p->ended = 1;
 	r->live--;
 	area_release(p);
-	hvpmu_machine_dispatch(r->m, r->qend); /* PAPR: its last instructions accounted (no-op elsewhere) */
+	/* PAPR (no-op elsewhere): its last instructions accounted; when no
+	 * image runs any more, the machine's time runs on to its furthest
+	 * strand so that the work the dispatcher held back is dispatched */
+	hvpmu_machine_dispatch(r->m, r->live ? r->qend : UINT64_MAX);
 }
 
 void hvpmu_remote_detach(struct hvpmu_remote *r, uint32_t process)

@@ -29,6 +29,7 @@ static void test_default(void **state)
 	assert_int_equal(c.nprocs, 32);
 	assert_int_equal(c.npartitions, 3);
 	assert_true(c.timebase_hz == 512000000u);
+	assert_int_equal(c.window_us, 10000); /* PowerVM's dispatch wheel */
 	for (unsigned i = 0; i < c.nchips; i++) {
 		assert_int_equal(c.chips[i].module, i / 2);
 		assert_int_equal(c.chips[c.chips[i].link[HVPMU_CEC_LINK_X]].module, c.chips[i].module);
@@ -89,6 +90,8 @@ static void test_check_rules(void **state)
 			fail_msg("got \"%s\", want \"%s...\"", err, want);                  \
 	} while (0)
 	BREAK(c.timebase_hz = 0, "cec.timebase_hz: ");
+	BREAK(c.window_us = 0, "cec.dispatch_window_us: ");
+	BREAK(c.window_us = 1000001, "cec.dispatch_window_us: ");
 	BREAK(c.nchips = 0, "cec.chips: ");
 	BREAK(c.chips[2].hw_id = c.chips[0].hw_id, "cec.chips[2]: ");
 	BREAK(c.chips[1].link[HVPMU_CEC_LINK_B] = 1, "cec.chips[1].links.B: ");
@@ -153,8 +156,9 @@ static void test_json(void **state)
 	assert_int_equal(parse("{\"platform\": \"power\", \"cores_per_chip\": 4}", &md, err, sizeof err), HVPMU_EINVAL);
 	assert_string_equal(err, "cec.procs: not one processor per core of the machine");
 	assert_int_equal(parse("{\"platform\": \"power\", \"cec\": {\"lab\": false, \"counter_info_version\": 3,"
-			       " \"timebase_hz\": 1000000}}", &md, err, sizeof err),
+			       " \"timebase_hz\": 1000000, \"dispatch_window_us\": 250}}", &md, err, sizeof err),
 			 0);
+	assert_int_equal(md.cec.window_us, 250);
 	assert_int_equal(md.cec.lab, 0);
 	assert_int_equal(md.cec.counter_info_version, 3);
 	assert_true(md.cec.timebase_hz == 1000000);
@@ -213,6 +217,7 @@ static void test_json_errors(void **state)
 		{ "{\"cec\": {\"bogus\": 1}}", "1:10: cec.bogus: unknown key" },
 		{ "{\"cec\": {\"lab\": 1}}", "1:17: cec.lab: not true or false" },
 		{ "{\"cec\": {\"timebase_hz\": 5}}", "1:25: cec.timebase_hz: out of range" },
+		{ "{\"cec\": {\"dispatch_window_us\": 0}}", "1:32: cec.dispatch_window_us: out of range" },
 		{ "{\"cec\": {\"chips\": []}}", "1:19: cec.chips: not an array of 1..16 chips" },
 		{ "{\"cec\": {\"chips\": [{\"links\": {\"Q\": 1}}]}}", "1:31: cec.chips[0].links.Q: unknown key" },
 		{ "{\"cec\": {\"chips\": [{\"links\": {\"A\": 1}}]}}", "1:36: cec.chips[0].links.A: not the index" },

@@ -128,8 +128,9 @@ static int number(const char *s, size_t n, uint64_t max, uint64_t *out)
 static int bad(char *err, size_t n, const char *ev, size_t evlen, const char *why, const char *what, size_t wlen)
 {
 	if (err && n)
-		snprintf(err, n, "hv_gpci event '%.*s%s': %s%.*s", (int)(evlen > SHOW ? SHOW : evlen), ev,
-			 evlen > SHOW ? "..." : "", why, (int)(wlen > SHOW ? SHOW : wlen), what);
+		snprintf(err, n, "hv_gpci event '%.*s%s': %s%s%.*s%s", (int)(evlen > SHOW ? SHOW : evlen), ev,
+			 evlen > SHOW ? "..." : "", why, wlen ? "'" : "", (int)(wlen > SHOW ? SHOW : wlen), what,
+			 wlen ? "'" : "");
 	return HVPMU_EINVAL;
 }
 

@@ -131,6 +131,9 @@ static int bad(char *err, size_t n, const char *ev, size_t evlen, const char *wh
 		snprintf(err, n, "hv_gpci event '%.*s%s': %s%s%.*s%s", (int)(evlen > SHOW ? SHOW : evlen), ev,
 			 evlen > SHOW ? "..." : "", why, wlen ? "'" : "", (int)(wlen > SHOW ? SHOW : wlen), what,
 			 wlen ? "'" : "");
+	for (char *c = err; err && n && *c; c++) /* the text quoted may hold anything: one line */
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 	return HVPMU_EINVAL;
 }
 

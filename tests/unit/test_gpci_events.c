@@ -217,6 +217,8 @@ static void test_bad(void **state)
 		"hv_gpci/request=0x10,length=8,bogus=1/",
 		"hv_gpci/request=0x10,length=8,config=1/",
 		"hv_gpci/Request=0x10,length=8/",
+		"hv\ngpci/request=0x10,length=8/",          /* (the message quotes it: one line) */
+		"hv_gpci/request=0x10,length=8,\n=1/",
 		"hv_gpci/no_such_event,phys_processor_idx=0/",
 		/* named: its parameter required, only it */
 		"hv_gpci/dispatch_timebase_by_processor_processor_time_in_timebase_cycles/",

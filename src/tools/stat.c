@@ -272,10 +272,10 @@ int cmd_stat(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	for (unsigned i = 0; !be && i < nlists; i++)
-		if (parse_power_list(rq.platform[0] ? rq.platform : hvpmu_platform_name(md.platform), lists[i], &rq,
+		if (parse_power_list(rq.platform, lists[i], &rq,
 				     power_items, power_names, &npower, err, sizeof err)) {
-			for (char *c = err; *c; c++) /* the list quoted: one line */
-				*c = (unsigned char)*c < 0x20 ? '?' : *c;
+			for (char *q = err; *q; q++) /* the list quoted: one line */
+				*q = (unsigned char)*q < 0x20 ? '?' : *q;
 			fprintf(stderr, "hvpmu stat: %s\n", err);
 			return EXIT_USAGE;
 		}

@@ -26,6 +26,7 @@ static int usage(FILE *f)
 
 	fprintf(f, "usage: hvpmu stat [-e EVENT,...] [-f] [-x SEP | -j] [-o FILE] -- PROGRAM [ARGS]\n"
 		   "  -e, --event LIST     events: the platform's names (hvpmu list), perf aliases, raw; :u :k :h\n"
+		   "                       (-p power: hv_gpci/NAME,PARAM=N/ or hv_gpci/request=R,...,length=L/)\n"
 		   "  -x, --field-separator SEP   CSV output (perf stat field order)\n"
 		   "  -j, --json-output    JSON lines with perf stat's keys\n"
 		   "  -o, --output FILE    write counts to FILE instead of stderr\n"

@@ -104,6 +104,77 @@ const struct hvpmu_gpci_request *hvpmu_gpci_sv_request_parse(const char *name_or
 const char *hvpmu_gpci_status_name(int64_t status);
 
 /*
+ * perf's hv_gpci event syntax, as `hvpmu stat -e` takes it
+ * (../shared/reference/linux-clients.md §2.4 "Event encoding"; the
+ * names of torvalds/linux arch/powerpc/perf/hv-gpci-requests.h, §2.3):
+ *
+ *   hv_gpci/NAME,PARAM=N/     a named event Linux's sysfs publishes:
+ *                             NAME = <request>_<counter> (e.g.
+ *                             dispatch_timebase_by_processor_processor_time_in_timebase_cycles),
+ *                             PARAM its starting index's name
+ *                             (phys_processor_idx, sibling_part_id,
+ *                             hw_chip_id), required, given once;
+ *   hv_gpci/request=R,starting_index=I,secondary_index=S,
+ *           counter_info_version=V,offset=O,length=L/
+ *                             the raw form, fields of the sysfs format/
+ *                             directory in any order, each at most once
+ *                             (starting_index also spelled
+ *                             phys_processor_idx, sibling_part_id,
+ *                             hw_chip_id or partition_id); request and
+ *                             length required, the others 0 if absent.
+ *
+ * Numbers are decimal or 0x hex (request, starting_index, offset up to
+ * 0xffffffff, secondary_index 0xffff, counter_info_version 0xff); length
+ * 1..8 and offset + length <= 4064 (Linux's event init).  A named event
+ * reads the field of OUR request table (hvpmu/papr.h) that Linux's
+ * counter names: where Linux's offset differs (0x50 and 0x60, whose
+ * version-3 layout Linux reads, docs/papr-gpci.md "hv_gpci events") the
+ * field is ours; counter_info_version is Linux's current, 8.  The raw
+ * form is taken as given (any request: the hypervisor answers).
+ */
+#define HVPMU_GPCI_EVENT_PMU "hv_gpci/"
+#define HVPMU_GPCI_COUNTER_INFO_VERSION_CURRENT 8u /* Linux's COUNTER_INFO_VERSION_CURRENT */
+
+/* One event: what hvpmu_gpci_event_read() takes. */
+struct hvpmu_gpci_event {
+	uint32_t request;
+	uint32_t starting_index;
+	uint16_t secondary_index;
+	uint8_t version_in;      /* counter_info_version */
+	uint32_t offset;         /* bytes into counter_value */
+	uint32_t length;         /* 1..8 bytes, big-endian */
+};
+
+/* A named event Linux publishes and hvpmu maps: Linux's name, its
+ * request, its starting index's name, Linux's offset and length
+ * (hv-gpci-requests.h __count) and the field of our request table it
+ * reads (hvpmu_gpci_request_find(request)->fields, by name). */
+struct hvpmu_gpci_named_event {
+	const char *name;
+	uint32_t request;
+	const char *index_param;
+	uint16_t linux_offset;
+	uint8_t length;
+	const char *field;
+};
+/* The named events, i = 0, 1, ... (NULL past the last).  Thread-safe. */
+const struct hvpmu_gpci_named_event *hvpmu_gpci_named_event_at(unsigned i);
+/* The field of our request table that named event `ne` reads (NULL if
+ * the tables disagree: a bug the unit test catches).  Thread-safe. */
+const struct hvpmu_gpci_field *hvpmu_gpci_named_event_field(const struct hvpmu_gpci_named_event *ne);
+
+/*
+ * Parse one hv_gpci event at s (it must start with "hv_gpci/") into *ev:
+ * 0, *used = the characters up to and including the closing '/' (what
+ * follows is the caller's: ',' or the end of an -e list); or
+ * HVPMU_EINVAL with a one-line reason in err[errlen] (not an hv_gpci
+ * event, no closing '/', an empty or unknown term, an unknown event
+ * name, a missing, repeated or out-of-range parameter, a raw field with
+ * a named event).  *ev and *used are untouched on error.  Thread-safe.
+ */
+int hvpmu_gpci_event_parse(const char *s, struct hvpmu_gpci_event *ev, size_t *used, char *err, size_t errlen);
+
+/*
  * A modeled machine of description `md` with its platform services, and
  * the guest OS of the partition with id `partition_id` (0: the first of
  * the CEC) bound as a struct hvpmu_gpci_os: its hcalls are made from the

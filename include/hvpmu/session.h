@@ -31,6 +31,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <hvpmu/gpci.h>
 #include <hvpmu/supervisor.h>
 
 #ifdef __cplusplus
@@ -39,6 +40,7 @@ extern "C" {
 
 #define STAT_MAX_BUSDEV 8      /* busstat device entries per run */
 #define STAT_MAX_SAMPLES 100000 /* busstat and cpustat samples kept per run */
+#define STAT_MAX_GPCI 16       /* hv_gpci events per run (hvpmu stat -e hv_gpci/.../) */
 
 /* A busstat device of the platform's driver (hvpmu_sv_uncore_program:
  * T4 mcuN, T1 jbus0 / dram0-3) and the codes of its two pics. */
@@ -114,6 +116,9 @@ struct stat_request {
 				    attach to or monitor ("" = none); not part of the request file */
 	char guest[32];          /* the tool's: the service's guest (md guests[].name; "" = the
 				    first); not part of the request file */
+	unsigned ngpci;          /* hv_gpci events (hvpmu/gpci.h): the guest OS reads each from the
+				    program's partition at the program's start and end */
+	struct hvpmu_gpci_event gpci[STAT_MAX_GPCI];
 };
 
 /* `hvpmu stat --per-process` (a service's run, docs/service.md): one
@@ -153,6 +158,16 @@ enum stat_generic {
 	STAT_NGENERIC
 };
 
+/* An hv_gpci event's count: its value at the program's end minus at its
+ * start (hvpmu_gpci_event_read), or, when the hypervisor refused either
+ * read, supported 0 and the first refusal's status (HVPMU_H_*). */
+struct stat_gpci {
+	uint64_t value;
+	int64_t status;
+	uint32_t supported;
+	uint32_t pad;
+};
+
 struct stat_result {
 	unsigned nevents;
 	char name[HVPMU_SV_MAX_EVENTS][64];
@@ -183,6 +198,8 @@ struct stat_result {
 				      in one emulator: its fork children and what they execve) */
 	unsigned nproc;              /* --per-process rows, in the order the processes started */
 	struct stat_proc *proc;      /* (at most STAT_MAX_PROCS; malloc()ed as samples) */
+	unsigned ngpci;              /* the request's hv_gpci events, final at the program's end */
+	struct stat_gpci gpci[STAT_MAX_GPCI];
 };
 
 void stat_result_free(struct stat_result *rs);
@@ -301,6 +318,17 @@ int hvpmu_session_monitoring(const struct hvpmu_session *s);
 struct hvpmu_gpci_reply;
 int hvpmu_session_gpci(struct hvpmu_session *s, const uint32_t args[3], struct hvpmu_gpci_reply *r, char *errbuf,
 		       size_t errlen);
+
+/*
+ * The session runs the PAPR hypervisor's dispatcher itself
+ * (hvpmu_machine_dispatch): the in-process run (one emulator, no
+ * service's time quanta) calls it at each system call and at the
+ * program's end with the machine's time, the furthest strand's %tick, so
+ * that the CEC statistics (hv_gpci events) count what the program ran.
+ * A service's sessions do not: the service dispatches once per quantum.
+ * Nothing on a machine without a CEC.
+ */
+void hvpmu_session_own_dispatcher(struct hvpmu_session *s);
 
 /* Free the session and everything it built. */
 void hvpmu_session_destroy(struct hvpmu_session *s);

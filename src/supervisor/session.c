@@ -103,6 +103,11 @@ struct hvpmu_session {
 	struct hvpmu_irix_caller md_caller;
 	struct hvpmu_irix_range md_range; /* its address space: md_mem at MD_UBASE */
 	uint8_t md_mem[MD_UBYTES];
+	/* hv_gpci events: the partition's OS as Linux's hv_gpci client */
+	int own_dispatch;               /* in-process: the session runs the PAPR dispatcher */
+	struct hvpmu_gpci_sys *gsys;    /* bound to the guest's partition (NULL: no hv_gpci events) */
+	int gpci_begun;                 /* the start values are read */
+	uint64_t gpci_start[STAT_MAX_GPCI];
 };
 
 static int failf(char *err, size_t n, const char *what, const char *arg)
@@ -418,6 +423,64 @@ static void on_overflow(void *ctx, unsigned event, const struct hvpmu_guest_trap
 				(unsigned long long)t->tpc, t->precise);
 }
 
+/* ---- hv_gpci events (hvpmu/gpci.h) ---- */
+
+/* The machine's time: the furthest strand's %tick (cycles). */
+static uint64_t machine_now(struct hvpmu_session *s)
+{
+	uint64_t now = 0;
+
+	for (uint32_t k = 0; k < s->nstrands; k++) {
+		uint64_t t = hvpmu_machine_tick(s->m, k);
+
+		now = t > now ? t : now;
+	}
+	return now;
+}
+
+/* In-process: the hypervisor's dispatcher accounts what the strands ran
+ * up to the machine's time (a no-op without a CEC). */
+static void run_dispatcher(struct hvpmu_session *s)
+{
+	if (s->own_dispatch)
+		hvpmu_machine_dispatch(s->m, machine_now(s));
+}
+
+/* The OS reads every hv_gpci event as Linux's hv_gpci does
+ * (linux-clients.md §2.4: single_gpci_request, `length` bytes at
+ * `offset`, big-endian; counting is delta-based): at the program's start
+ * the values it subtracts, at its end the counts.  A read the
+ * hypervisor refuses marks the event not supported with its status
+ * (the first refusal). */
+static void gpci_read(struct hvpmu_session *s, int end)
+{
+	const struct hvpmu_gpci_os *os;
+
+	if (!s->gsys)
+		return;
+	os = hvpmu_gpci_sys_os(s->gsys);
+	for (unsigned i = 0; i < s->rq.ngpci; i++) {
+		const struct hvpmu_gpci_event *e = &s->rq.gpci[i];
+		struct stat_gpci *g = &s->rs.gpci[i];
+		int64_t status = HVPMU_H_PARAMETER; /* (a length or offset the client refuses: no call) */
+		uint64_t v = 0, mask = e->length >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * e->length)) - 1;
+
+		if (hvpmu_gpci_event_read(os, e->request, e->starting_index, e->secondary_index, e->version_in,
+					  e->offset, e->length, &v, &status)) {
+			if (g->supported) {
+				g->supported = 0;
+				g->status = status;
+			}
+			g->value = 0;
+			continue;
+		}
+		if (!end)
+			s->gpci_start[i] = v;
+		else if (g->supported)
+			g->value = (v - s->gpci_start[i]) & mask;
+	}
+}
+
 /* ---- the guest OS's side of the program's threads ---- */
 
 /* --per-process: what the strand folded since its baseline goes to its
@@ -465,6 +528,11 @@ static void thread_start(struct hvpmu_session *s, uint32_t strand, uint32_t proc
 	st->next_sample = hvpmu_machine_tick(s->m, strand) + s->rq.sample_cycles;
 	if (strand == s->first && !s->monitor)
 		s->next_sample = st->next_sample;
+	if (!s->gpci_begun && s->gsys) { /* the program starts: hv_gpci's start values */
+		s->gpci_begun = 1;
+		run_dispatcher(s);
+		gpci_read(s, 0);
+	}
 	if (!s->sv) /* no CPU counter driver (origin): the kernel's clock serves */
 		return;
 	hvpmu_sv_start_strand(s->sv, strand);
@@ -511,6 +579,7 @@ static void syscall_entry(struct hvpmu_session *s, const struct hvpmu_os_call *c
 
 	st->sc_num = c->num;
 	memcpy(st->sc_args, c->args, sizeof st->sc_args);
+	run_dispatcher(s); /* in-process PAPR: the hypervisor's dispatcher catches up */
 	hvpmu_machine_syscall(s->m, c->strand, c->num, c->num != sc->exit_group && c->num != sc->exit);
 	if (c->num == sc->exit_group) { /* every thread of the process */
 		for (uint32_t k = 0; k < s->nstrands; k++)
@@ -619,6 +688,10 @@ static void halt(struct hvpmu_session *s, int sig)
 		}
 	report_prefetches(s);
 	md_read(s, 1);
+	/* hv_gpci: the last instructions accounted, the counts read */
+	run_dispatcher(s);
+	if (s->gpci_begun)
+		gpci_read(s, 1);
 	publish(s, sig ? STAT_END_SIGNAL : STAT_END_EXIT, sig);
 	s->halted = 1;
 	if (s->ovf_log)
@@ -730,6 +803,26 @@ static int area_start(struct hvpmu_session *s, char *err, size_t n)
 	return 0;
 }
 
+/* hv_gpci events: the guest must be a partition of the CEC, with a
+ * request buffer in its real memory (hvpmu_gpci_sys_attach). */
+static int gpci_start(struct hvpmu_session *s, char *err, size_t n)
+{
+	const struct hvpmu_md *md = &s->md;
+
+	if (s->rq.ngpci > STAT_MAX_GPCI)
+		return failf(err, n, "too many hv_gpci events", "");
+	if (s->guest >= md->cec.npartitions)
+		return failf(err, n, "hv_gpci events need a partition of a PAPR CEC; platform ",
+			     hvpmu_platform_name(md->platform));
+	if (hvpmu_gpci_sys_attach(s->hv, md, md->cec.partitions[s->guest].id, &s->gsys))
+		return failf(err, n, "the partition has no 4096 bytes of real memory for hv_gpci's request buffer",
+			     "");
+	s->rs.ngpci = s->rq.ngpci;
+	for (unsigned i = 0; i < s->rq.ngpci; i++)
+		s->rs.gpci[i] = (struct stat_gpci){ .supported = 1 };
+	return 0;
+}
+
 int hvpmu_session_create(const struct stat_request *rq, struct hvpmu_session **out, char *err, size_t n)
 {
 	if (hvpmu_session_create_guest(rq, NULL, 0, 0, out, err, n))
@@ -807,6 +900,8 @@ int hvpmu_session_create_guest(const struct stat_request *rq, struct hvpmu_sessi
 		failf(err, n, "out of memory", "");
 		goto fail;
 	}
+	if (rq->ngpci && gpci_start(s, err, n))
+		goto fail;
 	if (rq->result_fd >= 0 && area_start(s, err, n))
 		goto fail;
 	if (rq->mdperf) {
@@ -949,6 +1044,7 @@ void hvpmu_session_destroy(struct hvpmu_session *s)
 		hvpmu_machine_set_os_handler(s->m, NULL, NULL);
 	if (s->ovf_log)
 		fclose(s->ovf_log);
+	hvpmu_gpci_sys_close(s->gsys);
 	hvpmu_sv_destroy(s->sv);
 	if (!s->host) {
 		hvpmu_hv_destroy(s->hv);
@@ -1026,6 +1122,8 @@ int hvpmu_session_gpci(struct hvpmu_session *s, const uint32_t args[3], struct h
 	hvpmu_gpci_sys_close(sys);
 	return 0;
 }
+
+void hvpmu_session_own_dispatcher(struct hvpmu_session *s) { s->own_dispatch = 1; }
 
 struct hvpmu_machine *hvpmu_session_machine(struct hvpmu_session *s) { return s->m; }
 const struct hvpmu_isa *hvpmu_session_isa(const struct hvpmu_session *s) { return s->isa; }

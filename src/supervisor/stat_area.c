@@ -29,7 +29,7 @@
 #include <unistd.h>
 #include <hvpmu/session.h>
 
-#define AREA_VERSION 4
+#define AREA_VERSION 5
 static const char area_magic[8] = { 'h', 'v', 'p', 'm', 'u', 'R', 'A', '\0' };
 
 struct area_count {
@@ -51,6 +51,8 @@ struct area_pub {
 	struct stat_mdnode md[STAT_MAX_MDNODES];
 	uint32_t nproc, untracked;
 	struct stat_proc proc[STAT_MAX_PROCS];
+	uint32_t ngpci, pad2;
+	struct stat_gpci gpci[STAT_MAX_GPCI];
 };
 
 struct area {
@@ -130,8 +132,9 @@ int stat_area_parse(const void *p, size_t len, struct stat_result *rs, char *err
 		return fail(err, n, "nothing was published (the session did not start)");
 	if (pub->end > STAT_END_EXEC || pub->nevents > HVPMU_SV_MAX_EVENTS || pub->nsamples > STAT_MAX_SAMPLES ||
 	    pub->nmmu > STAT_MAX_CPUS || (pub->end == STAT_END_SIGNAL && (pub->signal == 0 || pub->signal > 64)) ||
-	    pub->nmdnodes > STAT_MAX_MDNODES || pub->nproc > STAT_MAX_PROCS)
-		return fail(err, n, "bad publication (end, event, sample, MMU, node or process count out of range)");
+	    pub->nmdnodes > STAT_MAX_MDNODES || pub->nproc > STAT_MAX_PROCS || pub->ngpci > STAT_MAX_GPCI)
+		return fail(err, n, "bad publication (end, event, sample, MMU, node, process or hv_gpci count out of "
+				    "range)");
 	rs->gen = pub->gen;
 	rs->end = (enum stat_end)pub->end;
 	rs->signal = pub->end == STAT_END_SIGNAL ? (int)pub->signal : 0;
@@ -183,6 +186,8 @@ int stat_area_parse(const void *p, size_t len, struct stat_result *rs, char *err
 		rs->nproc = pub->nproc;
 	}
 	rs->untracked = pub->untracked;
+	rs->ngpci = pub->ngpci;
+	memcpy(rs->gpci, pub->gpci, pub->ngpci * sizeof *pub->gpci);
 	return 0;
 }
 
@@ -271,5 +276,7 @@ void stat_area_publish(struct stat_area *a, struct stat_result *rs)
 	pub->untracked = rs->untracked;
 	if (pub->nproc)
 		memcpy(pub->proc, rs->proc, pub->nproc * sizeof *rs->proc);
+	pub->ngpci = rs->ngpci < STAT_MAX_GPCI ? rs->ngpci : STAT_MAX_GPCI;
+	memcpy(pub->gpci, rs->gpci, pub->ngpci * sizeof *rs->gpci);
 	__atomic_store_n(&a->p->cur, next, __ATOMIC_RELEASE);
 }

@@ -81,6 +81,20 @@ int stat_request_write(const char *path, const struct stat_request *rq, char *er
 		json_object_array_add(a, e);
 	}
 	json_object_object_add(o, "busdev", a);
+	a = json_object_new_array();
+	for (unsigned i = 0; i < rq->ngpci; i++) {
+		json_object *e = json_object_new_object();
+		const struct hvpmu_gpci_event *g = &rq->gpci[i];
+
+		json_object_object_add(e, "request", u64(g->request));
+		json_object_object_add(e, "starting_index", u64(g->starting_index));
+		json_object_object_add(e, "secondary_index", u64(g->secondary_index));
+		json_object_object_add(e, "counter_info_version", u64(g->version_in));
+		json_object_object_add(e, "offset", u64(g->offset));
+		json_object_object_add(e, "length", u64(g->length));
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, "gpci", a);
 	return write_obj(path, o, err, n);
 }
 
@@ -134,6 +148,24 @@ int stat_request_read(const char *path, struct stat_request *rq, char *err, size
 			rq->busdev[i].dev = (unsigned)get_u64(e, "dev");
 			rq->busdev[i].code[0] = (unsigned)get_u64(e, "code0");
 			rq->busdev[i].code[1] = (unsigned)get_u64(e, "code1");
+		}
+	}
+	if (json_object_object_get_ex(o, "gpci", &a) && json_object_is_type(a, json_type_array)) {
+		if (json_object_array_length(a) > STAT_MAX_GPCI) {
+			json_object_put(o);
+			return fail(err, n, "too many hv_gpci events", path);
+		}
+		rq->ngpci = (unsigned)json_object_array_length(a);
+		for (unsigned i = 0; i < rq->ngpci; i++) {
+			json_object *e = json_object_array_get_idx(a, i);
+			struct hvpmu_gpci_event *g = &rq->gpci[i];
+
+			g->request = (uint32_t)get_u64(e, "request");
+			g->starting_index = (uint32_t)get_u64(e, "starting_index");
+			g->secondary_index = (uint16_t)get_u64(e, "secondary_index");
+			g->version_in = (uint8_t)get_u64(e, "counter_info_version");
+			g->offset = (uint32_t)get_u64(e, "offset");
+			g->length = (uint32_t)get_u64(e, "length"); /* hvpmu_gpci_event_read checks it */
 		}
 	}
 	json_object_put(o);

@@ -11,6 +11,7 @@
  */
 #include <json-c/json.h>
 #include <stdio.h>
+#include <string.h>
 #include <hvpmu/supervisor.h>
 #include "output.h"
 
@@ -59,9 +60,13 @@ static int ipc_metric(const struct hvpmu_sv_backend *be, const struct hvpmu_sv_e
 	return 0;
 }
 
+/* Event i's name: the caller's (names, e.g. an hv_gpci event as typed,
+ * longer than a result's name) or the result's. */
+#define NAME(i) (names ? names[i] : rs->name[i])
+
 static void print_table(FILE *f, const char *cmdline, const struct hvpmu_sv_backend *be,
-			const struct hvpmu_sv_event *ev,
-			const struct stat_result *rs, const struct run_times *t)
+			const struct hvpmu_sv_event *ev, const struct stat_result *rs, const char *const *names,
+			const struct run_times *t)
 {
 	fprintf(f, "\n Performance counter stats for '%s':\n\n", cmdline);
 	for (unsigned i = 0; i < rs->nevents; i++) {
@@ -70,13 +75,13 @@ static void print_table(FILE *f, const char *cmdline, const struct hvpmu_sv_back
 		double ipc;
 
 		if (txt) {
-			fprintf(f, "%18s      %-25s\n", txt, rs->name[i]);
+			fprintf(f, "%18s      %-25s\n", txt, NAME(i));
 			continue;
 		}
 		if (c->running < c->enabled)
-			fprintf(f, "%'18.0f      %-25s", c->scaled, rs->name[i]);
+			fprintf(f, "%'18.0f      %-25s", c->scaled, NAME(i));
 		else
-			fprintf(f, "%'18llu      %-25s", (unsigned long long)c->raw, rs->name[i]);
+			fprintf(f, "%'18llu      %-25s", (unsigned long long)c->raw, NAME(i));
 		if (ipc_metric(be, ev, rs, i, &ipc))
 			fprintf(f, " #  %6.2f  %s", ipc, IPC_UNIT);
 		if (c->running < c->enabled)
@@ -89,7 +94,7 @@ static void print_table(FILE *f, const char *cmdline, const struct hvpmu_sv_back
 }
 
 static void print_csv(FILE *f, const char *sep, const struct hvpmu_sv_backend *be, const struct hvpmu_sv_event *ev,
-		      const struct stat_result *rs)
+		      const struct stat_result *rs, const char *const *names)
 {
 	for (unsigned i = 0; i < rs->nevents; i++) {
 		const struct hvpmu_sv_count *c = &rs->count[i];
@@ -100,7 +105,7 @@ static void print_csv(FILE *f, const char *sep, const struct hvpmu_sv_backend *b
 			fprintf(f, "%s%s", txt, sep);
 		else
 			fprintf(f, "%.0f%s", c->scaled, sep);
-		fprintf(f, "%s%s%s%llu%s%.2f%s", sep, rs->name[i], sep, runtime_ns(c, rs->clock_hz), sep, pcnt(c), sep);
+		fprintf(f, "%s%s%s%llu%s%.2f%s", sep, NAME(i), sep, runtime_ns(c, rs->clock_hz), sep, pcnt(c), sep);
 		if (ipc_metric(be, ev, rs, i, &ipc))
 			fprintf(f, "%.2f%s%s\n", ipc, sep, IPC_UNIT);
 		else
@@ -109,7 +114,7 @@ static void print_csv(FILE *f, const char *sep, const struct hvpmu_sv_backend *b
 }
 
 static void print_json(FILE *f, const struct hvpmu_sv_backend *be, const struct hvpmu_sv_event *ev,
-		       const struct stat_result *rs)
+		       const struct stat_result *rs, const char *const *names)
 {
 	for (unsigned i = 0; i < rs->nevents; i++) {
 		const struct hvpmu_sv_count *c = &rs->count[i];
@@ -126,7 +131,7 @@ static void print_json(FILE *f, const struct hvpmu_sv_backend *be, const struct 
 		snprintf(pc, sizeof pc, "%.2f", pcnt(c));
 		json_object_object_add(o, "counter-value", json_object_new_string(val));
 		json_object_object_add(o, "unit", json_object_new_string(""));
-		json_object_object_add(o, "event", json_object_new_string(rs->name[i]));
+		json_object_object_add(o, "event", json_object_new_string(NAME(i)));
 		json_object_object_add(o, "event-runtime", json_object_new_uint64(runtime_ns(c, rs->clock_hz)));
 		json_object_object_add(o, "pcnt-running", json_object_new_double_s(pcnt(c), pc));
 		snprintf(mv, sizeof mv, "%f", ipc);
@@ -142,9 +147,9 @@ void print_stat(FILE *f, enum out_format fmt, const char *sep, const char *cmdli
 		const struct run_times *t)
 {
 	switch (fmt) {
-	case OUT_CSV: print_csv(f, sep, be, ev, rs); break;
-	case OUT_JSON: print_json(f, be, ev, rs); break;
-	default: print_table(f, cmdline, be, ev, rs, t); break;
+	case OUT_CSV: print_csv(f, sep, be, ev, rs, NULL); break;
+	case OUT_JSON: print_json(f, be, ev, rs, NULL); break;
+	default: print_table(f, cmdline, be, ev, rs, NULL, t); break;
 	}
 }
 
@@ -173,6 +178,54 @@ void print_stat_model(FILE *f, enum out_format fmt, const char *sep, const char 
 						      .running = rs->tick ? rs->tick : 1 };
 	}
 	print_stat(f, fmt, sep, cmdline, NULL, NULL, &m, t);
+}
+
+int stat_model_index(const char *name, size_t len)
+{
+	for (unsigned i = 0; i < sizeof model_names / sizeof model_names[0]; i++)
+		if (strlen(model_names[i]) == len && strncmp(model_names[i], name, len) == 0)
+			return (int)i;
+	return -1;
+}
+
+const char *stat_model_name(unsigned i)
+{
+	return i < sizeof model_names / sizeof model_names[0] ? model_names[i] : NULL;
+}
+
+void print_stat_power(FILE *f, enum out_format fmt, const char *sep, const char *cmdline, const struct stat_result *rs,
+		      const struct run_times *t, const struct stat_power_item *items, unsigned nitems)
+{
+	static struct stat_result m; /* (one tool call per process) */
+	static const char *names[HVPMU_SV_MAX_EVENTS];
+	uint64_t ran = rs->tick ? rs->tick : 1;
+
+	m = *rs;
+	m.nevents = 0;
+	for (unsigned k = 0; k < nitems && m.nevents < HVPMU_SV_MAX_EVENTS; k++) {
+		const struct stat_power_item *it = &items[k];
+		struct hvpmu_sv_count *c = &m.count[m.nevents];
+		uint64_t v;
+
+		if (it->gpci >= 0) {
+			const struct stat_gpci *g = (unsigned)it->gpci < rs->ngpci ? &rs->gpci[it->gpci] : NULL;
+
+			/* counted the whole run, as the model's counts */
+			*c = (struct hvpmu_sv_count){ .supported = g && g->supported, .raw = g ? g->value : 0,
+						      .enabled = ran, .running = ran };
+			c->scaled = (double)c->raw;
+		} else {
+			v = it->model ? rs->generic[it->model - 1] : rs->retired;
+			*c = (struct hvpmu_sv_count){ .supported = 1, .raw = v, .scaled = (double)v, .enabled = ran,
+						      .running = ran };
+		}
+		names[m.nevents++] = it->name;
+	}
+	switch (fmt) {
+	case OUT_CSV: print_csv(f, sep, NULL, NULL, &m, names); break;
+	case OUT_JSON: print_json(f, NULL, NULL, &m, names); break;
+	default: print_table(f, cmdline, NULL, NULL, &m, names, t); break;
+	}
 }
 
 /* Process k's share of event i as a count of the totals' kind. */

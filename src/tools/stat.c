@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <hvpmu/gpci.h>
 #include <hvpmu/supervisor.h>
 #include "output.h"
 #include "tools.h"
@@ -25,6 +26,7 @@ static int usage(FILE *f)
 
 	fprintf(f, "usage: hvpmu stat [-e EVENT,...] [-f] [-x SEP | -j] [-o FILE] -- PROGRAM [ARGS]\n"
 		   "  -e, --event LIST     events: the platform's names (hvpmu list), perf aliases, raw; :u :k :h\n"
+		   "                       (-p power: hv_gpci/NAME,PARAM=N/ or hv_gpci/request=R,...,length=L/)\n"
 		   "  -x, --field-separator SEP   CSV output (perf stat field order)\n"
 		   "  -j, --json-output    JSON lines with perf stat's keys\n"
 		   "  -o, --output FILE    write counts to FILE instead of stderr\n"
@@ -60,6 +62,68 @@ static int parse_u64(const char *s, uint64_t max, uint64_t *out)
 	if (errno || !*s || *end || *s == '-' || v > max)
 		return -1;
 	*out = v;
+	return 0;
+}
+
+/* `-e` on a platform without a CPU counter driver whose machine has a
+ * PAPR CEC (power): hv_gpci events (hvpmu/gpci.h, perf's syntax) and the
+ * model's counts by name, in the list's order.  0, or -1 with a one-line
+ * reason in err. */
+#define POWER_NAME_MAX 256
+static int parse_power_list(const char *platform, const char *list, struct stat_request *rq,
+			    struct stat_power_item *items, char (*names)[POWER_NAME_MAX], unsigned *nitems, char *err,
+			    size_t n)
+{
+	const char *p = list;
+
+	while (*p) {
+		struct stat_power_item *it = &items[*nitems];
+		size_t len;
+
+		if (*nitems == HVPMU_SV_MAX_EVENTS) {
+			snprintf(err, n, "too many events (at most %u)", HVPMU_SV_MAX_EVENTS);
+			return -1;
+		}
+		if (strncmp(p, HVPMU_GPCI_EVENT_PMU, strlen(HVPMU_GPCI_EVENT_PMU)) == 0) {
+			if (rq->ngpci == STAT_MAX_GPCI) {
+				snprintf(err, n, "too many hv_gpci events (at most %u)", STAT_MAX_GPCI);
+				return -1;
+			}
+			if (hvpmu_gpci_event_parse(p, &rq->gpci[rq->ngpci], &len, err, n))
+				return -1;
+			if (p[len] && p[len] != ',') {
+				snprintf(err, n, "hv_gpci event '%.*s': unexpected '%c' after its closing '/'",
+					 (int)(len > 96 ? 96 : len), p, p[len]);
+				return -1;
+			}
+			it->gpci = (int)rq->ngpci++;
+		} else {
+			int m;
+
+			len = strcspn(p, ",");
+			if ((m = stat_model_index(p, len)) < 0) {
+				snprintf(err, n, "platform %s has no CPU counter driver: event '%.*s' is neither an "
+					 "hv_gpci/.../ event nor a model count (instructions:u, loads:u, ...)", platform,
+					 (int)(len > 96 ? 96 : len), p);
+				return -1;
+			}
+			it->gpci = -1;
+			it->model = (unsigned)m;
+		}
+		if (len == 0 || len >= POWER_NAME_MAX) {
+			snprintf(err, n, "%s event in '%.96s'", len ? "an overlong" : "an empty", list);
+			return -1;
+		}
+		memcpy(names[*nitems], p, len);
+		names[*nitems][len] = 0;
+		it->name = names[*nitems];
+		++*nitems;
+		p += len;
+		if (*p == ',' && !*++p) {
+			snprintf(err, n, "an empty event at the end of '%.96s'", list);
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -105,7 +169,9 @@ int cmd_stat(int argc, char **argv)
 	const char *md_file = NULL, *service = NULL, *guest = NULL;
 	struct hvpmu_md md;
 	const char *lists[MAX_EVENT_LISTS];
-	unsigned nlists = 0;
+	unsigned nlists = 0, npower = 0;
+	static struct stat_power_item power_items[HVPMU_SV_MAX_EVENTS];
+	static char power_names[HVPMU_SV_MAX_EVENTS][POWER_NAME_MAX];
 	uint64_t v;
 	FILE *out = stderr;
 
@@ -193,15 +259,30 @@ int cmd_stat(int argc, char **argv)
 	if (service ? tool_service_md("hvpmu stat", service, guest, platform_given || md_file, &rq, &md, NULL)
 		    : tool_load_md("hvpmu stat", md_file, platform_given, &rq, &md, NULL))
 		return EXIT_USAGE;
-	/* no CPU counter driver (power): the model's own counts, no events */
-	if (!(be = hvpmu_sv_backend_of(md.platform)) && (have_events || per_process)) {
+	/* no CPU counter driver (power): the model's own counts; -e only
+	 * for hv_gpci events and the model's counts by name, on a machine
+	 * with a PAPR CEC, in one emulator */
+	if (!(be = hvpmu_sv_backend_of(md.platform)) && (per_process || (have_events && !md.cec.nchips))) {
 		fprintf(stderr, "hvpmu stat: platform %s has no CPU counter driver: no -e%s (without them, the "
 			"model's instruction counts)\n", rq.platform, per_process ? " or --per-process" : "");
 		return EXIT_USAGE;
 	}
+	if (!be && have_events && (service || rq.follow)) {
+		fprintf(stderr, "hvpmu stat: platform %s: -e (hv_gpci events) counts a program in one emulator, "
+			"not with -a, --service or -f\n", rq.platform);
+		return EXIT_USAGE;
+	}
+	for (unsigned i = 0; !be && i < nlists; i++)
+		if (parse_power_list(rq.platform, lists[i], &rq,
+				     power_items, power_names, &npower, err, sizeof err)) {
+			for (char *q = err; *q; q++) /* the list quoted: one line */
+				*q = (unsigned char)*q < 0x20 ? '?' : *q;
+			fprintf(stderr, "hvpmu stat: %s\n", err);
+			return EXIT_USAGE;
+		}
 	if (be && !have_events)
 		lists[nlists++] = hvpmu_sv_backend_desc(be)->default_events;
-	for (unsigned i = 0; i < nlists; i++)
+	for (unsigned i = 0; be && i < nlists; i++)
 		if (hvpmu_sv_parse_events(be, lists[i], rq.ev, &rq.nevents, HVPMU_SV_MAX_EVENTS, err, sizeof err)) {
 			fprintf(stderr, "hvpmu stat: %s\n", err);
 			return EXIT_USAGE;
@@ -216,12 +297,19 @@ int cmd_stat(int argc, char **argv)
 	rc = service ? monitor_guest("hvpmu stat", &rq, argc - optind, argv + optind, &rs, &t, &ok)
 		     : run_guest("hvpmu stat", &rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
 	if (ok) {
-		if (!be)
+		if (!be && npower)
+			print_stat_power(out, fmt, sep, cmdline, &rs, &t, power_items, npower);
+		else if (!be)
 			print_stat_model(out, fmt, sep, cmdline, &rs, &t);
 		else if (per_process)
 			print_stat_per_process(out, fmt, sep, cmdline, &rs, &t);
 		else
 			print_stat(out, fmt, sep, cmdline, be, rq.ev, &rs, &t);
+		for (unsigned i = 0; i < npower; i++) /* as perf: the event <not supported>, the reason */
+			if (power_items[i].gpci >= 0 && (unsigned)power_items[i].gpci < rs.ngpci &&
+			    !rs.gpci[power_items[i].gpci].supported)
+				fprintf(stderr, "hvpmu stat: %s: the hypervisor refused H_GetPerformanceCounterInfo (%s)\n",
+					power_items[i].name, hvpmu_gpci_status_name(rs.gpci[power_items[i].gpci].status));
 		if (rs.hv_status) /* e.g. ENOACCESS: the description gives no perfctraccess */
 			fprintf(stderr, "hvpmu stat: the hypervisor refused the counters (%s)\n",
 				hvpmu_sv_status_name(rs.hv_status));

@@ -688,8 +688,10 @@ static void halt(struct hvpmu_session *s, int sig)
 		}
 	report_prefetches(s);
 	md_read(s, 1);
-	/* hv_gpci: the last instructions accounted, the counts read */
-	run_dispatcher(s);
+	/* hv_gpci: the last instructions accounted, the machine idle (work the
+	 * dispatcher held back dispatched), the counts read */
+	if (s->own_dispatch)
+		hvpmu_machine_dispatch(s->m, UINT64_MAX);
 	if (s->gpci_begun)
 		gpci_read(s, 1);
 	publish(s, sig ? STAT_END_SIGNAL : STAT_END_EXIT, sig);

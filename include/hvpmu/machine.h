@@ -469,10 +469,13 @@ enum hvpmu_os_event {
 	HVPMU_OS_THREAD_EXIT = 3,  /* the thread on `strand` ended */
 	HVPMU_OS_HALT = 4,         /* the program ended; every strand's activity is reported;
 				    * `num`: 0 if it exited, else the signal that ended it */
+	HVPMU_OS_PROCESS_EXIT = 5, /* process `process` is gone (its image ended: every thread's
+				    * records ran); `strand`: one of its guest's, for routing */
 };
 /* `process` numbers the guest process whose thread it is: 0 in a run of
  * one program in its own emulator; 1, 2, ... for the processes the
- * service hosts (docs/service.md), at most HVPMU_CTX_MAX. */
+ * service hosts (docs/service.md), numbered without end (their MMU
+ * contexts are recycled: hvpmu_machine_context_alloc). */
 struct hvpmu_os_call {
 	enum hvpmu_os_event ev;
 	uint32_t strand;
@@ -554,6 +557,23 @@ int hvpmu_machine_map_large(struct hvpmu_machine *m, uint64_t va, uint64_t len, 
  * (the guest OS switches it at dispatch).  Returns 0, HVPMU_ERANGE
  * (strand) or HVPMU_EINVAL (ctx 0 or above HVPMU_CTX_MAX). */
 int hvpmu_machine_set_user_context(struct hvpmu_machine *m, uint32_t strand, uint32_t ctx);
+/*
+ * The guest OS's MMU contexts for the processes it runs (a service runs
+ * any number of processes over time, at most HVPMU_CTX_MAX at once:
+ * docs/service.md "Address spaces").  hvpmu_machine_context_alloc: the
+ * lowest free context (1..HVPMU_CTX_MAX) into *ctx, now in use; 0 or
+ * HVPMU_EFULL.  hvpmu_machine_context_free: its process is gone: every
+ * strand's TLBs forget the context (tlb demap), its frames and TSBs go
+ * back to the modeled physical memory for the pages of later processes
+ * (last freed, first reused), its page layout is forgotten, and it is
+ * free again; 0, HVPMU_EINVAL (not in use), HVPMU_ENOMEM (some of its
+ * memory is not reused).  A run of one program never calls them (it
+ * runs in context HVPMU_CTX_USER).  Single-threaded like the machine.
+ */
+int hvpmu_machine_context_alloc(struct hvpmu_machine *m, uint32_t *ctx);
+int hvpmu_machine_context_free(struct hvpmu_machine *m, uint32_t ctx);
+/* Bytes of modeled physical memory given back and not yet reused. */
+uint64_t hvpmu_machine_phys_free(const struct hvpmu_machine *m);
 /* hvpmu_machine_map_large in context ctx (hvpmu_machine_map_large: in
  * HVPMU_CTX_USER). */
 int hvpmu_machine_map_large_ctx(struct hvpmu_machine *m, uint32_t ctx, uint64_t va, uint64_t len, uint64_t bytes);

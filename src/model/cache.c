@@ -83,3 +83,44 @@ int cache_invalidate_line(struct cache *c, uint64_t line)
 	}
 	return 0;
 }
+
+uint64_t cache_drop_ranges(struct cache *c, const uint64_t *lo, const uint64_t *hi, size_t n)
+{
+	uint64_t dropped = 0;
+
+	if (!c->sets || !n)
+		return 0;
+	for (uint64_t set = 0; set < c->sets; set++) {
+		uint64_t *t = &c->tag[(size_t)set << c->set_shift];
+		uint32_t keep = 0;
+
+		for (uint32_t w = 0; w < c->ways; w++) {
+			uint64_t key = t[w] & KEY_MASK, a;
+			size_t l = 0, h = n;
+
+			if (key) {
+				a = (key - 1) << c->line_shift;
+				while (l < h) { /* the last range starting at or below a */
+					size_t mid = l + (h - l) / 2;
+
+					if (lo[mid] <= a)
+						l = mid + 1;
+					else
+						h = mid;
+				}
+				if (l && a < hi[l - 1]) {
+					if (c->mru_key == key)
+						c->mru_key = 0;
+					dropped++;
+					continue;
+				}
+			}
+			t[keep++] = t[w]; /* (order kept: MRU first; invalid ways go last) */
+		}
+		for (uint32_t w = keep; w < c->ways; w++)
+			t[w] = 0;
+	}
+	if (dropped)
+		c->version++;
+	return dropped;
+}

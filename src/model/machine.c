@@ -245,6 +245,7 @@ int hvpmu_machine_os_event(struct hvpmu_machine *m, const struct hvpmu_os_call *
 		return HVPMU_OK;
 	case HVPMU_OS_THREAD_EXIT:
 	case HVPMU_OS_HALT:
+	case HVPMU_OS_PROCESS_EXIT:
 		os_call(m, c);
 		return HVPMU_OK;
 	default:
@@ -583,6 +584,102 @@ int hvpmu_machine_set_user_context(struct hvpmu_machine *m, uint32_t strand, uin
 	m->s[strand].user_ctx = ctx;
 	return HVPMU_OK;
 }
+
+/* The physical blocks a freed context gave back (hvpmu_machine_context_free). */
+struct freed {
+	struct range { uint64_t lo, hi; } *r;
+	uint64_t *lo, *hi;
+	size_t n, cap;
+	int nomem;
+};
+
+static void on_freed(void *arg, uint64_t pa, uint64_t bytes)
+{
+	struct freed *f = arg;
+
+	if (f->n == f->cap) {
+		size_t cap = f->cap ? 2 * f->cap : 64;
+		struct range *r = realloc(f->r, cap * sizeof *r);
+		uint64_t *lo = r ? realloc(f->lo, cap * sizeof *lo) : NULL;
+		uint64_t *hi = lo ? realloc(f->hi, cap * sizeof *hi) : NULL;
+
+		if (r)
+			f->r = r;
+		if (lo)
+			f->lo = lo;
+		if (!r || !lo || !hi) {
+			f->nomem = 1;
+			return;
+		}
+		f->hi = hi;
+		f->cap = cap;
+	}
+	f->r[f->n++] = (struct range){ pa, pa + bytes };
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+	const struct range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+int hvpmu_machine_context_alloc(struct hvpmu_machine *m, uint32_t *ctx)
+{
+	for (uint32_t c = 1; c <= HVPMU_CTX_MAX; c++)
+		if (!m->ctx_used[c]) {
+			m->ctx_used[c] = 1;
+			*ctx = c;
+			return HVPMU_OK;
+		}
+	return HVPMU_EFULL;
+}
+
+int hvpmu_machine_context_free(struct hvpmu_machine *m, uint32_t ctx)
+{
+	if (ctx == 0 || ctx > HVPMU_CTX_MAX || !m->ctx_used[ctx])
+		return HVPMU_EINVAL;
+	for (uint32_t k = 0; k < m->nstrands; k++) {
+		struct strand *s = &m->s[k];
+
+		tlb_demap_context(s->itlb, ctx);
+		tlb_demap_context(s->dtlb, ctx);
+		s->ipage_vpn = UINT64_MAX; /* the fetch page shortcut may be the context's */
+		if (s->user_ctx == ctx) { /* (no thread of it runs any more) */
+			s->user_ctx = USER_CTX;
+			if (s->ctx == ctx)
+				s->ctx = USER_CTX;
+		}
+	}
+	m->ctx_used[ctx] = 0;
+	{ /* its memory goes back cold: the caches drop its lines (no write-back:
+	     the data is dead), so a later process's counts do not depend on
+	     which frames it gets (docs/service.md "Address spaces") */
+		struct freed fr = { 0 };
+		int rc = tlb_mmu_free_context(m->mmu, ctx, on_freed, &fr);
+
+		if (fr.n && !fr.nomem) {
+			qsort(fr.r, fr.n, sizeof *fr.r, cmp_range);
+			for (size_t i = 0; i < fr.n; i++) {
+				fr.lo[i] = fr.r[i].lo;
+				fr.hi[i] = fr.r[i].hi;
+			}
+			for (uint32_t c = 0; c < m->ncores; c++) {
+				cache_drop_ranges(&m->cores[c].l1i, fr.lo, fr.hi, fr.n);
+				cache_drop_ranges(&m->cores[c].l1d, fr.lo, fr.hi, fr.n);
+				cache_drop_ranges(&m->cores[c].l2, fr.lo, fr.hi, fr.n);
+			}
+			for (uint32_t c = 0; c < m->md.chips; c++)
+				cache_drop_ranges(&m->l3[c], fr.lo, fr.hi, fr.n);
+		}
+		free(fr.r);
+		free(fr.lo);
+		free(fr.hi);
+		return rc ? rc : fr.nomem ? HVPMU_ENOMEM : HVPMU_OK;
+	}
+}
+
+uint64_t hvpmu_machine_phys_free(const struct hvpmu_machine *m) { return tlb_mmu_phys_free(m->mmu); }
 
 int machine_kernel_map(struct hvpmu_machine *m, uint64_t va, uint64_t len, unsigned code)
 {

@@ -169,6 +169,8 @@ struct hvpmu_machine {
 	 * (coherent_miss(); NULL on one chip) */
 	struct dispatch *disp;
 	uint64_t *xfer;
+	/* MMU contexts in use (hvpmu_machine_context_alloc), by number */
+	uint8_t ctx_used[HVPMU_CTX_MAX + 1];
 };
 
 /* UltraSPARC T1 memory system (docs/t1-platform.md): 4 DRAM channels, one

@@ -390,6 +390,15 @@ struct frame {
 	uint32_t key; /* 0 = empty */
 };
 
+/* Physical blocks given back (tlb_mmu_free_context), by size: every block
+ * is a power of two aligned to its size (frame groups, pages, TSBs), so a
+ * free block serves the next request of its size as is (no coalescing). */
+#define PHYS_SIZE_CLASSES 64
+struct phys_free {
+	uint64_t *pa;
+	uint32_t n, cap;
+};
+
 struct tlb_mmu {
 	struct tlb_mmu_config cfg;
 	uint64_t next; /* first unassigned physical address */
@@ -397,6 +406,8 @@ struct tlb_mmu {
 	struct frame *f;
 	uint64_t fcap, fcount;
 	struct space *sp[TLB_NCTX];
+	struct phys_free free[PHYS_SIZE_CLASSES]; /* by log2 of the size */
+	uint64_t freed;  /* bytes in the free lists */
 };
 
 static int tsb_entries_ok(uint32_t n)
@@ -464,6 +475,8 @@ void tlb_mmu_destroy(struct tlb_mmu *m)
 		return;
 	for (uint32_t c = 0; c < TLB_NCTX; c++)
 		space_free(m->sp[c]);
+	for (unsigned k = 0; k < PHYS_SIZE_CLASSES; k++)
+		free(m->free[k].pa);
 	free(m->f);
 	free(m);
 }
@@ -483,10 +496,19 @@ uint64_t tlb_mmu_phys_next(const struct tlb_mmu *m)
 	return m->next;
 }
 
-/* Carve `size` bytes aligned to `align` (a power of two) from the range. */
+/* Carve `size` bytes aligned to `align` (a power of two) from the range:
+ * a block of that size given back before (last in, first out), else the
+ * first unassigned address. */
 static int phys_alloc(struct tlb_mmu *m, uint64_t size, uint64_t align, uint64_t *pa)
 {
 	uint64_t p;
+	unsigned k = (unsigned)__builtin_ctzll(size);
+
+	if (size == align && !(size & (size - 1)) && m->free[k].n) {
+		*pa = m->free[k].pa[--m->free[k].n];
+		m->freed -= size;
+		return HVPMU_OK;
+	}
 
 	if (m->next > UINT64_MAX - (align - 1))
 		return HVPMU_EFULL;
@@ -776,6 +798,95 @@ int tlb_mmu_tsb_base(struct tlb_mmu *m, uint32_t ctx, unsigned i, uint64_t *pa)
 		return HVPMU_ERANGE;
 	*pa = s->tsb[i].pa;
 	return HVPMU_OK;
+}
+
+/* Give a block of `size` (a power of two, aligned) back. */
+static int phys_free(struct tlb_mmu *m, uint64_t pa, uint64_t size)
+{
+	struct phys_free *fl = &m->free[__builtin_ctzll(size)];
+
+	if (fl->n == fl->cap) {
+		uint32_t cap = fl->cap ? 2 * fl->cap : 64;
+		uint64_t *np = realloc(fl->pa, cap * sizeof *np);
+
+		if (!np)
+			return HVPMU_ENOMEM;
+		fl->pa = np;
+		fl->cap = cap;
+	}
+	fl->pa[fl->n++] = pa;
+	m->freed += size;
+	return HVPMU_OK;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int tlb_mmu_free_context(struct tlb_mmu *m, uint32_t ctx, tlb_freed_fn freed, void *arg)
+{
+	struct space *s;
+	struct frame *f;
+	uint64_t *blocks, nb = 0, g;
+	int rc = HVPMU_OK;
+
+	if (!m || ctx == 0 || ctx >= TLB_NCTX)
+		return HVPMU_EINVAL;
+	g = m->cfg.frame_group > TLB_PAGE_SIZE(0) ? m->cfg.frame_group : TLB_PAGE_SIZE(0);
+	/* the context's frames: out of the table (rebuilt without them), their
+	 * blocks (a frame group's pages share one) back to the free lists */
+	if (!(f = calloc(m->fcap, sizeof *f)) || !(blocks = malloc((m->fcount + 1) * sizeof *blocks))) {
+		free(f);
+		return HVPMU_ENOMEM;
+	}
+	for (uint64_t i = 0; i < m->fcap; i++) {
+		const struct frame *e = &m->f[i];
+		unsigned code;
+
+		if (!e->key)
+			continue;
+		if ((e->key & (TLB_NCTX - 1)) != ctx) {
+			*frame_slot(f, m->fcap, e->va, e->key) = *e;
+			continue;
+		}
+		code = (e->key >> FRAME_KEY_CODE_SHIFT) & 7u;
+		blocks[nb++] = code == 0 ? (e->pa & ~(g - 1)) | 1u : e->pa | (uint64_t)(code + 1) << 1;
+		m->fcount--;
+	}
+	free(m->f);
+	m->f = f;
+	/* each block once: a base page's group (tag 1) or a large page (tag code + 1 << 1) */
+	qsort(blocks, nb, sizeof *blocks, cmp_u64);
+	for (uint64_t i = 0; i < nb && !rc; i++) {
+		uint64_t b = blocks[i], size;
+
+		if (i && blocks[i - 1] == b)
+			continue;
+		size = b & 1 ? g : TLB_PAGE_SIZE((unsigned)((b & 0x1F) >> 1) - 1);
+		rc = phys_free(m, b & ~UINT64_C(0x1F), size);
+		if (freed)
+			freed(arg, b & ~UINT64_C(0x1F), size);
+	}
+	free(blocks);
+	/* its address space: page layout and TSBs (their memory back too) */
+	if ((s = m->sp[ctx])) {
+		for (unsigned i = 0; i < s->ntsb && !rc; i++) {
+			rc = phys_free(m, s->tsb[i].pa, (uint64_t)s->tsb[i].entries * TLB_TSB_ENTRY_BYTES);
+			if (freed)
+				freed(arg, s->tsb[i].pa, (uint64_t)s->tsb[i].entries * TLB_TSB_ENTRY_BYTES);
+		}
+		space_free(s);
+		m->sp[ctx] = NULL;
+	}
+	return rc;
+}
+
+uint64_t tlb_mmu_phys_free(const struct tlb_mmu *m)
+{
+	return m->freed;
 }
 
 /* ---- tablewalk ---------------------------------------------------------- */

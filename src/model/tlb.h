@@ -335,6 +335,18 @@ int tlb_mmu_translate(struct tlb_mmu *m, uint32_t ctx, uint64_t va, uint64_t *pa
 int tlb_mmu_tsb_base(struct tlb_mmu *m, uint32_t ctx, unsigned i, uint64_t *pa);
 /* Frames assigned so far, and the first unassigned physical address. */
 uint64_t tlb_mmu_frames(const struct tlb_mmu *m);
+/*
+ * Context `ctx` (1..TLB_NCTX-1) is gone (its process ended): its frames
+ * and TSBs go back to the modeled physical memory (the next pages and
+ * TSBs of any context get them, last freed first), its page layout is
+ * forgotten; the TLBs are the caller's to demap (tlb_demap_context).
+ * freed (if not NULL) is called for every physical block given back.
+ * 0, HVPMU_EINVAL, HVPMU_ENOMEM (nothing lost: retry).  Bytes free for
+ * reuse: tlb_mmu_phys_free.
+ */
+typedef void (*tlb_freed_fn)(void *arg, uint64_t pa, uint64_t bytes);
+int tlb_mmu_free_context(struct tlb_mmu *m, uint32_t ctx, tlb_freed_fn freed, void *arg);
+uint64_t tlb_mmu_phys_free(const struct tlb_mmu *m);
 uint64_t tlb_mmu_phys_next(const struct tlb_mmu *m);
 
 /* ---- an access -------------------------------------------------------- */

@@ -422,7 +422,7 @@ int hvpmu_remote_attach(struct hvpmu_remote *r, const void *hello, size_t n, int
 		snprintf(why, sizeof why, "the machine has no guest %.32s", h.guest);
 		return refuse(welcome, welcome_len, wlen, ENOENT, why);
 	}
-	if (r->nproc >= HVPMU_CTX_MAX)
+	if (r->live >= HVPMU_CTX_MAX) /* (contexts of ended images are free again) */
 		return refuse(welcome, welcome_len, wlen, EAGAIN, "the machine has no MMU context left for a process");
 	if (r->nproc == r->cap) {
 		uint32_t cap = r->cap ? 2 * r->cap : 16;
@@ -821,6 +821,13 @@ static void proc_end(struct hvpmu_remote *r, struct rproc *p, int sig)
 	p->ended = 1;
 	r->live--;
 	area_release(p);
+	{ /* its guest OS frees what the process held (its MMU context) */
+		const struct hvpmu_md *md = hvpmu_machine_md(r->m);
+		struct hvpmu_os_call c = { .ev = HVPMU_OS_PROCESS_EXIT, .process = p->num,
+					   .strand = p->guest < md->nguests ? md->guests[p->guest].first_strand : 0 };
+
+		hvpmu_machine_os_event(r->m, &c);
+	}
 	/* PAPR (no-op elsewhere): its last instructions accounted; when no
 	 * image runs any more, the machine's time runs on to its furthest
 	 * strand so that the work the dispatcher held back is dispatched */

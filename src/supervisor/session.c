@@ -57,13 +57,6 @@ struct strand_base {
 	uint64_t tick;
 };
 
-/* The MMU context of a guest process (hvpmu_os_call.process): the one
- * process of an in-process run has HVPMU_CTX_USER, the service's process
- * n has context n (docs/service.md "Address spaces"). */
-static uint32_t process_ctx(uint32_t process)
-{
-	return process ? process : HVPMU_CTX_USER;
-}
 
 struct hvpmu_session {
 	struct stat_request rq;
@@ -105,6 +98,8 @@ struct hvpmu_session {
 	uint8_t md_mem[MD_UBYTES];
 	/* hv_gpci events: the partition's OS as Linux's hv_gpci client */
 	int own_dispatch;               /* in-process: the session runs the PAPR dispatcher */
+	uint32_t *pctx;                 /* by process number: its MMU context (0: none yet) */
+	uint32_t npctx;
 	struct hvpmu_gpci_sys *gsys;    /* bound to the guest's partition (NULL: no hv_gpci events) */
 	int gpci_begun;                 /* the start values are read */
 	uint64_t gpci_start[STAT_MAX_GPCI];
@@ -440,6 +435,38 @@ static uint64_t machine_now(struct hvpmu_session *s)
 
 /* In-process: the hypervisor's dispatcher accounts what the strands ran
  * up to the machine's time (a no-op without a CEC). */
+/* The MMU context of guest process `process` (hvpmu_os_call.process):
+ * the one process of an in-process run has HVPMU_CTX_USER; a service's
+ * process gets a free one from the machine at first use and gives it back
+ * when it ends (process_exit; docs/service.md "Address spaces"). */
+static uint32_t process_ctx(struct hvpmu_session *s, uint32_t process)
+{
+	if (!process)
+		return HVPMU_CTX_USER;
+	if (process >= s->npctx) {
+		uint32_t n = process + 1 > 2 * s->npctx ? process + 1 : 2 * s->npctx;
+		uint32_t *np = realloc(s->pctx, n * sizeof *np);
+
+		if (!np)
+			return HVPMU_CTX_USER; /* (out of host memory: it shares the first context) */
+		memset(np + s->npctx, 0, (n - s->npctx) * sizeof *np);
+		s->pctx = np;
+		s->npctx = n;
+	}
+	if (!s->pctx[process] && hvpmu_machine_context_alloc(s->m, &s->pctx[process]))
+		return HVPMU_CTX_USER; /* (the service admits at most HVPMU_CTX_MAX live processes) */
+	return s->pctx[process];
+}
+
+/* Process `process` is gone: its context (TLB entries, frames, TSBs) is free. */
+static void process_exit(struct hvpmu_session *s, uint32_t process)
+{
+	if (process && process < s->npctx && s->pctx[process]) {
+		hvpmu_machine_context_free(s->m, s->pctx[process]);
+		s->pctx[process] = 0;
+	}
+}
+
 static void run_dispatcher(struct hvpmu_session *s)
 {
 	if (s->own_dispatch)
@@ -523,7 +550,7 @@ static void thread_start(struct hvpmu_session *s, uint32_t strand, uint32_t proc
 	st->started = 1;
 	st->running = 1;
 	st->process = process;
-	hvpmu_machine_set_user_context(s->m, strand, process_ctx(process));
+	hvpmu_machine_set_user_context(s->m, strand, process_ctx(s, process));
 	hvpmu_machine_resume(s->m, strand); /* a new thread starts at the machine's time */
 	st->next_sample = hvpmu_machine_tick(s->m, strand) + s->rq.sample_cycles;
 	if (strand == s->first && !s->monitor)
@@ -642,7 +669,7 @@ static void syscall_return(struct hvpmu_session *s, const struct hvpmu_os_call *
 	    (c->num == sc->fork || c->num == sc->vfork || (c->num == sc->clone && !(s->st[c->strand].sc_args[0] & 0x100))))
 		s->rs.untracked++;
 	if (c->num == s->st[c->strand].sc_num)
-		linux_mm_syscall(s->m, process_ctx(s->st[c->strand].process), sc, c->num, s->st[c->strand].sc_args, c->ret);
+		linux_mm_syscall(s->m, process_ctx(s, s->st[c->strand].process), sc, c->num, s->st[c->strand].sc_args, c->ret);
 	if ((c->num == sc->execve || c->num == sc->execveat) && !s->halted)
 		publish(s, STAT_END_NONE, 0); /* execve failed: the program goes on */
 }
@@ -715,6 +742,7 @@ void hvpmu_session_os_event(struct hvpmu_session *s, const struct hvpmu_os_call 
 	case HVPMU_OS_SYSRET: syscall_return(s, c); break;
 	case HVPMU_OS_THREAD_EXIT: thread_stop(s, c->strand); break;
 	case HVPMU_OS_HALT: halt(s, (int)c->num); break;
+	case HVPMU_OS_PROCESS_EXIT: process_exit(s, c->process); break;
 	}
 }
 
@@ -1060,6 +1088,7 @@ void hvpmu_session_destroy(struct hvpmu_session *s)
 	free(s->procs);
 	free(s->base);
 	free(s->proc_row);
+	free(s->pctx);
 	free(s->st);
 	free(s);
 }

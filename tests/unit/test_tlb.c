@@ -771,6 +771,48 @@ static void test_frame_group(void **state)
 	tlb_mmu_destroy(m);
 }
 
+/* A context freed (its process ended): its frames, groups, large pages and
+ * TSBs serve later contexts, nothing else's moves, and its layout is gone. */
+static void test_free_context(void **state)
+{
+	struct tlb_mmu_config c = tlb_chip_origin.mmu; /* frame groups of 16 KB */
+	struct tlb_mmu *m = new_mmu(&c);
+	uint64_t pa, keep, next, frames, first[8];
+
+	(void)state;
+	assert_int_equal(tlb_mmu_translate(m, CTX + 1, VA0, &keep, NULL), HVPMU_OK); /* another process */
+	for (unsigned i = 0; i < 8; i++) /* 8 base pages: 4 groups */
+		assert_int_equal(tlb_mmu_translate(m, CTX, VA0 + i * PG8K, &first[i], NULL), HVPMU_OK);
+	assert_int_equal(tlb_mmu_add_region(m, CTX, 0x40000000, 4u << 20, TLB_PGSZ_4M), HVPMU_OK);
+	assert_int_equal(tlb_mmu_translate(m, CTX, 0x40000000, &pa, NULL), HVPMU_OK);
+	next = tlb_mmu_phys_next(m);
+	frames = tlb_mmu_frames(m);
+	assert_true(tlb_mmu_phys_free(m) == 0);
+	assert_int_equal(tlb_mmu_free_context(m, CTX, NULL, NULL), HVPMU_OK);
+	assert_int_equal(tlb_mmu_frames(m), frames - 9);
+	/* 4 groups of 16 KB, a 4 MB page, the TSBs (TSB0 and TSB1 of the region) */
+	assert_true(tlb_mmu_phys_free(m) >= 4 * 16384 + (UINT64_C(4) << 20));
+	assert_int_equal(tlb_mmu_page_size(m, CTX, 0x40000000), TLB_PGSZ_8K); /* layout forgotten */
+	/* a new process in the context, as large: the memory given back
+	 * serves it all (the last freed first), none is carved */
+	for (unsigned i = 0; i < 8; i++)
+		assert_int_equal(tlb_mmu_translate(m, CTX, VA0 + 0x100000 + i * PG8K, &pa, NULL), HVPMU_OK);
+	assert_int_equal(tlb_mmu_add_region(m, CTX, 0x80000000, 4u << 20, TLB_PGSZ_4M), HVPMU_OK);
+	assert_int_equal(tlb_mmu_translate(m, CTX, 0x80000000, &pa, NULL), HVPMU_OK);
+	assert_true(tlb_mmu_phys_next(m) == next);
+	assert_true(tlb_mmu_phys_free(m) == 0);
+	/* one more process needs new memory */
+	assert_int_equal(tlb_mmu_translate(m, CTX + 2, VA0, &pa, NULL), HVPMU_OK);
+	assert_true(tlb_mmu_phys_next(m) > next);
+	/* the other process is untouched */
+	assert_int_equal(tlb_mmu_translate(m, CTX + 1, VA0, &pa, NULL), HVPMU_OK);
+	assert_true(pa == keep);
+	assert_int_equal(tlb_mmu_free_context(m, 0, NULL, NULL), HVPMU_EINVAL); /* the kernel's */
+	assert_int_equal(tlb_mmu_free_context(m, TLB_NCTX, NULL, NULL), HVPMU_EINVAL);
+	assert_int_equal(tlb_mmu_free_context(m, 77, NULL, NULL), HVPMU_OK); /* never used: nothing to do */
+	tlb_mmu_destroy(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -792,6 +834,7 @@ int main(void)
 		cmocka_unit_test(test_shared_tsb),
 		cmocka_unit_test(test_demap_range),
 		cmocka_unit_test(test_frame_group),
+		cmocka_unit_test(test_free_context),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -511,6 +511,9 @@ int hvpmu_machine_os_event(struct hvpmu_machine *m, const struct hvpmu_os_call *
  */
 void hvpmu_machine_dispatch(struct hvpmu_machine *m, uint64_t now);
 
+/* The machine's time: the furthest any strand's %tick has got (cycles). */
+uint64_t hvpmu_machine_now(struct hvpmu_machine *m);
+
 /* Modeled %tick of the strand, in cycles (all modes, and the time its
  * thread waited: hvpmu_machine_resume). */
 uint64_t hvpmu_machine_tick(struct hvpmu_machine *m, uint32_t strand);

@@ -448,6 +448,16 @@ int hvpmu_machine_add_cycles(struct hvpmu_machine *m, uint32_t strand, enum hvpm
 	return hvpmu_machine_sync(m, strand, NULL, NULL);
 }
 
+uint64_t hvpmu_machine_now(struct hvpmu_machine *m)
+{
+	uint64_t now = 0;
+
+	for (uint32_t k = 0; k < m->nstrands; k++)
+		if (tick_of(&m->s[k]) > now)
+			now = tick_of(&m->s[k]);
+	return now;
+}
+
 uint64_t hvpmu_machine_tick(struct hvpmu_machine *m, uint32_t strand)
 {
 	return strand < m->nstrands ? tick_of(&m->s[strand]) : 0;

@@ -81,17 +81,7 @@ static uint64_t now_ms(void)
 
 /* The machine's time: the furthest any strand has run (cycles).  The
  * quanta keep the strands that run within one quantum of it. */
-static uint64_t machine_now(struct service *sv)
-{
-	uint64_t now = 0;
-
-	for (uint32_t k = 0; k < sv->nstrands; k++) {
-		uint64_t t = hvpmu_machine_tick(sv->m, k);
-
-		now = t > now ? t : now;
-	}
-	return now;
-}
+static uint64_t machine_now(struct service *sv) { return hvpmu_machine_now(sv->m); }
 
 /* A standing machine's OS events go to the guest OS owning the strand
  * (the halt to every guest). */

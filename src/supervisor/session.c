@@ -421,17 +421,7 @@ static void on_overflow(void *ctx, unsigned event, const struct hvpmu_guest_trap
 /* ---- hv_gpci events (hvpmu/gpci.h) ---- */
 
 /* The machine's time: the furthest strand's %tick (cycles). */
-static uint64_t machine_now(struct hvpmu_session *s)
-{
-	uint64_t now = 0;
-
-	for (uint32_t k = 0; k < s->nstrands; k++) {
-		uint64_t t = hvpmu_machine_tick(s->m, k);
-
-		now = t > now ? t : now;
-	}
-	return now;
-}
+static uint64_t machine_now(struct hvpmu_session *s) { return hvpmu_machine_now(s->m); }
 
 /* In-process: the hypervisor's dispatcher accounts what the strands ran
  * up to the machine's time (a no-op without a CEC). */

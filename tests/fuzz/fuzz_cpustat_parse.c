@@ -29,30 +29,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* cpustat.c runs programs through run.c's run_guest(); parsing never does. */
-int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *md, int argc, char **argv,
-	      struct stat_result *rs, struct run_times *t, int *ok)
-{
-	(void)tool; (void)rq; (void)md; (void)argc; (void)argv; (void)rs; (void)t;
-	*ok = 0;
-	abort();
-}
-
-/* ... nor through serve.c's service monitor (--service is an option the
- * parser hands on untouched). */
-int tool_service_md(const char *tool, const char *service, const char *guest, int md_given, struct stat_request *rq,
-		    struct hvpmu_md *md, const struct hvpmu_sv_backend **be)
-{
-	(void)tool; (void)service; (void)guest; (void)md_given; (void)rq; (void)md; (void)be;
-	abort();
-}
-int monitor_guest(const char *tool, struct stat_request *rq, int argc, char **argv, struct stat_result *rs,
-		  struct run_times *t, int *ok)
-{
-	(void)tool; (void)rq; (void)argc; (void)argv; (void)rs; (void)t;
-	*ok = 0;
-	abort();
-}
+#include "fuzz_tool_stubs.h"
 
 static void check_set(const struct opts *o, const struct stat_request *rq, const struct set *st)
 {

@@ -267,9 +267,9 @@ int cmd_stat(int argc, char **argv)
 			"model's instruction counts)\n", rq.platform, per_process ? " or --per-process" : "");
 		return EXIT_USAGE;
 	}
-	if (!be && have_events && (service || rq.follow)) {
-		fprintf(stderr, "hvpmu stat: platform %s: -e (hv_gpci events) counts a program in one emulator, "
-			"not with -a, --service or -f\n", rq.platform);
+	if (!be && have_events && service) {
+		fprintf(stderr, "hvpmu stat: platform %s: -e (hv_gpci events) counts a program (and with -f its "
+			"process tree), not with -a or --service\n", rq.platform);
 		return EXIT_USAGE;
 	}
 	for (unsigned i = 0; !be && i < nlists; i++)

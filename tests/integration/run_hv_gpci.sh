@@ -93,6 +93,13 @@ env -i "$hv" stat -p power --md "$tmp/noright.json" -x';' -o "$tmp/auth.csv" -e 
 [ "$(wc -l < "$tmp/auth.err")" -eq 1 ] && grep -q "H_AUTHORITY" "$tmp/auth.err" ||
 	fail "no right: want one H_AUTHORITY line, got: $(cat "$tmp/auth.err")"
 
+# -f (the program in a service of the tool's own, the dispatcher per
+# quantum): the same counts
+env -i "$hv" stat -f -p power -x';' -o "$tmp/follow.csv" -e "instructions:u,$RL_INSNS" -- "$loop" > /dev/null 2> "$tmp/follow.err" ||
+	fail "-f: $(cat "$tmp/follow.err")"
+[ "$(val follow.csv "$RL_INSNS")" = "$(val follow.csv instructions:u)" ] && [ -n "$(val follow.csv "$RL_INSNS")" ] ||
+	{ cat "$tmp/follow.csv" >&2; fail "-f: run-latch instructions != instructions:u"; }
+
 # bad events: one line, status 129
 for e in 'hv_gpci/no_such_event,phys_processor_idx=0/' \
 	'hv_gpci/dispatch_timebase_by_processor_processor_time_in_timebase_cycles/' \

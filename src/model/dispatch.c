@@ -46,6 +46,7 @@ struct dispatch {
 	const struct hvpmu_cec *cec;
 	uint64_t tb_hz, clock_hz;
 	uint64_t tb;          /* timebase accounted up to */
+	uint64_t now;         /* the machine time (cycles) of the last run */
 	uint64_t win_end, win_len;
 	uint32_t nvps;
 	struct vp *vps;
@@ -423,6 +424,11 @@ static void run_links(struct dispatch *d, uint64_t seg)
 
 static void run_once(struct hvpmu_machine *m, struct dispatch *d, uint64_t now);
 
+uint64_t dispatch_time(const struct hvpmu_machine *m)
+{
+	return m->disp ? m->disp->now : 0;
+}
+
 void dispatch_run(struct hvpmu_machine *m, uint64_t now)
 {
 	struct dispatch *d = m->disp;
@@ -454,6 +460,18 @@ static void run_once(struct hvpmu_machine *m, struct dispatch *d, uint64_t now)
 {
 	const struct hvpmu_cec *cec = d->cec;
 	uint64_t tb, seg;
+
+	/* the strands sync by the next run (a quantum on) and every quantum
+	 * after: their %tick, by which the caller's quanta stop them, is fresh */
+	if (now > d->now) { /* (the period: the shortest step seen, the caller's quantum) */
+		if (!m->sync_period || now - d->now < m->sync_period)
+			m->sync_period = now - d->now;
+		m->sync_at = now + m->sync_period;
+		d->now = now;
+		for (uint32_t i = 0; i < m->nstrands; i++) /* (their next check by the new deadline) */
+			if (d->ds[i].vp != NO_PROC && time_of(&m->s[i]))
+				machine_schedule(m, &m->s[i]);
+	}
 
 	tb = to_tb(d, now);
 	if (tb < d->tb)

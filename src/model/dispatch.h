@@ -34,5 +34,8 @@ void dispatch_destroy(struct hvpmu_machine *m);
 /* Account everything since the previous call, up to the machine's
  * time `now` (cycles): see hvpmu_machine_dispatch(). */
 void dispatch_run(struct hvpmu_machine *m, uint64_t now);
+/* The machine time (cycles) of the last run (0: none yet): the time every
+ * running strand has reached; a strand held back is ahead of it. */
+uint64_t dispatch_time(const struct hvpmu_machine *m);
 
 #endif

@@ -302,6 +302,15 @@ void machine_schedule(struct hvpmu_machine *m, struct strand *s)
 		if (t < h)
 			h = t;
 	}
+	if (m->sync_period) { /* PAPR: by the dispatcher's next run, a period on if it is past */
+		uint64_t now = tick_of(s), at = m->sync_at, t;
+
+		if (at <= now)
+			at += ((now - at) / m->sync_period + 1) * m->sync_period;
+		t = (at - now + worst - 1) / worst;
+		if (t < h)
+			h = t;
+	}
 	s->act.next_check = h >= UINT64_MAX - base ? UINT64_MAX : base + h;
 	s->mev_watch = m->ops->mem_watch(s->pmu); /* mev_add(): what moves mem_refs */
 	h = m->ops->mem_headroom(s->pmu);
@@ -484,9 +493,16 @@ void hvpmu_machine_resume(struct hvpmu_machine *m, uint32_t strand)
 	if (strand >= m->nstrands)
 		return;
 	s = &m->s[strand];
-	for (uint32_t i = 0; i < m->nstrands; i++) /* chip_now moves with memory references only */
-		if (time_of(&m->s[i]) > now)
-			now = time_of(&m->s[i]);
+	if (m->disp && dispatch_time(m)) {
+		/* PAPR: the time every running strand has reached (the
+		 * dispatcher's), not the furthest strand's: one it holds back
+		 * waits ahead of it */
+		now = dispatch_time(m);
+	} else {
+		for (uint32_t i = 0; i < m->nstrands; i++) /* chip_now moves with memory references only */
+			if (time_of(&m->s[i]) > now)
+				now = time_of(&m->s[i]);
+	}
 	own = time_of(s);
 	if (own >= now)
 		return;

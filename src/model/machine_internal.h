@@ -169,6 +169,11 @@ struct hvpmu_machine {
 	 * (coherent_miss(); NULL on one chip) */
 	struct dispatch *disp;
 	uint64_t *xfer;
+	/* PAPR: the strands sync by this machine time (cycles), the end of
+	 * the dispatcher's next quantum, and every sync_period cycles after it
+	 * (0: no such deadline), so that their %tick, by which the service's
+	 * quanta stop them, is never more than a quantum stale (machine_schedule) */
+	uint64_t sync_at, sync_period;
 	/* MMU contexts in use (hvpmu_machine_context_alloc), by number */
 	uint8_t ctx_used[HVPMU_CTX_MAX + 1];
 };

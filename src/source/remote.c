@@ -234,8 +234,10 @@ int hvpmu_remote_create(struct hvpmu_machine *m, const struct hvpmu_isa *isa, ui
 	r->quantum = quantum;
 	r->qend = quantum;
 	/* without the memory model nothing of one strand reaches another's
-	 * counts: each thread runs as fast as its records come */
-	r->barrier = P.need_memory;
+	 * counts: each thread runs as fast as its records come; except on a
+	 * PAPR machine, whose hypervisor dispatches the strands by the
+	 * quanta (hvpmu_machine_dispatch: the barrier's time is the CEC's) */
+	r->barrier = P.need_memory || hvpmu_machine_md(m)->cec.nchips;
 	r->features = P.need_memory ? REMOTE_F_MEMORY : 0;
 	*out = r;
 	return HVPMU_OK;

@@ -14,13 +14,15 @@
 # programs end (issue 15's invariants):
 #   - per processor, PURR cycles <= the elapsed timebase;
 #   - the capped partition: consumed capped <= entitled, no uncapped
-#     cycles, and held to its entitlement (its elapsed share covers its
-#     run-latch cycles: entitled >= run cycles);
+#     cycles, and held to its entitlement: it runs through the others'
+#     run, so the elapsed time is about its work at 0.5 units (run-latch
+#     cycles <= entitled <= 1.2 x run-latch cycles);
 #   - donated cycles only from the donating dedicated partition, and
 #     they are the uncapped partition's cycles on its lent processor
 #     (uncapped >= donated > 0: the pool alone is full);
-#   - run-latch instructions of every partition = the program's retired
-#     instructions under hvpmu stat -p power, exactly;
+#   - run-latch instructions of every partition = its program's retired
+#     instructions under hvpmu stat -p power, exactly (the capped one
+#     compresses its input twice over: it runs through the others' run);
 #   - links: idle <= total = the elapsed timebase, and the X link between
 #     chips 0 and 1 carried lines (the uncapped partition runs on chip 1);
 #   - the samples taken while the programs ran never go backwards;
@@ -86,16 +88,24 @@ done
 awk -F, 'NR > 1 && $4 > 0 { n++ } END { exit n != 3 }' "$tmp/started.csv" || { cat "$tmp/started.csv" >&2; fail "the programs did not start"; }
 env -i "$hvpmu" gpci --service "$name" -r 0x20 -x, 0.1 > "$tmp/samples.csv" 3>&- 4>&- 5>&- &
 sampler=$!
-# (a pipe of 64 KB takes the 60 KB input at once)
-cat "$tmp/in" >&3
-cat "$tmp/in" >&4
-cat "$tmp/in" >&5
+# the capped partition compresses the input twice over: at half speed it
+# runs through the others' whole run (they need the pool at the same time)
+cat "$tmp/in" "$tmp/in" > "$tmp/in2"
+cat "$tmp/in" >&3 &
+writers=($!)
+cat "$tmp/in2" >&4 &
+writers+=($!)
+cat "$tmp/in" >&5 &
+writers+=($!)
 exec 3>&- 4>&- 5>&-
 for p in "${pids[@]}"; do wait "$p" || fail "a program failed"; done
+for p in "${writers[@]}"; do wait "$p" || true; done
 kill -INT "$sampler"
 wait "$sampler" || true
 for p in dedicated capped uncapped; do
-	gzip -dc "$tmp/$p.gz" | cmp -s - "$tmp/in" || fail "$p: output does not decompress to the input"
+	want=$tmp/in
+	[ "$p" != capped ] || want=$tmp/in2
+	gzip -dc "$tmp/$p.gz" | cmp -s - "$want" || fail "$p: output does not decompress to its input"
 done
 # the samples: a header, then per sample three lines stamped with its time; never backwards
 [ "$(head -n1 "$tmp/samples.csv" | cut -d, -f1)" = time ] || fail "samples: no time column"
@@ -107,7 +117,10 @@ env -i "$hvpmu" gpci --service "$name" -x, > "$tmp/final.csv"
 env -i "$hvpmu" stat -p power -x, -- "$gz" < "$tmp/in" 2> "$tmp/stat.csv" > /dev/null
 insns=$(awk -F, '$3 == "instructions:u" { print $1 }' "$tmp/stat.csv")
 [ -n "$insns" ] && [ "$insns" -gt 1000000 ] || { cat "$tmp/stat.csv" >&2; fail "no instruction count from hvpmu stat"; }
-awk -F, -v insns="$insns" '
+env -i "$hvpmu" stat -p power -x, -- "$gz" < "$tmp/in2" 2> "$tmp/stat2.csv" > /dev/null
+insns2=$(awk -F, '$3 == "instructions:u" { print $1 }' "$tmp/stat2.csv")
+[ -n "$insns2" ] && [ "$insns2" -gt "$insns" ] || { cat "$tmp/stat2.csv" >&2; fail "no instruction count for the capped input"; }
+awk -F, -v insns="$insns" -v insns2="$insns2" '
 	function bad(why) { print "FAIL: power_service: " why > "/dev/stderr"; failed = 1 }
 	$1 == "retrieve_hpmcx" && $2 == 0 { tb = $5 }
 	$1 == "dispatch_purr_by_processor" { purr[$2] = $3 }
@@ -122,10 +135,17 @@ awk -F, -v insns="$insns" '
 		if (cap["0x2"] + 0 > ent["0x2"] + 0) bad("capped partition beyond its entitlement")
 		if (unc["0x2"] + 0 != 0) bad("capped partition ran uncapped cycles")
 		if (ent["0x2"] + 0 < cyc["0x2"] * 0.98) bad("capped partition not held to its entitlement: entitled " ent["0x2"] " < run " cyc["0x2"])
+		# ... and no longer than that: it runs through, so the elapsed time is its
+		# work at its entitlement (0.5) plus the start of the programs
+		if (ent["0x2"] + 0 > cyc["0x2"] * 1.2) bad("capped partition held too long: entitled " ent["0x2"] " > 1.2 x run " cyc["0x2"])
 		if (don["0x2"] + don["0x3"] != 0) bad("a shared partition donated")
 		if (!(don["0x1"] > 0) || unc["0x3"] + 0 < don["0x1"] + 0) bad("donation: " don["0x1"] ", uncapped " unc["0x3"])
 		n = 0
-		for (p in ins) { n++; if (ins[p] != insns) bad("partition " p ": run-latch instructions " ins[p] " != " insns) }
+		for (p in ins) {
+			want = p == "0x2" ? insns2 : insns
+			n++
+			if (ins[p] != want) bad("partition " p ": run-latch instructions " ins[p] " != " want)
+		}
 		if (n != 3) bad(n " partitions")
 		for (c in xt) if (xi[c] + 0 > xt[c] + 0 || xt[c] != tb) bad("chip " c ": X link idle " xi[c] " total " xt[c])
 		for (c in at) if (ai[c] + 0 > at[c] + 0 || at[c] != tb) bad("chip " c ": A link idle " ai[c] " total " at[c])
@@ -150,4 +170,4 @@ for args in "--service nosuch-$$" "--service $name -p power" "0.5" "--service $n
 	env -i "$hvpmu" gpci $args > /dev/null 2> "$tmp/e" || rc=$?
 	[ "$rc" != 0 ] && [ "$(wc -l < "$tmp/e")" = 1 ] || { cat "$tmp/e" >&2; fail "'$args': exit $rc"; }
 done
-echo "power_service: ok ($insns instructions per partition)"
+echo "power_service: ok ($insns instructions in partitions 1 and 3, $insns2 in 2)"

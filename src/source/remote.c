@@ -1011,14 +1011,15 @@ uint64_t hvpmu_remote_run(struct hvpmu_remote *r, int force)
 		/* every running thread has reached the quantum's end (or the
 		 * grace period is over: force): the next quantum, or the first
 		 * one in which a thread with records to run is below its end */
-		hvpmu_machine_dispatch(r->m, r->qend); /* PAPR: the hypervisor's dispatcher, once per quantum */
 		if (ran) {
+			hvpmu_machine_dispatch(r->m, r->qend); /* PAPR: the hypervisor's dispatcher, once per quantum */
 			r->qend += r->quantum;
 		} else {
 			uint64_t min = runnable_min(r);
 
 			if (min == UINT64_MAX || min < r->qend) /* (below: it would have run) */
 				return total;
+			hvpmu_machine_dispatch(r->m, r->qend);
 			r->qend = (min / r->quantum + 1) * r->quantum;
 		}
 	}

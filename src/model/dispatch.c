@@ -324,8 +324,9 @@ static void run_shared(struct hvpmu_machine *m, struct dispatch *d)
 	/* what did not run waits: the VP is held back until its backlog can
 	 * run at the rate it gets (capped: entitlement / busy VPs, so
 	 * backlog x (1 - rate) / rate from now, and not before the next window
-	 * when this one's share is used up; uncapped with the pool full: its
-	 * backlog's own length), and is dispatched first next time */
+	 * when this one's share is used up; uncapped, the pool full now: its
+	 * backlog's own length, as the spare may come back within the window),
+	 * and is dispatched first next time */
 	for (uint32_t i = 0; i < d->nvps; i++) {
 		struct vp *v = &d->vps[i];
 		const struct hvpmu_cec_partition *pa = &cec->partitions[v->part];
@@ -346,7 +347,7 @@ static void run_shared(struct hvpmu_machine *m, struct dispatch *d)
 		v->backlog = v->demand - got;
 		if (!v->backlog)
 			continue;
-		if (pa->mode == HVPMU_CEC_MODE_CAPPED || v->uncapped == 0) {
+		if (pa->mode == HVPMU_CEC_MODE_CAPPED) {
 			uint64_t rate = nbusy[v->part] ? (uint64_t)pa->entitlement / nbusy[v->part] : pa->entitlement;
 
 			wait = rate >= HVPMU_CEC_PU || !rate

@@ -28,7 +28,9 @@
 #   - the samples taken while the programs ran never go backwards;
 #   - partition 2 (no right to see others) gets H_AUTHORITY for the
 #     CEC-wide requests and its own list for the others;
-#   - bad use: one line, non-zero exit.
+#   - bad use: one line, non-zero exit;
+#   - uncapped shares follow the weights (192:64: the heavy partition's
+#     uncapped cycles about 1.5x its capped ones, a second CEC).
 set -euo pipefail
 hvpmu=$1
 gz=$2
@@ -170,4 +172,62 @@ for args in "--service nosuch-$$" "--service $name -p power" "0.5" "--service $n
 	env -i "$hvpmu" gpci $args > /dev/null 2> "$tmp/e" || rc=$?
 	[ "$rc" != 0 ] && [ "$(wc -l < "$tmp/e")" = 1 ] || { cat "$tmp/e" >&2; fail "'$args': exit $rc"; }
 done
-echo "power_service: ok ($insns instructions in partitions 1 and 3, $insns2 in 2)"
+echo "power_service: invariants ok ($insns instructions in partitions 1 and 3, $insns2 in 2)"
+
+# Uncapped shares follow the weights: two uncapped partitions of 0.25
+# units, weights 192 and 64, on a pool of one processor (no lending: the
+# dedicated partition does not donate).  Each window the shares go first
+# (0.25 each), the spare half by weight 3:1: the heavy one's uncapped
+# cycles are about 1.5 times its capped ones (1.44 with the shares taken
+# at the window's start: docs/papr-dispatcher.md), 1.0 with equal
+# weights, 3.0 if it took all the spare.  The light one starts first,
+# with twice the input: it runs through the heavy one's whole life.
+kill -TERM "$srv"
+wait "$srv" || fail "serve exited with $?"
+procs=
+for p in $(seq 0 31); do
+	case $p in
+	0) st='"state": "dedicated", "owner": 1' ;;
+	1) st='"state": "shared"' ;;
+	*) st='"state": "unlicensed"' ;;
+	esac
+	procs="$procs${procs:+, }{ \"chip\": $((p / 8)), $st }"
+done
+cat > "$tmp/weights.json" << JSON
+{ "platform": "power",
+  "cec": { "dispatch_window_us": 100, "procs": [ $procs ],
+    "partitions": [
+      { "id": 1, "mode": "dedicated", "vps": 1, "collect_privileged": true },
+      { "id": 2, "mode": "uncapped", "entitlement": 0.25, "weight": 192 },
+      { "id": 3, "mode": "uncapped", "entitlement": 0.25, "weight": 64 } ] },
+  "guests": [
+    { "name": "d", "first_strand": 0, "nstrands": 4, "mblock": [ { "base": 0, "size": 67108864 } ] },
+    { "name": "heavy", "first_strand": 4, "nstrands": 4, "mblock": [ { "base": 0, "size": 67108864 } ] },
+    { "name": "light", "first_strand": 8, "nstrands": 4, "mblock": [ { "base": 0, "size": 67108864 } ] } ] }
+JSON
+env -i "$hvpmu" serve --md "$tmp/weights.json" --name "$name" 2> "$tmp/serve2.log" &
+srv=$!
+for _ in $(seq 100); do
+	grep -q "^hvpmu serve: service '$name'" "$tmp/serve2.log" && break
+	sleep 0.05
+done
+grep -q "^hvpmu serve: service '$name'" "$tmp/serve2.log" || { cat "$tmp/serve2.log" >&2; fail "weights: service did not start"; }
+env -i "$hvpmu" run --service "$name" --guest light -- "$gz" < "$tmp/in2" > "$tmp/light.gz" &
+light=$!
+for _ in $(seq 200); do
+	env -i "$hvpmu" gpci --service "$name" -r 0x30 -x, > "$tmp/started2.csv"
+	awk -F, '$3 == "0x3" && $4 > 0 { ok = 1 } END { exit !ok }' "$tmp/started2.csv" && break
+	sleep 0.02
+done
+env -i "$hvpmu" run --service "$name" --guest heavy -- "$gz" < "$tmp/in" > "$tmp/heavy.gz" || fail "weights: heavy failed"
+wait "$light" || fail "weights: light failed"
+env -i "$hvpmu" gpci --service "$name" -r 0x20 -x, > "$tmp/weights.csv"
+awk -F, '
+	$1 ~ /^entitled/ { cap[$3] = $5; unc[$3] = $6; don[$3] = $7 }
+	END {
+		r = cap["0x2"] > 0 ? unc["0x2"] / cap["0x2"] : 0
+		printf "weights: the heavy partition: uncapped / capped %.3f (want about 1.5)\n", r
+		if (r < 1.25 || r > 1.7) { print "FAIL: power_service: weights: heavy uncapped / capped " r > "/dev/stderr"; exit 1 }
+		if (don["0x1"] + don["0x2"] + don["0x3"] != 0) { print "FAIL: power_service: weights: a donation" > "/dev/stderr"; exit 1 }
+	}' "$tmp/weights.csv" || { cat "$tmp/weights.csv" >&2; exit 1; }
+echo "power_service: ok"

@@ -56,13 +56,18 @@ cd "$tmp"
 # start cannot carry it through the run (a burst within one window)
 sed 's/"cec": {/"cec": { "dispatch_window_us": 100,/' "$cec" > "$tmp/cec.json"
 grep -q dispatch_window_us "$tmp/cec.json" || fail "cannot set the window in $cec"
-env -i "$hvpmu" serve --md "$tmp/cec.json" --name "$name" 2> "$tmp/serve.log" &
-srv=$!
-for _ in $(seq 100); do
-	grep -q "^hvpmu serve: service '$name'" "$tmp/serve.log" && break
-	sleep 0.05
-done
-grep -q "^hvpmu serve: service '$name'" "$tmp/serve.log" || { cat "$tmp/serve.log" >&2; fail "service did not start"; }
+# start_service JSON LOG: hvpmu serve of that description as $name, in $srv
+start_service() {
+	env -i "$hvpmu" serve --md "$1" --name "$name" 2> "$2" &
+	srv=$!
+	for _ in $(seq 100); do
+		grep -q "^hvpmu serve: service '$name'" "$2" && return 0
+		sleep 0.05
+	done
+	cat "$2" >&2
+	fail "the service of $1 did not start"
+}
+start_service "$tmp/cec.json" "$tmp/serve.log"
 
 # before anything runs: every counter 0, the description's fields
 env -i "$hvpmu" gpci --service "$name" -r 0x30 -x, > "$tmp/zero.csv"
@@ -205,13 +210,7 @@ cat > "$tmp/weights.json" << JSON
     { "name": "heavy", "first_strand": 4, "nstrands": 4, "mblock": [ { "base": 0, "size": 67108864 } ] },
     { "name": "light", "first_strand": 8, "nstrands": 4, "mblock": [ { "base": 0, "size": 67108864 } ] } ] }
 JSON
-env -i "$hvpmu" serve --md "$tmp/weights.json" --name "$name" 2> "$tmp/serve2.log" &
-srv=$!
-for _ in $(seq 100); do
-	grep -q "^hvpmu serve: service '$name'" "$tmp/serve2.log" && break
-	sleep 0.05
-done
-grep -q "^hvpmu serve: service '$name'" "$tmp/serve2.log" || { cat "$tmp/serve2.log" >&2; fail "weights: service did not start"; }
+start_service "$tmp/weights.json" "$tmp/serve2.log"
 env -i "$hvpmu" run --service "$name" --guest light -- "$gz" < "$tmp/in2" > "$tmp/light.gz" &
 light=$!
 for _ in $(seq 200); do

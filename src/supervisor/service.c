@@ -141,7 +141,7 @@ static unsigned guest_index(const struct hvpmu_md *md, const char *guest)
 /* hvpmu gpci in guest `guest`: its OS makes the hcall, the reply goes back. */
 static void gpci(struct service *sv, int fd, const char *guest, const void *hello, size_t n)
 {
-	static struct hvpmu_remote_gpci a;
+	static struct hvpmu_remote_gpci a, out;
 	static struct hvpmu_gpci_reply r;
 	unsigned g = guest_index(hvpmu_machine_md(sv->m), guest);
 	uint32_t args[3];
@@ -161,7 +161,7 @@ static void gpci(struct service *sv, int fd, const char *guest, const void *hell
 		a.version_out = r.version_out;
 		memcpy(a.data, r.data, sizeof a.data < sizeof r.data ? sizeof a.data : sizeof r.data);
 	}
-	send_reply(fd, &a, hvpmu_remote_gpci_answer(&a, sizeof a, &a), NULL, 0);
+	send_reply(fd, &out, hvpmu_remote_gpci_answer(&out, sizeof out, &a), NULL, 0);
 }
 
 /* A monitor of guest `guest` ("" = the first); fds its request file and

@@ -169,6 +169,8 @@ static void print_reply(const struct hvpmu_gpci_reply *r, enum out_format fmt, c
 	}
 }
 
+static volatile sig_atomic_t stop_flag;
+
 /* Who asks: a machine of the tool's own (no program runs), or the
  * partition's OS in a running service. */
 struct asker {
@@ -188,13 +190,12 @@ static int ask(const struct asker *a, uint32_t code, uint32_t start, struct hvpm
 		return 0;
 	}
 	if (hvpmu_service_gpci(a->service, a->guest, args, r, err, sizeof err)) {
-		fprintf(stderr, TOOL ": %s\n", err);
+		if (!stop_flag) /* (interrupted while it asked: the samples so far stand) */
+			fprintf(stderr, TOOL ": %s\n", err);
 		return -1;
 	}
 	return 0;
 }
-
-static volatile sig_atomic_t stop_flag;
 static void on_stop(int sig)
 {
 	(void)sig;
@@ -355,8 +356,8 @@ int cmd_gpci(int argc, char **argv)
 			}
 			asked++;
 			if (ask(&a, q->code, start, &r)) {
+				failed += !stop_flag; /* (a signal during a sample ends the sampling) */
 				stop_flag = 1;
-				failed++;
 				break;
 			}
 			if (!hvpmu_gpci_reply_ok(&r)) {

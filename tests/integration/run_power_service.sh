@@ -94,6 +94,11 @@ done
 awk -F, 'NR > 1 && $4 > 0 { n++ } END { exit n != 3 }' "$tmp/started.csv" || { cat "$tmp/started.csv" >&2; fail "the programs did not start"; }
 env -i "$hvpmu" gpci --service "$name" -r 0x20 -x, 0.1 > "$tmp/samples.csv" 3>&- 4>&- 5>&- &
 sampler=$!
+# samples: one taken before the programs go on, one after they end
+for _ in $(seq 200); do
+	[ "$(grep -c '^[0-9.]*,entitled' "$tmp/samples.csv")" -ge 3 ] && break
+	sleep 0.05
+done
 # (each input fits a pipe's 64 KB: no program waits for its writer; at
 # half speed the capped partition runs through the others' whole run)
 cat "$tmp/in" >&3 &
@@ -105,6 +110,11 @@ writers+=($!)
 exec 3>&- 4>&- 5>&-
 for p in "${pids[@]}"; do wait "$p" || fail "a program failed"; done
 for p in "${writers[@]}"; do wait "$p" || true; done
+n=$(grep -c '^[0-9.]*,entitled' "$tmp/samples.csv" || true)
+for _ in $(seq 200); do
+	[ "$(grep -c '^[0-9.]*,entitled' "$tmp/samples.csv")" -ge $((n + 3)) ] && break
+	sleep 0.05
+done
 kill -INT "$sampler"
 wait "$sampler" || true
 for p in dedicated capped uncapped; do

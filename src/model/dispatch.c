@@ -29,6 +29,7 @@
 struct vp {
 	uint32_t part;        /* partition index */
 	uint32_t home;        /* the processor its first core is (CEC processor i = core i) */
+	uint32_t proc;        /* a dedicated partition's VP k: the k-th processor it owns (NO_PROC: none) */
 	uint64_t demand;      /* busy timebase cycles this call, backlog included */
 	uint64_t backlog;     /* busy cycles not yet dispatched (held back: see hold()) */
 	uint64_t insns;       /* run-latch instructions this call */
@@ -121,9 +122,15 @@ int dispatch_create(struct hvpmu_machine *m)
 			if (core != last_core) {
 				last_core = core;
 				if (ncores < nvps) { /* a new VP, its home this core */
-					d->vps[d->nvps].part = g;
-					d->vps[d->nvps].home = core < cec->nprocs ? core : NO_PROC;
-					d->nvps++;
+					struct vp *v = &d->vps[d->nvps++];
+					uint32_t k = ncores, p;
+
+					v->part = g;
+					v->home = core < cec->nprocs ? core : NO_PROC;
+					for (p = 0; p < cec->nprocs; p++) /* (dedicated: its k-th processor) */
+						if (cec->procs[p].owner == cec->partitions[g].id && k-- == 0)
+							break;
+					v->proc = p < cec->nprocs ? p : NO_PROC;
 				}
 				ncores++;
 			}
@@ -220,16 +227,11 @@ static void run_dedicated(struct dispatch *d)
 	for (uint32_t i = 0; i < d->nvps; i++) {
 		struct vp *v = &d->vps[i];
 		const struct hvpmu_cec_partition *pa = &d->cec->partitions[v->part];
-		uint32_t k = 0, p;
+		uint32_t p = v->proc;
 
 		if (pa->mode != HVPMU_CEC_MODE_DEDICATED)
 			continue;
-		for (uint32_t j = 0; j < i; j++) /* v's rank among its partition's VPs */
-			k += d->vps[j].part == v->part;
-		for (p = 0; p < d->cec->nprocs; p++)
-			if (d->cec->procs[p].owner == pa->id && k-- == 0)
-				break;
-		if (p == d->cec->nprocs) { /* more VPs than processors: check() forbids */
+		if (p == NO_PROC) { /* more VPs than processors: check() forbids */
 			v->backlog = 0;
 			continue;
 		}
@@ -362,6 +364,15 @@ static void run_shared(struct hvpmu_machine *m, struct dispatch *d)
 	}
 }
 
+/* The link of chip a that leads to chip b, or -1. */
+static int link_to(const struct hvpmu_cec *cec, uint32_t a, uint32_t b)
+{
+	for (int l = 0; l < HVPMU_CEC_NLINKS; l++)
+		if (cec->chips[a].link[l] == (int32_t)b)
+			return l;
+	return -1;
+}
+
 /* The links: each line moved between two chips occupies the links of its
  * route (direct, else through a chip linked to both) for DISPATCH_LINE_TB;
  * a link's total cycles are the elapsed timebase, idle the rest. */
@@ -373,39 +384,29 @@ static void run_links(struct dispatch *d, uint64_t seg)
 	for (uint32_t a = 0; a < n; a++)
 		for (uint32_t b = 0; b < n; b++) {
 			uint64_t lines = d->xfer[a * n + b], tb;
-			int direct = -1;
+			int la, lb;
 
 			if (!lines || a == b)
 				continue;
 			d->xfer[a * n + b] = 0;
 			tb = lines * DISPATCH_LINE_TB;
-			for (int l = 0; l < HVPMU_CEC_NLINKS && direct < 0; l++)
-				if (cec->chips[a].link[l] == (int32_t)b)
-					direct = l;
-			if (direct >= 0) {
-				d->busy[a * HVPMU_CEC_NLINKS + direct] += tb;
-				for (int l = 0; l < HVPMU_CEC_NLINKS; l++)
-					if (cec->chips[b].link[l] == (int32_t)a) {
-						d->busy[b * HVPMU_CEC_NLINKS + l] += tb;
-						break;
-					}
+			la = link_to(cec, a, b);
+			lb = link_to(cec, b, a); /* (links are symmetric: hvpmu_cec_check) */
+			if (la >= 0 && lb >= 0) {
+				d->busy[a * HVPMU_CEC_NLINKS + la] += tb;
+				d->busy[b * HVPMU_CEC_NLINKS + lb] += tb;
 				continue;
 			}
 			for (uint32_t k = 0; k < n; k++) { /* two hops: a - k - b */
-				int la = -1, lk1 = -1, lk2 = -1, lb = -1;
+				int ak = link_to(cec, a, k), ka = link_to(cec, k, a);
+				int kb = link_to(cec, k, b), bk = link_to(cec, b, k);
 
-				for (int l = 0; l < HVPMU_CEC_NLINKS; l++) {
-					if (cec->chips[a].link[l] == (int32_t)k) la = l;
-					if (cec->chips[k].link[l] == (int32_t)a) lk1 = l;
-					if (cec->chips[k].link[l] == (int32_t)b) lk2 = l;
-					if (cec->chips[b].link[l] == (int32_t)k) lb = l;
-				}
-				if (la < 0 || lk1 < 0 || lk2 < 0 || lb < 0)
+				if (ak < 0 || ka < 0 || kb < 0 || bk < 0)
 					continue;
-				d->busy[a * HVPMU_CEC_NLINKS + la] += tb;
-				d->busy[k * HVPMU_CEC_NLINKS + lk1] += tb;
-				d->busy[k * HVPMU_CEC_NLINKS + lk2] += tb;
-				d->busy[b * HVPMU_CEC_NLINKS + lb] += tb;
+				d->busy[a * HVPMU_CEC_NLINKS + ak] += tb;
+				d->busy[k * HVPMU_CEC_NLINKS + ka] += tb;
+				d->busy[k * HVPMU_CEC_NLINKS + kb] += tb;
+				d->busy[b * HVPMU_CEC_NLINKS + bk] += tb;
 				break;
 			}
 		}

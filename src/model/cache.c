@@ -84,7 +84,7 @@ int cache_invalidate_line(struct cache *c, uint64_t line)
 	return 0;
 }
 
-uint64_t cache_drop_ranges(struct cache *c, const uint64_t *lo, const uint64_t *hi, size_t n)
+uint64_t cache_drop_ranges(struct cache *c, const struct cache_range *r, size_t n)
 {
 	uint64_t dropped = 0;
 
@@ -103,12 +103,12 @@ uint64_t cache_drop_ranges(struct cache *c, const uint64_t *lo, const uint64_t *
 				while (l < h) { /* the last range starting at or below a */
 					size_t mid = l + (h - l) / 2;
 
-					if (lo[mid] <= a)
+					if (r[mid].lo <= a)
 						l = mid + 1;
 					else
 						h = mid;
 				}
-				if (l && a < hi[l - 1]) {
+				if (l && a < r[l - 1].hi) {
 					if (c->mru_key == key)
 						c->mru_key = 0;
 					dropped++;

@@ -190,9 +190,12 @@ int cache_probe(const struct cache *c, uint64_t addr);
 /* Drop the line holding `line` (a line address); returns 1 if it was present. */
 int cache_invalidate_line(struct cache *c, uint64_t line);
 /* Invalidate every line whose byte address is in one of the n ranges
- * [lo[i], hi[i]) (sorted by lo, disjoint), dirty or not (no write-back:
- * memory given back, docs/service.md "Address spaces"); one pass over the
- * tags.  Returns the lines dropped. */
-uint64_t cache_drop_ranges(struct cache *c, const uint64_t *lo, const uint64_t *hi, size_t n);
+ * [r[i].lo, r[i].hi) (sorted by lo, disjoint), dirty or not (no
+ * write-back: memory given back, docs/service.md "Address spaces"); one
+ * pass over the tags.  Returns the lines dropped. */
+struct cache_range {
+	uint64_t lo, hi;
+};
+uint64_t cache_drop_ranges(struct cache *c, const struct cache_range *r, size_t n);
 
 #endif

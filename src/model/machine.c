@@ -613,8 +613,7 @@ int hvpmu_machine_set_user_context(struct hvpmu_machine *m, uint32_t strand, uin
 
 /* The physical blocks a freed context gave back (hvpmu_machine_context_free). */
 struct freed {
-	struct range { uint64_t lo, hi; } *r;
-	uint64_t *lo, *hi;
+	struct cache_range *r;
 	size_t n, cap;
 	int nomem;
 };
@@ -625,27 +624,21 @@ static void on_freed(void *arg, uint64_t pa, uint64_t bytes)
 
 	if (f->n == f->cap) {
 		size_t cap = f->cap ? 2 * f->cap : 64;
-		struct range *r = realloc(f->r, cap * sizeof *r);
-		uint64_t *lo = r ? realloc(f->lo, cap * sizeof *lo) : NULL;
-		uint64_t *hi = lo ? realloc(f->hi, cap * sizeof *hi) : NULL;
+		struct cache_range *r = realloc(f->r, cap * sizeof *r);
 
-		if (r)
-			f->r = r;
-		if (lo)
-			f->lo = lo;
-		if (!r || !lo || !hi) {
+		if (!r) {
 			f->nomem = 1;
 			return;
 		}
-		f->hi = hi;
+		f->r = r;
 		f->cap = cap;
 	}
-	f->r[f->n++] = (struct range){ pa, pa + bytes };
+	f->r[f->n++] = (struct cache_range){ pa, pa + bytes };
 }
 
 static int cmp_range(const void *a, const void *b)
 {
-	const struct range *x = a, *y = b;
+	const struct cache_range *x = a, *y = b;
 
 	return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
@@ -686,21 +679,15 @@ int hvpmu_machine_context_free(struct hvpmu_machine *m, uint32_t ctx)
 
 		if (fr.n && !fr.nomem) {
 			qsort(fr.r, fr.n, sizeof *fr.r, cmp_range);
-			for (size_t i = 0; i < fr.n; i++) {
-				fr.lo[i] = fr.r[i].lo;
-				fr.hi[i] = fr.r[i].hi;
-			}
 			for (uint32_t c = 0; c < m->ncores; c++) {
-				cache_drop_ranges(&m->cores[c].l1i, fr.lo, fr.hi, fr.n);
-				cache_drop_ranges(&m->cores[c].l1d, fr.lo, fr.hi, fr.n);
-				cache_drop_ranges(&m->cores[c].l2, fr.lo, fr.hi, fr.n);
+				cache_drop_ranges(&m->cores[c].l1i, fr.r, fr.n);
+				cache_drop_ranges(&m->cores[c].l1d, fr.r, fr.n);
+				cache_drop_ranges(&m->cores[c].l2, fr.r, fr.n);
 			}
 			for (uint32_t c = 0; c < m->md.chips; c++)
-				cache_drop_ranges(&m->l3[c], fr.lo, fr.hi, fr.n);
+				cache_drop_ranges(&m->l3[c], fr.r, fr.n);
 		}
 		free(fr.r);
-		free(fr.lo);
-		free(fr.hi);
 		return rc ? rc : fr.nomem ? HVPMU_ENOMEM : HVPMU_OK;
 	}
 }

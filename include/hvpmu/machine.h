@@ -34,6 +34,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <hvpmu/insn.h>
 #include <hvpmu/md.h>
 
 #ifdef __cplusplus
@@ -517,6 +518,58 @@ uint64_t hvpmu_machine_now(struct hvpmu_machine *m);
 /* Modeled %tick of the strand, in cycles (all modes, and the time its
  * thread waited: hvpmu_machine_resume). */
 uint64_t hvpmu_machine_tick(struct hvpmu_machine *m, uint32_t strand);
+
+/*
+ * The user cycles of one retired instruction without the memory model:
+ * insn_cycles per micro-op (a block load or store decodes into
+ * block_uops, TABLE 10-2 footnote 12) and taken_cti_cycles more for an
+ * always-taken CTI (struct hvpmu_md_timing).  What the machine charges
+ * per instruction class (hvpmu_machine_class), for a source that bounds
+ * the time of the blocks it runs (hvpmu_machine_budget).
+ */
+struct hvpmu_cycle_rule {
+	uint32_t insn_cycles;
+	uint32_t block_uops;
+	uint32_t taken_cti_cycles;
+};
+
+/* Cycles of an instruction with decode flags `flags` (hvpmu/insn.h). */
+static inline uint64_t hvpmu_insn_cycles(const struct hvpmu_cycle_rule *r, uint32_t flags)
+{
+	return (uint64_t)r->insn_cycles * ((flags & HVPMU_IC_BLOCK) ? r->block_uops : 1u) +
+	       ((flags & HVPMU_IC_CTI_ALWAYS) ? r->taken_cti_cycles : 0u);
+}
+
+/* The machine's rule (its description's timing). */
+void hvpmu_machine_cycle_rule(const struct hvpmu_machine *m, struct hvpmu_cycle_rule *out);
+
+/*
+ * For a source that counts a strand's blocks itself between syncs (the
+ * service's block counts, docs/service.md "Block counts"): how far the
+ * strand may run before anything can come due, in two budgets, from its
+ * last sync and its activity now.
+ *   *insn_check  in act->bound units, like act->next_check but for what
+ *                instruction counts decide exactly (a PIC counting
+ *                instructions could wrap): a sync is due at the entry of
+ *                a block that takes act->bound to it or past;
+ *   *cycles      user cycles the strand may still complete, each
+ *                instruction counted by hvpmu_insn_cycles(), before the
+ *                tick compare could match or a PIC counting cycles could
+ *                wrap: a sync is due at the first block entry after
+ *                which its completed instructions' cycles could reach it.
+ * The source syncs (hvpmu_machine_sync) at the first block entry past
+ * either budget with every instruction before it in act->icount; the
+ * syncs act->next_check asks for before that may be left out, or made
+ * with part of the instructions not yet in act->icount: nothing comes due
+ * there (a PIC's value is its sum, the tick compare matches only at a
+ * sync where %tick has reached it).  Valid while the strand runs in user
+ * mode without a sync made with all of its instructions; single-threaded
+ * like the rest of the machine.
+ * Returns HVPMU_OK, HVPMU_ERANGE (no such strand), or HVPMU_EINVAL when
+ * a strand's cycles are not a function of its instruction classes (the
+ * memory or branch model runs, a PAPR dispatcher holds the strands).
+ */
+int hvpmu_machine_budget(struct hvpmu_machine *m, uint32_t strand, uint64_t *insn_check, uint64_t *cycles);
 
 /*
  * The strand's thread resumes after waiting in the OS for the others (the

@@ -253,17 +253,24 @@ int hvpmu_machine_os_event(struct hvpmu_machine *m, const struct hvpmu_os_call *
 	}
 }
 
+void hvpmu_machine_cycle_rule(const struct hvpmu_machine *m, struct hvpmu_cycle_rule *out)
+{
+	*out = (struct hvpmu_cycle_rule){ .insn_cycles = m->md.timing.insn_cycles, .block_uops = BLOCK_UOPS,
+					  .taken_cti_cycles = m->md.timing.taken_cti_cycles };
+}
+
 int hvpmu_machine_class(struct hvpmu_machine *m, uint32_t si_flags)
 {
+	struct hvpmu_cycle_rule rule;
+
 	for (unsigned k = 0; k < m->nclass; k++)
 		if (m->class_flags[k] == si_flags)
 			return (int)k;
 	if (m->nclass == HVPMU_MAX_ICLASS)
 		return HVPMU_EFULL;
 	m->class_flags[m->nclass] = si_flags;
-	m->class_cycles[m->nclass] =
-		(uint64_t)m->md.timing.insn_cycles * ((si_flags & HVPMU_IC_BLOCK) ? BLOCK_UOPS : 1) +
-		((si_flags & HVPMU_IC_CTI_ALWAYS) ? m->md.timing.taken_cti_cycles : 0);
+	hvpmu_machine_cycle_rule(m, &rule);
+	m->class_cycles[m->nclass] = hvpmu_insn_cycles(&rule, si_flags);
 	for (uint32_t i = 0; i < m->nstrands; i++)
 		m->ops->classes_changed(m->s[i].pmu);
 	return (int)m->nclass++;
@@ -294,7 +301,14 @@ void machine_schedule(struct hvpmu_machine *m, struct strand *s)
 	uint64_t worst = m->ref_strands ? m->max_insn_cycles : m->max_insn_cycles_nomem;
 	uint64_t h = m->ops->headroom(s->pmu, worst);
 	uint64_t base = s->act.bound - s->next_len;
+	/* (hvpmu_machine_budget: a PIC counting cycles wraps no sooner than
+	 * headroom() at one cycle per instruction says, in cycles) */
+	uint64_t h1 = m->ops->headroom(s->pmu, 1), now0 = tick_of(s);
 
+	s->insn_check = h >= UINT64_MAX - base ? UINT64_MAX : base + h;
+	s->cyc_due = h1 >= UINT64_MAX - now0 ? UINT64_MAX : now0 + h1;
+	if (s->tick_cmpr && s->tick_cmpr < s->cyc_due)
+		s->cyc_due = s->tick_cmpr;
 	if (s->tick_cmpr) {
 		uint64_t now = tick_of(s);
 		uint64_t t = s->tick_cmpr > now ? (s->tick_cmpr - now + worst - 1) / worst : 0;
@@ -470,6 +484,27 @@ uint64_t hvpmu_machine_now(struct hvpmu_machine *m)
 uint64_t hvpmu_machine_tick(struct hvpmu_machine *m, uint32_t strand)
 {
 	return strand < m->nstrands ? tick_of(&m->s[strand]) : 0;
+}
+
+int hvpmu_machine_budget(struct hvpmu_machine *m, uint32_t strand, uint64_t *insn_check, uint64_t *cycles)
+{
+	const struct strand *s;
+	uint64_t now;
+
+	if (strand >= m->nstrands)
+		return HVPMU_ERANGE;
+	if (m->ref_strands || m->sync_period ||
+	    (hvpmu_machine_features(m) & (HVPMU_FEAT_MEMORY | HVPMU_FEAT_BRANCHES)))
+		return HVPMU_EINVAL;
+	s = &m->s[strand];
+	/* the %tick a sync now would reach: its cycles not fed yet and those
+	 * of the instructions retired since the last sync */
+	now = time_of(s);
+	for (unsigned k = 0; k < m->nclass; k++)
+		now += (s->act.icount[k] - s->synced[k]) * m->class_cycles[k];
+	*insn_check = s->insn_check;
+	*cycles = s->cyc_due > now ? s->cyc_due - now : 0;
+	return HVPMU_OK;
 }
 
 void machine_hold(struct hvpmu_machine *m, struct strand *s, uint64_t cycles)

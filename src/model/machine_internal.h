@@ -70,6 +70,11 @@ struct strand {
 	uint64_t dram_wait;               /* DRAM queueing wait of the last memory read (pipeline.h) */
 	uint64_t tick_cmpr;               /* 0 = disarmed */
 	uint64_t next_len;                /* length of the block about to run (outer sync) */
+	/* hvpmu_machine_budget(): what machine_schedule() found at the last
+	 * sync, before it took the worst case per instruction for the time */
+	uint64_t insn_check;              /* act.bound at which a PIC counting instructions could wrap */
+	uint64_t cyc_due;                 /* %tick at which the tick compare or a PIC counting cycles could
+					     come due (UINT64_MAX: never) */
 	unsigned depth;                   /* sync nesting (traps call back in) */
 	struct cache *l3;                 /* the strand's chip L3 */
 	struct tlb_stats ts;

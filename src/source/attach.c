@@ -25,6 +25,8 @@
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stddef.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +39,7 @@
 #include <unistd.h>
 #include <linux/futex.h>
 #include <hvpmu/qemu_source.h>
+#include "common/cpu_relax.h"
 #include "qemu_plugin_api.h"
 #include "remote_proto.h"
 #include "remote_shm.h"
@@ -51,8 +54,42 @@ extern uintptr_t guest_base __attribute__((weak));
 #define ARGS_MAX 32768         /* argv + envp strings followed at an execve */
 #define ARG_STR_MAX (128 * 1024) /* Linux MAX_ARG_STRLEN: the longest argument or variable */
 
+/*
+ * A block translated while the service grants block counts
+ * (REMOTE_F_COUNTS, docs/service.md "Block counts"): its block-entry
+ * callback's data, 64-byte aligned, what tb_exec_cnt() reads of the block
+ * entered and of the one before it in its one line.
+ */
+struct gblk {
+	uint64_t execs;        /* inline: times its last instruction started */
+	uint64_t vaddr;
+	uint64_t last_pc;      /* address of its last instruction */
+	uint64_t agg;          /* whole executions counted on the fast path, not sent yet */
+	struct gblk *next_dirty; /* blocks with agg > 0 (avcpu.dirty) */
+	uint32_t id;
+	uint32_t cyc;          /* cycles, by the area's rule (hvpmu_insn_cycles): what it adds to
+				  the cycle count once entered (a bound: it may not run whole) */
+	uint16_t n;            /* instructions */
+	uint8_t slow;          /* the entry after it takes the slow path: its last instruction
+				  is an annulled branch's slot in the block (feed.c slot_annul) */
+	uint8_t dirty;
+};
+_Static_assert(sizeof(struct gblk) <= 64, "a block's counting data in one line");
+
 /* The producer's side of one vCPU's ring. */
 struct avcpu {
+	/* block counts (REMOTE_F_COUNTS): the entries the grant allows are
+	 * counted here, not recorded one by one; what tb_exec_cnt() reads and
+	 * writes first, in the vCPU's first line */
+	_Alignas(64) uint64_t grant; /* the grant held (0: none): an entry is fast while gbound + n < grant */
+	uint64_t grant_cyc;    /* and while gcyc + the cycles of the block before it < grant_cyc */
+	uint64_t gbound;       /* instructions of the blocks entered since C_START (struct remote_ring) */
+	uint64_t gcyc;         /* cycles of the blocks entered since then before the last one */
+	uint64_t rec_bound;    /* gbound at the last R_TB or C_FAST: the fast entries' since are the rest */
+	struct gblk *cprev;    /* the counted block entered last (NULL: none, or a marker's block) */
+	uint64_t cmark;        /* its inline counter at its entry */
+	struct gblk *dirty;    /* blocks whose fast executions are not sent yet */
+	uint64_t inval_at;     /* head after the last record that can move the strand's deadline */
 	int live;
 	int in_publish;        /* a record of several slots (or the ticket) is being written: no
 				  ticket goes between its slots */
@@ -62,6 +99,7 @@ struct avcpu {
 	uint64_t head;         /* records written */
 	uint64_t tail;         /* the consumer's position, as last seen */
 };
+_Static_assert(offsetof(struct avcpu, dirty) < 64, "the fast path's fields in the first line");
 
 static struct {
 	const struct hvpmu_isa *isa;
@@ -74,6 +112,8 @@ static struct {
 	uint32_t process;      /* this image's number */
 	uint32_t next_id;      /* the next block's id */
 	unsigned features;
+	int counts;            /* blocks are counted under grants: the service offers it
+				  (REMOTE_F_COUNTS) and the image has had one thread only */
 	int dead;              /* not counted any more (the service is gone, or a failure) */
 	int ended;             /* C_END written */
 	struct avcpu v[REMOTE_RINGS];
@@ -164,6 +204,9 @@ static int connect_service(enum remote_how how, uint32_t parent, uint32_t base)
 	A.efd = fds[1];
 	A.process = w.process;
 	A.features = w.features;
+	/* (a fork child of an image that had several threads keeps its
+	 * blocks, translated with markers: it goes on with them) */
+	A.counts = (w.features & REMOTE_F_COUNTS) && (how != REMOTE_FORK || A.counts);
 	return 0;
 }
 
@@ -272,6 +315,179 @@ static inline int ring_of(unsigned vcpu_index)
 	return vcpu_index < REMOTE_RINGS && A.v[vcpu_index].live && !A.dead ? (int)vcpu_index : -1;
 }
 
+/* ---- block counts (docs/service.md "Block counts") ---- */
+
+/* Did the block entered last on a reach its last instruction?  Its marker
+ * callback said so, or (a counted block) its inline counter moved since
+ * its entry.  Forgets it: the next record accounts it. */
+static inline int prev_reached(struct avcpu *a)
+{
+	int r = a->reached || (a->cprev && a->cprev->execs != a->cmark);
+
+	a->reached = 0;
+	a->cprev = NULL;
+	return r;
+}
+
+/* The blocks entered on the fast path since the last record: C_FAST. */
+static void fast_close(unsigned i)
+{
+	struct avcpu *a = &A.v[i];
+
+	if (a->gbound != a->rec_bound) {
+		put_n(i, (const struct remote_rec[2]){ { R_FAST_W0(a->cprev->id), a->gbound - a->rec_bound },
+						       { a->gcyc, 0 } }, 2);
+		a->rec_bound = a->gbound;
+	}
+}
+
+/* Everything counted and not sent: before any record that reads or syncs
+ * the strand's counts. */
+static void counts_send(unsigned i)
+{
+	struct avcpu *a = &A.v[i];
+
+	fast_close(i);
+	while (a->dirty) {
+		struct gblk *g = a->dirty;
+
+		put(i, R_CNT_W0(g->id), g->agg);
+		g->agg = 0;
+		g->dirty = 0;
+		a->dirty = g->next_dirty;
+	}
+}
+
+/* A record that can move the strand's deadline was written: the grant
+ * held is void, and one must come from after it. */
+static void grant_drop(unsigned i)
+{
+	A.v[i].grant = 0;
+	A.v[i].inval_at = A.v[i].head;
+}
+
+/* Take the consumer's grant if it holds here: given after the last record
+ * that could void it, and not reached by the records since (none of them
+ * synced the strand then).  Returns 0 if the consumer has not answered
+ * since that record (an answer may be no grant: 0). */
+static int grant_take(unsigned i)
+{
+	struct remote_ring *rg = &A.area->ring[i];
+	struct avcpu *a = &A.v[i];
+	uint64_t at = atomic_load_explicit(&rg->grant_at, memory_order_acquire), g, gc;
+
+	if (at < a->inval_at || at > a->head)
+		return 0;
+	g = atomic_load_explicit(&rg->grant, memory_order_relaxed);
+	gc = atomic_load_explicit(&rg->grant_cyc, memory_order_relaxed);
+	if (a->gbound < g && a->gcyc < gc) {
+		a->grant = g;
+		a->grant_cyc = gc;
+	}
+	return 1;
+}
+
+/* After a record that voided the grant (published): wait a moment for
+ * the next one, GRANT_WAIT_NS at most, rather than record the blocks
+ * meanwhile -- the service would run each of them. */
+#define GRANT_WAIT_NS 50000
+static void grant_wait(unsigned i)
+{
+	struct timespec t0, t;
+
+	if (!A.counts || A.dead)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (unsigned k = 1;; k++) {
+		if (grant_take(i))
+			return;
+		if (k % 8 == 0)
+			sched_yield(); /* (the service may be waiting for this core) */
+		else
+			cpu_relax();
+		if (k % 64 == 0) {
+			clock_gettime(CLOCK_MONOTONIC, &t);
+			if ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) > GRANT_WAIT_NS)
+				return;
+		}
+	}
+}
+
+/* Every entry of a counted block that is not fast: recorded (R_TB). */
+static __attribute__((noinline)) void tb_exec_cnt_slow(unsigned int vcpu_index, struct gblk *ti)
+{
+	int i = ring_of(vcpu_index);
+	struct avcpu *a;
+	uint64_t b;
+	int crossed = 0;
+
+	if (i < 0)
+		return;
+	a = &A.v[i];
+	if (__builtin_expect(!a->known, 0)) {
+		self = i;
+		a->known = 1;
+	}
+	b = a->gbound + ti->n;
+	if (a->cprev)
+		a->gcyc += a->cprev->cyc;
+	if (a->grant && (b >= a->grant || a->gcyc >= a->grant_cyc)) {
+		/* past the grant: the strand syncs at this entry, its counts first */
+		counts_send((unsigned)i);
+		put((unsigned)i, R_TB_W0(ti->id, prev_reached(a)) | R_TB_SYNC, a->gcyc);
+		grant_drop((unsigned)i);
+		publish_ring((unsigned)i, 1); /* for the next grant */
+		crossed = 1;
+	} else {
+		fast_close((unsigned)i);
+		put((unsigned)i, R_TB_W0(ti->id, prev_reached(a)), a->gcyc);
+	}
+	a->gbound = b;
+	a->rec_bound = b;
+	a->cprev = ti;
+	a->cmark = ti->execs;
+	if (crossed)
+		grant_wait((unsigned)i);
+	else if (!a->grant && A.counts)
+		grant_take((unsigned)i);
+}
+
+/*
+ * Block entry of a counted block: the fast path counts it.  The block
+ * entered before it reached its last instruction (its inline counter
+ * moved), did not restart there, has no annulled slot, and the grant
+ * allows the entry: that block ran whole once more (agg), and nothing is
+ * recorded.  Everything else: tb_exec_cnt_slow().  The same effect on
+ * the service's counts as an R_TB per entry (entry_fast() there).
+ */
+static void tb_exec_cnt(unsigned int vcpu_index, void *udata)
+{
+	struct gblk *ti = udata, *p;
+	struct avcpu *a;
+	uint64_t b;
+
+	if (__builtin_expect(vcpu_index >= REMOTE_RINGS, 0))
+		return;
+	a = &A.v[vcpu_index];
+	p = a->cprev;
+	b = a->gbound + ti->n;
+	if (__builtin_expect(!p || p->execs == a->cmark || ti->vaddr == p->last_pc || p->slow || b >= a->grant ||
+				     a->gcyc + p->cyc >= a->grant_cyc, 0)) {
+		tb_exec_cnt_slow(vcpu_index, ti);
+		return;
+	}
+	a->gcyc += p->cyc;
+	p->agg++;
+	if (!p->dirty) {
+		p->dirty = 1;
+		p->next_dirty = a->dirty;
+		a->dirty = p;
+	}
+	a->gbound = b;
+	a->cmark = ti->execs;
+	a->cprev = ti;
+}
+
 /* ---- callbacks ---- */
 
 static void tb_exec(unsigned int vcpu_index, void *udata)
@@ -283,8 +499,8 @@ static void tb_exec(unsigned int vcpu_index, void *udata)
 			self = i;
 			A.v[i].known = 1;
 		}
-		put((unsigned)i, R_TB_W0((uintptr_t)udata, A.v[i].reached), 0);
-		A.v[i].reached = 0;
+		fast_close((unsigned)i);
+		put((unsigned)i, R_TB_W0((uintptr_t)udata, prev_reached(&A.v[i])), 0);
 	}
 }
 
@@ -322,6 +538,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
 	struct remote_area *ar = A.area;
+	struct gblk *g = NULL;
 	uint32_t idx, bid;
 
 	(void)id;
@@ -336,6 +553,11 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	bid = A.next_id++;
 	ar->block[idx] = (struct remote_block){ .vaddr = qemu_plugin_tb_vaddr(tb), .word = ar->nwords,
 						.n = (uint32_t)n };
+	if (A.counts && !(g = aligned_alloc(64, 64))) {
+		image_end(0, 0);
+		detach("out of memory for a block's counts");
+		return;
+	}
 	for (size_t k = 0; k < n; k++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, k);
 		uint32_t word = qemu_plugin_insn_size(insn) == A.isa->insn_bytes
@@ -353,20 +575,62 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 				qemu_plugin_register_vcpu_insn_exec_cb(insn, pf_exec, QEMU_PLUGIN_CB_NO_REGS,
 								       (void *)(uintptr_t)R_INSN_W0(R_PF, bid, k));
 		}
-		if (k + 1 == n)
+		if (k + 1 < n)
+			continue;
+		if (g) /* the entry after it sees whether it was reached */
+			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &g->execs, 1);
+		else
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, last_exec, QEMU_PLUGIN_CB_NO_REGS, NULL);
+	}
+	if (g) {
+		const struct hvpmu_cycle_rule rule = { ar->insn_cycles, ar->block_uops, ar->taken_cti_cycles };
+		struct hvpmu_insn d = { 0 };
+		uint64_t cyc = 0;
+
+		for (size_t k = 0; k < n; k++) {
+			A.isa->decode(ar->words[ar->nwords + k], 0, &d);
+			cyc += hvpmu_insn_cycles(&rule, d.flags);
+		}
+		/* feed.c's slot_annul, conservatively: the entry after such a
+		 * block is recorded, and the service decides */
+		d = (struct hvpmu_insn){ 0 };
+		if (A.isa->annul_in_block && n >= 2)
+			A.isa->decode(ar->words[ar->nwords + n - 2], 0, &d);
+		*g = (struct gblk){ .vaddr = ar->block[idx].vaddr,
+				    .last_pc = ar->block[idx].vaddr + (n - 1) * (uint64_t)A.isa->insn_bytes,
+				    .id = bid, .n = (uint16_t)n, .cyc = cyc > UINT32_MAX ? UINT32_MAX : (uint32_t)cyc,
+				    .slow = (d.flags & HVPMU_IC_CTI_COND) && d.annul && d.has_target };
 	}
 	ar->nwords += (uint32_t)n;
 	atomic_store_explicit(&ar->nblocks, idx + 1, memory_order_release);
-	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, (void *)(uintptr_t)bid);
+	if (g)
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec_cnt, QEMU_PLUGIN_CB_NO_REGS, g);
+	else
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, (void *)(uintptr_t)bid);
 }
 
 static void thread_start(unsigned i)
 {
-	A.v[i].live = 1;
-	A.v[i].known = 0;
-	A.v[i].reached = 0;
+	struct avcpu *a = &A.v[i];
+
+	a->live = 1;
+	a->known = 0;
+	a->reached = 0;
+	a->gbound = 0;
+	a->gcyc = 0;
+	a->rec_bound = 0;
+	a->cprev = NULL;
+	a->dirty = NULL;
 	put(i, R_CTL_W0(C_START, 0), (uint64_t)syscall(SYS_gettid));
+	grant_drop(i);
+}
+
+static void register_all(qemu_plugin_id_t id);
+
+/* Every block is translated anew (the reset flushed them): with markers. */
+static void reset_done(qemu_plugin_id_t id)
+{
+	register_all(id);
 }
 
 static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
@@ -379,8 +643,19 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 			REMOTE_RINGS);
 		return;
 	}
-	if (!A.v[vcpu_index].live)
-		thread_start(vcpu_index);
+	if (A.v[vcpu_index].live)
+		return;
+	/* a second thread: the blocks' inline counters would be shared, so
+	 * every block is translated again with its marker callback, as an
+	 * emulator of its own does (plugin.c vcpu_init).  The thread that
+	 * starts it is in its clone call: it holds no grant and has sent its
+	 * counts (syscall_cb). */
+	for (unsigned k = 0; A.counts && k < REMOTE_RINGS; k++)
+		if (A.v[k].live) {
+			A.counts = 0; /* (ends the loop) */
+			qemu_plugin_reset(id, reset_done);
+		}
+	thread_start(vcpu_index);
 }
 
 static void vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
@@ -390,7 +665,9 @@ static void vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
 	(void)id;
 	if (i < 0)
 		return;
-	put((unsigned)i, R_CTL_W0(C_EXIT, A.v[i].reached), 0);
+	counts_send((unsigned)i);
+	put((unsigned)i, R_CTL_W0(C_EXIT, prev_reached(&A.v[i])), 0);
+	grant_drop((unsigned)i);
 	publish((unsigned)i);
 	A.v[i].live = 0;
 }
@@ -405,8 +682,10 @@ static void image_end(int sig, int all)
 		return;
 	if (all) /* no callback runs any more: every ring's records are whole */
 		for (unsigned k = 0; k < REMOTE_RINGS; k++)
-			if (A.v[k].live)
+			if (A.v[k].live) {
+				counts_send(k);
 				publish(k);
+			}
 	if (i < 0) /* no thread of its own known: ring 0's, whose owner has stopped */
 		for (unsigned k = 0; k < REMOTE_RINGS && i < 0; k++)
 			if (A.v[k].live)
@@ -414,6 +693,7 @@ static void image_end(int sig, int all)
 	if (i < 0)
 		return;
 	A.ended = 1;
+	counts_send((unsigned)i);
 	put((unsigned)i, R_CTL_W0(C_END, 0), (uint64_t)sig);
 	publish((unsigned)i);
 }
@@ -645,11 +925,12 @@ static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 	if (i < 0)
 		return;
 	self = i;
+	counts_send((unsigned)i);
 	put_n((unsigned)i,
-	      (const struct remote_rec[4]){ { R_CTL_W0(C_SYSCALL, A.v[i].reached), (uint64_t)num }, { a1, a2 },
-					    { a3, a4 }, { a5, a6 } },
+	      (const struct remote_rec[4]){ { R_CTL_W0(C_SYSCALL, prev_reached(&A.v[i])), (uint64_t)num },
+					    { a1, a2 }, { a3, a4 }, { a5, a6 } },
 	      4);
-	A.v[i].reached = 0;
+	grant_drop((unsigned)i);
 	publish((unsigned)i);
 	hvpmu_qemu_follow_execve(num, (const uint64_t[6]){ a1, a2, a3, a4, a5, a6 });
 }
@@ -664,7 +945,9 @@ static void syscall_ret_cb(qemu_plugin_id_t id, unsigned int vcpu_idx, int64_t n
 	self = i;
 	put_n((unsigned)i, (const struct remote_rec[2]){ { R_CTL_W0(C_SYSRET, 0), (uint64_t)num }, { (uint64_t)ret, 0 } },
 	      2);
+	grant_drop((unsigned)i);
 	publish((unsigned)i);
+	grant_wait((unsigned)i);
 }
 
 static void at_exit(qemu_plugin_id_t id, void *udata)
@@ -672,6 +955,7 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 	(void)id;
 	(void)udata;
 	image_end(0, 1);
+	qemu_source_wall_end();
 }
 
 /* In a fork child: a new image, the forking thread its only one. */
@@ -724,11 +1008,17 @@ int hvpmu_qemu_attach_start(uint64_t id, const struct qemu_info_t *info, const s
 		detach("pthread_atfork failed");
 		return 0;
 	}
+	register_all(id);
+	qemu_source_wall_start(comm);
+	return 0;
+}
+
+static void register_all(qemu_plugin_id_t id)
+{
 	qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
 	qemu_plugin_register_vcpu_exit_cb(id, vcpu_exit);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_vcpu_syscall_cb(id, syscall_cb);
 	qemu_plugin_register_vcpu_syscall_ret_cb(id, syscall_ret_cb);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
-	return 0;
 }

@@ -83,7 +83,7 @@ void feed_drop_pending_prefetches(struct vcpu *v)
 	v->npf_pend = 0;
 }
 
-void feed_block_entry(struct vcpu *v, struct tb_info *ti)
+static void block_entry(struct vcpu *v, struct tb_info *ti, int sync)
 {
 	const struct tb_info *last = v->prev;
 
@@ -100,7 +100,7 @@ void feed_block_entry(struct vcpu *v, struct tb_info *ti)
 			unlock();
 	}
 	v->act->bound += ti->blk.n;
-	if (v->act->bound >= v->act->next_check) {
+	if (sync || v->act->bound >= v->act->next_check) {
 		if (!v->held)
 			lock();
 		feed_sync_vcpu(v, last, ti);
@@ -108,6 +108,16 @@ void feed_block_entry(struct vcpu *v, struct tb_info *ti)
 			unlock();
 	}
 	note_entered(v, ti);
+}
+
+void feed_block_entry(struct vcpu *v, struct tb_info *ti)
+{
+	block_entry(v, ti, 0);
+}
+
+void feed_block_entry_sync(struct vcpu *v, struct tb_info *ti)
+{
+	block_entry(v, ti, 1);
 }
 
 /* Memory model: a data access of `size` bytes by the instruction mi.

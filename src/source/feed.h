@@ -208,6 +208,10 @@ void feed_sync_vcpu(struct vcpu *v, const struct tb_info *last, const struct tb_
 void feed_drop_pending_prefetches(struct vcpu *v);
 /* Block ti is entered on v (the slow path of entry_fast). */
 void feed_block_entry(struct vcpu *v, struct tb_info *ti);
+/* The same, and the strand syncs at this entry whether or not
+ * act->next_check asks (the service's block counts: the first entry past
+ * a grant, hvpmu_machine_budget). */
+void feed_block_entry_sync(struct vcpu *v, struct tb_info *ti);
 void feed_mem_access(struct vcpu *v, const struct mem_insn *mi, uint64_t vaddr, unsigned size, int store);
 void feed_pf_access(struct vcpu *v, const struct pf_insn *p);
 /* Run v's batch through the model (the caller holds the lock). */

@@ -34,6 +34,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -706,6 +707,32 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 {
 	(void)id; (void)udata;
 	program_end(0);
+	qemu_source_wall_end();
+}
+
+static struct timespec wall_t0;
+static char wall_comm[64];
+
+void qemu_source_wall_start(const char *comm)
+{
+	if (!getenv("HVPMU_PLUGIN_WALL"))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &wall_t0);
+	snprintf(wall_comm, sizeof wall_comm, "%s", comm && comm[0] ? comm : "-");
+}
+
+void qemu_source_wall_end(void)
+{
+	const char *path = getenv("HVPMU_PLUGIN_WALL");
+	struct timespec t;
+	FILE *f;
+
+	if (!path || !wall_comm[0] || !(f = fopen(path, "a")))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	fprintf(f, "%s %.6f\n", wall_comm,
+		(double)(t.tv_sec - wall_t0.tv_sec) + (double)(t.tv_nsec - wall_t0.tv_nsec) / 1e9);
+	fclose(f);
 }
 
 /*
@@ -829,5 +856,6 @@ int hvpmu_qemu_source_start(uint64_t id, const struct qemu_info_t *info, struct 
 	}
 	P.id = id;
 	register_callbacks(id);
+	qemu_source_wall_start(NULL);
 	return 0;
 }

@@ -104,4 +104,12 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 struct hvpmu_isa;
 int qemu_source_check(const struct qemu_info_t *info, const struct hvpmu_isa *isa);
 
+/* HVPMU_PLUGIN_WALL=FILE (bench/service.sh): the source appends the
+ * program's name (comm, "-" if NULL) and its wall time in seconds, from
+ * qemu_source_wall_start() (the source's start) to qemu_source_wall_end()
+ * (the program's exit), to FILE: one guest's time, whether it runs in a
+ * machine of its own or attached to a service (src/source/plugin.c). */
+void qemu_source_wall_start(const char *comm);
+void qemu_source_wall_end(void);
+
 #endif

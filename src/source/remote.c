@@ -6,6 +6,7 @@
  * plugin runs its own callbacks.  docs/service.md.
  */
 
+#include <inttypes.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +55,12 @@ struct rproc {
 	uint8_t started[REMOTE_RINGS];
 	unsigned nthreads;        /* rings whose thread has started and not exited */
 	uint8_t in_syscall[REMOTE_RINGS];
+	/* block counts (REMOTE_F_COUNTS): per ring, the instructions of the
+	 * blocks its thread entered since C_START (the producer's gbound, at
+	 * the ring's tail) and the grant last given */
+	uint64_t gent[REMOTE_RINGS];
+	uint64_t gcyc[REMOTE_RINGS];  /* and its cycle count, as its last record said */
+	uint64_t grant[REMOTE_RINGS], grant_cyc[REMOTE_RINGS], grant_at[REMOTE_RINGS];
 	uint64_t sc_flags[REMOTE_RINGS]; /* the system call in progress: clone's flags */
 	int64_t sc_num[REMOTE_RINGS];     /* and its number */
 	uint64_t next_ticket;     /* the ticket after the highest C_SEQ run (publications run in ticket order) */
@@ -79,6 +86,8 @@ struct hvpmu_remote {
 	uint32_t live;
 	int efd;
 	unsigned features;        /* REMOTE_F_* */
+	uint64_t n_tb, n_counted; /* blocks entered by R_TB, and whole executions sent in R_CNT */
+	uint64_t n_grants, n_syscalls;
 	/* images announced but not attached yet: fork children (the parent's
 	 * fork returned their pid) and programs an execve started */
 	struct expect {
@@ -239,6 +248,13 @@ int hvpmu_remote_create(struct hvpmu_machine *m, const struct hvpmu_isa *isa, ui
 	 * quanta (hvpmu_machine_dispatch: the barrier's time is the CEC's) */
 	r->barrier = P.need_memory || hvpmu_machine_md(m)->cec.nchips;
 	r->features = P.need_memory ? REMOTE_F_MEMORY : 0;
+	/* block counts: nothing but instruction classes (no outcome, no
+	 * memory model) and no barrier (docs/service.md "Block counts");
+	 * HVPMU_REMOTE_COUNTS=0 records every block (testing: the counts
+	 * must not differ) */
+	if (!r->barrier && !P.need_taken && !P.need_branches &&
+	    !(getenv("HVPMU_REMOTE_COUNTS") && strcmp(getenv("HVPMU_REMOTE_COUNTS"), "0") == 0))
+		r->features |= REMOTE_F_COUNTS;
 	*out = r;
 	return HVPMU_OK;
 }
@@ -276,6 +292,9 @@ void hvpmu_remote_destroy(struct hvpmu_remote *r)
 {
 	if (!r)
 		return;
+	if (getenv("HVPMU_REMOTE_STATS")) /* (tests: which way the blocks came) */
+		fprintf(stderr, "hvpmu service: %" PRIu64 " block entries recorded, %" PRIu64 " executions counted; %"
+			PRIu64 " grants, %" PRIu64 " system calls\n", r->n_tb, r->n_counted, r->n_grants, r->n_syscalls);
 	for (uint32_t i = 0; i < r->nproc; i++)
 		proc_free(r->proc[i]);
 	free(r->proc);
@@ -463,6 +482,14 @@ int hvpmu_remote_attach(struct hvpmu_remote *r, const void *hello, size_t n, int
 	p->area->version = REMOTE_VERSION;
 	p->area->base = p->base;
 	p->area->features = r->features;
+	{
+		struct hvpmu_cycle_rule rule;
+
+		hvpmu_machine_cycle_rule(r->m, &rule);
+		p->area->insn_cycles = rule.insn_cycles;
+		p->area->block_uops = rule.block_uops;
+		p->area->taken_cti_cycles = rule.taken_cti_cycles;
+	}
 	r->proc[r->nproc++] = p;
 	r->live++;
 	expect_done(r, h.pid); /* (after the child's own references above) */
@@ -621,6 +648,45 @@ static void release(struct remote_ring *rg, uint64_t tail)
  * its threads stop. */
 static void proc_end(struct hvpmu_remote *r, struct rproc *p, int sig);
 
+static inline uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return b > UINT64_MAX - a ? UINT64_MAX : a + b;
+}
+
+/*
+ * Ring i of image p has run up to its head t: the grant for its thread
+ * (struct remote_ring), the instruction and cycle counts below which
+ * nothing comes due on its strand (hvpmu_machine_budget), if it may count
+ * blocks now: one thread, not in a system call.  (The producer takes it
+ * only where its counts are all sent.)  Written only when it changes.
+ */
+static void grant(struct hvpmu_remote *r, struct rproc *p, unsigned i, uint64_t t)
+{
+	struct remote_ring *rg = &p->area->ring[i];
+	struct vcpu *v = p->v[i];
+	uint64_t check, cycles, g = 0, gc;
+
+	if (!(r->features & REMOTE_F_COUNTS) || p->in_syscall[i] || p->ending || p->ended || p->bad)
+		return;
+	/* (none, 0, is an answer too: the thread waits for one, grant_wait) */
+	if (!v || p->nthreads != 1 || hvpmu_machine_budget(r->m, v->strand, &check, &cycles)) {
+		gc = 0;
+	} else {
+		if (check > v->act->bound)
+			g = add_sat(p->gent[i], check - v->act->bound);
+		gc = add_sat(p->gcyc[i], cycles);
+	}
+	if (p->grant[i] == g && p->grant_cyc[i] == gc && p->grant_at[i] == t)
+		return;
+	p->grant[i] = g;
+	p->grant_cyc[i] = gc;
+	p->grant_at[i] = t;
+	r->n_grants++;
+	atomic_store_explicit(&rg->grant, g, memory_order_relaxed);
+	atomic_store_explicit(&rg->grant_cyc, gc, memory_order_relaxed);
+	atomic_store_explicit(&rg->grant_at, t, memory_order_release);
+}
+
 /*
  * Run ring i of image p: published records, at most `max`, while its
  * strand's %tick is below `limit` (UINT64_MAX: all).  Returns the records
@@ -665,10 +731,34 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 				break;
 			}
 			t++;
-			if (v && !entry_fast(v, b->ti, (int)R_TB_REACHED(e.w0))) {
+			r->n_tb++;
+			p->gent[i] += b->ti->blk.n;
+			if (r->features & REMOTE_F_COUNTS)
+				p->gcyc[i] = e.w1;
+			if (!v)
+				break;
+			if (e.w0 & R_TB_SYNC) { /* past a grant: the syncs left out catch up here */
+				v->reached_last = (int)R_TB_REACHED(e.w0);
+				feed_block_entry_sync(v, b->ti);
+			} else if (!entry_fast(v, b->ti, (int)R_TB_REACHED(e.w0))) {
 				v->reached_last = (int)R_TB_REACHED(e.w0);
 				feed_block_entry(v, b->ti);
 			}
+			break;
+		}
+		case R_CNT: { /* whole executions of a block, counted by the guest */
+			struct rblock *b = block_of(p, R_CNT_ID(e.w0));
+			const struct tb_info *ti;
+
+			if (!b || !(r->features & REMOTE_F_COUNTS)) {
+				proc_fail(p, "record names no block", e.w0);
+				break;
+			}
+			t++;
+			r->n_counted += e.w1;
+			ti = b->ti;
+			for (uint32_t k = 0; v && k < ti->nhist; k++)
+				v->act->icount[ti->hist[k].cls] += e.w1 * ti->hist[k].n;
 			break;
 		}
 		case R_MEM:
@@ -690,7 +780,7 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 				feed_pf_access(v, b->pf[k]);
 			break;
 		}
-		default: { /* R_CTL */
+		case R_CTL: {
 			unsigned op = R_CTL_OP(e.w0);
 			uint64_t len = R_SLOTS(e.w0);
 
@@ -707,6 +797,32 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 				if (e.w1 >= p->next_ticket)
 					p->next_ticket = e.w1 + 1;
 				break;
+			case C_FAST: { /* blocks entered under the grant (their counts: R_CNT) */
+				struct rblock *b = block_of(p, R_FAST_ID(e.w0));
+				uint64_t check, cycles;
+
+				if (!b || !(r->features & REMOTE_F_COUNTS)) {
+					proc_fail(p, "record names no block", e.w0);
+					goto out;
+				}
+				p->gent[i] += e.w1;
+				p->gcyc[i] = rec_at(rg, t + 1).w0;
+				if (!v)
+					break;
+				/* (the instructions are checked; their cycles are
+				 * the guest's word, as its R_TB are) */
+				if (hvpmu_machine_budget(r->m, v->strand, &check, &cycles) || check <= v->act->bound ||
+				    e.w1 >= check - v->act->bound) {
+					proc_fail(p, "block counts beyond the grant", e.w1);
+					goto out;
+				}
+				/* the previous block is in the counts; this one is
+				 * accounted by the next record, as after an R_TB */
+				v->prev = b->ti;
+				v->reached_last = 0;
+				v->act->bound += e.w1;
+				break;
+			}
 			case C_START:
 				if (p->v[i] || p->started[i]) {
 					proc_fail(p, "thread started twice on a vCPU", i);
@@ -714,6 +830,8 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 				}
 				p->started[i] = 1;
 				p->nthreads++;
+				p->gent[i] = 0;
+				p->gcyc[i] = 0;
 				p->v[i] = vcpu_new(r, p);
 				break;
 			case C_EXIT:
@@ -729,6 +847,7 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 				const uint64_t args[6] = { a.w0, a.w1, b.w0, b.w1, c.w0, c.w1 };
 
 				p->in_syscall[i] = 1;
+				r->n_syscalls++;
 				p->sc_flags[i] = args[0];
 				p->sc_num[i] = (int64_t)e.w1;
 				if ((int64_t)e.w1 == r->isa->sc.exit_group && v && p->exit_ring < 0) {
@@ -785,12 +904,17 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 				goto out;
 			break;
 		}
+		default:
+			proc_fail(p, "unknown record", e.w0);
+			goto out;
 		}
 		if (((t - start) & 1023u) == 0) /* give the producer room as we go */
 			release(rg, t);
 	}
 out:
 	p->tail[i] = t;
+	if (t == head)
+		grant(r, p, i, t);
 	release(rg, t);
 	return t - start;
 }

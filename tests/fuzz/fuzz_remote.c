@@ -10,7 +10,9 @@
  * Input (big-endian fields, fuzz_input.h; past the end everything is 0):
  *   u8  flags: bit 0 the hello is raw input bytes (else a valid one),
  *       bit 1 the hello's pid is not the caller's, bit 2 fork of the
- *       previous image, bit 3 force the quantum's barrier
+ *       previous image, bit 3 force the quantum's barrier, bit 4 a machine
+ *       of instruction classes only (the service grants block counts:
+ *       R_CNT, C_FAST) instead of one with every model on
  *   [raw hello: sizeof(struct remote_hello) bytes]
  *   u8  blocks: then per block u64 vaddr, u16 word, u16 n
  *   u16 words: then that many u32 instruction words
@@ -40,10 +42,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static struct hvpmu_remote *R;
 static struct hvpmu_machine *M;
 static uint32_t last; /* the previous input's image */
+static int counts;    /* R's machine models instruction classes only */
 
 /* A fresh machine and source (the images' MMU contexts run out after
- * HVPMU_CTX_MAX of them). */
-static void setup(void)
+ * HVPMU_CTX_MAX of them); `insn_only`: instruction classes only. */
+static void setup(int insn_only)
 {
 	struct hvpmu_md md;
 	struct hvpmu_machine *m;
@@ -57,8 +60,11 @@ static void setup(void)
 	if (hvpmu_md_default(HVPMU_PLATFORM_T4, &md) || hvpmu_machine_create(&md, &m))
 		abort();
 	M = m;
-	hvpmu_machine_set_features(m, HVPMU_FEAT_MEMORY | HVPMU_FEAT_BRANCHES | HVPMU_FEAT_TAKEN);
-	hvpmu_machine_enable_memory(m, 1);
+	counts = insn_only;
+	if (!insn_only) {
+		hvpmu_machine_set_features(m, HVPMU_FEAT_MEMORY | HVPMU_FEAT_BRANCHES | HVPMU_FEAT_TAKEN);
+		hvpmu_machine_enable_memory(m, 1);
+	}
 	if (hvpmu_remote_create(m, &hvpmu_isa_sparcv9, 1000, &R))
 		abort();
 }
@@ -74,9 +80,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int fd, flags;
 	struct remote_area *a;
 
-	if (!R || hvpmu_remote_images(R) >= 4000)
-		setup();
 	flags = u8(&in);
+	if (!R || hvpmu_remote_images(R) >= 4000 || counts != ((flags & 16) != 0))
+		setup((flags & 16) != 0);
 	if (flags & 1) {
 		for (size_t k = 0; k < sizeof h; k++)
 			((uint8_t *)&h)[k] = u8(&in);

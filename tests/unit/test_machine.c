@@ -667,6 +667,179 @@ static void test_machine_tick_compare(void **state)
 	hvpmu_machine_destroy(m);
 }
 
+/* --- a source that counts blocks between syncs (hvpmu_machine_budget) ----- */
+
+/* The cycles of block b by the machine's rule (what a guest computes). */
+static uint64_t block_cycles(struct sim *s, const struct hvpmu_block *b)
+{
+	struct hvpmu_cycle_rule r;
+	uint64_t c = 0;
+
+	hvpmu_machine_cycle_rule(s->m, &r);
+	for (uint32_t i = 0; i < b->n; i++)
+		c += hvpmu_insn_cycles(&r, hvpmu_machine_class_flags(s->m, b->cls[i]));
+	return c;
+}
+
+/* The service's block counts, played: under a grant the blocks' counts
+ * wait (pending) and the syncs next_check asks for are made without them;
+ * the entry past either budget syncs with everything. */
+struct granted {
+	int valid;
+	uint64_t insn_check, cyc_grant; /* the grant: act->bound, and `cyc` units */
+	uint64_t cyc;                   /* cycles of the blocks entered before the current one */
+	uint64_t pending[HVPMU_MAX_ICLASS];
+	unsigned stale_syncs, grants;
+};
+
+static void granted_flush(struct sim *s, struct granted *g)
+{
+	for (unsigned k = 0; k < HVPMU_MAX_ICLASS; k++) {
+		s->act->icount[k] += g->pending[k];
+		g->pending[k] = 0;
+	}
+}
+
+static void exec_block_granted(struct sim *s, struct granted *g, const struct hvpmu_block *b, int taken)
+{
+	uint64_t cyc_p = s->prev ? block_cycles(s, s->prev) : 0, check, cycles;
+	int fast = g->valid && s->act->bound + b->n < g->insn_check && g->cyc + cyc_p < g->cyc_grant;
+
+	g->cyc += cyc_p;
+	s->act->bound += b->n;
+	if (fast) {
+		if (s->act->bound >= s->act->next_check) { /* with counts pending: nothing comes due */
+			assert_int_equal(hvpmu_machine_sync(s->m, 0, s->prev, b), HVPMU_OK);
+			g->stale_syncs++;
+		}
+	} else {
+		int sync = g->valid;
+
+		granted_flush(s, g);
+		g->valid = 0;
+		if (sync || s->act->bound >= s->act->next_check)
+			assert_int_equal(hvpmu_machine_sync(s->m, 0, s->prev, b), HVPMU_OK);
+		/* the next grant, with every instruction before this block */
+		assert_int_equal(hvpmu_machine_budget(s->m, 0, &check, &cycles), HVPMU_OK);
+		g->valid = 1;
+		g->insn_check = check;
+		g->cyc_grant = cycles > UINT64_MAX - g->cyc ? UINT64_MAX : g->cyc + cycles;
+		g->grants++;
+	}
+	for (uint32_t i = 0; i < b->n; i++) {
+		if (g->valid && fast)
+			g->pending[b->cls[i]]++;
+		else
+			s->act->icount[b->cls[i]]++;
+		s->insns++;
+	}
+	if (taken && b->cond_cti >= 0)
+		s->act->taken_cond++;
+	s->prev = b;
+}
+
+/* The same program through a source that syncs whenever next_check asks
+ * (a) and one that counts blocks under grants (b), `six` events (else
+ * four instruction events), PICs from pic_init, the tick every `rotate`
+ * cycles: the same traps, counts and time. */
+static void budget_compare(uint64_t rotate, uint32_t pic_init, int six)
+{
+	static struct sim a, b;
+	static struct granted g;
+	int ia[6], ib[6], n = six ? 6 : 4;
+
+	memset(&g, 0, sizeof g);
+	sim_init(&a, rotate, pic_init, NULL);
+	sim_init(&b, rotate, pic_init, NULL);
+	if (six) {
+		add_six(&a, ia);
+		add_six(&b, ib);
+	} else {
+		static const struct { const char *name; unsigned mask; } four[4] = {
+			{ "Instr_all", 0x3f }, { "Instr_ld", 0x04 }, { "Instr_st", 0x08 }, { "Instr_other", 0x20 } };
+
+		for (unsigned i = 0; i < 4; i++) {
+			ia[i] = add_event(&a, four[i].name, 3, four[i].mask, 1, 0, 0);
+			ib[i] = add_event(&b, four[i].name, 3, four[i].mask, 1, 0, 0);
+		}
+	}
+	assert_int_equal(hvpmu_sv_start_strand(a.sv, 0), HVPMU_OK);
+	assert_int_equal(hvpmu_sv_start_strand(b.sv, 0), HVPMU_OK);
+	for (unsigned it = 0; it < 30000; it++) {
+		exec_block(&a, &a.loop, it + 1 < 30000);
+		exec_block_granted(&b, &g, &b.loop, it + 1 < 30000);
+	}
+	exec_block(&a, &a.exit, 0);
+	exec_block_granted(&b, &g, &b.exit, 0);
+	granted_flush(&b, &g);
+	sim_stop(&a);
+	sim_stop(&b);
+	/* the granted source synced far less often, and with counts pending */
+	assert_true(g.grants > 2 && g.grants < 30000 / 20);
+	if (six) /* (the tick's syncs: with the instruction budget alone next_check is it) */
+		assert_true(g.stale_syncs > 0);
+	assert_true(a.novf > 0);
+	assert_int_equal(b.novf, a.novf);
+	for (unsigned i = 0; i < a.novf && i < MAX_OVF; i++) {
+		assert_int_equal(b.ovf[i].event, a.ovf[i].event);
+		assert_int_equal(b.ovf[i].tpc, a.ovf[i].tpc);
+		assert_int_equal(b.ovf[i].precise, a.ovf[i].precise);
+		assert_int_equal(b.ovf[i].pic_mask, a.ovf[i].pic_mask);
+	}
+	for (int i = 0; i < n; i++) {
+		struct hvpmu_sv_count ca = read_ev(&a, ia[i]), cb = read_ev(&b, ib[i]);
+
+		assert_int_equal(cb.raw, ca.raw);
+		assert_int_equal(cb.enabled, ca.enabled);
+		assert_int_equal(cb.running, ca.running);
+		assert_int_equal(cb.overflows, ca.overflows);
+	}
+	assert_int_equal(hvpmu_machine_tick(b.m, 0), hvpmu_machine_tick(a.m, 0));
+	sim_fini(&a);
+	sim_fini(&b);
+}
+
+/*
+ * hvpmu_machine_budget's contract: a source that syncs only at the entries
+ * past its budgets, leaves out the syncs next_check asks for in between or
+ * makes them with part of the instructions still pending, gives the same
+ * overflow traps (event, precise tpc), the same multiplexing (the OS tick
+ * rotates the groups: where it fires decides every running time) and the
+ * same counts as one that syncs whenever next_check asks with every
+ * instruction counted.  Six events (a cycle-counting PIC, sl=26, among
+ * them) rotated every 5,000 cycles; four instruction events 100 and 4096
+ * below the wrap (the instruction budget decides).
+ */
+static void test_budget_same_as_every_sync(void **state)
+{
+	static struct sim s;
+	struct hvpmu_cycle_rule r;
+	uint64_t check, cycles;
+
+	(void)state;
+	sim_init(&s, 5000, 0, NULL);
+	/* the rule is the description's timing */
+	hvpmu_machine_cycle_rule(s.m, &r);
+	assert_int_equal(r.insn_cycles, s.md.timing.insn_cycles);
+	assert_int_equal(r.taken_cti_cycles, s.md.timing.taken_cti_cycles);
+	assert_int_equal(r.block_uops, 8);
+	assert_int_equal(hvpmu_insn_cycles(&r, HVPMU_IC_BLOCK | HVPMU_IC_LOAD), 8u * r.insn_cycles);
+	assert_int_equal(hvpmu_insn_cycles(&r, HVPMU_IC_CTI_ALWAYS), r.insn_cycles + r.taken_cti_cycles);
+	/* the instruction budget is next_check's or later */
+	assert_int_equal(hvpmu_sv_start_strand(s.sv, 0), HVPMU_OK);
+	assert_int_equal(hvpmu_machine_budget(s.m, 0, &check, &cycles), HVPMU_OK);
+	assert_true(check >= s.act->next_check);
+	assert_true(cycles > 0);
+	assert_int_equal(hvpmu_machine_budget(s.m, 99, &check, &cycles), HVPMU_ERANGE);
+	/* with the memory model, none: cycles are not the classes' */
+	hvpmu_machine_enable_memory(s.m, 1);
+	assert_int_equal(hvpmu_machine_budget(s.m, 0, &check, &cycles), HVPMU_EINVAL);
+	sim_fini(&s);
+	budget_compare(5000, 0xfffff000u, 1);
+	budget_compare(0, 0xffffff9cu, 0);
+	budget_compare(0, 0xfffff000u, 0);
+}
+
 /* --- a thread resumes after a wait (hvpmu_machine_resume) ------------------ */
 
 /* A strand behind the furthest one catches up as idle time: %tick moves
@@ -1057,6 +1230,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_unsupported_event_takes_no_pic, teardown),
 		cmocka_unit_test_teardown(test_timer_only_in_user_mode, teardown),
 		cmocka_unit_test(test_machine_tick_compare),
+		cmocka_unit_test_teardown(test_budget_same_as_every_sync, teardown),
 		cmocka_unit_test_teardown(test_privileged_cycles, teardown),
 		cmocka_unit_test_teardown(test_hyper_cycles_need_htaccess, teardown),
 		cmocka_unit_test_teardown(test_determinism, teardown),

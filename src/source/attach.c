@@ -65,16 +65,22 @@ struct gblk {
 	uint64_t vaddr;
 	uint64_t last_pc;      /* address of its last instruction */
 	uint64_t agg;          /* whole executions counted on the fast path, not sent yet */
-	struct gblk *next_dirty; /* blocks with agg > 0 (avcpu.dirty) */
-	uint32_t id;
+	/* taken branches (REMOTE_F_TAKEN), as feed.c's tb_info: */
+	uint64_t taken_at;     /* the next block's address that means its conditional CTI was taken */
+	uint64_t wait_at;      /* the next block's address that leaves it pending (its delay slot) */
 	uint32_t cyc;          /* cycles, by the area's rule (hvpmu_insn_cycles): what it adds to
 				  the cycle count once entered (a bound: it may not run whole) */
 	uint16_t n;            /* instructions */
 	uint8_t slow;          /* the entry after it takes the slow path: its last instruction
-				  is an annulled branch's slot in the block (feed.c slot_annul) */
+				  is an annulled branch's slot in the block (feed.c slot_annul), or
+				  (REMOTE_F_TAKEN) its conditional CTI has no static target */
 	uint8_t dirty;
+	uint8_t pends;         /* (REMOTE_F_TAKEN) it ends in a conditional CTI whose outcome counts */
+	/* the second line: the slow paths' */
+	struct gblk *next_dirty; /* blocks with agg > 0 (avcpu.dirty) */
+	uint32_t id;
 };
-_Static_assert(sizeof(struct gblk) <= 64, "a block's counting data in one line");
+_Static_assert(offsetof(struct gblk, pends) < 64, "what the fast path reads of a block in its first line");
 
 /* The producer's side of one vCPU's ring. */
 struct avcpu {
@@ -85,10 +91,12 @@ struct avcpu {
 	uint64_t grant_cyc;    /* and while gcyc + the cycles of the block before it < grant_cyc */
 	uint64_t gbound;       /* instructions of the blocks entered since C_START (struct remote_ring) */
 	uint64_t gcyc;         /* cycles of the blocks entered since then before the last one */
-	uint64_t rec_bound;    /* gbound at the last R_TB or C_FAST: the fast entries' since are the rest */
 	struct gblk *cprev;    /* the counted block entered last (NULL: none, or a marker's block) */
 	uint64_t cmark;        /* its inline counter at its entry */
+	struct gblk *pend;     /* (REMOTE_F_TAKEN) the block whose conditional CTI awaits its outcome */
+	uint64_t taken;        /* (REMOTE_F_TAKEN) taken conditional CTIs decided on the fast path, not sent */
 	struct gblk *dirty;    /* blocks whose fast executions are not sent yet */
+	uint64_t rec_bound;    /* gbound at the last R_TB or C_FAST: the fast entries' since are the rest */
 	uint64_t inval_at;     /* head after the last record that can move the strand's deadline */
 	int live;
 	int in_publish;        /* a record of several slots (or the ticket) is being written: no
@@ -99,7 +107,7 @@ struct avcpu {
 	uint64_t head;         /* records written */
 	uint64_t tail;         /* the consumer's position, as last seen */
 };
-_Static_assert(offsetof(struct avcpu, dirty) < 64, "the fast path's fields in the first line");
+_Static_assert(offsetof(struct avcpu, taken) < 64, "the fast path's fields in the first line");
 
 static struct {
 	const struct hvpmu_isa *isa;
@@ -114,6 +122,7 @@ static struct {
 	unsigned features;
 	int counts;            /* blocks are counted under grants: the service offers it
 				  (REMOTE_F_COUNTS) and the image has had one thread only */
+	int taken;             /* and taken conditional CTIs are counted (REMOTE_F_TAKEN) */
 	int dead;              /* not counted any more (the service is gone, or a failure) */
 	int ended;             /* C_END written */
 	struct avcpu v[REMOTE_RINGS];
@@ -207,6 +216,7 @@ static int connect_service(enum remote_how how, uint32_t parent, uint32_t base)
 	/* (a fork child of an image that had several threads keeps its
 	 * blocks, translated with markers: it goes on with them) */
 	A.counts = (w.features & REMOTE_F_COUNTS) && (how != REMOTE_FORK || A.counts);
+	A.taken = (w.features & REMOTE_F_TAKEN) != 0;
 	return 0;
 }
 
@@ -336,8 +346,9 @@ static void fast_close(unsigned i)
 
 	if (a->gbound != a->rec_bound) {
 		put_n(i, (const struct remote_rec[2]){ { R_FAST_W0(a->cprev->id), a->gbound - a->rec_bound },
-						       { a->gcyc, 0 } }, 2);
+						       { a->gcyc, a->taken } }, 2);
 		a->rec_bound = a->gbound;
+		a->taken = 0;
 	}
 }
 
@@ -446,6 +457,12 @@ static __attribute__((noinline)) void tb_exec_cnt_slow(unsigned int vcpu_index, 
 	a->rec_bound = b;
 	a->cprev = ti;
 	a->cmark = ti->execs;
+	/* the service decides the pending CTI (resolve_pending, set_pending):
+	 * it stays pending at its delay slot run as a block of its own */
+	if (!(a->pend && ti->vaddr == a->pend->wait_at))
+		a->pend = NULL;
+	if (ti->pends)
+		a->pend = ti;
 	if (crossed)
 		grant_wait((unsigned)i);
 	else if (!a->grant && A.counts)
@@ -476,6 +493,45 @@ static void tb_exec_cnt(unsigned int vcpu_index, void *udata)
 		tb_exec_cnt_slow(vcpu_index, ti);
 		return;
 	}
+	a->gcyc += p->cyc;
+	p->agg++;
+	if (!p->dirty) {
+		p->dirty = 1;
+		p->next_dirty = a->dirty;
+		a->dirty = p;
+	}
+	a->gbound = b;
+	a->cmark = ti->execs;
+	a->cprev = ti;
+}
+
+/*
+ * The same with taken branches counted (REMOTE_F_TAKEN): the pending
+ * conditional CTI is decided by this block's address, as tb_exec_insn()
+ * does in one emulator (resolve_pending(): taken iff execution goes on at
+ * taken_at; still pending at its delay slot run alone, wait_at: that entry
+ * is recorded).
+ */
+static void tb_exec_cnt_tk(unsigned int vcpu_index, void *udata)
+{
+	struct gblk *ti = udata, *p, *q;
+	struct avcpu *a;
+	uint64_t b;
+
+	if (__builtin_expect(vcpu_index >= REMOTE_RINGS, 0))
+		return;
+	a = &A.v[vcpu_index];
+	p = a->cprev;
+	q = a->pend;
+	b = a->gbound + ti->n;
+	if (__builtin_expect(!p || p->execs == a->cmark || ti->vaddr == p->last_pc || p->slow || b >= a->grant ||
+				     a->gcyc + p->cyc >= a->grant_cyc || (q && ti->vaddr == q->wait_at), 0)) {
+		tb_exec_cnt_slow(vcpu_index, ti);
+		return;
+	}
+	if (q)
+		a->taken += ti->vaddr == q->taken_at;
+	a->pend = ti->pends ? ti : NULL;
 	a->gcyc += p->cyc;
 	p->agg++;
 	if (!p->dirty) {
@@ -553,7 +609,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	bid = A.next_id++;
 	ar->block[idx] = (struct remote_block){ .vaddr = qemu_plugin_tb_vaddr(tb), .word = ar->nwords,
 						.n = (uint32_t)n };
-	if (A.counts && !(g = aligned_alloc(64, 64))) {
+	if (A.counts && !(g = aligned_alloc(64, (sizeof(struct gblk) + 63) / 64 * 64))) {
 		image_end(0, 0);
 		detach("out of memory for a block's counts");
 		return;
@@ -584,27 +640,43 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	}
 	if (g) {
 		const struct hvpmu_cycle_rule rule = { ar->insn_cycles, ar->block_uops, ar->taken_cti_cycles };
-		struct hvpmu_insn d = { 0 };
-		uint64_t cyc = 0;
+		uint64_t vaddr = ar->block[idx].vaddr, cyc = 0, cti_pc = 0;
+		struct hvpmu_insn d, cti = { 0 };
+		int slot_annul = 0;
 
+		/* as feed_block_new(): the block's last CTI, its cycles */
 		for (size_t k = 0; k < n; k++) {
-			A.isa->decode(ar->words[ar->nwords + k], 0, &d);
+			uint64_t pc = vaddr + k * (uint64_t)A.isa->insn_bytes;
+
+			A.isa->decode(ar->words[ar->nwords + k], pc, &d);
 			cyc += hvpmu_insn_cycles(&rule, d.flags);
+			if (d.flags & (HVPMU_IC_CTI_COND | HVPMU_IC_CTI_ALWAYS)) {
+				cti = d;
+				cti_pc = pc;
+				slot_annul = (d.flags & HVPMU_IC_CTI_COND) && d.annul && A.isa->annul_in_block &&
+					     k + 2 == n && d.has_target;
+			}
 		}
-		/* feed.c's slot_annul, conservatively: the entry after such a
-		 * block is recorded, and the service decides */
-		d = (struct hvpmu_insn){ 0 };
-		if (A.isa->annul_in_block && n >= 2)
-			A.isa->decode(ar->words[ar->nwords + n - 2], 0, &d);
-		*g = (struct gblk){ .vaddr = ar->block[idx].vaddr,
-				    .last_pc = ar->block[idx].vaddr + (n - 1) * (uint64_t)A.isa->insn_bytes,
+		*g = (struct gblk){ .vaddr = vaddr, .last_pc = vaddr + (n - 1) * (uint64_t)A.isa->insn_bytes,
 				    .id = bid, .n = (uint16_t)n, .cyc = cyc > UINT32_MAX ? UINT32_MAX : (uint32_t)cyc,
-				    .slow = (d.flags & HVPMU_IC_CTI_COND) && d.annul && d.has_target };
+				    .slow = (uint8_t)slot_annul };
+		if (A.taken && (cti.flags & HVPMU_IC_CTI_COND)) {
+			int annul = cti.annul && !A.isa->annul_in_block; /* feed.c cti_annul */
+			uint64_t ds = A.isa->delay_slot ? cti_pc + A.isa->insn_bytes : UINT64_MAX;
+
+			g->pends = 1;
+			g->taken_at = annul ? ds : (cti.has_target ? cti.target : 0);
+			g->wait_at = annul ? 1 : ds;
+			/* a conditional CTI to a register (ppc64 bclr): the
+			 * service decides it from where execution goes */
+			if (!cti.has_target)
+				g->slow = 1;
+		}
 	}
 	ar->nwords += (uint32_t)n;
 	atomic_store_explicit(&ar->nblocks, idx + 1, memory_order_release);
 	if (g)
-		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec_cnt, QEMU_PLUGIN_CB_NO_REGS, g);
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, A.taken ? tb_exec_cnt_tk : tb_exec_cnt, QEMU_PLUGIN_CB_NO_REGS, g);
 	else
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, (void *)(uintptr_t)bid);
 }
@@ -621,6 +693,8 @@ static void thread_start(unsigned i)
 	a->rec_bound = 0;
 	a->cprev = NULL;
 	a->dirty = NULL;
+	a->pend = NULL;
+	a->taken = 0;
 	put(i, R_CTL_W0(C_START, 0), (uint64_t)syscall(SYS_gettid));
 	grant_drop(i);
 }
@@ -666,6 +740,7 @@ static void vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
 	if (i < 0)
 		return;
 	counts_send((unsigned)i);
+	A.v[i].pend = NULL; /* (the service drops it: feed_account_prev, resolve_pending at 0) */
 	put((unsigned)i, R_CTL_W0(C_EXIT, prev_reached(&A.v[i])), 0);
 	grant_drop((unsigned)i);
 	publish((unsigned)i);
@@ -926,6 +1001,7 @@ static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 		return;
 	self = i;
 	counts_send((unsigned)i);
+	A.v[i].pend = NULL; /* (the service drops it: feed_syscall_entry, resolve_pending at 0) */
 	put_n((unsigned)i,
 	      (const struct remote_rec[4]){ { R_CTL_W0(C_SYSCALL, prev_reached(&A.v[i])), (uint64_t)num },
 					    { a1, a2 }, { a3, a4 }, { a5, a6 } },

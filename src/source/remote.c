@@ -248,13 +248,14 @@ int hvpmu_remote_create(struct hvpmu_machine *m, const struct hvpmu_isa *isa, ui
 	 * quanta (hvpmu_machine_dispatch: the barrier's time is the CEC's) */
 	r->barrier = P.need_memory || hvpmu_machine_md(m)->cec.nchips;
 	r->features = P.need_memory ? REMOTE_F_MEMORY : 0;
-	/* block counts: nothing but instruction classes (no outcome, no
-	 * memory model) and no barrier (docs/service.md "Block counts");
+	/* block counts: nothing but instruction classes and taken branches
+	 * (no branch model, no memory model) and no barrier
+	 * (docs/service.md "Block counts");
 	 * HVPMU_REMOTE_COUNTS=0 records every block (testing: the counts
 	 * must not differ) */
-	if (!r->barrier && !P.need_taken && !P.need_branches &&
+	if (!r->barrier && !P.need_branches &&
 	    !(getenv("HVPMU_REMOTE_COUNTS") && strcmp(getenv("HVPMU_REMOTE_COUNTS"), "0") == 0))
-		r->features |= REMOTE_F_COUNTS;
+		r->features |= REMOTE_F_COUNTS | (P.need_taken ? REMOTE_F_TAKEN : 0);
 	*out = r;
 	return HVPMU_OK;
 }
@@ -809,6 +810,10 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 				p->gcyc[i] = rec_at(rg, t + 1).w0;
 				if (!v)
 					break;
+				if (rec_at(rg, t + 1).w1 && !(r->features & REMOTE_F_TAKEN)) {
+					proc_fail(p, "taken branches counted unasked", e.w0);
+					goto out;
+				}
 				/* (the instructions are checked; their cycles are
 				 * the guest's word, as its R_TB are) */
 				if (hvpmu_machine_budget(r->m, v->strand, &check, &cycles) || check <= v->act->bound ||
@@ -821,6 +826,10 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 				v->prev = b->ti;
 				v->reached_last = 0;
 				v->act->bound += e.w1;
+				/* the guest decided the outcomes of the CTIs before it */
+				v->act->taken_cond += rec_at(rg, t + 1).w1;
+				v->pend = 0;
+				set_pending(v, b->ti);
 				break;
 			}
 			case C_START:

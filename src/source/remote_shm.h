@@ -73,7 +73,10 @@
  *                      record accounts it), w1 = the sum of their
  *                      instruction counts (what they add to the strand's
  *                      bound); then 1 slot: w0 = the thread's cycle count
- *                      then; every block entered before it, whole, is in
+ *                      then, w1 = (REMOTE_F_TAKEN) the conditional CTIs
+ *                      taken among those entries; the CTI of block id, if
+ *                      its outcome counts, is pending (set_pending()); every
+ *                      block entered before it, whole, is in
  *                      R_CNT records (sent before any record that can read
  *                      or sync the strand's counts: a C_SYSCALL, C_EXIT,
  *                      C_END, or an R_TB at or past the grant)
@@ -169,5 +172,6 @@ struct remote_area {
 #define REMOTE_F_COUNTS 2u /* block counts under a grant (R_CNT, C_FAST): nothing but
 			      instruction classes is modeled and no barrier holds the
 			      strands in step */
+#define REMOTE_F_TAKEN 4u  /* with block counts: taken conditional CTIs counted too (C_FAST) */
 
 #endif

@@ -12,7 +12,8 @@
  *       bit 1 the hello's pid is not the caller's, bit 2 fork of the
  *       previous image, bit 3 force the quantum's barrier, bit 4 a machine
  *       of instruction classes only (the service grants block counts:
- *       R_CNT, C_FAST) instead of one with every model on
+ *       R_CNT, C_FAST) instead of one with every model on, and bit 5 with
+ *       it taken branches (REMOTE_F_TAKEN)
  *   [raw hello: sizeof(struct remote_hello) bytes]
  *   u8  blocks: then per block u64 vaddr, u16 word, u16 n
  *   u16 words: then that many u32 instruction words
@@ -42,10 +43,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static struct hvpmu_remote *R;
 static struct hvpmu_machine *M;
 static uint32_t last; /* the previous input's image */
-static int counts;    /* R's machine models instruction classes only */
+static int counts;    /* R's machine models instruction classes only (1; 2: and taken branches) */
 
 /* A fresh machine and source (the images' MMU contexts run out after
- * HVPMU_CTX_MAX of them); `insn_only`: instruction classes only. */
+ * HVPMU_CTX_MAX of them); `insn_only`: instruction classes only (1), and
+ * taken branches (2). */
 static void setup(int insn_only)
 {
 	struct hvpmu_md md;
@@ -61,6 +63,8 @@ static void setup(int insn_only)
 		abort();
 	M = m;
 	counts = insn_only;
+	if (insn_only == 2)
+		hvpmu_machine_set_features(m, HVPMU_FEAT_TAKEN);
 	if (!insn_only) {
 		hvpmu_machine_set_features(m, HVPMU_FEAT_MEMORY | HVPMU_FEAT_BRANCHES | HVPMU_FEAT_TAKEN);
 		hvpmu_machine_enable_memory(m, 1);
@@ -81,8 +85,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct remote_area *a;
 
 	flags = u8(&in);
-	if (!R || hvpmu_remote_images(R) >= 4000 || counts != ((flags & 16) != 0))
-		setup((flags & 16) != 0);
+	if (!R || hvpmu_remote_images(R) >= 4000 || counts != ((flags & 16) ? 1 + ((flags & 32) != 0) : 0))
+		setup((flags & 16) ? 1 + ((flags & 32) != 0) : 0);
 	if (flags & 1) {
 		for (size_t k = 0; k < sizeof h; k++)
 			((uint8_t *)&h)[k] = u8(&in);

@@ -192,7 +192,8 @@ fi
 # output byte for byte, with the PICs started 4096 below the wrap (every
 # overflow trap's tpc in the log) and seven events on four PICs
 # (multiplexed at the OS tick, every 100,000 cycles; for minigzip also at
-# the default period, where the guest counts most blocks itself).  The service's own tally
+# the default period, where the guest counts most blocks itself); and with
+# Br_taken, whose outcomes the guest decides.  The service's own tally
 # (HVPMU_REMOTE_STATS) says which way each run went.
 bc_ev=Instr_all,Instr_ld,Instr_st,Branches,Instr_FGU_crypto,Instr_other,Instr_all:u
 # bc_run MODE OUT INPUT PROGRAM [ARGS]: OUT.csv, OUT.log, and the executions
@@ -219,9 +220,12 @@ bc_same() {
 }
 bc_traps=0
 bc_opts="--pic-init 0xfffff000 --rotate-cycles 100000"
-for p in loop_int syscalls mixed windows annul; do
+for p in loop_int syscalls mixed windows annul branches; do
 	[ -x "$micro/$p" ] || continue
 	bc_same "$p" /dev/null "$micro/$p" # (short: mostly recorded before the first grant comes)
+	bc_ev=Br_taken,Instr_all,Branches,Instr_ld
+	bc_same "$p, Br_taken" /dev/null "$micro/$p"
+	bc_ev=Instr_all,Instr_ld,Instr_st,Branches,Instr_FGU_crypto,Instr_other,Instr_all:u
 done
 # fork: the parent's wait4 returns at the machine's time, which is how far
 # the service has run the child then (docs/service.md "Time"): the host's
@@ -236,6 +240,12 @@ if [ -n "$gz" ] && [ -x "$gz" ] && [ -r "$text" ]; then
 	bc_opts=
 	bc_same "minigzip, default rotation" "$tmp/bc.text" "$gz"
 	[ "$(cat "$tmp/bc1.n")" -gt 1000000 ] || fail "block counts: minigzip counted only $(cat "$tmp/bc1.n") itself"
+	# taken branches: the guest decides the conditional CTIs' outcomes
+	bc_ev=Instr_all,Instr_ld,Br_taken,Branches,Instr_st,Instr_other,Br_taken:u
+	bc_same "minigzip, Br_taken" "$tmp/bc.text" "$gz"
+	[ "$(cat "$tmp/bc1.n")" -gt 1000000 ] || fail "block counts: minigzip (Br_taken) counted only $(cat "$tmp/bc1.n")"
+	bc_opts="--pic-init 0xfffff000 --rotate-cycles 100000"
+	bc_same "minigzip, Br_taken near the wrap" "$tmp/bc.text" "$gz"
 fi
 [ "$bc_traps" -gt 0 ] || fail "block counts: no overflow trap to compare"
 echo "service: block counts = every block recorded ($bc_traps overflow traps compared)"

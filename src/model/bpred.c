@@ -11,8 +11,9 @@
 #include <hvpmu/hvpmu.h>
 #include "bpred.h"
 
-void bpred_init(struct bpred *bp)
+void bpred_init(struct bpred *bp, uint32_t ret_offset)
 {
 	memset(bp, 0, sizeof *bp);
 	memset(bp->dir, BPRED_DIR_WEAK_NOT_TAKEN, sizeof bp->dir);
+	bp->ret_offset = ret_offset;
 }

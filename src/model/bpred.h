@@ -24,16 +24,24 @@ struct bpred {
 	uint64_t ras[BPRED_RAS_ENTRIES];
 	uint32_t ras_top;   /* entries pushed, modulo wrap (circular) */
 	uint32_t ras_depth; /* valid entries, <= BPRED_RAS_ENTRIES */
+	uint32_t ret_offset; /* a call returns to pc + ret_offset (bpred_init) */
 };
 
 #define BPRED_INSN_SHIFT 2            /* SPARC instructions are 4 bytes */
 #define BPRED_FAR_PAGE_SHIFT 13       /* "far": target outside the CTI's 8 KB page */
-#define BPRED_CALL_RETURN_OFFSET 8    /* CALL / JMPL return to pc + 8 (after the delay slot) */
+/* Where a call returns, past the call: SPARC V9 CALL and JMPL write their
+ * own address to the link register and the callee returns with
+ * `jmpl %i7+8` (after the delay slot, SPARC V9 A.8, A.24); MIPS JAL/JALR
+ * link PC + 8 (MIPS64 Vol. II JAL); the Power ISA has no delay slot: bl
+ * sets LR = CIA + 4 (Power ISA v2.06 Book I 2.4). */
+#define BPRED_CALL_RETURN_OFFSET 8    /* ISAs with a delay slot */
+#define BPRED_CALL_RETURN_OFFSET_NO_DS 4
 #define BPRED_DIR_WEAK_NOT_TAKEN 1
 #define BPRED_DIR_TAKEN_MIN 2
 #define BPRED_DIR_MAX 3
 
-void bpred_init(struct bpred *bp);
+/* A predictor at reset, for an ISA whose calls return to pc + ret_offset. */
+void bpred_init(struct bpred *bp, uint32_t ret_offset);
 
 /* ---- bpred_update() and its parts: inline (it runs for every CTI) ---- */
 
@@ -102,7 +110,7 @@ static inline int bpred_update(struct bpred *bp, uint64_t pc, uint32_t f, int ta
 		bpred_ras_pop(bp); /* a mispredicted return still pops */
 	}
 	if (f & HVPMU_IC_CALL)
-		bpred_ras_push(bp, pc + BPRED_CALL_RETURN_OFFSET);
+		bpred_ras_push(bp, pc + bp->ret_offset);
 	return kind;
 }
 

@@ -153,7 +153,8 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 		m->s[i].ctx = USER_CTX;
 		m->s[i].user_ctx = USER_CTX;
 		m->s[i].ipage_vpn = UINT64_MAX; /* none */
-		bpred_init(&m->s[i].bp);
+		bpred_init(&m->s[i].bp, md->platform == HVPMU_PLATFORM_POWER ? BPRED_CALL_RETURN_OFFSET_NO_DS
+									      : BPRED_CALL_RETURN_OFFSET);
 		pipe_strand_init(&m->s[i].pipe);
 		if (stbuf_init(&m->s[i].sb, md->mem.stbuf.entries, md->mem.stbuf.commit_cycles,
 			       md->mem.stbuf.drain_latency, md->mem.stbuf.drain_interval)) {

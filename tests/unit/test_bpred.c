@@ -127,6 +127,30 @@ static void test_indirect_and_far(void **state)
 	hvpmu_machine_destroy(m);
 }
 
+/* The return stack on an ISA without a delay slot (the POWER platform:
+ * bl sets LR = CIA + 4, Power ISA v2.06 Book I 2.4): a call returns to
+ * pc + 4, predicted; returning to pc + 8 is a return-stack mispredict.
+ * (MIPS's JAL links pc + 8, as SPARC's CALL returns: the T4 tests above.) */
+static void test_return_stack_no_delay_slot(void **state)
+{
+	struct hvpmu_md md;
+	struct hvpmu_machine *m = NULL;
+	struct hvpmu_activity *a;
+
+	(void)state;
+	assert_int_equal(hvpmu_md_default(HVPMU_PLATFORM_POWER, &md), 0);
+	assert_int_equal(hvpmu_machine_create(&md, &m), 0);
+	a = hvpmu_machine_activity(m, 0);
+	assert_int_equal(hvpmu_machine_branch(m, 0, PC, CALL, 1, PC + 0x40), -1);
+	assert_int_equal(hvpmu_machine_branch(m, 0, PC + 0x40, CALL, 1, PC + 0x80), -1);
+	assert_int_equal(hvpmu_machine_branch(m, 0, PC + 0x84, RET, 1, PC + 0x44), -1);
+	assert_int_equal(hvpmu_machine_branch(m, 0, PC + 0x48, RET, 1, PC + 4), -1);
+	assert_int_equal(a->mispred[HVPMU_MISPRED_RET], 0);
+	assert_int_equal(hvpmu_machine_branch(m, 0, PC, CALL, 1, PC + 0x40), -1);
+	assert_int_equal(hvpmu_machine_branch(m, 0, PC + 0x48, RET, 1, PC + 8), HVPMU_MISPRED_RET);
+	hvpmu_machine_destroy(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -135,6 +159,7 @@ int main(void)
 		cmocka_unit_test(test_return_stack),
 		cmocka_unit_test(test_return_stack_overflow),
 		cmocka_unit_test(test_indirect_and_far),
+		cmocka_unit_test(test_return_stack_no_delay_slot),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

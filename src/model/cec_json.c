@@ -213,9 +213,11 @@ static int get_entitlement(json_object *v, uint32_t *out, const char *path, char
 	if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
 		return jfail(err, n, path, "not a number of processing units");
 	d = json_object_get_double(v);
+	if (!(d >= 0.01 - 1e-9 && d <= HVPMU_CEC_MAX_PROCS)) /* (also NaN) before any conversion */
+		return jfail(err, n, path, "not 0.01..128 processing units in steps of 0.01");
 	h = d * HVPMU_CEC_PU;
-	r = (double)(uint64_t)(h + 0.5); /* nearest hundredth (h >= 0 below) */
-	if (!(d >= 0.01 - 1e-9 && d <= HVPMU_CEC_MAX_PROCS) || h - r > 1e-6 || r - h > 1e-6)
+	r = (double)(uint64_t)(h + 0.5); /* nearest hundredth (h > 0) */
+	if (h - r > 1e-6 || r - h > 1e-6)
 		return jfail(err, n, path, "not 0.01..128 processing units in steps of 0.01");
 	*out = (uint32_t)r;
 	return 0;

@@ -226,6 +226,9 @@ static void test_json_errors(void **state)
 		{ "{\"cec\": {\"procs\": [{\"chip\": 5}]}}", ": cec.procs[0].chip: not the index of a chip" },
 		{ "{\"cec\": {\"partitions\": [{\"entitlement\": 0.333}]}}",
 		  "1:41: cec.partitions[0].entitlement: not 0.01..128" },
+		/* (fuzz_md_file: a negative one was converted to an integer first) */
+		{ "{\"cec\": {\"partitions\": [{\"entitlement\": -24.5}]}}",
+		  "1:41: cec.partitions[0].entitlement: not 0.01..128" },
 		{ "{\"cec\": {\"partitions\": [{\"mode\": \"shared\"}]}}", "1:34: cec.partitions[0].mode: not a mode" },
 		{ "{\"cec\": {\"procs\": [{}], \"partitions\": [{\"id\": 1}, {\"id\": 1}]}}", "1:58: cec.partitions[1].id: not 1..65534" },
 		{ "{\"cec\": {\"partitions\": [{\"vps\": 2, \"entitlement\": 0.5, \"x\": 1}]}}",

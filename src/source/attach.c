@@ -474,12 +474,17 @@ static __attribute__((noinline)) void tb_exec_cnt_slow(unsigned int vcpu_index, 
  * entered before it reached its last instruction (its inline counter
  * moved), did not restart there, has no annulled slot, and the grant
  * allows the entry: that block ran whole once more (agg), and nothing is
- * recorded.  Everything else: tb_exec_cnt_slow().  The same effect on
- * the service's counts as an R_TB per entry (entry_fast() there).
+ * recorded.  With taken branches (`taken`, REMOTE_F_TAKEN) the pending
+ * conditional CTI is decided by this block's address, as tb_exec_insn()
+ * does in one emulator (resolve_pending(): taken iff execution goes on at
+ * taken_at; still pending at its delay slot run alone, wait_at: that
+ * entry is recorded).  Everything else: tb_exec_cnt_slow().  The same
+ * effect on the service's counts as an R_TB per entry (entry_fast()
+ * there).
  */
-static void tb_exec_cnt(unsigned int vcpu_index, void *udata)
+static inline __attribute__((always_inline)) void cnt_entry(unsigned int vcpu_index, struct gblk *ti, int taken)
 {
-	struct gblk *ti = udata, *p;
+	struct gblk *p, *q = NULL;
 	struct avcpu *a;
 	uint64_t b;
 
@@ -487,11 +492,18 @@ static void tb_exec_cnt(unsigned int vcpu_index, void *udata)
 		return;
 	a = &A.v[vcpu_index];
 	p = a->cprev;
+	if (taken)
+		q = a->pend;
 	b = a->gbound + ti->n;
 	if (__builtin_expect(!p || p->execs == a->cmark || ti->vaddr == p->last_pc || p->slow || b >= a->grant ||
-				     a->gcyc + p->cyc >= a->grant_cyc, 0)) {
+				     a->gcyc + p->cyc >= a->grant_cyc || (taken && q && ti->vaddr == q->wait_at), 0)) {
 		tb_exec_cnt_slow(vcpu_index, ti);
 		return;
+	}
+	if (taken) {
+		if (q)
+			a->taken += ti->vaddr == q->taken_at;
+		a->pend = ti->pends ? ti : NULL;
 	}
 	a->gcyc += p->cyc;
 	p->agg++;
@@ -505,43 +517,14 @@ static void tb_exec_cnt(unsigned int vcpu_index, void *udata)
 	a->cprev = ti;
 }
 
-/*
- * The same with taken branches counted (REMOTE_F_TAKEN): the pending
- * conditional CTI is decided by this block's address, as tb_exec_insn()
- * does in one emulator (resolve_pending(): taken iff execution goes on at
- * taken_at; still pending at its delay slot run alone, wait_at: that entry
- * is recorded).
- */
+static void tb_exec_cnt(unsigned int vcpu_index, void *udata)
+{
+	cnt_entry(vcpu_index, udata, 0);
+}
+
 static void tb_exec_cnt_tk(unsigned int vcpu_index, void *udata)
 {
-	struct gblk *ti = udata, *p, *q;
-	struct avcpu *a;
-	uint64_t b;
-
-	if (__builtin_expect(vcpu_index >= REMOTE_RINGS, 0))
-		return;
-	a = &A.v[vcpu_index];
-	p = a->cprev;
-	q = a->pend;
-	b = a->gbound + ti->n;
-	if (__builtin_expect(!p || p->execs == a->cmark || ti->vaddr == p->last_pc || p->slow || b >= a->grant ||
-				     a->gcyc + p->cyc >= a->grant_cyc || (q && ti->vaddr == q->wait_at), 0)) {
-		tb_exec_cnt_slow(vcpu_index, ti);
-		return;
-	}
-	if (q)
-		a->taken += ti->vaddr == q->taken_at;
-	a->pend = ti->pends ? ti : NULL;
-	a->gcyc += p->cyc;
-	p->agg++;
-	if (!p->dirty) {
-		p->dirty = 1;
-		p->next_dirty = a->dirty;
-		a->dirty = p;
-	}
-	a->gbound = b;
-	a->cmark = ti->execs;
-	a->cprev = ti;
+	cnt_entry(vcpu_index, udata, 1);
 }
 
 /* ---- callbacks ---- */

@@ -40,6 +40,7 @@
 #include <linux/futex.h>
 #include <hvpmu/qemu_source.h>
 #include "common/cpu_relax.h"
+#include "feed.h"
 #include "qemu_plugin_api.h"
 #include "remote_proto.h"
 #include "remote_shm.h"
@@ -623,9 +624,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	}
 	if (g) {
 		const struct hvpmu_cycle_rule rule = { ar->insn_cycles, ar->block_uops, ar->taken_cti_cycles };
-		uint64_t vaddr = ar->block[idx].vaddr, cyc = 0, cti_pc = 0;
+		uint64_t vaddr = ar->block[idx].vaddr, cyc = 0;
 		struct hvpmu_insn d, cti = { 0 };
-		int slot_annul = 0;
+		struct feed_cti c = { 0 };
 
 		/* as feed_block_new(): the block's last CTI, its cycles */
 		for (size_t k = 0; k < n; k++) {
@@ -635,21 +636,16 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			cyc += hvpmu_insn_cycles(&rule, d.flags);
 			if (d.flags & (HVPMU_IC_CTI_COND | HVPMU_IC_CTI_ALWAYS)) {
 				cti = d;
-				cti_pc = pc;
-				slot_annul = (d.flags & HVPMU_IC_CTI_COND) && d.annul && A.isa->annul_in_block &&
-					     k + 2 == n && d.has_target;
+				c = feed_cti_facts(A.isa, &d, pc, (uint32_t)k, (uint32_t)n);
 			}
 		}
 		*g = (struct gblk){ .vaddr = vaddr, .last_pc = vaddr + (n - 1) * (uint64_t)A.isa->insn_bytes,
 				    .id = bid, .n = (uint16_t)n, .cyc = cyc > UINT32_MAX ? UINT32_MAX : (uint32_t)cyc,
-				    .slow = (uint8_t)slot_annul };
+				    .slow = c.slot_annul };
 		if (A.taken && (cti.flags & HVPMU_IC_CTI_COND)) {
-			int annul = cti.annul && !A.isa->annul_in_block; /* feed.c cti_annul */
-			uint64_t ds = A.isa->delay_slot ? cti_pc + A.isa->insn_bytes : UINT64_MAX;
-
 			g->pends = 1;
-			g->taken_at = annul ? ds : (cti.has_target ? cti.target : 0);
-			g->wait_at = annul ? 1 : ds;
+			g->taken_at = c.taken_at;
+			g->wait_at = c.wait_at;
 			/* a conditional CTI to a register (ppc64 bclr): the
 			 * service decides it from where execution goes */
 			if (!cti.has_target)

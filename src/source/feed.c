@@ -438,23 +438,25 @@ struct tb_info *feed_block_new(uint64_t vaddr, const uint32_t *words, uint32_t n
 		P.isa->decode(words[i], pc, &d);
 		ti->flags[i] = d.flags;
 		if (d.flags & (HVPMU_IC_CTI_COND | HVPMU_IC_CTI_ALWAYS)) {
+			/* (taken_at, wait_at: what the fast paths read, worked
+			 * out once; set_pending(), resolve_pending()) */
+			const struct feed_cti c = feed_cti_facts(P.isa, &d, pc, i, n);
+
 			ti->blk.cti = (int32_t)i;
 			ti->blk.cond_cti = (d.flags & HVPMU_IC_CTI_COND) && d.has_target ? (int32_t)i : -1;
 			ti->cti_target = d.has_target ? d.target : 0;
 			ti->cti_pc = pc;
-			ti->cti_ds = P.isa->delay_slot ? pc + P.isa->insn_bytes : UINT64_MAX;
+			ti->cti_ds = c.ds;
 			ti->cti_fall = pc + (uint64_t)P.isa->insn_bytes * (1u + P.isa->delay_slot);
 			ti->cti_self = !P.isa->delay_slot && i + 1 == n && d.has_target && d.target == pc;
 			ti->cti_flags = d.flags;
-			ti->cti_annul = (d.flags & HVPMU_IC_CTI_COND) && d.annul && !P.isa->annul_in_block;
-			ti->slot_annul = (d.flags & HVPMU_IC_CTI_COND) && d.annul && P.isa->annul_in_block &&
-					 i + 2 == n && d.has_target;
+			ti->cti_annul = c.annul;
+			ti->slot_annul = c.slot_annul;
+			ti->taken_at = c.taken_at;
+			ti->wait_at = c.wait_at;
 		}
 	}
-	/* what the fast paths read, worked out once (set_pending(), resolve_pending()) */
 	ti->pends = ti->blk.cti >= 0 && (P.need_branches || (P.need_taken && (ti->cti_flags & HVPMU_IC_CTI_COND)));
-	ti->taken_at = ti->cti_annul ? ti->cti_ds : ti->cti_target;
-	ti->wait_at = ti->cti_annul ? 1 : ti->cti_ds;
 	/* a conditional CTI to a register (ppc64 bclr/bcctr) is taken iff
 	 * execution does not go on where it falls through: resolve_pending()
 	 * decides it, on the slow path */

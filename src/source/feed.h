@@ -266,6 +266,35 @@ static inline struct vcpu *vcpu_of(unsigned idx)
 	return idx < P.nvcpu && P.vcpu[idx].live ? &P.vcpu[idx] : NULL;
 }
 
+/*
+ * What the outcome logic reads of a block's last CTI, decoded as d at pc,
+ * instruction i of the block's n (feed_block_new's tb_info fields, and the
+ * guest's block counts, src/source/attach.c): its delay slot (UINT64_MAX
+ * on ISAs without), whether it annuls its slot outside the block
+ * (cti_annul: taken iff the slot runs) or inside it (slot_annul: the
+ * last instruction, MIPS's branch-likely), and the next block's address
+ * that means taken (taken_at) or leaves it pending (wait_at: its delay slot
+ * run as a block of its own; 1, none, when the slot annuls).
+ */
+struct feed_cti {
+	uint64_t ds, taken_at, wait_at;
+	uint8_t annul, slot_annul;
+};
+
+static inline struct feed_cti feed_cti_facts(const struct hvpmu_isa *isa, const struct hvpmu_insn *d, uint64_t pc,
+					     uint32_t i, uint32_t n)
+{
+	int cond_annul = (d->flags & HVPMU_IC_CTI_COND) && d->annul;
+	struct feed_cti c;
+
+	c.ds = isa->delay_slot ? pc + isa->insn_bytes : UINT64_MAX;
+	c.annul = (uint8_t)(cond_annul && !isa->annul_in_block);
+	c.slot_annul = (uint8_t)(cond_annul && isa->annul_in_block && i + 2 == n && d->has_target);
+	c.taken_at = c.annul ? c.ds : (d->has_target ? d->target : 0);
+	c.wait_at = c.annul ? 1 : c.ds;
+	return c;
+}
+
 /* Delay slot of the pending CTI: a block starting there leaves it pending. */
 static inline uint64_t pend_ds(const struct vcpu *v)
 {

@@ -302,14 +302,8 @@ void machine_schedule(struct hvpmu_machine *m, struct strand *s)
 	uint64_t worst = m->ref_strands ? m->max_insn_cycles : m->max_insn_cycles_nomem;
 	uint64_t h = m->ops->headroom(s->pmu, worst);
 	uint64_t base = s->act.bound - s->next_len;
-	/* (hvpmu_machine_budget: a PIC counting cycles wraps no sooner than
-	 * headroom() at one cycle per instruction says, in cycles) */
-	uint64_t h1 = m->ops->headroom(s->pmu, 1), now0 = tick_of(s);
 
-	s->insn_check = h >= UINT64_MAX - base ? UINT64_MAX : base + h;
-	s->cyc_due = h1 >= UINT64_MAX - now0 ? UINT64_MAX : now0 + h1;
-	if (s->tick_cmpr && s->tick_cmpr < s->cyc_due)
-		s->cyc_due = s->tick_cmpr;
+	s->insn_check = h >= UINT64_MAX - base ? UINT64_MAX : base + h; /* (hvpmu_machine_budget) */
 	if (s->tick_cmpr) {
 		uint64_t now = tick_of(s);
 		uint64_t t = s->tick_cmpr > now ? (s->tick_cmpr - now + worst - 1) / worst : 0;
@@ -490,7 +484,7 @@ uint64_t hvpmu_machine_tick(struct hvpmu_machine *m, uint32_t strand)
 int hvpmu_machine_budget(struct hvpmu_machine *m, uint32_t strand, uint64_t *insn_check, uint64_t *cycles)
 {
 	const struct strand *s;
-	uint64_t now;
+	uint64_t now, h1, t0, due;
 
 	if (strand >= m->nstrands)
 		return HVPMU_ERANGE;
@@ -498,13 +492,22 @@ int hvpmu_machine_budget(struct hvpmu_machine *m, uint32_t strand, uint64_t *ins
 	    (hvpmu_machine_features(m) & (HVPMU_FEAT_MEMORY | HVPMU_FEAT_BRANCHES)))
 		return HVPMU_EINVAL;
 	s = &m->s[strand];
+	/* what can come due in time, from the last sync (the PICs and %tick
+	 * move only at syncs): the tick compare, or a PIC counting cycles,
+	 * which wraps no sooner than headroom() at one cycle per instruction
+	 * says, in cycles */
+	h1 = m->ops->headroom(s->pmu, 1);
+	t0 = tick_of(s);
+	due = h1 >= UINT64_MAX - t0 ? UINT64_MAX : t0 + h1;
+	if (s->tick_cmpr && s->tick_cmpr < due)
+		due = s->tick_cmpr;
 	/* the %tick a sync now would reach: its cycles not fed yet and those
 	 * of the instructions retired since the last sync */
 	now = time_of(s);
 	for (unsigned k = 0; k < m->nclass; k++)
 		now += (s->act.icount[k] - s->synced[k]) * m->class_cycles[k];
 	*insn_check = s->insn_check;
-	*cycles = s->cyc_due > now ? s->cyc_due - now : 0;
+	*cycles = due > now ? due - now : 0;
 	return HVPMU_OK;
 }
 

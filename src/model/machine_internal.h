@@ -73,8 +73,6 @@ struct strand {
 	/* hvpmu_machine_budget(): what machine_schedule() found at the last
 	 * sync, before it took the worst case per instruction for the time */
 	uint64_t insn_check;              /* act.bound at which a PIC counting instructions could wrap */
-	uint64_t cyc_due;                 /* %tick at which the tick compare or a PIC counting cycles could
-					     come due (UINT64_MAX: never) */
 	unsigned depth;                   /* sync nesting (traps call back in) */
 	struct cache *l3;                 /* the strand's chip L3 */
 	struct tlb_stats ts;

@@ -85,6 +85,12 @@ struct hvpmu_isa {
 	enum hvpmu_pf_dest (*prefetch_dest)(uint32_t word);
 	enum hvpmu_pf_how (*prefetch_resolve)(const uint32_t *words, uint32_t n, uint32_t i,
 					      struct hvpmu_pf_link *out);
+	/* 1 if the instruction `word` may trap in user mode and run again
+	 * from its own address with no program code in between (register-
+	 * window spills and fills, a restarted system call); NULL when the
+	 * ISA does not say, and the QEMU source then keeps exact per-block
+	 * accounting (docs/event-source.md "Totals only"). */
+	int (*restarts)(uint32_t word);
 };
 
 extern const struct hvpmu_isa hvpmu_isa_sparcv9;

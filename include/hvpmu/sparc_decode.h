@@ -102,6 +102,18 @@ struct hvpmu_sparc_operands {
 /* Fill *out for `insn` (host order).  Pure function; thread-safe. */
 void hvpmu_sparc_operands(uint32_t insn, struct hvpmu_sparc_operands *out);
 
+/*
+ * 1 if `insn` (host order) may trap in user mode and, the trap handled
+ * without running any program code, run again from its own address: the
+ * register-window instructions SAVE (A.45), RESTORE (A.45), RETURN (A.44)
+ * and FLUSHW (A.21), whose spill and fill traps the OS (QEMU's linux-user
+ * cpu_loop) handles before it re-runs them, and Tcc (A.61), a system call
+ * the OS restarts (-ERESTARTSYS) at the trap instruction.  Else 0.  The
+ * QEMU source's "totals only" mode relies on it (docs/event-source.md).
+ * Pure function; thread-safe.
+ */
+int hvpmu_sparc_restarts(uint32_t insn);
+
 #ifdef __cplusplus
 }
 #endif

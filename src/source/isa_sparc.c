@@ -49,6 +49,7 @@ const struct hvpmu_isa hvpmu_isa_sparcv9 = {
 	.insn_bytes = SPARC_INSN_BYTES,
 	.big_endian = 1,
 	.delay_slot = 1,
+	.restarts = hvpmu_sparc_restarts,
 	.sc = {
 		.exit = 1, .exit_group = 188, .read = 3, .write = 4,
 		.fork = 2, .vfork = 66, .clone = 217, .clone3 = 435,

@@ -968,3 +968,15 @@ void hvpmu_sparc_operands(uint32_t insn, struct hvpmu_sparc_operands *o)
 	if (!o->donor && !o->prefetch)
 		o->form = HVPMU_SA_NONE; /* not used as an address source */
 }
+
+int hvpmu_sparc_restarts(uint32_t insn)
+{
+	if (FIELD(insn, F_OP) != OP_ARITH)
+		return 0;
+	switch (FIELD(insn, F_OP3)) {
+	case OP3_SAVE: case OP3_RESTORE: case OP3_RETURN: case OP3_FLUSHW: case OP3_TCC:
+		return 1;
+	default:
+		return 0;
+	}
+}

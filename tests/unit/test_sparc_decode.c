@@ -909,6 +909,37 @@ static void test_undefined(void **state)
 	CHECK_VECTORS(vec_undefined);
 }
 
+/* hvpmu_sparc_restarts(): the window instructions and Tcc may run again
+ * from their own address after the OS handles their trap; nothing else
+ * does (a fault goes to a signal handler).  Words from the vectors above. */
+static void test_restarts(void **state)
+{
+	static const uint32_t yes[] = {
+		0x9de3bf40, /* save %sp, -192, %sp */
+		0x81e80000, /* restore */
+		0x81cfe008, /* return %i7+8 */
+		0x81580000, /* flushw */
+		0x91d0206d, /* ta 0x6d */
+		0x91d03010, /* ta %xcc, 0x10 */
+	};
+	static const uint32_t no[] = {
+		0x81880000, /* saved (privileged: illegal in user mode) */
+		0x83880000, /* restored */
+		0x81c7e008, /* ret (jmpl) */
+		0x9fc06008, /* jmpl %g1+8, %o7 */
+		0x01000000, /* nop */
+		0x40000010, /* call */
+		0xc2002000, /* ld [%g0+0], %g1 */
+		0xc2202000, /* st %g1, [%g0+0] */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
+		assert_int_equal(hvpmu_sparc_restarts(yes[i]), 1);
+	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+		assert_int_equal(hvpmu_sparc_restarts(no[i]), 0);
+}
+
 static uint32_t alt_word(uint32_t op3, uint32_t asi)
 {
 	/* even rd so LDDA/LDDFA forms are well formed; rs1 = %g1, i = 0 */
@@ -1250,6 +1281,7 @@ int main(void)
 		cmocka_unit_test(test_branches),
 		cmocka_unit_test(test_asi_classification),
 		cmocka_unit_test(test_undefined),
+		cmocka_unit_test(test_restarts),
 		cmocka_unit_test(test_footnote_asi_pairs),
 		cmocka_unit_test(test_asi_sweep),
 		cmocka_unit_test(test_ntc_by_asi),

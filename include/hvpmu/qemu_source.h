@@ -28,12 +28,16 @@ struct qemu_info_t;
  * Install the source in the QEMU that loaded the plugin, feeding machine
  * `m` (which must outlive the program) whose processors run `isa`; `id`
  * and `info` are those qemu_plugin_install received.  Guest thread
- * (vCPU) i runs on strand hvpmu_md_vcpu_strand(md, i).  Returns 0, or -1
- * after one line on stderr (plugin API version, a QEMU target other than
- * the ISA's, no memory).  Once per process.
+ * (vCPU) i runs on strand hvpmu_md_vcpu_strand(md, i).  totals_tick: 0,
+ * or the OS tick's period in cycles when the run reports only its totals
+ * (hvpmu_session_totals_only): the source may then sync the machine at
+ * coarser points than every block (docs/event-source.md "Totals only";
+ * HVPMU_QUIET=0 in the environment keeps the exact points).  Returns 0,
+ * or -1 after one line on stderr (plugin API version, a QEMU target other
+ * than the ISA's, no memory).  Once per process.
  */
 int hvpmu_qemu_source_start(uint64_t id, const struct qemu_info_t *info, struct hvpmu_machine *m,
-			    const struct hvpmu_isa *isa);
+			    const struct hvpmu_isa *isa, uint64_t totals_tick);
 
 /*
  * Install the source attached to a service instead (src/source/attach.c,

@@ -330,6 +330,19 @@ int hvpmu_session_gpci(struct hvpmu_session *s, const uint32_t args[3], struct h
  */
 void hvpmu_session_own_dispatcher(struct hvpmu_session *s);
 
+/*
+ * What the run reports is its totals alone: the counts, enabled and
+ * running times at the program's end, as `hvpmu stat` prints them --
+ * one group of CPU events (no multiplexing), no PIC preset and no
+ * overflow log, no samples (cpustat, busstat), no MMU statistics, no
+ * mdperf, no hv_gpci events, not a service's run or monitor.  Such a run
+ * does not show where between two system calls the OS tick or a counter
+ * fold fell, so the event source may take them at coarser points
+ * (docs/event-source.md "Totals only").  Returns the OS tick's period in
+ * cycles (> 0) if so, else 0.
+ */
+uint64_t hvpmu_session_totals_only(const struct hvpmu_session *s);
+
 /* Free the session and everything it built. */
 void hvpmu_session_destroy(struct hvpmu_session *s);
 /* The machine the program runs on, and the instruction set of its

@@ -119,6 +119,9 @@ unsigned hvpmu_sv_nevents(const struct hvpmu_sv *sv);
  * default of 4 ms of the machine's clock): the driver rotates groups and
  * calls on_tick every that many cycles of each running strand. */
 uint64_t hvpmu_sv_tick_cycles(const struct hvpmu_sv *sv);
+/* How many groups the events rotate in on the OS tick: 1 when every
+ * event has a counter of its own (no multiplexing), 0 with no event. */
+unsigned hvpmu_sv_ngroups(const struct hvpmu_sv *sv);
 
 /* A strand starts running the measured program (thread creation): program
  * its PMU with the first group.  Negotiates the API group on first use.

@@ -11,6 +11,12 @@
 
 struct feed hvpmu_feed_state = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
+static inline void expand(struct vcpu *v, struct tb_info *t, uint64_t d)
+{
+	for (uint32_t k = 0; k < t->nhist; k++)
+		v->act->icount[t->hist[k].cls] += d * t->hist[k].n;
+}
+
 /* Expand the whole executions of dirty blocks into class counts: due
  * before every machine sync (single-threaded mode). */
 void feed_expand_dirty(struct vcpu *v)
@@ -18,14 +24,71 @@ void feed_expand_dirty(struct vcpu *v)
 	while (v->dirty) {
 		struct tb_info *t = v->dirty;
 		uint64_t now = P.off ? t->oexecs : t->execs;
-		uint64_t d = now - t->synced_execs;
 
-		for (uint32_t k = 0; k < t->nhist; k++)
-			v->act->icount[t->hist[k].cls] += d * t->hist[k].n;
+		expand(v, t, now - t->synced_execs);
 		t->synced_execs = now;
 		t->dirty = 0;
 		v->dirty = t->next_dirty;
 	}
+	/* totals only: a quiet or check block is never on the dirty list
+	 * (no callback sees its end); its entries also go into the bound now
+	 * (a full block's went in at each entry) */
+	if (P.qscan && v == P.vcpu)
+		for (uint32_t i = 0; i < P.nq; i++) {
+			struct feed_qchunk *c = P.qchunks[i / FEED_QCHUNK];
+			uint32_t k = i % FEED_QCHUNK;
+			uint64_t d = c->execs[k] - c->synced[k];
+
+			if (!d)
+				continue;
+			c->synced[k] += d;
+			expand(v, c->ti[k], d);
+			v->act->bound += d * c->ti[k]->blk.n;
+		}
+}
+
+uint64_t *feed_quiet_counter(struct tb_info *ti)
+{
+	uint32_t c = P.nq / FEED_QCHUNK, k = P.nq % FEED_QCHUNK;
+
+	if (c == P.nqchunks) {
+		struct feed_qchunk **a = realloc(P.qchunks, (c + 1) * sizeof *a);
+
+		if (!a)
+			return NULL;
+		P.qchunks = a;
+		if (!(a[c] = calloc(1, sizeof **a)))
+			return NULL;
+		P.nqchunks = c + 1;
+	}
+	P.qchunks[c]->ti[k] = ti;
+	P.nq++;
+	return &P.qchunks[c]->execs[k];
+}
+
+void feed_quiet_rearm(struct vcpu *v)
+{
+	struct hvpmu_activity *act = v->act;
+	uint64_t insn_check = 0, cyc = 0, r, lim;
+
+	if (!P.quiet || v != P.vcpu || P.ended)
+		return;
+	if (hvpmu_machine_budget(P.m, v->strand, &insn_check, &cyc) != HVPMU_OK ||
+	    (r = insn_check > act->bound ? insn_check - act->bound : 0) < P.qwrap) {
+		P.quiet = 0;
+		P.qlimit = UINT64_MAX;
+		if (P.q_leave)
+			P.q_leave();
+		return;
+	}
+	/* an instruction takes insn_cycles at least: r of them at least that
+	 * many times r cycles (syncs before a counter wraps: early, harmless) */
+	lim = r > UINT64_MAX / P.rule.insn_cycles ? UINT64_MAX : r * P.rule.insn_cycles;
+	if (cyc < lim)
+		lim = cyc;
+	P.qlimit = P.qcyc > UINT64_MAX - lim ? UINT64_MAX : P.qcyc + lim;
+	/* the full blocks' exact path syncs only when P.qlimit says so */
+	act->next_check = UINT64_MAX;
 }
 
 /*
@@ -72,6 +135,7 @@ void feed_sync_vcpu(struct vcpu *v, const struct tb_info *last, const struct tb_
 {
 	feed_expand_dirty(v);
 	hvpmu_machine_sync(P.m, v->strand, last ? &last->blk : NULL, next ? &next->blk : NULL);
+	feed_quiet_rearm(v);
 }
 
 /* Prefetches whose later donor did not run (the block was left early):
@@ -332,6 +396,7 @@ void feed_syscall_return(struct vcpu *v, int64_t num, int64_t ret)
 {
 	lock();
 	feed_os_event(HVPMU_OS_SYSRET, v, num, NULL, ret);
+	feed_quiet_rearm(v);
 	unlock();
 }
 
@@ -483,6 +548,7 @@ int feed_vcpu_start(struct vcpu *v, uint32_t strand, uint32_t process)
 	v->process = process;
 	v->act = hvpmu_machine_activity(P.m, v->strand);
 	feed_os_event(HVPMU_OS_THREAD_START, v, 0, NULL, 0);
+	feed_quiet_rearm(v);
 	return 0;
 }
 

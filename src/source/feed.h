@@ -74,9 +74,36 @@ struct tb_info {
 	int mt;                /* translated in multi-threaded mode (marker callback) */
 	const struct class_count *hist; /* distinct classes of the block and their counts */
 	uint32_t nhist;
+	uint32_t qcycles;      /* totals only: its instructions' cycles by the machine's cycle rule */
+	uint8_t qkind;         /* totals only: enum feed_qkind it was translated as (0: not in that mode) */
 	uint8_t last_cls;
 	uint8_t cls[];         /* then the histogram */
 };
+
+/* "Totals only" (docs/event-source.md): how a block translated in that
+ * mode is instrumented. */
+enum feed_qkind {
+	FEED_Q_NONE = 0,
+	FEED_Q_QUIET, /* inline adds only: P.qcyc at entry, execs at its last instruction */
+	FEED_Q_CHECK, /* the same and a callback that syncs when P.qcyc reaches P.qlimit */
+	FEED_Q_FULL,  /* the exact per-block callback (it may be restarted inside) */
+};
+/* Totals only: the execution counters of quiet and check blocks (their
+ * inline add at the last instruction goes here, not to tb_info.execs),
+ * side by side so that a sync can compare them all quickly. */
+#define FEED_QCHUNK 4096
+struct feed_qchunk {
+	uint64_t execs[FEED_QCHUNK];
+	uint64_t synced[FEED_QCHUNK];
+	struct tb_info *ti[FEED_QCHUNK];
+};
+/* Totals only: a machine whose counters could wrap within this many
+ * instructions is run with the exact per-block accounting again. */
+#define FEED_QUIET_MIN_INSNS (UINT64_C(1) << 26)
+/* ... and the cycles of all quiet blocks together stay below this bound
+ * (and an eighth of the OS tick period): the most a run of them can last
+ * between two checks. */
+#define FEED_QUIET_MAX_SUM (UINT64_C(1) << 22)
 #define TB_INFO_ALIGN 64
 _Static_assert(offsetof(struct tb_info, bytes) < TB_INFO_ALIGN, "the fast path's fields in the first line");
 
@@ -122,6 +149,7 @@ struct vcpu {
 	uint64_t mark_seen;    /* prev->execs at prev's entry (inline marker) */
 	struct tb_info *dirty; /* blocks whose executions are not expanded yet */
 	int reached_last;      /* prev reached its last instruction (callback marker) */
+	uint64_t qcyc_at;      /* totals only: P.qcyc after prev's entry (it moved: quiet blocks ran since) */
 	int pend;              /* the previous block's CTI awaits its outcome */
 	const struct tb_info *pend_tb; /* the block whose CTI it is */
 	uint64_t pf_base[PF_SLOTS];    /* addresses of prefetch donors (BEFORE) */
@@ -161,6 +189,22 @@ struct feed {
 	 * once every thread's batch has run (feed_syscall_entry, program_end) */
 	int exit_pending;
 	struct hvpmu_os_call exit_call;
+	/* totals only (docs/event-source.md "Totals only"): blocks that cannot
+	 * be restarted inside get inline adds and no callback, or a callback
+	 * only where a run of them could close a loop */
+	int quiet;             /* vCPU 0 syncs when P.qcyc reaches P.qlimit (the budget) */
+	int qclass;            /* blocks translated now are classed (enum feed_qkind) */
+	int qscan;             /* blocks classed so may still run: every sync of vCPU 0 expands them all */
+	uint64_t qcyc;         /* inline: the cycles of the blocks entered (upper bound, machine's rule) */
+	uint64_t qlimit;       /* a check or full block entered with qcyc at or past it syncs */
+	uint64_t qsum, qcap;   /* the cycles of every quiet block translated, and their bound */
+	uint64_t qwrap;        /* FEED_QUIET_MIN_INSNS (tests: HVPMU_QUIET_WRAP) */
+	struct hvpmu_cycle_rule rule;
+	void (*q_leave)(void); /* the exact accounting again (re-translate everything) */
+	struct feed_qchunk **qchunks; /* the quiet and check blocks' counters, in chunks */
+	uint32_t nq, nqchunks;
+	uint64_t qblocks[4];   /* blocks translated, by enum feed_qkind (HVPMU_QUIET_STATS=1) */
+	uint64_t qsyncs;       /* syncs a check or full block made for the budget */
 };
 
 /*
@@ -202,7 +246,17 @@ extern struct feed hvpmu_feed_state;
 static inline void lock(void) { pthread_mutex_lock(&P.lock); }
 static inline void unlock(void) { pthread_mutex_unlock(&P.lock); }
 
+/* Expand v's blocks' whole executions into class counts (the dirty
+ * blocks; with P.qscan and v vCPU 0, every block classed for totals only). */
 void feed_expand_dirty(struct vcpu *v);
+/* Totals only: the execution counter of a quiet or check block just made
+ * (under the lock), or NULL if out of memory. */
+uint64_t *feed_quiet_counter(struct tb_info *ti);
+/* Totals only: after a sync of vCPU 0 with all of its instructions, the
+ * point (P.qlimit) at which it syncs next, from hvpmu_machine_budget();
+ * leaves the mode (P.q_leave) when a counter could wrap soon or the
+ * machine's time is not a function of the classes.  Nothing otherwise. */
+void feed_quiet_rearm(struct vcpu *v);
 int feed_account_prev(struct vcpu *v, uint64_t vaddr);
 void feed_sync_vcpu(struct vcpu *v, const struct tb_info *last, const struct tb_info *next);
 void feed_drop_pending_prefetches(struct vcpu *v);

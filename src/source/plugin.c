@@ -31,6 +31,7 @@
  * inline marker (API v1 inline adds cannot target per-vCPU slots;
  * anchors.md §1.5).
  */
+#include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -132,6 +133,141 @@ static void tb_exec_insn(unsigned int vcpu_index, void *udata)
 	return;
 slow:
 	tb_exec_st(vcpu_index, udata);
+}
+
+/* ---- totals only (docs/event-source.md "Totals only") ---- */
+
+/*
+ * QEMU 7.2 linux-user's flags of a guest page (include/exec/cpu-all.h:
+ * PAGE_WRITE 0x0002, and PAGE_WRITE_ORG 0x0010, the write permission QEMU
+ * takes away while the page holds translated code), from its
+ * page_get_flags(target_ulong), which Debian's qemu-user binaries export
+ * (nm -D); NULL when not found: the mode stays off.  A store to such a
+ * page re-translates its blocks and restarts the one that stored, at the
+ * store: only blocks on pages the program cannot write may go quiet.
+ */
+#define QEMU_PAGE_WRITE 0x0002
+#define QEMU_PAGE_WRITE_ORG 0x0010
+static int (*page_flags)(uint64_t vaddr);
+static long host_page; /* the host's page size */
+
+static int page_writable(uint64_t vaddr)
+{
+	return (page_flags(vaddr) & (QEMU_PAGE_WRITE | QEMU_PAGE_WRITE_ORG)) != 0;
+}
+
+/* vCPU 0's block entered last was a full one, and blocks without a full
+ * callback ran since (P.qcyc moved): its successor is unknown, so it was
+ * not restarted (feed_account_prev() with no address). */
+static inline void quiet_stale(struct vcpu *v)
+{
+	if (v->prev && P.qcyc != v->qcyc_at)
+		feed_account_prev(v, 0);
+}
+
+static __attribute__((noinline)) void quiet_due(struct vcpu *v, struct tb_info *ti)
+{
+	lock();
+	P.qsyncs++;
+	feed_sync_vcpu(v, NULL, ti); /* every block expanded, then the next P.qlimit */
+	unlock();
+}
+
+/* A check block (one a run of quiet blocks may loop through): the
+ * blocks entered since the last sync may have reached the budget. */
+static void tb_exec_qchk(unsigned int vcpu_index, void *udata)
+{
+	struct vcpu *v = P.vcpu;
+
+	if (__builtin_expect(P.qcyc < P.qlimit, 1) || vcpu_index != 0 || !v->live || !P.quiet)
+		return;
+	/* the full block entered last is not restarted by this one, which
+	 * restarts nothing (quiet_kind) */
+	feed_account_prev(v, 0);
+	quiet_due(v, udata);
+}
+
+/* A full block (it may be restarted inside): the exact per-block path,
+ * its cycles into P.qcyc, and the sync if the budget is reached. */
+static void tb_exec_qfull(unsigned int vcpu_index, void *udata)
+{
+	struct tb_info *ti = udata;
+	struct vcpu *v = P.vcpu;
+	uint64_t q = P.qcyc;
+
+	if (vcpu_index != 0 || !v->live) {
+		tb_exec_st(vcpu_index, udata);
+		return;
+	}
+	if (P.quiet && v->prev && q != v->qcyc_at) {
+		/* quiet_stale() and feed_block_entry() as they go here: the
+		 * block entered last reached its end iff its counter moved;
+		 * without branch or memory model nothing is pending, and only
+		 * P.qlimit syncs */
+		struct tb_info *p = v->prev;
+
+		if (p->execs != v->mark_seen)
+			note_completed(v, p);
+		v->act->bound += ti->blk.n;
+		v->mark_seen = ti->execs;
+		v->prev = ti;
+	} else {
+		quiet_stale(v);
+		tb_exec_st(0, udata);
+	}
+	P.qcyc = q + ti->qcycles;
+	v->qcyc_at = P.qcyc;
+	if (__builtin_expect(q >= P.qlimit, 0) && P.quiet)
+		quiet_due(v, ti);
+}
+
+/*
+ * How a block translated for totals only is instrumented (enum
+ * feed_qkind): full if QEMU may restart it inside (an instruction the ISA
+ * says restarts, a page the program can write, a per-vCPU marker or an
+ * in-block annulled slot); else check if a run of blocks without a check
+ * could loop through it -- its CTI goes to a register or to its own start
+ * or below, it may be a delay slot run as a block of its own (the word
+ * before it is a CTI, or unknown: the start of a host page), or the quiet
+ * blocks' cycles would pass their bound; else quiet.  Between two checks
+ * a run of quiet blocks visits strictly increasing addresses, so each at
+ * most once: their cycles bound how late a sync can come.
+ */
+static enum feed_qkind quiet_kind(const struct tb_info *ti, const uint32_t *words, struct qemu_plugin_insn *first)
+{
+	uint32_t n = ti->blk.n, bytes = P.isa->insn_bytes;
+	uint64_t vaddr = ti->blk.vaddr;
+
+	for (uint32_t i = 0; i < n; i++)
+		if (P.isa->restarts(words[i]))
+			return FEED_Q_FULL;
+	if (page_writable(vaddr) || page_writable(ti->last_pc) || ti->slow_next || ti->cti_self)
+		return FEED_Q_FULL;
+	if (ti->blk.cti >= 0 && (!ti->cti_target || ti->cti_target <= vaddr))
+		return FEED_Q_CHECK;
+	{
+		/* the word before, when it is on the instruction's own host page */
+		const uint8_t *h = qemu_plugin_insn_haddr(first);
+		struct hvpmu_insn d;
+
+		if (!h || ((uintptr_t)h & (uintptr_t)(host_page - 1)) < bytes)
+			return FEED_Q_CHECK;
+		P.isa->decode(hvpmu_isa_word(P.isa, h - bytes), vaddr - bytes, &d);
+		if (d.flags & (HVPMU_IC_CTI_COND | HVPMU_IC_CTI_ALWAYS))
+			return FEED_Q_CHECK;
+	}
+	if (P.qsum + ti->qcycles > P.qcap)
+		return FEED_Q_CHECK;
+	return FEED_Q_QUIET;
+}
+
+static void reset_done(qemu_plugin_id_t id);
+
+/* Leave the mode (a counter could wrap soon): everything is translated
+ * anew with the exact per-block callbacks (reset_done). */
+static void quiet_leave(void)
+{
+	qemu_plugin_reset(P.id, reset_done);
 }
 
 static void mem_exec(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
@@ -299,6 +435,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	 * once (one thread: the fast paths; several: under the lock) */
 	qemu_plugin_vcpu_udata_cb_t tb_cb = off ? tb_exec_off : P.batch ? tb_exec_b : P.mt ? tb_exec :
 					   P.need_memory || P.need_branches ? tb_exec_st : tb_exec_insn;
+	enum feed_qkind qk = FEED_Q_NONE;
+	uint64_t *execs;
 	qemu_plugin_vcpu_udata_cb_t pf_cb = off ? pf_exec_off : P.batch ? pf_exec_b : pf_exec;
 	qemu_plugin_vcpu_mem_cb_t mem_cb = off ? mem_exec_off : P.batch ? mem_exec_b : P.mt ? mem_exec : mem_exec_st;
 
@@ -313,6 +451,19 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		unlock();
 		return;
 	}
+	execs = &ti->execs;
+	if (P.qclass && !P.mt && !off && !P.batch) {
+		for (size_t i = 0; i < n; i++)
+			ti->qcycles += (uint32_t)hvpmu_insn_cycles(&P.rule, ti->flags[i]);
+		qk = quiet_kind(ti, words, qemu_plugin_tb_get_insn(tb, 0));
+		if (qk != FEED_Q_FULL && !(execs = feed_quiet_counter(ti)))
+			qk = FEED_Q_FULL; /* out of memory for its counter */
+		ti->qkind = (uint8_t)qk;
+		if (qk == FEED_Q_QUIET)
+			P.qsum += ti->qcycles;
+		P.qblocks[qk]++;
+		tb_cb = qk == FEED_Q_FULL ? tb_exec_qfull : tb_exec_qchk;
+	}
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 
@@ -320,12 +471,15 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			qemu_plugin_register_vcpu_mem_cb(insn, mem_cb, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, mi[i]);
 		if (pf && pf[i])
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, pf_cb, QEMU_PLUGIN_CB_NO_REGS, pf[i]);
+		if (i == 0 && (qk == FEED_Q_QUIET || qk == FEED_Q_CHECK))
+			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &P.qcyc,
+								   ti->qcycles);
 		if (i + 1 < n)
 			continue;
 		if (P.mt)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, last_exec_mt, QEMU_PLUGIN_CB_NO_REGS, NULL);
 		else
-			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &ti->execs, 1);
+			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, execs, 1);
 	}
 	if (!off)
 		feed_finish_tb(ti);
@@ -335,7 +489,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	 * which may need the lock to get on */
 	if (off)
 		ring_put_ctl(CTL_TRANS, (uintptr_t)ti);
-	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_cb, QEMU_PLUGIN_CB_NO_REGS, ti);
+	if (qk != FEED_Q_QUIET)
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_cb, QEMU_PLUGIN_CB_NO_REGS, ti);
 }
 
 
@@ -595,6 +750,17 @@ static void reset_done(qemu_plugin_id_t id)
 {
 	const char *b = getenv("HVPMU_BATCH"); /* testing: 0 runs the model at every callback */
 
+	if (P.qclass) { /* out of totals only: no quiet block runs any more */
+		lock();
+		if (P.vcpu[0].live) {
+			quiet_stale(&P.vcpu[0]);
+			feed_expand_dirty(&P.vcpu[0]);
+		}
+		P.quiet = P.qclass = P.qscan = 0;
+		P.qlimit = UINT64_MAX;
+		unlock();
+	}
+
 	P.batch = P.mt && P.need_memory && !(b && strcmp(b, "0") == 0);
 	register_callbacks(id);
 }
@@ -627,6 +793,10 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 				feed_expand_dirty(&P.vcpu[i]);
 			P.mt = 1;
 			go_mt = 1;
+			/* out of totals only: the machine's own next_check again
+			 * from the system call's return (feed_quiet_rearm) */
+			P.quiet = 0;
+			P.qlimit = UINT64_MAX;
 		}
 	}
 	unlock();
@@ -705,8 +875,15 @@ static void program_end(int sig)
 
 static void at_exit(qemu_plugin_id_t id, void *udata)
 {
+	const char *st = getenv("HVPMU_QUIET_STATS");
+
 	(void)id; (void)udata;
 	program_end(0);
+	if (st && strcmp(st, "1") == 0) /* tests: proof the mode ran (docs/event-source.md) */
+		fprintf(stderr, "hvpmu quiet: %llu quiet, %llu check, %llu full blocks; %llu budget syncs; %s\n",
+			(unsigned long long)P.qblocks[FEED_Q_QUIET], (unsigned long long)P.qblocks[FEED_Q_CHECK],
+			(unsigned long long)P.qblocks[FEED_Q_FULL], (unsigned long long)P.qsyncs,
+			P.quiet ? "on to the end" : "off");
 	qemu_source_wall_end();
 }
 
@@ -819,8 +996,31 @@ int qemu_source_check(const struct qemu_info_t *info, const struct hvpmu_isa *is
 	return 0;
 }
 
+/* Totals only (docs/event-source.md): when the run reports its totals
+ * alone, the events need nothing but instruction classes, the ISA says
+ * which instructions restart, and QEMU's page flags can be read. */
+static void quiet_start(uint64_t totals_tick, unsigned features)
+{
+	const char *env = getenv("HVPMU_QUIET"), *wrap = getenv("HVPMU_QUIET_WRAP");
+
+	if (!totals_tick || features || !P.isa->restarts || P.isa->annul_in_block || (env && strcmp(env, "0") == 0))
+		return;
+	page_flags = (int (*)(uint64_t))dlsym(RTLD_DEFAULT, "page_get_flags");
+	hvpmu_machine_cycle_rule(P.m, &P.rule);
+	host_page = sysconf(_SC_PAGESIZE);
+	if (!page_flags || !P.rule.insn_cycles || host_page < 4096 || (host_page & (host_page - 1)))
+		return;
+	P.qcap = totals_tick / 8 < FEED_QUIET_MAX_SUM ? totals_tick / 8 : FEED_QUIET_MAX_SUM;
+	/* tests: leave the mode while a counter is this many instructions
+	 * from a possible wrap */
+	P.qwrap = wrap ? strtoull(wrap, NULL, 0) : FEED_QUIET_MIN_INSNS;
+	P.qlimit = 0; /* the first check syncs and asks for the budget */
+	P.q_leave = quiet_leave;
+	P.quiet = P.qclass = P.qscan = 1;
+}
+
 int hvpmu_qemu_source_start(uint64_t id, const struct qemu_info_t *info, struct hvpmu_machine *m,
-			    const struct hvpmu_isa *isa)
+			    const struct hvpmu_isa *isa, uint64_t totals_tick)
 {
 	unsigned features = hvpmu_machine_features(m);
 
@@ -839,6 +1039,7 @@ int hvpmu_qemu_source_start(uint64_t id, const struct qemu_info_t *info, struct 
 		fprintf(stderr, "hvpmu plugin: out of memory\n");
 		return -1;
 	}
+	quiet_start(totals_tick, features);
 	/* HVPMU_MODEL_THREAD=1: the memory model runs on a thread of its own
 	 * (docs/event-source.md "Model thread": off by default, it measured
 	 * slower on the 2-vCPU development machine; without the memory model

@@ -94,6 +94,9 @@ struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb
 const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
 size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
 uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
+/* anchors.md §1.4; in user mode the host address of the instruction's
+ * bytes (the guest's memory as QEMU maps it) */
+void *qemu_plugin_insn_haddr(const struct qemu_plugin_insn *insn);
 
 /* Entry point the plugin exports (anchors.md §1.1). */
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char **argv);

@@ -1146,5 +1146,16 @@ int hvpmu_session_gpci(struct hvpmu_session *s, const uint32_t args[3], struct h
 
 void hvpmu_session_own_dispatcher(struct hvpmu_session *s) { s->own_dispatch = 1; }
 
+uint64_t hvpmu_session_totals_only(const struct hvpmu_session *s)
+{
+	const struct stat_request *rq = &s->rq;
+
+	if (!s->sv || s->host || s->monitor || s->procs || s->gsys || hvpmu_sv_ngroups(s->sv) != 1 || rq->pic_init ||
+	    rq->overflow_log[0] || rq->nbusdev || rq->sample_cycles || rq->mmustat || rq->cpustat || rq->mdperf ||
+	    rq->follow || rq->monitor_cycles || rq->service[0] || rq->ngpci)
+		return 0;
+	return hvpmu_sv_tick_cycles(s->sv);
+}
+
 struct hvpmu_machine *hvpmu_session_machine(struct hvpmu_session *s) { return s->m; }
 const struct hvpmu_isa *hvpmu_session_isa(const struct hvpmu_session *s) { return s->isa; }

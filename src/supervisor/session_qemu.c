@@ -86,5 +86,6 @@ int qemu_plugin_install(uint64_t id, const struct qemu_info_t *info, int argc, c
 		return -1;
 	}
 	hvpmu_session_own_dispatcher(run); /* one emulator, no service: the session dispatches (PAPR) */
-	return hvpmu_qemu_source_start(id, info, hvpmu_session_machine(run), hvpmu_session_isa(run));
+	return hvpmu_qemu_source_start(id, info, hvpmu_session_machine(run), hvpmu_session_isa(run),
+				       hvpmu_session_totals_only(run));
 }

@@ -88,6 +88,7 @@ int hvpmu_sv_add_event(struct hvpmu_sv *sv, const struct hvpmu_sv_event *req)
 
 unsigned hvpmu_sv_nevents(const struct hvpmu_sv *sv) { return sv->nevents; }
 uint64_t hvpmu_sv_tick_cycles(const struct hvpmu_sv *sv) { return sv->cfg.rotate_cycles; }
+unsigned hvpmu_sv_ngroups(const struct hvpmu_sv *sv) { return sv->ngroups; }
 uint64_t hvpmu_sv_last_status(const struct hvpmu_sv *sv) { return sv->last_status; }
 
 /* ---- the SPARC T4 back-end ---- */

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# "Totals only" (docs/event-source.md): a plain `hvpmu stat` of
+# instruction events runs most blocks without a callback and syncs the
+# machine at coarser points; what it prints must be byte for byte what
+# the exact per-block accounting (HVPMU_QUIET=0) prints -- counts,
+# enabled and running times -- with the OS tick every few thousand cycles
+# (each tick then lands at a different block), on T4 and T1, through
+# register-window spills and fills (restarts inside a block), system
+# calls, a program whose code shares pages with data it writes (dash's
+# writable PLT: self-modifying-code restarts), and a run that leaves the
+# mode part way (a counter near its wrap).  HVPMU_QUIET_STATS=1 proves
+# the mode ran (or did not, where the run shows more than its totals).
+# usage: run_quiet.sh HVPMU MICRO_DIR MINIGZIP DASH TEXT
+set -euo pipefail
+hvpmu=$1 micro=$2 gz=$3 dash=$4 text=$5
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: quiet: $*" >&2; exit 1; }
+head -c 131072 "$text" > "$tmp/in"
+n=0
+# run NAME INPUT EXTRA_ENV... -- STAT_ARGS... -- PROGRAM...: both ways, same output;
+# leaves the mode's tally in $tally
+run() {
+	local name=$1 in=$2 envs=() args=()
+	shift 2
+	while [ "$1" != -- ]; do envs+=("$1"); shift; done
+	shift
+	while [ "$1" != -- ]; do args+=("$1"); shift; done
+	shift
+	env -i HVPMU_QUIET=0 "${envs[@]}" "$hvpmu" stat -x, -o "$tmp/$name.exact" "${args[@]}" -- "$@" \
+		< "$in" > /dev/null 2> "$tmp/$name.err0" || fail "$name: exact run exited $?"
+	env -i HVPMU_QUIET_STATS=1 "${envs[@]}" "$hvpmu" stat -x, -o "$tmp/$name.quiet" "${args[@]}" -- "$@" \
+		< "$in" > /dev/null 2> "$tmp/$name.err1" || fail "$name: run exited $?"
+	grep -q . "$tmp/$name.exact" || fail "$name: no counts"
+	if ! cmp -s "$tmp/$name.exact" "$tmp/$name.quiet"; then
+		diff "$tmp/$name.exact" "$tmp/$name.quiet" >&2
+		fail "$name: totals only and exact accounting print different results"
+	fi
+	tally=$(grep '^hvpmu quiet:' "$tmp/$name.err1") || fail "$name: no tally (HVPMU_QUIET_STATS)"
+	n=$((n + 1))
+}
+# field NAME: the tally's numbers, "quiet check full syncs"
+field() { sed -E 's/^hvpmu quiet: ([0-9]+) quiet, ([0-9]+) check, ([0-9]+) full blocks; ([0-9]+) budget syncs.*/\1 \2 \3 \4/' <<< "$tally"; }
+used() { # NAME MIN_SYNCS: the mode ran, on to the end, with at least MIN_SYNCS budget syncs
+	read -r q c f s <<< "$(field)"
+	if [ "$q" = 0 ] || [ "$c" = 0 ] || [ "$f" = 0 ]; then fail "$1: the mode did not run ($tally)"; fi
+	[ "$s" -ge "$2" ] || fail "$1: $s budget syncs, expected at least $2 ($tally)"
+	grep -q 'on to the end$' <<< "$tally" || fail "$1: left the mode ($tally)"
+}
+insn=Instr_all,Instr_ld,Instr_st,Branches
+
+run gz "$tmp/in" -- -e "$insn" -- "$gz"
+used gz 0
+# the OS tick every 5 000 cycles: thousands of ticks, each found late
+run gz_tick "$tmp/in" -- --rotate-cycles 5000 -e instructions:uk,Instr_ld:k,Branches,Instr_other -- "$gz"
+used gz_tick 1000
+run gz_t1 "$tmp/in" -- -p t1 --rotate-cycles 7000 -e Instr_cnt:uk -- "$gz"
+used gz_t1 1000
+# spills and fills restart SAVE / RESTORE inside blocks; system calls
+run windows /dev/null -- --rotate-cycles 3000 -e "$insn" -- "$micro/windows"
+read -r q c f s <<< "$(field)"
+[ "$f" -gt 0 ] || fail "windows: no full block ($tally)"
+run syscalls /dev/null -- --rotate-cycles 3000 -e "$insn" -- "$micro/syscalls"
+# a counter near its wrap: the mode ends part way, the rest is exact
+run leave "$tmp/in" HVPMU_QUIET_WRAP=4292000000 -- -e "$insn" -- "$gz"
+grep -q ' off$' <<< "$tally" || fail "leave: the mode did not end ($tally)"
+read -r q c f s <<< "$(field)"
+[ "$q" -gt 0 ] || fail "leave: the mode did not start ($tally)"
+if [ -n "$dash" ] && [ -x "$dash" ]; then
+	# writable code pages: their blocks keep the exact path
+	# shellcheck disable=SC2016 # dash expands it
+	run dash /dev/null -- -e "$insn" -- "$dash" -c 'i=0; while [ $i -lt 200 ]; do i=$((i + 1)); done; echo $i'
+	read -r q c f s <<< "$(field)"
+	[ "$f" -gt 0 ] || fail "dash: no full block ($tally)"
+fi
+# more than the totals shows: the exact path, and the same counts
+for what in "--pic-init 4000000000 -e $insn" "-e $insn,Instr_other" "-e Instr_all,Br_taken" "--overflow-log $tmp/ovf -e $insn"; do
+	# shellcheck disable=SC2086 # the words are the options
+	run other "$tmp/in" -- $what -- "$gz"
+	read -r q c f s <<< "$(field)"
+	if [ "$q" != 0 ] || [ "$c" != 0 ] || [ "$f" != 0 ]; then fail "'$what': the mode ran ($tally)"; fi
+done
+echo "quiet: $n runs print the same both ways; the mode ran where the totals are all a run shows"

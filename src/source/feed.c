@@ -71,14 +71,24 @@ void feed_quiet_rearm(struct vcpu *v)
 	struct hvpmu_activity *act = v->act;
 	uint64_t insn_check = 0, cyc = 0, r, lim;
 
-	if (!P.quiet || v != P.vcpu || P.ended)
+	int ok;
+
+	if (!P.qeligible || v != P.vcpu || P.ended || P.mt || P.qswitch || (!P.quiet && P.qclass))
 		return;
-	if (hvpmu_machine_budget(P.m, v->strand, &insn_check, &cyc) != HVPMU_OK ||
-	    (r = insn_check > act->bound ? insn_check - act->bound : 0) < P.qwrap) {
+	ok = hvpmu_machine_budget(P.m, v->strand, &insn_check, &cyc) == HVPMU_OK;
+	r = insn_check > act->bound ? insn_check - act->bound : 0;
+	if (!P.quiet) { /* out of the mode: back when every counter is past its wrap */
+		if (ok && r / 2 >= P.qwrap) {
+			P.qswitch = 2;
+			P.q_reset();
+		}
+		return;
+	}
+	if (!ok || r < P.qwrap) {
 		P.quiet = 0;
 		P.qlimit = UINT64_MAX;
-		if (P.q_leave)
-			P.q_leave();
+		P.qswitch = 1;
+		P.q_reset();
 		return;
 	}
 	/* an instruction takes insn_cycles at least: r of them at least that

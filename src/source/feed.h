@@ -200,11 +200,14 @@ struct feed {
 	uint64_t qsum, qcap;   /* the cycles of every quiet block translated, and their bound */
 	uint64_t qwrap;        /* FEED_QUIET_MIN_INSNS (tests: HVPMU_QUIET_WRAP) */
 	struct hvpmu_cycle_rule rule;
-	void (*q_leave)(void); /* the exact accounting again (re-translate everything) */
+	int qeligible;         /* the run may use the mode (it may leave it and come back) */
+	int qswitch;           /* a re-translation is asked for: 1 out of the mode, 2 into it */
+	void (*q_reset)(void); /* re-translate everything (the plugin's reset_done follows qswitch) */
 	struct feed_qchunk **qchunks; /* the quiet and check blocks' counters, in chunks */
 	uint32_t nq, nqchunks;
 	uint64_t qblocks[4];   /* blocks translated, by enum feed_qkind (HVPMU_QUIET_STATS=1) */
 	uint64_t qsyncs;       /* syncs a check or full block made for the budget */
+	uint64_t qentries;     /* times the mode started (HVPMU_QUIET_STATS=1) */
 };
 
 /*
@@ -254,8 +257,10 @@ void feed_expand_dirty(struct vcpu *v);
 uint64_t *feed_quiet_counter(struct tb_info *ti);
 /* Totals only: after a sync of vCPU 0 with all of its instructions, the
  * point (P.qlimit) at which it syncs next, from hvpmu_machine_budget();
- * leaves the mode (P.q_leave) when a counter could wrap soon or the
- * machine's time is not a function of the classes.  Nothing otherwise. */
+ * leaves the mode (P.q_reset) when a counter could wrap within P.qwrap
+ * instructions or the machine's time is not a function of the classes,
+ * and, out of it with one guest thread, comes back once every counter is
+ * twice that far from a wrap (past the wrap).  Nothing otherwise. */
 void feed_quiet_rearm(struct vcpu *v);
 int feed_account_prev(struct vcpu *v, uint64_t vaddr);
 void feed_sync_vcpu(struct vcpu *v, const struct tb_info *last, const struct tb_info *next);

@@ -263,9 +263,9 @@ static enum feed_qkind quiet_kind(const struct tb_info *ti, const uint32_t *word
 
 static void reset_done(qemu_plugin_id_t id);
 
-/* Leave the mode (a counter could wrap soon): everything is translated
- * anew with the exact per-block callbacks (reset_done). */
-static void quiet_leave(void)
+/* Leave the mode (a counter could wrap soon) or come back to it:
+ * everything is translated anew (reset_done, P.qswitch). */
+static void quiet_reset(void)
 {
 	qemu_plugin_reset(P.id, reset_done);
 }
@@ -750,16 +750,23 @@ static void reset_done(qemu_plugin_id_t id)
 {
 	const char *b = getenv("HVPMU_BATCH"); /* testing: 0 runs the model at every callback */
 
+	lock();
 	if (P.qclass) { /* out of totals only: no quiet block runs any more */
-		lock();
 		if (P.vcpu[0].live) {
 			quiet_stale(&P.vcpu[0]);
 			feed_expand_dirty(&P.vcpu[0]);
 		}
 		P.quiet = P.qclass = P.qscan = 0;
 		P.qlimit = UINT64_MAX;
-		unlock();
+	} else if (P.qswitch == 2 && !P.mt) { /* back into it: the block entered last is current */
+		P.vcpu[0].qcyc_at = P.qcyc;
+		P.qsum = 0; /* (the quiet blocks translated before are gone) */
+		P.qlimit = 0; /* the first check or full block syncs and asks for the budget */
+		P.quiet = P.qclass = P.qscan = 1;
+		P.qentries++;
 	}
+	P.qswitch = 0;
+	unlock();
 
 	P.batch = P.mt && P.need_memory && !(b && strcmp(b, "0") == 0);
 	register_callbacks(id);
@@ -880,10 +887,11 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 	(void)id; (void)udata;
 	program_end(0);
 	if (st && strcmp(st, "1") == 0) /* tests: proof the mode ran (docs/event-source.md) */
-		fprintf(stderr, "hvpmu quiet: %llu quiet, %llu check, %llu full blocks; %llu budget syncs; %s\n",
+		fprintf(stderr, "hvpmu quiet: %llu quiet, %llu check, %llu full blocks; %llu budget syncs; "
+				"entered %llu times; %s\n",
 			(unsigned long long)P.qblocks[FEED_Q_QUIET], (unsigned long long)P.qblocks[FEED_Q_CHECK],
 			(unsigned long long)P.qblocks[FEED_Q_FULL], (unsigned long long)P.qsyncs,
-			P.quiet ? "on to the end" : "off");
+			(unsigned long long)P.qentries, P.quiet ? "on to the end" : "off");
 	qemu_source_wall_end();
 }
 
@@ -1015,8 +1023,9 @@ static void quiet_start(uint64_t totals_tick, unsigned features)
 	 * from a possible wrap */
 	P.qwrap = wrap ? strtoull(wrap, NULL, 0) : FEED_QUIET_MIN_INSNS;
 	P.qlimit = 0; /* the first check syncs and asks for the budget */
-	P.q_leave = quiet_leave;
-	P.quiet = P.qclass = P.qscan = 1;
+	P.q_reset = quiet_reset;
+	P.quiet = P.qclass = P.qscan = P.qeligible = 1;
+	P.qentries = 1;
 }
 
 int hvpmu_qemu_source_start(uint64_t id, const struct qemu_info_t *info, struct hvpmu_machine *m,

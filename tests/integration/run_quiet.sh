@@ -8,8 +8,9 @@
 # (each tick then lands at a different block), on T4 and T1, through
 # register-window spills and fills (restarts inside a block), system
 # calls, a program whose code shares pages with data it writes (dash's
-# writable PLT: self-modifying-code restarts), and a run that leaves the
-# mode part way (a counter near its wrap).  HVPMU_QUIET_STATS=1 proves
+# writable PLT: self-modifying-code restarts), a run that leaves the
+# mode part way (a counter near its wrap) and one past a real wrap (out
+# of the mode before it, back after it).  HVPMU_QUIET_STATS=1 proves
 # the mode ran (or did not, where the run shows more than its totals).
 # usage: run_quiet.sh HVPMU MICRO_DIR MINIGZIP DASH TEXT
 set -euo pipefail
@@ -41,9 +42,9 @@ run() {
 	n=$((n + 1))
 }
 # field NAME: the tally's numbers, "quiet check full syncs"
-field() { sed -E 's/^hvpmu quiet: ([0-9]+) quiet, ([0-9]+) check, ([0-9]+) full blocks; ([0-9]+) budget syncs.*/\1 \2 \3 \4/' <<< "$tally"; }
+field() { sed -E 's/^hvpmu quiet: ([0-9]+) quiet, ([0-9]+) check, ([0-9]+) full blocks; ([0-9]+) budget syncs; entered ([0-9]+) times.*/\1 \2 \3 \4 \5/' <<< "$tally"; }
 used() { # NAME MIN_SYNCS: the mode ran, on to the end, with at least MIN_SYNCS budget syncs
-	read -r q c f s <<< "$(field)"
+	read -r q c f s e <<< "$(field)"
 	if [ "$q" = 0 ] || [ "$c" = 0 ] || [ "$f" = 0 ]; then fail "$1: the mode did not run ($tally)"; fi
 	[ "$s" -ge "$2" ] || fail "$1: $s budget syncs, expected at least $2 ($tally)"
 	grep -q 'on to the end$' <<< "$tally" || fail "$1: left the mode ($tally)"
@@ -59,26 +60,35 @@ run gz_t1 "$tmp/in" -- -p t1 --rotate-cycles 7000 -e Instr_cnt:uk -- "$gz"
 used gz_t1 1000
 # spills and fills restart SAVE / RESTORE inside blocks; system calls
 run windows /dev/null -- --rotate-cycles 3000 -e "$insn" -- "$micro/windows"
-read -r q c f s <<< "$(field)"
+read -r q c f s e <<< "$(field)"
 [ "$f" -gt 0 ] || fail "windows: no full block ($tally)"
 run syscalls /dev/null -- --rotate-cycles 3000 -e "$insn" -- "$micro/syscalls"
 # a counter near its wrap: the mode ends part way, the rest is exact
 run leave "$tmp/in" HVPMU_QUIET_WRAP=4292000000 -- -e "$insn" -- "$gz"
 grep -q ' off$' <<< "$tally" || fail "leave: the mode did not end ($tally)"
-read -r q c f s <<< "$(field)"
+read -r q c f s e <<< "$(field)"
 [ "$q" -gt 0 ] || fail "leave: the mode did not start ($tally)"
+# past a real wrap (Instr_all beyond 2^32): out of the mode before it,
+# back in after it
+for ((i = 0; i < 20; i++)); do cat "$text"; done > "$tmp/big"
+run wrap "$tmp/big" -- -e "$insn" -- "$gz"
+read -r q c f s e <<< "$(field)"
+all=$(awk -F, '$3 == "Instr_all" { print $1 }' "$tmp/wrap.quiet")
+[ "$all" -gt 4400000000 ] || fail "wrap: Instr_all $all does not pass 2^32 by enough"
+[ "$e" -ge 2 ] || fail "wrap: the mode did not come back after the wrap ($tally)"
+rm -f "$tmp/big"
 if [ -n "$dash" ] && [ -x "$dash" ]; then
 	# writable code pages: their blocks keep the exact path
 	# shellcheck disable=SC2016 # dash expands it
 	run dash /dev/null -- -e "$insn" -- "$dash" -c 'i=0; while [ $i -lt 200 ]; do i=$((i + 1)); done; echo $i'
-	read -r q c f s <<< "$(field)"
+	read -r q c f s e <<< "$(field)"
 	[ "$f" -gt 0 ] || fail "dash: no full block ($tally)"
 fi
 # more than the totals shows: the exact path, and the same counts
 for what in "--pic-init 4000000000 -e $insn" "-e $insn,Instr_other" "-e Instr_all,Br_taken" "--overflow-log $tmp/ovf -e $insn"; do
 	# shellcheck disable=SC2086 # the words are the options
 	run other "$tmp/in" -- $what -- "$gz"
-	read -r q c f s <<< "$(field)"
+	read -r q c f s e <<< "$(field)"
 	if [ "$q" != 0 ] || [ "$c" != 0 ] || [ "$f" != 0 ]; then fail "'$what': the mode ran ($tally)"; fi
 done
 echo "quiet: $n runs print the same both ways; the mode ran where the totals are all a run shows"

@@ -33,7 +33,7 @@ void feed_expand_dirty(struct vcpu *v)
 	/* totals only: a quiet or check block is never on the dirty list
 	 * (no callback sees its end); its entries also go into the bound now
 	 * (a full block's went in at each entry) */
-	if (P.qscan && v == P.vcpu)
+	if (P.qclass && v == P.vcpu)
 		for (uint32_t i = 0; i < P.nq; i++) {
 			struct feed_qchunk *c = P.qchunks[i / FEED_QCHUNK];
 			uint32_t k = i % FEED_QCHUNK;

@@ -75,7 +75,6 @@ struct tb_info {
 	const struct class_count *hist; /* distinct classes of the block and their counts */
 	uint32_t nhist;
 	uint32_t qcycles;      /* totals only: its instructions' cycles by the machine's cycle rule */
-	uint8_t qkind;         /* totals only: enum feed_qkind it was translated as (0: not in that mode) */
 	uint8_t last_cls;
 	uint8_t cls[];         /* then the histogram */
 };
@@ -193,8 +192,8 @@ struct feed {
 	 * be restarted inside get inline adds and no callback, or a callback
 	 * only where a run of them could close a loop */
 	int quiet;             /* vCPU 0 syncs when P.qcyc reaches P.qlimit (the budget) */
-	int qclass;            /* blocks translated now are classed (enum feed_qkind) */
-	int qscan;             /* blocks classed so may still run: every sync of vCPU 0 expands them all */
+	int qclass;            /* blocks translated now are classed (enum feed_qkind), and such
+				  blocks may run: every sync of vCPU 0 expands them all */
 	uint64_t qcyc;         /* inline: the cycles of the blocks entered (upper bound, machine's rule) */
 	uint64_t qlimit;       /* a check or full block entered with qcyc at or past it syncs */
 	uint64_t qsum, qcap;   /* the cycles of every quiet block translated, and their bound */
@@ -203,7 +202,8 @@ struct feed {
 	int qeligible;         /* the run may use the mode (it may leave it and come back) */
 	int qswitch;           /* a re-translation is asked for: 1 out of the mode, 2 into it */
 	void (*q_reset)(void); /* re-translate everything (the plugin's reset_done follows qswitch) */
-	struct feed_qchunk **qchunks; /* the quiet and check blocks' counters, in chunks */
+	struct feed_qchunk **qchunks; /* the quiet and check blocks' counters, in chunks (the slots
+					 are used again once a re-translation has dropped their blocks) */
 	uint32_t nq, nqchunks;
 	uint64_t qblocks[4];   /* blocks translated, by enum feed_qkind (HVPMU_QUIET_STATS=1) */
 	uint64_t qsyncs;       /* syncs a check or full block made for the budget */
@@ -250,7 +250,7 @@ static inline void lock(void) { pthread_mutex_lock(&P.lock); }
 static inline void unlock(void) { pthread_mutex_unlock(&P.lock); }
 
 /* Expand v's blocks' whole executions into class counts (the dirty
- * blocks; with P.qscan and v vCPU 0, every block classed for totals only). */
+ * blocks; with P.qclass and v vCPU 0, every block classed for totals only). */
 void feed_expand_dirty(struct vcpu *v);
 /* Totals only: the execution counter of a quiet or check block just made
  * (under the lock), or NULL if out of memory. */

@@ -458,7 +458,6 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		qk = quiet_kind(ti, words, qemu_plugin_tb_get_insn(tb, 0));
 		if (qk != FEED_Q_FULL && !(execs = feed_quiet_counter(ti)))
 			qk = FEED_Q_FULL; /* out of memory for its counter */
-		ti->qkind = (uint8_t)qk;
 		if (qk == FEED_Q_QUIET)
 			P.qsum += ti->qcycles;
 		P.qblocks[qk]++;
@@ -756,13 +755,16 @@ static void reset_done(qemu_plugin_id_t id)
 			quiet_stale(&P.vcpu[0]);
 			feed_expand_dirty(&P.vcpu[0]);
 		}
-		P.quiet = P.qclass = P.qscan = 0;
+		P.quiet = P.qclass = 0;
 		P.qlimit = UINT64_MAX;
 	} else if (P.qswitch == 2 && !P.mt) { /* back into it: the block entered last is current */
 		P.vcpu[0].qcyc_at = P.qcyc;
-		P.qsum = 0; /* (the quiet blocks translated before are gone) */
+		/* the blocks translated in the mode before are gone, and their
+		 * counts expanded as it ended: their counter slots serve again */
+		P.qsum = 0;
+		P.nq = 0;
 		P.qlimit = 0; /* the first check or full block syncs and asks for the budget */
-		P.quiet = P.qclass = P.qscan = 1;
+		P.quiet = P.qclass = 1;
 		P.qentries++;
 	}
 	P.qswitch = 0;
@@ -1024,7 +1026,7 @@ static void quiet_start(uint64_t totals_tick, unsigned features)
 	P.qwrap = wrap ? strtoull(wrap, NULL, 0) : FEED_QUIET_MIN_INSNS;
 	P.qlimit = 0; /* the first check syncs and asks for the budget */
 	P.q_reset = quiet_reset;
-	P.quiet = P.qclass = P.qscan = P.qeligible = 1;
+	P.quiet = P.qclass = P.qeligible = 1;
 	P.qentries = 1;
 }
 

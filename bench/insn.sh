@@ -36,11 +36,11 @@ t() {
 }
 declare -A runs
 for ((i = 0; i < n; i++)); do
-	runs[gz.bare]+="$(t "$text" qemu-sparc64 -L /usr/sparc64-linux-gnu "$gz") "
+	runs[gz.bare]+="$(t "$text" qemu-sparc64 -R 0x10000000000 -L /usr/sparc64-linux-gnu "$gz") "
 	runs[gz.insn]+="$(t "$text" "$hv" stat -x, -o /dev/null -e "$insn" -- "$gz") "
 	runs[gz.exact]+="$(t "$text" env HVPMU_QUIET=0 "$hv" stat -x, -o /dev/null -e "$insn" -- "$gz") "
 	runs[gz.taken]+="$(t "$text" "$hv" stat -x, -o /dev/null -e "$taken" -- "$gz") "
-	runs[lua.bare]+="$(t /dev/null qemu-sparc64 "$lua" "$work" 1) "
+	runs[lua.bare]+="$(t /dev/null qemu-sparc64 -R 0x10000000000 "$lua" "$work" 1) "
 	runs[lua.insn]+="$(t /dev/null "$hv" stat -x, -o /dev/null -e "$insn" -- "$lua" "$work" 1) "
 	runs[lua.exact]+="$(t /dev/null env HVPMU_QUIET=0 "$hv" stat -x, -o /dev/null -e "$insn" -- "$lua" "$work" 1) "
 	runs[lua.taken]+="$(t /dev/null "$hv" stat -x, -o /dev/null -e "$taken" -- "$lua" "$work" 1) "

@@ -35,7 +35,7 @@ fi
 say "writing traces to $tmp"
 gz=${HVPMU_MINIGZIP:-$("$HVPMU_ROOT/scripts/build-zlib.sh")}
 text=/usr/lib/llvm-14/lib/clang/14.0.6/include/riscv_vector.h
-qemu-sparc64 -L /usr/sparc64-linux-gnu -plugin "$HVPMU_WORK/release/bench/libtracerec.so,out=$tmp/minigzip.bin,max=$((4 * n))" \
+qemu-sparc64 -R 0x10000000000 -L /usr/sparc64-linux-gnu -plugin "$HVPMU_WORK/release/bench/libtracerec.so,out=$tmp/minigzip.bin,max=$((4 * n))" \
 	"$gz" < "$text" > /dev/null
 say "headline: the model core fed minigzip's recorded stream ($((4 * n)) references)"
 "$mc" core-trace "$tmp/minigzip.bin" "$runs"

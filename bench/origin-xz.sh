@@ -30,7 +30,7 @@ declare -A runs
 for ((i = 0; i < n; i++)); do
 	for w in 4 1; do
 		args=(-T$w --block-size=256KiB -c)
-		runs[bare$w]+="$(t qemu-mips64 -L /usr/mips64-linux-gnuabi64 "$xz" "${args[@]}")"$'\n'
+		runs[bare$w]+="$(t qemu-mips64 -R 0x10000000000 -L /usr/mips64-linux-gnuabi64 "$xz" "${args[@]}")"$'\n'
 		runs[counters$w]+="$(t "$hv" stat -p origin -o /dev/null -e Graduated_instructions,Graduated_loads -- \
 			"$xz" "${args[@]}")"$'\n'
 		runs[mdperf$w]+="$(t "$hv" mdperf -s 0 -o /dev/null -- "$xz" "${args[@]}")"$'\n'

@@ -27,7 +27,7 @@ t() {
 }
 declare -A runs
 for ((i = 0; i < n; i++)); do
-	runs[bare]+="$(t qemu-ppc64 -L /usr/powerpc64-linux-gnu "$gz")"$'\n'
+	runs[bare]+="$(t qemu-ppc64 -R 0x10000000000 -L /usr/powerpc64-linux-gnu "$gz")"$'\n'
 	runs[hvpmu]+="$(t "$hv" stat -p power -x, -o /dev/null -- "$gz")"$'\n'
 done
 # stats KIND: "min median cpu_of_min"

@@ -47,7 +47,7 @@ t() {
 }
 declare -A runs
 for ((i = 0; i < n; i++)); do
-	runs[bare]+="$(t bare sh -c "qemu-sparc64 -L /usr/sparc64-linux-gnu ./minigzip < text")"$'\n'
+	runs[bare]+="$(t bare sh -c "qemu-sparc64 -R 0x10000000000 -L /usr/sparc64-linux-gnu ./minigzip < text")"$'\n'
 	runs[one]+="$(t one sh -c "'$hv' stat -x, -o /dev/null -e $ev -- ./minigzip < text")"$'\n'
 	runs[attached]+="$(t attached sh -c "'$hv' stat -f -x, -o /dev/null -e $ev -- ./minigzip < text")"$'\n'
 	runs[two_one]+="$(t two_one sh -c "'$hv' stat -x, -o /dev/null -e $ev -- ./minigzip < text > /dev/null &

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tracerec - a QEMU 7.2 TCG plugin (API v1) for qemu-sparc64 that records
+ * tracerec - a QEMU 10 TCG plugin (API v4) for qemu-sparc64 that records
  * the memory references of a real program as an hvpmu trace
  * (docs/trace-format.md), for bench/memcore.sh: the model core fed a
  * recorded reference stream (issue 3).  Not part of hvpmu proper.
@@ -21,9 +21,9 @@
 #include <string.h>
 #include <hvpmu/hvpmu.h>
 #include <hvpmu/trace.h>
-#include "qemu_plugin_api.h"
+#include <qemu-plugin.h>
 
-QEMU_PLUGIN_EXPORT int qemu_plugin_version = HVPMU_QEMU_PLUGIN_VERSION;
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
 struct rec_block {
 	uint64_t vaddr;
@@ -95,12 +95,12 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, b);
 	for (size_t k = 0; k < n; k++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, k);
-		const uint8_t *p = qemu_plugin_insn_data(insn);
+		uint8_t p[4];
 		struct hvpmu_sparc_insn d;
 		uint32_t word = 0;
 		struct rec_insn *ri;
 
-		if (qemu_plugin_insn_size(insn) == 4)
+		if (qemu_plugin_insn_size(insn) == 4 && qemu_plugin_insn_data(insn, p, 4) == 4)
 			word = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 		hvpmu_sparc_decode(word, qemu_plugin_insn_vaddr(insn), &d);
 		if (!(d.flags & (HVPMU_IC_LOAD | HVPMU_IC_STORE | HVPMU_IC_ATOMIC | HVPMU_IC_PREFETCH)))

@@ -58,7 +58,7 @@ t() {
 }
 declare -A runs
 for ((i = 0; i < n; i++)); do
-	runs[bare]+="$(t "$tmp/bare.err" qemu-sparc64 -L /usr/sparc64-linux-gnu "$gz")"$'\n'
+	runs[bare]+="$(t "$tmp/bare.err" qemu-sparc64 -R 0x10000000000 -L /usr/sparc64-linux-gnu "$gz")"$'\n'
 	runs[cachegrind]+="$(t "$tmp/cg.err" "${cg[@]}" "$gzx")"$'\n'
 	runs[hvpmu]+="$(t "$tmp/hv.err" "$hv" stat -x, -o "$tmp/hv.csv" -e "$cg_events" -- "$gz")"$'\n'
 	runs[all]+="$(t "$tmp/all.err" "$hv" stat -x, -o "$tmp/all.csv" -e "$all_events" -- "$gz")"$'\n'

@@ -30,7 +30,7 @@ t() {
 }
 declare -A runs
 for ((i = 0; i < n; i++)); do
-	runs[bare]+="$(t qemu-sparc64 -L /usr/sparc64-linux-gnu "$gz")"$'\n'
+	runs[bare]+="$(t qemu-sparc64 -R 0x10000000000 -L /usr/sparc64-linux-gnu "$gz")"$'\n'
 	runs[insn]+="$(t "$hv" stat -x, -o /dev/null -e "$insn_events" -- "$gz")"$'\n'
 	runs[mem]+="$(t "$hv" stat -x, -o /dev/null -e "$mem_events" -- "$gz")"$'\n'
 	runs[mem_thread]+="$(t env HVPMU_MODEL_THREAD=1 "$hv" stat -x, -o /dev/null -e "$mem_events" -- "$gz")"$'\n'

@@ -3,11 +3,15 @@
 HVPMU_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 HVPMU_WORK=${HVPMU_WORK:-$HVPMU_ROOT/build}
 HVPMU_PACKAGES=(build-essential cmake pkg-config libjson-c-dev libcmocka-dev
-	clang libclang-rt-14-dev qemu-user gcc-12-sparc64-linux-gnu libc6-dev-sparc64-cross
+	clang libclang-rt-14-dev gcc-12-sparc64-linux-gnu libc6-dev-sparc64-cross
 	binutils-sparc64-linux-gnu dpkg-dev xz-utils bzip2 bc procps util-linux coreutils
 	gcc-12-mips64-linux-gnuabi64 binutils-mips64-linux-gnuabi64 libc6-dev-mips64-cross
 	gcc-12-powerpc64-linux-gnu binutils-powerpc64-linux-gnu libc6-dev-ppc64-cross
-	autoconf automake)
+	autoconf automake libglib2.0-dev)
+# QEMU 10's user-mode emulators with plugins (scripts/build-qemu.sh; Debian's
+# own qemu-user has no plugin support from 9.x on) come first on PATH for
+# every script, the benches' bare runs included.
+if [ -d "$HVPMU_WORK/qemu/bin" ]; then PATH="$(cd "$HVPMU_WORK/qemu/bin" && pwd -P):$PATH"; fi
 # The demo's input: a real multi-megabyte text file every machine with the
 # packages above has (clang's NEON intrinsics header, ~2.5 MB of C).
 HVPMU_TEXT=${HVPMU_TEXT:-/usr/lib/llvm-14/lib/clang/14.0.6/include/arm_neon.h}
@@ -15,23 +19,29 @@ HVPMU_TEXT=${HVPMU_TEXT:-/usr/lib/llvm-14/lib/clang/14.0.6/include/arm_neon.h}
 say() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
-# Install what is missing (Debian packages only).
+# Install what is missing: Debian packages, and QEMU 10 built from Debian's
+# source (scripts/build-qemu.sh).
 hvpmu_install() {
 	local missing=() p sudo=()
 	for p in "${HVPMU_PACKAGES[@]}"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 	done
-	[ ${#missing[@]} -eq 0 ] && return 0
-	[ "$(id -u)" -eq 0 ] || sudo=(sudo)
-	say "installing ${missing[*]}"
-	"${sudo[@]}" apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+	if [ ${#missing[@]} -gt 0 ]; then
+		[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+		say "installing ${missing[*]}"
+		"${sudo[@]}" apt-get update -qq
+		DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+	fi
+	# QEMU 10 with plugins, built once per machine, first on PATH
+	local q
+	q=$("$HVPMU_ROOT/scripts/build-qemu.sh") || die "no QEMU 10 build (scripts/build-qemu.sh)"
+	PATH="$q/bin:$PATH"
 }
 
 # Configure and build hvpmu in $1 with extra cmake arguments.
 hvpmu_build() {
 	local dir=$1; shift
-	cmake -S "$HVPMU_ROOT" -B "$dir" "$@" >/dev/null
+	cmake -S "$HVPMU_ROOT" -B "$dir" -DHVPMU_QEMU_DIR="$HVPMU_WORK/qemu" "$@" >/dev/null
 	cmake --build "$dir" -j"$(nproc)" >/dev/null
 }
 

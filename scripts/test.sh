@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The whole test suite: installs what is needed, then
+# The whole test suite: installs what is needed (Debian packages; QEMU 10
+# built once per machine from Debian's source, scripts/build-qemu.sh), then
 #   1. the default build (gcc, -Werror): unit + integration tests (ctest),
 #      and the layer check (scripts/check-layers.sh: no call or private
 #      include crosses the layers other than docs/architecture.md allows);

@@ -45,6 +45,8 @@ struct hvpmu_isa_syscalls {
 	int64_t read, write;      /* move data through a file descriptor */
 	int64_t fork, vfork, clone, clone3; /* create a process or a thread */
 	int64_t mmap, madvise;    /* choose mappings and page sizes */
+	int64_t mprotect, munmap, mremap; /* change or drop mappings (the QEMU source's
+				     read-only code ranges, docs/event-source.md "Totals only") */
 	int64_t execve, execveat; /* replace the program */
 	/* may wait for another thread or process (docs/kernel-model.md
 	 * "Waiting"): futex with a wait operation, and read, readv, wait4,
@@ -64,6 +66,13 @@ struct hvpmu_isa {
 	/* QEMU user mode */
 	const char *qemu_target; /* QEMU's target name (qemu_info_t.target_name): "sparc64" */
 	const char *qemu_user;   /* the binary: "qemu-sparc64" */
+	/* QEMU's -R (reserved_va): the guest's address space, reserved at
+	 * start, in which QEMU places every guest mapping itself.  QEMU 10
+	 * otherwise places them where the host's mmap (and its address space
+	 * randomisation) puts them, so the program's addresses, and the
+	 * memory model's counts, would change from run to run and with the
+	 * emulator's own mappings (docs/event-source.md "QEMU"). */
+	const char *qemu_reserved_va;
 	const char *sysroot;     /* default -L: the Debian cross sysroot, "/usr/sparc64-linux-gnu" */
 	/* instruction words */
 	uint8_t insn_bytes;      /* every instruction is one word of this many bytes (4) */

@@ -366,6 +366,7 @@ struct hvpmu_sv_program_format {
 	uint8_t elf_class, elf_data;
 	uint16_t elf_machine;
 	const char *qemu_user;
+	const char *qemu_reserved_va; /* its -R: hvpmu_isa.qemu_reserved_va */
 	const char *sysroot;
 	const char *isa;
 };

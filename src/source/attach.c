@@ -41,14 +41,10 @@
 #include <hvpmu/qemu_source.h>
 #include "common/cpu_relax.h"
 #include "feed.h"
-#include "qemu_plugin_api.h"
+#include "qemu_glue.h"
 #include "remote_proto.h"
 #include "remote_shm.h"
 
-/* QEMU user mode's guest memory base (exported by the emulator, which is
- * linked with --export-dynamic for its plugins): a guest address a is at
- * host address guest_base + a. */
-extern uintptr_t guest_base __attribute__((weak));
 
 #define RING_MASK (REMOTE_RING_SLOTS - 1u)
 #define PATH_MAX_GUEST 4096
@@ -62,7 +58,8 @@ extern uintptr_t guest_base __attribute__((weak));
  * entered and of the one before it in its one line.
  */
 struct gblk {
-	uint64_t execs;        /* inline: times its last instruction started */
+	uint32_t slot;         /* counter slot (feed_slot()): times its last instruction started,
+				  an inline add */
 	uint64_t vaddr;
 	uint64_t last_pc;      /* address of its last instruction */
 	uint64_t agg;          /* whole executions counted on the fast path, not sent yet */
@@ -126,6 +123,8 @@ static struct {
 	int taken;             /* and taken conditional CTIs are counted (REMOTE_F_TAKEN) */
 	int dead;              /* not counted any more (the service is gone, or a failure) */
 	int ended;             /* C_END written */
+	int exit_called;       /* exit_group, or the last thread's exit, was called (at_exit) */
+	int signals_set;       /* qg_signals_to_guest() ran */
 	struct avcpu v[REMOTE_RINGS];
 } A = { .conn = -1, .efd = -1 };
 
@@ -333,7 +332,7 @@ static inline int ring_of(unsigned vcpu_index)
  * its entry.  Forgets it: the next record accounts it. */
 static inline int prev_reached(struct avcpu *a)
 {
-	int r = a->reached || (a->cprev && a->cprev->execs != a->cmark);
+	int r = a->reached || (a->cprev && *feed_slot(a->cprev->slot) != a->cmark);
 
 	a->reached = 0;
 	a->cprev = NULL;
@@ -457,7 +456,7 @@ static __attribute__((noinline)) void tb_exec_cnt_slow(unsigned int vcpu_index, 
 	a->gbound = b;
 	a->rec_bound = b;
 	a->cprev = ti;
-	a->cmark = ti->execs;
+	a->cmark = *feed_slot(ti->slot);
 	/* the service decides the pending CTI (resolve_pending, set_pending):
 	 * it stays pending at its delay slot run as a block of its own */
 	if (!(a->pend && ti->vaddr == a->pend->wait_at))
@@ -496,7 +495,7 @@ static inline __attribute__((always_inline)) void cnt_entry(unsigned int vcpu_in
 	if (taken)
 		q = a->pend;
 	b = a->gbound + ti->n;
-	if (__builtin_expect(!p || p->execs == a->cmark || ti->vaddr == p->last_pc || p->slow || b >= a->grant ||
+	if (__builtin_expect(!p || *feed_slot(p->slot) == a->cmark || ti->vaddr == p->last_pc || p->slow || b >= a->grant ||
 				     a->gcyc + p->cyc >= a->grant_cyc || (taken && q && ti->vaddr == q->wait_at), 0)) {
 		tb_exec_cnt_slow(vcpu_index, ti);
 		return;
@@ -514,7 +513,7 @@ static inline __attribute__((always_inline)) void cnt_entry(unsigned int vcpu_in
 		a->dirty = p;
 	}
 	a->gbound = b;
-	a->cmark = ti->execs;
+	a->cmark = *feed_slot(ti->slot);
 	a->cprev = ti;
 }
 
@@ -582,6 +581,10 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	uint32_t idx, bid;
 
 	(void)id;
+	if (!A.signals_set) { /* the program's first block: QEMU's signals are set up */
+		A.signals_set = 1;
+		qg_signals_to_guest();
+	}
 	if (A.dead || n == 0 || n > REMOTE_BLOCK_MAX_INSNS)
 		return;
 	idx = A.next_id - ar->base;
@@ -598,11 +601,15 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		detach("out of memory for a block's counts");
 		return;
 	}
+	if (g && qg_slot_new(&g->slot)) {
+		free(g);
+		image_end(0, 0);
+		detach("out of counter slots for a block's counts");
+		return;
+	}
 	for (size_t k = 0; k < n; k++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, k);
-		uint32_t word = qemu_plugin_insn_size(insn) == A.isa->insn_bytes
-					? hvpmu_isa_word(A.isa, qemu_plugin_insn_data(insn))
-					: 0;
+		uint32_t word = qg_insn_word(A.isa, insn);
 		struct hvpmu_insn d;
 
 		ar->words[ar->nwords + k] = word;
@@ -618,7 +625,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (k + 1 < n)
 			continue;
 		if (g) /* the entry after it sees whether it was reached */
-			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &g->execs, 1);
+			qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
+									    qg_slot_entry(g->slot), 1);
 		else
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, last_exec, QEMU_PLUGIN_CB_NO_REGS, NULL);
 	}
@@ -639,7 +647,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 				c = feed_cti_facts(A.isa, &d, pc, (uint32_t)k, (uint32_t)n);
 			}
 		}
-		*g = (struct gblk){ .vaddr = vaddr, .last_pc = vaddr + (n - 1) * (uint64_t)A.isa->insn_bytes,
+		*g = (struct gblk){ .slot = g->slot, .vaddr = vaddr, .last_pc = vaddr + (n - 1) * (uint64_t)A.isa->insn_bytes,
 				    .id = bid, .n = (uint16_t)n, .cyc = cyc > UINT32_MAX ? UINT32_MAX : (uint32_t)cyc,
 				    .slow = c.slot_annul };
 		if (A.taken && (cti.flags & HVPMU_IC_CTI_COND)) {
@@ -754,26 +762,37 @@ static void image_end(int sig, int all)
 
 /* ---- following execve ---- */
 
+/* Guest memory through the plugin API (qemu_plugin_read_memory_vaddr,
+ * from the vCPU's system-call callback): a bad pointer is an error, not a
+ * fault.  0 or -1. */
+static int guest_read(uint64_t ga, void *out, size_t n)
+{
+	GByteArray *d = g_byte_array_sized_new((guint)n);
+	int ok = qemu_plugin_read_memory_vaddr(ga, d, n) && d->len >= n;
+
+	if (ok)
+		memcpy(out, d->data, n);
+	g_byte_array_unref(d);
+	return ok ? 0 : -1;
+}
+
 /* Copy a guest string at guest address ga (at most n bytes with its NUL)
- * into out; through process_vm_readv, so a bad pointer is an error, not
- * a fault.  Returns its length or -1. */
+ * into out, in pieces that never cross a 256-byte boundary (so none
+ * crosses a page: a piece that fails is unmapped).  Returns its length or
+ * -1. */
 static long guest_string(uint64_t ga, char *out, size_t n)
 {
 	size_t got = 0;
 
-	if (!&guest_base)
-		return -1;
 	while (got < n) {
-		size_t chunk = n - got < 256 ? n - got : 256;
-		struct iovec l = { out + got, chunk }, r = { (void *)(guest_base + ga + got), chunk };
-		ssize_t k = process_vm_readv(getpid(), &l, 1, &r, 1, 0);
+		size_t room = 256 - (size_t)((ga + got) & 255), chunk = n - got < room ? n - got : room;
 		char *z;
 
-		if (k <= 0)
+		if (guest_read(ga + got, out + got, chunk))
 			return -1;
-		if ((z = memchr(out + got, 0, (size_t)k)))
+		if ((z = memchr(out + got, 0, chunk)))
 			return (long)(z - out);
-		got += (size_t)k;
+		got += chunk;
 	}
 	return -1;
 }
@@ -782,9 +801,8 @@ static long guest_string(uint64_t ga, char *out, size_t n)
 static int guest_ptr(uint64_t ga, uint64_t *out)
 {
 	uint8_t b[8];
-	struct iovec l = { b, 8 }, r = { (void *)(guest_base + ga), 8 };
 
-	if (process_vm_readv(getpid(), &l, 1, &r, 1, 0) != 8)
+	if (guest_read(ga, b, 8))
 		return -1;
 	*out = 0;
 	for (int k = 0; k < 8; k++)
@@ -888,6 +906,10 @@ static void follow_exec(const uint64_t *a)
 	av[k++] = qemu;
 	av[k++] = "-L";
 	av[k++] = (char *)sysroot;
+	if (A.isa->qemu_reserved_va) {
+		av[k++] = "-R";
+		av[k++] = (char *)A.isa->qemu_reserved_va;
+	}
 	first = k;
 	for (char **e = environ; *e && envc < ARGS_MAX + 62; e++)
 		if (strncmp(*e, "HVPMU_", 6) == 0 && strchr(*e, '=')) {
@@ -976,6 +998,15 @@ static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 	(void)id;
 	(void)a7;
 	(void)a8;
+	if (num == A.isa->sc.exit_group) {
+		A.exit_called = 1;
+	} else if (num == A.isa->sc.exit) { /* the end only when no other thread lives */
+		unsigned live = 0;
+
+		for (unsigned k = 0; k < REMOTE_RINGS; k++)
+			live += A.v[k].live != 0;
+		A.exit_called |= live <= 1;
+	}
 	if (i < 0)
 		return;
 	self = i;
@@ -1009,7 +1040,11 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 {
 	(void)id;
 	(void)udata;
-	image_end(0, 1);
+	/* QEMU 10 runs this callback also when a signal kills the program,
+	 * before its kill(): that end, with its signal, is kill()'s
+	 * (hvpmu_qemu_attach_end; plugin.c exit_called) */
+	if (A.exit_called)
+		image_end(0, 1);
 	qemu_source_wall_end();
 }
 

@@ -10,6 +10,7 @@
 #include "feed.h"
 
 struct feed hvpmu_feed_state = { .lock = PTHREAD_MUTEX_INITIALIZER };
+uint64_t *feed_slot_row[FEED_SLOT_MAXCHUNKS];
 
 static inline void expand(struct vcpu *v, struct tb_info *t, uint64_t d)
 {
@@ -23,7 +24,7 @@ void feed_expand_dirty(struct vcpu *v)
 {
 	while (v->dirty) {
 		struct tb_info *t = v->dirty;
-		uint64_t now = P.off ? t->oexecs : t->execs;
+		uint64_t now = P.off ? t->oexecs : feed_execs(t);
 
 		expand(v, t, now - t->synced_execs);
 		t->synced_execs = now;
@@ -37,7 +38,7 @@ void feed_expand_dirty(struct vcpu *v)
 		for (uint32_t i = 0; i < P.nq; i++) {
 			struct feed_qchunk *c = P.qchunks[i / FEED_QCHUNK];
 			uint32_t k = i % FEED_QCHUNK;
-			uint64_t d = c->execs[k] - c->synced[k];
+			uint64_t d = *feed_slot(c->slot[k]) - c->synced[k];
 
 			if (!d)
 				continue;
@@ -47,7 +48,7 @@ void feed_expand_dirty(struct vcpu *v)
 		}
 }
 
-uint64_t *feed_quiet_counter(struct tb_info *ti)
+int feed_quiet_counter(struct tb_info *ti, uint32_t *slot)
 {
 	uint32_t c = P.nq / FEED_QCHUNK, k = P.nq % FEED_QCHUNK;
 
@@ -55,15 +56,23 @@ uint64_t *feed_quiet_counter(struct tb_info *ti)
 		struct feed_qchunk **a = realloc(P.qchunks, (c + 1) * sizeof *a);
 
 		if (!a)
-			return NULL;
+			return -1;
 		P.qchunks = a;
 		if (!(a[c] = calloc(1, sizeof **a)))
-			return NULL;
+			return -1;
 		P.nqchunks = c + 1;
+	}
+	/* a slot a re-translation freed serves again (its count and synced
+	 * agree: it was expanded as its blocks went); a new one is 0 */
+	if (k >= P.qchunks[c]->nslots) {
+		if (P.slot_new(&P.qchunks[c]->slot[k]))
+			return -1;
+		P.qchunks[c]->nslots = k + 1;
 	}
 	P.qchunks[c]->ti[k] = ti;
 	P.nq++;
-	return &P.qchunks[c]->execs[k];
+	*slot = P.qchunks[c]->slot[k];
+	return 0;
 }
 
 void feed_quiet_rearm(struct vcpu *v)
@@ -96,7 +105,7 @@ void feed_quiet_rearm(struct vcpu *v)
 	lim = r > UINT64_MAX / P.rule.insn_cycles ? UINT64_MAX : r * P.rule.insn_cycles;
 	if (cyc < lim)
 		lim = cyc;
-	P.qlimit = P.qcyc > UINT64_MAX - lim ? UINT64_MAX : P.qcyc + lim;
+	P.qlimit = *feed_qcyc() > UINT64_MAX - lim ? UINT64_MAX : *feed_qcyc() + lim;
 	/* the full blocks' exact path syncs only when P.qlimit says so */
 	act->next_check = UINT64_MAX;
 }
@@ -121,7 +130,7 @@ int feed_account_prev(struct vcpu *v, uint64_t vaddr)
 	} else {
 		/* the model thread is told by the record (REC_TB); here the
 		 * inline counter is read live */
-		reached = P.off ? v->reached_last : p->execs != v->mark_seen;
+		reached = P.off ? v->reached_last : feed_execs(p) != v->mark_seen;
 		v->reached_last = 0;
 		if (reached)
 			note_completed(v, p);

@@ -38,9 +38,25 @@ struct class_count {
  * (plugin.c tb_exec_insn) reads of the block entered and of the one
  * before it come first, in the first 64 bytes (the block is allocated
  * 64-byte aligned). */
+/*
+ * Counter slots: uint64_t counters that QEMU's generated code adds to
+ * (inline operations of plugin API v4 target scoreboards, one row per
+ * vCPU; src/source/qemu_glue.c makes them).  feed_slot_row[c] is vCPU 0's
+ * row of chunk c; the rows move only when QEMU grows its scoreboards
+ * (qg_slots_refresh()).
+ */
+#define FEED_SLOT_CHUNK 4096u
+#define FEED_SLOT_MAXCHUNKS 1024u
+extern uint64_t *feed_slot_row[FEED_SLOT_MAXCHUNKS];
+static inline uint64_t *feed_slot(uint32_t s)
+{
+	return &feed_slot_row[s / FEED_SLOT_CHUNK][s % FEED_SLOT_CHUNK];
+}
+
 struct tb_info {
 	struct hvpmu_block blk;
-	uint64_t execs;        /* inline: times the last instruction started (single-threaded mode) */
+	uint32_t slot;         /* counter slot (feed_slot()): times the last instruction started,
+				  an inline add (single-threaded mode) */
 	uint64_t last_pc;      /* address of the last instruction */
 	struct tb_info *next_dirty;     /* single-threaded mode: blocks with unexpanded executions */
 	uint8_t dirty;
@@ -92,9 +108,10 @@ enum feed_qkind {
  * side by side so that a sync can compare them all quickly. */
 #define FEED_QCHUNK 4096
 struct feed_qchunk {
-	uint64_t execs[FEED_QCHUNK];
+	uint32_t slot[FEED_QCHUNK]; /* counter slots (feed_slot()) */
 	uint64_t synced[FEED_QCHUNK];
 	struct tb_info *ti[FEED_QCHUNK];
+	uint32_t nslots;            /* slot[0..nslots) are made */
 };
 /* Totals only: a machine whose counters could wrap within this many
  * instructions is run with the exact per-block accounting again. */
@@ -194,7 +211,8 @@ struct feed {
 	int quiet;             /* vCPU 0 syncs when P.qcyc reaches P.qlimit (the budget) */
 	int qclass;            /* blocks translated now are classed (enum feed_qkind), and such
 				  blocks may run: every sync of vCPU 0 expands them all */
-	uint64_t qcyc;         /* inline: the cycles of the blocks entered (upper bound, machine's rule) */
+	uint32_t qcyc_slot;    /* counter slot: the cycles of the blocks entered, an inline add
+				  (upper bound, machine's rule); feed_qcyc() */
 	uint64_t qlimit;       /* a check or full block entered with qcyc at or past it syncs */
 	uint64_t qsum, qcap;   /* the cycles of every quiet block translated, and their bound */
 	uint64_t qwrap;        /* FEED_QUIET_MIN_INSNS (tests: HVPMU_QUIET_WRAP) */
@@ -202,6 +220,9 @@ struct feed {
 	int qeligible;         /* the run may use the mode (it may leave it and come back) */
 	int qswitch;           /* a re-translation is asked for: 1 out of the mode, 2 into it */
 	void (*q_reset)(void); /* re-translate everything (the plugin's reset_done follows qswitch) */
+	int (*slot_new)(uint32_t *slot); /* a new counter slot (qg_slot_new: plugin only) */
+	int qcyc_made;         /* qcyc_slot is made (vCPU 0's start) */
+	int qentry_seen;       /* the first block was translated (qg_code_entry()) */
 	struct feed_qchunk **qchunks; /* the quiet and check blocks' counters, in chunks (the slots
 					 are used again once a re-translation has dropped their blocks) */
 	uint32_t nq, nqchunks;
@@ -246,15 +267,21 @@ enum { CTL_NOP, CTL_TRANS, CTL_SYSCALL, CTL_SYSRET, CTL_FLUSH, CTL_STOP };
 #define P hvpmu_feed_state
 extern struct feed hvpmu_feed_state;
 
+/* Times t's last instruction started (vCPU 0's count of its slot). */
+static inline uint64_t feed_execs(const struct tb_info *t) { return *feed_slot(t->slot); }
+/* Totals only: vCPU 0's inline sum of the cycles of the blocks entered. */
+static inline uint64_t *feed_qcyc(void) { return feed_slot(P.qcyc_slot); }
+
 static inline void lock(void) { pthread_mutex_lock(&P.lock); }
 static inline void unlock(void) { pthread_mutex_unlock(&P.lock); }
 
 /* Expand v's blocks' whole executions into class counts (the dirty
  * blocks; with P.qclass and v vCPU 0, every block classed for totals only). */
 void feed_expand_dirty(struct vcpu *v);
-/* Totals only: the execution counter of a quiet or check block just made
- * (under the lock), or NULL if out of memory. */
-uint64_t *feed_quiet_counter(struct tb_info *ti);
+/* Totals only: the execution counter slot of a quiet or check block just
+ * made (under the lock) into *slot (from P.slot_new); 0, or -1 if out of
+ * memory or slots. */
+int feed_quiet_counter(struct tb_info *ti, uint32_t *slot);
 /* Totals only: after a sync of vCPU 0 with all of its instructions, the
  * point (P.qlimit) at which it syncs next, from hvpmu_machine_budget();
  * leaves the mode (P.q_reset) when a counter could wrap within P.qwrap
@@ -439,8 +466,9 @@ static inline void note_completed(struct vcpu *v, struct tb_info *p)
 /* Block ti is entered: it is v->prev until the next entry. */
 static inline void note_entered(struct vcpu *v, struct tb_info *ti)
 {
-	if (!P.off) /* the guest thread's view of the inline counter */
-		v->mark_seen = ti->execs;
+	if (!P.off && !ti->mt) /* the guest thread's view of the inline counter (a marker
+				   callback's block has none: reached_last says) */
+		v->mark_seen = feed_execs(ti);
 	v->prev = ti;
 }
 

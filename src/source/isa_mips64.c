@@ -46,6 +46,9 @@ enum {
 	N64_EPOLL_PWAIT2 = N64_BASE + 441,
 	N64_MMAP = N64_BASE + 9,        /* 9   n64 mmap        sys_mips_mmap */
 	N64_MADVISE = N64_BASE + 27,    /* 27  n64 madvise     sys_madvise */
+	N64_MPROTECT = N64_BASE + 10,   /* 10  n64 mprotect    sys_mprotect */
+	N64_MUNMAP = N64_BASE + 11,     /* 11  n64 munmap      sys_munmap */
+	N64_MREMAP = N64_BASE + 24,     /* 24  n64 mremap      __sys_mremap */
 	N64_CLONE = N64_BASE + 55,      /* 55  n64 clone       __sys_clone */
 	N64_FORK = N64_BASE + 56,       /* 56  n64 fork        __sys_fork */
 	N64_EXECVE = N64_BASE + 57,     /* 57  n64 execve      sys_execve */
@@ -186,6 +189,7 @@ const struct hvpmu_isa hvpmu_isa_mips64 = {
 	.elf_machine = EM_MIPS,
 	.qemu_target = "mips64",
 	.qemu_user = "qemu-mips64",
+	.qemu_reserved_va = "0x10000000000", /* 1 TiB */
 	.sysroot = "/usr/mips64-linux-gnuabi64",
 	.insn_bytes = MIPS_INSN_BYTES,
 	.big_endian = 1,
@@ -197,6 +201,7 @@ const struct hvpmu_isa hvpmu_isa_mips64 = {
 		.waits = { N64_READ, N64_READV, N64_WAIT4, N64_POLL, N64_PPOLL, N64_NEWSELECT, N64_PSELECT6,
 			   N64_EPOLL_WAIT, N64_EPOLL_PWAIT, N64_EPOLL_PWAIT2, N64_NONE /* one select */ },
 		.fork = N64_FORK, .vfork = N64_NONE, .clone = N64_CLONE, .clone3 = N64_CLONE3,
+		.mprotect = N64_MPROTECT, .munmap = N64_MUNMAP, .mremap = N64_MREMAP,
 		.mmap = N64_MMAP, .madvise = N64_MADVISE, .execve = N64_EXECVE, .execveat = N64_EXECVEAT,
 	},
 	.decode = hvpmu_mips64_decode,

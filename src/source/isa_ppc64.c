@@ -41,6 +41,9 @@ enum {
 	PPC64_EXECVE = 11,        /* 11  common execve        sys_execve */
 	PPC64_SELECT = 82,        /* 82  64     select        sys_ni_syscall */
 	PPC64_MMAP = 90,          /* 90  common mmap          sys_mmap */
+	PPC64_MUNMAP = 91,        /* 91  common munmap        sys_munmap */
+	PPC64_MPROTECT = 125,     /* 125 common mprotect      sys_mprotect */
+	PPC64_MREMAP = 163,       /* 163 common mremap        sys_mremap */
 	PPC64_WAIT4 = 114,        /* 114 common wait4         sys_wait4 */
 	PPC64_CLONE = 120,        /* 120 common clone         sys_clone */
 	PPC64_NEWSELECT = 142,    /* 142 common _newselect    sys_select: the select glibc calls */
@@ -164,6 +167,7 @@ const struct hvpmu_isa hvpmu_isa_ppc64 = {
 	.elf_machine = EM_PPC64,
 	.qemu_target = "ppc64",
 	.qemu_user = "qemu-ppc64",
+	.qemu_reserved_va = "0x10000000000", /* 1 TiB */
 	.sysroot = "/usr/powerpc64-linux-gnu",
 	.insn_bytes = PPC_INSN_BYTES,
 	.big_endian = 1,
@@ -176,6 +180,7 @@ const struct hvpmu_isa hvpmu_isa_ppc64 = {
 			   PPC64_PSELECT6, PPC64_EPOLL_WAIT, PPC64_EPOLL_PWAIT, PPC64_EPOLL_PWAIT2,
 			   PPC64_NEWSELECT },
 		.fork = PPC64_FORK, .vfork = PPC64_VFORK, .clone = PPC64_CLONE, .clone3 = PPC64_CLONE3,
+		.mprotect = PPC64_MPROTECT, .munmap = PPC64_MUNMAP, .mremap = PPC64_MREMAP,
 		.mmap = PPC64_MMAP, .madvise = PPC64_MADVISE, .execve = PPC64_EXECVE, .execveat = PPC64_EXECVEAT,
 	},
 	.decode = hvpmu_ppc64_decode,

@@ -45,6 +45,7 @@ const struct hvpmu_isa hvpmu_isa_sparcv9 = {
 	.elf_machine = EM_SPARCV9,
 	.qemu_target = "sparc64",
 	.qemu_user = "qemu-sparc64",
+	.qemu_reserved_va = "0x10000000000", /* 1 TiB */
 	.sysroot = "/usr/sparc64-linux-gnu",
 	.insn_bytes = SPARC_INSN_BYTES,
 	.big_endian = 1,
@@ -54,6 +55,8 @@ const struct hvpmu_isa hvpmu_isa_sparcv9 = {
 		.exit = 1, .exit_group = 188, .read = 3, .write = 4,
 		.fork = 2, .vfork = 66, .clone = 217, .clone3 = 435,
 		.mmap = 71, .madvise = 75,
+		/* unistd_64.h: __NR_mprotect 74, __NR_munmap 73, __NR_mremap 250 */
+		.mprotect = 74, .munmap = 73, .mremap = 250,
 		.execve = 59, .execveat = 350,
 		/* Debian's linux-libc-dev-sparc64-cross,
 		 * /usr/sparc64-linux-gnu/include/asm/unistd_64.h __NR_*: futex 142;

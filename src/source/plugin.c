@@ -41,7 +41,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <hvpmu/hvpmu.h>
-#include "qemu_plugin_api.h"
+#include "qemu_glue.h"
 #include <hvpmu/qemu_source.h>
 #include "feed.h"
 
@@ -75,7 +75,7 @@ static __attribute__((noinline)) void tb_exec_st(unsigned int vcpu_index, void *
 	struct vcpu *v = &P.vcpu[0];
 	struct tb_info *p = v->prev;
 
-	if (__builtin_expect(vcpu_index != 0 || !entry_fast(v, udata, p && p->execs != v->mark_seen), 0))
+	if (__builtin_expect(vcpu_index != 0 || !entry_fast(v, udata, p && feed_execs(p) != v->mark_seen), 0))
 		tb_exec(vcpu_index, udata);
 }
 
@@ -107,7 +107,7 @@ static void tb_exec_insn(unsigned int vcpu_index, void *udata)
 		goto slow;
 	act = v->act;
 	bound = act->bound + ti->blk.n;
-	if (__builtin_expect(p->execs == v->mark_seen || vaddr == p->last_pc || p->slow_next ||
+	if (__builtin_expect(feed_execs(p) == v->mark_seen || vaddr == p->last_pc || p->slow_next ||
 				     bound >= act->next_check, 0))
 		goto slow;
 	if (v->pend) {
@@ -128,7 +128,7 @@ static void tb_exec_insn(unsigned int vcpu_index, void *udata)
 		v->pend_tb = ti;
 	}
 	act->bound = bound;
-	v->mark_seen = ti->execs;
+	v->mark_seen = feed_execs(ti);
 	v->prev = ti;
 	return;
 slow:
@@ -138,30 +138,19 @@ slow:
 /* ---- totals only (docs/event-source.md "Totals only") ---- */
 
 /*
- * QEMU 7.2 linux-user's flags of a guest page (include/exec/cpu-all.h:
- * PAGE_WRITE 0x0002, and PAGE_WRITE_ORG 0x0010, the write permission QEMU
- * takes away while the page holds translated code), from its
- * page_get_flags(target_ulong), which Debian's qemu-user binaries export
- * (nm -D); NULL when not found: the mode stays off.  A store to such a
- * page re-translates its blocks and restarts the one that stored, at the
- * store: only blocks on pages the program cannot write may go quiet.
+ * A store to a page that holds translated code makes QEMU re-translate its
+ * blocks and restart the one that stored, at the store: only blocks in the
+ * guest's read-only code ranges (qg_code_readonly(), from the program's
+ * ELF headers and its mmap/mprotect calls) may go quiet.
  */
-#define QEMU_PAGE_WRITE 0x0002
-#define QEMU_PAGE_WRITE_ORG 0x0010
-static int (*page_flags)(uint64_t vaddr);
 static long host_page; /* the host's page size */
 
-static int page_writable(uint64_t vaddr)
-{
-	return (page_flags(vaddr) & (QEMU_PAGE_WRITE | QEMU_PAGE_WRITE_ORG)) != 0;
-}
-
 /* vCPU 0's block entered last was a full one, and blocks without a full
- * callback ran since (P.qcyc moved): its successor is unknown, so it was
+ * callback ran since (the cycle slot, feed_qcyc(), moved): its successor is unknown, so it was
  * not restarted (feed_account_prev() with no address). */
 static inline void quiet_stale(struct vcpu *v)
 {
-	if (v->prev && P.qcyc != v->qcyc_at)
+	if (v->prev && (*feed_qcyc()) != v->qcyc_at)
 		feed_account_prev(v, 0);
 }
 
@@ -179,7 +168,7 @@ static void tb_exec_qchk(unsigned int vcpu_index, void *udata)
 {
 	struct vcpu *v = P.vcpu;
 
-	if (__builtin_expect(P.qcyc < P.qlimit, 1) || vcpu_index != 0 || !v->live || !P.quiet)
+	if (__builtin_expect((*feed_qcyc()) < P.qlimit, 1) || vcpu_index != 0 || !v->live || !P.quiet)
 		return;
 	/* the full block entered last is not restarted by this one, which
 	 * restarts nothing (quiet_kind) */
@@ -188,12 +177,12 @@ static void tb_exec_qchk(unsigned int vcpu_index, void *udata)
 }
 
 /* A full block (it may be restarted inside): the exact per-block path,
- * its cycles into P.qcyc, and the sync if the budget is reached. */
+ * its cycles into the cycle slot (feed_qcyc()), and the sync if the budget is reached. */
 static void tb_exec_qfull(unsigned int vcpu_index, void *udata)
 {
 	struct tb_info *ti = udata;
 	struct vcpu *v = P.vcpu;
-	uint64_t q = P.qcyc;
+	uint64_t q = (*feed_qcyc());
 
 	if (vcpu_index != 0 || !v->live) {
 		tb_exec_st(vcpu_index, udata);
@@ -206,17 +195,17 @@ static void tb_exec_qfull(unsigned int vcpu_index, void *udata)
 		 * P.qlimit syncs */
 		struct tb_info *p = v->prev;
 
-		if (p->execs != v->mark_seen)
+		if (feed_execs(p) != v->mark_seen)
 			note_completed(v, p);
 		v->act->bound += ti->blk.n;
-		v->mark_seen = ti->execs;
+		v->mark_seen = feed_execs(ti);
 		v->prev = ti;
 	} else {
 		quiet_stale(v);
 		tb_exec_st(0, udata);
 	}
-	P.qcyc = q + ti->qcycles;
-	v->qcyc_at = P.qcyc;
+	(*feed_qcyc()) = q + ti->qcycles;
+	v->qcyc_at = (*feed_qcyc());
 	if (__builtin_expect(q >= P.qlimit, 0) && P.quiet)
 		quiet_due(v, ti);
 }
@@ -241,7 +230,7 @@ static enum feed_qkind quiet_kind(const struct tb_info *ti, const uint32_t *word
 	for (uint32_t i = 0; i < n; i++)
 		if (P.isa->restarts(words[i]))
 			return FEED_Q_FULL;
-	if (page_writable(vaddr) || page_writable(ti->last_pc) || ti->slow_next || ti->cti_self)
+	if (!qg_code_readonly(vaddr, ti->last_pc + bytes) || ti->slow_next || ti->cti_self)
 		return FEED_Q_FULL;
 	if (ti->blk.cti >= 0 && (!ti->cti_target || ti->cti_target <= vaddr))
 		return FEED_Q_CHECK;
@@ -405,13 +394,7 @@ static void last_exec_mt(unsigned int vcpu_index, void *udata)
 }
 
 
-/* The instruction's word in host order (0 if it is not one word). */
-static uint32_t insn_word(struct qemu_plugin_insn *insn)
-{
-	if (qemu_plugin_insn_size(insn) != P.isa->insn_bytes)
-		return 0;
-	return hvpmu_isa_word(P.isa, qemu_plugin_insn_data(insn));
-}
+
 
 
 
@@ -436,7 +419,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	qemu_plugin_vcpu_udata_cb_t tb_cb = off ? tb_exec_off : P.batch ? tb_exec_b : P.mt ? tb_exec :
 					   P.need_memory || P.need_branches ? tb_exec_st : tb_exec_insn;
 	enum feed_qkind qk = FEED_Q_NONE;
-	uint64_t *execs;
+	uint32_t execs;
 	qemu_plugin_vcpu_udata_cb_t pf_cb = off ? pf_exec_off : P.batch ? pf_exec_b : pf_exec;
 	qemu_plugin_vcpu_mem_cb_t mem_cb = off ? mem_exec_off : P.batch ? mem_exec_b : P.mt ? mem_exec : mem_exec_st;
 
@@ -444,19 +427,32 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	if (n == 0 || n > FEED_MAX_INSNS)
 		return;
 	lock();
+	if (!P.qentry_seen) { /* the program's first block */
+		P.qentry_seen = 1;
+		qg_signals_to_guest();
+		if (P.qeligible)
+			qg_code_entry(qemu_plugin_tb_vaddr(tb));
+	}
 	for (size_t i = 0; i < n; i++)
-		words[i] = insn_word(qemu_plugin_tb_get_insn(tb, i));
+		words[i] = qg_insn_word(P.isa, qemu_plugin_tb_get_insn(tb, i));
 	ti = feed_block_new(qemu_plugin_tb_vaddr(tb), words, (uint32_t)n, &mi, &pf);
 	if (!ti) {
 		unlock();
 		return;
 	}
-	execs = &ti->execs;
+	if (!P.mt && P.slot_new(&ti->slot)) {
+		/* no counter for its end: it runs uncounted (as without memory) */
+		unlock();
+		fprintf(stderr, "hvpmu plugin: out of counter slots; a block at 0x%" PRIx64 " is not counted\n",
+			ti->blk.vaddr);
+		return;
+	}
+	execs = ti->slot;
 	if (P.qclass && !P.mt && !off && !P.batch) {
 		for (size_t i = 0; i < n; i++)
 			ti->qcycles += (uint32_t)hvpmu_insn_cycles(&P.rule, ti->flags[i]);
 		qk = quiet_kind(ti, words, qemu_plugin_tb_get_insn(tb, 0));
-		if (qk != FEED_Q_FULL && !(execs = feed_quiet_counter(ti)))
+		if (qk != FEED_Q_FULL && feed_quiet_counter(ti, &execs))
 			qk = FEED_Q_FULL; /* out of memory for its counter */
 		if (qk == FEED_Q_QUIET)
 			P.qsum += ti->qcycles;
@@ -471,14 +467,16 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (pf && pf[i])
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, pf_cb, QEMU_PLUGIN_CB_NO_REGS, pf[i]);
 		if (i == 0 && (qk == FEED_Q_QUIET || qk == FEED_Q_CHECK))
-			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &P.qcyc,
+			qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
+									    qg_slot_entry(P.qcyc_slot),
 								   ti->qcycles);
 		if (i + 1 < n)
 			continue;
 		if (P.mt)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, last_exec_mt, QEMU_PLUGIN_CB_NO_REGS, NULL);
 		else
-			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, execs, 1);
+			qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
+									    qg_slot_entry(execs), 1);
 	}
 	if (!off)
 		feed_finish_tb(ti);
@@ -502,7 +500,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 /* Guest thread: did the block entered last reach its last instruction? */
 static inline uint64_t prod_reached(void)
 {
-	return P.prod_prev && P.prod_prev->execs != P.prod_mark ? CTL_REACHED : 0;
+	return P.prod_prev && feed_execs(P.prod_prev) != P.prod_mark ? CTL_REACHED : 0;
 }
 
 static void ring_put_ctl(unsigned op, uint64_t arg)
@@ -520,9 +518,9 @@ static void tb_exec_off(unsigned int vcpu_index, void *udata)
 		tb_exec_st(vcpu_index, udata);
 		return;
 	}
-	reached = p && p->execs != P.prod_mark;
+	reached = p && feed_execs(p) != P.prod_mark;
 	P.prod_prev = ti;
-	P.prod_mark = ti->execs;
+	P.prod_mark = feed_execs(ti);
 	evring_put(&P.ring, (uintptr_t)ti | reached << 2 | REC_TB, 0);
 }
 
@@ -686,12 +684,51 @@ static void offload_stop(void)
 			feed_expand_dirty(&P.vcpu[i]);
 	P.off = 0;
 	for (struct tb_info *t = P.allocs; t; t = t->next_alloc)
-		t->synced_execs = t->execs;
+		t->synced_execs = feed_execs(t);
 	if (v0 && v0->prev) {
 		v0->prev->synced_execs = P.prod_mark;
 		v0->mark_seen = P.prod_mark;
 	}
 	unlock();
+}
+
+/* The program ends by a system call (exit_group, or the last thread's
+ * exit): QEMU's atexit callback follows, and that is the end.  QEMU 10
+ * also runs the atexit callback when a signal kills the program, before
+ * its kill() (linux-user dump_core_and_abort: preexit_cleanup, then
+ * die_with_signal): that end, with its signal, is kill()'s to report. */
+static int exit_called;
+
+/* exit: the end only when no other thread lives */
+static void note_exit_call(void)
+{
+	uint32_t live = 0;
+
+	lock();
+	for (uint32_t i = 0; i < P.nvcpu; i++)
+		live += P.vcpu[i].live != 0;
+	unlock();
+	if (live <= 1)
+		exit_called = 1;
+}
+
+/* A read-only code range that quiet blocks count on is unmapped or made
+ * writable: every block is translated anew, out of the mode (which
+ * feed_quiet_rearm() enters again at a later sync). */
+static void quiet_code_changed(void)
+{
+	int go;
+
+	lock();
+	go = P.quiet && !P.qswitch;
+	if (go) {
+		P.quiet = 0;
+		P.qlimit = UINT64_MAX;
+		P.qswitch = 1;
+	}
+	unlock();
+	if (go)
+		quiet_reset();
 }
 
 static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num, uint64_t a1,
@@ -701,6 +738,12 @@ static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 	const uint64_t args[6] = { a1, a2, a3, a4, a5, a6 };
 
 	(void)id; (void)a7; (void)a8;
+	if (num == P.isa->sc.exit_group)
+		exit_called = 1;
+	else if (num == P.isa->sc.exit)
+		note_exit_call();
+	if (P.qeligible && qg_code_syscall(vcpu_index, num, args))
+		quiet_code_changed();
 	if (P.off && (num == P.isa->sc.fork || num == P.isa->sc.vfork || num == P.isa->sc.clone ||
 		      num == P.isa->sc.clone3))
 		offload_stop(); /* a child process would have no model thread: run in the guest thread */
@@ -727,6 +770,8 @@ static void syscall_ret_cb(qemu_plugin_id_t id, unsigned int vcpu_idx, int64_t n
 	struct vcpu *v = vcpu_of(vcpu_idx);
 
 	(void)id;
+	if (P.qeligible)
+		qg_code_syscall_ret(vcpu_idx, num, ret);
 	if (P.off && vcpu_idx == 0) {
 		struct evrec *e = evring_reserve(&P.ring, 2, (struct evrec){ CTL(CTL_NOP), 0 });
 
@@ -758,7 +803,7 @@ static void reset_done(qemu_plugin_id_t id)
 		P.quiet = P.qclass = 0;
 		P.qlimit = UINT64_MAX;
 	} else if (P.qswitch == 2 && !P.mt) { /* back into it: the block entered last is current */
-		P.vcpu[0].qcyc_at = P.qcyc;
+		P.vcpu[0].qcyc_at = (*feed_qcyc());
 		/* the blocks translated in the mode before are gone, and their
 		 * counts expanded as it ended: their counter slots serve again */
 		P.qsum = 0;
@@ -779,6 +824,18 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 	struct vcpu *v;
 	int go_mt = 0;
 
+	qg_slots_refresh(); /* QEMU may have grown its scoreboards for this vCPU */
+	if (vcpu_index == 0 && P.qeligible && !P.qcyc_made) {
+		/* totals only: the cycle slot, before the first sync reads it,
+		 * and the read-only code ranges (the API's program queries need
+		 * a vCPU: not at install) */
+		if (qg_slot_new(&P.qcyc_slot) == 0 && qg_code_init(P.isa) == 0) {
+			P.qcyc_made = 1;
+		} else {
+			P.qeligible = P.quiet = P.qclass = 0;
+			P.qlimit = UINT64_MAX;
+		}
+	}
 	if (P.off && vcpu_index > 0)
 		offload_stop(); /* several guest threads: the model runs in theirs, under the lock */
 	else if (P.off)
@@ -831,6 +888,7 @@ static void vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
 static void flush_cb(qemu_plugin_id_t id)
 {
 	(void)id;
+	qg_slots_refresh();
 	if (P.off) {
 		ring_put_ctl(CTL_FLUSH, 0);
 		P.prod_prev = NULL; /* the next block entry has no predecessor */
@@ -887,7 +945,8 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 	const char *st = getenv("HVPMU_QUIET_STATS");
 
 	(void)id; (void)udata;
-	program_end(0);
+	if (exit_called) /* else a signal ends the program: kill() reports it */
+		program_end(0);
 	if (st && strcmp(st, "1") == 0) /* tests: proof the mode ran (docs/event-source.md) */
 		fprintf(stderr, "hvpmu quiet: %llu quiet, %llu check, %llu full blocks; %llu budget syncs; "
 				"entered %llu times; %s\n",
@@ -1015,10 +1074,9 @@ static void quiet_start(uint64_t totals_tick, unsigned features)
 
 	if (!totals_tick || features || !P.isa->restarts || P.isa->annul_in_block || (env && strcmp(env, "0") == 0))
 		return;
-	page_flags = (int (*)(uint64_t))dlsym(RTLD_DEFAULT, "page_get_flags");
 	hvpmu_machine_cycle_rule(P.m, &P.rule);
 	host_page = sysconf(_SC_PAGESIZE);
-	if (!page_flags || !P.rule.insn_cycles || host_page < 4096 || (host_page & (host_page - 1)))
+	if (!P.rule.insn_cycles || host_page < 4096 || (host_page & (host_page - 1)))
 		return;
 	P.qcap = totals_tick / 8 < FEED_QUIET_MAX_SUM ? totals_tick / 8 : FEED_QUIET_MAX_SUM;
 	/* tests: leave the mode while a counter is this many instructions
@@ -1039,6 +1097,7 @@ int hvpmu_qemu_source_start(uint64_t id, const struct qemu_info_t *info, struct 
 		return -1;
 	P.m = m;
 	P.isa = isa;
+	P.slot_new = qg_slot_new;
 	P.need_taken = (features & HVPMU_FEAT_TAKEN) != 0;
 	P.need_branches = (features & HVPMU_FEAT_BRANCHES) != 0;
 	P.need_memory = (features & HVPMU_FEAT_MEMORY) != 0;

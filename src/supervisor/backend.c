@@ -339,6 +339,7 @@ int hvpmu_sv_program_format(const struct hvpmu_md *md, struct hvpmu_sv_program_f
 	out->elf_data = isa->elf_data;
 	out->elf_machine = isa->elf_machine;
 	out->qemu_user = isa->qemu_user;
+	out->qemu_reserved_va = isa->qemu_reserved_va;
 	out->sysroot = isa->sysroot;
 	out->isa = isa->name;
 	return HVPMU_OK;

@@ -143,10 +143,10 @@ static void free_owned(char **owned, size_t n, char **av)
 	free(av);
 }
 
-/* The emulator's command line: qemu -L SYSROOT [-U VAR | -E VAR=VAL]...
- * -plugin PLUGIN,cfg=REQUEST PROGRAM ARGS. */
-static char **emulator_argv(const char *qemu, const char *sysroot, const char *plugin_arg, const char *prog,
-			    const char *ld_preload, int argc, char **argv)
+/* The emulator's command line: qemu -L SYSROOT [-R RESERVED_VA]
+ * [-U VAR | -E VAR=VAL]... -plugin PLUGIN,cfg=REQUEST PROGRAM ARGS. */
+static char **emulator_argv(const char *qemu, const char *sysroot, const char *reserved_va, const char *plugin_arg,
+			    const char *prog, const char *ld_preload, int argc, char **argv)
 {
 	extern char **environ;
 	size_t nenv = 0;
@@ -157,12 +157,16 @@ static char **emulator_argv(const char *qemu, const char *sysroot, const char *p
 	for (char **e = environ; *e; e++)
 		nenv++;
 	/* argv, its NULL, then the strings allocated here and a NULL (free_argv) */
-	if (!(av = calloc((size_t)argc + 12 + 3 * nenv, sizeof *av)))
+	if (!(av = calloc((size_t)argc + 14 + 3 * nenv, sizeof *av)))
 		return NULL;
-	owned = av + argc + 11 + 2 * nenv; /* scratch: copied after argv's NULL at the end */
+	owned = av + argc + 13 + 2 * nenv; /* scratch: copied after argv's NULL at the end */
 	av[k++] = (char *)qemu;
 	av[k++] = "-L";
 	av[k++] = (char *)sysroot;
+	if (reserved_va) { /* the guest's addresses the same at every run (hvpmu_isa.qemu_reserved_va) */
+		av[k++] = "-R";
+		av[k++] = (char *)reserved_va;
+	}
 	/* the program sees its environment without hvpmu's own settings
 	 * (HVPMU_*, read by this tool and the plugin) and without the preload
 	 * of the plugin into the emulator (LD_PRELOAD as it was, or none): its
@@ -424,6 +428,25 @@ static void comm_of(const char *prog, char comm[16])
 			*c = '_';
 }
 
+/* The user-mode emulator a platform's programs run under: $HVPMU_QEMU,
+ * else the one of the QEMU build hvpmu was configured with
+ * (HVPMU_QEMU_BINDIR: scripts/build-qemu.sh, QEMU 10 with plugins), else
+ * `name` looked up on PATH. */
+static const char *qemu_path(const char *name)
+{
+	static char buf[PATH_MAX];
+
+	if (getenv("HVPMU_QEMU"))
+		return getenv("HVPMU_QEMU");
+#ifdef HVPMU_QEMU_BINDIR
+	if ((size_t)snprintf(buf, sizeof buf, "%s/%s", HVPMU_QEMU_BINDIR, name) < sizeof buf &&
+	    access(buf, X_OK) == 0)
+		return buf;
+#endif
+	(void)buf;
+	return name;
+}
+
 /* hvpmu run: the program attaches to guest rq->guest of the standing
  * service rq->service; the tool passes its signals on and returns the
  * program's exit status. */
@@ -431,7 +454,7 @@ static int run_in_service(const char *tool, const struct stat_request *rq, const
 			  const char *prog, const char *plugin, const char *ld_preload, int argc, char **argv)
 {
 	char plugin_arg[PATH_MAX + 256], addr[128], comm[16];
-	const char *qemu = getenv("HVPMU_QEMU") ? getenv("HVPMU_QEMU") : pf->qemu_user;
+	const char *qemu = qemu_path(pf->qemu_user);
 	const char *sysroot = getenv("HVPMU_SYSROOT") ? getenv("HVPMU_SYSROOT") : pf->sysroot;
 	struct emulator_run er;
 	int status;
@@ -443,7 +466,7 @@ static int run_in_service(const char *tool, const struct stat_request *rq, const
 	comm_of(prog, comm);
 	snprintf(plugin_arg, sizeof plugin_arg, "%s,attach=%s,isa=%s,comm=%s%s%s", plugin, addr, pf->isa, comm,
 		 rq->guest[0] ? ",guest=" : "", rq->guest);
-	if (emulator_start(tool, &er, emulator_argv(qemu, sysroot, plugin_arg, prog, ld_preload, argc, argv), plugin,
+	if (emulator_start(tool, &er, emulator_argv(qemu, sysroot, pf->qemu_reserved_va, plugin_arg, prog, ld_preload, argc, argv), plugin,
 			   ld_preload))
 		return EXIT_NOEXEC;
 	status = emulator_wait(&er);
@@ -492,7 +515,7 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 	 * anonymous files the emulator inherits (hvpmu/session.h) */
 	if (tool_request_files(tool, rq, 1, &area_fd, &req_fd, req, sizeof req))
 		return EXIT_NOEXEC;
-	qemu = getenv("HVPMU_QEMU") ? getenv("HVPMU_QEMU") : pf.qemu_user;
+	qemu = qemu_path(pf.qemu_user);
 	sysroot = getenv("HVPMU_SYSROOT") ? getenv("HVPMU_SYSROOT") : pf.sysroot;
 	snprintf(plugin_arg, sizeof plugin_arg, "%s,cfg=%s", plugin, req);
 	if (rq->follow) { /* the machine is the service's; every process attaches to it */
@@ -511,7 +534,7 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 		comm_of(prog, comm); /* the program's file name for per-process rows */
 		snprintf(plugin_arg, sizeof plugin_arg, "%s,attach=%s,isa=%s,comm=%s", plugin, name, pf.isa, comm);
 	}
-	av = emulator_argv(qemu, sysroot, plugin_arg, prog, ld_preload, argc, argv);
+	av = emulator_argv(qemu, sysroot, pf.qemu_reserved_va, plugin_arg, prog, ld_preload, argc, argv);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	rc = emulator_start(tool, &er, av, plugin, ld_preload);
 	close(req_fd);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # `hvpmu stat` / `hvpmu list` behaviour a user relies on: the plugin loads
-# into qemu-sparc64 (API v1 version check), errors give one line and a
+# into QEMU 10's qemu-sparc64 (API v4 version check), errors give one line and a
 # non-zero exit, the program's exit status and stdio pass through, output
 # formats (-x CSV field order, -j JSON keys), <not supported>.
 # usage: run_cli.sh HVPMU MICRO_DIR PLUGIN
@@ -76,10 +76,10 @@ grep -Eq '^  cycles +sl=26 +mask=0x00' "$tmp/list" || fail "list lacks the cycle
 grep -q '^  run_instructions_run_cycles_by_partition_instructions_completed,sibling_part_id=N$' "$tmp/list" &&
 	grep -q '^      request 0x30, 8 bytes: instructions_completed$' "$tmp/list" || fail "list lacks the hv_gpci events"
 [ "$(grep -c '^  [a-z_]*,[a-z_]*=N$' "$tmp/list")" -ge 17 ] || fail "list: fewer than 17 hv_gpci events"
-# the plugin loads into qemu-sparc64 (API v1) and refuses to run without
+# the plugin loads into QEMU 10's qemu-sparc64 (API v4) and refuses to run without
 # its request file, with a message, rather than count nothing silently
 set +e
-env -i qemu-sparc64 -plugin "$plugin" "$micro/loop_int" > /dev/null 2> "$tmp/perr"; prc=$?
+env -i "$(command -v qemu-sparc64)" -plugin "$plugin" "$micro/loop_int" > /dev/null 2> "$tmp/perr"; prc=$?
 set -e
 [ "$prc" -ne 0 ] || fail "plugin without cfg= was accepted"
 grep -q "missing argument cfg=FILE" "$tmp/perr" || { cat "$tmp/perr" >&2; fail "plugin refusal message"; }

@@ -8,7 +8,7 @@
 #   - `hvpmu stat -p power` (no counter driver: the model's counts) on
 #     loop: every count its header derives by construction;
 #   - the retired instructions equal QEMU's own count of executed
-#     instructions, one per translation block (-singlestep) with every
+#     instructions, one per translation block (-one-insn-per-tb) with every
 #     block execution logged (-d nochain,exec): loop, and minigzip over a
 #     16 KB text with the dynamic loader and the C library;
 #   - minigzip's classes partition its instruction stream, its output
@@ -25,12 +25,13 @@ val() { awk -F, -v e="$2" '$3 == e { print $1 }' "$tmp/$1"; }
 want() { # want CSV EVENT VALUE
 	[ "$(val "$1" "$2")" = "$3" ] || { cat "$tmp/$1" >&2; fail "$1: $2 = $(val "$1" "$2"), want $3"; }
 }
-# QEMU's count: one "Trace" line per executed instruction (env -i: the
+# QEMU's count: one "Trace" line per executed instruction (env -i and -R, the
+# guest address space hvpmu reserves (hvpmu_isa.qemu_reserved_va): the
 # same environment as the counted run)
 qemu_count() { # qemu_count LOG PROGRAM [ARGS...] < input
 	local log=$1
 	shift
-	env -i "$qemu" -L "$sysroot" -singlestep -d nochain,exec -D "$tmp/$log" "$@" > "$tmp/$log.out" ||
+	env -i "$qemu" -L "$sysroot" -R 0x10000000000 -one-insn-per-tb -d nochain,exec -D "$tmp/$log" "$@" > "$tmp/$log.out" ||
 		fail "bare qemu-ppc64 $* exited $?"
 	grep -c '^Trace' "$tmp/$log"
 }

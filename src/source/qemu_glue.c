@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Counter slots, instruction words and read-only code ranges on QEMU 10's
+ * plugin API (qemu_glue.h; docs/event-source.md "QEMU").
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "qemu_glue.h"
+#include "feed.h"
+
+/* the header QEMU ships is the one hvpmu is written for, or newer */
+_Static_assert(QEMU_PLUGIN_VERSION >= HVPMU_QEMU_PLUGIN_VERSION, "qemu-plugin.h older than API v4");
+
+/* ---- counter slots ---- */
+
+static struct qemu_plugin_scoreboard *slot_sb[FEED_SLOT_MAXCHUNKS];
+static uint32_t nslots;
+
+int qg_slot_new(uint32_t *slot)
+{
+	uint32_t c = nslots / FEED_SLOT_CHUNK;
+
+	if (c >= FEED_SLOT_MAXCHUNKS)
+		return -1;
+	if (!slot_sb[c]) {
+		slot_sb[c] = qemu_plugin_scoreboard_new(FEED_SLOT_CHUNK * sizeof(uint64_t));
+		if (!slot_sb[c])
+			return -1;
+		feed_slot_row[c] = qemu_plugin_scoreboard_find(slot_sb[c], 0);
+	}
+	*slot = nslots++;
+	return 0;
+}
+
+qemu_plugin_u64 qg_slot_entry(uint32_t slot)
+{
+	return (qemu_plugin_u64){ .score = slot_sb[slot / FEED_SLOT_CHUNK],
+				  .offset = (slot % FEED_SLOT_CHUNK) * sizeof(uint64_t) };
+}
+
+void qg_slots_refresh(void)
+{
+	for (uint32_t c = 0; c < FEED_SLOT_MAXCHUNKS && slot_sb[c]; c++)
+		feed_slot_row[c] = qemu_plugin_scoreboard_find(slot_sb[c], 0);
+}
+
+uint32_t qg_insn_word(const struct hvpmu_isa *isa, const struct qemu_plugin_insn *insn)
+{
+	uint8_t b[8];
+
+	if (qemu_plugin_insn_size(insn) != isa->insn_bytes || isa->insn_bytes > sizeof b ||
+	    qemu_plugin_insn_data(insn, b, sizeof b) != isa->insn_bytes)
+		return 0;
+	return hvpmu_isa_word(isa, b);
+}
+
+/* ---- read-only code ranges ---- */
+
+#define MAX_RANGES 256
+#define MAX_PENDING 64       /* vCPUs whose pending mmap/mprotect is remembered */
+#define PROT_W 2u            /* PROT_WRITE and PROT_EXEC: the same on sparc64, mips64, ppc64 */
+#define PROT_X 4u            /* (asm-generic/mman-common.h; arch/sparc, mips, powerpc mman.h) */
+#define MAP_FIXED_ 0x10u     /* MAP_FIXED: 0x10 on all three */
+#define REMOVE_ALIGN 0x10000 /* a removal's end is widened to 64 KiB (the kernel rounds the
+				length up to the guest's page size; its start is a page's) */
+
+static struct range {
+	uint64_t lo, hi;
+	int used;
+} ranges[MAX_RANGES];
+static unsigned nranges;
+static pthread_mutex_t rlock = PTHREAD_MUTEX_INITIALIZER;
+static const struct hvpmu_isa *R_isa;
+static struct pending {
+	int64_t num;
+	uint64_t addr, len, prot;
+} pend[MAX_PENDING];
+
+/* Take [lo, hi) out of every range; 1 if a used one lost something. */
+static int remove_range(uint64_t lo, uint64_t hi)
+{
+	int hit = 0;
+
+	for (unsigned i = 0; i < nranges; i++) {
+		struct range *r = &ranges[i];
+
+		if (r->hi <= lo || r->lo >= hi)
+			continue;
+		hit |= r->used;
+		if (r->lo < lo && r->hi > hi) { /* split: the upper part goes last */
+			if (nranges == MAX_RANGES) {
+				r->hi = lo; /* no room: keep the lower part only */
+				continue;
+			}
+			ranges[nranges++] = (struct range){ hi, r->hi, r->used };
+			r->hi = lo;
+		} else if (r->lo < lo) {
+			r->hi = lo;
+		} else if (r->hi > hi) {
+			r->lo = hi;
+		} else {
+			*r = ranges[--nranges];
+			i--;
+		}
+	}
+	return hit;
+}
+
+static void add_range(uint64_t lo, uint64_t hi)
+{
+	if (hi <= lo)
+		return;
+	remove_range(lo, hi);
+	if (nranges < MAX_RANGES) /* (full: not known read-only; a block there is full) */
+		ranges[nranges++] = (struct range){ lo, hi, 0 };
+}
+
+int qg_code_readonly(uint64_t lo, uint64_t hi)
+{
+	int ok = 0;
+
+	pthread_mutex_lock(&rlock);
+	for (unsigned i = 0; i < nranges; i++)
+		if (ranges[i].lo <= lo && hi <= ranges[i].hi) {
+			ranges[i].used = 1;
+			ok = 1;
+			break;
+		}
+	pthread_mutex_unlock(&rlock);
+	return ok;
+}
+
+static uint64_t rd(const uint8_t *p, unsigned n, int be)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		v |= (uint64_t)p[be ? i : n - 1 - i] << (8 * (be ? n - 1 - i : i));
+	return v;
+}
+
+/* ELF-64 program headers (p_type at 0, p_flags at 4, p_vaddr at 16,
+ * p_filesz at 32; PT_LOAD 1, PF_X 1, PF_W 2): the PT_LOAD segments with
+ * PF_X and without PF_W, at `bias`, become read-only code ranges. */
+static void add_segments(const uint8_t *ph, unsigned phnum, int be, uint64_t bias)
+{
+	pthread_mutex_lock(&rlock);
+	for (unsigned i = 0; i < phnum; i++) {
+		const uint8_t *p = ph + i * 56;
+		uint64_t flags = rd(p + 4, 4, be), va = rd(p + 16, 8, be) + bias;
+
+		if (rd(p, 4, be) == 1 && (flags & 1) && !(flags & 2))
+			add_range(va, va + rd(p + 32, 8, be));
+	}
+	pthread_mutex_unlock(&rlock);
+}
+
+/* The main program's read-only code: its program headers, read from its
+ * file, at the bias that puts its lowest executable segment at
+ * qemu_plugin_start_code(). */
+int qg_code_init(const struct hvpmu_isa *isa)
+{
+	const char *path = qemu_plugin_path_to_binary();
+	uint8_t eh[64], ph[56 * 64];
+
+	uint64_t phoff, lowx = UINT64_MAX, bias;
+	unsigned phnum, phsz, type;
+	int be, rc = -1;
+	FILE *f;
+
+	R_isa = isa;
+	if (!path)
+		return -1;
+	f = fopen(path, "rb");
+	g_free((void *)path);
+	if (!f)
+		return -1;
+	if (fread(eh, 1, sizeof eh, f) != sizeof eh || memcmp(eh, "\177ELF", 4) != 0 || eh[4] != 2 /* ELFCLASS64 */)
+		goto out;
+	be = eh[5] == 2; /* ELFDATA2MSB */
+	type = (unsigned)rd(eh + 16, 2, be);
+	phoff = rd(eh + 32, 8, be);
+	phsz = (unsigned)rd(eh + 54, 2, be);
+	phnum = (unsigned)rd(eh + 56, 2, be);
+	if (phsz != 56 || phnum == 0 || phnum > 64 || fseek(f, (long)phoff, SEEK_SET) != 0 ||
+	    fread(ph, phsz, phnum, f) != phnum)
+		goto out;
+	for (unsigned i = 0; i < phnum; i++) {
+		const uint8_t *p = ph + i * phsz;
+
+		if (rd(p, 4, be) == 1 && (rd(p + 4, 4, be) & 1) && rd(p + 16, 8, be) < lowx)
+			lowx = rd(p + 16, 8, be);
+	}
+	if (lowx == UINT64_MAX)
+		goto out;
+	bias = type == 3 /* ET_DYN */ ? qemu_plugin_start_code() - lowx : 0;
+	add_segments(ph, phnum, be, bias);
+	rc = 0;
+out:
+	fclose(f);
+	return rc;
+}
+
+static int guest_read(uint64_t ga, void *out, size_t n)
+{
+	GByteArray *d = g_byte_array_sized_new((guint)n);
+	int ok = qemu_plugin_read_memory_vaddr(ga, d, n) && d->len >= n;
+
+	if (ok)
+		memcpy(out, d->data, n);
+	g_byte_array_unref(d);
+	return ok ? 0 : -1;
+}
+
+/* The program's first block is the interpreter's entry when the program
+ * is dynamic: QEMU's loader mapped the interpreter (ld.so) as it did the
+ * program, with no system call to see.  Its ELF header is at the start
+ * of its first mapping, within 4 MiB below its entry, at a 4 KiB
+ * boundary: the one whose load address plus e_entry is this block's
+ * address (ET_DYN) gives its program headers, from guest memory. */
+void qg_code_entry(uint64_t vaddr)
+{
+	uint8_t eh[64], ph[56 * 32];
+
+	if (qg_code_readonly(vaddr, vaddr + 1))
+		return; /* the program's own entry (static, or no interpreter) */
+	for (uint64_t base = vaddr & ~UINT64_C(0xfff), n = 0; n < 1024 && base; n++, base -= 0x1000) {
+		unsigned phnum;
+		int be;
+
+		if (guest_read(base, eh, sizeof eh) || memcmp(eh, "\177ELF", 4) != 0 || eh[4] != 2)
+			continue;
+		be = eh[5] == 2;
+		phnum = (unsigned)rd(eh + 56, 2, be);
+		if (rd(eh + 16, 2, be) != 3 || base + rd(eh + 24, 8, be) != vaddr || rd(eh + 54, 2, be) != 56 ||
+		    phnum == 0 || phnum > 32 || guest_read(base + rd(eh + 32, 8, be), ph, 56u * phnum))
+			return;
+		add_segments(ph, phnum, be, base);
+		return;
+	}
+}
+
+static uint64_t widen_hi(uint64_t addr, uint64_t len)
+{
+	uint64_t hi = addr + len;
+
+	if (hi < addr || hi > UINT64_MAX - REMOVE_ALIGN)
+		return UINT64_MAX;
+	return (hi + REMOVE_ALIGN - 1) & ~(uint64_t)(REMOVE_ALIGN - 1);
+}
+
+int qg_code_syscall(unsigned vcpu_index, int64_t num, const uint64_t a[6])
+{
+	const struct hvpmu_isa_syscalls *sc;
+	int hit = 0;
+
+	if (!R_isa)
+		return 0;
+	sc = &R_isa->sc;
+	if (num != sc->mmap && num != sc->mprotect && num != sc->munmap && num != sc->mremap)
+		return 0;
+	pthread_mutex_lock(&rlock);
+	if (num == sc->munmap || num == sc->mprotect || num == sc->mremap ||
+	    (num == sc->mmap && (a[3] & MAP_FIXED_)))
+		hit = remove_range(a[0], widen_hi(a[0], a[1]));
+	if (vcpu_index < MAX_PENDING)
+		pend[vcpu_index] = (struct pending){ num, a[0], a[1], a[2] };
+	pthread_mutex_unlock(&rlock);
+	return hit;
+}
+
+void qg_code_syscall_ret(unsigned vcpu_index, int64_t num, int64_t ret)
+{
+	struct pending *p;
+
+	if (!R_isa || vcpu_index >= MAX_PENDING)
+		return;
+	pthread_mutex_lock(&rlock);
+	p = &pend[vcpu_index];
+	/* a mapping with PROT_EXEC and without PROT_WRITE that was made:
+	 * mmap returns its address, mprotect 0 (errors are -4095..-1) */
+	if (p->num == num && (p->prot & (PROT_W | PROT_X)) == PROT_X && !(ret < 0 && ret >= -4095)) {
+		if (num == R_isa->sc.mmap)
+			add_range((uint64_t)ret, (uint64_t)ret + p->len);
+		else if (num == R_isa->sc.mprotect && ret == 0)
+			add_range(p->addr, p->addr + p->len);
+	}
+	p->num = -1;
+	pthread_mutex_unlock(&rlock);
+}
+
+void qg_signals_to_guest(void)
+{
+	static const int sigs[] = { SIGHUP, SIGINT, SIGPIPE, SIGALRM, SIGTERM, SIGUSR1, SIGUSR2,
+				    SIGIO, SIGPROF, SIGVTALRM, SIGPWR, SIGSTKFLT };
+	struct sigaction q, o;
+
+	if (sigaction(SIGSEGV, NULL, &q) || !(q.sa_flags & SA_SIGINFO) || !q.sa_sigaction)
+		return; /* no handler of QEMU's to lend */
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		if (sigaction(sigs[i], NULL, &o) == 0 && !(o.sa_flags & SA_SIGINFO) && o.sa_handler == SIG_DFL)
+			sigaction(sigs[i], &q, NULL);
+}

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the QEMU event source (plugin.c, attach.c) builds on QEMU 10's TCG
+ * plugin API (QEMU_PLUGIN_VERSION 4, qemu-plugin.h of the QEMU that
+ * scripts/build-qemu.sh builds) beyond single calls: counter slots in
+ * scoreboards for inline adds, an instruction's word, and the guest's
+ * read-only code ranges.  Nothing here reaches past the API
+ * (docs/event-source.md "QEMU").  Plugin-only: the library has no QEMU.
+ */
+#ifndef HVPMU_QEMU_GLUE_H
+#define HVPMU_QEMU_GLUE_H
+
+#include <stdint.h>
+#include <qemu-plugin.h>
+#include <hvpmu/isa.h>
+
+/* The plugin API version hvpmu is written for (qemu_plugin_version). */
+#define HVPMU_QEMU_PLUGIN_VERSION 4
+
+/*
+ * Counter slots.  API v2 and later add inline only into scoreboards (one
+ * element per vCPU).  A slot is one uint64_t of a chunk scoreboard of
+ * FEED_SLOT_CHUNK counters per vCPU, zero when made, never freed (like the
+ * blocks that own them, bounded by translations).  feed_slot(s) (feed.h)
+ * is vCPU 0's copy; qg_slot_entry(s) is what an inline operation takes.
+ * QEMU moves every scoreboard when the vCPU count passes its allocation
+ * (16, then doubling; it flushes all translations then): qg_slots_refresh()
+ * re-reads the rows, from the vCPU init and flush callbacks.
+ * Called from translation callbacks (QEMU serialises them); not
+ * thread-safe otherwise.  Returns 0, or -1 when out of memory or slots.
+ */
+int qg_slot_new(uint32_t *slot);
+qemu_plugin_u64 qg_slot_entry(uint32_t slot);
+void qg_slots_refresh(void);
+
+/* The instruction's word in host order: 0 if it is not one word of the
+ * ISA's size (hvpmu_isa_word). */
+uint32_t qg_insn_word(const struct hvpmu_isa *isa, const struct qemu_plugin_insn *insn);
+
+/*
+ * Read-only code ranges (docs/event-source.md "Totals only"): guest
+ * address ranges that hold code the program cannot write, so QEMU never
+ * re-translates a block there because of a store.  Known from the main
+ * program's ELF program headers (its PT_LOAD segments with PF_X and
+ * without PF_W, at the load bias qemu_plugin_start_code() shows), from
+ * the interpreter's (found below its entry in guest memory,
+ * qg_code_entry()) and from the program's system calls: mmap and mprotect
+ * with PROT_EXEC and without PROT_WRITE add their range once they
+ * succeed; munmap, mremap, mprotect and a MAP_FIXED mmap take theirs away
+ * when they are made.  Anything else (the signal trampoline, a writable
+ * PLT) is not known read-only.
+ * Thread-safe (a mutex of its own).
+ *
+ * qg_code_init: the main program's ranges; 0, or -1 (then none are known).
+ * qg_code_readonly: [lo, hi) lies in one known range; the range is marked
+ *   as used (a block may count on it).
+ * qg_code_syscall / qg_code_syscall_ret: at a system call's entry (its
+ *   first arguments) and return, from vCPU vcpu_index; the entry returns 1
+ *   when it takes away part of a used range: blocks translated on the
+ *   promise must be translated again (the caller resets).
+ */
+int qg_code_init(const struct hvpmu_isa *isa);
+/* The program's first translated block, at vaddr: when it is not in the
+ * main program, it is the interpreter's entry, and the interpreter's
+ * read-only code comes from its ELF headers in guest memory. */
+void qg_code_entry(uint64_t vaddr);
+int qg_code_readonly(uint64_t lo, uint64_t hi);
+int qg_code_syscall(unsigned vcpu_index, int64_t num, const uint64_t args[6]);
+void qg_code_syscall_ret(unsigned vcpu_index, int64_t num, int64_t ret);
+
+/*
+ * A signal whose default action ends the process without a core (SIGINT,
+ * SIGTERM, SIGHUP, SIGPIPE, ...) and that the program leaves at its
+ * default: QEMU 10's linux-user leaves the host's default action for it
+ * (signal_init installs its handler only for the core-dumping signals),
+ * so the emulator would die at once, with no callback and no kill() of
+ * its own to report the end with its counts.  qg_signals_to_guest()
+ * gives each such signal QEMU's own host handler (the one it installed
+ * for SIGSEGV), as QEMU 7.2 did for every signal: QEMU then delivers it
+ * to the program, whose default action ends it through
+ * dump_core_and_abort() and the kill() the source interposes
+ * (docs/event-source.md "The end of a run").  Call once QEMU's signals
+ * are set up (the first translation); signals the program or its parent
+ * set otherwise are left alone.
+ */
+void qg_signals_to_guest(void);
+
+/* The QEMU that loaded the plugin runs the plugin API version hvpmu was
+ * built for and the ISA's user-mode target: 0, or -1 after one line on
+ * stderr (src/source/plugin.c; for the in-process and attached sources). */
+int qemu_source_check(const qemu_info_t *info, const struct hvpmu_isa *isa);
+
+/* HVPMU_PLUGIN_WALL=FILE (bench/service.sh): the source appends the
+ * program's name (comm, "-" if NULL) and its wall time in seconds, from
+ * qemu_source_wall_start() (the source's start) to qemu_source_wall_end()
+ * (the program's exit), to FILE: one guest's time, whether it runs in a
+ * machine of its own or attached to a service (src/source/plugin.c). */
+void qemu_source_wall_start(const char *comm);
+void qemu_source_wall_end(void);
+
+#endif

@@ -100,7 +100,23 @@ struct hvpmu_isa {
 	 * ISA does not say, and the QEMU source then keeps exact per-block
 	 * accounting (docs/event-source.md "Totals only"). */
 	int (*restarts)(uint32_t word);
+	/*
+	 * A conditional CTI's outcome from the registers it tests, for the
+	 * cases its next instruction's address cannot tell: a branch whose
+	 * target is where it falls through (SPARC a = 0 to pc+8, ppc64 bc to
+	 * pc+4; docs/branch-prediction.md "Outcomes").  cond_regs puts into
+	 * names[] the registers the CTI `word` tests, as QEMU's plugin API
+	 * names them (the gdb XML of the target: SPARC "state", "fsr", "o0";
+	 * ppc64 "cr", "ctr"), and returns how many (at most
+	 * HVPMU_ISA_COND_REGS), or -1 when `word` is not such a CTI.
+	 * cond_taken gives 1 (taken) or 0 from their values as read before
+	 * the CTI runs (big-endian bytes as the target holds them, widened to
+	 * uint64_t), or -1 if they cannot tell.  NULL: the ISA has none.
+	 */
+	int (*cond_regs)(uint32_t word, const char *names[]);
+	int (*cond_taken)(uint32_t word, const uint64_t vals[]);
 };
+#define HVPMU_ISA_COND_REGS 2
 
 extern const struct hvpmu_isa hvpmu_isa_sparcv9;
 

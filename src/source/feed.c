@@ -277,6 +277,8 @@ void feed_batch_run(struct vcpu *v)
 			struct tb_info *ti = (struct tb_info *)(uintptr_t)(w0 & ~UINT64_C(7));
 			int reached = (int)((w0 >> 2) & 1u);
 
+			if (v->batch[i].w1) /* the pending CTI's outcome from its registers */
+				v->reg_taken = (uint8_t)v->batch[i].w1;
 			if (!entry_fast(v, ti, reached)) {
 				v->reached_last = reached;
 				feed_block_entry(v, ti);

@@ -80,6 +80,9 @@ struct tb_info {
 	uint8_t slot_annul;    /* the last instruction is the in-block delay slot of an annulling
 				  branch (isa->annul_in_block): it did not run when execution goes
 				  on past it instead of at the branch's target */
+	uint8_t reg_cond;      /* its conditional CTI's outcome is read from the registers it
+				  tests (the target is where it falls through: the next block's
+				  address cannot tell; hvpmu_isa.cond_taken) */
 	uint8_t cti_self;      /* the last instruction is a CTI whose target is itself (a one-
 				  instruction loop, ISAs without delay slots): a block starting
 				  there is the branch taken, not a restart */
@@ -167,6 +170,10 @@ struct vcpu {
 	int reached_last;      /* prev reached its last instruction (callback marker) */
 	uint64_t qcyc_at;      /* totals only: P.qcyc after prev's entry (it moved: quiet blocks ran since) */
 	int pend;              /* the previous block's CTI awaits its outcome */
+	uint8_t reg_taken;     /* the pending CTI's outcome from its registers: 2 | taken, 0 none
+				  (tb_info.reg_cond; resolve_pending() takes it) */
+	uint8_t reg_live;      /* the guest thread's reg_taken while its records wait (batches,
+				  model thread): it goes with the next REC_TB, in w1 */
 	const struct tb_info *pend_tb; /* the block whose CTI it is */
 	uint64_t pf_base[PF_SLOTS];    /* addresses of prefetch donors (BEFORE) */
 	const struct pf_insn *pf_pend[PF_PEND]; /* prefetches waiting for their donor (AFTER) */
@@ -399,26 +406,36 @@ static inline uint64_t pend_ds(const struct vcpu *v)
  * "execution continued at the target" holds either way.  Any other
  * conditional CTI is taken iff execution goes on at its static target
  * after the delay slot (a block starting at the delay slot leaves it
- * pending); for one whose target is pc+8 that is always true
- * (docs/branch-prediction.md "Outcomes").  Other CTIs are always taken.
+ * pending), except one whose target is where it falls through (pc+8;
+ * ppc64: pc+4), which the addresses cannot tell: its outcome was read
+ * from the registers it tests, before it ran (v->reg_taken; without
+ * registers it counts as taken; docs/branch-prediction.md "Outcomes").
+ * Other CTIs are always taken.
  */
 static inline void resolve_pending(struct vcpu *v, uint64_t vaddr, int ran)
 {
 	const struct tb_info *t = v->pend_tb;
 	uint64_t to = vaddr;
-	int taken = 1;
+	int taken = 1, rt;
 
 	if (!v->pend)
 		return;
-	if (vaddr == pend_ds(v) && !t->cti_annul) /* delay slot run as its own block: wait */
+	/* read from its registers before it ran: known now, whatever comes
+	 * next (its delay slot's block may hold the next CTI) */
+	rt = t->reg_cond ? v->reg_taken : 0;
+	if (vaddr == pend_ds(v) && !t->cti_annul && !rt) /* delay slot run as its own block: wait */
 		return;
 	v->pend = 0;
+	v->reg_taken = 0;
 	if (!ran || !vaddr)
 		return;
 	if (t->cti_annul) {
 		taken = vaddr == pend_ds(v);
 		if (taken) /* execution goes on at the target after the delay slot */
 			to = t->cti_target;
+	} else if (rt) {
+		taken = rt & 1;
+		to = t->cti_target; /* (= where it falls through) */
 	} else if (t->cti_flags & HVPMU_IC_CTI_COND) {
 		/* a conditional CTI to a register (ppc64 bclr/bcctr): taken
 		 * iff execution does not go on where it falls through */

@@ -160,6 +160,35 @@ static enum hvpmu_pf_how ppc64_prefetch_resolve(const uint32_t *words, uint32_t 
 	return out->how;
 }
 
+/*
+ * bc's outcome from CR and CTR (Power ISA 2.06B Book I 2.4 "Branch
+ * Instructions": opcode 16, BO in bits 6:10 and BI in 11:15 of the word,
+ * i.e. bits 25:21 and 20:16 counted from the right).  BO_0 (0x10) ignores
+ * the condition, BO_1 (0x08) is the CR bit's wanted value, BO_2 (0x04)
+ * leaves CTR alone, BO_3 (0x02) branches on CTR = 0 after the decrement.
+ * The names are those of QEMU's power64-core.xml: "cr" (32 bits, CR0 in
+ * the high nibble), "ctr" (64 bits; 64-bit mode).
+ */
+static int ppc64_cond_regs(uint32_t w, const char *names[])
+{
+	if (w >> 26 != 16)
+		return -1;
+	names[0] = "cr";
+	names[1] = "ctr";
+	return 2;
+}
+
+static int ppc64_cond_taken(uint32_t w, const uint64_t vals[])
+{
+	unsigned bo = (w >> 21) & 31, bi = (w >> 16) & 31;
+	int ctr_ok = (bo & 0x04) || ((vals[1] - 1 != 0) != ((bo & 0x02) != 0));
+	int cond_ok = (bo & 0x10) || ((unsigned)((vals[0] >> (31 - bi)) & 1) == ((bo & 0x08) != 0));
+
+	if (w >> 26 != 16)
+		return -1;
+	return ctr_ok && cond_ok;
+}
+
 const struct hvpmu_isa hvpmu_isa_ppc64 = {
 	.name = "ppc64",
 	.elf_class = ELFCLASS64,
@@ -184,6 +213,8 @@ const struct hvpmu_isa hvpmu_isa_ppc64 = {
 		.mmap = PPC64_MMAP, .madvise = PPC64_MADVISE, .execve = PPC64_EXECVE, .execveat = PPC64_EXECVEAT,
 	},
 	.decode = hvpmu_ppc64_decode,
+	.cond_regs = ppc64_cond_regs,
+	.cond_taken = ppc64_cond_taken,
 	.prefetch_dest = ppc64_prefetch_dest,
 	.prefetch_resolve = ppc64_prefetch_resolve,
 };

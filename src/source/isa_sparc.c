@@ -38,6 +38,104 @@ static enum hvpmu_pf_dest sparc_prefetch_dest(uint32_t word)
 	return hvpmu_prefetch_dest(o.fcn);
 }
 
+/*
+ * Conditional branches' outcomes from the registers (SPARC V9 A.3 BPr,
+ * A.4 FBfcc, A.5 FBPfcc, A.6 Bicc, A.7 BPcc; op = 0, op2 in bits 24:22).
+ * The names are those of GDB's sparc64 feature files (QEMU 10 with
+ * scripts/qemu-patches/0001): `state` = ccr << 32 | asi << 24 | pstate << 8
+ * | cwp, so icc = state[35:32] and xcc = state[39:36] (N Z V C from bit 3
+ * down); `fsr` holds fcc0 in bits 11:10, fcc1 33:32, fcc2 35:34, fcc3
+ * 37:36 (V9 5.1.7.4: 0 =, 1 <, 2 >, 3 unordered).
+ */
+enum { OP2_BPCC = 1, OP2_BICC = 2, OP2_BPR = 3, OP2_FBPFCC = 5, OP2_FBFCC = 6 };
+
+static const char *const sparc_int_reg[32] = {
+	"g0", "g1", "g2", "g3", "g4", "g5", "g6", "g7", "o0", "o1", "o2", "o3", "o4", "o5", "sp", "o7",
+	"l0", "l1", "l2", "l3", "l4", "l5", "l6", "l7", "i0", "i1", "i2", "i3", "i4", "i5", "fp", "i7",
+};
+
+static int sparc_cond_regs(uint32_t w, const char *names[])
+{
+	if (w >> 30 != 0)
+		return -1;
+	switch ((w >> 22) & 7) {
+	case OP2_BICC: case OP2_BPCC:
+		names[0] = "state";
+		return 1;
+	case OP2_FBFCC: case OP2_FBPFCC:
+		names[0] = "fsr";
+		return 1;
+	case OP2_BPR:
+		names[0] = sparc_int_reg[(w >> 14) & 31]; /* rs1 */
+		return 1;
+	default:
+		return -1;
+	}
+}
+
+/* Bicc / BPcc cond (V9 A.6, A.7) over the integer condition codes N Z V C. */
+static int icc_holds(unsigned cond, unsigned nzvc)
+{
+	int n = (nzvc >> 3) & 1, z = (nzvc >> 2) & 1, v = (nzvc >> 1) & 1, c = nzvc & 1, r;
+
+	switch (cond & 7) {
+	case 0: r = 0; break;            /* n   (8: a) */
+	case 1: r = z; break;            /* e   (9: ne) */
+	case 2: r = z | (n ^ v); break;  /* le  (10: g) */
+	case 3: r = n ^ v; break;        /* l   (11: ge) */
+	case 4: r = c | z; break;        /* leu (12: gu) */
+	case 5: r = c; break;            /* cs  (13: cc) */
+	case 6: r = n; break;            /* neg (14: pos) */
+	default: r = v; break;           /* vs  (15: vc) */
+	}
+	return cond & 8 ? !r : r;
+}
+
+/* FBfcc/FBPfcc cond over fcc (0 E, 1 L, 2 G, 3 U): the set of fcc values
+ * for which the branch is taken, one bit per value (V9 A.4). */
+static const uint8_t fcc_taken[16] = {
+	0x0, /* fbn */   0xe, /* fbne: L G U */ 0x6, /* fblg */  0xa, /* fbul: L U */
+	0x2, /* fbl */   0xc, /* fbug: G U */   0x4, /* fbg */   0x8, /* fbu */
+	0xf, /* fba */   0x1, /* fbe */         0x9, /* fbue */  0x5, /* fbge */
+	0xd, /* fbuge */ 0x3, /* fble */        0xb, /* fbule */ 0x7, /* fbo */
+};
+
+static int sparc_cond_taken(uint32_t w, const uint64_t vals[])
+{
+	unsigned cond = (w >> 25) & 15, cc = (w >> 20) & 3;
+	int64_t r;
+
+	switch ((w >> 22) & 7) {
+	case OP2_BICC:
+		return icc_holds(cond, (unsigned)(vals[0] >> 32) & 15);
+	case OP2_BPCC: /* cc1 cc0: 00 icc, 10 xcc (01 and 11 reserved) */
+		if (cc & 1)
+			return -1;
+		return icc_holds(cond, (unsigned)(vals[0] >> (cc ? 36 : 32)) & 15);
+	case OP2_FBFCC:
+		cc = 0;
+		/* fall through */
+	case OP2_FBPFCC: {
+		unsigned fcc = cc == 0 ? (unsigned)(vals[0] >> 10) & 3 : (unsigned)(vals[0] >> (30 + 2 * cc)) & 3;
+
+		return (fcc_taken[cond] >> fcc) & 1;
+	}
+	case OP2_BPR: /* rcond in bits 27:25 (V9 A.3) */
+		r = (int64_t)vals[0];
+		switch ((w >> 25) & 7) {
+		case 1: return r == 0;
+		case 2: return r <= 0;
+		case 3: return r < 0;
+		case 5: return r != 0;
+		case 6: return r > 0;
+		case 7: return r >= 0;
+		default: return -1; /* reserved */
+		}
+	default:
+		return -1;
+	}
+}
+
 const struct hvpmu_isa hvpmu_isa_sparcv9 = {
 	.name = "sparcv9",
 	.elf_class = ELFCLASS64,
@@ -51,6 +149,8 @@ const struct hvpmu_isa hvpmu_isa_sparcv9 = {
 	.big_endian = 1,
 	.delay_slot = 1,
 	.restarts = hvpmu_sparc_restarts,
+	.cond_regs = sparc_cond_regs,
+	.cond_taken = sparc_cond_taken,
 	.sc = {
 		.exit = 1, .exit_group = 188, .read = 3, .write = 4,
 		.fork = 2, .vfork = 66, .clone = 217, .clone3 = 435,

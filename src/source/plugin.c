@@ -358,8 +358,62 @@ static void tb_exec_b(unsigned int vcpu_index, void *udata)
 		uint64_t reached = v->reached_last != 0;
 
 		v->reached_last = 0;
-		batch_put(v, (uintptr_t)udata | reached << 2 | REC_TB, 0);
+		batch_put(v, (uintptr_t)udata | reached << 2 | REC_TB, v->reg_live);
+		v->reg_live = 0;
 	}
+}
+
+/*
+ * A conditional CTI whose target is where it falls through
+ * (tb_info.reg_cond): its outcome from the registers it tests, read
+ * before it runs (hvpmu_isa.cond_taken).  Straight into v->reg_taken
+ * when this thread runs the model itself; into v->reg_live, for the next
+ * block entry's record, when its records wait (batches, model thread).
+ */
+struct cond_insn {
+	uint32_t word;
+	int nregs;
+	struct qemu_plugin_register *reg[HVPMU_ISA_COND_REGS];
+};
+
+static void cond_exec(unsigned int vcpu_index, void *udata)
+{
+	const struct cond_insn *c = udata;
+	struct vcpu *v = vcpu_of(vcpu_index);
+	uint64_t vals[HVPMU_ISA_COND_REGS] = { 0 };
+	int t;
+
+	if (!v)
+		return;
+	for (int i = 0; i < c->nregs; i++)
+		if (qg_reg_read(c->reg[i], P.isa->big_endian, &vals[i]))
+			return;
+	if ((t = P.isa->cond_taken(c->word, vals)) < 0)
+		return;
+	if (P.batch || P.off)
+		v->reg_live = (uint8_t)(2 | t);
+	else
+		v->reg_taken = (uint8_t)(2 | t);
+}
+
+/* Block ti's CTI is decided from registers when its target is where it
+ * falls through and QEMU lists the registers it tests: the callback's
+ * data, or NULL (then the addresses decide, as before). */
+static struct cond_insn *cond_insn_for(const struct tb_info *ti, uint32_t word)
+{
+	const char *names[HVPMU_ISA_COND_REGS];
+	struct cond_insn c = { .word = word }, *out;
+
+	if (!ti->pends || !(ti->cti_flags & HVPMU_IC_CTI_COND) || ti->cti_annul || ti->blk.cond_cti < 0 ||
+	    ti->cti_target != ti->cti_fall || !P.isa->cond_regs || (c.nregs = P.isa->cond_regs(word, names)) < 0 ||
+	    c.nregs > HVPMU_ISA_COND_REGS)
+		return NULL;
+	for (int i = 0; i < c.nregs; i++)
+		if (!(c.reg[i] = qg_reg(names[i])))
+			return NULL;
+	if ((out = malloc(sizeof *out))) /* (kept to the end, as the block's tb_info) */
+		*out = c;
+	return out;
 }
 
 /* Guest thread, per data access: a REC_MEM record, the size and direction
@@ -478,6 +532,17 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
 									    qg_slot_entry(execs), 1);
 	}
+	if (ti->pends && ti->blk.cond_cti >= 0) {
+		int k = ti->blk.cond_cti;
+		struct cond_insn *c = cond_insn_for(ti, words[k]);
+
+		if (c) {
+			qemu_plugin_register_vcpu_insn_exec_cb(qemu_plugin_tb_get_insn(tb, (size_t)k), cond_exec,
+							       QEMU_PLUGIN_CB_R_REGS, c);
+			ti->reg_cond = 1;
+			ti->slow_next = 1; /* resolve_pending() decides it, on the slow path */
+		}
+	}
 	if (!off)
 		feed_finish_tb(ti);
 	unlock();
@@ -512,6 +577,7 @@ static void ring_put_ctl(unsigned op, uint64_t arg)
 static void tb_exec_off(unsigned int vcpu_index, void *udata)
 {
 	struct tb_info *ti = udata, *p = P.prod_prev;
+	struct vcpu *v = P.vcpu;
 	uint64_t reached;
 
 	if (__builtin_expect(!P.off || vcpu_index != 0, 0)) { /* the model thread stopped */
@@ -521,7 +587,8 @@ static void tb_exec_off(unsigned int vcpu_index, void *udata)
 	reached = p && feed_execs(p) != P.prod_mark;
 	P.prod_prev = ti;
 	P.prod_mark = feed_execs(ti);
-	evring_put(&P.ring, (uintptr_t)ti | reached << 2 | REC_TB, 0);
+	evring_put(&P.ring, (uintptr_t)ti | reached << 2 | REC_TB, v->reg_live);
+	v->reg_live = 0;
 }
 
 /* Guest thread, per data access: one record, with the access's size and
@@ -611,6 +678,8 @@ static void *model_thread(void *arg)
 					struct tb_info *ti = (struct tb_info *)(uintptr_t)(w0 & ~UINT64_C(7));
 					int reached = (int)((w0 >> 2) & 1u);
 
+					if (r[i].w1) /* the pending CTI's outcome from its registers */
+						v->reg_taken = (uint8_t)r[i].w1;
 					if (!entry_fast(v, ti, reached)) {
 						v->reached_last = reached;
 						feed_block_entry(v, ti);
@@ -825,6 +894,8 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 	int go_mt = 0;
 
 	qg_slots_refresh(); /* QEMU may have grown its scoreboards for this vCPU */
+	if (P.need_taken || P.need_branches)
+		qg_regs_init(); /* conditional CTIs the addresses cannot decide (cond_insn_for) */
 	if (vcpu_index == 0 && P.qeligible && !P.qcyc_made) {
 		/* totals only: the cycle slot, before the first sync reads it,
 		 * and the read-only code ranges (the API's program queries need

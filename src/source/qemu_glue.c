@@ -304,3 +304,41 @@ void qg_signals_to_guest(void)
 		if (sigaction(sigs[i], NULL, &o) == 0 && !(o.sa_flags & SA_SIGINFO) && o.sa_handler == SIG_DFL)
 			sigaction(sigs[i], &q, NULL);
 }
+
+/* ---- registers ---- */
+
+static GArray *regs; /* qemu_plugin_reg_descriptor */
+
+void qg_regs_init(void)
+{
+	if (!regs)
+		regs = qemu_plugin_get_registers();
+}
+
+struct qemu_plugin_register *qg_reg(const char *name)
+{
+	for (guint i = 0; regs && i < regs->len; i++) {
+		qemu_plugin_reg_descriptor *d = &g_array_index(regs, qemu_plugin_reg_descriptor, i);
+
+		if (strcmp(d->name, name) == 0)
+			return d->handle;
+	}
+	return NULL;
+}
+
+int qg_reg_read(struct qemu_plugin_register *reg, int big_endian, uint64_t *val)
+{
+	static __thread GByteArray *buf;
+	int n;
+
+	if (!buf && !(buf = g_byte_array_sized_new(16)))
+		return -1;
+	g_byte_array_set_size(buf, 0);
+	n = qemu_plugin_read_register(reg, buf);
+	if (n <= 0 || n > 8 || (guint)n > buf->len)
+		return -1;
+	*val = 0;
+	for (int i = 0; i < n; i++)
+		*val |= (uint64_t)buf->data[i] << (8 * (big_endian ? n - 1 - i : i));
+	return 0;
+}

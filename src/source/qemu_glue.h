@@ -85,6 +85,21 @@ void qg_code_syscall_ret(unsigned vcpu_index, int64_t num, int64_t ret);
  */
 void qg_signals_to_guest(void);
 
+/*
+ * Registers (plugin API v4 qemu_plugin_get_registers / read_register;
+ * QEMU describes them from the target's gdb XML: ppc64 has them, sparc64
+ * through scripts/qemu-patches/0001, mips64 none).  qg_regs_init() lists
+ * them once, from a vCPU init callback (handles are the same for every
+ * vCPU: gdb register numbers).  qg_reg(name): the handle, or NULL.
+ * qg_reg_read(): its value, from a callback registered with
+ * QEMU_PLUGIN_CB_R_REGS (as it was before that instruction ran), bytes in
+ * the target's order (big_endian) widened to uint64_t; 0, or -1 if it
+ * cannot be read or is wider than 8 bytes.  Thread-safe once inited.
+ */
+void qg_regs_init(void);
+struct qemu_plugin_register *qg_reg(const char *name);
+int qg_reg_read(struct qemu_plugin_register *reg, int big_endian, uint64_t *val);
+
 /* The QEMU that loaded the plugin runs the plugin API version hvpmu was
  * built for and the ISA's user-mode target: 0, or -1 after one line on
  * stderr (src/source/plugin.c; for the in-process and attached sources). */

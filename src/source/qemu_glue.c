@@ -3,6 +3,7 @@
  * Counter slots, instruction words and read-only code ranges on QEMU 10's
  * plugin API (qemu_glue.h; docs/event-source.md "QEMU").
  */
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include "qemu_glue.h"
 #include "feed.h"
+#include "elf_code.h"
 
 /* the header QEMU ships is the one hvpmu is written for, or newer */
 _Static_assert(QEMU_PLUGIN_VERSION >= HVPMU_QEMU_PLUGIN_VERSION, "qemu-plugin.h older than API v4");
@@ -133,28 +135,12 @@ int qg_code_readonly(uint64_t lo, uint64_t hi)
 	return ok;
 }
 
-static uint64_t rd(const uint8_t *p, unsigned n, int be)
-{
-	uint64_t v = 0;
-
-	for (unsigned i = 0; i < n; i++)
-		v |= (uint64_t)p[be ? i : n - 1 - i] << (8 * (be ? n - 1 - i : i));
-	return v;
-}
-
-/* ELF-64 program headers (p_type at 0, p_flags at 4, p_vaddr at 16,
- * p_filesz at 32; PT_LOAD 1, PF_X 1, PF_W 2): the PT_LOAD segments with
- * PF_X and without PF_W, at `bias`, become read-only code ranges. */
-static void add_segments(const uint8_t *ph, unsigned phnum, int be, uint64_t bias)
+/* The segments' ranges become read-only code ranges. */
+static void add_segments(const struct elf_code_seg *seg, int n)
 {
 	pthread_mutex_lock(&rlock);
-	for (unsigned i = 0; i < phnum; i++) {
-		const uint8_t *p = ph + i * 56;
-		uint64_t flags = rd(p + 4, 4, be), va = rd(p + 16, 8, be) + bias;
-
-		if (rd(p, 4, be) == 1 && (flags & 1) && !(flags & 2))
-			add_range(va, va + rd(p + 32, 8, be));
-	}
+	for (int i = 0; i < n; i++)
+		add_range(seg[i].lo, seg[i].hi);
 	pthread_mutex_unlock(&rlock);
 }
 
@@ -164,11 +150,11 @@ static void add_segments(const uint8_t *ph, unsigned phnum, int be, uint64_t bia
 int qg_code_init(const struct hvpmu_isa *isa)
 {
 	const char *path = qemu_plugin_path_to_binary();
-	uint8_t eh[64], ph[56 * 64];
-
-	uint64_t phoff, lowx = UINT64_MAX, bias;
-	unsigned phnum, phsz, type;
-	int be, rc = -1;
+	uint8_t eh[ELF_CODE_EHDR], ph[ELF_CODE_PHDR * ELF_CODE_MAX_PHNUM];
+	struct elf_code_seg seg[ELF_CODE_MAX_PHNUM];
+	struct elf_code_hdr h;
+	uint64_t lowx;
+	int rc = -1, n;
 	FILE *f;
 
 	R_isa = isa;
@@ -178,26 +164,16 @@ int qg_code_init(const struct hvpmu_isa *isa)
 	g_free((void *)path);
 	if (!f)
 		return -1;
-	if (fread(eh, 1, sizeof eh, f) != sizeof eh || memcmp(eh, "\177ELF", 4) != 0 || eh[4] != 2 /* ELFCLASS64 */)
+	if (fread(eh, 1, sizeof eh, f) != sizeof eh || elf_code_header(eh, sizeof eh, &h) ||
+	    h.phoff > (uint64_t)LONG_MAX || fseek(f, (long)h.phoff, SEEK_SET) != 0 ||
+	    fread(ph, ELF_CODE_PHDR, h.phnum, f) != h.phnum ||
+	    elf_code_segments(&h, ph, sizeof ph, 0, seg, 0, &lowx) < 0 || lowx == UINT64_MAX)
 		goto out;
-	be = eh[5] == 2; /* ELFDATA2MSB */
-	type = (unsigned)rd(eh + 16, 2, be);
-	phoff = rd(eh + 32, 8, be);
-	phsz = (unsigned)rd(eh + 54, 2, be);
-	phnum = (unsigned)rd(eh + 56, 2, be);
-	if (phsz != 56 || phnum == 0 || phnum > 64 || fseek(f, (long)phoff, SEEK_SET) != 0 ||
-	    fread(ph, phsz, phnum, f) != phnum)
-		goto out;
-	for (unsigned i = 0; i < phnum; i++) {
-		const uint8_t *p = ph + i * phsz;
-
-		if (rd(p, 4, be) == 1 && (rd(p + 4, 4, be) & 1) && rd(p + 16, 8, be) < lowx)
-			lowx = rd(p + 16, 8, be);
-	}
-	if (lowx == UINT64_MAX)
-		goto out;
-	bias = type == 3 /* ET_DYN */ ? qemu_plugin_start_code() - lowx : 0;
-	add_segments(ph, phnum, be, bias);
+	/* ET_DYN: loaded at a bias (QEMU's start_code is the lowest PF_X
+	 * segment's address); ET_EXEC: where its headers say */
+	n = elf_code_segments(&h, ph, sizeof ph, h.type == 3 ? qemu_plugin_start_code() - lowx : 0, seg,
+			      ELF_CODE_MAX_PHNUM, NULL);
+	add_segments(seg, n);
 	rc = 0;
 out:
 	fclose(f);
@@ -223,22 +199,22 @@ static int guest_read(uint64_t ga, void *out, size_t n)
  * address (ET_DYN) gives its program headers, from guest memory. */
 void qg_code_entry(uint64_t vaddr)
 {
-	uint8_t eh[64], ph[56 * 32];
+	uint8_t eh[ELF_CODE_EHDR], ph[ELF_CODE_PHDR * 32];
+	struct elf_code_seg seg[32];
+	struct elf_code_hdr h;
 
 	if (qg_code_readonly(vaddr, vaddr + 1))
 		return; /* the program's own entry (static, or no interpreter) */
-	for (uint64_t base = vaddr & ~UINT64_C(0xfff), n = 0; n < 1024 && base; n++, base -= 0x1000) {
-		unsigned phnum;
-		int be;
+	for (uint64_t base = vaddr & ~UINT64_C(0xfff), k = 0; k < 1024 && base; k++, base -= 0x1000) {
+		int n;
 
-		if (guest_read(base, eh, sizeof eh) || memcmp(eh, "\177ELF", 4) != 0 || eh[4] != 2)
+		if (guest_read(base, eh, sizeof eh) || elf_code_header(eh, sizeof eh, &h))
 			continue;
-		be = eh[5] == 2;
-		phnum = (unsigned)rd(eh + 56, 2, be);
-		if (rd(eh + 16, 2, be) != 3 || base + rd(eh + 24, 8, be) != vaddr || rd(eh + 54, 2, be) != 56 ||
-		    phnum == 0 || phnum > 32 || guest_read(base + rd(eh + 32, 8, be), ph, 56u * phnum))
+		if (h.type != 3 || base + h.entry != vaddr || h.phnum > 32 ||
+		    guest_read(base + h.phoff, ph, (size_t)ELF_CODE_PHDR * h.phnum) ||
+		    (n = elf_code_segments(&h, ph, (size_t)ELF_CODE_PHDR * h.phnum, base, seg, 32, NULL)) < 0)
 			return;
-		add_segments(ph, phnum, be, base);
+		add_segments(seg, n);
 		return;
 	}
 }

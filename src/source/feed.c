@@ -46,6 +46,10 @@ void feed_expand_dirty(struct vcpu *v)
 			expand(v, c->ti[k], d);
 			v->act->bound += d * c->ti[k]->blk.n;
 		}
+	if (P.qclass && v == P.vcpu) {
+		v->act->taken_cond += P.qtaken;
+		P.qtaken = 0;
+	}
 }
 
 int feed_quiet_counter(struct tb_info *ti, uint32_t *slot)

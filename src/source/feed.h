@@ -229,6 +229,15 @@ struct feed {
 	void (*q_reset)(void); /* re-translate everything (the plugin's reset_done follows qswitch) */
 	int (*slot_new)(uint32_t *slot); /* a new counter slot (qg_slot_new: plugin only) */
 	int qcyc_made;         /* qcyc_slot is made (vCPU 0's start) */
+	/* totals only with taken branches (docs/event-source.md "Taken
+	 * branches without a callback"): a conditional CTI's block stores the
+	 * address that means "taken" into vCPU 0's qexp slot at its last
+	 * instruction; every block's first instruction has a conditional
+	 * callback that fires when the slot holds its own address (then
+	 * stores 0): qtaken counts those, and the CTIs decided from registers */
+	int qtk;               /* Br_taken is asked for: the mode counts taken CTIs so */
+	uint32_t qexp_slot;    /* counter slot: the address of the taken edge pending, or 0 */
+	uint64_t qtaken;       /* taken conditional CTIs not yet in vCPU 0's act->taken_cond */
 	int qentry_seen;       /* the first block was translated (qg_code_entry()) */
 	struct feed_qchunk **qchunks; /* the quiet and check blocks' counters, in chunks (the slots
 					 are used again once a re-translation has dropped their blocks) */

@@ -372,6 +372,7 @@ static void tb_exec_b(unsigned int vcpu_index, void *udata)
  */
 struct cond_insn {
 	uint32_t word;
+	int quiet;             /* translated for totals only with taken branches: count into P.qtaken */
 	int nregs;
 	struct qemu_plugin_register *reg[HVPMU_ISA_COND_REGS];
 };
@@ -390,23 +391,43 @@ static void cond_exec(unsigned int vcpu_index, void *udata)
 			return;
 	if ((t = P.isa->cond_taken(c->word, vals)) < 0)
 		return;
+	if (c->quiet) {
+		P.qtaken += (uint64_t)(t == 1 && vcpu_index == 0);
+		return;
+	}
 	if (P.batch || P.off)
 		v->reg_live = (uint8_t)(2 | t);
 	else
 		v->reg_taken = (uint8_t)(2 | t);
 }
 
-/* Block ti's CTI is decided from registers when its target is where it
- * falls through and QEMU lists the registers it tests: the callback's
- * data, or NULL (then the addresses decide, as before). */
-static struct cond_insn *cond_insn_for(const struct tb_info *ti, uint32_t word)
+/* Whether block ti's conditional CTI (static target, not annulled) is
+ * one the next block's address cannot decide at once: its target is where
+ * it falls through, or it ends the block with its delay slot to come (the
+ * slot's block, which may hold the next CTI, comes between), or its delay
+ * slot, last in the block, may trap and run again as a block of its own. */
+static int cond_needs_regs(const struct tb_info *ti, const uint32_t *words)
+{
+	uint32_t n = ti->blk.n;
+
+	return ti->cti_target == ti->cti_fall ||
+	       (P.isa->delay_slot && (uint32_t)ti->blk.cond_cti + 1 == n) ||
+	       (P.isa->delay_slot && P.isa->restarts && (uint32_t)ti->blk.cond_cti + 2 == n && P.isa->restarts(words[n - 1]));
+}
+
+/* Block ti's CTI is decided from registers when cond_needs_regs() and
+ * QEMU lists the registers it tests: the callback's data, or NULL (then
+ * the addresses decide, as before). */
+static struct cond_insn *cond_insn_for(const struct tb_info *ti, const uint32_t *words, int quiet)
 {
 	const char *names[HVPMU_ISA_COND_REGS];
-	struct cond_insn c = { .word = word }, *out;
+	struct cond_insn c = { .quiet = quiet }, *out;
 
-	if (!ti->pends || !(ti->cti_flags & HVPMU_IC_CTI_COND) || ti->cti_annul || ti->blk.cond_cti < 0 ||
-	    ti->cti_target != ti->cti_fall || !P.isa->cond_regs || (c.nregs = P.isa->cond_regs(word, names)) < 0 ||
-	    c.nregs > HVPMU_ISA_COND_REGS)
+	if (!(ti->cti_flags & HVPMU_IC_CTI_COND) || ti->cti_annul || ti->blk.cond_cti < 0 ||
+	    !cond_needs_regs(ti, words) || !P.isa->cond_regs)
+		return NULL;
+	c.word = words[ti->blk.cond_cti];
+	if ((c.nregs = P.isa->cond_regs(c.word, names)) < 0 || c.nregs > HVPMU_ISA_COND_REGS)
 		return NULL;
 	for (int i = 0; i < c.nregs; i++)
 		if (!(c.reg[i] = qg_reg(names[i])))
@@ -458,6 +479,50 @@ static void tb_exec_off(unsigned int vcpu_index, void *udata);
 static void mem_exec_off(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata);
 static void pf_exec_off(unsigned int vcpu_index, void *udata);
 static void ring_put_ctl(unsigned op, uint64_t arg);
+
+/* Totals only with taken branches: a block entered at the address the
+ * block before left in the qexp slot is that block's CTI taken. */
+static void qtk_exec(unsigned int vcpu_index, void *udata)
+{
+	(void)udata;
+	P.qtaken += vcpu_index == 0;
+}
+
+/*
+ * How a block translated for totals only with taken branches tells its
+ * conditional CTI's outcome without a callback of its own
+ * (docs/event-source.md "Taken branches without a callback"): at its first
+ * instruction, the conditional callback on the qexp slot holding this
+ * block's address, then the slot cleared; at its last, the slot set to
+ * the address its CTI's taken edge leads to (the target; the delay slot of
+ * an annulling branch).  A CTI the next block cannot decide
+ * (cond_needs_regs()) is read from its registers instead.  Registered
+ * after the block's other operations on the same instructions, in this
+ * order (QEMU runs an instruction's operations in registration order).
+ */
+static void quiet_taken(struct qemu_plugin_tb *tb, struct tb_info *ti, const uint32_t *words)
+{
+	struct qemu_plugin_insn *first = qemu_plugin_tb_get_insn(tb, 0), *last = qemu_plugin_tb_get_insn(tb, ti->blk.n - 1);
+	qemu_plugin_u64 exp = qg_slot_entry(P.qexp_slot);
+
+	qemu_plugin_register_vcpu_insn_exec_cond_cb(first, qtk_exec, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_EQ, exp,
+						     ti->blk.vaddr, NULL);
+	qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(first, QEMU_PLUGIN_INLINE_STORE_U64, exp, 0);
+	if (!(ti->cti_flags & HVPMU_IC_CTI_COND) || ti->blk.cond_cti < 0)
+		return; /* no conditional CTI, or one to a register (not on SPARC) */
+	if (!ti->cti_annul && cond_needs_regs(ti, words)) {
+		struct cond_insn *c = cond_insn_for(ti, words, 1);
+
+		if (c)
+			qemu_plugin_register_vcpu_insn_exec_cb(qemu_plugin_tb_get_insn(tb, (size_t)ti->blk.cond_cti),
+							       cond_exec, QEMU_PLUGIN_CB_R_REGS, c);
+		else /* no registers to read: the target counts, as the exact path's addresses say */
+			qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(last, QEMU_PLUGIN_INLINE_STORE_U64, exp,
+									    ti->taken_at);
+		return;
+	}
+	qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(last, QEMU_PLUGIN_INLINE_STORE_U64, exp, ti->taken_at);
+}
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
@@ -532,13 +597,14 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
 									    qg_slot_entry(execs), 1);
 	}
-	if (ti->pends && ti->blk.cond_cti >= 0) {
-		int k = ti->blk.cond_cti;
-		struct cond_insn *c = cond_insn_for(ti, words[k]);
+	if (qk != FEED_Q_NONE && P.qtk) {
+		quiet_taken(tb, ti, words);
+	} else if (ti->pends && ti->blk.cond_cti >= 0) {
+		struct cond_insn *c = cond_insn_for(ti, words, 0);
 
 		if (c) {
-			qemu_plugin_register_vcpu_insn_exec_cb(qemu_plugin_tb_get_insn(tb, (size_t)k), cond_exec,
-							       QEMU_PLUGIN_CB_R_REGS, c);
+			qemu_plugin_register_vcpu_insn_exec_cb(qemu_plugin_tb_get_insn(tb, (size_t)ti->blk.cond_cti),
+							       cond_exec, QEMU_PLUGIN_CB_R_REGS, c);
 			ti->reg_cond = 1;
 			ti->slow_next = 1; /* resolve_pending() decides it, on the slow path */
 		}
@@ -857,6 +923,45 @@ static void syscall_ret_cb(qemu_plugin_id_t id, unsigned int vcpu_idx, int64_t n
 
 static void register_callbacks(qemu_plugin_id_t id);
 
+/*
+ * Totals only with taken branches, across a re-translation (under the
+ * lock, every vCPU stopped).  Leaving: the exact path counts taken CTIs
+ * again (P.need_taken), and a taken edge the last quiet block left in the
+ * qexp slot becomes its pending CTI (q_pend: taken iff the next block
+ * starts there).  Entering: the exact path's pending CTI goes into the
+ * slot the same way, or, decided from its registers, is counted now.
+ */
+static struct tb_info q_pend = { .cti_flags = HVPMU_IC_CTI_COND, .blk = { .cond_cti = 0, .cti = 0 },
+				 .wait_at = 1, .cti_ds = UINT64_MAX };
+
+static void quiet_taken_leave(struct vcpu *v)
+{
+	uint64_t *exp = feed_slot(P.qexp_slot);
+
+	P.need_taken = 1;
+	if (*exp && v->live) {
+		q_pend.cti_target = q_pend.taken_at = *exp;
+		v->pend = 1;
+		v->pend_tb = &q_pend;
+	}
+	*exp = 0;
+}
+
+static void quiet_taken_enter(struct vcpu *v)
+{
+	P.need_taken = 0;
+	if (v->pend) {
+		const struct tb_info *t = v->pend_tb;
+
+		if (t->reg_cond)
+			v->act->taken_cond += v->reg_taken == 3;
+		else if (t->cti_flags & HVPMU_IC_CTI_COND)
+			*feed_slot(P.qexp_slot) = t->taken_at;
+	}
+	v->pend = 0;
+	v->reg_taken = 0;
+}
+
 /* Every block is translated anew from here (the reset flushed them all),
  * with per-vCPU callbacks: in batches when the memory model runs. */
 static void reset_done(qemu_plugin_id_t id)
@@ -871,7 +976,11 @@ static void reset_done(qemu_plugin_id_t id)
 		}
 		P.quiet = P.qclass = 0;
 		P.qlimit = UINT64_MAX;
+		if (P.qtk)
+			quiet_taken_leave(&P.vcpu[0]);
 	} else if (P.qswitch == 2 && !P.mt) { /* back into it: the block entered last is current */
+		if (P.qtk)
+			quiet_taken_enter(&P.vcpu[0]);
 		P.vcpu[0].qcyc_at = (*feed_qcyc());
 		/* the blocks translated in the mode before are gone, and their
 		 * counts expanded as it ended: their counter slots serve again */
@@ -894,17 +1003,22 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 	int go_mt = 0;
 
 	qg_slots_refresh(); /* QEMU may have grown its scoreboards for this vCPU */
-	if (P.need_taken || P.need_branches)
+	if (P.need_taken || P.need_branches || P.qtk)
 		qg_regs_init(); /* conditional CTIs the addresses cannot decide (cond_insn_for) */
 	if (vcpu_index == 0 && P.qeligible && !P.qcyc_made) {
 		/* totals only: the cycle slot, before the first sync reads it,
 		 * and the read-only code ranges (the API's program queries need
 		 * a vCPU: not at install) */
-		if (qg_slot_new(&P.qcyc_slot) == 0 && qg_code_init(P.isa) == 0) {
+		if (qg_slot_new(&P.qcyc_slot) == 0 && (!P.qtk || qg_slot_new(&P.qexp_slot) == 0) &&
+		    qg_code_init(P.isa) == 0) {
 			P.qcyc_made = 1;
 		} else {
 			P.qeligible = P.quiet = P.qclass = 0;
 			P.qlimit = UINT64_MAX;
+			if (P.qtk) { /* taken CTIs on the exact path */
+				P.qtk = 0;
+				P.need_taken = 1;
+			}
 		}
 	}
 	if (P.off && vcpu_index > 0)
@@ -1143,7 +1257,8 @@ static void quiet_start(uint64_t totals_tick, unsigned features)
 {
 	const char *env = getenv("HVPMU_QUIET"), *wrap = getenv("HVPMU_QUIET_WRAP");
 
-	if (!totals_tick || features || !P.isa->restarts || P.isa->annul_in_block || (env && strcmp(env, "0") == 0))
+	if (!totals_tick || (features & ~(unsigned)HVPMU_FEAT_TAKEN) || !P.isa->restarts || P.isa->annul_in_block ||
+	    (env && strcmp(env, "0") == 0))
 		return;
 	hvpmu_machine_cycle_rule(P.m, &P.rule);
 	host_page = sysconf(_SC_PAGESIZE);
@@ -1157,6 +1272,10 @@ static void quiet_start(uint64_t totals_tick, unsigned features)
 	P.q_reset = quiet_reset;
 	P.quiet = P.qclass = P.qeligible = 1;
 	P.qentries = 1;
+	if (features & HVPMU_FEAT_TAKEN) { /* counted without the exact path (quiet_taken()) */
+		P.qtk = 1;
+		P.need_taken = 0;
+	}
 }
 
 int hvpmu_qemu_source_start(uint64_t id, const struct qemu_info_t *info, struct hvpmu_machine *m,

@@ -10,7 +10,10 @@
 # calls, a program whose code shares pages with data it writes (dash's
 # writable PLT: self-modifying-code restarts), a run that leaves the
 # mode part way (a counter near its wrap) and one past a real wrap (out
-# of the mode before it, back after it).  HVPMU_QUIET_STATS=1 proves
+# of the mode before it, back after it).  With Br_taken too: taken
+# conditional CTIs counted without a callback of their own, through the
+# same runs and the branches to pc+8 decided from registers
+# (workloads/micro/pc8, pc8_edge, annul).  HVPMU_QUIET_STATS=1 proves
 # the mode ran (or did not, where the run shows more than its totals).
 # usage: run_quiet.sh HVPMU MICRO_DIR MINIGZIP DASH TEXT
 set -euo pipefail
@@ -50,9 +53,15 @@ used() { # NAME MIN_SYNCS: the mode ran, on to the end, with at least MIN_SYNCS 
 	grep -q 'on to the end$' <<< "$tally" || fail "$1: left the mode ($tally)"
 }
 insn=Instr_all,Instr_ld,Instr_st,Branches
+taken=Instr_all,Instr_ld,Br_taken,Branches
 
 run gz "$tmp/in" -- -e "$insn" -- "$gz"
 used gz 0
+run gz_taken "$tmp/in" -- -e "$taken" -- "$gz"
+used gz_taken 0
+for w in pc8 pc8_edge annul branches windows; do
+	run "$w" /dev/null -- --rotate-cycles 3000 -e "$taken" -- "$micro/$w"
+done
 # the OS tick every 5 000 cycles: thousands of ticks, each found late
 run gz_tick "$tmp/in" -- --rotate-cycles 5000 -e instructions:uk,Instr_ld:k,Branches,Instr_other -- "$gz"
 used gz_tick 1000
@@ -64,14 +73,16 @@ read -r q c f s e <<< "$(field)"
 [ "$f" -gt 0 ] || fail "windows: no full block ($tally)"
 run syscalls /dev/null -- --rotate-cycles 3000 -e "$insn" -- "$micro/syscalls"
 # a counter near its wrap: the mode ends part way, the rest is exact
-run leave "$tmp/in" HVPMU_QUIET_WRAP=4292000000 -- -e "$insn" -- "$gz"
-grep -q ' off$' <<< "$tally" || fail "leave: the mode did not end ($tally)"
-read -r q c f s e <<< "$(field)"
-[ "$q" -gt 0 ] || fail "leave: the mode did not start ($tally)"
+for ev in "$insn" "$taken"; do
+	run leave "$tmp/in" HVPMU_QUIET_WRAP=4292000000 -- -e "$ev" -- "$gz"
+	grep -q ' off$' <<< "$tally" || fail "leave: the mode did not end ($tally)"
+	read -r q c f s e <<< "$(field)"
+	[ "$q" -gt 0 ] || fail "leave: the mode did not start ($tally)"
+done
 # past a real wrap (Instr_all beyond 2^32): out of the mode before it,
 # back in after it
 for ((i = 0; i < 20; i++)); do cat "$text"; done > "$tmp/big"
-run wrap "$tmp/big" -- -e "$insn" -- "$gz"
+run wrap "$tmp/big" -- -e "$taken" -- "$gz"
 read -r q c f s e <<< "$(field)"
 all=$(awk -F, '$3 == "Instr_all" { print $1 }' "$tmp/wrap.quiet")
 [ "$all" -gt 4400000000 ] || fail "wrap: Instr_all $all does not pass 2^32 by enough"
@@ -85,7 +96,7 @@ if [ -n "$dash" ] && [ -x "$dash" ]; then
 	[ "$f" -gt 0 ] || fail "dash: no full block ($tally)"
 fi
 # more than the totals shows: the exact path, and the same counts
-for what in "--pic-init 4000000000 -e $insn" "-e $insn,Instr_other" "-e Instr_all,Br_taken" "--overflow-log $tmp/ovf -e $insn"; do
+for what in "--pic-init 4000000000 -e $insn" "-e $insn,Instr_other" "-e Instr_all,Br_mispred" "--overflow-log $tmp/ovf -e $insn"; do
 	# shellcheck disable=SC2086 # the words are the options
 	run other "$tmp/in" -- $what -- "$gz"
 	read -r q c f s e <<< "$(field)"

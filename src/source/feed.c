@@ -99,7 +99,7 @@ void feed_quiet_rearm(struct vcpu *v)
 	}
 	if (!ok || r < P.qwrap) {
 		P.quiet = 0;
-		P.qlimit = UINT64_MAX;
+		feed_quiet_limit(UINT64_MAX);
 		P.qswitch = 1;
 		P.q_reset();
 		return;
@@ -109,7 +109,7 @@ void feed_quiet_rearm(struct vcpu *v)
 	lim = r > UINT64_MAX / P.rule.insn_cycles ? UINT64_MAX : r * P.rule.insn_cycles;
 	if (cyc < lim)
 		lim = cyc;
-	P.qlimit = *feed_qcyc() > UINT64_MAX - lim ? UINT64_MAX : *feed_qcyc() + lim;
+	feed_quiet_limit(feed_qcyc() > UINT64_MAX - lim ? UINT64_MAX : feed_qcyc() + lim);
 	/* the full blocks' exact path syncs only when P.qlimit says so */
 	act->next_check = UINT64_MAX;
 }

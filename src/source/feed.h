@@ -218,8 +218,9 @@ struct feed {
 	int quiet;             /* vCPU 0 syncs when P.qcyc reaches P.qlimit (the budget) */
 	int qclass;            /* blocks translated now are classed (enum feed_qkind), and such
 				  blocks may run: every sync of vCPU 0 expands them all */
-	uint32_t qcyc_slot;    /* counter slot: the cycles of the blocks entered, an inline add
-				  (upper bound, machine's rule); feed_qcyc() */
+	uint64_t qanchor_q, qanchor_r; /* the cycles of the blocks entered (upper bound, machine's
+				  rule) when the qrem slot was last set, and the slot then:
+				  feed_qcyc() is qanchor_q + (qanchor_r - qrem) */
 	uint64_t qlimit;       /* a check or full block entered with qcyc at or past it syncs */
 	uint64_t qsum, qcap;   /* the cycles of every quiet block translated, and their bound */
 	uint64_t qwrap;        /* FEED_QUIET_MIN_INSNS (tests: HVPMU_QUIET_WRAP) */
@@ -228,7 +229,7 @@ struct feed {
 	int qswitch;           /* a re-translation is asked for: 1 out of the mode, 2 into it */
 	void (*q_reset)(void); /* re-translate everything (the plugin's reset_done follows qswitch) */
 	int (*slot_new)(uint32_t *slot); /* a new counter slot (qg_slot_new: plugin only) */
-	int qcyc_made;         /* qcyc_slot is made (vCPU 0's start) */
+	int qcyc_made;         /* qrem_slot is made (vCPU 0's start) */
 	/* totals only with taken branches (docs/event-source.md "Taken
 	 * branches without a callback"): a conditional CTI's block stores the
 	 * address that means "taken" into vCPU 0's qexp slot at its last
@@ -237,6 +238,10 @@ struct feed {
 	 * stores 0): qtaken counts those, and the CTIs decided from registers */
 	int qtk;               /* Br_taken is asked for: the mode counts taken CTIs so */
 	uint32_t qexp_slot;    /* counter slot: the address of the taken edge pending, or 0 */
+	uint32_t qrem_slot;    /* counter slot: qlimit - qcyc - 1, as the blocks run (an inline
+				  add of minus its cycles at each quiet or check block's first
+				  instruction): a check block's conditional callback fires once
+				  it is negative (>= 2^63) */
 	uint64_t qtaken;       /* taken conditional CTIs not yet in vCPU 0's act->taken_cond */
 	int qentry_seen;       /* the first block was translated (qg_code_entry()) */
 	struct feed_qchunk **qchunks; /* the quiet and check blocks' counters, in chunks (the slots
@@ -285,8 +290,35 @@ extern struct feed hvpmu_feed_state;
 
 /* Times t's last instruction started (vCPU 0's count of its slot). */
 static inline uint64_t feed_execs(const struct tb_info *t) { return *feed_slot(t->slot); }
-/* Totals only: vCPU 0's inline sum of the cycles of the blocks entered. */
-static inline uint64_t *feed_qcyc(void) { return feed_slot(P.qcyc_slot); }
+/* Totals only: vCPU 0's cycles of the blocks entered (upper bound, the
+ * machine's rule): what the qrem slot went down by since it was set. */
+static inline uint64_t feed_qcyc(void)
+{
+	return P.qcyc_made ? P.qanchor_q + (P.qanchor_r - *feed_slot(P.qrem_slot)) : P.qanchor_q;
+}
+
+/* Totals only: a full block's cycles (its callback's). */
+static inline void feed_qcyc_add(uint64_t cycles)
+{
+	*feed_slot(P.qrem_slot) -= cycles;
+}
+
+/* Totals only: the next sync when the cycles reach lim (UINT64_MAX: none,
+ * 0: at once); the qrem slot follows (it exists once qcyc_made). */
+#define FEED_QREM_NEVER (UINT64_C(1) << 62)
+static inline void feed_quiet_limit(uint64_t lim)
+{
+	P.qlimit = lim;
+	if (P.qcyc_made) {
+		uint64_t q = feed_qcyc(), r;
+
+		r = lim == UINT64_MAX ? FEED_QREM_NEVER
+				      : lim > q ? (lim - q - 1 < FEED_QREM_NEVER ? lim - q - 1 : FEED_QREM_NEVER) : UINT64_MAX;
+		*feed_slot(P.qrem_slot) = r;
+		P.qanchor_q = q;
+		P.qanchor_r = r;
+	}
+}
 
 static inline void lock(void) { pthread_mutex_lock(&P.lock); }
 static inline void unlock(void) { pthread_mutex_unlock(&P.lock); }

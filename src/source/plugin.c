@@ -150,7 +150,7 @@ static long host_page; /* the host's page size */
  * not restarted (feed_account_prev() with no address). */
 static inline void quiet_stale(struct vcpu *v)
 {
-	if (v->prev && (*feed_qcyc()) != v->qcyc_at)
+	if (v->prev && feed_qcyc() != v->qcyc_at)
 		feed_account_prev(v, 0);
 }
 
@@ -168,7 +168,7 @@ static void tb_exec_qchk(unsigned int vcpu_index, void *udata)
 {
 	struct vcpu *v = P.vcpu;
 
-	if (__builtin_expect((*feed_qcyc()) < P.qlimit, 1) || vcpu_index != 0 || !v->live || !P.quiet)
+	if (__builtin_expect(feed_qcyc() < P.qlimit, 1) || vcpu_index != 0 || !v->live || !P.quiet)
 		return;
 	/* the full block entered last is not restarted by this one, which
 	 * restarts nothing (quiet_kind) */
@@ -182,7 +182,7 @@ static void tb_exec_qfull(unsigned int vcpu_index, void *udata)
 {
 	struct tb_info *ti = udata;
 	struct vcpu *v = P.vcpu;
-	uint64_t q = (*feed_qcyc());
+	uint64_t q = feed_qcyc();
 
 	if (vcpu_index != 0 || !v->live) {
 		tb_exec_st(vcpu_index, udata);
@@ -204,8 +204,8 @@ static void tb_exec_qfull(unsigned int vcpu_index, void *udata)
 		quiet_stale(v);
 		tb_exec_st(0, udata);
 	}
-	(*feed_qcyc()) = q + ti->qcycles;
-	v->qcyc_at = (*feed_qcyc());
+	feed_qcyc_add(ti->qcycles);
+	v->qcyc_at = feed_qcyc();
 	if (__builtin_expect(q >= P.qlimit, 0) && P.quiet)
 		quiet_due(v, ti);
 }
@@ -493,35 +493,39 @@ static void qtk_exec(unsigned int vcpu_index, void *udata)
  * conditional CTI's outcome without a callback of its own
  * (docs/event-source.md "Taken branches without a callback"): at its first
  * instruction, the conditional callback on the qexp slot holding this
- * block's address, then the slot cleared; at its last, the slot set to
- * the address its CTI's taken edge leads to (the target; the delay slot of
- * an annulling branch).  A CTI the next block cannot decide
- * (cond_needs_regs()) is read from its registers instead.  Registered
- * after the block's other operations on the same instructions, in this
- * order (QEMU runs an instruction's operations in registration order).
+ * block's address; at its last, the slot set to the address its CTI's
+ * taken edge leads to (the target; the delay slot of an annulling
+ * branch), or to 0 when it has none.  A block left before its last
+ * instruction leaves the slot as it was: a full block (QEMU may restart
+ * it inside, the restart being a block of its own) clears it at its first
+ * instruction too.  A CTI the next block cannot decide (cond_needs_regs())
+ * is read from its registers instead.  Registered after the block's other
+ * operations on the same instructions, in this order (QEMU runs an
+ * instruction's operations in registration order).
  */
-static void quiet_taken(struct qemu_plugin_tb *tb, struct tb_info *ti, const uint32_t *words)
+static void quiet_taken(struct qemu_plugin_tb *tb, struct tb_info *ti, const uint32_t *words, enum feed_qkind qk)
 {
 	struct qemu_plugin_insn *first = qemu_plugin_tb_get_insn(tb, 0), *last = qemu_plugin_tb_get_insn(tb, ti->blk.n - 1);
 	qemu_plugin_u64 exp = qg_slot_entry(P.qexp_slot);
+	uint64_t at = 0;
 
 	qemu_plugin_register_vcpu_insn_exec_cond_cb(first, qtk_exec, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_EQ, exp,
 						     ti->blk.vaddr, NULL);
-	qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(first, QEMU_PLUGIN_INLINE_STORE_U64, exp, 0);
-	if (!(ti->cti_flags & HVPMU_IC_CTI_COND) || ti->blk.cond_cti < 0)
-		return; /* no conditional CTI, or one to a register (not on SPARC) */
-	if (!ti->cti_annul && cond_needs_regs(ti, words)) {
-		struct cond_insn *c = cond_insn_for(ti, words, 1);
+	if (qk == FEED_Q_FULL)
+		qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(first, QEMU_PLUGIN_INLINE_STORE_U64, exp, 0);
+	/* (a conditional CTI to a register has no static edge: none on SPARC) */
+	if ((ti->cti_flags & HVPMU_IC_CTI_COND) && ti->blk.cond_cti >= 0) {
+		struct cond_insn *c;
 
-		if (c)
+		if (ti->cti_annul || !cond_needs_regs(ti, words))
+			at = ti->taken_at;
+		else if ((c = cond_insn_for(ti, words, 1)))
 			qemu_plugin_register_vcpu_insn_exec_cb(qemu_plugin_tb_get_insn(tb, (size_t)ti->blk.cond_cti),
 							       cond_exec, QEMU_PLUGIN_CB_R_REGS, c);
 		else /* no registers to read: the target counts, as the exact path's addresses say */
-			qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(last, QEMU_PLUGIN_INLINE_STORE_U64, exp,
-									    ti->taken_at);
-		return;
+			at = ti->taken_at;
 	}
-	qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(last, QEMU_PLUGIN_INLINE_STORE_U64, exp, ti->taken_at);
+	qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(last, QEMU_PLUGIN_INLINE_STORE_U64, exp, at);
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -585,10 +589,11 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			qemu_plugin_register_vcpu_mem_cb(insn, mem_cb, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, mi[i]);
 		if (pf && pf[i])
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, pf_cb, QEMU_PLUGIN_CB_NO_REGS, pf[i]);
-		if (i == 0 && (qk == FEED_Q_QUIET || qk == FEED_Q_CHECK))
+		if (i == 0 && (qk == FEED_Q_QUIET || qk == FEED_Q_CHECK)) {
 			qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
-									    qg_slot_entry(P.qcyc_slot),
-								   ti->qcycles);
+									    qg_slot_entry(P.qrem_slot),
+									    (uint64_t)0 - ti->qcycles);
+		}
 		if (i + 1 < n)
 			continue;
 		if (P.mt)
@@ -598,7 +603,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 									    qg_slot_entry(execs), 1);
 	}
 	if (qk != FEED_Q_NONE && P.qtk) {
-		quiet_taken(tb, ti, words);
+		quiet_taken(tb, ti, words, qk);
 	} else if (ti->pends && ti->blk.cond_cti >= 0) {
 		struct cond_insn *c = cond_insn_for(ti, words, 0);
 
@@ -617,7 +622,10 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	 * which may need the lock to get on */
 	if (off)
 		ring_put_ctl(CTL_TRANS, (uintptr_t)ti);
-	if (qk != FEED_Q_QUIET)
+	if (qk == FEED_Q_CHECK) /* only once the budget is spent: qrem negative */
+		qemu_plugin_register_vcpu_tb_exec_cond_cb(tb, tb_cb, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_GE,
+							  qg_slot_entry(P.qrem_slot), UINT64_C(1) << 63, ti);
+	else if (qk != FEED_Q_QUIET)
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_cb, QEMU_PLUGIN_CB_NO_REGS, ti);
 }
 
@@ -858,7 +866,7 @@ static void quiet_code_changed(void)
 	go = P.quiet && !P.qswitch;
 	if (go) {
 		P.quiet = 0;
-		P.qlimit = UINT64_MAX;
+		feed_quiet_limit(UINT64_MAX);
 		P.qswitch = 1;
 	}
 	unlock();
@@ -975,18 +983,18 @@ static void reset_done(qemu_plugin_id_t id)
 			feed_expand_dirty(&P.vcpu[0]);
 		}
 		P.quiet = P.qclass = 0;
-		P.qlimit = UINT64_MAX;
+		feed_quiet_limit(UINT64_MAX);
 		if (P.qtk)
 			quiet_taken_leave(&P.vcpu[0]);
 	} else if (P.qswitch == 2 && !P.mt) { /* back into it: the block entered last is current */
 		if (P.qtk)
 			quiet_taken_enter(&P.vcpu[0]);
-		P.vcpu[0].qcyc_at = (*feed_qcyc());
+		P.vcpu[0].qcyc_at = feed_qcyc();
 		/* the blocks translated in the mode before are gone, and their
 		 * counts expanded as it ended: their counter slots serve again */
 		P.qsum = 0;
 		P.nq = 0;
-		P.qlimit = 0; /* the first check or full block syncs and asks for the budget */
+		feed_quiet_limit(0); /* the first check or full block syncs and asks for the budget */
 		P.quiet = P.qclass = 1;
 		P.qentries++;
 	}
@@ -1009,12 +1017,13 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 		/* totals only: the cycle slot, before the first sync reads it,
 		 * and the read-only code ranges (the API's program queries need
 		 * a vCPU: not at install) */
-		if (qg_slot_new(&P.qcyc_slot) == 0 && (!P.qtk || qg_slot_new(&P.qexp_slot) == 0) &&
-		    qg_code_init(P.isa) == 0) {
+		if (qg_slot_new(&P.qrem_slot) == 0 &&
+		    (!P.qtk || qg_slot_new(&P.qexp_slot) == 0) && qg_code_init(P.isa) == 0) {
 			P.qcyc_made = 1;
+			feed_quiet_limit(P.qlimit);
 		} else {
 			P.qeligible = P.quiet = P.qclass = 0;
-			P.qlimit = UINT64_MAX;
+			feed_quiet_limit(UINT64_MAX);
 			if (P.qtk) { /* taken CTIs on the exact path */
 				P.qtk = 0;
 				P.need_taken = 1;
@@ -1047,7 +1056,7 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 			/* out of totals only: the machine's own next_check again
 			 * from the system call's return (feed_quiet_rearm) */
 			P.quiet = 0;
-			P.qlimit = UINT64_MAX;
+			feed_quiet_limit(UINT64_MAX);
 		}
 	}
 	unlock();

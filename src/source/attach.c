@@ -58,8 +58,8 @@
  * entered and of the one before it in its one line.
  */
 struct gblk {
-	uint32_t slot;         /* counter slot (feed_slot()): times its last instruction started,
-				  an inline add */
+	uint64_t *execs;       /* vCPU 0's count of its counter slot: times its last instruction
+				  started, an inline add (one guest thread: the row stays) */
 	uint64_t vaddr;
 	uint64_t last_pc;      /* address of its last instruction */
 	uint64_t agg;          /* whole executions counted on the fast path, not sent yet */
@@ -77,6 +77,7 @@ struct gblk {
 	/* the second line: the slow paths' */
 	struct gblk *next_dirty; /* blocks with agg > 0 (avcpu.dirty) */
 	uint32_t id;
+	uint32_t slot;         /* its counter slot (feed_slot()), behind execs */
 };
 _Static_assert(offsetof(struct gblk, pends) < 64, "what the fast path reads of a block in its first line");
 
@@ -332,7 +333,7 @@ static inline int ring_of(unsigned vcpu_index)
  * its entry.  Forgets it: the next record accounts it. */
 static inline int prev_reached(struct avcpu *a)
 {
-	int r = a->reached || (a->cprev && *feed_slot(a->cprev->slot) != a->cmark);
+	int r = a->reached || (a->cprev && *a->cprev->execs != a->cmark);
 
 	a->reached = 0;
 	a->cprev = NULL;
@@ -456,7 +457,7 @@ static __attribute__((noinline)) void tb_exec_cnt_slow(unsigned int vcpu_index, 
 	a->gbound = b;
 	a->rec_bound = b;
 	a->cprev = ti;
-	a->cmark = *feed_slot(ti->slot);
+	a->cmark = *ti->execs;
 	/* the service decides the pending CTI (resolve_pending, set_pending):
 	 * it stays pending at its delay slot run as a block of its own */
 	if (!(a->pend && ti->vaddr == a->pend->wait_at))
@@ -495,7 +496,7 @@ static inline __attribute__((always_inline)) void cnt_entry(unsigned int vcpu_in
 	if (taken)
 		q = a->pend;
 	b = a->gbound + ti->n;
-	if (__builtin_expect(!p || *feed_slot(p->slot) == a->cmark || ti->vaddr == p->last_pc || p->slow || b >= a->grant ||
+	if (__builtin_expect(!p || *p->execs == a->cmark || ti->vaddr == p->last_pc || p->slow || b >= a->grant ||
 				     a->gcyc + p->cyc >= a->grant_cyc || (taken && q && ti->vaddr == q->wait_at), 0)) {
 		tb_exec_cnt_slow(vcpu_index, ti);
 		return;
@@ -513,7 +514,7 @@ static inline __attribute__((always_inline)) void cnt_entry(unsigned int vcpu_in
 		a->dirty = p;
 	}
 	a->gbound = b;
-	a->cmark = *feed_slot(ti->slot);
+	a->cmark = *ti->execs;
 	a->cprev = ti;
 }
 
@@ -647,7 +648,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 				c = feed_cti_facts(A.isa, &d, pc, (uint32_t)k, (uint32_t)n);
 			}
 		}
-		*g = (struct gblk){ .slot = g->slot, .vaddr = vaddr, .last_pc = vaddr + (n - 1) * (uint64_t)A.isa->insn_bytes,
+		*g = (struct gblk){ .execs = feed_slot(g->slot), .slot = g->slot, .vaddr = vaddr, .last_pc = vaddr + (n - 1) * (uint64_t)A.isa->insn_bytes,
 				    .id = bid, .n = (uint16_t)n, .cyc = cyc > UINT32_MAX ? UINT32_MAX : (uint32_t)cyc,
 				    .slow = c.slot_annul };
 		if (A.taken && (cti.flags & HVPMU_IC_CTI_COND)) {

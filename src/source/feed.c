@@ -628,3 +628,10 @@ void feed_free_blocks(void)
 		free(t);
 	}
 }
+
+void feed_slots_moved(void)
+{
+	for (struct tb_info *t = P.allocs; t; t = t->next_alloc)
+		if (t->execs)
+			t->execs = feed_slot(t->slot);
+}

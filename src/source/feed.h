@@ -55,8 +55,9 @@ static inline uint64_t *feed_slot(uint32_t s)
 
 struct tb_info {
 	struct hvpmu_block blk;
-	uint32_t slot;         /* counter slot (feed_slot()): times the last instruction started,
-				  an inline add (single-threaded mode) */
+	uint64_t *execs;       /* vCPU 0's count of its counter slot (feed_slot(slot)): times the
+				  last instruction started, an inline add (single-threaded
+				  mode); feed_slots_moved() updates it */
 	uint64_t last_pc;      /* address of the last instruction */
 	struct tb_info *next_dirty;     /* single-threaded mode: blocks with unexpanded executions */
 	uint8_t dirty;
@@ -88,6 +89,7 @@ struct tb_info {
 				  there is the branch taken, not a restart */
 	struct tb_info *next_alloc;
 	uint64_t oexecs;       /* model thread: executions seen to reach the last instruction */
+	uint32_t slot;         /* its counter slot (feed_slot()), behind execs */
 	uint64_t synced_execs; /* execs (oexecs on the model thread) already expanded into class counts */
 	uint32_t *flags;       /* decode flags per instruction, until the classes are known (feed_finish_tb) */
 	int mt;                /* translated in multi-threaded mode (marker callback) */
@@ -289,7 +291,7 @@ enum { CTL_NOP, CTL_TRANS, CTL_SYSCALL, CTL_SYSRET, CTL_FLUSH, CTL_STOP };
 extern struct feed hvpmu_feed_state;
 
 /* Times t's last instruction started (vCPU 0's count of its slot). */
-static inline uint64_t feed_execs(const struct tb_info *t) { return *feed_slot(t->slot); }
+static inline uint64_t feed_execs(const struct tb_info *t) { return *t->execs; }
 /* Totals only: vCPU 0's cycles of the blocks entered (upper bound, the
  * machine's rule): what the qrem slot went down by since it was set. */
 static inline uint64_t feed_qcyc(void)
@@ -330,6 +332,9 @@ void feed_expand_dirty(struct vcpu *v);
  * made (under the lock) into *slot (from P.slot_new); 0, or -1 if out of
  * memory or slots. */
 int feed_quiet_counter(struct tb_info *ti, uint32_t *slot);
+/* QEMU moved its scoreboards (feed_slot_row changed): every block's
+ * execs pointer follows (under the lock). */
+void feed_slots_moved(void);
 /* Totals only: after a sync of vCPU 0 with all of its instructions, the
  * point (P.qlimit) at which it syncs next, from hvpmu_machine_budget();
  * leaves the mode (P.q_reset) when a counter could wrap within P.qwrap

@@ -571,6 +571,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		return;
 	}
 	execs = ti->slot;
+	ti->execs = feed_slot(ti->slot);
 	if (P.qclass && !P.mt && !off && !P.batch) {
 		for (size_t i = 0; i < n; i++)
 			ti->qcycles += (uint32_t)hvpmu_insn_cycles(&P.rule, ti->flags[i]);
@@ -1010,7 +1011,11 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 	struct vcpu *v;
 	int go_mt = 0;
 
-	qg_slots_refresh(); /* QEMU may have grown its scoreboards for this vCPU */
+	if (qg_slots_refresh()) { /* QEMU grew its scoreboards for this vCPU */
+		lock();
+		feed_slots_moved();
+		unlock();
+	}
 	if (P.need_taken || P.need_branches || P.qtk)
 		qg_regs_init(); /* conditional CTIs the addresses cannot decide (cond_insn_for) */
 	if (vcpu_index == 0 && P.qeligible && !P.qcyc_made) {
@@ -1082,7 +1087,11 @@ static void vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
 static void flush_cb(qemu_plugin_id_t id)
 {
 	(void)id;
-	qg_slots_refresh();
+	if (qg_slots_refresh()) { /* (every vCPU is stopped) */
+		lock();
+		feed_slots_moved();
+		unlock();
+	}
 	if (P.off) {
 		ring_put_ctl(CTL_FLUSH, 0);
 		P.prod_prev = NULL; /* the next block entry has no predecessor */

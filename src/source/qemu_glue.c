@@ -43,10 +43,17 @@ qemu_plugin_u64 qg_slot_entry(uint32_t slot)
 				  .offset = (slot % FEED_SLOT_CHUNK) * sizeof(uint64_t) };
 }
 
-void qg_slots_refresh(void)
+int qg_slots_refresh(void)
 {
-	for (uint32_t c = 0; c < FEED_SLOT_MAXCHUNKS && slot_sb[c]; c++)
-		feed_slot_row[c] = qemu_plugin_scoreboard_find(slot_sb[c], 0);
+	int moved = 0;
+
+	for (uint32_t c = 0; c < FEED_SLOT_MAXCHUNKS && slot_sb[c]; c++) {
+		uint64_t *row = qemu_plugin_scoreboard_find(slot_sb[c], 0);
+
+		moved |= row != feed_slot_row[c];
+		feed_slot_row[c] = row;
+	}
+	return moved;
 }
 
 uint32_t qg_insn_word(const struct hvpmu_isa *isa, const struct qemu_plugin_insn *insn)

@@ -25,13 +25,14 @@
  * is vCPU 0's copy; qg_slot_entry(s) is what an inline operation takes.
  * QEMU moves every scoreboard when the vCPU count passes its allocation
  * (16, then doubling; it flushes all translations then): qg_slots_refresh()
- * re-reads the rows, from the vCPU init and flush callbacks.
+ * re-reads the rows, from the vCPU init and flush callbacks, and says
+ * whether they moved (tb_info.execs then follows: feed_slots_moved()).
  * Called from translation callbacks (QEMU serialises them); not
  * thread-safe otherwise.  Returns 0, or -1 when out of memory or slots.
  */
 int qg_slot_new(uint32_t *slot);
 qemu_plugin_u64 qg_slot_entry(uint32_t slot);
-void qg_slots_refresh(void);
+int qg_slots_refresh(void); /* 1 if a row moved (pointers into it must follow) */
 
 /* The instruction's word in host order: 0 if it is not one word of the
  * ISA's size (hvpmu_isa_word). */

@@ -763,20 +763,6 @@ static void image_end(int sig, int all)
 
 /* ---- following execve ---- */
 
-/* Guest memory through the plugin API (qemu_plugin_read_memory_vaddr,
- * from the vCPU's system-call callback): a bad pointer is an error, not a
- * fault.  0 or -1. */
-static int guest_read(uint64_t ga, void *out, size_t n)
-{
-	GByteArray *d = g_byte_array_sized_new((guint)n);
-	int ok = qemu_plugin_read_memory_vaddr(ga, d, n) && d->len >= n;
-
-	if (ok)
-		memcpy(out, d->data, n);
-	g_byte_array_unref(d);
-	return ok ? 0 : -1;
-}
-
 /* Copy a guest string at guest address ga (at most n bytes with its NUL)
  * into out, in pieces that never cross a 256-byte boundary (so none
  * crosses a page: a piece that fails is unmapped).  Returns its length or
@@ -789,7 +775,7 @@ static long guest_string(uint64_t ga, char *out, size_t n)
 		size_t room = 256 - (size_t)((ga + got) & 255), chunk = n - got < room ? n - got : room;
 		char *z;
 
-		if (guest_read(ga + got, out + got, chunk))
+		if (qg_guest_read(ga + got, out + got, chunk))
 			return -1;
 		if ((z = memchr(out + got, 0, chunk)))
 			return (long)(z - out);
@@ -803,7 +789,7 @@ static int guest_ptr(uint64_t ga, uint64_t *out)
 {
 	uint8_t b[8];
 
-	if (guest_read(ga, b, 8))
+	if (qg_guest_read(ga, b, 8))
 		return -1;
 	*out = 0;
 	for (int k = 0; k < 8; k++)

@@ -187,7 +187,7 @@ out:
 	return rc;
 }
 
-static int guest_read(uint64_t ga, void *out, size_t n)
+int qg_guest_read(uint64_t ga, void *out, size_t n)
 {
 	GByteArray *d = g_byte_array_sized_new((guint)n);
 	int ok = qemu_plugin_read_memory_vaddr(ga, d, n) && d->len >= n;
@@ -215,10 +215,10 @@ void qg_code_entry(uint64_t vaddr)
 	for (uint64_t base = vaddr & ~UINT64_C(0xfff), k = 0; k < 1024 && base; k++, base -= 0x1000) {
 		int n;
 
-		if (guest_read(base, eh, sizeof eh) || elf_code_header(eh, sizeof eh, &h))
+		if (qg_guest_read(base, eh, sizeof eh) || elf_code_header(eh, sizeof eh, &h))
 			continue;
 		if (h.type != 3 || base + h.entry != vaddr || h.phnum > 32 ||
-		    guest_read(base + h.phoff, ph, (size_t)ELF_CODE_PHDR * h.phnum) ||
+		    qg_guest_read(base + h.phoff, ph, (size_t)ELF_CODE_PHDR * h.phnum) ||
 		    (n = elf_code_segments(&h, ph, (size_t)ELF_CODE_PHDR * h.phnum, base, seg, 32, NULL)) < 0)
 			return;
 		add_segments(seg, n);

@@ -34,6 +34,11 @@ int qg_slot_new(uint32_t *slot);
 qemu_plugin_u64 qg_slot_entry(uint32_t slot);
 int qg_slots_refresh(void); /* 1 if a row moved (pointers into it must follow) */
 
+/* n bytes of guest memory at guest address ga into out, through
+ * qemu_plugin_read_memory_vaddr (from a vCPU's callback): a bad address
+ * is an error, not a fault.  0, or -1. */
+int qg_guest_read(uint64_t ga, void *out, size_t n);
+
 /* The instruction's word in host order: 0 if it is not one word of the
  * ISA's size (hvpmu_isa_word). */
 uint32_t qg_insn_word(const struct hvpmu_isa *isa, const struct qemu_plugin_insn *insn);

@@ -239,7 +239,8 @@ static void exec_emulator(const char *tool, pid_t parent, const sigset_t *mask, 
 	sprintf(pre, "%s%s%s", plugin, ld_preload ? ":" : "", ld_preload ? ld_preload : "");
 	setenv("LD_PRELOAD", pre, 1);
 	execvp(av[0], av);
-	fprintf(stderr, "%s: %s: %s (install qemu-user)\n", tool, av[0], strerror(errno));
+	fprintf(stderr, "%s: %s: %s (scripts/build-qemu.sh builds QEMU 10 with plugins)\n", tool, av[0],
+		strerror(errno));
 	_exit(EXIT_NOTFOUND);
 }
 

@@ -66,7 +66,12 @@ if ! apt-cache "${opts[@]}" showsrc qemu | grep -qx "Version: $ver"; then
 fi
 
 # Build tools: Debian's packages where the release has them new enough.
-need=(build-essential pkg-config libglib2.0-dev zlib1g-dev ninja-build flex bison python3-venv dpkg-dev)
+need=(build-essential pkg-config libglib2.0-dev zlib1g-dev ninja-build flex bison python3-venv dpkg-dev patch)
+# meson >= 1.5 and pycotap from the release itself where it has them (Debian 13)
+cand=$(apt-cache policy meson 2>/dev/null | sed -n 's/^ *Candidate: //p')
+if [ -n "$cand" ] && [ "$cand" != "(none)" ] && dpkg --compare-versions "$cand" ge 1.5; then
+	need+=(meson python3-pycotap)
+fi
 missing=()
 for p in "${need[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -120,7 +125,7 @@ for t in sparc64 mips64 ppc64; do cp "$b/obj/qemu-$t" "$out/bin/"; done
 cp "$b/include/qemu/qemu-plugin.h" "$out/include/"
 printf 'qemu %s (Debian source package qemu %s), patches %s, built %s in %d s\n' \
 	"$("$out/bin/qemu-sparc64" --version | sed -n '1s/.*version \([^ ]*\).*/\1/p')" "$ver" \
-	"$(cd "$HVPMU_ROOT/scripts/qemu-patches" 2>/dev/null && ls ./*.patch 2>/dev/null | tr '\n' ' ')" \
+	"$(cd "$HVPMU_ROOT/scripts/qemu-patches" 2>/dev/null && ls -- *.patch 2>/dev/null | tr '\n' ' ')" \
 	"$(date -u +%F)" $((SECONDS - start)) > "$out/VERSION"
 rm -rf "$b"
 link "$out"

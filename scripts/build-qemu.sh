@@ -55,8 +55,9 @@ out=$cache/qemu-${HVPMU_QEMU_DEB_VERSION//[:~]/_}-$phash
 apt_update() { apt-get "${opts[@]}" -qq update; }
 apt_update || die "cannot read Debian's package lists (trixie deb-src, bookworm-backports)"
 ver=$HVPMU_QEMU_DEB_VERSION
-if ! apt-cache "${opts[@]}" showsrc qemu | grep -qx "Version: $ver"; then
-	cur=$(apt-cache "${opts[@]}" showsrc qemu | sed -n 's/^Version: \(1:10\.0\.[^ ]*\)$/\1/p' | sort -V | tail -n1)
+srcs=$(apt-cache "${opts[@]}" showsrc qemu) || srcs=
+if ! grep -qxF "Version: $ver" <<< "$srcs"; then
+	cur=$(sed -n 's/^Version: \(1:10\.0\.[^ ]*\)$/\1/p' <<< "$srcs" | sort -V | tail -n1)
 	[ -n "$cur" ] || die "Debian's archive has no qemu 1:10.0.x source any more; set HVPMU_QEMU_DEB_VERSION"
 	[ "${HVPMU_QEMU_STRICT:-0}" = 1 ] && die "qemu $ver is gone from Debian's archive (it has $cur)"
 	say "qemu $ver is gone from Debian's archive: building $cur (counts may move; docs/event-source.md \"QEMU\")"

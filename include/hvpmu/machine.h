@@ -511,6 +511,13 @@ int hvpmu_machine_os_event(struct hvpmu_machine *m, const struct hvpmu_os_call *
  * Nothing on other machines.  Single-threaded like the rest of the machine.
  */
 void hvpmu_machine_dispatch(struct hvpmu_machine *m, uint64_t now);
+/* The same run, for a caller with no time quanta (a program's own
+ * machine, hvpmu stat: the dispatcher catches up at system calls): the
+ * steps between its calls are no quantum, so they do not make the strands
+ * sync more often (a quantum's strands sync at least once a quantum, the
+ * shortest step seen; two system calls a few cycles apart made that a
+ * sync every few instructions: docs/papr-dispatcher.md). */
+void hvpmu_machine_dispatch_catch_up(struct hvpmu_machine *m, uint64_t now);
 
 /* The machine's time: the furthest any strand's %tick has got (cycles). */
 uint64_t hvpmu_machine_now(struct hvpmu_machine *m);

@@ -424,21 +424,21 @@ static void run_links(struct dispatch *d, uint64_t seg)
 		}
 }
 
-static void run_once(struct hvpmu_machine *m, struct dispatch *d, uint64_t now);
+static void run_once(struct hvpmu_machine *m, struct dispatch *d, uint64_t now, int quantum);
 
 uint64_t dispatch_time(const struct hvpmu_machine *m)
 {
 	return m->disp ? m->disp->now : 0;
 }
 
-void dispatch_run(struct hvpmu_machine *m, uint64_t now)
+void dispatch_run(struct hvpmu_machine *m, uint64_t now, int quantum)
 {
 	struct dispatch *d = m->disp;
 
 	if (!d)
 		return;
 	if (now != UINT64_MAX) {
-		run_once(m, d, now);
+		run_once(m, d, now, quantum);
 		return;
 	}
 	/* the machine is idle: time runs on to the furthest strand (held
@@ -450,7 +450,7 @@ void dispatch_run(struct hvpmu_machine *m, uint64_t now)
 		for (uint32_t i = 0; i < m->nstrands; i++)
 			if (time_of(&m->s[i]) > far)
 				far = time_of(&m->s[i]);
-		run_once(m, d, far);
+		run_once(m, d, far, quantum);
 		for (uint32_t i = 0; i < d->nvps; i++)
 			left += d->vps[i].backlog;
 		if (!left)
@@ -458,14 +458,14 @@ void dispatch_run(struct hvpmu_machine *m, uint64_t now)
 	}
 }
 
-static void run_once(struct hvpmu_machine *m, struct dispatch *d, uint64_t now)
+static void run_once(struct hvpmu_machine *m, struct dispatch *d, uint64_t now, int quantum)
 {
 	const struct hvpmu_cec *cec = d->cec;
 	uint64_t tb, seg;
 
 	/* the strands sync by the next run (a quantum on) and every quantum
 	 * after: their %tick, by which the caller's quanta stop them, is fresh */
-	if (now > d->now) { /* (the period: the shortest step seen, the caller's quantum) */
+	if (now > d->now && quantum) { /* (the period: the shortest step seen, the caller's quantum) */
 		if (!m->sync_period || now - d->now < m->sync_period)
 			m->sync_period = now - d->now;
 		m->sync_at = now + m->sync_period;
@@ -473,6 +473,8 @@ static void run_once(struct hvpmu_machine *m, struct dispatch *d, uint64_t now)
 		for (uint32_t i = 0; i < m->nstrands; i++) /* (their next check by the new deadline) */
 			if (d->ds[i].vp != NO_PROC && time_of(&m->s[i]))
 				machine_schedule(m, &m->s[i]);
+	} else if (now > d->now) {
+		d->now = now;
 	}
 
 	tb = to_tb(d, now);

@@ -32,8 +32,11 @@ struct dispatch;
 int dispatch_create(struct hvpmu_machine *m);
 void dispatch_destroy(struct hvpmu_machine *m);
 /* Account everything since the previous call, up to the machine's
- * time `now` (cycles): see hvpmu_machine_dispatch(). */
-void dispatch_run(struct hvpmu_machine *m, uint64_t now);
+ * time `now` (cycles): see hvpmu_machine_dispatch(); `quantum`: the step
+ * since the previous call is the caller's time quantum (the strands then
+ * sync at least once a quantum), else a catch-up
+ * (hvpmu_machine_dispatch_catch_up). */
+void dispatch_run(struct hvpmu_machine *m, uint64_t now, int quantum);
 /* The machine time (cycles) of the last run (0: none yet): the time every
  * running strand has reached; a strand held back is ahead of it. */
 uint64_t dispatch_time(const struct hvpmu_machine *m);

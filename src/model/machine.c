@@ -521,7 +521,13 @@ void machine_hold(struct hvpmu_machine *m, struct strand *s, uint64_t cycles)
 void hvpmu_machine_dispatch(struct hvpmu_machine *m, uint64_t now)
 {
 	if (m)
-		dispatch_run(m, now);
+		dispatch_run(m, now, 1);
+}
+
+void hvpmu_machine_dispatch_catch_up(struct hvpmu_machine *m, uint64_t now)
+{
+	if (m)
+		dispatch_run(m, now, 0);
 }
 
 void hvpmu_machine_resume(struct hvpmu_machine *m, uint32_t strand)

@@ -460,7 +460,7 @@ static void process_exit(struct hvpmu_session *s, uint32_t process)
 static void run_dispatcher(struct hvpmu_session *s)
 {
 	if (s->own_dispatch)
-		hvpmu_machine_dispatch(s->m, machine_now(s));
+		hvpmu_machine_dispatch_catch_up(s->m, machine_now(s));
 }
 
 /* The OS reads every hv_gpci event as Linux's hv_gpci does
@@ -708,7 +708,7 @@ static void halt(struct hvpmu_session *s, int sig)
 	/* hv_gpci: the last instructions accounted, the machine idle (work the
 	 * dispatcher held back dispatched), the counts read */
 	if (s->own_dispatch)
-		hvpmu_machine_dispatch(s->m, UINT64_MAX);
+		hvpmu_machine_dispatch_catch_up(s->m, UINT64_MAX);
 	if (s->gpci_begun)
 		gpci_read(s, 1);
 	publish(s, sig ? STAT_END_SIGNAL : STAT_END_EXIT, sig);

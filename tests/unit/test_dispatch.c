@@ -16,7 +16,10 @@
  *     time is its idle PURR), and it donates nothing;
  *   - run-latch instructions are each partition's retired instructions,
  *     exactly, after every dispatch;
- *   - per processor, PURR cycles never exceed the elapsed timebase.
+ *   - per processor, PURR cycles never exceed the elapsed timebase;
+ *   - a caller with no quanta (hvpmu_machine_dispatch_catch_up, a
+ *     program's own machine) does not make its steps the strands' sync
+ *     period, where a quantum's dispatch does (hvpmu_machine_dispatch).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -127,6 +130,34 @@ static void quantum(struct sys *s, const uint32_t *busy, unsigned n, uint64_t *r
 	check(s, retired);
 }
 
+/* Strand 0 at 100 cycles, the dispatcher run twice 100 cycles apart: as
+ * quanta, the strand must sync within ~100 cycles of instructions; as
+ * catch-ups, its next check is where the PMU alone puts it. */
+static void catch_up_keeps_checks(void **state)
+{
+	struct sys q = { 0 }, c = { 0 };
+	uint64_t nq, nc;
+
+	(void)state;
+	up(&q, "{\"id\": 2, \"mode\": \"uncapped\", \"entitlement\": 0.5, \"weight\": 128}", 1);
+	up(&c, "{\"id\": 2, \"mode\": \"uncapped\", \"entitlement\": 0.5, \"weight\": 128}", 1);
+	for (int k = 1; k <= 2; k++) {
+		run(&q, 0, 100);
+		run(&c, 0, 100);
+		hvpmu_machine_dispatch(q.m, hvpmu_machine_tick(q.m, 0));
+		hvpmu_machine_dispatch_catch_up(c.m, hvpmu_machine_tick(c.m, 0));
+	}
+	assert_int_equal(hvpmu_machine_tick(q.m, 0), hvpmu_machine_tick(c.m, 0));
+	run(&q, 0, 1);
+	run(&c, 0, 1);
+	nq = hvpmu_machine_activity(q.m, 0)->next_check;
+	nc = hvpmu_machine_activity(c.m, 0)->next_check;
+	assert_true(nq < 1000);        /* a quantum of 100 cycles on */
+	assert_true(nc > 100000000u);  /* nothing but the PMU's own */
+	down(&q);
+	down(&c);
+}
+
 static void capped_waits(void **state)
 {
 	struct sys s = { 0 };
@@ -213,6 +244,7 @@ static void donation(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(catch_up_keeps_checks),
 		cmocka_unit_test(capped_waits),
 		cmocka_unit_test(weights),
 		cmocka_unit_test(donation),

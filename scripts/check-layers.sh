@@ -30,7 +30,7 @@ source model
 model pmu
 services model
 supervisor services
-supervisor model ^hvpmu_(machine_(create|destroy|set_features|features|parts|mev_features|set_os_handler|ldxa|stxa|rdasr|wrasr|reg_read|reg_write|tick|resume|set_tick_compare|mode|set_mode|nstrands|md|nmcu|ndevices|device|syscall|map_large|map_large_ctx|set_user_context|context_alloc|context_free|now|io|add_cycles|dispatch|retired|retired_class|taken_cond|prefetch_stats)|md_.*|platform_.*|placement_.*)$
+supervisor model ^hvpmu_(machine_(create|destroy|set_features|features|parts|mev_features|set_os_handler|ldxa|stxa|rdasr|wrasr|reg_read|reg_write|tick|resume|set_tick_compare|mode|set_mode|nstrands|md|nmcu|ndevices|device|syscall|map_large|map_large_ctx|set_user_context|context_alloc|context_free|now|io|add_cycles|dispatch|dispatch_catch_up|retired|retired_class|taken_cond|prefetch_stats)|md_.*|platform_.*|placement_.*)$
 supervisor pmu ^hvpmu_(t4|t1|r10k)_(.*(event|alias|name|picl|sel|needs|supported).*|count_get|ctl_code|ctl_set_code|pic_counter|perfreg_.*)$
 supervisor source ^hvpmu_(isa_.*|qemu_source_.*|qemu_attach_.*|qemu_follow_.*|remote_.*)$
 tools supervisor

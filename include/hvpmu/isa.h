@@ -115,6 +115,11 @@ struct hvpmu_isa {
 	 */
 	int (*cond_regs)(uint32_t word, const char *names[]);
 	int (*cond_taken)(uint32_t word, const uint64_t vals[]);
+	/* The registers (NULL-terminated; NULL: none) a conditional CTI to a
+	 * register needs (ppc64 bclr, bcctr: "cr", "ctr"): its outcome has no
+	 * static edge, so a source that does not follow the next block's
+	 * address (totals only with taken branches) reads them. */
+	const char *const *cond_reg_needs;
 };
 #define HVPMU_ISA_COND_REGS 2
 

@@ -339,7 +339,9 @@ void hvpmu_session_own_dispatcher(struct hvpmu_session *s);
  * does not show where between two system calls the OS tick or a counter
  * fold fell, so the event source may take them at coarser points
  * (docs/event-source.md "Totals only").  Returns the OS tick's period in
- * cycles (> 0) if so, else 0.
+ * cycles (> 0) if so, else 0; UINT64_MAX on a platform without a CPU
+ * counter driver (POWER: the model's counts by class, read at the end;
+ * no OS tick to place).
  */
 uint64_t hvpmu_session_totals_only(const struct hvpmu_session *s);
 

@@ -161,17 +161,36 @@ static enum hvpmu_pf_how ppc64_prefetch_resolve(const uint32_t *words, uint32_t 
 }
 
 /*
- * bc's outcome from CR and CTR (Power ISA 2.06B Book I 2.4 "Branch
- * Instructions": opcode 16, BO in bits 6:10 and BI in 11:15 of the word,
+ * bc's, bclr's and bcctr's outcome from CR and CTR (Power ISA 2.06B
+ * Book I 2.4 "Branch Instructions": opcode 16, and 19 with XO 16 or 528;
+ * BO in bits 6:10 and BI in 11:15 of the word,
  * i.e. bits 25:21 and 20:16 counted from the right).  BO_0 (0x10) ignores
  * the condition, BO_1 (0x08) is the CR bit's wanted value, BO_2 (0x04)
  * leaves CTR alone, BO_3 (0x02) branches on CTR = 0 after the decrement.
  * The names are those of QEMU's power64-core.xml: "cr" (32 bits, CR0 in
  * the high nibble), "ctr" (64 bits; 64-bit mode).
  */
+/* sc (opcode 17) runs again from its own address when the system call
+ * is restarted (QEMU linux-user/ppc cpu_loop: nip -= 4 on
+ * -QEMU_ERESTARTSYS); nothing else restarts in user mode. */
+static int ppc64_restarts(uint32_t w)
+{
+	return w >> 26 == 17;
+}
+
+/* bc (opcode 16), bclr and bcctr (opcode 19, XO 16 and 528 in bits 1:10) */
+static int ppc64_is_bc(uint32_t w)
+{
+	unsigned xo = (w >> 1) & 0x3ff;
+
+	return w >> 26 == 16 || (w >> 26 == 19 && (xo == 16 || xo == 528));
+}
+
+static const char *const ppc64_cond_reg_needs[] = { "cr", "ctr", NULL };
+
 static int ppc64_cond_regs(uint32_t w, const char *names[])
 {
-	if (w >> 26 != 16)
+	if (!ppc64_is_bc(w))
 		return -1;
 	names[0] = "cr";
 	names[1] = "ctr";
@@ -184,8 +203,8 @@ static int ppc64_cond_taken(uint32_t w, const uint64_t vals[])
 	int ctr_ok = (bo & 0x04) || ((vals[1] - 1 != 0) != ((bo & 0x02) != 0));
 	int cond_ok = (bo & 0x10) || ((unsigned)((vals[0] >> (31 - bi)) & 1) == ((bo & 0x08) != 0));
 
-	if (w >> 26 != 16)
-		return -1;
+	if (!ppc64_is_bc(w) || (w >> 26 == 19 && ((w >> 1) & 0x3ff) == 528 && !(bo & 0x04)))
+		return -1; /* (bcctr that would decrement CTR: an invalid form) */
 	return ctr_ok && cond_ok;
 }
 
@@ -212,6 +231,8 @@ const struct hvpmu_isa hvpmu_isa_ppc64 = {
 		.mprotect = PPC64_MPROTECT, .munmap = PPC64_MUNMAP, .mremap = PPC64_MREMAP,
 		.mmap = PPC64_MMAP, .madvise = PPC64_MADVISE, .execve = PPC64_EXECVE, .execveat = PPC64_EXECVEAT,
 	},
+	.restarts = ppc64_restarts,
+	.cond_reg_needs = ppc64_cond_reg_needs,
 	.decode = hvpmu_ppc64_decode,
 	.cond_regs = ppc64_cond_regs,
 	.cond_taken = ppc64_cond_taken,

@@ -417,16 +417,19 @@ static int cond_needs_regs(const struct tb_info *ti, const uint32_t *words)
 
 /* Block ti's CTI is decided from registers when cond_needs_regs() and
  * QEMU lists the registers it tests: the callback's data, or NULL (then
- * the addresses decide, as before). */
+ * the addresses decide, as before).  In totals only (`quiet`) also a
+ * conditional CTI to a register (ppc64 bclr, bcctr), which has no static
+ * edge for the qexp slot. */
 static struct cond_insn *cond_insn_for(const struct tb_info *ti, const uint32_t *words, int quiet)
 {
 	const char *names[HVPMU_ISA_COND_REGS];
 	struct cond_insn c = { .quiet = quiet }, *out;
+	int to_reg = quiet && ti->blk.cond_cti < 0 && ti->blk.cti >= 0;
 
-	if (!(ti->cti_flags & HVPMU_IC_CTI_COND) || ti->cti_annul || ti->blk.cond_cti < 0 ||
-	    !cond_needs_regs(ti, words) || !P.isa->cond_regs)
+	if (!(ti->cti_flags & HVPMU_IC_CTI_COND) || ti->cti_annul || (ti->blk.cond_cti < 0 && !to_reg) ||
+	    (!to_reg && !cond_needs_regs(ti, words)) || !P.isa->cond_regs)
 		return NULL;
-	c.word = words[ti->blk.cond_cti];
+	c.word = words[to_reg ? ti->blk.cti : ti->blk.cond_cti];
 	if ((c.nregs = P.isa->cond_regs(c.word, names)) < 0 || c.nregs > HVPMU_ISA_COND_REGS)
 		return NULL;
 	for (int i = 0; i < c.nregs; i++)
@@ -513,7 +516,6 @@ static void quiet_taken(struct qemu_plugin_tb *tb, struct tb_info *ti, const uin
 						     ti->blk.vaddr, NULL);
 	if (qk == FEED_Q_FULL)
 		qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(first, QEMU_PLUGIN_INLINE_STORE_U64, exp, 0);
-	/* (a conditional CTI to a register has no static edge: none on SPARC) */
 	if ((ti->cti_flags & HVPMU_IC_CTI_COND) && ti->blk.cond_cti >= 0) {
 		struct cond_insn *c;
 
@@ -524,6 +526,14 @@ static void quiet_taken(struct qemu_plugin_tb *tb, struct tb_info *ti, const uin
 							       cond_exec, QEMU_PLUGIN_CB_R_REGS, c);
 		else /* no registers to read: the target counts, as the exact path's addresses say */
 			at = ti->taken_at;
+	} else if ((ti->cti_flags & HVPMU_IC_CTI_COND) && ti->blk.cti >= 0) {
+		/* a conditional CTI to a register (ppc64 bclr, bcctr): no static
+		 * edge, its registers decide */
+		struct cond_insn *c = cond_insn_for(ti, words, 1);
+
+		if (c) /* (always: vcpu_init checked hvpmu_isa.cond_reg_needs) */
+			qemu_plugin_register_vcpu_insn_exec_cb(qemu_plugin_tb_get_insn(tb, (size_t)ti->blk.cti), cond_exec,
+							       QEMU_PLUGIN_CB_R_REGS, c);
 	}
 	qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(last, QEMU_PLUGIN_INLINE_STORE_U64, exp, at);
 }
@@ -1018,6 +1028,15 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 	}
 	if (P.need_taken || P.need_branches || P.qtk)
 		qg_regs_init(); /* conditional CTIs the addresses cannot decide (cond_insn_for) */
+	if (vcpu_index == 0 && P.qtk && !P.qcyc_made)
+		for (const char *const *r = P.isa->cond_reg_needs; r && *r; r++)
+			if (!qg_reg(*r)) { /* a CTI the mode could not count: taken on the exact path */
+				P.qtk = 0;
+				P.qeligible = P.quiet = P.qclass = 0;
+				P.qlimit = UINT64_MAX;
+				P.need_taken = 1;
+				break;
+			}
 	if (vcpu_index == 0 && P.qeligible && !P.qcyc_made) {
 		/* totals only: the cycle slot, before the first sync reads it,
 		 * and the read-only code ranges (the API's program queries need

@@ -1150,11 +1150,11 @@ uint64_t hvpmu_session_totals_only(const struct hvpmu_session *s)
 {
 	const struct stat_request *rq = &s->rq;
 
-	if (!s->sv || s->host || s->monitor || s->procs || s->gsys || hvpmu_sv_ngroups(s->sv) != 1 || rq->pic_init ||
+	if (s->host || s->monitor || s->procs || s->gsys || (s->sv && hvpmu_sv_ngroups(s->sv) != 1) || rq->pic_init ||
 	    rq->overflow_log[0] || rq->nbusdev || rq->sample_cycles || rq->mmustat || rq->cpustat || rq->mdperf ||
 	    rq->follow || rq->monitor_cycles || rq->service[0] || rq->ngpci)
 		return 0;
-	return hvpmu_sv_tick_cycles(s->sv);
+	return s->sv ? hvpmu_sv_tick_cycles(s->sv) : UINT64_MAX;
 }
 
 struct hvpmu_machine *hvpmu_session_machine(struct hvpmu_session *s) { return s->m; }

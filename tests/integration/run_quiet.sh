@@ -15,9 +15,12 @@
 # same runs and the branches to pc+8 decided from registers
 # (workloads/micro/pc8, pc8_edge, annul).  HVPMU_QUIET_STATS=1 proves
 # the mode ran (or did not, where the run shows more than its totals).
-# usage: run_quiet.sh HVPMU MICRO_DIR MINIGZIP DASH TEXT
+# On POWER (no CPU counter driver: the model's counts by class, taken
+# conditional branches among them; conditional returns decided from CR
+# and CTR) with minigzip for ppc64 and workloads/ppc64/loop, when given.
+# usage: run_quiet.sh HVPMU MICRO_DIR MINIGZIP DASH TEXT [MINIGZIP_PPC64 PPC64_LOOP]
 set -euo pipefail
-hvpmu=$1 micro=$2 gz=$3 dash=$4 text=$5
+hvpmu=$1 micro=$2 gz=$3 dash=$4 text=$5 gz_ppc64=${6:-} loop_ppc64=${7:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: quiet: $*" >&2; exit 1; }
@@ -94,6 +97,15 @@ if [ -n "$dash" ] && [ -x "$dash" ]; then
 	run dash /dev/null -- -e "$insn" -- "$dash" -c 'i=0; while [ $i -lt 200 ]; do i=$((i + 1)); done; echo $i'
 	read -r q c f s e <<< "$(field)"
 	[ "$f" -gt 0 ] || fail "dash: no full block ($tally)"
+fi
+if [ -n "$gz_ppc64" ] && [ -x "$gz_ppc64" ]; then
+	run power_gz "$tmp/in" -- -p power -- "$gz_ppc64"
+	used power_gz 0
+fi
+if [ -n "$loop_ppc64" ] && [ -x "$loop_ppc64" ]; then
+	run power_loop /dev/null -- -p power -- "$loop_ppc64"
+	read -r q c f s e <<< "$(field)"
+	[ "$q" -gt 0 ] || fail "power_loop: the mode did not run ($tally)"
 fi
 # more than the totals shows: the exact path, and the same counts
 for what in "--pic-init 4000000000 -e $insn" "-e $insn,Instr_other" "-e Instr_all,Br_mispred" "--overflow-log $tmp/ovf -e $insn"; do

@@ -182,6 +182,14 @@ static enum hvpmu_pf_how mips64_prefetch_resolve(const uint32_t *words, uint32_t
 	return out->how;
 }
 
+/* SYSCALL (SPECIAL, function 0x0c) runs again from its own address when
+ * the system call is restarted (QEMU linux-user/mips cpu_loop: PC -= 4 on
+ * -QEMU_ERESTARTSYS); nothing else restarts in user mode. */
+static int mips64_restarts(uint32_t w)
+{
+	return w >> 26 == 0 && (w & 0x3f) == 0x0c;
+}
+
 const struct hvpmu_isa hvpmu_isa_mips64 = {
 	.name = "mips64",
 	.elf_class = ELFCLASS64,
@@ -204,6 +212,7 @@ const struct hvpmu_isa hvpmu_isa_mips64 = {
 		.mprotect = N64_MPROTECT, .munmap = N64_MUNMAP, .mremap = N64_MREMAP,
 		.mmap = N64_MMAP, .madvise = N64_MADVISE, .execve = N64_EXECVE, .execveat = N64_EXECVEAT,
 	},
+	.restarts = mips64_restarts,
 	.decode = hvpmu_mips64_decode,
 	.prefetch_dest = mips64_prefetch_dest,
 	.prefetch_resolve = mips64_prefetch_resolve,

@@ -506,7 +506,7 @@ static void qtk_exec(unsigned int vcpu_index, void *udata)
  * operations on the same instructions, in this order (QEMU runs an
  * instruction's operations in registration order).
  */
-static void quiet_taken(struct qemu_plugin_tb *tb, struct tb_info *ti, const uint32_t *words, enum feed_qkind qk)
+static int quiet_taken(struct qemu_plugin_tb *tb, struct tb_info *ti, const uint32_t *words, enum feed_qkind qk)
 {
 	struct qemu_plugin_insn *first = qemu_plugin_tb_get_insn(tb, 0), *last = qemu_plugin_tb_get_insn(tb, ti->blk.n - 1);
 	qemu_plugin_u64 exp = qg_slot_entry(P.qexp_slot);
@@ -524,18 +524,20 @@ static void quiet_taken(struct qemu_plugin_tb *tb, struct tb_info *ti, const uin
 		else if ((c = cond_insn_for(ti, words, 1)))
 			qemu_plugin_register_vcpu_insn_exec_cb(qemu_plugin_tb_get_insn(tb, (size_t)ti->blk.cond_cti),
 							       cond_exec, QEMU_PLUGIN_CB_R_REGS, c);
-		else /* no registers to read: the target counts, as the exact path's addresses say */
-			at = ti->taken_at;
+		else /* no registers to read (mips64): the mode cannot decide it */
+			return -1;
 	} else if ((ti->cti_flags & HVPMU_IC_CTI_COND) && ti->blk.cti >= 0) {
 		/* a conditional CTI to a register (ppc64 bclr, bcctr): no static
 		 * edge, its registers decide */
 		struct cond_insn *c = cond_insn_for(ti, words, 1);
 
-		if (c) /* (always: vcpu_init checked hvpmu_isa.cond_reg_needs) */
-			qemu_plugin_register_vcpu_insn_exec_cb(qemu_plugin_tb_get_insn(tb, (size_t)ti->blk.cti), cond_exec,
-							       QEMU_PLUGIN_CB_R_REGS, c);
+		if (!c)
+			return -1;
+		qemu_plugin_register_vcpu_insn_exec_cb(qemu_plugin_tb_get_insn(tb, (size_t)ti->blk.cti), cond_exec,
+						       QEMU_PLUGIN_CB_R_REGS, c);
 	}
 	qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(last, QEMU_PLUGIN_INLINE_STORE_U64, exp, at);
+	return 0;
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -552,6 +554,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	qemu_plugin_vcpu_udata_cb_t tb_cb = off ? tb_exec_off : P.batch ? tb_exec_b : P.mt ? tb_exec :
 					   P.need_memory || P.need_branches ? tb_exec_st : tb_exec_insn;
 	enum feed_qkind qk = FEED_Q_NONE;
+	int give_up = 0;
 	uint32_t execs;
 	qemu_plugin_vcpu_udata_cb_t pf_cb = off ? pf_exec_off : P.batch ? pf_exec_b : pf_exec;
 	qemu_plugin_vcpu_mem_cb_t mem_cb = off ? mem_exec_off : P.batch ? mem_exec_b : P.mt ? mem_exec : mem_exec_st;
@@ -613,9 +616,17 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
 									    qg_slot_entry(execs), 1);
 	}
-	if (qk != FEED_Q_NONE && P.qtk) {
-		quiet_taken(tb, ti, words, qk);
-	} else if (ti->pends && ti->blk.cond_cti >= 0) {
+	/* a block the mode cannot count exactly: a branch-likely's slot in
+	 * its block (its callbacks fire even when it is annulled: the block
+	 * entered next would have to tell), or a taken edge without the
+	 * registers to decide it.  The mode ends for good: QEMU stops this
+	 * vCPU at the next block boundary for the reset, so the block never
+	 * runs as translated here (qemu_plugin_reset, cpu_exit). */
+	if (qk != FEED_Q_NONE && (ti->slot_annul || (P.qtk && quiet_taken(tb, ti, words, qk))))
+		give_up = 1;
+	else if (qk != FEED_Q_NONE && P.qtk)
+		;
+	else if (ti->pends && ti->blk.cond_cti >= 0) {
 		struct cond_insn *c = cond_insn_for(ti, words, 0);
 
 		if (c) {
@@ -627,7 +638,18 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	}
 	if (!off)
 		feed_finish_tb(ti);
+	if (give_up) {
+		P.qeligible = 0; /* (feed_quiet_rearm() brings it back no more) */
+		give_up = P.quiet && !P.qswitch;
+		if (give_up) {
+			P.quiet = 0;
+			feed_quiet_limit(UINT64_MAX);
+			P.qswitch = 1;
+		}
+	}
 	unlock();
+	if (give_up)
+		quiet_reset();
 	/* the model thread assigns the classes, before the block's first
 	 * entry; not under the lock: the put may wait for the model thread,
 	 * which may need the lock to get on */
@@ -1294,7 +1316,7 @@ static void quiet_start(uint64_t totals_tick, unsigned features)
 {
 	const char *env = getenv("HVPMU_QUIET"), *wrap = getenv("HVPMU_QUIET_WRAP");
 
-	if (!totals_tick || (features & ~(unsigned)HVPMU_FEAT_TAKEN) || !P.isa->restarts || P.isa->annul_in_block ||
+	if (!totals_tick || (features & ~(unsigned)HVPMU_FEAT_TAKEN) || !P.isa->restarts ||
 	    (env && strcmp(env, "0") == 0))
 		return;
 	hvpmu_machine_cycle_rule(P.m, &P.rule);

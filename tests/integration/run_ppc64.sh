@@ -66,6 +66,17 @@ rc=0; "$hv" stat -p power -e instructions -- "$loop" 2> "$tmp/e" || rc=$?
 [ "$rc" -eq 129 ] && [ "$(wc -l < "$tmp/e")" -eq 1 ] && grep -q "platform power has no CPU counter driver" "$tmp/e" ||
 	fail "stat -p power -e: $rc $(cat "$tmp/e")"
 
+# pc4: branches to pc+4, decided from CR and CTR, both ways (totals only
+# and the exact path)
+pc4=$(dirname "$loop")/pc4
+for q in 1 0; do
+	env -i HVPMU_QUIET=$q "$hv" stat -p power -x, -o "$tmp/pc4.csv" -- "$pc4" 2> "$tmp/pc4.err" ||
+		fail "stat -p power pc4: $(cat "$tmp/pc4.err")"
+	want pc4.csv instructions:u 7006
+	want pc4.csv branch-instructions:u 4000
+	want pc4.csv taken-cond-branches:u 1999
+done
+
 [ -n "$gz" ] || { echo "ppc64: no minigzip given, the real program is skipped"; exit 0; }
 head -c 16384 "$text" > "$tmp/in"
 for r in a b; do

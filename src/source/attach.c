@@ -103,6 +103,8 @@ struct avcpu {
 	uint64_t sealed;       /* head at the last ticket */
 	int known;             /* its host thread has said which it is (self) */
 	int reached;           /* the block entered last reached its last instruction */
+	unsigned reg_out;      /* the pending conditional CTI's outcome from its registers, 2 |
+				  taken (acond_exec), for the next R_TB (R_TB_REG), or 0 */
 	uint64_t head;         /* records written */
 	uint64_t tail;         /* the consumer's position, as last seen */
 };
@@ -446,14 +448,15 @@ static __attribute__((noinline)) void tb_exec_cnt_slow(unsigned int vcpu_index, 
 	if (a->grant && (b >= a->grant || a->gcyc >= a->grant_cyc)) {
 		/* past the grant: the strand syncs at this entry, its counts first */
 		counts_send((unsigned)i);
-		put((unsigned)i, R_TB_W0(ti->id, prev_reached(a)) | R_TB_SYNC, a->gcyc);
+		put((unsigned)i, R_TB_W0(ti->id, prev_reached(a)) | R_TB_SYNC | R_TB_REG_BITS(a->reg_out), a->gcyc);
 		grant_drop((unsigned)i);
 		publish_ring((unsigned)i, 1); /* for the next grant */
 		crossed = 1;
 	} else {
 		fast_close((unsigned)i);
-		put((unsigned)i, R_TB_W0(ti->id, prev_reached(a)), a->gcyc);
+		put((unsigned)i, R_TB_W0(ti->id, prev_reached(a)) | R_TB_REG_BITS(a->reg_out), a->gcyc);
 	}
+	a->reg_out = 0;
 	a->gbound = b;
 	a->rec_bound = b;
 	a->cprev = ti;
@@ -540,8 +543,54 @@ static void tb_exec(unsigned int vcpu_index, void *udata)
 			A.v[i].known = 1;
 		}
 		fast_close((unsigned)i);
-		put((unsigned)i, R_TB_W0((uintptr_t)udata, prev_reached(&A.v[i])), 0);
+		put((unsigned)i, R_TB_W0((uintptr_t)udata, prev_reached(&A.v[i])) | R_TB_REG_BITS(A.v[i].reg_out), 0);
+		A.v[i].reg_out = 0;
 	}
+}
+
+/* A conditional CTI the service cannot decide from the next block's
+ * address (feed_cond_needs_regs()): its outcome, read from its registers
+ * before it runs, goes with the next R_TB (R_TB_REG). */
+static void acond_exec(unsigned int vcpu_index, void *udata)
+{
+	int t;
+
+	if (vcpu_index < REMOTE_RINGS && (t = qg_cond_read(A.isa, udata)) >= 0)
+		A.v[vcpu_index].reg_out = 2u | (unsigned)t;
+}
+
+/* The conditional CTI of a block of n words at vaddr (words), if the
+ * service will want it from the registers: registers its callback; 1 if
+ * so (its entries then go to the slow path, which records them). */
+static int acond_register(struct qemu_plugin_tb *tb, const uint32_t *words, size_t n, uint64_t vaddr)
+{
+	struct hvpmu_insn d;
+	struct qg_cond *c;
+	size_t k = n;
+	int found = 0;
+
+	for (size_t j = 0; j < n; j++) {
+		uint64_t pc = vaddr + j * (uint64_t)A.isa->insn_bytes;
+
+		if (A.isa->decode(words[j], pc, &d) & (HVPMU_IC_CTI_COND | HVPMU_IC_CTI_ALWAYS)) {
+			k = j;
+			found = (d.flags & HVPMU_IC_CTI_COND) && d.has_target;
+		}
+	}
+	if (!found)
+		return 0;
+	A.isa->decode(words[k], vaddr + k * (uint64_t)A.isa->insn_bytes, &d);
+	if (d.annul || !feed_cond_needs_regs(A.isa, d.target,
+					     vaddr + (k + 1u + A.isa->delay_slot) * (uint64_t)A.isa->insn_bytes,
+					     (uint32_t)k, (uint32_t)n, words[n - 1]) ||
+	    !(c = malloc(sizeof *c)))
+		return 0;
+	if (qg_cond_make(A.isa, words[k], c)) {
+		free(c);
+		return 0;
+	}
+	qemu_plugin_register_vcpu_insn_exec_cb(qemu_plugin_tb_get_insn(tb, k), acond_exec, QEMU_PLUGIN_CB_R_REGS, c);
+	return 1;
 }
 
 static void last_exec(unsigned int vcpu_index, void *udata)
@@ -661,6 +710,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 				g->slow = 1;
 		}
 	}
+	if (acond_register(tb, &ar->words[ar->nwords], n, ar->block[idx].vaddr) && g)
+		g->slow = 1; /* the service decides it, with the outcome the next R_TB carries */
 	ar->nwords += (uint32_t)n;
 	atomic_store_explicit(&ar->nblocks, idx + 1, memory_order_release);
 	if (g)
@@ -698,6 +749,7 @@ static void reset_done(qemu_plugin_id_t id)
 static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 {
 	(void)id;
+	qg_regs_init(); /* conditional CTIs the service cannot decide (acond_register) */
 	if (A.dead)
 		return;
 	if (vcpu_index >= REMOTE_RINGS) {

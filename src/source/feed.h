@@ -434,6 +434,23 @@ static inline struct feed_cti feed_cti_facts(const struct hvpmu_isa *isa, const 
 	return c;
 }
 
+/*
+ * Whether a conditional CTI with a static target, not annulling, at index
+ * k of a block of n words is one the next block's address cannot decide
+ * at once (docs/branch-prediction.md "Outcomes"): its target is where it
+ * falls through, or it ends the block with its delay slot still to come
+ * (the slot's block, which may hold the next CTI, comes between), or its
+ * delay slot, last in the block (`last_word`), may trap and run again as
+ * a block of its own.  Its registers decide it instead, where QEMU lists
+ * them (the QEMU source and the service alike).
+ */
+static inline int feed_cond_needs_regs(const struct hvpmu_isa *isa, uint64_t target, uint64_t fall, uint32_t k,
+				       uint32_t n, uint32_t last_word)
+{
+	return target == fall || (isa->delay_slot && k + 1 == n) ||
+	       (isa->delay_slot && isa->restarts && k + 2 == n && isa->restarts(last_word));
+}
+
 /* Delay slot of the pending CTI: a block starting there leaves it pending. */
 static inline uint64_t pend_ds(const struct vcpu *v)
 {

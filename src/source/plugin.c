@@ -371,25 +371,17 @@ static void tb_exec_b(unsigned int vcpu_index, void *udata)
  * block entry's record, when its records wait (batches, model thread).
  */
 struct cond_insn {
-	uint32_t word;
+	struct qg_cond c;
 	int quiet;             /* translated for totals only with taken branches: count into P.qtaken */
-	int nregs;
-	struct qemu_plugin_register *reg[HVPMU_ISA_COND_REGS];
 };
 
 static void cond_exec(unsigned int vcpu_index, void *udata)
 {
 	const struct cond_insn *c = udata;
 	struct vcpu *v = vcpu_of(vcpu_index);
-	uint64_t vals[HVPMU_ISA_COND_REGS] = { 0 };
 	int t;
 
-	if (!v)
-		return;
-	for (int i = 0; i < c->nregs; i++)
-		if (qg_reg_read(c->reg[i], P.isa->big_endian, &vals[i]))
-			return;
-	if ((t = P.isa->cond_taken(c->word, vals)) < 0)
+	if (!v || (t = qg_cond_read(P.isa, &c->c)) < 0)
 		return;
 	if (c->quiet) {
 		P.qtaken += (uint64_t)(t == 1 && vcpu_index == 0);
@@ -408,11 +400,8 @@ static void cond_exec(unsigned int vcpu_index, void *udata)
  * slot, last in the block, may trap and run again as a block of its own. */
 static int cond_needs_regs(const struct tb_info *ti, const uint32_t *words)
 {
-	uint32_t n = ti->blk.n;
-
-	return ti->cti_target == ti->cti_fall ||
-	       (P.isa->delay_slot && (uint32_t)ti->blk.cond_cti + 1 == n) ||
-	       (P.isa->delay_slot && P.isa->restarts && (uint32_t)ti->blk.cond_cti + 2 == n && P.isa->restarts(words[n - 1]));
+	return feed_cond_needs_regs(P.isa, ti->cti_target, ti->cti_fall, (uint32_t)ti->blk.cond_cti, ti->blk.n,
+				    words[ti->blk.n - 1]);
 }
 
 /* Block ti's CTI is decided from registers when cond_needs_regs() and
@@ -422,19 +411,13 @@ static int cond_needs_regs(const struct tb_info *ti, const uint32_t *words)
  * edge for the qexp slot. */
 static struct cond_insn *cond_insn_for(const struct tb_info *ti, const uint32_t *words, int quiet)
 {
-	const char *names[HVPMU_ISA_COND_REGS];
 	struct cond_insn c = { .quiet = quiet }, *out;
 	int to_reg = quiet && ti->blk.cond_cti < 0 && ti->blk.cti >= 0;
 
 	if (!(ti->cti_flags & HVPMU_IC_CTI_COND) || ti->cti_annul || (ti->blk.cond_cti < 0 && !to_reg) ||
-	    (!to_reg && !cond_needs_regs(ti, words)) || !P.isa->cond_regs)
+	    (!to_reg && !cond_needs_regs(ti, words)) ||
+	    qg_cond_make(P.isa, words[to_reg ? ti->blk.cti : ti->blk.cond_cti], &c.c))
 		return NULL;
-	c.word = words[to_reg ? ti->blk.cti : ti->blk.cond_cti];
-	if ((c.nregs = P.isa->cond_regs(c.word, names)) < 0 || c.nregs > HVPMU_ISA_COND_REGS)
-		return NULL;
-	for (int i = 0; i < c.nregs; i++)
-		if (!(c.reg[i] = qg_reg(names[i])))
-			return NULL;
 	if ((out = malloc(sizeof *out))) /* (kept to the end, as the block's tb_info) */
 		*out = c;
 	return out;

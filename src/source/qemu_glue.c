@@ -325,3 +325,27 @@ int qg_reg_read(struct qemu_plugin_register *reg, int big_endian, uint64_t *val)
 		*val |= (uint64_t)buf->data[i] << (8 * (big_endian ? n - 1 - i : i));
 	return 0;
 }
+
+int qg_cond_make(const struct hvpmu_isa *isa, uint32_t word, struct qg_cond *c)
+{
+	const char *names[HVPMU_ISA_COND_REGS];
+
+	if (!isa->cond_regs || !isa->cond_taken || (c->nregs = isa->cond_regs(word, names)) < 0 ||
+	    c->nregs > HVPMU_ISA_COND_REGS)
+		return -1;
+	c->word = word;
+	for (int i = 0; i < c->nregs; i++)
+		if (!(c->reg[i] = qg_reg(names[i])))
+			return -1;
+	return 0;
+}
+
+int qg_cond_read(const struct hvpmu_isa *isa, const struct qg_cond *c)
+{
+	uint64_t vals[HVPMU_ISA_COND_REGS] = { 0 };
+
+	for (int i = 0; i < c->nregs; i++)
+		if (qg_reg_read(c->reg[i], isa->big_endian, &vals[i]))
+			return -1;
+	return isa->cond_taken(c->word, vals);
+}

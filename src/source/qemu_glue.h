@@ -106,6 +106,21 @@ void qg_regs_init(void);
 struct qemu_plugin_register *qg_reg(const char *name);
 int qg_reg_read(struct qemu_plugin_register *reg, int big_endian, uint64_t *val);
 
+/*
+ * A conditional CTI decided from the registers it tests (hvpmu_isa
+ * cond_regs / cond_taken).  qg_cond_make: the handles for the CTI `word`
+ * into *c; 0, or -1 when it is not such a CTI or QEMU lacks a register.
+ * qg_cond_read: from a QEMU_PLUGIN_CB_R_REGS callback on that CTI, 1
+ * (taken) or 0 as the registers are before it runs, or -1.
+ */
+struct qg_cond {
+	uint32_t word;
+	int nregs;
+	struct qemu_plugin_register *reg[HVPMU_ISA_COND_REGS];
+};
+int qg_cond_make(const struct hvpmu_isa *isa, uint32_t word, struct qg_cond *c);
+int qg_cond_read(const struct hvpmu_isa *isa, const struct qg_cond *c);
+
 /* The QEMU that loaded the plugin runs the plugin API version hvpmu was
  * built for and the ISA's user-mode target: 0, or -1 after one line on
  * stderr (src/source/plugin.c; for the in-process and attached sources). */

@@ -575,6 +575,17 @@ static struct rblock *block_of(struct rproc *p, uint64_t id)
 		return NULL;
 	feed_block_own(rb->ti); /* freed with the image (blocks_free) */
 	feed_finish_tb(rb->ti);
+	{ /* a conditional CTI the addresses cannot decide: the guest reads its
+	   * registers and sends the outcome with the next R_TB (R_TB_REG) */
+		struct tb_info *ti = rb->ti;
+
+		if ((ti->cti_flags & HVPMU_IC_CTI_COND) && !ti->cti_annul && ti->blk.cond_cti >= 0 &&
+		    feed_cond_needs_regs(P.isa, ti->cti_target, ti->cti_fall, (uint32_t)ti->blk.cond_cti, b.n,
+					 words[b.n - 1])) {
+			ti->reg_cond = 1;
+			ti->slow_next = 1; /* resolve_pending() decides it, on the slow path */
+		}
+	}
 	if (mi) {
 		rb->mi = malloc(b.n * sizeof *rb->mi);
 		rb->pf = malloc(b.n * sizeof *rb->pf);
@@ -738,6 +749,8 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 				p->gcyc[i] = e.w1;
 			if (!v)
 				break;
+			if (R_TB_REG(e.w0)) /* the pending CTI's outcome from its registers */
+				v->reg_taken = (uint8_t)R_TB_REG(e.w0);
 			if (e.w0 & R_TB_SYNC) { /* past a grant: the syncs left out catch up here */
 				v->reached_last = (int)R_TB_REACHED(e.w0);
 				feed_block_entry_sync(v, b->ti);

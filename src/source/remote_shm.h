@@ -42,7 +42,8 @@
 
 /*
  * Records.  w0's low 3 bits are the kind:
- *   R_TB   block entry: w0 = id << 8 | sync << 4 | reached << 3; `reached`:
+ *   R_TB   block entry: w0 = id << 8 | reg << 5 | sync << 4 | reached << 3;
+ *          `reg`: R_TB_REG below; `reached`:
  *          the block entered before on this vCPU reached its last
  *          instruction; with REMOTE_F_COUNTS, w1 = the thread's cycle
  *          count (struct remote_ring) after this entry, and `sync`: the
@@ -96,6 +97,10 @@ enum { C_NOP = 0, C_START = 1, C_EXIT = 2, C_SYSCALL = 3, C_SYSRET = 4, C_END = 
 #define R_TB_SYNC (UINT64_C(1) << 4)
 #define R_TB_ID(w0) ((w0) >> 8)
 #define R_TB_REACHED(w0) ((unsigned)(((w0) >> 3) & 1u))
+/* bits 5-6 of an R_TB: the pending conditional CTI's outcome as the guest
+ * read it from its registers, 2 | taken, or 0 (none: the addresses decide) */
+#define R_TB_REG(w0) ((unsigned)(((w0) >> 5) & 3u))
+#define R_TB_REG_BITS(reg) ((uint64_t)((reg) & 3u) << 5)
 #define R_CNT_W0(id) ((uint64_t)(id) << 8 | R_CNT)
 #define R_CNT_ID(w0) ((w0) >> 8)
 #define R_FAST_W0(id) ((uint64_t)(id) << 16 | R_CTL_W0(C_FAST, 0))

@@ -30,7 +30,10 @@
 #   VALUE,UNIT,EVENT,RUNTIME,PCNT_RUNNING,METRIC_VALUE,METRIC_UNIT
 # and lines that are empty or start with `#` are skipped.
 #
-# Optional environment: HVPMU_MICRO_EVENTS_PER_RUN=N (N > 0) splits the
+# Optional environment: HVPMU_MICRO_STAT_OPTS, options every hvpmu stat
+# run gets (-f: the program attached to a service of its own, whose
+# remote source counts it; docs/service.md).
+# HVPMU_MICRO_EVENTS_PER_RUN=N (N > 0) splits the
 # event list into runs of at most N events each (e.g. 4, the number of T4
 # PICs), for a CLI that would otherwise multiplex.  Default: one run.
 
@@ -78,7 +81,8 @@ expected_param() {
 run_stat() {
 	local out=$1 events=$2 rc=0
 	shift 2
-	env -i "$HVPMU" stat -x, -o "$out" "$@" -e "$events" -- "$PROG" || rc=$?
+	# shellcheck disable=SC2086 # HVPMU_MICRO_STAT_OPTS: words of options
+	env -i "$HVPMU" stat -x, -o "$out" ${HVPMU_MICRO_STAT_OPTS:-} "$@" -e "$events" -- "$PROG" || rc=$?
 	[ "$rc" -eq 0 ] || fail "hvpmu stat exited with status $rc (events $events)"
 	[ -f "$out" ] || fail "hvpmu stat wrote no output file (events $events)"
 }

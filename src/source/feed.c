@@ -98,9 +98,7 @@ void feed_quiet_rearm(struct vcpu *v)
 		return;
 	}
 	if (!ok || r < P.qwrap) {
-		P.quiet = 0;
-		feed_quiet_limit(UINT64_MAX);
-		P.qswitch = 1;
+		feed_quiet_leave();
 		P.q_reset();
 		return;
 	}

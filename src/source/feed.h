@@ -322,6 +322,17 @@ static inline void feed_quiet_limit(uint64_t lim)
 	}
 }
 
+/* Totals only: leave the mode (under the lock; P.quiet set, no switch
+ * asked for yet): the exact path's own syncs again, and every block is to
+ * be translated anew (P.q_reset(), by the caller). */
+static inline void feed_quiet_leave(void)
+{
+	P.quiet = 0;
+	feed_quiet_limit(UINT64_MAX);
+	P.qswitch = 1;
+}
+
+
 static inline void lock(void) { pthread_mutex_lock(&P.lock); }
 static inline void unlock(void) { pthread_mutex_unlock(&P.lock); }
 

@@ -259,6 +259,32 @@ static void quiet_reset(void)
 	qemu_plugin_reset(P.id, reset_done);
 }
 
+/* Leave totals only (under the lock), for good if `for_good` (then
+ * feed_quiet_rearm() brings it back no more); 1 if the caller is to
+ * re-translate (quiet_reset(), outside the lock), 0 if the mode is off or
+ * a re-translation is asked for already. */
+static int quiet_leave_locked(int for_good)
+{
+	if (for_good)
+		P.qeligible = 0;
+	if (!P.quiet || P.qswitch)
+		return 0;
+	feed_quiet_leave();
+	return 1;
+}
+
+/* Totals only cannot start (vCPU 0's start, before any translation):
+ * every count, taken CTIs included, on the exact path. */
+static void quiet_never(void)
+{
+	P.qeligible = P.quiet = P.qclass = 0;
+	feed_quiet_limit(UINT64_MAX);
+	if (P.qtk) {
+		P.qtk = 0;
+		P.need_taken = 1;
+	}
+}
+
 static void mem_exec(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
 {
 	struct vcpu *v = vcpu_of(vcpu_index);
@@ -538,7 +564,6 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 					   P.need_memory || P.need_branches ? tb_exec_st : tb_exec_insn;
 	enum feed_qkind qk = FEED_Q_NONE;
 	int give_up = 0;
-	uint32_t execs;
 	qemu_plugin_vcpu_udata_cb_t pf_cb = off ? pf_exec_off : P.batch ? pf_exec_b : pf_exec;
 	qemu_plugin_vcpu_mem_cb_t mem_cb = off ? mem_exec_off : P.batch ? mem_exec_b : P.mt ? mem_exec : mem_exec_st;
 
@@ -559,21 +584,24 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		unlock();
 		return;
 	}
-	if (!P.mt && P.slot_new(&ti->slot)) {
+	if (P.qclass && !P.mt && !off && !P.batch) {
+		for (size_t i = 0; i < n; i++)
+			ti->qcycles += (uint32_t)hvpmu_insn_cycles(&P.rule, ti->flags[i]);
+		qk = quiet_kind(ti, words, qemu_plugin_tb_get_insn(tb, 0));
+		/* a quiet or check block's counter is in the chunks a sync scans */
+		if (qk != FEED_Q_FULL && feed_quiet_counter(ti, &ti->slot))
+			qk = FEED_Q_FULL; /* out of memory for its counter */
+	}
+	if (!P.mt && (qk == FEED_Q_NONE || qk == FEED_Q_FULL) && P.slot_new(&ti->slot)) {
 		/* no counter for its end: it runs uncounted (as without memory) */
 		unlock();
 		fprintf(stderr, "hvpmu plugin: out of counter slots; a block at 0x%" PRIx64 " is not counted\n",
 			ti->blk.vaddr);
 		return;
 	}
-	execs = ti->slot;
-	ti->execs = feed_slot(ti->slot);
-	if (P.qclass && !P.mt && !off && !P.batch) {
-		for (size_t i = 0; i < n; i++)
-			ti->qcycles += (uint32_t)hvpmu_insn_cycles(&P.rule, ti->flags[i]);
-		qk = quiet_kind(ti, words, qemu_plugin_tb_get_insn(tb, 0));
-		if (qk != FEED_Q_FULL && feed_quiet_counter(ti, &execs))
-			qk = FEED_Q_FULL; /* out of memory for its counter */
+	if (!P.mt)
+		ti->execs = feed_slot(ti->slot);
+	if (qk != FEED_Q_NONE) {
 		if (qk == FEED_Q_QUIET)
 			P.qsum += ti->qcycles;
 		P.qblocks[qk]++;
@@ -597,7 +625,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, last_exec_mt, QEMU_PLUGIN_CB_NO_REGS, NULL);
 		else
 			qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
-									    qg_slot_entry(execs), 1);
+									    qg_slot_entry(ti->slot), 1);
 	}
 	/* a block the mode cannot count exactly: a branch-likely's slot in
 	 * its block (its callbacks fire even when it is annulled: the block
@@ -605,11 +633,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	 * registers to decide it.  The mode ends for good: QEMU stops this
 	 * vCPU at the next block boundary for the reset, so the block never
 	 * runs as translated here (qemu_plugin_reset, cpu_exit). */
-	if (qk != FEED_Q_NONE && (ti->slot_annul || (P.qtk && quiet_taken(tb, ti, words, qk))))
-		give_up = 1;
-	else if (qk != FEED_Q_NONE && P.qtk)
-		;
-	else if (ti->pends && ti->blk.cond_cti >= 0) {
+	if (qk != FEED_Q_NONE) {
+		give_up = ti->slot_annul || (P.qtk && quiet_taken(tb, ti, words, qk));
+	} else if (ti->pends && ti->blk.cond_cti >= 0) {
 		struct cond_insn *c = cond_insn_for(ti, words, 0);
 
 		if (c) {
@@ -621,15 +647,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	}
 	if (!off)
 		feed_finish_tb(ti);
-	if (give_up) {
-		P.qeligible = 0; /* (feed_quiet_rearm() brings it back no more) */
-		give_up = P.quiet && !P.qswitch;
-		if (give_up) {
-			P.quiet = 0;
-			feed_quiet_limit(UINT64_MAX);
-			P.qswitch = 1;
-		}
-	}
+	give_up = give_up && quiet_leave_locked(1);
 	unlock();
 	if (give_up)
 		quiet_reset();
@@ -879,12 +897,7 @@ static void quiet_code_changed(void)
 	int go;
 
 	lock();
-	go = P.quiet && !P.qswitch;
-	if (go) {
-		P.quiet = 0;
-		feed_quiet_limit(UINT64_MAX);
-		P.qswitch = 1;
-	}
+	go = quiet_leave_locked(0);
 	unlock();
 	if (go)
 		quiet_reset();
@@ -1035,11 +1048,8 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 		qg_regs_init(); /* conditional CTIs the addresses cannot decide (cond_insn_for) */
 	if (vcpu_index == 0 && P.qtk && !P.qcyc_made)
 		for (const char *const *r = P.isa->cond_reg_needs; r && *r; r++)
-			if (!qg_reg(*r)) { /* a CTI the mode could not count: taken on the exact path */
-				P.qtk = 0;
-				P.qeligible = P.quiet = P.qclass = 0;
-				P.qlimit = UINT64_MAX;
-				P.need_taken = 1;
+			if (!qg_reg(*r)) { /* a CTI the mode could not count */
+				quiet_never();
 				break;
 			}
 	if (vcpu_index == 0 && P.qeligible && !P.qcyc_made) {
@@ -1051,12 +1061,7 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 			P.qcyc_made = 1;
 			feed_quiet_limit(P.qlimit);
 		} else {
-			P.qeligible = P.quiet = P.qclass = 0;
-			feed_quiet_limit(UINT64_MAX);
-			if (P.qtk) { /* taken CTIs on the exact path */
-				P.qtk = 0;
-				P.need_taken = 1;
-			}
+			quiet_never();
 		}
 	}
 	if (P.off && vcpu_index > 0)

@@ -749,8 +749,10 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 				p->gcyc[i] = e.w1;
 			if (!v)
 				break;
-			if (R_TB_REG(e.w0)) /* the pending CTI's outcome from its registers */
-				v->reg_taken = (uint8_t)R_TB_REG(e.w0);
+			/* the pending CTI's outcome from its registers, or none: an
+			 * R_TB says it for the CTI pending before it, and only
+			 * 2 | taken means one (the guest is not trusted) */
+			v->reg_taken = (uint8_t)(R_TB_REG(e.w0) & 2u ? R_TB_REG(e.w0) : 0u);
 			if (e.w0 & R_TB_SYNC) { /* past a grant: the syncs left out catch up here */
 				v->reached_last = (int)R_TB_REACHED(e.w0);
 				feed_block_entry_sync(v, b->ti);

@@ -10,6 +10,11 @@
  * segment returned is non-empty and does not wrap, at most max of them,
  * each at or above the lowest executable p_vaddr plus the bias.
  *
+ * Seeds (tests/fuzz/corpus/fuzz_elf_code, written by hand with Python's
+ * struct: an ELF-64 header and three program headers each): dyn-be, a
+ * big-endian ET_DYN like a sparc64 PIE (text R E, data RWE, a PT_NOTE);
+ * exec-le, a little-endian ET_EXEC (R, R E, RW).
+ *
  * Build: tests/fuzz/CMakeLists.txt (-DHVPMU_FUZZ=ON, CC=clang).
  */
 #include <stddef.h>

@@ -33,23 +33,38 @@ void feed_expand_dirty(struct vcpu *v)
 	}
 	/* totals only: a quiet or check block is never on the dirty list
 	 * (no callback sees its end); its entries also go into the bound now
-	 * (a full block's went in at each entry) */
-	if (P.qclass && v == P.vcpu)
+	 * (a full block's went in at each entry); v's row of each counter
+	 * (a vCPU that is not live was expanded as its thread ended) */
+	if (P.qclass && v->live) {
 		for (uint32_t i = 0; i < P.nq; i++) {
 			struct feed_qchunk *c = P.qchunks[i / FEED_QCHUNK];
 			uint32_t k = i % FEED_QCHUNK;
-			uint64_t d = *feed_slot(c->slot[k]) - c->synced[k];
+			uint64_t d = *feed_slot_v(c->slot[k], v) - v->qsynced[i];
 
 			if (!d)
 				continue;
-			c->synced[k] += d;
+			v->qsynced[i] += d;
 			expand(v, c->ti[k], d);
 			v->act->bound += d * c->ti[k]->blk.n;
 		}
-	if (P.qclass && v == P.vcpu) {
-		v->act->taken_cond += P.qtaken;
-		P.qtaken = 0;
+		v->act->taken_cond += v->qtaken;
+		v->qtaken = 0;
 	}
+}
+
+/* Room in v->qsynced for every quiet counter of `nchunks` chunks (the
+ * new part 0: the counts of slots never run, or a fresh vCPU's row). */
+static int qsynced_grow(struct vcpu *v, uint32_t from, uint32_t nchunks)
+{
+	uint64_t *a;
+
+	if (from == nchunks)
+		return 0;
+	if (!(a = realloc(v->qsynced, (size_t)nchunks * FEED_QCHUNK * sizeof *a)))
+		return -1;
+	memset(a + (size_t)from * FEED_QCHUNK, 0, (size_t)(nchunks - from) * FEED_QCHUNK * sizeof *a);
+	v->qsynced = a;
+	return 0;
 }
 
 int feed_quiet_counter(struct tb_info *ti, uint32_t *slot)
@@ -62,12 +77,16 @@ int feed_quiet_counter(struct tb_info *ti, uint32_t *slot)
 		if (!a)
 			return -1;
 		P.qchunks = a;
+		/* every vCPU that has run (or runs) keeps a count per counter */
+		for (uint32_t i = 0; i < P.nvcpu; i++)
+			if ((P.vcpu[i].live || P.vcpu[i].qsynced) && qsynced_grow(&P.vcpu[i], c, c + 1))
+				return -1;
 		if (!(a[c] = calloc(1, sizeof **a)))
 			return -1;
 		P.nqchunks = c + 1;
 	}
-	/* a slot a re-translation freed serves again (its count and synced
-	 * agree: it was expanded as its blocks went); a new one is 0 */
+	/* a slot a re-translation freed serves again (each vCPU's row and its
+	 * qsynced agree: they were expanded as its blocks went); a new one is 0 */
 	if (k >= P.qchunks[c]->nslots) {
 		if (P.slot_new(&P.qchunks[c]->slot[k]))
 			return -1;
@@ -86,11 +105,20 @@ void feed_quiet_rearm(struct vcpu *v)
 
 	int ok;
 
-	if (!P.qeligible || v != P.vcpu || P.ended || P.mt || P.qswitch || (!P.quiet && P.qclass))
+	if (!P.qeligible || P.ended || P.qswitch || (!P.quiet && P.qclass))
 		return;
 	ok = hvpmu_machine_budget(P.m, v->strand, &insn_check, &cyc) == HVPMU_OK;
 	r = insn_check > act->bound ? insn_check - act->bound : 0;
-	if (!P.quiet) { /* out of the mode: back when every counter is past its wrap */
+	if (!P.quiet) { /* out of the mode: back when every counter of every strand run is past its wrap */
+		for (uint32_t i = 0; ok && r / 2 >= P.qwrap && i < P.nvcpu; i++) {
+			const struct vcpu *u = &P.vcpu[i];
+			uint64_t ui = 0, uc;
+
+			if (u == v || !u->live)
+				continue;
+			ok = hvpmu_machine_budget(P.m, u->strand, &ui, &uc) == HVPMU_OK;
+			r = ui > u->act->bound ? ui - u->act->bound : 0;
+		}
 		if (ok && r / 2 >= P.qwrap) {
 			P.qswitch = 2;
 			P.q_reset();
@@ -107,7 +135,7 @@ void feed_quiet_rearm(struct vcpu *v)
 	lim = r > UINT64_MAX / P.rule.insn_cycles ? UINT64_MAX : r * P.rule.insn_cycles;
 	if (cyc < lim)
 		lim = cyc;
-	feed_quiet_limit(feed_qcyc() > UINT64_MAX - lim ? UINT64_MAX : feed_qcyc() + lim);
+	feed_quiet_limit(v, feed_qcyc(v) > UINT64_MAX - lim ? UINT64_MAX : feed_qcyc(v) + lim);
 	/* the full blocks' exact path syncs only when P.qlimit says so */
 	act->next_check = UINT64_MAX;
 }
@@ -132,7 +160,7 @@ int feed_account_prev(struct vcpu *v, uint64_t vaddr)
 	} else {
 		/* the model thread is told by the record (REC_TB); here the
 		 * inline counter is read live */
-		reached = P.off ? v->reached_last : feed_execs(p) != v->mark_seen;
+		reached = P.off ? v->reached_last : feed_execs_v(v, p) != v->mark_seen;
 		v->reached_last = 0;
 		if (reached)
 			note_completed(v, p);
@@ -405,6 +433,9 @@ void feed_syscall_entry(struct vcpu *v, int64_t num, const uint64_t *args)
 		unlock();
 		return;
 	}
+	if (num == P.isa->sc.exit_group)
+		P.qeligible = 0; /* totals only: no vCPU's budget is set again (the others' qrem
+				    rows are theirs to write: feed_quiet_limit()) */
 	if (num == P.isa->sc.exit_group || num == P.isa->sc.exit)
 		for (uint32_t i = 0; i < P.nvcpu; i++)
 			if (P.vcpu[i].live && (&P.vcpu[i] == v ||
@@ -514,7 +545,7 @@ struct tb_info *feed_block_new(uint64_t vaddr, const uint32_t *words, uint32_t n
 	ti->blk.cls = ti->cls;
 	ti->bytes = n * P.isa->insn_bytes;
 	ti->last_pc = vaddr + (n - 1) * (uint64_t)P.isa->insn_bytes;
-	ti->mt = P.mt;
+	ti->mt = P.mt && !P.qclass; /* totals only: an inline counter per vCPU (its scoreboard row) */
 	ti->next_alloc = P.allocs;
 	P.allocs = ti;
 	if (P.need_memory)
@@ -561,9 +592,14 @@ int feed_vcpu_start(struct vcpu *v, uint32_t strand, uint32_t process)
 	/* QEMU gives a new thread the index of one that exited (the
 	 * highest free): its batch buffer serves again */
 	struct evrec *batch = v->batch;
+	uint64_t *qsynced = v->qsynced;
 
 	memset(v, 0, sizeof *v);
 	v->batch = batch;
+	v->qsynced = qsynced;
+	v->row = (uint32_t)(v - P.vcpu) * FEED_SLOT_CHUNK;
+	if (!v->qsynced && qsynced_grow(v, 0, P.nqchunks))
+		return -1;
 	if (P.need_memory && !v->batch && !(v->batch = malloc(BATCH_MAX * sizeof *v->batch)))
 		return -1;
 	v->live = 1;

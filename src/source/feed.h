@@ -113,8 +113,8 @@ enum feed_qkind {
  * side by side so that a sync can compare them all quickly. */
 #define FEED_QCHUNK 4096
 struct feed_qchunk {
-	uint32_t slot[FEED_QCHUNK]; /* counter slots (feed_slot()) */
-	uint64_t synced[FEED_QCHUNK];
+	uint32_t slot[FEED_QCHUNK]; /* counter slots (feed_slot()); each vCPU's count already
+				       expanded is its vcpu.qsynced[] at the same index */
 	struct tb_info *ti[FEED_QCHUNK];
 	uint32_t nslots;            /* slot[0..nslots) are made */
 };
@@ -170,7 +170,18 @@ struct vcpu {
 	uint64_t mark_seen;    /* prev->execs at prev's entry (inline marker) */
 	struct tb_info *dirty; /* blocks whose executions are not expanded yet */
 	int reached_last;      /* prev reached its last instruction (callback marker) */
-	uint64_t qcyc_at;      /* totals only: P.qcyc after prev's entry (it moved: quiet blocks ran since) */
+	uint32_t row;          /* its row of the counter slots: its index times FEED_SLOT_CHUNK */
+	/* totals only (docs/event-source.md "Totals only"), its own: the
+	 * qrem and qexp slots' row of this vCPU, and its syncs */
+	uint64_t qcyc_at;      /* feed_qcyc(v) after prev's entry (it moved: quiet blocks ran since) */
+	uint64_t qanchor_q, qanchor_r; /* the cycles of the blocks entered (upper bound, machine's
+				  rule) when its qrem row was last set, and the row then:
+				  feed_qcyc(v) is qanchor_q + (qanchor_r - qrem) */
+	uint64_t qlimit;       /* a check or full block entered with feed_qcyc(v) at or past it syncs */
+	uint64_t qtaken;       /* taken conditional CTIs not yet in act->taken_cond */
+	uint64_t *qsynced;     /* per quiet or check block counter (P.nq index): the count of its
+				  row already expanded (P.nqchunks * FEED_QCHUNK of them; kept
+				  when the thread ends: QEMU gives its index to a later one) */
 	int pend;              /* the previous block's CTI awaits its outcome */
 	uint8_t reg_taken;     /* the pending CTI's outcome from its registers: 2 | taken, 0 none
 				  (tb_info.reg_cond; resolve_pending() takes it) */
@@ -217,13 +228,9 @@ struct feed {
 	/* totals only (docs/event-source.md "Totals only"): blocks that cannot
 	 * be restarted inside get inline adds and no callback, or a callback
 	 * only where a run of them could close a loop */
-	int quiet;             /* vCPU 0 syncs when P.qcyc reaches P.qlimit (the budget) */
+	int quiet;             /* each vCPU syncs when feed_qcyc(v) reaches v->qlimit (the budget) */
 	int qclass;            /* blocks translated now are classed (enum feed_qkind), and such
-				  blocks may run: every sync of vCPU 0 expands them all */
-	uint64_t qanchor_q, qanchor_r; /* the cycles of the blocks entered (upper bound, machine's
-				  rule) when the qrem slot was last set, and the slot then:
-				  feed_qcyc() is qanchor_q + (qanchor_r - qrem) */
-	uint64_t qlimit;       /* a check or full block entered with qcyc at or past it syncs */
+				  blocks may run: every sync of a vCPU expands its row of them all */
 	uint64_t qsum, qcap;   /* the cycles of every quiet block translated, and their bound */
 	uint64_t qwrap;        /* FEED_QUIET_MIN_INSNS (tests: HVPMU_QUIET_WRAP) */
 	struct hvpmu_cycle_rule rule;
@@ -234,17 +241,16 @@ struct feed {
 	int qcyc_made;         /* qrem_slot is made (vCPU 0's start) */
 	/* totals only with taken branches (docs/event-source.md "Taken
 	 * branches without a callback"): a conditional CTI's block stores the
-	 * address that means "taken" into vCPU 0's qexp slot at its last
-	 * instruction; every block's first instruction has a conditional
-	 * callback that fires when the slot holds its own address (then
-	 * stores 0): qtaken counts those, and the CTIs decided from registers */
+	 * address that means "taken" into its vCPU's row of the qexp slot at
+	 * its last instruction; every block's first instruction has a
+	 * conditional callback that fires when the row holds its own address:
+	 * vcpu.qtaken counts those, and the CTIs decided from registers */
 	int qtk;               /* Br_taken is asked for: the mode counts taken CTIs so */
 	uint32_t qexp_slot;    /* counter slot: the address of the taken edge pending, or 0 */
-	uint32_t qrem_slot;    /* counter slot: qlimit - qcyc - 1, as the blocks run (an inline
-				  add of minus its cycles at each quiet or check block's first
-				  instruction): a check block's conditional callback fires once
-				  it is negative (>= 2^63) */
-	uint64_t qtaken;       /* taken conditional CTIs not yet in vCPU 0's act->taken_cond */
+	uint32_t qrem_slot;    /* counter slot, per vCPU: qlimit - qcyc - 1, as the blocks run (an
+				  inline add of minus its cycles at each quiet or check block's
+				  first instruction): a check block's conditional callback fires
+				  once its vCPU's row is negative (>= 2^63) */
 	int qentry_seen;       /* the first block was translated (qg_code_entry()) */
 	struct feed_qchunk **qchunks; /* the quiet and check blocks' counters, in chunks (the slots
 					 are used again once a re-translation has dropped their blocks) */
@@ -292,43 +298,52 @@ extern struct feed hvpmu_feed_state;
 
 /* Times t's last instruction started (vCPU 0's count of its slot). */
 static inline uint64_t feed_execs(const struct tb_info *t) { return *t->execs; }
-/* Totals only: vCPU 0's cycles of the blocks entered (upper bound, the
- * machine's rule): what the qrem slot went down by since it was set. */
-static inline uint64_t feed_qcyc(void)
+/* The same, v's count (its row of the slot). */
+static inline uint64_t feed_execs_v(const struct vcpu *v, const struct tb_info *t) { return t->execs[v->row]; }
+/* v's row of counter slot s. */
+static inline uint64_t *feed_slot_v(uint32_t s, const struct vcpu *v) { return feed_slot(s) + v->row; }
+/* Totals only: v's cycles of the blocks entered (upper bound, the
+ * machine's rule): what its qrem row went down by since it was set. */
+static inline uint64_t feed_qcyc(const struct vcpu *v)
 {
-	return P.qcyc_made ? P.qanchor_q + (P.qanchor_r - *feed_slot(P.qrem_slot)) : P.qanchor_q;
+	return P.qcyc_made ? v->qanchor_q + (v->qanchor_r - *feed_slot_v(P.qrem_slot, v)) : v->qanchor_q;
 }
 
-/* Totals only: a full block's cycles (its callback's). */
-static inline void feed_qcyc_add(uint64_t cycles)
+/* Totals only: a full block's cycles (its callback's, in v's own thread). */
+static inline void feed_qcyc_add(const struct vcpu *v, uint64_t cycles)
 {
-	*feed_slot(P.qrem_slot) -= cycles;
+	*feed_slot_v(P.qrem_slot, v) -= cycles;
 }
 
-/* Totals only: the next sync when the cycles reach lim (UINT64_MAX: none,
- * 0: at once); the qrem slot follows (it exists once qcyc_made). */
+/* Totals only: v's next sync when its cycles reach lim (UINT64_MAX: none,
+ * 0: at once); its qrem row follows (once qcyc_made).  Only where v's
+ * inline operations cannot run meanwhile: in v's own thread, or with
+ * every vCPU stopped (a concurrent inline add would undo the store). */
 #define FEED_QREM_NEVER (UINT64_C(1) << 62)
-static inline void feed_quiet_limit(uint64_t lim)
+static inline void feed_quiet_limit(struct vcpu *v, uint64_t lim)
 {
-	P.qlimit = lim;
+	v->qlimit = lim;
 	if (P.qcyc_made) {
-		uint64_t q = feed_qcyc(), r;
+		uint64_t q = feed_qcyc(v), r;
 
 		r = lim == UINT64_MAX ? FEED_QREM_NEVER
 				      : lim > q ? (lim - q - 1 < FEED_QREM_NEVER ? lim - q - 1 : FEED_QREM_NEVER) : UINT64_MAX;
-		*feed_slot(P.qrem_slot) = r;
-		P.qanchor_q = q;
-		P.qanchor_r = r;
+		*feed_slot_v(P.qrem_slot, v) = r;
+		v->qanchor_q = q;
+		v->qanchor_r = r;
 	}
 }
 
 /* Totals only: leave the mode (under the lock; P.quiet set, no switch
  * asked for yet): the exact path's own syncs again, and every block is to
- * be translated anew (P.q_reset(), by the caller). */
+ * be translated anew (P.q_reset(), by the caller).  No vCPU syncs for
+ * the budget any more; their qrem rows are set again once every vCPU
+ * has stopped for the re-translation (the plugin's reset_done). */
 static inline void feed_quiet_leave(void)
 {
 	P.quiet = 0;
-	feed_quiet_limit(UINT64_MAX);
+	for (uint32_t i = 0; i < P.nvcpu; i++)
+		P.vcpu[i].qlimit = UINT64_MAX;
 	P.qswitch = 1;
 }
 
@@ -346,12 +361,13 @@ int feed_quiet_counter(struct tb_info *ti, uint32_t *slot);
 /* QEMU moved its scoreboards (feed_slot_row changed): every block's
  * execs pointer follows (under the lock). */
 void feed_slots_moved(void);
-/* Totals only: after a sync of vCPU 0 with all of its instructions, the
- * point (P.qlimit) at which it syncs next, from hvpmu_machine_budget();
- * leaves the mode (P.q_reset) when a counter could wrap within P.qwrap
- * instructions or the machine's time is not a function of the classes,
- * and, out of it with one guest thread, comes back once every counter is
- * twice that far from a wrap (past the wrap).  Nothing otherwise. */
+/* Totals only: after a sync of v with all of its instructions (in v's
+ * own thread), the point (v->qlimit) at which it syncs next, from
+ * hvpmu_machine_budget() for its strand; leaves the mode (P.q_reset) when
+ * a counter could wrap within P.qwrap instructions or the machine's time
+ * is not a function of the classes, and, out of it, comes back once every
+ * counter of every live vCPU's strand is twice that far from a wrap (past
+ * the wrap).  Nothing otherwise. */
 void feed_quiet_rearm(struct vcpu *v);
 int feed_account_prev(struct vcpu *v, uint64_t vaddr);
 void feed_sync_vcpu(struct vcpu *v, const struct tb_info *last, const struct tb_info *next);
@@ -542,10 +558,16 @@ static inline void add_prefix(struct vcpu *v, const struct tb_info *p, uint64_t 
 		v->act->icount[p->cls[i]]++;
 }
 
-/* Block p ran to its last instruction: its execution is expanded lazily
- * (feed_expand_dirty); the model thread counts it itself (oexecs). */
+/* Block p ran to its last instruction: vCPU 0's execution is expanded
+ * lazily (feed_expand_dirty; a block's synced_execs is vCPU 0's); the model
+ * thread counts it itself (oexecs); another vCPU's (totals only with
+ * several threads: a full block with an inline counter) is counted now. */
 static inline void note_completed(struct vcpu *v, struct tb_info *p)
 {
+	if (__builtin_expect(v != P.vcpu, 0)) {
+		add_whole(v, p);
+		return;
+	}
 	p->oexecs += (uint64_t)P.off;
 	if (!p->dirty) {
 		p->dirty = 1;
@@ -559,7 +581,7 @@ static inline void note_entered(struct vcpu *v, struct tb_info *ti)
 {
 	if (!P.off && !ti->mt) /* the guest thread's view of the inline counter (a marker
 				   callback's block has none: reached_last says) */
-		v->mark_seen = feed_execs(ti);
+		v->mark_seen = feed_execs_v(v, ti);
 	v->prev = ti;
 }
 

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The QEMU event source of layer 1 (hvpmu/qemu_source.h): a TCG plugin
- * for QEMU 7.2 user mode (plugin API v1) that reports a program's activity
- * to a machine (hvpmu/machine.h) and does nothing else.  The session host
- * (src/supervisor/session_qemu.c) builds the run and starts it; the
- * machine's ISA (hvpmu/isa.h) decodes each translated instruction once
- * into a class, and the plugin keeps, per translation block, the
- * histogram of its classes.  Per executed block it costs one inline add
- * (the block's own completion counter, at its last instruction) and one
- * exec callback at block entry, which:
+ * for QEMU 10 user mode (plugin API v4, src/source/qemu_glue.h) that
+ * reports a program's activity to a machine (hvpmu/machine.h) and does
+ * nothing else.  The session host (src/supervisor/session_qemu.c) builds
+ * the run and starts it; the machine's ISA (hvpmu/isa.h) decodes each
+ * translated instruction once into a class, and the plugin keeps, per
+ * translation block, the histogram of its classes.  On the exact path,
+ * per executed block it costs one inline add (the block's own completion
+ * counter, a scoreboard slot, at its last instruction) and one exec
+ * callback at block entry, which:
  *   - accounts the previous block: all of it if it reached its last
  *     instruction (its completion counter moved; whole executions are
  *     expanded into class counts lazily, before the machine syncs) -- minus
@@ -18,18 +19,20 @@
  *     before that one.  Counts are exact per retired instruction
  *     (docs/event-source.md);
  *   - resolves the previous block's conditional branch (taken iff this
- *     block starts at its target; docs/branch-prediction.md "Outcomes");
+ *     block starts at its target, or from its registers where the
+ *     addresses cannot tell; docs/branch-prediction.md "Outcomes");
  *   - keeps the upper bound the machine model uses to sync exactly when a
  *     counter could wrap or the OS tick is due (hvpmu/machine.h).
+ * A run that shows only its totals gives most blocks no callback at all
+ * (docs/event-source.md "Totals only"), with any number of threads.
  * What it reports beyond retired instructions follows the machine's
  * features (taken outcomes, branch outcomes, memory references).  The
  * guest OS's events -- a thread starts or ends, a system call enters and
  * returns, the program ends -- go to the machine (hvpmu_machine_os_event)
  * after the strand's activity is accounted.  Guest threads (vCPUs) map to
  * strands by the description's placement.  With more than one guest thread
- * the plugin re-translates with a per-vCPU marker callback instead of the
- * inline marker (API v1 inline adds cannot target per-vCPU slots;
- * anchors.md §1.5).
+ * the exact path re-translates with a per-vCPU marker callback instead of
+ * the inline counter (its fast paths and batches read vCPU 0's row).
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -145,12 +148,12 @@ slow:
  */
 static long host_page; /* the host's page size */
 
-/* vCPU 0's block entered last was a full one, and blocks without a full
- * callback ran since (the cycle slot, feed_qcyc(), moved): its successor is unknown, so it was
+/* v's block entered last was a full one, and blocks without a full
+ * callback ran since (its cycle row, feed_qcyc(v), moved): its successor is unknown, so it was
  * not restarted (feed_account_prev() with no address). */
 static inline void quiet_stale(struct vcpu *v)
 {
-	if (v->prev && feed_qcyc() != v->qcyc_at)
+	if (v->prev && feed_qcyc(v) != v->qcyc_at)
 		feed_account_prev(v, 0);
 }
 
@@ -158,17 +161,18 @@ static __attribute__((noinline)) void quiet_due(struct vcpu *v, struct tb_info *
 {
 	lock();
 	P.qsyncs++;
-	feed_sync_vcpu(v, NULL, ti); /* every block expanded, then the next P.qlimit */
+	feed_sync_vcpu(v, NULL, ti); /* every block expanded, then the next v->qlimit */
 	unlock();
 }
 
 /* A check block (one a run of quiet blocks may loop through): the
- * blocks entered since the last sync may have reached the budget. */
+ * blocks the vCPU entered since its last sync may have reached its budget
+ * (the conditional callback fires once its qrem row is negative). */
 static void tb_exec_qchk(unsigned int vcpu_index, void *udata)
 {
-	struct vcpu *v = P.vcpu;
+	struct vcpu *v = vcpu_of(vcpu_index);
 
-	if (__builtin_expect(feed_qcyc() < P.qlimit, 1) || vcpu_index != 0 || !v->live || !P.quiet)
+	if (!v || __builtin_expect(feed_qcyc(v) < v->qlimit, 1) || !P.quiet)
 		return;
 	/* the full block entered last is not restarted by this one, which
 	 * restarts nothing (quiet_kind) */
@@ -177,36 +181,42 @@ static void tb_exec_qchk(unsigned int vcpu_index, void *udata)
 }
 
 /* A full block (it may be restarted inside): the exact per-block path,
- * its cycles into the cycle slot (feed_qcyc()), and the sync if the budget is reached. */
+ * its cycles into the vCPU's cycle row (feed_qcyc()), and the sync if its
+ * budget is reached.  Every vCPU's counters are its own rows; another
+ * thread's model work takes the lock as the exact path does (tb_exec). */
 static void tb_exec_qfull(unsigned int vcpu_index, void *udata)
 {
 	struct tb_info *ti = udata;
-	struct vcpu *v = P.vcpu;
-	uint64_t q = feed_qcyc();
+	struct vcpu *v = vcpu_of(vcpu_index);
+	uint64_t q;
 
-	if (vcpu_index != 0 || !v->live) {
-		tb_exec_st(vcpu_index, udata);
+	if (!v)
 		return;
-	}
-	if (P.quiet && v->prev && q != v->qcyc_at) {
+	q = feed_qcyc(v);
+	if (P.quiet && v->prev && q != v->qcyc_at && !v->prev->mt) {
 		/* quiet_stale() and feed_block_entry() as they go here: the
-		 * block entered last reached its end iff its counter moved;
+		 * block entered last reached its end iff its counter moved (a
+		 * block from before the mode with a marker instead goes the
+		 * long way);
 		 * without branch or memory model nothing is pending, and only
-		 * P.qlimit syncs */
+		 * v->qlimit syncs */
 		struct tb_info *p = v->prev;
 
-		if (feed_execs(p) != v->mark_seen)
+		if (feed_execs_v(v, p) != v->mark_seen)
 			note_completed(v, p);
 		v->act->bound += ti->blk.n;
-		v->mark_seen = feed_execs(ti);
+		v->mark_seen = feed_execs_v(v, ti);
 		v->prev = ti;
 	} else {
 		quiet_stale(v);
-		tb_exec_st(0, udata);
+		if (v == P.vcpu)
+			tb_exec_st(0, udata);
+		else
+			tb_exec(vcpu_index, udata);
 	}
-	feed_qcyc_add(ti->qcycles);
-	v->qcyc_at = feed_qcyc();
-	if (__builtin_expect(q >= P.qlimit, 0) && P.quiet)
+	feed_qcyc_add(v, ti->qcycles);
+	v->qcyc_at = feed_qcyc(v);
+	if (__builtin_expect(q >= v->qlimit, 0) && P.quiet)
 		quiet_due(v, ti);
 }
 
@@ -278,7 +288,7 @@ static int quiet_leave_locked(int for_good)
 static void quiet_never(void)
 {
 	P.qeligible = P.quiet = P.qclass = 0;
-	feed_quiet_limit(UINT64_MAX);
+	feed_quiet_limit(&P.vcpu[0], UINT64_MAX);
 	if (P.qtk) {
 		P.qtk = 0;
 		P.need_taken = 1;
@@ -398,7 +408,7 @@ static void tb_exec_b(unsigned int vcpu_index, void *udata)
  */
 struct cond_insn {
 	struct qg_cond c;
-	int quiet;             /* translated for totals only with taken branches: count into P.qtaken */
+	int quiet;             /* translated for totals only with taken branches: count into vcpu.qtaken */
 };
 
 static void cond_exec(unsigned int vcpu_index, void *udata)
@@ -410,7 +420,7 @@ static void cond_exec(unsigned int vcpu_index, void *udata)
 	if (!v || (t = qg_cond_read(P.isa, &c->c)) < 0)
 		return;
 	if (c->quiet) {
-		P.qtaken += (uint64_t)(t == 1 && vcpu_index == 0);
+		v->qtaken += (uint64_t)(t == 1);
 		return;
 	}
 	if (P.batch || P.off)
@@ -496,8 +506,11 @@ static void ring_put_ctl(unsigned op, uint64_t arg);
  * block before left in the qexp slot is that block's CTI taken. */
 static void qtk_exec(unsigned int vcpu_index, void *udata)
 {
+	struct vcpu *v = vcpu_of(vcpu_index);
+
 	(void)udata;
-	P.qtaken += vcpu_index == 0;
+	if (v)
+		v->qtaken++;
 }
 
 /*
@@ -584,7 +597,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		unlock();
 		return;
 	}
-	if (P.qclass && !P.mt && !off && !P.batch) {
+	if (P.qclass && !off && !P.batch) {
 		for (size_t i = 0; i < n; i++)
 			ti->qcycles += (uint32_t)hvpmu_insn_cycles(&P.rule, ti->flags[i]);
 		qk = quiet_kind(ti, words, qemu_plugin_tb_get_insn(tb, 0));
@@ -592,14 +605,14 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (qk != FEED_Q_FULL && feed_quiet_counter(ti, &ti->slot))
 			qk = FEED_Q_FULL; /* out of memory for its counter */
 	}
-	if (!P.mt && (qk == FEED_Q_NONE || qk == FEED_Q_FULL) && P.slot_new(&ti->slot)) {
+	if (!ti->mt && (qk == FEED_Q_NONE || qk == FEED_Q_FULL) && P.slot_new(&ti->slot)) {
 		/* no counter for its end: it runs uncounted (as without memory) */
 		unlock();
 		fprintf(stderr, "hvpmu plugin: out of counter slots; a block at 0x%" PRIx64 " is not counted\n",
 			ti->blk.vaddr);
 		return;
 	}
-	if (!P.mt)
+	if (!ti->mt)
 		ti->execs = feed_slot(ti->slot);
 	if (qk != FEED_Q_NONE) {
 		if (qk == FEED_Q_QUIET)
@@ -621,7 +634,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		}
 		if (i + 1 < n)
 			continue;
-		if (P.mt)
+		if (ti->mt)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, last_exec_mt, QEMU_PLUGIN_CB_NO_REGS, NULL);
 		else
 			qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
@@ -968,18 +981,22 @@ static void register_callbacks(qemu_plugin_id_t id);
  * starts there).  Entering: the exact path's pending CTI goes into the
  * slot the same way, or, decided from its registers, is counted now.
  */
-static struct tb_info q_pend = { .cti_flags = HVPMU_IC_CTI_COND, .blk = { .cond_cti = 0, .cti = 0 },
-				 .wait_at = 1, .cti_ds = UINT64_MAX };
+static struct tb_info *q_pend; /* one per vCPU (P.nvcpu) */
+static const struct tb_info q_pend0 = { .cti_flags = HVPMU_IC_CTI_COND, .blk = { .cond_cti = 0, .cti = 0 },
+					.wait_at = 1, .cti_ds = UINT64_MAX };
 
 static void quiet_taken_leave(struct vcpu *v)
 {
-	uint64_t *exp = feed_slot(P.qexp_slot);
+	uint64_t *exp = feed_slot_v(P.qexp_slot, v);
 
 	P.need_taken = 1;
 	if (*exp && v->live) {
-		q_pend.cti_target = q_pend.taken_at = *exp;
+		struct tb_info *q = &q_pend[v - P.vcpu];
+
+		*q = q_pend0;
+		q->cti_target = q->taken_at = *exp;
 		v->pend = 1;
-		v->pend_tb = &q_pend;
+		v->pend_tb = q;
 	}
 	*exp = 0;
 }
@@ -993,7 +1010,7 @@ static void quiet_taken_enter(struct vcpu *v)
 		if (t->reg_cond)
 			v->act->taken_cond += v->reg_taken == 3;
 		else if (t->cti_flags & HVPMU_IC_CTI_COND)
-			*feed_slot(P.qexp_slot) = t->taken_at;
+			*feed_slot_v(P.qexp_slot, v) = t->taken_at;
 	}
 	v->pend = 0;
 	v->reg_taken = 0;
@@ -1007,23 +1024,33 @@ static void reset_done(qemu_plugin_id_t id)
 
 	lock();
 	if (P.qclass) { /* out of totals only: no quiet block runs any more */
-		if (P.vcpu[0].live) {
-			quiet_stale(&P.vcpu[0]);
-			feed_expand_dirty(&P.vcpu[0]);
+		for (uint32_t i = 0; i < P.nvcpu; i++) {
+			struct vcpu *v = &P.vcpu[i];
+
+			if (!v->live)
+				continue;
+			quiet_stale(v);
+			feed_expand_dirty(v);
+			feed_quiet_limit(v, UINT64_MAX);
+			if (P.qtk)
+				quiet_taken_leave(v);
 		}
 		P.quiet = P.qclass = 0;
-		feed_quiet_limit(UINT64_MAX);
-		if (P.qtk)
-			quiet_taken_leave(&P.vcpu[0]);
-	} else if (P.qswitch == 2 && !P.mt) { /* back into it: the block entered last is current */
-		if (P.qtk)
-			quiet_taken_enter(&P.vcpu[0]);
-		P.vcpu[0].qcyc_at = feed_qcyc();
+	} else if (P.qswitch == 2) { /* back into it: the block entered last is current */
+		for (uint32_t i = 0; i < P.nvcpu; i++) {
+			struct vcpu *v = &P.vcpu[i];
+
+			if (!v->live)
+				continue;
+			if (P.qtk)
+				quiet_taken_enter(v);
+			v->qcyc_at = feed_qcyc(v);
+			feed_quiet_limit(v, 0); /* its first check or full block syncs and asks for the budget */
+		}
 		/* the blocks translated in the mode before are gone, and their
 		 * counts expanded as it ended: their counter slots serve again */
 		P.qsum = 0;
 		P.nq = 0;
-		feed_quiet_limit(0); /* the first check or full block syncs and asks for the budget */
 		P.quiet = P.qclass = 1;
 		P.qentries++;
 	}
@@ -1059,7 +1086,7 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 		if (qg_slot_new(&P.qrem_slot) == 0 &&
 		    (!P.qtk || qg_slot_new(&P.qexp_slot) == 0) && qg_code_init(P.isa) == 0) {
 			P.qcyc_made = 1;
-			feed_quiet_limit(P.qlimit);
+			feed_quiet_limit(&P.vcpu[0], 0); /* the first check syncs and asks for the budget */
 		} else {
 			quiet_never();
 		}
@@ -1086,11 +1113,11 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 			for (uint32_t i = 0; i < P.nvcpu; i++)
 				feed_expand_dirty(&P.vcpu[i]);
 			P.mt = 1;
-			go_mt = 1;
-			/* out of totals only: the machine's own next_check again
-			 * from the system call's return (feed_quiet_rearm) */
-			P.quiet = 0;
-			feed_quiet_limit(UINT64_MAX);
+			/* blocks classed for totals only serve every vCPU as they
+			 * are (their counters and callbacks are per vCPU); the
+			 * exact path's blocks are translated again with per-vCPU
+			 * markers (a translation already asked for does it) */
+			go_mt = !P.qclass && !P.qswitch;
 		}
 	}
 	unlock();
@@ -1179,12 +1206,20 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 	(void)id; (void)udata;
 	if (exit_called) /* else a signal ends the program: kill() reports it */
 		program_end(0);
-	if (st && strcmp(st, "1") == 0) /* tests: proof the mode ran (docs/event-source.md) */
-		fprintf(stderr, "hvpmu quiet: %llu quiet, %llu check, %llu full blocks; %llu budget syncs; "
-				"entered %llu times; %s\n",
-			(unsigned long long)P.qblocks[FEED_Q_QUIET], (unsigned long long)P.qblocks[FEED_Q_CHECK],
-			(unsigned long long)P.qblocks[FEED_Q_FULL], (unsigned long long)P.qsyncs,
-			(unsigned long long)P.qentries, P.quiet ? "on to the end" : "off");
+	/* tests: proof the mode ran (docs/event-source.md), to stderr (1) or
+	 * appended to a file (an absolute path: a program may close its stderr) */
+	if (st && (strcmp(st, "1") == 0 || st[0] == '/')) {
+		FILE *f = st[0] == '/' ? fopen(st, "a") : stderr;
+
+		if (f)
+			fprintf(f, "hvpmu quiet: %llu quiet, %llu check, %llu full blocks; %llu budget syncs; "
+				   "entered %llu times; %s\n",
+				(unsigned long long)P.qblocks[FEED_Q_QUIET], (unsigned long long)P.qblocks[FEED_Q_CHECK],
+				(unsigned long long)P.qblocks[FEED_Q_FULL], (unsigned long long)P.qsyncs,
+				(unsigned long long)P.qentries, P.quiet ? "on to the end" : "off");
+		if (f && f != stderr)
+			fclose(f);
+	}
 	qemu_source_wall_end();
 }
 
@@ -1315,7 +1350,6 @@ static void quiet_start(uint64_t totals_tick, unsigned features)
 	/* tests: leave the mode while a counter is this many instructions
 	 * from a possible wrap */
 	P.qwrap = wrap ? strtoull(wrap, NULL, 0) : FEED_QUIET_MIN_INSNS;
-	P.qlimit = 0; /* the first check syncs and asks for the budget */
 	P.q_reset = quiet_reset;
 	P.quiet = P.qclass = P.qeligible = 1;
 	P.qentries = 1;
@@ -1342,7 +1376,8 @@ int hvpmu_qemu_source_start(uint64_t id, const struct qemu_info_t *info, struct 
 	P.fallback_class = hvpmu_machine_class(P.m, HVPMU_IC_OTHER);
 	P.nvcpu = hvpmu_machine_nstrands(P.m);
 	P.vcpu = calloc(P.nvcpu, sizeof *P.vcpu);
-	if (!P.vcpu) {
+	q_pend = calloc(P.nvcpu, sizeof *q_pend);
+	if (!P.vcpu || !q_pend) {
 		fprintf(stderr, "hvpmu plugin: out of memory\n");
 		return -1;
 	}

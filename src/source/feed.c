@@ -153,7 +153,9 @@ int feed_account_prev(struct vcpu *v, uint64_t vaddr)
 	if (!p)
 		return 0;
 	if (p->mt) {
-		reached = v->reached_last;
+		/* several threads: a batch's or the service's record says;
+		 * else its counter (v's row) moved since its entry */
+		reached = v->held || !p->execs ? v->reached_last : feed_execs_v(v, p) != v->mark_seen;
 		v->reached_last = 0;
 		if (reached)
 			add_whole(v, p);
@@ -288,13 +290,10 @@ void feed_pf_access(struct vcpu *v, const struct pf_insn *p)
 
 /*
  * Run v's batch through the model, record by record, as the callbacks
- * would have without it; the caller holds the lock.  The marker of the
- * block running now (v->reached_last) is the guest thread's: kept across.
+ * would have without it; the caller holds the lock.
  */
 void feed_batch_run(struct vcpu *v)
 {
-	int live = v->reached_last;
-
 	v->held = 1;
 	for (uint32_t i = 0; i < v->nb; i++) {
 		uint64_t w0 = v->batch[i].w0;
@@ -322,7 +321,7 @@ void feed_batch_run(struct vcpu *v)
 	}
 	v->nb = 0;
 	v->held = 0;
-	v->reached_last = live;
+	v->reached_last = 0;
 }
 
 /* Run v's batch now: before anything else uses the model for v.  Called on

@@ -56,13 +56,14 @@ static inline uint64_t *feed_slot(uint32_t s)
 struct tb_info {
 	struct hvpmu_block blk;
 	uint64_t *execs;       /* vCPU 0's count of its counter slot (feed_slot(slot)): times the
-				  last instruction started, an inline add (single-threaded
-				  mode); feed_slots_moved() updates it */
+				  last instruction started, an inline add; vCPU i's is
+				  execs[i * FEED_SLOT_CHUNK] (feed_execs_v); feed_slots_moved()
+				  updates it; NULL for the service's blocks (records say) */
 	uint64_t last_pc;      /* address of the last instruction */
 	struct tb_info *next_dirty;     /* single-threaded mode: blocks with unexpanded executions */
 	uint8_t dirty;
-	uint8_t slow_next;     /* the next block entry takes the slow path: the block has the
-				  per-vCPU marker (mt) or its last instruction may be annulled
+	uint8_t slow_next;     /* the next block entry takes the slow path: the block is one of
+				  several threads (mt) or its last instruction may be annulled
 				  (slot_annul) */
 	uint8_t pends;         /* its CTI's outcome is needed (set_pending()) */
 	uint8_t cti_annul;     /* it is a conditional branch with a = 1: taken iff its delay slot runs */
@@ -92,7 +93,9 @@ struct tb_info {
 	uint32_t slot;         /* its counter slot (feed_slot()), behind execs */
 	uint64_t synced_execs; /* execs (oexecs on the model thread) already expanded into class counts */
 	uint32_t *flags;       /* decode flags per instruction, until the classes are known (feed_finish_tb) */
-	int mt;                /* translated in multi-threaded mode (marker callback) */
+	int mt;                /* translated for several threads: each whole execution counted
+				  at the next entry (add_whole), its reaching the end told by its
+				  counter's row (plugin) or by the record (batches, service) */
 	const struct class_count *hist; /* distinct classes of the block and their counts */
 	uint32_t nhist;
 	uint32_t qcycles;      /* totals only: its instructions' cycles by the machine's cycle rule */
@@ -167,9 +170,13 @@ struct vcpu {
 	uint32_t process;      /* its guest process (hvpmu_os_call.process) */
 	struct hvpmu_activity *act;
 	struct tb_info *prev;  /* block entered last, not yet accounted */
-	uint64_t mark_seen;    /* prev->execs at prev's entry (inline marker) */
+	uint64_t mark_seen;    /* its row of prev's counter at prev's entry (with batches: of
+				  bprev's, at its entry by the guest thread) */
+	struct tb_info *bprev; /* batches: the block the guest thread entered last (prev lags
+				  behind until the batch runs) */
 	struct tb_info *dirty; /* blocks whose executions are not expanded yet */
-	int reached_last;      /* prev reached its last instruction (callback marker) */
+	int reached_last;      /* prev reached its last instruction, as a record says (batches,
+				  the model thread, the service's records) */
 	uint32_t row;          /* its row of the counter slots: its index times FEED_SLOT_CHUNK */
 	/* totals only (docs/event-source.md "Totals only"), its own: the
 	 * qrem and qexp slots' row of this vCPU, and its syncs */
@@ -201,7 +208,7 @@ struct vcpu {
 struct feed {
 	uint64_t id;           /* the QEMU plugin's id (qemu_plugin_id_t) */
 	pthread_mutex_t lock;
-	int mt;                /* per-vCPU marker callbacks */
+	int mt;                /* several threads: blocks translated now are tb_info.mt */
 	int batch;             /* blocks translated now record into their vCPU's batch */
 	const struct hvpmu_isa *isa; /* the machine's instruction set */
 	struct hvpmu_machine *m;
@@ -545,7 +552,7 @@ static inline void set_pending(struct vcpu *v, const struct tb_info *ti)
 	}
 }
 
-/* One whole execution of p (a block with the per-vCPU marker). */
+/* One whole execution of p (a block of several threads, or another vCPU's). */
 static inline void add_whole(struct vcpu *v, const struct tb_info *p)
 {
 	for (uint32_t k = 0; k < p->nhist; k++)
@@ -579,8 +586,9 @@ static inline void note_completed(struct vcpu *v, struct tb_info *p)
 /* Block ti is entered: it is v->prev until the next entry. */
 static inline void note_entered(struct vcpu *v, struct tb_info *ti)
 {
-	if (!P.off && !ti->mt) /* the guest thread's view of the inline counter (a marker
-				   callback's block has none: reached_last says) */
+	if (!P.off && !v->held && ti->execs) /* the guest thread's view of the inline counter
+						   (a record's block: the record says; with
+						   batches the guest thread keeps it, tb_exec_b) */
 		v->mark_seen = feed_execs_v(v, ti);
 	v->prev = ti;
 }
@@ -608,7 +616,7 @@ static inline int entry_fast(struct vcpu *v, struct tb_info *ti, int reached)
 	if (__builtin_expect(!p || !reached || vaddr == p->last_pc || p->slot_annul || (v->pend && vaddr == pend_ds(v)) ||
 			     v->npf_pend || act->bound + ti->blk.n >= act->next_check, 0))
 		return 0;
-	if (p->mt) /* per-vCPU marker: counted here, as feed_account_prev() does */
+	if (p->mt) /* several threads: counted here, as feed_account_prev() does */
 		add_whole(v, p);
 	else
 		note_completed(v, p);

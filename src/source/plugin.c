@@ -30,9 +30,10 @@
  * guest OS's events -- a thread starts or ends, a system call enters and
  * returns, the program ends -- go to the machine (hvpmu_machine_os_event)
  * after the strand's activity is accounted.  Guest threads (vCPUs) map to
- * strands by the description's placement.  With more than one guest thread
- * the exact path re-translates with a per-vCPU marker callback instead of
- * the inline counter (its fast paths and batches read vCPU 0's row).
+ * strands by the description's placement.  Every counter is a scoreboard
+ * slot with a row per vCPU; with more than one guest thread the exact
+ * path re-translates with callbacks that take the lock where the model
+ * is shared (tb_exec, or batches with the memory model).
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -58,16 +59,13 @@ static void tb_exec(unsigned int vcpu_index, void *udata)
 	struct vcpu *v = vcpu_of(vcpu_index);
 
 	if (v) {
-		struct tb_info *ti = udata;
-		int reached = v->reached_last;
+		struct tb_info *ti = udata, *p = v->prev;
 
 		feed_batch_flush(v);
-		if (!P.need_memory && v->prev && v->prev->mt) {
-			v->reached_last = 0;
-			if (entry_fast(v, ti, reached))
-				return;
-			v->reached_last = reached;
-		}
+		/* the block entered before reached its end iff its counter (v's
+		 * row) moved since its entry */
+		if (!P.need_memory && p && p->mt && entry_fast(v, ti, feed_execs_v(v, p) != v->mark_seen))
+			return;
 		feed_block_entry(v, ti);
 	}
 }
@@ -89,7 +87,8 @@ static __attribute__((noinline)) void tb_exec_st(unsigned int vcpu_index, void *
  * case every block entry but a few takes, with the effect of
  * entry_fast() and nothing it does not need: the block entered before
  * reached its last instruction (its inline counter moved), was not
- * restarted there and has no per-vCPU marker or in-block annulled slot;
+ * restarted there and is no block of several threads (tb_info.mt) and has
+ * no in-block annulled slot;
  * no sync is due; the pending conditional CTI (only with taken-branch
  * events) is decided by this block's address as resolve_pending() does,
  * unless this block is the delay slot of one that does not annul (then
@@ -196,8 +195,8 @@ static void tb_exec_qfull(unsigned int vcpu_index, void *udata)
 	if (P.quiet && v->prev && q != v->qcyc_at && !v->prev->mt) {
 		/* quiet_stale() and feed_block_entry() as they go here: the
 		 * block entered last reached its end iff its counter moved (a
-		 * block from before the mode with a marker instead goes the
-		 * long way);
+		 * block of several threads from before the mode, counted
+		 * whole at each entry, goes the long way);
 		 * without branch or memory model nothing is pending, and only
 		 * v->qlimit syncs */
 		struct tb_info *p = v->prev;
@@ -223,7 +222,7 @@ static void tb_exec_qfull(unsigned int vcpu_index, void *udata)
 /*
  * How a block translated for totals only is instrumented (enum
  * feed_qkind): full if QEMU may restart it inside (an instruction the ISA
- * says restarts, a page the program can write, a per-vCPU marker or an
+ * says restarts, a page the program can write, a block of several threads or an
  * in-block annulled slot); else check if a run of blocks without a check
  * could loop through it -- its CTI goes to a register or to its own start
  * or below, it may be a delay slot run as a block of its own (the word
@@ -384,16 +383,19 @@ static inline void batch_put(struct vcpu *v, uint64_t w0, uint64_t w1)
 		batch_full(v);
 }
 
-/* Guest thread, per block entry: a REC_TB record with the marker of the
- * block entered before (it reached its last instruction). */
+/* Guest thread, per block entry: a REC_TB record saying whether the block
+ * it entered before reached its last instruction (its counter, v's row,
+ * moved since that entry: vcpu.bprev, mark_seen). */
 static void tb_exec_b(unsigned int vcpu_index, void *udata)
 {
 	struct vcpu *v = vcpu_of(vcpu_index);
 
 	if (v) {
-		uint64_t reached = v->reached_last != 0;
+		struct tb_info *ti = udata, *p = v->bprev;
+		uint64_t reached = p && feed_execs_v(v, p) != v->mark_seen;
 
-		v->reached_last = 0;
+		v->bprev = ti;
+		v->mark_seen = feed_execs_v(v, ti);
 		batch_put(v, (uintptr_t)udata | reached << 2 | REC_TB, v->reg_live);
 		v->reg_live = 0;
 	}
@@ -480,15 +482,6 @@ static void pf_exec_b(unsigned int vcpu_index, void *udata)
 		batch_put(v, (uintptr_t)udata | REC_PF, 0);
 }
 
-/* Marker in multi-threaded mode: the block reached its last instruction. */
-static void last_exec_mt(unsigned int vcpu_index, void *udata)
-{
-	struct vcpu *v = vcpu_of(vcpu_index);
-
-	(void)udata;
-	if (v)
-		v->reached_last = 1;
-}
 
 
 
@@ -605,15 +598,14 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (qk != FEED_Q_FULL && feed_quiet_counter(ti, &ti->slot))
 			qk = FEED_Q_FULL; /* out of memory for its counter */
 	}
-	if (!ti->mt && (qk == FEED_Q_NONE || qk == FEED_Q_FULL) && P.slot_new(&ti->slot)) {
+	if ((qk == FEED_Q_NONE || qk == FEED_Q_FULL) && P.slot_new(&ti->slot)) {
 		/* no counter for its end: it runs uncounted (as without memory) */
 		unlock();
 		fprintf(stderr, "hvpmu plugin: out of counter slots; a block at 0x%" PRIx64 " is not counted\n",
 			ti->blk.vaddr);
 		return;
 	}
-	if (!ti->mt)
-		ti->execs = feed_slot(ti->slot);
+	ti->execs = feed_slot(ti->slot);
 	if (qk != FEED_Q_NONE) {
 		if (qk == FEED_Q_QUIET)
 			P.qsum += ti->qcycles;
@@ -634,11 +626,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		}
 		if (i + 1 < n)
 			continue;
-		if (ti->mt)
-			qemu_plugin_register_vcpu_insn_exec_cb(insn, last_exec_mt, QEMU_PLUGIN_CB_NO_REGS, NULL);
-		else
-			qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
-									    qg_slot_entry(ti->slot), 1);
+		qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
+								    qg_slot_entry(ti->slot), 1);
 	}
 	/* a block the mode cannot count exactly: a branch-likely's slot in
 	 * its block (its callbacks fire even when it is annulled: the block
@@ -1055,6 +1044,9 @@ static void reset_done(qemu_plugin_id_t id)
 		P.qentries++;
 	}
 	P.qswitch = 0;
+	/* batches: the guest thread's view of the block it entered last */
+	for (uint32_t i = 0; i < P.nvcpu; i++)
+		P.vcpu[i].bprev = P.vcpu[i].prev;
 	unlock();
 
 	P.batch = P.mt && P.need_memory && !(b && strcmp(b, "0") == 0);
@@ -1115,8 +1107,9 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 			P.mt = 1;
 			/* blocks classed for totals only serve every vCPU as they
 			 * are (their counters and callbacks are per vCPU); the
-			 * exact path's blocks are translated again with per-vCPU
-			 * markers (a translation already asked for does it) */
+			 * exact path's blocks are translated again with callbacks
+			 * for several threads (a translation already asked for
+			 * does it) */
 			go_mt = !P.qclass && !P.qswitch;
 		}
 	}

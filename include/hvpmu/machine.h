@@ -472,6 +472,10 @@ enum hvpmu_os_event {
 				    * `num`: 0 if it exited, else the signal that ended it */
 	HVPMU_OS_PROCESS_EXIT = 5, /* process `process` is gone (its image ended: every thread's
 				    * records ran); `strand`: one of its guest's, for routing */
+	HVPMU_OS_UNCOUNTED = 6,    /* the source runs part of the program uncounted: `num`
+				    * more blocks or threads (out of counter slots or memory, a
+				    * thread without a strand); the counts are incomplete.  Names
+				    * no strand */
 };
 /* `process` numbers the guest process whose thread it is: 0 in a run of
  * one program in its own emulator; 1, 2, ... for the processes the

@@ -196,6 +196,8 @@ struct stat_result {
 	struct stat_mdnode md[STAT_MAX_MDNODES];
 	uint32_t untracked;          /* processes the program started that were not counted (a run
 				      in one emulator: its fork children and what they execve) */
+	uint32_t uncounted;          /* blocks or threads the event source ran uncounted
+				      (HVPMU_OS_UNCOUNTED): the counts are incomplete */
 	unsigned nproc;              /* --per-process rows, in the order the processes started */
 	struct stat_proc *proc;      /* (at most STAT_MAX_PROCS; malloc()ed as samples) */
 	unsigned ngpci;              /* the request's hv_gpci events, final at the program's end */

@@ -229,7 +229,7 @@ static void os_call(struct hvpmu_machine *m, const struct hvpmu_os_call *c)
 
 int hvpmu_machine_os_event(struct hvpmu_machine *m, const struct hvpmu_os_call *c)
 {
-	if (c->ev != HVPMU_OS_HALT && c->strand >= m->nstrands)
+	if (c->ev != HVPMU_OS_HALT && c->ev != HVPMU_OS_UNCOUNTED && c->strand >= m->nstrands)
 		return HVPMU_ERANGE;
 	switch (c->ev) {
 	case HVPMU_OS_THREAD_START: /* the OS dispatches the thread in user mode */
@@ -247,6 +247,7 @@ int hvpmu_machine_os_event(struct hvpmu_machine *m, const struct hvpmu_os_call *
 	case HVPMU_OS_THREAD_EXIT:
 	case HVPMU_OS_HALT:
 	case HVPMU_OS_PROCESS_EXIT:
+	case HVPMU_OS_UNCOUNTED:
 		os_call(m, c);
 		return HVPMU_OK;
 	default:

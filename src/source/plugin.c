@@ -137,6 +137,14 @@ slow:
 	tb_exec_st(vcpu_index, udata);
 }
 
+/* A block or thread runs uncounted: the run's counts are incomplete, which
+ * the guest OS publishes and the tool reports as a failed run (under the
+ * lock). */
+static void uncounted(void)
+{
+	hvpmu_machine_os_event(P.m, &(struct hvpmu_os_call){ .ev = HVPMU_OS_UNCOUNTED, .num = 1 });
+}
+
 /* ---- totals only (docs/event-source.md "Totals only") ---- */
 
 /*
@@ -600,6 +608,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	}
 	if ((qk == FEED_Q_NONE || qk == FEED_Q_FULL) && P.slot_new(&ti->slot)) {
 		/* no counter for its end: it runs uncounted (as without memory) */
+		uncounted();
 		unlock();
 		fprintf(stderr, "hvpmu plugin: out of counter slots; a block at 0x%" PRIx64 " is not counted\n",
 			ti->blk.vaddr);
@@ -1091,6 +1100,7 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 	if (vcpu_index >= P.nvcpu) {
 		fprintf(stderr, "hvpmu: guest thread %u has no strand (machine has %u); not counted\n",
 			vcpu_index, P.nvcpu);
+		uncounted();
 		unlock();
 		return;
 	}
@@ -1098,6 +1108,7 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 	if (!v->live) {
 		if (feed_vcpu_start(v, hvpmu_md_vcpu_strand(hvpmu_machine_md(P.m), vcpu_index), 0)) {
 			fprintf(stderr, "hvpmu: out of memory for guest thread %u; not counted\n", vcpu_index);
+			uncounted();
 			unlock();
 			return;
 		}

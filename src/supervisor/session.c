@@ -733,6 +733,12 @@ void hvpmu_session_os_event(struct hvpmu_session *s, const struct hvpmu_os_call 
 	case HVPMU_OS_THREAD_EXIT: thread_stop(s, c->strand); break;
 	case HVPMU_OS_HALT: halt(s, (int)c->num); break;
 	case HVPMU_OS_PROCESS_EXIT: process_exit(s, c->process); break;
+	case HVPMU_OS_UNCOUNTED: /* published with the next counts; the tool fails the run */
+		if (c->num > 0 && s->rs.uncounted < UINT32_MAX - (uint64_t)c->num)
+			s->rs.uncounted += (uint32_t)c->num;
+		else if (c->num > 0)
+			s->rs.uncounted = UINT32_MAX;
+		break;
 	}
 }
 

@@ -29,7 +29,7 @@
 #include <unistd.h>
 #include <hvpmu/session.h>
 
-#define AREA_VERSION 5
+#define AREA_VERSION 6
 static const char area_magic[8] = { 'h', 'v', 'p', 'm', 'u', 'R', 'A', '\0' };
 
 struct area_count {
@@ -51,7 +51,7 @@ struct area_pub {
 	struct stat_mdnode md[STAT_MAX_MDNODES];
 	uint32_t nproc, untracked;
 	struct stat_proc proc[STAT_MAX_PROCS];
-	uint32_t ngpci, pad2;
+	uint32_t ngpci, uncounted;
 	struct stat_gpci gpci[STAT_MAX_GPCI];
 };
 
@@ -186,6 +186,7 @@ int stat_area_parse(const void *p, size_t len, struct stat_result *rs, char *err
 		rs->nproc = pub->nproc;
 	}
 	rs->untracked = pub->untracked;
+	rs->uncounted = pub->uncounted;
 	rs->ngpci = pub->ngpci;
 	memcpy(rs->gpci, pub->gpci, pub->ngpci * sizeof *pub->gpci);
 	return 0;
@@ -274,6 +275,7 @@ void stat_area_publish(struct stat_area *a, struct stat_result *rs)
 	memcpy(pub->md, rs->md, pub->nmdnodes * sizeof *rs->md);
 	pub->nproc = rs->nproc < STAT_MAX_PROCS ? rs->nproc : STAT_MAX_PROCS;
 	pub->untracked = rs->untracked;
+	pub->uncounted = rs->uncounted;
 	if (pub->nproc)
 		memcpy(pub->proc, rs->proc, pub->nproc * sizeof *rs->proc);
 	pub->ngpci = rs->ngpci < STAT_MAX_GPCI ? rs->ngpci : STAT_MAX_GPCI;

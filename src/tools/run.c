@@ -567,6 +567,14 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 		if (rs->untracked)
 			fprintf(stderr, "%s: %s started %u process%s, not counted (hvpmu stat -f counts a process tree)\n",
 				tool, argv[0], rs->untracked, rs->untracked == 1 ? "" : "es");
+		if (rs->uncounted) { /* a count that could not be made fails the run */
+			fprintf(stderr, "%s: %s: %u block%s or thread%s ran uncounted (the plugin said why): "
+					"the counts are incomplete\n",
+				tool, argv[0], rs->uncounted, rs->uncounted == 1 ? "" : "s",
+				rs->uncounted == 1 ? "" : "s");
+			if (rc == 0)
+				rc = EXIT_FAILURE;
+		}
 	} else {
 		fprintf(stderr, "%s: no counts: the plugin did not report (%s)\n", tool, err);
 		if (rc == 0)

@@ -107,4 +107,16 @@ for ((run = 1; run <= RUNS; run++)); do
 	printf 'threads run %d (%s): SW_prefetch %s, Sw_count_intr %s, Instr_all %s (k = %d)\n' \
 		"$run" "${mode:-instructions}" "$pf" "$sw" "$ia" $(((ia - INSTR_MIN) / WAIT_PASS))
 done
-printf 'threads: %d runs, both strands counted exactly\n' "$RUNS"
+# a machine of one strand: the second thread runs uncounted, which the
+# run reports and fails on (a count that could not be made)
+tmp1=$(mktemp -d)
+echo '{ "cores_per_chip": 1, "strands_per_core": 1 }' > "$tmp1/one.json"
+rc=0
+env -i "$HVPMU" stat --md "$tmp1/one.json" -x, -o "$tmp1/out" -e SW_prefetch -- "$PROG" 2> "$tmp1/err" || rc=$?
+if [ "$rc" = 0 ] || ! grep -q 'ran uncounted.*the counts are incomplete' "$tmp1/err"; then
+	cat "$tmp1/err" >&2
+	rm -rf "$tmp1"
+	fail "one strand for two threads: exit $rc, expected a failed run that says the counts are incomplete"
+fi
+rm -rf "$tmp1"
+printf 'threads: %d runs, both strands counted exactly; a thread without a strand fails the run\n' "$RUNS"

@@ -75,6 +75,13 @@ static void test_os_events(void **state)
 	c = (struct hvpmu_os_call){ .ev = HVPMU_OS_HALT, .strand = UINT32_MAX };
 	assert_int_equal(hvpmu_machine_os_event(m, &c), HVPMU_OK);
 	assert_int_equal(s.n, 5);
+	/* neither does UNCOUNTED: passed on with its count, no mode changed */
+	c = (struct hvpmu_os_call){ .ev = HVPMU_OS_UNCOUNTED, .strand = UINT32_MAX, .num = 1 };
+	assert_int_equal(hvpmu_machine_os_event(m, &c), HVPMU_OK);
+	assert_int_equal(s.last.ev, HVPMU_OS_UNCOUNTED);
+	assert_int_equal(s.last.num, 1);
+	assert_int_equal(hvpmu_machine_mode(m, 3), HVPMU_MODE_USER);
+	s.n--;
 	/* a strand past the machine, an unknown event: refused, not passed on */
 	c = (struct hvpmu_os_call){ .ev = HVPMU_OS_SYSCALL, .strand = hvpmu_machine_nstrands(m) };
 	assert_int_equal(hvpmu_machine_os_event(m, &c), HVPMU_ERANGE);

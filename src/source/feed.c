@@ -98,27 +98,33 @@ int feed_quiet_counter(struct tb_info *ti, uint32_t *slot)
 	return 0;
 }
 
+/* The instructions u's strand may retire before one of its counters could
+ * wrap (hvpmu_machine_budget() less those already counted) and the cycles
+ * before its next OS tick or other due event (*cyc); -1 if the machine
+ * gives no budget. */
+static int strand_room(const struct vcpu *u, uint64_t *insns, uint64_t *cyc)
+{
+	uint64_t insn_check = 0;
+
+	*cyc = 0;
+	if (hvpmu_machine_budget(P.m, u->strand, &insn_check, cyc) != HVPMU_OK)
+		return -1;
+	*insns = insn_check > u->act->bound ? insn_check - u->act->bound : 0;
+	return 0;
+}
+
 void feed_quiet_rearm(struct vcpu *v)
 {
-	struct hvpmu_activity *act = v->act;
-	uint64_t insn_check = 0, cyc = 0, r, lim;
-
+	uint64_t cyc, r = 0, lim;
 	int ok;
 
 	if (!P.qeligible || P.ended || P.qswitch || (!P.quiet && P.qclass))
 		return;
-	ok = hvpmu_machine_budget(P.m, v->strand, &insn_check, &cyc) == HVPMU_OK;
-	r = insn_check > act->bound ? insn_check - act->bound : 0;
+	ok = strand_room(v, &r, &cyc) == 0;
 	if (!P.quiet) { /* out of the mode: back when every counter of every strand run is past its wrap */
-		for (uint32_t i = 0; ok && r / 2 >= P.qwrap && i < P.nvcpu; i++) {
-			const struct vcpu *u = &P.vcpu[i];
-			uint64_t ui = 0, uc;
-
-			if (u == v || !u->live)
-				continue;
-			ok = hvpmu_machine_budget(P.m, u->strand, &ui, &uc) == HVPMU_OK;
-			r = ui > u->act->bound ? ui - u->act->bound : 0;
-		}
+		for (uint32_t i = 0; ok && r / 2 >= P.qwrap && i < P.nvcpu; i++)
+			if (&P.vcpu[i] != v && P.vcpu[i].live)
+				ok = strand_room(&P.vcpu[i], &r, &cyc) == 0;
 		if (ok && r / 2 >= P.qwrap) {
 			P.qswitch = 2;
 			P.q_reset();
@@ -136,8 +142,8 @@ void feed_quiet_rearm(struct vcpu *v)
 	if (cyc < lim)
 		lim = cyc;
 	feed_quiet_limit(v, feed_qcyc(v) > UINT64_MAX - lim ? UINT64_MAX : feed_qcyc(v) + lim);
-	/* the full blocks' exact path syncs only when P.qlimit says so */
-	act->next_check = UINT64_MAX;
+	/* the full blocks' exact path syncs only when v->qlimit says so */
+	v->act->next_check = UINT64_MAX;
 }
 
 /*

@@ -1113,7 +1113,10 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 			return;
 		}
 		if (vcpu_index > 0 && !P.mt) {
-			for (uint32_t i = 0; i < P.nvcpu; i++)
+			/* (not in totals only: vCPU 0 runs on meanwhile, its
+			 * callbacks count into its qtaken and dirty list without
+			 * the lock; its own next sync expands them) */
+			for (uint32_t i = 0; i < P.nvcpu && !P.qclass; i++)
 				feed_expand_dirty(&P.vcpu[i]);
 			P.mt = 1;
 			/* blocks classed for totals only serve every vCPU as they

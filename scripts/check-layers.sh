@@ -31,7 +31,7 @@ model pmu
 services model
 supervisor services
 supervisor model ^hvpmu_(machine_(create|destroy|set_features|features|parts|mev_features|set_os_handler|ldxa|stxa|rdasr|wrasr|reg_read|reg_write|tick|resume|set_tick_compare|mode|set_mode|nstrands|md|nmcu|ndevices|device|syscall|map_large|map_large_ctx|set_user_context|context_alloc|context_free|now|io|add_cycles|dispatch|dispatch_catch_up|retired|retired_class|taken_cond|prefetch_stats)|md_.*|platform_.*|placement_.*)$
-supervisor pmu ^hvpmu_(t4|t1|r10k)_(.*(event|alias|name|picl|sel|needs|supported).*|count_get|ctl_code|ctl_set_code|pic_counter|perfreg_.*)$
+supervisor pmu ^hvpmu_[a-z0-9]+_(.*(event|alias|name|picl|sel|needs|supported).*|count_get|ctl_code|ctl_set_code|pic_counter|perfreg_.*)$
 supervisor source ^hvpmu_(isa_.*|qemu_source_.*|qemu_attach_.*|qemu_follow_.*|remote_.*)$
 tools supervisor
 EOF
@@ -91,8 +91,23 @@ while read -r src; do
 	done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$root/$src")
 done < <(cd "$root" && find src -name '*.[ch]' | sort)
 
+# Platform knowledge lives in the platform records (src/model/platform*.c,
+# docs/architecture.md "A platform is one record"): anywhere else, no
+# comparison with, case on, bit of or table indexed by an
+# HVPMU_PLATFORM_ constant, and no platform or personality name (as the
+# records spell them) compared with strcmp or given as a default.
+names=$(cd "$root" && sed -n 's/^[[:space:]]*\.\(name\|personality\) = "\([^"]*\)",.*/\2/p' src/model/platform_*.c | sort -u |
+	paste -sd'|')
+[ -n "$names" ] || { echo "check-layers: no platform record under src/model" >&2; exit 2; }
+branch='(==|!=)[[:space:]]*HVPMU_PLATFORM_|HVPMU_PLATFORM_[A-Z0-9_]+[[:space:]]*(==|!=)|case[[:space:]]+HVPMU_PLATFORM_|<<[[:space:]]*HVPMU_PLATFORM_|\[HVPMU_PLATFORM_'
+literal="strcmp\\([^;]*\"($names)\"|\\?[^:;]*:[[:space:]]*\"($names)\"[[:space:]]*[;,)]"
+while IFS= read -r hit; do
+	echo "forbidden: platform branch outside the records: $hit"
+	bad=1
+done < <(cd "$root" && grep -rnE "$branch|$literal" src --include='*.[ch]' | grep -v '^src/model/platform[a-z0-9_]*\.[ch]:' || true)
+
 if [ "$bad" -ne 0 ]; then
 	echo "check-layers: forbidden edges (docs/architecture.md \"Allowed edges\")" >&2
 	exit 1
 fi
-echo "check-layers: $(echo "$objs" | wc -l) objects, no forbidden edge"
+echo "check-layers: $(echo "$objs" | wc -l) objects, no forbidden edge, no platform branch outside the records"

@@ -31,6 +31,7 @@
 #include <hvpmu/sparc_decode.h>
 #include <hvpmu/prefetch.h>
 #include <hvpmu/md.h>
+#include <hvpmu/platform.h>
 #include <hvpmu/machine.h>
 #include <hvpmu/isa.h>
 #include <hvpmu/pmu.h>

@@ -18,6 +18,7 @@
  */
 #include <hvpmu/hvpmu.h>
 #include "kernel.h"
+#include "platform.h"
 #include "tlb.h"
 
 #define TT_SYSCALL 0x16du          /* 0x100 + 0x6d: Linux sparc64 64-bit system call */
@@ -59,7 +60,7 @@ static int inside(uint64_t va, uint64_t len, uint64_t base, uint64_t blen)
 int kernel_check(const struct hvpmu_md *md)
 {
 	const struct hvpmu_md_kernel *k = &md->kernel;
-	uint32_t mask = md->platform == HVPMU_PLATFORM_T1 ? TLB_PGMASK_T1 : TLB_PGMASK_T4;
+	uint32_t mask = platform_of(md)->kernel_pgmask;
 	int code = page_code(k->page_bytes);
 	uint64_t text;
 

@@ -12,18 +12,14 @@
 #include "kernel.h"
 #include "dispatch.h"
 #include "machine_internal.h"
+#include "platform.h"
 
 /* TLBs, the address space, and the DRAM models; latencies of tablewalk
  * references follow the memory model's (docs/tlb-model.md). */
 static int create_mmu(struct hvpmu_machine *m)
 {
-	static const struct tlb_chip *const chips[HVPMU_NPLATFORMS] = {
-		[HVPMU_PLATFORM_T4] = &tlb_chip_t4,
-		[HVPMU_PLATFORM_T1] = &tlb_chip_t1,
-		[HVPMU_PLATFORM_ORIGIN] = &tlb_chip_origin,
-		[HVPMU_PLATFORM_POWER] = &tlb_chip_power,
-	};
-	const struct tlb_chip *chip = chips[m->md.platform];
+	const struct platform_rec *pr = platform_of(&m->md);
+	const struct tlb_chip *chip = pr->tlb;
 	struct tlb_mmu_config cfg = chip->mmu;
 	const struct hvpmu_md_memory *mem = &m->md.mem;
 
@@ -39,7 +35,8 @@ static int create_mmu(struct hvpmu_machine *m)
 		    tlb_create(&chip->dtlb, TLB_SIDE_D, &m->s[i].dtlb))
 			return -1;
 	}
-	m->ndram = m->md.platform == HVPMU_PLATFORM_T1 ? T1_DRAM_CHANNELS : m->nmcu;
+	m->ndram = pr->dram_channels ? pr->dram_channels : m->nmcu;
+	m->dram_channel = pr->dram_channel;
 	m->dram = calloc(m->ndram, sizeof *m->dram);
 	if (!m->dram)
 		return -1;
@@ -153,8 +150,7 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 		m->s[i].ctx = USER_CTX;
 		m->s[i].user_ctx = USER_CTX;
 		m->s[i].ipage_vpn = UINT64_MAX; /* none */
-		bpred_init(&m->s[i].bp, md->platform == HVPMU_PLATFORM_POWER ? BPRED_CALL_RETURN_OFFSET_NO_DS
-									      : BPRED_CALL_RETURN_OFFSET);
+		bpred_init(&m->s[i].bp, platform_of(md)->call_return_offset);
 		pipe_strand_init(&m->s[i].pipe);
 		if (stbuf_init(&m->s[i].sb, md->mem.stbuf.entries, md->mem.stbuf.commit_cycles,
 			       md->mem.stbuf.drain_latency, md->mem.stbuf.drain_interval)) {

@@ -137,6 +137,8 @@ struct hvpmu_machine {
 	struct coh coh;                   /* multi-core / multi-chip coherence */
 	struct tlb_mmu *mmu;              /* the guest's address space (docs/tlb-model.md) */
 	struct dram *dram;                /* one DRAM model per MCU (docs/dram-model.md) */
+	/* the channel of a line on a chip, and its port (the platform record's rule, platform.h) */
+	uint32_t (*dram_channel)(uint64_t addr, uint32_t chip, unsigned *port);
 	uint64_t chip_now;                /* latest cycle a strand reached: the DRAM models' clock */
 	uint32_t nstrands;
 	unsigned nclass;

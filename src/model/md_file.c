@@ -25,7 +25,6 @@
 #define MAX_WAYS 64
 #define MAX_LINE 512
 #define MAX_LATENCY 100000
-#define MAX_T4_CHIPS 4            /* DESIGN.md: t4 has 1-4 chips */
 
 enum kind { U32, U64, PROP };
 
@@ -344,13 +343,19 @@ static int validate(const struct hvpmu_md *md, char *err, size_t n)
 	const struct hvpmu_md_cache *lv[] = { &md->mem.l1i, &md->mem.l1d, &md->mem.l2, &md->mem.l3 };
 	static const char *lvname[] = { "memory.l1i", "memory.l1d", "memory.l2", "memory.l3" };
 	uint64_t nstrands = (uint64_t)md->chips * md->cores_per_chip * md->strands_per_core;
+	const struct hvpmu_platform_info *pi = hvpmu_platform_info(md->platform);
 
 	if (nstrands > MAX_STRANDS)
 		return fail(err, n, "chips", "more than 4096 strands in all");
-	if (md->platform == HVPMU_PLATFORM_T4 && md->chips > MAX_T4_CHIPS)
-		return fail(err, n, "chips", "t4 has 1..4 chips");
-	if (md->platform == HVPMU_PLATFORM_T1 && md->chips != 1)
-		return fail(err, n, "chips", "t1 has one chip");
+	if (pi->max_chips && md->chips > pi->max_chips) {
+		char what[64];
+
+		if (pi->max_chips == 1)
+			snprintf(what, sizeof what, "%s has one chip", pi->name);
+		else
+			snprintf(what, sizeof what, "%s has 1..%u chips", pi->name, pi->max_chips);
+		return fail(err, n, "chips", what);
+	}
 	for (unsigned i = 0; i < 4; i++) {
 		const struct hvpmu_md_cache *c = lv[i];
 
@@ -414,10 +419,17 @@ static int md_from_json(json_object *o, const struct hvpmu_md *base, struct hvpm
 	if (base)
 		md = *base;
 	else
-		hvpmu_md_default(HVPMU_PLATFORM_T4, &md);
+		hvpmu_md_default(hvpmu_platform_default(), &md);
 	if (json_object_object_get_ex(o, "platform", &p) &&
-	    (!json_object_is_type(p, json_type_string) || hvpmu_md_by_name(json_object_get_string(p), &md)))
-		return fail(err, n, "platform", "not a description name (t4, t4-1, t4-2, t4-4, t1, origin)");
+	    (!json_object_is_type(p, json_type_string) || hvpmu_md_by_name(json_object_get_string(p), &md))) {
+		char what[256] = "not a description name (";
+		const char *name;
+
+		for (unsigned i = 0; (name = hvpmu_md_name_at(i)); i++)
+			snprintf(what + strlen(what), sizeof what - strlen(what), "%s%s", i ? ", " : "", name);
+		snprintf(what + strlen(what), sizeof what - strlen(what), ")");
+		return fail(err, n, "platform", what);
+	}
 	from = md;
 	if ((rc = apply(&md, o, top_fields, N(top_fields), "", top_sub, &t, err, n)))
 		return rc;

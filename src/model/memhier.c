@@ -139,13 +139,13 @@ uint64_t machine_strand_now(struct hvpmu_machine *m, uint32_t strand)
 	return m->chip_now;
 }
 
-/* A line read from or written back to memory: the MCU of the line's home
- * chip that owns it (dram_map()) queues it at the chip's current cycle. */
+/* A line read from or written back to memory: the DRAM channel of the
+ * line's home chip that owns it (the platform's rule: T4's MCU by
+ * dram_map(), T1's L2 bank) queues it at the chip's current cycle. */
 static void dram_traffic(struct hvpmu_machine *m, uint32_t strand, uint64_t addr, int write)
 {
-	struct dram_addr a;
 	uint32_t chip = coh_home(&m->coh, addr);
-
+	unsigned port;
 	struct dram *d;
 	uint64_t now = machine_strand_now(m, strand);
 
@@ -153,14 +153,8 @@ static void dram_traffic(struct hvpmu_machine *m, uint32_t strand, uint64_t addr
 	 * nothing reads it (parts.c) */
 	if (!m->ndram || !(m->parts & HVPMU_PART_DRAM))
 		return;
-	if (m->md.platform == HVPMU_PLATFORM_T1) { /* channel = L2 bank, PA[7:6] */
-		d = &m->dram[(addr >> T1_CHANNEL_SHIFT) & (T1_DRAM_CHANNELS - 1)];
-		dram_request(d, now, addr, write, 0);
-	} else {
-		dram_map(addr, &a);
-		d = &m->dram[chip * HVPMU_T4_MCUS_PER_CHIP + a.mcu];
-		dram_request(d, now, addr, write, a.port);
-	}
+	d = &m->dram[m->dram_channel(addr, chip, &port)]; /* the platform's rule (platform.h) */
+	dram_request(d, now, addr, write, port);
 	/* a read's queueing wait adds to the load's latency (pipeline.h) */
 	if (!write && m->md.timing.dram_wait_cap)
 		m->s[strand].dram_wait = pipe_dram_read_wait(d, now, addr, m->md.timing.dram_wait_cap);

@@ -27,6 +27,7 @@
  */
 #include <hvpmu/hvpmu.h>
 #include "machine_internal.h"
+#include "platform.h"
 
 #define MEV_F(e, f) [HVPMU_MEV_##e] = HVPMU_FEAT_##f
 
@@ -97,7 +98,7 @@ static int holds(const struct hvpmu_md *md, enum part_cond c)
 	case MD_UTAG_CYCLES: return md->timing.utag_cycles != 0;
 	case MD_BRANCH_CYCLES:
 		return md->timing.mispredict_cycles || md->timing.refetch_cycles || md->timing.btc_cycles;
-	case MD_TIMED_CACHES: return buffers || md->platform == HVPMU_PLATFORM_ORIGIN;
+	case MD_TIMED_CACHES: return buffers || platform_of(md)->timed_caches;
 	}
 	return 1;
 }

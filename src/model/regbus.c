@@ -6,30 +6,12 @@
  * mode, and the chip-wide counter devices (struct hvpmu_uncore_ops: T4 MCU
  * DRAM counters, T1 DRAM and JBUS PerfRegs), each brought up to date with
  * the DRAM and JBUS activity before it is accessed.  Which devices a
- * platform has is the table below (data, not branches).
+ * platform has is its record's (platform.h: data, not branches).
  */
 #include <stdlib.h>
 #include <string.h>
 #include "machine_internal.h"
-
-/* The devices of each platform: the per-strand PMU, and the chip-wide
- * device kind with its count (per chip, or one per machine). */
-static const struct platform_devices {
-	const struct hvpmu_pmu_ops *pmu;
-	const struct hvpmu_uncore_ops *uncore;
-	unsigned per_chip;  /* devices per chip; 0: one for the machine */
-} platform_devices[HVPMU_NPLATFORMS] = {
-	/* §10.5: two MCUs per T4 chip */
-	[HVPMU_PLATFORM_T4] = { &hvpmu_t4_pmu_ops, &hvpmu_t4_mcu_ops, HVPMU_T4_MCUS_PER_CHIP },
-	/* niagara-perf-api.txt: one JBUS and four DRAM channels, one register file */
-	[HVPMU_PLATFORM_T1] = { &hvpmu_t1_pmu_ops, &hvpmu_t1_perfregs_ops, 0 },
-	/* hw-and-hypervisor.md §5.3: a Hub per node; each CPU's R10000
-	 * counters (hvpmu/r10k_pmu.h) */
-	[HVPMU_PLATFORM_ORIGIN] = { &hvpmu_r10k_pmu_ops, &hvpmu_origin_md_ops, 1 },
-	/* POWER: no CPU counter (PMC) modeled yet; the CEC's statistics
-	 * behind H_GetPerformanceCounterInfo (hvpmu/cec_stats.h), one per CEC */
-	[HVPMU_PLATFORM_POWER] = { NULL, &hvpmu_cec_stats_ops, 0 },
-};
+#include "platform.h"
 
 /* The per-strand PMU of a platform whose CPU counters are not modeled: no
  * counter, no register (every access HVPMU_ERANGE), nothing to count. */
@@ -84,15 +66,17 @@ static const struct hvpmu_pmu_ops machine_no_pmu_ops = {
 
 const struct hvpmu_pmu_ops *machine_pmu_ops_of(enum hvpmu_platform p)
 {
-	if ((unsigned)p >= HVPMU_NPLATFORMS)
+	const struct platform_rec *pr = platform_rec(p);
+
+	if (!pr)
 		return NULL;
-	return platform_devices[p].pmu ? platform_devices[p].pmu : &machine_no_pmu_ops;
+	return pr->pmu ? pr->pmu : &machine_no_pmu_ops;
 }
 
 int machine_devices_create(struct hvpmu_machine *m)
 {
-	const struct platform_devices *pd = &platform_devices[m->md.platform];
-	unsigned n = !pd->uncore ? 0 : pd->per_chip ? pd->per_chip * m->md.chips : 1;
+	const struct platform_rec *pd = platform_of(&m->md);
+	unsigned n = !pd->uncore ? 0 : pd->uncore_per_chip ? pd->uncore_per_chip * m->md.chips : 1;
 
 	if (n == 0) /* no chip-wide device */
 		return HVPMU_OK;
@@ -104,7 +88,7 @@ int machine_devices_create(struct hvpmu_machine *m)
 
 		d->ops = pd->uncore;
 		d->unit = i;
-		d->chip = pd->per_chip ? i / pd->per_chip : 0;
+		d->chip = pd->uncore_per_chip ? i / pd->uncore_per_chip : 0;
 		if (!(d->dev = d->ops->create()))
 			return HVPMU_ENOMEM;
 		m->ndev++;

@@ -519,7 +519,6 @@ static void guest_destroy(void *p)
 
 const struct svc_personality svc_irix = {
 	.name = "irix",
-	.platforms = 1u << HVPMU_PLATFORM_ORIGIN,
 	.guest_create = guest_create,
 	.guest_destroy = guest_destroy,
 	.machine_trap = machine_trap,

@@ -88,7 +88,6 @@ static void machine_trap(struct hvpmu_hv *hv, unsigned guest, const struct hvpmu
 
 const struct svc_personality svc_papr = {
 	.name = "papr",
-	.platforms = 1u << HVPMU_PLATFORM_POWER,
 	.guest_create = guest_create,
 	.guest_destroy = guest_destroy,
 	.machine_trap = machine_trap,

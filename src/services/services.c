@@ -8,6 +8,7 @@
  * branches).
  */
 #include <stdlib.h>
+#include <string.h>
 #include "services_internal.h"
 
 static const struct svc_personality *const personalities[] = { &svc_sun4v, &svc_irix, &svc_papr };
@@ -28,16 +29,20 @@ static void none_machine_trap(struct hvpmu_hv *hv, unsigned guest, const struct 
 	(void)hv; (void)guest; (void)t;
 }
 static const struct svc_personality svc_none = {
-	.name = "none", .platforms = 0, .guest_create = none_guest_create,
+	.name = "none", .guest_create = none_guest_create,
 	.guest_destroy = none_guest_destroy, .machine_trap = none_machine_trap,
 };
 
+/* The personality the platform's record names (hvpmu/platform.h), by
+ * name; none where the record names none. */
 static const struct svc_personality *personality_of(enum hvpmu_platform p)
 {
-	for (size_t i = 0; i < sizeof personalities / sizeof personalities[0]; i++)
-		if (personalities[i]->platforms & (1u << p))
+	const struct hvpmu_platform_info *pi = hvpmu_platform_info(p);
+
+	for (size_t i = 0; pi && pi->personality && i < sizeof personalities / sizeof personalities[0]; i++)
+		if (strcmp(personalities[i]->name, pi->personality) == 0)
 			return personalities[i];
-	return (unsigned)p < HVPMU_NPLATFORMS ? &svc_none : NULL;
+	return pi ? &svc_none : NULL;
 }
 
 int svc_guest_of(const struct hvpmu_hv *hv, uint32_t strand)
@@ -125,6 +130,7 @@ int hvpmu_hv_create(struct hvpmu_machine *m, struct hvpmu_hv **out)
 	hv->m = m;
 	hv->md = hvpmu_machine_md(m);
 	hv->ps = personality_of(hv->md->platform);
+	hv->firmware = hvpmu_platform_info(hv->md->platform)->firmware;
 	for (unsigned i = 0; i < hv->md->nguests; i++) {
 		const struct hvpmu_md_guest *g = &hv->md->guests[i];
 		struct hvpmu_guest_mem_seg segs[HVPMU_MD_MAX_MEM];

@@ -33,13 +33,13 @@ struct svc_personality;
 struct hvpmu_hv {
 	struct hvpmu_machine *m;
 	const struct hvpmu_md *md;
-	const struct svc_personality *ps;
+	const struct svc_personality *ps; /* the one the platform record names */
+	unsigned firmware;                /* the record's enum hvpmu_firmware: what ps offers */
 	struct svc_guest g[HVPMU_MD_MAX_GUESTS];
 };
 
 struct svc_personality {
-	const char *name;       /* "sun4v" */
-	uint32_t platforms;     /* bit per enum hvpmu_platform it serves */
+	const char *name;       /* "sun4v": what a platform record names (hvpmu_platform_info.personality) */
 	/* The personality's state of guest `guest` (its memory is set up);
 	 * NULL on ENOMEM.  Freed with guest_destroy. */
 	void *(*guest_create)(struct hvpmu_hv *hv, unsigned guest);

@@ -32,7 +32,7 @@ struct api_group {
 	uint64_t group;
 	uint64_t major;      /* the one major version offered */
 	uint64_t max_minor;  /* highest minor of that major */
-	uint32_t platforms;  /* bit per enum hvpmu_platform offering the group */
+	unsigned firmware;   /* enum hvpmu_firmware: the platform record's bit that offers the group */
 	/* Called when the guest gives the group up (API_SET_VERSION major 0):
 	 * stop every service of the group that runs without being called,
 	 * since the guest can no longer reach the functions that stop it.
@@ -40,19 +40,18 @@ struct api_group {
 	void (*release)(struct hvpmu_hv *hv, unsigned guest);
 };
 
-#define ON_T4 (1u << HVPMU_PLATFORM_T4)
-#define ON_T1 (1u << HVPMU_PLATFORM_T1)
 
 static void niagara_release(struct hvpmu_hv *hv, unsigned guest);
 
-/* Groups offered per platform.  SUN4V 1.0 and CORE 1.6 as Linux registers
+/* The groups, each offered where the platform record's firmware has its
+ * bit (hvpmu/platform.h).  SUN4V 1.0 and CORE 1.6 as Linux registers
  * them at boot (linux-clients.md §1.2); VT_CPU 1.0 on T4; the Niagara perf
  * group 0x200 1.0 on T1 only (hw-and-hypervisor.md §1.1). */
 static const struct api_group api_groups[] = {
-	{ HV_GRP_SUN4V, 1, 0, ON_T4 | ON_T1, NULL },
-	{ HV_GRP_CORE, 1, 6, ON_T4 | ON_T1, NULL },
-	{ HV_GRP_VT_CPU, 1, 0, ON_T4, NULL },
-	{ HV_GRP_NIAGARA, 1, 0, ON_T1, niagara_release },
+	{ HV_GRP_SUN4V, 1, 0, HVPMU_FW_SUN4V_CORE, NULL },
+	{ HV_GRP_CORE, 1, 6, HVPMU_FW_SUN4V_CORE, NULL },
+	{ HV_GRP_VT_CPU, 1, 0, HVPMU_FW_SUN4V_VT_CPU, NULL },
+	{ HV_GRP_NIAGARA, 1, 0, HVPMU_FW_SUN4V_NIAGARA, niagara_release },
 };
 #define NGROUPS (sizeof api_groups / sizeof api_groups[0])
 
@@ -95,7 +94,7 @@ static struct guest_state *gst(const struct hvpmu_hv *hv, unsigned guest)
 static int group_index(const struct hvpmu_hv *hv, uint64_t group)
 {
 	for (unsigned i = 0; i < NGROUPS; i++)
-		if (api_groups[i].group == group && (api_groups[i].platforms & (1u << hv->md->platform)))
+		if (api_groups[i].group == group && (api_groups[i].firmware & hv->firmware))
 			return (int)i;
 	return -1;
 }
@@ -134,13 +133,14 @@ static void guest_destroy(void *p)
 	free(gs);
 }
 
-/* A guest's sun4v state: no group negotiated; on T1, an MMU-statistics
- * service over its real memory (niagara-mmustat-api.txt). */
+/* A guest's sun4v state: no group negotiated; where the firmware has it
+ * (T1), an MMU-statistics service over its real memory
+ * (niagara-mmustat-api.txt). */
 static void *guest_create(struct hvpmu_hv *hv, unsigned guest)
 {
 	struct guest_state *gs = calloc(1, sizeof *gs);
 
-	if (gs && hv->md->platform == HVPMU_PLATFORM_T1 && hv->g[guest].mem &&
+	if (gs && (hv->firmware & HVPMU_FW_SUN4V_MMUSTAT) && hv->g[guest].mem &&
 	    hvpmu_mmustat_create(hv->g[guest].mem, hv->md->guests[guest].nstrands, &gs->mmustat)) {
 		guest_destroy(gs);
 		return NULL;
@@ -552,7 +552,6 @@ uint64_t hvpmu_hv_mmustat_info(struct hvpmu_hv *hv, uint32_t strand, uint64_t *r
 
 const struct svc_personality svc_sun4v = {
 	.name = "sun4v",
-	.platforms = ON_T4 | ON_T1,
 	.guest_create = guest_create,
 	.guest_destroy = guest_destroy,
 	.machine_trap = machine_trap,

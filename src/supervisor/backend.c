@@ -305,7 +305,7 @@ int hvpmu_sv_load_machine(const char *platform, const char *md_file, int platfor
 {
 	struct hvpmu_md named;
 	char why[256];
-	const char *name = platform && *platform ? platform : "t4";
+	const char *name = platform && *platform ? platform : hvpmu_platform_name(hvpmu_platform_default());
 
 	if (hvpmu_md_by_name(name, &named)) {
 		snprintf(err, errlen, "unknown platform '%s'", name);

@@ -488,7 +488,7 @@ int hvpmu_service_serve(const struct stat_request *rq, int listen_fd, const vola
 		return -1;
 	}
 	sv->standing = 1;
-	sv->platform = rq->platform[0] ? rq->platform : "t4";
+	sv->platform = rq->platform[0] ? rq->platform : hvpmu_platform_name(hvpmu_platform_default());
 	sv->md_path = rq->md_path;
 	/* the guests' OSes count nothing until a monitor asks; the machine
 	 * models everything a monitor may ask for */

@@ -750,7 +750,7 @@ static int load_md(const struct stat_request *rq, struct hvpmu_md *md, char *err
 {
 	char why[256];
 
-	if (hvpmu_md_by_name(rq->platform[0] ? rq->platform : "t4", md))
+	if (hvpmu_md_by_name(rq->platform[0] ? rq->platform : hvpmu_platform_name(hvpmu_platform_default()), md))
 		return failf(err, n, "unknown platform ", rq->platform);
 	if (rq->md_path[0]) { /* --md FILE over the named description */
 		struct hvpmu_md base = *md;
@@ -901,12 +901,12 @@ int hvpmu_session_create_guest(const struct stat_request *rq, struct hvpmu_sessi
 	} else if (!(flags & HVPMU_SESSION_STANDING) && driver_start(s, err, n)) {
 		goto fail;
 	}
-	if (rq->mdperf && strcmp(hvpmu_hv_personality(s->hv), "irix") != 0) {
+	if (rq->mdperf && !(hvpmu_platform_info(s->md.platform)->firmware & HVPMU_FW_IRIX_MDPERF)) {
 		failf(err, n, "no Hub MD counters on platform ", hvpmu_platform_name(s->md.platform));
 		goto fail;
 	}
 	/* the DRAM/JBUS PerfRegs and MMU statistics are sun4v hypervisor services */
-	if ((rq->nbusdev || rq->mmustat) && strcmp(hvpmu_hv_personality(s->hv), "sun4v") != 0) {
+	if ((rq->nbusdev || rq->mmustat) && !(hvpmu_platform_info(s->md.platform)->firmware & HVPMU_FW_SUN4V_CORE)) {
 		failf(err, n, "no hypervisor counter services on platform ", hvpmu_platform_name(s->md.platform));
 		goto fail;
 	}
@@ -971,7 +971,7 @@ int hvpmu_session_monitor_start(struct hvpmu_session *s, const struct stat_reque
 		return EBUSY;
 	}
 	if (!hvpmu_sv_backend_of(s->md.platform) || rq->mmustat || rq->mdperf || rq->overflow_log[0] ||
-	    (rq->nbusdev && strcmp(hvpmu_hv_personality(s->hv), "sun4v") != 0)) {
+	    (rq->nbusdev && !(hvpmu_platform_info(s->md.platform)->firmware & HVPMU_FW_SUN4V_CORE))) {
 		failf(err, n, "a running service offers its guests stat -a, cpustat and busstat on platform ",
 		      hvpmu_platform_name(s->md.platform));
 		return EINVAL;

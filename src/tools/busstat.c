@@ -157,16 +157,15 @@ static int parse_w(const char *arg, struct stat_busdev *d, struct busdev_names *
 
 int cmd_busstat(int argc, char **argv)
 {
-	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, { "md", required_argument, NULL, 'M' },
-					      { "service", required_argument, NULL, 'S' },
-					      { "guest", required_argument, NULL, 'G' }, { NULL, 0, NULL, 0 } };
+	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, TOOL_LONGOPT_MD, TOOL_LONGOPT_SERVICE,
+					      TOOL_LONGOPT_GUEST, { NULL, 0, NULL, 0 } };
 	struct stat_request rq;
 	struct stat_result rs;
 	struct run_times t;
 	struct hvpmu_md md;
 	struct busdev_names names[STAT_MAX_BUSDEV];
 	int absolute = 0, header = 1, c, rc, ok, list = 0;
-	const char *md_file = NULL, *service = NULL, *guest = NULL;
+	struct tool_md_opts m = { .tool = "hvpmu busstat" };
 	unsigned ndev = 0;
 	double interval = DEFAULT_INTERVAL_S;
 	unsigned long count = 0;
@@ -178,9 +177,6 @@ int cmd_busstat(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+anlw:e:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'e': return list_events(optarg);
-		case 'M': md_file = optarg; break;
-		case 'S': service = optarg; break;
-		case 'G': guest = optarg; break;
 		case 'a': absolute = 1; break;
 		case 'n': header = 0; break;
 		case 'l': list = 1; break;
@@ -193,7 +189,9 @@ int cmd_busstat(int argc, char **argv)
 			rq.nbusdev++;
 			break;
 		case 'h': return usage(stdout);
-		default: return usage(stderr);
+		default:
+			if (tool_md_option(&m, c, optarg, &rq) <= 0) /* (--md, --service, --guest cannot fail) */
+				return usage(stderr);
 		}
 	}
 	if (list)
@@ -202,11 +200,11 @@ int cmd_busstat(int argc, char **argv)
 	 * directly follows the options) */
 	if (parse_interval_count("hvpmu busstat", argc, argv, &optind, &interval, &count))
 		return EXIT_USAGE;
-	if (guest && !service) {
+	if (m.guest && !m.service) {
 		fprintf(stderr, "hvpmu busstat: --guest needs --service (a running hvpmu serve)\n");
 		return EXIT_USAGE;
 	}
-	if (optind >= argc && !service) {
+	if (optind >= argc && !m.service) {
 		fprintf(stderr, "hvpmu busstat: no program given (hvpmu busstat -w ... [interval [count]] -- PROGRAM)\n");
 		return EXIT_USAGE;
 	}
@@ -222,19 +220,20 @@ int cmd_busstat(int argc, char **argv)
 				hvpmu_sv_backend_desc(names[d].be)->name);
 			return EXIT_USAGE;
 		}
-	if (service) { /* the service's machine: its driver must name these devices */
+	if (m.service) { /* the service's machine: its driver must name these devices */
 		const struct hvpmu_sv_backend *be;
 
-		if (tool_service_md("hvpmu busstat", service, guest, md_file != NULL, &rq, &md, &be))
+		if (tool_md_load(&m, &rq, &md, &be))
 			return EXIT_USAGE;
 		if (be != names[0].be) {
-			fprintf(stderr, "hvpmu busstat: service '%s' runs %s: no device %s there\n", service,
+			fprintf(stderr, "hvpmu busstat: service '%s' runs %s: no device %s there\n", m.service,
 				rq.platform, names[0].dev);
 			return EXIT_USAGE;
 		}
-	} else {
+	} else { /* the devices' platform, as if -p named it */
 		snprintf(rq.platform, sizeof rq.platform, "%s", hvpmu_sv_backend_desc(names[0].be)->name);
-		if (tool_load_md("hvpmu busstat", md_file, 1, &rq, &md, NULL))
+		m.platform_given = 1;
+		if (tool_md_load(&m, &rq, &md, NULL))
 			return EXIT_USAGE;
 	}
 	for (unsigned d = 0; d < rq.nbusdev; d++) {
@@ -263,9 +262,9 @@ int cmd_busstat(int argc, char **argv)
 	if (interval_cycles("hvpmu busstat", interval, md.clock_hz, &rq.sample_cycles))
 		return EXIT_USAGE;
 	/* a service's monitor ends after `count` intervals of its time */
-	if (service && count)
+	if (m.service && count)
 		rq.monitor_cycles = count > UINT64_MAX / rq.sample_cycles ? UINT64_MAX : count * rq.sample_cycles;
-	rc = service ? monitor_guest("hvpmu busstat", &rq, argc - optind, argv + optind, &rs, &t, &ok)
+	rc = m.service ? monitor_guest("hvpmu busstat", &rq, argc - optind, argv + optind, &rs, &t, &ok)
 		     : run_guest("hvpmu busstat", &rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
 	if (!ok)
 		return rc;

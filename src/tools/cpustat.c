@@ -476,10 +476,10 @@ out:
 int cmd_cpustat(int argc, char **argv)
 {
 	static const struct option lopts[] = {
-		{ "platform", required_argument, NULL, 'P' },
-		{ "md", required_argument, NULL, 'M' },
-		{ "service", required_argument, NULL, 'S' },
-		{ "guest", required_argument, NULL, 'G' },
+		TOOL_LONGOPT_PLATFORM, /* (no -p: cpustat(8) has none) */
+		TOOL_LONGOPT_MD,
+		TOOL_LONGOPT_SERVICE,
+		TOOL_LONGOPT_GUEST,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -490,8 +490,8 @@ int cmd_cpustat(int argc, char **argv)
 	struct hvpmu_md md;
 	const char *specs[MAX_SETS];
 	char err[512];
-	int c, rc, ok, dohelp = 0, platform_given = 0, platform = -1;
-	const char *md_file = NULL, *service = NULL, *guest = NULL;
+	int c, rc, ok, dohelp = 0;
+	struct tool_md_opts m = { .tool = "hvpmu cpustat", .platform = -1 };
 	double interval = DEFAULT_INTERVAL_S;
 	unsigned long count = 0;
 
@@ -510,20 +510,15 @@ int cmd_cpustat(int argc, char **argv)
 			break;
 		case 'n': o.header = 0; break;
 		case 't': o.dotick = 1; break;
-		case 'P':
-			if (tool_set_platform("hvpmu cpustat", optarg, &rq, &platform))
-				return EXIT_USAGE;
-			platform_given = 1;
-			break;
-		case 'M': md_file = optarg; break;
-		case 'S': service = optarg; break;
-		case 'G': guest = optarg; break;
 		case 'h': dohelp = 1; break;
-		default: return usage(stderr);
+		default:
+			if ((rc = tool_md_option(&m, c, optarg, &rq)) > 0)
+				break;
+			return rc < 0 ? EXIT_USAGE : usage(stderr);
 		}
 	}
 	if (dohelp) {
-		o.be = platform_given ? hvpmu_sv_backend_of(platform) : hvpmu_sv_backend_at(0); /* t4 default */
+		o.be = m.platform_given ? hvpmu_sv_backend_of(m.platform) : hvpmu_sv_backend_at(0); /* t4 default */
 		if (!o.be) {
 			fprintf(stderr, "hvpmu cpustat: the platform has no CPU counter driver\n");
 			return EXIT_USAGE;
@@ -536,16 +531,15 @@ int cmd_cpustat(int argc, char **argv)
 		fprintf(stderr, "hvpmu cpustat: no events given (-c [picN=]EVENT,...; -h lists them)\n");
 		return EXIT_USAGE;
 	}
-	if (guest && !service) {
+	if (m.guest && !m.service) {
 		fprintf(stderr, "hvpmu cpustat: --guest needs --service (a running hvpmu serve)\n");
 		return EXIT_USAGE;
 	}
-	if (optind >= argc && !service) {
+	if (optind >= argc && !m.service) {
 		fprintf(stderr, "hvpmu cpustat: no program given (hvpmu cpustat -c ... [interval [count]] -- PROGRAM)\n");
 		return EXIT_USAGE;
 	}
-	if (service ? tool_service_md("hvpmu cpustat", service, guest, platform_given || md_file, &rq, &md, &o.be)
-		    : tool_load_md("hvpmu cpustat", md_file, platform_given, &rq, &md, &o.be))
+	if (tool_md_load(&m, &rq, &md, &o.be))
 		return EXIT_USAGE;
 	for (unsigned s = 0; s < o.nsets; s++)
 		if (parse_set(&o, specs[s], &rq, &o.set[s], err, sizeof err)) {
@@ -558,9 +552,9 @@ int cmd_cpustat(int argc, char **argv)
 	if (interval_cycles("hvpmu cpustat", interval, md.clock_hz, &rq.sample_cycles))
 		return EXIT_USAGE;
 	rq.rotate_cycles = rq.sample_cycles; /* sets switch at each sample */
-	if (service && count) /* a service's monitor ends after `count` intervals of its time */
+	if (m.service && count) /* a service's monitor ends after `count` intervals of its time */
 		rq.monitor_cycles = count > UINT64_MAX / rq.sample_cycles ? UINT64_MAX : count * rq.sample_cycles;
-	rc = service ? monitor_guest("hvpmu cpustat", &rq, argc - optind, argv + optind, &rs, &t, &ok)
+	rc = m.service ? monitor_guest("hvpmu cpustat", &rq, argc - optind, argv + optind, &rs, &t, &ok)
 		     : run_guest("hvpmu cpustat", &rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
 	if (!ok)
 		return rc;

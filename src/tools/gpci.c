@@ -232,11 +232,12 @@ static int parse_operands(int argc, char **argv, int i, double *interval, unsign
 
 int cmd_gpci(int argc, char **argv)
 {
-	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, { "md", required_argument, NULL, 'M' },
-					      { "partition", required_argument, NULL, 'P' },
-					      { "service", required_argument, NULL, 'S' }, { NULL, 0, NULL, 0 } };
+	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, TOOL_LONGOPT_MD,
+					      { "partition", required_argument, NULL, 'P' }, TOOL_LONGOPT_SERVICE,
+					      { NULL, 0, NULL, 0 } };
 	const struct hvpmu_gpci_request *only = NULL;
-	const char *md_file = NULL, *sep = NULL;
+	const char *sep = NULL;
+	struct tool_md_opts m = { .tool = TOOL };
 	struct stat_request rq;
 	struct hvpmu_md md;
 	struct asker a = { 0 };
@@ -244,7 +245,7 @@ int cmd_gpci(int argc, char **argv)
 	unsigned long partition = 0, count = 0;
 	long long index = 0;
 	double interval = 0;
-	int platform_given = 0, platform, json = 0, index_given = 0, c, failed = 0, asked = 0, privileged = 0;
+	int json = 0, index_given = 0, c, taken, failed = 0, asked = 0, privileged = 0;
 	struct timespec t0;
 	char *end;
 
@@ -252,13 +253,6 @@ int cmd_gpci(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+p:r:s:x:jh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'p':
-			if (tool_set_platform(TOOL, optarg, &rq, &platform))
-				return EXIT_USAGE;
-			platform_given = 1;
-			break;
-		case 'M': md_file = optarg; break;
-		case 'S': a.service = optarg; break;
 		case 'P':
 			partition = strtoul(optarg, &end, 0);
 			if (*end || !*optarg || optarg[0] == '-' || partition < 1 || partition > 0xFFFE) {
@@ -283,9 +277,13 @@ int cmd_gpci(int argc, char **argv)
 		case 'x': sep = optarg; break;
 		case 'j': json = 1; break;
 		case 'h': return usage(stdout);
-		default: return usage(stderr);
+		default:
+			if ((taken = tool_md_option(&m, c, optarg, &rq)) > 0)
+				break;
+			return taken < 0 ? EXIT_USAGE : usage(stderr);
 		}
 	}
+	a.service = m.service;
 	if (sep && json) {
 		fprintf(stderr, TOOL ": -x and -j cannot be combined\n");
 		return EXIT_USAGE;
@@ -296,15 +294,8 @@ int cmd_gpci(int argc, char **argv)
 		fprintf(stderr, TOOL ": sampling needs --service (the partitions' programs run in hvpmu serve)\n");
 		return EXIT_USAGE;
 	}
-	if (a.service) {
-		if (tool_service_md(TOOL, a.service, NULL, platform_given || md_file, &rq, &md, NULL))
-			return EXIT_USAGE;
-	} else {
-		if (!platform_given && default_platform(&rq))
-			return EXIT_USAGE;
-		if (tool_load_md(TOOL, md_file, platform_given, &rq, &md, NULL))
-			return EXIT_USAGE;
-	}
+	if ((!a.service && !m.platform_given && default_platform(&rq)) || tool_md_load(&m, &rq, &md, NULL))
+		return EXIT_USAGE;
 	if (!md.cec.nchips) {
 		fprintf(stderr, TOOL ": platform %s: no PAPR CEC in the machine description\n", rq.platform);
 		return EXIT_USAGE;

@@ -146,15 +146,15 @@ int cmd_stat(int argc, char **argv)
 		{ "pic-init", required_argument, NULL, 'P' },
 		{ "overflow-log", required_argument, NULL, 'L' },
 		{ "rotate-cycles", required_argument, NULL, 'R' },
-		{ "platform", required_argument, NULL, 'p' },
-		{ "md", required_argument, NULL, 'M' },
+		TOOL_LONGOPT_PLATFORM,
+		TOOL_LONGOPT_MD,
 		{ "hw-prefetch", required_argument, NULL, 'H' },
-		{ "placement", required_argument, NULL, 'C' },
+		TOOL_LONGOPT_PLACEMENT,
 		{ "follow", no_argument, NULL, 'f' },
 		{ "per-process", no_argument, NULL, 'T' },
 		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "service", required_argument, NULL, 'S' },
-		{ "guest", required_argument, NULL, 'G' },
+		TOOL_LONGOPT_SERVICE,
+		TOOL_LONGOPT_GUEST,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -164,9 +164,9 @@ int cmd_stat(int argc, char **argv)
 	enum out_format fmt = OUT_TABLE;
 	const char *sep = NULL, *outfile = NULL;
 	char err[512], cmdline[1024];
-	int have_events = 0, c, rc, ok, platform_given = 0, per_process = 0;
+	int have_events = 0, c, rc, ok, per_process = 0;
 	const struct hvpmu_sv_backend *be;
-	const char *md_file = NULL, *service = NULL, *guest = NULL;
+	struct tool_md_opts m = { .tool = "hvpmu stat" };
 	struct hvpmu_md md;
 	const char *lists[MAX_EVENT_LISTS];
 	unsigned nlists = 0, npower = 0;
@@ -188,30 +188,12 @@ int cmd_stat(int argc, char **argv)
 			lists[nlists++] = optarg;
 			have_events = 1;
 			break;
-		case 'p': {
-			int platform;
-
-			if (tool_set_platform("hvpmu stat", optarg, &rq, &platform))
-				return EXIT_USAGE;
-			platform_given = 1;
-			break;
-		}
-		case 'M': md_file = optarg; break;
-		case 'C':
-			if (hvpmu_sv_placement_of(optarg) < 0) {
-				fprintf(stderr, "hvpmu stat: unknown placement '%s' (pack, spread)\n", optarg);
-				return EXIT_USAGE;
-			}
-			strcpy(rq.placement, optarg);
-			break;
-		case 'x': sep = optarg; fmt = OUT_CSV; break;
+			case 'x': sep = optarg; fmt = OUT_CSV; break;
 		case 'j': fmt = OUT_JSON; break;
 		case 'o': outfile = optarg; break;
 		case 'f': rq.follow = 1; break;
 		case 'T': per_process = rq.follow = 1; break;
-		case 'a': service = service ? service : "default"; break;
-		case 'S': service = optarg; break;
-		case 'G': guest = optarg; break;
+		case 'a': m.service = m.service ? m.service : "default"; break;
 		case 'P':
 			if (parse_u64(optarg, UINT32_MAX, &v)) {
 				fprintf(stderr, "hvpmu stat: --pic-init wants 0..0xffffffff, got '%s'\n", optarg);
@@ -236,28 +218,30 @@ int cmd_stat(int argc, char **argv)
 			rq.rotate_cycles = v;
 			break;
 		case 'h': return usage(stdout) & 0;
-		default: return usage(stderr);
+		default:
+			if ((rc = tool_md_option(&m, c, optarg, &rq)) > 0)
+				break;
+			return rc < 0 ? EXIT_USAGE : usage(stderr);
 		}
 	}
 	if (sep && fmt == OUT_JSON) {
 		fprintf(stderr, "hvpmu stat: -x and -j cannot be combined\n");
 		return EXIT_USAGE;
 	}
-	if (guest && !service) {
+	if (m.guest && !m.service) {
 		fprintf(stderr, "hvpmu stat: --guest needs -a or --service (a running hvpmu serve)\n");
 		return EXIT_USAGE;
 	}
-	if (service && (rq.follow || rq.overflow_log[0] || rq.hw_prefetch || rq.placement[0])) {
+	if (m.service && (rq.follow || rq.overflow_log[0] || rq.hw_prefetch || rq.placement[0])) {
 		fprintf(stderr, "hvpmu stat: -a counts a running service's machine as it is: no -f, --per-process, "
 				"--overflow-log, --hw-prefetch or --placement with it\n");
 		return EXIT_USAGE;
 	}
-	if (optind >= argc && !service) {
+	if (optind >= argc && !m.service) {
 		fprintf(stderr, "hvpmu stat: no program given (hvpmu stat [OPTIONS] -- PROGRAM [ARGS])\n");
 		return EXIT_USAGE;
 	}
-	if (service ? tool_service_md("hvpmu stat", service, guest, platform_given || md_file, &rq, &md, NULL)
-		    : tool_load_md("hvpmu stat", md_file, platform_given, &rq, &md, NULL))
+	if (tool_md_load(&m, &rq, &md, NULL))
 		return EXIT_USAGE;
 	/* no CPU counter driver (power): the model's own counts; -e only
 	 * for hv_gpci events and the model's counts by name, on a machine
@@ -267,7 +251,7 @@ int cmd_stat(int argc, char **argv)
 			"model's instruction counts)\n", rq.platform, per_process ? " or --per-process" : "");
 		return EXIT_USAGE;
 	}
-	if (!be && have_events && service) {
+	if (!be && have_events && m.service) {
 		fprintf(stderr, "hvpmu stat: platform %s: -e (hv_gpci events) counts a program (and with -f its "
 			"process tree), not with -a or --service\n", rq.platform);
 		return EXIT_USAGE;
@@ -292,9 +276,9 @@ int cmd_stat(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	join_cmdline(cmdline, sizeof cmdline, argc - optind, argv + optind);
-	if (service && optind >= argc)
+	if (m.service && optind >= argc)
 		snprintf(cmdline, sizeof cmdline, "system wide");
-	rc = service ? monitor_guest("hvpmu stat", &rq, argc - optind, argv + optind, &rs, &t, &ok)
+	rc = m.service ? monitor_guest("hvpmu stat", &rq, argc - optind, argv + optind, &rs, &t, &ok)
 		     : run_guest("hvpmu stat", &rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
 	if (ok) {
 		if (!be && npower)

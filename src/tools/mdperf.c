@@ -256,7 +256,11 @@ static void print_intervals(const struct printer *p, const struct stat_result *r
 
 int cmd_mdperf(int argc, char **argv)
 {
-	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, TOOL_LONGOPT_MD, { NULL, 0, NULL, 0 } };
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		TOOL_LONGOPT_MD,
+		{ NULL, 0, NULL, 0 },
+	};
 	struct tool_md_opts m = { .tool = TOOL };
 	const char *out_path = NULL;
 	struct printer p = { .fmt = OUT_TABLE };

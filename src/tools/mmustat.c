@@ -30,7 +30,11 @@ static int usage(FILE *f)
 
 int cmd_mmustat(int argc, char **argv)
 {
-	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, TOOL_LONGOPT_MD, { NULL, 0, NULL, 0 } };
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		TOOL_LONGOPT_MD,
+		{ NULL, 0, NULL, 0 },
+	};
 	struct tool_md_opts m = { .tool = "hvpmu mmustat" };
 	struct hvpmu_md md;
 	struct stat_request rq;

@@ -89,25 +89,16 @@ static enum hvpmu_pf_dest mips64_prefetch_dest(uint32_t word)
 }
 
 /* An instruction for the donor search (prefetch_search.h): its address's
- * base register set {a, b} with a >= b ($0, which reads 0, sorts last:
- * [r + $0] is [r + 0]) and offset. */
+ * base register set ($0 reads 0: [r + $0] is [r + 0]) and offset. */
 static void mips64_pf_decode(uint32_t word, struct pf_insn *out)
 {
 	struct hvpmu_mips64_operands o;
-	uint8_t x, y;
 
 	hvpmu_mips64_operands(word, &o);
 	*out = (struct pf_insn){ .prefetch = o.prefetch, .donor = o.donor, .cti = o.cti, .likely = o.likely,
 				 .writes = o.writes };
-	if (o.form == HVPMU_MA_NONE)
-		return;
-	x = o.base;
-	y = o.form == HVPMU_MA_REG ? o.index : 0;
-	out->has_addr = 1;
-	out->off = o.form == HVPMU_MA_IMM ? o.offset : 0;
-	out->a = x > y ? x : y;
-	out->b = x > y ? y : x;
-	out->regs = (out->a ? 1u << out->a : 0) | (out->b ? 1u << out->b : 0);
+	if (o.form != HVPMU_MA_NONE)
+		pf_set_addr(out, o.base, o.form == HVPMU_MA_REG ? o.index : 0, o.form == HVPMU_MA_IMM ? o.offset : 0, 0);
 }
 
 /*

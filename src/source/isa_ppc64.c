@@ -85,25 +85,18 @@ static enum hvpmu_pf_dest ppc64_prefetch_dest(uint32_t word)
 }
 
 /* An instruction for the donor search (prefetch_search.h): the registers
- * its address adds, as a sorted pair (NOREG: none; RA = 0 reads 0, RB = 0
- * is r0), and its displacement. */
+ * its address adds (NOREG: none; RA = 0 reads 0, RB = 0 is r0) and its
+ * displacement. */
 #define NOREG 32u
 static void ppc64_pf_decode(uint32_t word, struct pf_insn *out)
 {
 	struct hvpmu_ppc64_operands o;
-	uint8_t x, y;
 
 	hvpmu_ppc64_operands(word, &o);
 	*out = (struct pf_insn){ .prefetch = o.prefetch, .donor = o.donor, .cti = o.cti, .writes = o.writes };
-	if (o.form != HVPMU_PA_D && o.form != HVPMU_PA_X)
-		return;
-	x = o.ra ? o.ra : (uint8_t)NOREG;
-	y = o.form == HVPMU_PA_X ? o.rb : (uint8_t)NOREG;
-	out->has_addr = 1;
-	out->off = o.form == HVPMU_PA_D ? o.offset : 0;
-	out->a = x < y ? x : y;
-	out->b = x < y ? y : x;
-	out->regs = (out->a < NOREG ? 1u << out->a : 0) | (out->b < NOREG ? 1u << out->b : 0);
+	if (o.form == HVPMU_PA_D || o.form == HVPMU_PA_X)
+		pf_set_addr(out, o.ra ? o.ra : (uint8_t)NOREG, o.form == HVPMU_PA_X ? o.rb : (uint8_t)NOREG,
+			    o.form == HVPMU_PA_D ? o.offset : 0, NOREG);
 }
 
 /*

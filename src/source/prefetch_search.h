@@ -28,6 +28,20 @@ struct pf_insn {
 	int64_t off;
 };
 
+/* o's address: registers x and y (`none`: the encoding of no register,
+ * or of one that reads 0) as the pair {a, b} with none last, so that equal
+ * pairs are equal sets; regs their mask; off the displacement. */
+static inline void pf_set_addr(struct pf_insn *o, uint8_t x, uint8_t y, int64_t off, uint8_t none)
+{
+	int x_first = y == none || (x != none && x < y);
+
+	o->has_addr = 1;
+	o->off = off;
+	o->a = x_first ? x : y;
+	o->b = x_first ? y : x;
+	o->regs = (o->a != none ? 1u << o->a : 0) | (o->b != none ? 1u << o->b : 0);
+}
+
 struct pf_search_isa {
 	/* word into *out (every field set) */
 	void (*decode)(uint32_t word, struct pf_insn *out);

@@ -32,27 +32,16 @@ enum hvpmu_pf_dest hvpmu_prefetch_dest(unsigned fcn)
 }
 
 /* An instruction for the donor search (prefetch_search.h): its address's
- * base register set {a, b} with a <= b, 0 = none, and offset. */
+ * base register set (%g0 reads 0: a single base register, or none) and
+ * offset. */
 static void sparc_pf_decode(uint32_t word, struct pf_insn *out)
 {
 	struct hvpmu_sparc_operands o;
-	uint8_t x, y;
 
 	hvpmu_sparc_operands(word, &o);
 	*out = (struct pf_insn){ .prefetch = o.prefetch, .donor = o.donor, .cti = o.cti, .writes = o.writes };
-	if (o.form == HVPMU_SA_NONE)
-		return;
-	x = o.rs1;
-	y = o.form == HVPMU_SA_REG ? o.rs2 : 0;
-	out->has_addr = 1;
-	out->off = o.form == HVPMU_SA_IMM ? o.simm13 : 0;
-	out->a = x < y ? x : y;
-	out->b = x < y ? y : x;
-	if (out->a == 0) { /* %g0 reads 0: a single base register (or none) */
-		out->a = out->b;
-		out->b = 0;
-	}
-	out->regs = (out->a ? 1u << out->a : 0) | (out->b ? 1u << out->b : 0);
+	if (o.form != HVPMU_SA_NONE)
+		pf_set_addr(out, o.rs1, o.form == HVPMU_SA_REG ? o.rs2 : 0, o.form == HVPMU_SA_IMM ? o.simm13 : 0, 0);
 }
 
 /* docs/prefetch-model.md §2: a later donor must not follow a control

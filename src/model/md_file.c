@@ -18,6 +18,7 @@
 #include <hvpmu/hvpmu.h>
 #include "kernel.h"
 #include "cec_json.h"
+#include "json_bind.h"
 
 #define MAX_FILE_BYTES (1u << 20) /* a description is a few hundred bytes */
 #define MAX_STRANDS 4096          /* hvpmu_machine_create's bound */
@@ -26,20 +27,16 @@
 #define MAX_LINE 512
 #define MAX_LATENCY 100000
 
-enum kind { U32, U64, PROP };
+/* The integer keys: JB_FIELD with U32 / U64 (the member's width), or
+ * PROP, an MD integer property (int64_t) that may be null = absent
+ * (HVPMU_MD_PROP_ABSENT). */
+#define U32 0
+#define U64 0
+#define PROP JB_NULL
+#define F(k, kind, type, member, lo, hi) JB_FIELD(k, type, member, lo, hi, kind, HVPMU_MD_PROP_ABSENT)
+#define PATH_MAX_MSG 160 /* key paths in messages (and place()'s lookup) */
 
-/* A scalar key: where it goes and its range.  PROP is an MD integer
- * property (int64_t) that may be null = absent (HVPMU_MD_PROP_ABSENT). */
-struct field {
-	const char *key;
-	enum kind kind;
-	size_t off;
-	uint64_t min, max;
-};
-
-#define F(k, kind, type, member, lo, hi) { k, kind, offsetof(type, member), lo, hi }
-
-static const struct field top_fields[] = {
+static const struct jb_field top_fields[] = {
 	F("chips", U32, struct hvpmu_md, chips, 1, 64),
 	F("cores_per_chip", U32, struct hvpmu_md, cores_per_chip, 1, 64),
 	F("strands_per_core", U32, struct hvpmu_md, strands_per_core, 1, 64),
@@ -52,7 +49,7 @@ static const struct field top_fields[] = {
 	F("quantum_cycles", U64, struct hvpmu_md, quantum_cycles, 0, 1000000000),
 };
 
-static const struct field timing_fields[] = {
+static const struct jb_field timing_fields[] = {
 	F("insn_cycles", U32, struct hvpmu_md_timing, insn_cycles, 1, 1000),
 	F("taken_cti_cycles", U32, struct hvpmu_md_timing, taken_cti_cycles, 0, 1000),
 	F("syscall_cycles", U32, struct hvpmu_md_timing, syscall_cycles, 0, 100000000),
@@ -66,14 +63,14 @@ static const struct field timing_fields[] = {
 	F("dram_wait_cap", U32, struct hvpmu_md_timing, dram_wait_cap, 0, MAX_LATENCY),
 };
 
-static const struct field stbuf_fields[] = { /* docs/memory-model.md "Store buffer" */
+static const struct jb_field stbuf_fields[] = { /* docs/memory-model.md "Store buffer" */
 	F("entries", U32, struct hvpmu_md_stbuf, entries, 0, 16),
 	F("commit_cycles", U32, struct hvpmu_md_stbuf, commit_cycles, 0, MAX_LATENCY),
 	F("drain_latency", U32, struct hvpmu_md_stbuf, drain_latency, 0, MAX_LATENCY),
 	F("drain_interval", U32, struct hvpmu_md_stbuf, drain_interval, 0, MAX_LATENCY),
 };
 
-static const struct field buf_fields[] = { /* docs/memory-model.md "L2 buffers" */
+static const struct jb_field buf_fields[] = { /* docs/memory-model.md "L2 buffers" */
 	F("l1d_miss", U32, struct hvpmu_md_l2buf, l1d_miss, 0, 64),
 	F("l1d_pf_drop", U32, struct hvpmu_md_l2buf, l1d_pf_drop, 0, 64),
 	F("l2_miss", U32, struct hvpmu_md_l2buf, l2_miss, 0, 64),
@@ -84,7 +81,7 @@ static const struct field buf_fields[] = { /* docs/memory-model.md "L2 buffers" 
 };
 
 #define KF(k, kind, member, lo, hi) F(k, kind, struct hvpmu_md_kernel, member, lo, hi)
-static const struct field kernel_fields[] = { /* docs/kernel-model.md; kernel_check() checks the shape */
+static const struct jb_field kernel_fields[] = { /* docs/kernel-model.md; kernel_check() checks the shape */
 	KF("syscall_insns", U32, syscall_insns, 0, 1000000),
 	KF("page_bytes", U64, page_bytes, 8192, UINT64_C(1) << 31),
 	KF("text_va", U64, text_va, 0, UINT64_MAX),
@@ -100,14 +97,14 @@ static const struct field kernel_fields[] = { /* docs/kernel-model.md; kernel_ch
 	KF("trap_frame_bytes", U32, trap_frame_bytes, 0, 65536),
 };
 
-static const struct field cache_fields[] = {
+static const struct jb_field cache_fields[] = {
 	F("size", U64, struct hvpmu_md_cache, size, 0, MAX_CACHE_BYTES),
 	F("ways", U32, struct hvpmu_md_cache, ways, 0, MAX_WAYS),
 	F("line", U32, struct hvpmu_md_cache, line, 0, MAX_LINE),
 	F("latency", U32, struct hvpmu_md_cache, latency, 0, MAX_LATENCY),
 };
 
-static const struct field memory_fields[] = {
+static const struct jb_field memory_fields[] = {
 	F("mem_latency", U32, struct hvpmu_md_memory, mem_latency, 0, MAX_LATENCY),
 	F("l1d_hw_prefetch", U32, struct hvpmu_md_memory, l1d_hw_prefetch, 0, HVPMU_MD_MAX_L1D_HW_PREFETCH), /* docs/prefetch-model.md */
 };
@@ -122,7 +119,7 @@ static const struct {
 	{ "l3", offsetof(struct hvpmu_md_memory, l3) },
 };
 
-static const struct field guest_fields[] = {
+static const struct jb_field guest_fields[] = {
 	F("perfctraccess", PROP, struct hvpmu_md_guest, perfctraccess, 0, INT64_MAX),
 	F("perfctrhtaccess", PROP, struct hvpmu_md_guest, perfctrhtaccess, 0, INT64_MAX),
 	F("dram_counter_group", PROP, struct hvpmu_md_guest, dram_counter_group, 0,
@@ -133,79 +130,16 @@ static const struct field guest_fields[] = {
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-/* "KEY: WHAT" in err; HVPMU_EINVAL. */
-static int fail(char *err, size_t n, const char *path, const char *what)
-{
-	if (err && n)
-		snprintf(err, n, "%s: %s", path, what);
-	return HVPMU_EINVAL;
-}
-
 static int is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
-
-/* Set a scalar from JSON value v (an integer, or null for a PROP). */
-static int set_field(void *base, const struct field *f, json_object *v, const char *path, char *err, size_t n)
-{
-	int64_t sx;
-	uint64_t x;
-
-	if (f->kind == PROP && !v) {
-		*(int64_t *)((char *)base + f->off) = HVPMU_MD_PROP_ABSENT;
-		return 0;
-	}
-	if (!json_object_is_type(v, json_type_int))
-		return fail(err, n, path, "not an integer");
-	/* json-c keeps integers above INT64_MAX as uint64 and clamps
-	 * json_object_get_int64 there: read the sign, then the magnitude */
-	sx = json_object_get_int64(v);
-	x = sx < 0 ? 0 : json_object_get_uint64(v);
-	if (sx < 0 || x < f->min || x > f->max) {
-		char range[64];
-
-		snprintf(range, sizeof range, "out of range %" PRIu64 "..%" PRIu64, f->min, f->max);
-		return fail(err, n, path, range);
-	}
-	switch (f->kind) {
-	case U32: *(uint32_t *)((char *)base + f->off) = (uint32_t)x; break;
-	case U64: *(uint64_t *)((char *)base + f->off) = (uint64_t)x; break;
-	case PROP: *(int64_t *)((char *)base + f->off) = (int64_t)x; break;
-	}
-	return 0;
-}
 
 /* Apply the keys of object o: scalars from `fields`; any other key must be
  * one `sub` accepts (return 1 = handled), else it is unknown. */
-typedef int (*sub_fn)(void *ctx, const char *key, json_object *v, const char *path, char *err, size_t n);
-
-static int apply(void *base, json_object *o, const struct field *fields, size_t nf, const char *prefix, sub_fn sub,
-		 void *ctx, char *err, size_t n)
+static int apply(void *base, json_object *o, const struct jb_field *fields, size_t nf, const char *prefix,
+		 jb_sub_fn sub, void *ctx, char *err, size_t n)
 {
-	if (!json_object_is_type(o, json_type_object))
-		return fail(err, n, prefix[0] ? prefix : "(top)", "not an object");
-	json_object_object_foreach(o, key, v) {
-		char path[160];
-		size_t i;
-		int rc;
+	const struct jb_object d = { fields, nf, sub, PATH_MAX_MSG };
 
-		if (snprintf(path, sizeof path, "%s%s%s", prefix, prefix[0] ? "." : "", key) >= (int)sizeof path)
-			strcpy(path + sizeof path - 4, "..."); /* a key path too long for a message: cut */
-		for (char *c = path; *c; c++) /* messages are one printable line */
-			if ((unsigned char)*c < 0x20 || *c == 0x7f)
-				*c = '?';
-		for (i = 0; i < nf && strcmp(fields[i].key, key) != 0; i++)
-			;
-		if (i < nf) {
-			if ((rc = set_field(base, &fields[i], v, path, err, n)))
-				return rc;
-			continue;
-		}
-		rc = sub ? sub(ctx, key, v, path, err, n) : 0;
-		if (rc < 0 || rc > 1)
-			return rc;
-		if (rc == 0)
-			return fail(err, n, path, "unknown key");
-	}
-	return 0;
+	return jb_apply(base, ctx, o, &d, prefix, err, n);
 }
 
 static int memory_sub(void *ctx, const char *key, json_object *v, const char *path, char *err, size_t n)
@@ -239,27 +173,25 @@ static int guest_sub(void *ctx, const char *key, json_object *v, const char *pat
 	if (strcmp(key, "name") == 0) {
 		if (!json_object_is_type(v, json_type_string) || json_object_get_string_len(v) == 0 ||
 		    (size_t)json_object_get_string_len(v) >= sizeof g->name)
-			return fail(err, n, path, "not a name of 1..31 characters");
+			return jb_fail(err, n, path, "not a name of 1..31 characters");
 		strcpy(g->name, json_object_get_string(v));
 		return 1;
 	}
 	if (strcmp(key, "mblock") == 0) { /* the MD's mblock nodes: real memory */
 		size_t len;
 
-		if (!json_object_is_type(v, json_type_array) || (len = json_object_array_length(v)) == 0 ||
-		    len > HVPMU_MD_MAX_MEM)
-			return fail(err, n, path, "not an array of 1..4 {base, size}");
+		if (jb_array(v, 1, HVPMU_MD_MAX_MEM, path, "not an array of 1..4 {base, size}", &len, err, n))
+			return HVPMU_EINVAL;
 		g->nmem = (uint32_t)len;
 		for (size_t i = 0; i < len; i++) {
-			static const struct field mb[] = {
-				{ "base", U64, 0, 0, UINT64_MAX >> 1 },
-				{ "size", U64, sizeof(uint64_t), 1, UINT64_MAX >> 1 },
+			static const struct jb_field mb[] = {
+				{ "base", 0, sizeof(uint64_t), 0, UINT64_MAX >> 1, 0, 0 }, /* mem[i]: { base, size } */
+				{ "size", sizeof(uint64_t), sizeof(uint64_t), 1, UINT64_MAX >> 1, 0, 0 },
 			};
 			char p[176];
 			int rc;
 
-			if (snprintf(p, sizeof p, "%s[%zu]", path, i) >= (int)sizeof p)
-				strcpy(p + sizeof p - 4, "...");
+			jb_index_path(p, sizeof p, path, i);
 			/* base, size < 2^63: base + size cannot wrap */
 			if ((rc = apply(&g->mem[i], json_object_array_get_idx(v, i), mb, N(mb), p, NULL, NULL, err, n)))
 				return rc;
@@ -286,7 +218,7 @@ static int top_sub(void *ctx, const char *key, json_object *v, const char *path,
 		int pl = json_object_is_type(v, json_type_string) ? hvpmu_placement_by_name(json_object_get_string(v)) : -1;
 
 		if (pl < 0)
-			return fail(err, n, path, "not a placement (pack, spread)");
+			return jb_fail(err, n, path, "not a placement (pack, spread)");
 		md->placement = (enum hvpmu_placement)pl;
 		return 1;
 	}
@@ -309,9 +241,8 @@ static int top_sub(void *ctx, const char *key, json_object *v, const char *path,
 	if (strcmp(key, "guests") == 0) { /* replaces the default guest list */
 		size_t len;
 
-		if (!json_object_is_type(v, json_type_array) || (len = json_object_array_length(v)) == 0 ||
-		    len > HVPMU_MD_MAX_GUESTS)
-			return fail(err, n, path, "not an array of 1..8 guests");
+		if (jb_array(v, 1, HVPMU_MD_MAX_GUESTS, path, "not an array of 1..8 guests", &len, err, n))
+			return HVPMU_EINVAL;
 		md->nguests = (uint32_t)len;
 		for (size_t i = 0; i < len; i++) {
 			struct hvpmu_md_guest *g = &md->guests[i];
@@ -321,15 +252,14 @@ static int top_sub(void *ctx, const char *key, json_object *v, const char *path,
 			memset(g, 0, sizeof *g);
 			snprintf(g->name, sizeof g->name, "guest%zu", i);
 			g->perfctraccess = g->perfctrhtaccess = g->dram_counter_group = HVPMU_MD_PROP_ABSENT;
-			if (snprintf(p, sizeof p, "%s[%zu]", path, i) >= (int)sizeof p)
-				strcpy(p + sizeof p - 4, "...");
+			jb_index_path(p, sizeof p, path, i);
 			if ((rc = apply(g, json_object_array_get_idx(v, i), guest_fields, N(guest_fields), p, guest_sub,
 					g, err, n)))
 				return rc;
 			if (!g->nstrands)
-				return fail(err, n, p, "needs nstrands");
+				return jb_fail(err, n, p, "needs nstrands");
 			if (!g->nmem)
-				return fail(err, n, p, "needs mblock");
+				return jb_fail(err, n, p, "needs mblock");
 		}
 		t->have_guests = 1;
 		return 1;
@@ -346,7 +276,7 @@ static int validate(const struct hvpmu_md *md, char *err, size_t n)
 	const struct hvpmu_platform_info *pi = hvpmu_platform_info(md->platform);
 
 	if (nstrands > MAX_STRANDS)
-		return fail(err, n, "chips", "more than 4096 strands in all");
+		return jb_fail(err, n, "chips", "more than 4096 strands in all");
 	if (pi->max_chips && md->chips > pi->max_chips) {
 		char what[64];
 
@@ -354,7 +284,7 @@ static int validate(const struct hvpmu_md *md, char *err, size_t n)
 			snprintf(what, sizeof what, "%s has one chip", pi->name);
 		else
 			snprintf(what, sizeof what, "%s has 1..%u chips", pi->name, pi->max_chips);
-		return fail(err, n, "chips", what);
+		return jb_fail(err, n, "chips", what);
 	}
 	for (unsigned i = 0; i < 4; i++) {
 		const struct hvpmu_md_cache *c = lv[i];
@@ -365,30 +295,30 @@ static int validate(const struct hvpmu_md *md, char *err, size_t n)
 			continue;
 		if (!is_pow2(c->line) || !c->ways || !c->size || c->size % ((uint64_t)c->ways * c->line) ||
 		    !is_pow2(c->size / ((uint64_t)c->ways * c->line)))
-			return fail(err, n, lvname[i],
+			return jb_fail(err, n, lvname[i],
 				    "needs a power-of-two line, ways, and size = ways x line x a power-of-two number of sets");
 	}
 	if ((md->mem.l2.size && (md->mem.l1i.line > md->mem.l2.line || md->mem.l1d.line > md->mem.l2.line ||
 				 (md->mem.l3.size && md->mem.l2.line > md->mem.l3.line))) ||
 	    (md->mem.l3.size && (md->mem.l1i.line > md->mem.l3.line || md->mem.l1d.line > md->mem.l3.line)))
-		return fail(err, n, "memory", "line sizes must not shrink towards memory");
+		return jb_fail(err, n, "memory", "line sizes must not shrink towards memory");
 	if (md->timing.refetch_cycles > md->timing.mispredict_cycles)
-		return fail(err, n, "timing.refetch_cycles", "more than timing.mispredict_cycles");
+		return jb_fail(err, n, "timing.refetch_cycles", "more than timing.mispredict_cycles");
 	if (md->cec.nchips) { /* the CEC's processors are the machine's cores (docs/papr-gpci.md) */
 		if (md->cec.nchips != md->chips)
-			return fail(err, n, "cec.chips", "not as many chips as the machine's");
+			return jb_fail(err, n, "cec.chips", "not as many chips as the machine's");
 		if (md->cec.nprocs != md->chips * md->cores_per_chip)
-			return fail(err, n, "cec.procs", "not one processor per core of the machine");
+			return jb_fail(err, n, "cec.procs", "not one processor per core of the machine");
 		for (uint32_t i = 0; i < md->cec.nprocs; i++)
 			if (md->cec.procs[i].chip != i / md->cores_per_chip) {
 				char p[32];
 
 				snprintf(p, sizeof p, "cec.procs[%u].chip", i);
-				return fail(err, n, p, "processor i is core i: chip i / cores_per_chip");
+				return jb_fail(err, n, p, "processor i is core i: chip i / cores_per_chip");
 			}
 	}
 	if (kernel_check(md))
-		return fail(err, n, "kernel",
+		return jb_fail(err, n, "kernel",
 			    "regions not page-aligned, overlapping, or addresses outside them (docs/kernel-model.md)");
 	for (uint32_t i = 0; i < md->nguests; i++) {
 		const struct hvpmu_md_guest *g = &md->guests[i];
@@ -396,12 +326,12 @@ static int validate(const struct hvpmu_md *md, char *err, size_t n)
 
 		snprintf(p, sizeof p, "guests[%u]", i);
 		if ((uint64_t)g->first_strand + g->nstrands > nstrands)
-			return fail(err, n, p, "strands beyond the machine's");
+			return jb_fail(err, n, p, "strands beyond the machine's");
 		for (uint32_t j = 0; j < i; j++) {
 			const struct hvpmu_md_guest *h = &md->guests[j];
 
 			if (g->first_strand < h->first_strand + h->nstrands && h->first_strand < g->first_strand + g->nstrands)
-				return fail(err, n, p, "shares strands with another guest");
+				return jb_fail(err, n, p, "shares strands with another guest");
 		}
 	}
 	return 0;
@@ -415,7 +345,7 @@ static int md_from_json(json_object *o, const struct hvpmu_md *base, struct hvpm
 	int rc;
 
 	if (!json_object_is_type(o, json_type_object))
-		return fail(err, n, "(top)", "not a JSON object");
+		return jb_fail(err, n, "(top)", "not a JSON object");
 	if (base)
 		md = *base;
 	else
@@ -428,7 +358,7 @@ static int md_from_json(json_object *o, const struct hvpmu_md *base, struct hvpm
 		for (unsigned i = 0; (name = hvpmu_md_name_at(i)); i++)
 			snprintf(what + strlen(what), sizeof what - strlen(what), "%s%s", i ? ", " : "", name);
 		snprintf(what + strlen(what), sizeof what - strlen(what), ")");
-		return fail(err, n, "platform", what);
+		return jb_fail(err, n, "platform", what);
 	}
 	from = md;
 	if ((rc = apply(&md, o, top_fields, N(top_fields), "", top_sub, &t, err, n)))
@@ -440,7 +370,7 @@ static int md_from_json(json_object *o, const struct hvpmu_md *base, struct hvpm
 		unsigned was = (unsigned)__builtin_ctz(from.chips), now = (unsigned)__builtin_ctz(md.chips);
 
 		if ((md.chips & (md.chips - 1)) || (from.chips & (from.chips - 1)) || from.home_shift + was < now)
-			return fail(err, n, "chips", "not a power of two: give home_shift too");
+			return jb_fail(err, n, "chips", "not a power of two: give home_shift too");
 		md.home_shift = from.home_shift + was - now;
 	}
 	if (md.clock_hz != from.clock_hz && !json_object_object_get_ex(o, "remote_latency", &v))
@@ -649,9 +579,9 @@ int hvpmu_md_parse(const char *text, size_t len, const struct hvpmu_md *base, st
 	int rc;
 
 	if (!text || !md)
-		return fail(err, errlen, "(arguments)", "NULL");
+		return jb_fail(err, errlen, "(arguments)", "NULL");
 	if (len > MAX_FILE_BYTES)
-		return fail(err, errlen, "(file)", "larger than 1 MB");
+		return jb_fail(err, errlen, "(file)", "larger than 1 MB");
 	if (!(tok = json_tokener_new()))
 		return HVPMU_ENOMEM;
 	o = json_tokener_parse_ex(tok, text, (int)len);
@@ -667,7 +597,7 @@ int hvpmu_md_parse(const char *text, size_t len, const struct hvpmu_md *base, st
 		/* where the tokener stopped; for text cut short, its end */
 		line_col(text, at < len ? at : len, &line, &col);
 		snprintf(what, sizeof what, "%u:%u: JSON", line, col);
-		return fail(err, errlen, what, syntax_error(e));
+		return jb_fail(err, errlen, what, syntax_error(e));
 	}
 	json_tokener_free(tok);
 	rc = md_from_json(o, base, md, err, errlen);
@@ -685,9 +615,9 @@ int hvpmu_md_load(const char *path, const struct hvpmu_md *base, struct hvpmu_md
 	int rc;
 
 	if (!path || !md)
-		return fail(err, errlen, "(arguments)", "NULL");
+		return jb_fail(err, errlen, "(arguments)", "NULL");
 	if (!(f = fopen(path, "rb")))
-		return fail(err, errlen, path, strerror(errno));
+		return jb_fail(err, errlen, path, strerror(errno));
 	buf = malloc(MAX_FILE_BYTES + 1);
 	if (!buf) {
 		fclose(f);
@@ -697,7 +627,7 @@ int hvpmu_md_load(const char *path, const struct hvpmu_md *base, struct hvpmu_md
 	if (ferror(f)) {
 		fclose(f);
 		free(buf);
-		return fail(err, errlen, path, "read error");
+		return jb_fail(err, errlen, path, "read error");
 	}
 	fclose(f);
 	rc = hvpmu_md_parse(buf, len, base, md, err, errlen);

@@ -21,6 +21,7 @@
  */
 #include <hvpmu/isa.h>
 #include <hvpmu/mips64_decode.h>
+#include "prefetch_search.h"
 
 #define ELFCLASS64 2
 #define ELFDATA2MSB 2
@@ -87,32 +88,17 @@ static enum hvpmu_pf_dest mips64_prefetch_dest(uint32_t word)
 	return ((HINTS_TO_L1 >> o.hint) & 1u) ? HVPMU_PF_L1 : HVPMU_PF_NONE;
 }
 
-/* Base register set and offset of an address: {a, b} with a >= b, $0 dropped. */
-struct addr_key {
-	uint8_t a, b;
-	int64_t off;
-};
-
-static int addr_key(const struct hvpmu_mips64_operands *o, struct addr_key *k)
+/* An instruction for the donor search (prefetch_search.h): its address's
+ * base register set ($0 reads 0: [r + $0] is [r + 0]) and offset. */
+static void mips64_pf_decode(uint32_t word, struct pf_insn *out)
 {
-	uint8_t x = o->base, y = o->form == HVPMU_MA_REG ? o->index : 0;
+	struct hvpmu_mips64_operands o;
 
-	if (o->form == HVPMU_MA_NONE)
-		return 0;
-	k->off = o->form == HVPMU_MA_IMM ? o->offset : 0;
-	k->a = x > y ? x : y; /* $0 (reads 0) sorts last: [r + $0] is [r + 0] */
-	k->b = x > y ? y : x;
-	return 1;
-}
-
-static uint32_t key_regs(const struct addr_key *k)
-{
-	return ((k->a ? 1u << k->a : 0) | (k->b ? 1u << k->b : 0));
-}
-
-static int same_base(const struct addr_key *p, const struct addr_key *d)
-{
-	return p->a == d->a && p->b == d->b;
+	hvpmu_mips64_operands(word, &o);
+	*out = (struct pf_insn){ .prefetch = o.prefetch, .donor = o.donor, .cti = o.cti, .likely = o.likely,
+				 .writes = o.writes };
+	if (o.form != HVPMU_MA_NONE)
+		pf_set_addr(out, o.base, o.form == HVPMU_MA_REG ? o.index : 0, o.form == HVPMU_MA_IMM ? o.offset : 0, 0);
 }
 
 /*
@@ -126,60 +112,12 @@ static int same_base(const struct addr_key *p, const struct addr_key *d)
  * before the branch takes effect) and QEMU 7.2 translates it in the
  * branch's block.  A branch-likely's slot runs only when it is taken.
  */
+static const struct pf_search_isa mips64_pf_search = { .decode = mips64_pf_decode, .slot_runs = 1 };
+
 static enum hvpmu_pf_how mips64_prefetch_resolve(const uint32_t *words, uint32_t n, uint32_t i,
 						 struct hvpmu_pf_link *out)
 {
-	struct hvpmu_mips64_operands po, o;
-	struct addr_key pk, dk;
-	uint32_t regs, written = 0;
-
-	*out = (struct hvpmu_pf_link){ HVPMU_PF_UNRESOLVED, 0, 0 };
-	if (!words || i >= n)
-		return out->how;
-	hvpmu_mips64_operands(words[i], &po);
-	if (!po.prefetch || !addr_key(&po, &pk))
-		return out->how;
-	if (pk.a == 0) { /* [$0 + simm16], [$0 + $0] */
-		out->how = HVPMU_PF_ABSOLUTE;
-		out->delta = pk.off;
-		return out->how;
-	}
-	regs = key_regs(&pk);
-	/* nearest earlier donor: walk back, the donor's own write counts */
-	for (uint32_t j = i; j-- > 0;) {
-		hvpmu_mips64_operands(words[j], &o);
-		written |= o.writes;
-		if (written & regs)
-			break;
-		if (o.donor && addr_key(&o, &dk) && same_base(&pk, &dk)) {
-			*out = (struct hvpmu_pf_link){ HVPMU_PF_BEFORE, j, pk.off - dk.off };
-			return out->how;
-		}
-	}
-	/* nearest later donor: no write to the base in between; after a CTI
-	 * only its delay slot, and only if it is not a branch-likely */
-	written = 0;
-	if (i > 0) { /* a prefetch in a delay slot ends its block */
-		hvpmu_mips64_operands(words[i - 1], &o);
-		if (o.cti)
-			return out->how;
-	}
-	for (uint32_t j = i + 1, last = n; j < n && j <= last; j++) {
-		hvpmu_mips64_operands(words[j], &o);
-		if (o.donor && addr_key(&o, &dk) && same_base(&pk, &dk)) {
-			*out = (struct hvpmu_pf_link){ HVPMU_PF_AFTER, j, pk.off - dk.off };
-			return out->how;
-		}
-		written |= o.writes;
-		if (written & regs)
-			break;
-		if (o.cti) {
-			if (o.likely || j == last) /* (a CTI in a delay slot: UNPREDICTABLE) */
-				break;
-			last = j + 1; /* the delay slot, then no more */
-		}
-	}
-	return out->how;
+	return pf_search_donor(&mips64_pf_search, words, n, i, out);
 }
 
 /* SYSCALL (SPECIAL, function 0x0c) runs again from its own address when

@@ -26,6 +26,7 @@
  */
 #include <hvpmu/isa.h>
 #include <hvpmu/ppc64_decode.h>
+#include "prefetch_search.h"
 
 #define ELFCLASS64 2
 #define ELFDATA2MSB 2
@@ -83,35 +84,19 @@ static enum hvpmu_pf_dest ppc64_prefetch_dest(uint32_t word)
 	return o.prefetch == HVPMU_PPC64_TOUCH_STORE ? HVPMU_PF_L2 : HVPMU_PF_L1;
 }
 
-/* The registers an address adds, as a sorted pair (NOREG: none; RA = 0
- * reads 0, RB = 0 is r0), and its displacement. */
+/* An instruction for the donor search (prefetch_search.h): the registers
+ * its address adds (NOREG: none; RA = 0 reads 0, RB = 0 is r0) and its
+ * displacement. */
 #define NOREG 32u
-struct addr_key {
-	uint8_t a, b;
-	int64_t off;
-};
-
-static int addr_key(const struct hvpmu_ppc64_operands *o, struct addr_key *k)
+static void ppc64_pf_decode(uint32_t word, struct pf_insn *out)
 {
-	uint8_t x = o->ra ? o->ra : (uint8_t)NOREG;
-	uint8_t y = o->form == HVPMU_PA_X ? o->rb : (uint8_t)NOREG;
+	struct hvpmu_ppc64_operands o;
 
-	if (o->form != HVPMU_PA_D && o->form != HVPMU_PA_X)
-		return 0;
-	k->off = o->form == HVPMU_PA_D ? o->offset : 0;
-	k->a = x < y ? x : y;
-	k->b = x < y ? y : x;
-	return 1;
-}
-
-static uint32_t key_regs(const struct addr_key *k)
-{
-	return (k->a < NOREG ? 1u << k->a : 0) | (k->b < NOREG ? 1u << k->b : 0);
-}
-
-static int same_base(const struct addr_key *p, const struct addr_key *d)
-{
-	return p->a == d->a && p->b == d->b;
+	hvpmu_ppc64_operands(word, &o);
+	*out = (struct pf_insn){ .prefetch = o.prefetch, .donor = o.donor, .cti = o.cti, .writes = o.writes };
+	if (o.form == HVPMU_PA_D || o.form == HVPMU_PA_X)
+		pf_set_addr(out, o.ra ? o.ra : (uint8_t)NOREG, o.form == HVPMU_PA_X ? o.rb : (uint8_t)NOREG,
+			    o.form == HVPMU_PA_D ? o.offset : 0, NOREG);
 }
 
 /*
@@ -120,44 +105,15 @@ static int same_base(const struct addr_key *p, const struct addr_key *d)
  * written from the donor (included) up to the prefetch, else the nearest
  * later one with no write to them strictly between and no control
  * transfer before it (QEMU ends a block at a branch, so a later donor is
- * in the same block only when none comes between).
+ * in the same block only when none comes between).  A prefetch (dcbt,
+ * dcbtst: X-form) always reads RB: never ABSOLUTE.
  */
+static const struct pf_search_isa ppc64_pf_search = { .decode = ppc64_pf_decode, .slot_runs = 0 };
+
 static enum hvpmu_pf_how ppc64_prefetch_resolve(const uint32_t *words, uint32_t n, uint32_t i,
 						struct hvpmu_pf_link *out)
 {
-	struct hvpmu_ppc64_operands po, o;
-	struct addr_key pk, dk;
-	uint32_t regs, written = 0;
-
-	*out = (struct hvpmu_pf_link){ HVPMU_PF_UNRESOLVED, 0, 0 };
-	if (!words || i >= n)
-		return out->how;
-	hvpmu_ppc64_operands(words[i], &po);
-	if (!po.prefetch || !addr_key(&po, &pk))
-		return out->how;
-	regs = key_regs(&pk); /* never empty: RB is always a register */
-	for (uint32_t j = i; j-- > 0;) {
-		hvpmu_ppc64_operands(words[j], &o);
-		written |= o.writes;
-		if (written & regs)
-			break;
-		if (o.donor && addr_key(&o, &dk) && same_base(&pk, &dk)) {
-			*out = (struct hvpmu_pf_link){ HVPMU_PF_BEFORE, j, pk.off - dk.off };
-			return out->how;
-		}
-	}
-	written = 0;
-	for (uint32_t j = i + 1; j < n; j++) {
-		hvpmu_ppc64_operands(words[j], &o);
-		if (o.donor && addr_key(&o, &dk) && same_base(&pk, &dk)) {
-			*out = (struct hvpmu_pf_link){ HVPMU_PF_AFTER, j, pk.off - dk.off };
-			return out->how;
-		}
-		written |= o.writes;
-		if ((written & regs) || o.cti)
-			break;
-	}
-	return out->how;
+	return pf_search_donor(&ppc64_pf_search, words, n, i, out);
 }
 
 /*

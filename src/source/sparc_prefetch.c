@@ -7,6 +7,7 @@
  */
 #include <hvpmu/prefetch.h>
 #include <hvpmu/sparc_decode.h>
+#include "prefetch_search.h"
 
 /* SPARC V9 A.49 / Oracle SPARC Architecture 2011 prefetch function codes
  * (assembler names #n_reads .. #one_write_strong). */
@@ -30,82 +31,26 @@ enum hvpmu_pf_dest hvpmu_prefetch_dest(unsigned fcn)
 	}
 }
 
-/* Base register set and offset of an address: {a, b} with a <= b, 0 = none. */
-struct addr_key {
-	uint8_t a, b;
-	int64_t off;
-};
-
-static int addr_key(const struct hvpmu_sparc_operands *o, struct addr_key *k)
+/* An instruction for the donor search (prefetch_search.h): its address's
+ * base register set (%g0 reads 0: a single base register, or none) and
+ * offset. */
+static void sparc_pf_decode(uint32_t word, struct pf_insn *out)
 {
-	uint8_t x = o->rs1, y = o->form == HVPMU_SA_REG ? o->rs2 : 0;
+	struct hvpmu_sparc_operands o;
 
-	if (o->form == HVPMU_SA_NONE)
-		return 0;
-	k->off = o->form == HVPMU_SA_IMM ? o->simm13 : 0;
-	k->a = x < y ? x : y;
-	k->b = x < y ? y : x;
-	if (k->a == 0) { /* %g0 reads 0: a single base register (or none) */
-		k->a = k->b;
-		k->b = 0;
-	}
-	return 1;
+	hvpmu_sparc_operands(word, &o);
+	*out = (struct pf_insn){ .prefetch = o.prefetch, .donor = o.donor, .cti = o.cti, .writes = o.writes };
+	if (o.form != HVPMU_SA_NONE)
+		pf_set_addr(out, o.rs1, o.form == HVPMU_SA_REG ? o.rs2 : 0, o.form == HVPMU_SA_IMM ? o.simm13 : 0, 0);
 }
 
-static uint32_t key_regs(const struct addr_key *k)
-{
-	return ((k->a ? 1u << k->a : 0) | (k->b ? 1u << k->b : 0));
-}
-
-static int same_base(const struct addr_key *p, const struct addr_key *d)
-{
-	return p->a == d->a && p->b == d->b;
-}
+/* docs/prefetch-model.md §2: a later donor must not follow a control
+ * transfer at or after the prefetch (it may be in an annulled delay slot
+ * or not run). */
+static const struct pf_search_isa sparc_pf_search = { .decode = sparc_pf_decode, .slot_runs = 0 };
 
 enum hvpmu_pf_how hvpmu_prefetch_resolve(const uint32_t *words, uint32_t n, uint32_t i,
 					 struct hvpmu_pf_link *out)
 {
-	struct hvpmu_sparc_operands po, o;
-	struct addr_key pk, dk;
-	uint32_t regs, written = 0;
-
-	*out = (struct hvpmu_pf_link){ HVPMU_PF_UNRESOLVED, 0, 0 };
-	if (!words || i >= n)
-		return out->how;
-	hvpmu_sparc_operands(words[i], &po);
-	if (!po.prefetch || !addr_key(&po, &pk))
-		return out->how;
-	if (pk.a == 0) { /* [%g0 + simm13] */
-		out->how = HVPMU_PF_ABSOLUTE;
-		out->delta = pk.off;
-		return out->how;
-	}
-	regs = key_regs(&pk);
-	/* nearest earlier donor: walk back, the donor's own write counts */
-	for (uint32_t j = i; j-- > 0;) {
-		hvpmu_sparc_operands(words[j], &o);
-		written |= o.writes;
-		if (written & regs)
-			break;
-		if (o.donor && addr_key(&o, &dk) && same_base(&pk, &dk)) {
-			*out = (struct hvpmu_pf_link){ HVPMU_PF_BEFORE, j, pk.off - dk.off };
-			return out->how;
-		}
-	}
-	/* nearest later donor: no write to the base in between, no CTI from the prefetch on */
-	hvpmu_sparc_operands(words[i], &o);
-	written = 0;
-	for (uint32_t j = i + 1, cti = o.cti; j < n && !cti; j++) {
-		hvpmu_sparc_operands(words[j], &o);
-		if (o.donor && addr_key(&o, &dk) && same_base(&pk, &dk)) {
-			*out = (struct hvpmu_pf_link){ HVPMU_PF_AFTER, j, pk.off - dk.off };
-			return out->how;
-		}
-		written |= o.writes;
-		cti = o.cti;
-		if (written & regs)
-			break;
-	}
-	return out->how;
+	return pf_search_donor(&sparc_pf_search, words, n, i, out);
 }
-

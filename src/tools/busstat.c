@@ -155,139 +155,193 @@ static int parse_w(const char *arg, struct stat_busdev *d, struct busdev_names *
 	return 0;
 }
 
-int cmd_busstat(int argc, char **argv)
-{
-	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, { "md", required_argument, NULL, 'M' },
-					      { "service", required_argument, NULL, 'S' },
-					      { "guest", required_argument, NULL, 'G' }, { NULL, 0, NULL, 0 } };
+/* What the command line asks. */
+struct bus_cli {
 	struct stat_request rq;
-	struct stat_result rs;
-	struct run_times t;
-	struct hvpmu_md md;
-	struct busdev_names names[STAT_MAX_BUSDEV];
-	int absolute = 0, header = 1, c, rc, ok, list = 0;
-	const char *md_file = NULL, *service = NULL, *guest = NULL;
-	unsigned ndev = 0;
-	double interval = DEFAULT_INTERVAL_S;
-	unsigned long count = 0;
-	uint64_t prev[STAT_MAX_BUSDEV][2] = { { 0 } };
-	unsigned shown = 0;
+	struct tool_md_opts m;
+	struct busdev_names names[STAT_MAX_BUSDEV]; /* of rq.busdev[] */
+	int absolute, header;
+	double interval;
+	unsigned long count;
+};
 
-	memset(&rq, 0, sizeof rq);
+/* Go on: the helpers' "no exit status yet". */
+#define BUS_GO (-1)
+
+/* The options and operands (optind: the command): BUS_GO, or an exit
+ * status (-l, -e and -h end here, an error after one line). */
+static int parse_options(struct bus_cli *cl, int argc, char **argv)
+{
+	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, TOOL_LONGOPT_MD, TOOL_LONGOPT_SERVICE,
+					      TOOL_LONGOPT_GUEST, { NULL, 0, NULL, 0 } };
+	struct stat_request *rq = &cl->rq;
+	int c, list = 0;
+
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+anlw:e:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'e': return list_events(optarg);
-		case 'M': md_file = optarg; break;
-		case 'S': service = optarg; break;
-		case 'G': guest = optarg; break;
-		case 'a': absolute = 1; break;
-		case 'n': header = 0; break;
+		case 'a': cl->absolute = 1; break;
+		case 'n': cl->header = 0; break;
 		case 'l': list = 1; break;
 		case 'w':
-			if (rq.nbusdev == STAT_MAX_BUSDEV ||
-			    parse_w(optarg, &rq.busdev[rq.nbusdev], &names[rq.nbusdev])) {
+			if (rq->nbusdev == STAT_MAX_BUSDEV ||
+			    parse_w(optarg, &rq->busdev[rq->nbusdev], &cl->names[rq->nbusdev])) {
 				fprintf(stderr, "hvpmu busstat: bad -w '%s' (want DEV,pic0=EVENT,pic1=EVENT; see -l)\n", optarg);
 				return EXIT_USAGE;
 			}
-			rq.nbusdev++;
+			rq->nbusdev++;
 			break;
 		case 'h': return usage(stdout);
-		default: return usage(stderr);
+		default:
+			if (tool_md_option(&cl->m, c, optarg, rq) <= 0) /* (--md, --service, --guest cannot fail) */
+				return usage(stderr);
 		}
 	}
 	if (list)
 		return list_devices();
 	/* [interval [count]] then -- PROGRAM (getopt consumed a "--" that
 	 * directly follows the options) */
-	if (parse_interval_count("hvpmu busstat", argc, argv, &optind, &interval, &count))
+	if (parse_interval_count("hvpmu busstat", argc, argv, &optind, &cl->interval, &cl->count))
 		return EXIT_USAGE;
-	if (guest && !service) {
+	if (cl->m.guest && !cl->m.service) {
 		fprintf(stderr, "hvpmu busstat: --guest needs --service (a running hvpmu serve)\n");
 		return EXIT_USAGE;
 	}
-	if (optind >= argc && !service) {
+	if (optind >= argc && !cl->m.service) {
 		fprintf(stderr, "hvpmu busstat: no program given (hvpmu busstat -w ... [interval [count]] -- PROGRAM)\n");
 		return EXIT_USAGE;
 	}
-	if (!rq.nbusdev) {
+	if (!rq->nbusdev) {
 		fprintf(stderr, "hvpmu busstat: no device given (-w mcuN,pic0=EVENT,pic1=EVENT)\n");
 		return EXIT_USAGE;
 	}
-	/* the devices name the platform: all of one driver's */
-	for (unsigned d = 0; d < rq.nbusdev; d++)
+	return BUS_GO;
+}
+
+/* The machine the devices name (all of one driver's: its platform, or
+ * the service's, which must be that driver's) into *md.  0, or -1 after
+ * one line. */
+static int load_machine(struct bus_cli *cl, struct hvpmu_md *md)
+{
+	const struct busdev_names *names = cl->names;
+	struct stat_request *rq = &cl->rq;
+
+	for (unsigned d = 0; d < rq->nbusdev; d++)
 		if (names[d].be != names[0].be) {
 			fprintf(stderr, "hvpmu busstat: %s (%s) and %s (%s) devices cannot be mixed\n", names[0].dev,
 				hvpmu_sv_backend_desc(names[0].be)->name, names[d].dev,
 				hvpmu_sv_backend_desc(names[d].be)->name);
-			return EXIT_USAGE;
+			return -1;
 		}
-	if (service) { /* the service's machine: its driver must name these devices */
+	if (cl->m.service) { /* the service's machine: its driver must name these devices */
 		const struct hvpmu_sv_backend *be;
 
-		if (tool_service_md("hvpmu busstat", service, guest, md_file != NULL, &rq, &md, &be))
-			return EXIT_USAGE;
+		if (tool_md_load(&cl->m, rq, md, &be))
+			return -1;
 		if (be != names[0].be) {
-			fprintf(stderr, "hvpmu busstat: service '%s' runs %s: no device %s there\n", service,
-				rq.platform, names[0].dev);
-			return EXIT_USAGE;
+			fprintf(stderr, "hvpmu busstat: service '%s' runs %s: no device %s there\n", cl->m.service,
+				rq->platform, names[0].dev);
+			return -1;
 		}
-	} else {
-		snprintf(rq.platform, sizeof rq.platform, "%s", hvpmu_sv_backend_desc(names[0].be)->name);
-		if (tool_load_md("hvpmu busstat", md_file, 1, &rq, &md, NULL))
-			return EXIT_USAGE;
+		return 0;
 	}
-	for (unsigned d = 0; d < rq.nbusdev; d++) {
-		unsigned e, n = hvpmu_sv_uncore_count(names[d].be, &md);
+	/* the devices' platform, as if -p named it */
+	snprintf(rq->platform, sizeof rq->platform, "%s", hvpmu_sv_backend_desc(names[0].be)->name);
+	cl->m.platform_given = 1;
+	return tool_md_load(&cl->m, rq, md, NULL);
+}
+
+/* Every device is one the machine md has: 0 and *ndev the distinct
+ * devices (rows per interval), or -1 after one line. */
+static int check_devices(const struct bus_cli *cl, const struct hvpmu_md *md, unsigned *ndev)
+{
+	const struct busdev_names *names = cl->names;
+	const struct stat_request *rq = &cl->rq;
+
+	*ndev = 0;
+	for (unsigned d = 0; d < rq->nbusdev; d++) {
+		unsigned e, n = hvpmu_sv_uncore_count(names[d].be, md);
 		char first[NAME_MAX_LEN] = "", last[NAME_MAX_LEN] = "";
 
-		if (rq.busdev[d].dev >= n) {
+		if (rq->busdev[d].dev >= n) {
 			/* the devices of its kind the machine has: its kind is
 			 * the one with the highest first device at or below it */
 			const char *prefix;
 			unsigned f, kf = 0;
 
 			for (unsigned k = 0; hvpmu_sv_uncore_kind(names[d].be, k, &prefix, &f) == HVPMU_OK; k++)
-				if (f <= rq.busdev[d].dev && f >= kf)
+				if (f <= rq->busdev[d].dev && f >= kf)
 					kf = f;
 			hvpmu_sv_uncore_name(names[d].be, kf, first, sizeof first);
 			hvpmu_sv_uncore_name(names[d].be, n - 1, last, sizeof last);
 			fprintf(stderr, "hvpmu busstat: no device %s (the machine has %s..%s)\n", names[d].dev, first,
 				last);
-			return EXIT_USAGE;
+			return -1;
 		}
 		for (e = 0; e < d && strcmp(names[e].dev, names[d].dev) != 0; e++)
 			;
-		ndev += e == d; /* rows per interval: one per device */
+		*ndev += e == d; /* rows per interval: one per device */
 	}
-	if (interval_cycles("hvpmu busstat", interval, md.clock_hz, &rq.sample_cycles))
-		return EXIT_USAGE;
-	/* a service's monitor ends after `count` intervals of its time */
-	if (service && count)
-		rq.monitor_cycles = count > UINT64_MAX / rq.sample_cycles ? UINT64_MAX : count * rq.sample_cycles;
-	rc = service ? monitor_guest("hvpmu busstat", &rq, argc - optind, argv + optind, &rs, &t, &ok)
-		     : run_guest("hvpmu busstat", &rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
-	if (!ok)
-		return rc;
-	if (header)
+	return 0;
+}
+
+/* The rows of a run: a header, then per sample its device's two counts
+ * (deltas, or absolute with -a), `count` intervals of ndev rows at most. */
+static void print_rows(const struct bus_cli *cl, const struct stat_result *rs, uint64_t clock_hz, unsigned ndev)
+{
+	const struct busdev_names *names = cl->names;
+	uint64_t prev[STAT_MAX_BUSDEV][2] = { { 0 } };
+	unsigned shown = 0;
+
+	if (cl->header)
 		fprintf(stderr, "%-10s %-6s %-22s %12s   %-22s %12s\n", "time", "dev", "event0", "pic0", "event1", "pic1");
-	for (unsigned i = 0; i < rs.nsamples && (!count || shown < count * ndev); i++, shown++) {
-		const struct stat_sample *smp = &rs.samples[i];
+	for (unsigned i = 0; i < rs->nsamples && (!cl->count || shown < cl->count * ndev); i++, shown++) {
+		const struct stat_sample *smp = &rs->samples[i];
 		/* the last sample of each device covers the partial interval
 		 * that a signal ended: marked (docs/cli.md "How a run ends") */
-		int partial = rs.end == STAT_END_SIGNAL && i + ndev >= rs.nsamples;
+		int partial = rs->end == STAT_END_SIGNAL && i + ndev >= rs->nsamples;
 		uint64_t v[2];
 
-		if (smp->dev >= rq.nbusdev)
+		if (smp->dev >= cl->rq.nbusdev)
 			continue; /* not a device of the request */
 		for (int k = 0; k < 2; k++) {
-			v[k] = absolute ? smp->count[k] : smp->count[k] - prev[smp->dev][k];
+			v[k] = cl->absolute ? smp->count[k] : smp->count[k] - prev[smp->dev][k];
 			prev[smp->dev][k] = smp->count[k];
 		}
-		fprintf(stderr, "%-10.3f %-6s %-22s %12llu   %-22s %12llu%s\n", (double)smp->tick / (double)md.clock_hz,
+		fprintf(stderr, "%-10.3f %-6s %-22s %12llu   %-22s %12llu%s\n", (double)smp->tick / (double)clock_hz,
 			names[smp->dev].dev, names[smp->dev].ev[0], (unsigned long long)v[0],
 			names[smp->dev].ev[1], (unsigned long long)v[1], partial ? "   # partial (signal)" : "");
 	}
+}
+
+int cmd_busstat(int argc, char **argv)
+{
+	static struct bus_cli cl;
+	struct stat_result rs;
+	struct run_times t;
+	struct hvpmu_md md;
+	unsigned ndev;
+	int rc, ok;
+
+	memset(&cl, 0, sizeof cl);
+	cl.m.tool = "hvpmu busstat";
+	cl.header = 1;
+	cl.interval = DEFAULT_INTERVAL_S;
+	if ((rc = parse_options(&cl, argc, argv)) != BUS_GO)
+		return rc;
+	if (load_machine(&cl, &md) || check_devices(&cl, &md, &ndev) ||
+	    interval_cycles("hvpmu busstat", cl.interval, md.clock_hz, &cl.rq.sample_cycles))
+		return EXIT_USAGE;
+	/* a service's monitor ends after `count` intervals of its time */
+	if (cl.m.service && cl.count)
+		cl.rq.monitor_cycles = cl.count > UINT64_MAX / cl.rq.sample_cycles ? UINT64_MAX
+										: cl.count * cl.rq.sample_cycles;
+	rc = cl.m.service ? monitor_guest("hvpmu busstat", &cl.rq, argc - optind, argv + optind, &rs, &t, &ok)
+			  : run_guest("hvpmu busstat", &cl.rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
+	if (!ok)
+		return rc;
+	print_rows(&cl, &rs, md.clock_hz, ndev);
 	if (rs.hv_status)
 		fprintf(stderr, "hvpmu busstat: hypervisor refused access (%s)\n", hvpmu_sv_status_name(rs.hv_status));
 	stat_result_free(&rs);

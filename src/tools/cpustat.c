@@ -160,154 +160,184 @@ static int free_pic(uint32_t pics, uint32_t used, unsigned npic)
 	return -1;
 }
 
-/* One -c EVENTSPEC: appends its events to rq->ev and fills *st. */
-static int parse_set(struct opts *o, const char *spec, struct stat_request *rq, struct set *st, char *err, size_t n)
-{
-	const struct hvpmu_sv_backend *be = o->be;
-	const struct hvpmu_sv_backend_desc *d = hvpmu_sv_backend_desc(be);
-	char buf[1024], *save = NULL, *tok;
-	unsigned npic = npic_of(be), first = rq->nevents, nev = 0;
-	uint32_t used = 0;
-	long long user = 1, sys = 0, hpriv = 0;
-	uint64_t emask_all = 0, emask[MAX_PIC] = { 0 };
+/* One -c EVENTSPEC as parsed: its events, the counter each asks for (-1:
+ * cpustat chooses), its attributes. */
+struct spec {
+	const struct hvpmu_sv_backend *be;
+	const struct hvpmu_sv_backend_desc *d;
+	const char *text; /* the set as given, for messages */
+	unsigned npic, nev;
 	struct hvpmu_sv_event ev[MAX_PIC];
 	int want_pic[MAX_PIC];
-	uint8_t modes;
+	long long user, sys, hpriv;
+	uint64_t emask_all, emask[MAX_PIC];
+};
 
-	if (strlen(spec) >= sizeof buf) {
+/* Token `tok` if it is an attribute (nouser, sys, hpriv, emask[N]=M): 1
+ * taken, 0 not an attribute, -1 with one line in err. */
+static int spec_attr(struct spec *sp, const char *tok, char *err, size_t n)
+{
+	long long v;
+	int picn, r;
+
+	if (!(r = attr_value(tok, "nouser", &v, &picn)) && !(r = attr_value(tok, "sys", &v, &picn)) &&
+	    !(r = attr_value(tok, "hpriv", &v, &picn)) && !(r = attr_value(tok, "emask", &v, &picn)))
+		return 0;
+	if (r < 0 || (picn >= 0 && (unsigned)picn >= sp->npic)) {
+		snprintf(err, n, "bad attribute '%s'", tok);
+		return -1;
+	}
+	if (tok[0] == 'h' && !(sp->d->modes & HVPMU_SV_MODE_HYPER)) {
+		snprintf(err, n, "attribute '%s': the %s counters have no hypervisor mode", tok, sp->d->name);
+		return -1;
+	}
+	if (tok[0] == 'e' && !sp->d->emask) {
+		snprintf(err, n, "attribute '%s': the %s events take no mask", tok, sp->d->name);
+		return -1;
+	}
+	switch (tok[0]) {
+	case 'n': sp->user = !v; break;
+	case 's': sp->sys = v; break;
+	case 'h': sp->hpriv = v; break;
+	default:
+		if (v < 0 || ((uint64_t)v & ~sp->d->emask)) {
+			snprintf(err, n, "emask '%s' has bits outside 0x%" PRIx64, tok, sp->d->emask);
+			return -1;
+		}
+		if (picn >= 0)
+			sp->emask[picn] |= (uint64_t)v;
+		else
+			sp->emask_all |= (uint64_t)v;
+	}
+	return 1;
+}
+
+/* Token `tok` as an event, `[picN=]EVENT`: 0, or -1 with one line in err. */
+static int spec_event(struct spec *sp, const char *tok, char *err, size_t n)
+{
+	const char *name = tok;
+	unsigned k = 0;
+
+	if (sp->nev == sp->npic) {
+		snprintf(err, n, "'%s': more events than the %u counters", sp->text, sp->npic);
+		return -1;
+	}
+	if (strncmp(tok, "pic", 3) == 0 && tok[3] >= '0' && tok[3] <= '9') {
+		char *end;
+		unsigned long p = strtoul(tok + 3, &end, 10);
+
+		if (*end != '=' || p >= sp->npic) {
+			snprintf(err, n, "'%s': this platform has pic0..pic%u", tok, sp->npic - 1);
+			return -1;
+		}
+		sp->want_pic[sp->nev] = (int)p;
+		name = end + 1;
+	} else {
+		sp->want_pic[sp->nev] = -1;
+	}
+	if (!*name || strchr(name, ':')) {
+		snprintf(err, n, "bad event '%s' (modifiers are attributes here: sys, nouser)", name);
+		return -1;
+	}
+	if (hvpmu_sv_parse_events(sp->be, name, &sp->ev[sp->nev], &k, 1, err, n))
+		return -1;
+	sp->nev++;
+	return 0;
+}
+
+/* The set's tokens into *sp: 0, or -1 with one line in err. */
+static int spec_parse(struct spec *sp, char *err, size_t n)
+{
+	char buf[1024], *save = NULL, *tok;
+	int r;
+
+	if (strlen(sp->text) >= sizeof buf) {
 		snprintf(err, n, "event set too long");
 		return -1;
 	}
-	for (const char *c = spec; *c; c++) /* messages quote the set: one line */
+	for (const char *c = sp->text; *c; c++) /* messages quote the set: one line */
 		if ((unsigned char)*c < 0x20 || (unsigned char)*c > 0x7e) {
 			snprintf(err, n, "invalid character 0x%02x in the event set", (unsigned char)*c);
 			return -1;
 		}
-	strcpy(buf, spec);
-	memset(st, 0, sizeof *st);
-	st->spec = spec;
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		long long v;
-		int picn, r;
-		unsigned k = 0;
-		const char *name = tok;
-
-		if ((r = attr_value(tok, "nouser", &v, &picn)) || (r = attr_value(tok, "sys", &v, &picn)) ||
-		    (r = attr_value(tok, "hpriv", &v, &picn)) || (r = attr_value(tok, "emask", &v, &picn))) {
-			if (r < 0 || (picn >= 0 && (unsigned)picn >= npic)) {
-				snprintf(err, n, "bad attribute '%s'", tok);
-				return -1;
-			}
-			if (tok[0] == 'h' && !(d->modes & HVPMU_SV_MODE_HYPER)) {
-				snprintf(err, n, "attribute '%s': the %s counters have no hypervisor mode", tok, d->name);
-				return -1;
-			}
-			if (tok[0] == 'e' && !d->emask) {
-				snprintf(err, n, "attribute '%s': the %s events take no mask", tok, d->name);
-				return -1;
-			}
-			switch (tok[0]) {
-			case 'n': user = !v; break;
-			case 's': sys = v; break;
-			case 'h': hpriv = v; break;
-			default:
-				if (v < 0 || ((uint64_t)v & ~d->emask)) {
-					snprintf(err, n, "emask '%s' has bits outside 0x%" PRIx64, tok, d->emask);
-					return -1;
-				}
-				if (picn >= 0)
-					emask[picn] |= (uint64_t)v;
-				else
-					emask_all |= (uint64_t)v;
-			}
-			continue;
-		}
-		if (nev == npic) {
-			snprintf(err, n, "'%s': more events than the %u counters", spec, npic);
+	strcpy(buf, sp->text);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		if ((r = spec_attr(sp, tok, err, n)) < 0 || (!r && spec_event(sp, tok, err, n)))
 			return -1;
-		}
-		if (strncmp(tok, "pic", 3) == 0 && tok[3] >= '0' && tok[3] <= '9') {
-			char *end;
-			unsigned long p = strtoul(tok + 3, &end, 10);
-
-			if (*end != '=' || p >= npic) {
-				snprintf(err, n, "'%s': this platform has pic0..pic%u", tok, npic - 1);
-				return -1;
-			}
-			want_pic[nev] = (int)p;
-			name = end + 1;
-		} else {
-			want_pic[nev] = -1;
-		}
-		if (!*name || strchr(name, ':')) {
-			snprintf(err, n, "bad event '%s' (modifiers are attributes here: sys, nouser)", name);
-			return -1;
-		}
-		if (hvpmu_sv_parse_events(be, name, &ev[nev], &k, 1, err, n))
-			return -1;
-		nev++;
-	}
-	if (!nev) {
-		snprintf(err, n, "'%s' names no event", spec);
+	if (!sp->nev) {
+		snprintf(err, n, "'%s' names no event", sp->text);
 		return -1;
 	}
-	modes = (uint8_t)((user ? HVPMU_SV_MODE_USER : 0) | (sys ? HVPMU_SV_MODE_KERNEL : 0) |
-			  (hpriv ? HVPMU_SV_MODE_HYPER : 0));
-	if (!modes) {
-		snprintf(err, n, "'%s' counts in no mode (nouser without sys)", spec);
-		return -1;
-	}
-	/* counters: the ones the user named, then events that only one
-	 * counter counts, then the lowest free counter that counts each
-	 * other event (the PCBE's pcbe_allocate_counter order) */
+	return 0;
+}
+
+/* The counters: the ones the user named, then events that only one
+ * counter counts, then the lowest free counter that counts each other
+ * event (the PCBE's pcbe_allocate_counter order), into want_pic.  0, or -1
+ * with one line in err. */
+static int spec_place(struct spec *sp, char *err, size_t n)
+{
+	uint32_t used = 0;
+
 	for (unsigned pass = 0; pass < 3; pass++)
-		for (unsigned i = 0; i < nev; i++) {
-			uint32_t pics = hvpmu_sv_event_pics(be, ev[i].config);
-			int single = pics && !(pics & (pics - 1)), p;
+		for (unsigned i = 0; i < sp->nev; i++) {
+			uint32_t pics = hvpmu_sv_event_pics(sp->be, sp->ev[i].config);
+			int single = pics && !(pics & (pics - 1)), want = sp->want_pic[i], p;
 
-			if (pass == 0 && want_pic[i] >= 0) {
-				p = want_pic[i];
+			if (pass == 0 && want >= 0) {
+				p = want;
 				if (!(pics & (1u << p))) {
-					snprintf(err, n, "%s cannot count on pic%d of the %s", ev[i].name, p, d->name);
+					snprintf(err, n, "%s cannot count on pic%d of the %s", sp->ev[i].name, p,
+						 sp->d->name);
 					return -1;
 				}
-			} else if ((pass == 1 && want_pic[i] < 0 && single) || (pass == 2 && want_pic[i] < 0)) {
-				p = free_pic(pics, used, npic);
+			} else if ((pass == 1 && want < 0 && single) || (pass == 2 && want < 0)) {
+				p = free_pic(pics, used, sp->npic);
 				if (p < 0) {
-					snprintf(err, n, "'%s': no free counter counts %s", spec, ev[i].name);
+					snprintf(err, n, "'%s': no free counter counts %s", sp->text, sp->ev[i].name);
 					return -1;
 				}
 			} else {
 				continue;
 			}
 			if (used & (1u << p)) {
-				snprintf(err, n, "'%s' puts two events on pic%d", spec, p);
+				snprintf(err, n, "'%s' puts two events on pic%d", sp->text, p);
 				return -1;
 			}
-			want_pic[i] = p;
+			sp->want_pic[i] = p;
 			used |= 1u << p;
 		}
-	for (unsigned i = 0; i < nev; i++) {
-		uint64_t em = emask_all | emask[want_pic[i]], config;
+	return 0;
+}
+
+/* The placed events into rq->ev (an event every set shares once) and
+ * *st's requests, in mode set `modes`.  0, or -1 with one line in err. */
+static int spec_add(struct spec *sp, uint8_t modes, struct stat_request *rq, struct set *st, char *err, size_t n)
+{
+	unsigned first = rq->nevents;
+
+	for (unsigned i = 0; i < sp->nev; i++) {
+		struct hvpmu_sv_event *ev = &sp->ev[i];
+		uint64_t em = sp->emask_all | sp->emask[sp->want_pic[i]], config;
 		unsigned j;
 
-		ev[i].modes = modes;
-		if (hvpmu_sv_event_emask(be, ev[i].config, em, &config) || !hvpmu_sv_event_supported(be, config)) {
-			snprintf(err, n, "%s%s is not supported by the model (hvpmu cpustat -h lists what is)",
-				 ev[i].name, em ? " with that emask" : "");
+		ev->modes = modes;
+		if (hvpmu_sv_event_emask(sp->be, ev->config, em, &config) || !hvpmu_sv_event_supported(sp->be, config)) {
+			snprintf(err, n, "%s%s is not supported by the model (hvpmu cpustat -h lists what is)", ev->name,
+				 em ? " with that emask" : "");
 			return -1;
 		}
-		ev[i].config = config;
-		st->req[st->nreq].pic = (unsigned)want_pic[i];
+		ev->config = config;
+		st->req[st->nreq].pic = (unsigned)sp->want_pic[i];
 		/* an event that stays on its counter in every group (T1
 		 * Instr_cnt on PICH) serves every set */
-		if (hvpmu_sv_event_shared(be, ev[i].config)) {
-			for (j = 0; j < rq->nevents && rq->ev[j].config != ev[i].config; j++)
+		if (hvpmu_sv_event_shared(sp->be, ev->config)) {
+			for (j = 0; j < rq->nevents && rq->ev[j].config != ev->config; j++)
 				;
 			if (j < rq->nevents) {
-				if (rq->ev[j].modes != ev[i].modes) {
+				if (rq->ev[j].modes != ev->modes) {
 					snprintf(err, n, "%s is shared by every set on the %s: sets must use the same modes",
-						 ev[i].name, d->name);
+						 ev->name, sp->d->name);
 					return -1;
 				}
 				st->req[st->nreq++].event = j;
@@ -318,11 +348,38 @@ static int parse_set(struct opts *o, const char *spec, struct stat_request *rq, 
 			snprintf(err, n, "too many events");
 			return -1;
 		}
-		ev[i].new_group = rq->nevents == first && first > 0;
+		ev->new_group = rq->nevents == first && first > 0;
 		st->req[st->nreq++].event = rq->nevents;
-		rq->ev[rq->nevents++] = ev[i];
+		rq->ev[rq->nevents++] = *ev;
 	}
 	return 0;
+}
+
+/* One -c EVENTSPEC: appends its events to rq->ev and fills *st. */
+static int parse_set(struct opts *o, const char *spec, struct stat_request *rq, struct set *st, char *err, size_t n)
+{
+	struct spec sp;
+	uint8_t modes;
+
+	memset(&sp, 0, sizeof sp);
+	sp.be = o->be;
+	sp.d = hvpmu_sv_backend_desc(o->be);
+	sp.text = spec;
+	sp.npic = npic_of(o->be);
+	sp.user = 1; /* as Solaris: user mode only unless the set says sys */
+	memset(st, 0, sizeof *st);
+	st->spec = spec;
+	if (spec_parse(&sp, err, n))
+		return -1;
+	modes = (uint8_t)((sp.user ? HVPMU_SV_MODE_USER : 0) | (sp.sys ? HVPMU_SV_MODE_KERNEL : 0) |
+			  (sp.hpriv ? HVPMU_SV_MODE_HYPER : 0));
+	if (!modes) {
+		snprintf(err, n, "'%s' counts in no mode (nouser without sys)", spec);
+		return -1;
+	}
+	if (spec_place(&sp, err, n))
+		return -1;
+	return spec_add(&sp, modes, rq, st, err, n);
 }
 
 /* With several sets, each must own an event: one made only of shared
@@ -476,10 +533,10 @@ out:
 int cmd_cpustat(int argc, char **argv)
 {
 	static const struct option lopts[] = {
-		{ "platform", required_argument, NULL, 'P' },
-		{ "md", required_argument, NULL, 'M' },
-		{ "service", required_argument, NULL, 'S' },
-		{ "guest", required_argument, NULL, 'G' },
+		TOOL_LONGOPT_PLATFORM, /* (no -p: cpustat(8) has none) */
+		TOOL_LONGOPT_MD,
+		TOOL_LONGOPT_SERVICE,
+		TOOL_LONGOPT_GUEST,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -490,8 +547,8 @@ int cmd_cpustat(int argc, char **argv)
 	struct hvpmu_md md;
 	const char *specs[MAX_SETS];
 	char err[512];
-	int c, rc, ok, dohelp = 0, platform_given = 0, platform = -1;
-	const char *md_file = NULL, *service = NULL, *guest = NULL;
+	int c, rc, ok, dohelp = 0;
+	struct tool_md_opts m = { .tool = "hvpmu cpustat", .platform = -1 };
 	double interval = DEFAULT_INTERVAL_S;
 	unsigned long count = 0;
 
@@ -510,20 +567,15 @@ int cmd_cpustat(int argc, char **argv)
 			break;
 		case 'n': o.header = 0; break;
 		case 't': o.dotick = 1; break;
-		case 'P':
-			if (tool_set_platform("hvpmu cpustat", optarg, &rq, &platform))
-				return EXIT_USAGE;
-			platform_given = 1;
-			break;
-		case 'M': md_file = optarg; break;
-		case 'S': service = optarg; break;
-		case 'G': guest = optarg; break;
 		case 'h': dohelp = 1; break;
-		default: return usage(stderr);
+		default:
+			if ((rc = tool_md_option(&m, c, optarg, &rq)) > 0)
+				break;
+			return rc < 0 ? EXIT_USAGE : usage(stderr);
 		}
 	}
 	if (dohelp) {
-		o.be = platform_given ? hvpmu_sv_backend_of(platform) : hvpmu_sv_backend_at(0); /* t4 default */
+		o.be = m.platform_given ? hvpmu_sv_backend_of(m.platform) : hvpmu_sv_backend_at(0); /* t4 default */
 		if (!o.be) {
 			fprintf(stderr, "hvpmu cpustat: the platform has no CPU counter driver\n");
 			return EXIT_USAGE;
@@ -536,16 +588,15 @@ int cmd_cpustat(int argc, char **argv)
 		fprintf(stderr, "hvpmu cpustat: no events given (-c [picN=]EVENT,...; -h lists them)\n");
 		return EXIT_USAGE;
 	}
-	if (guest && !service) {
+	if (m.guest && !m.service) {
 		fprintf(stderr, "hvpmu cpustat: --guest needs --service (a running hvpmu serve)\n");
 		return EXIT_USAGE;
 	}
-	if (optind >= argc && !service) {
+	if (optind >= argc && !m.service) {
 		fprintf(stderr, "hvpmu cpustat: no program given (hvpmu cpustat -c ... [interval [count]] -- PROGRAM)\n");
 		return EXIT_USAGE;
 	}
-	if (service ? tool_service_md("hvpmu cpustat", service, guest, platform_given || md_file, &rq, &md, &o.be)
-		    : tool_load_md("hvpmu cpustat", md_file, platform_given, &rq, &md, &o.be))
+	if (tool_md_load(&m, &rq, &md, &o.be))
 		return EXIT_USAGE;
 	for (unsigned s = 0; s < o.nsets; s++)
 		if (parse_set(&o, specs[s], &rq, &o.set[s], err, sizeof err)) {
@@ -558,9 +609,9 @@ int cmd_cpustat(int argc, char **argv)
 	if (interval_cycles("hvpmu cpustat", interval, md.clock_hz, &rq.sample_cycles))
 		return EXIT_USAGE;
 	rq.rotate_cycles = rq.sample_cycles; /* sets switch at each sample */
-	if (service && count) /* a service's monitor ends after `count` intervals of its time */
+	if (m.service && count) /* a service's monitor ends after `count` intervals of its time */
 		rq.monitor_cycles = count > UINT64_MAX / rq.sample_cycles ? UINT64_MAX : count * rq.sample_cycles;
-	rc = service ? monitor_guest("hvpmu cpustat", &rq, argc - optind, argv + optind, &rs, &t, &ok)
+	rc = m.service ? monitor_guest("hvpmu cpustat", &rq, argc - optind, argv + optind, &rs, &t, &ok)
 		     : run_guest("hvpmu cpustat", &rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
 	if (!ok)
 		return rc;

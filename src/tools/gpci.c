@@ -230,158 +230,219 @@ static int parse_operands(int argc, char **argv, int i, double *interval, unsign
 	return 0;
 }
 
-int cmd_gpci(int argc, char **argv)
-{
-	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, { "md", required_argument, NULL, 'M' },
-					      { "partition", required_argument, NULL, 'P' },
-					      { "service", required_argument, NULL, 'S' }, { NULL, 0, NULL, 0 } };
-	const struct hvpmu_gpci_request *only = NULL;
-	const char *md_file = NULL, *sep = NULL;
+/* What the command line asks. */
+struct gpci_cli {
 	struct stat_request rq;
-	struct hvpmu_md md;
-	struct asker a = { 0 };
-	static struct hvpmu_gpci_reply r;
-	unsigned long partition = 0, count = 0;
-	long long index = 0;
-	double interval = 0;
-	int platform_given = 0, platform, json = 0, index_given = 0, c, failed = 0, asked = 0, privileged = 0;
-	struct timespec t0;
+	struct tool_md_opts m;
+	const struct hvpmu_gpci_request *only; /* -r, or NULL: every request */
+	const char *sep;
+	unsigned long partition, count;
+	long long index;
+	double interval;
+	int json, index_given;
+};
+
+/* Go on: the helpers' "no exit status yet". */
+#define GPCI_GO (-1)
+
+/* One option of gpci's own, or a machine option: GPCI_GO, or an exit
+ * status (-h; an error after one line). */
+static int gpci_option(struct gpci_cli *cl, int c, const char *arg)
+{
 	char *end;
 
-	memset(&rq, 0, sizeof rq);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+p:r:s:x:jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			if (tool_set_platform(TOOL, optarg, &rq, &platform))
-				return EXIT_USAGE;
-			platform_given = 1;
-			break;
-		case 'M': md_file = optarg; break;
-		case 'S': a.service = optarg; break;
-		case 'P':
-			partition = strtoul(optarg, &end, 0);
-			if (*end || !*optarg || optarg[0] == '-' || partition < 1 || partition > 0xFFFE) {
-				fprintf(stderr, TOOL ": --partition %s: not a partition id (1..65534)\n", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'r':
-			if (!(only = hvpmu_gpci_sv_request_parse(optarg))) {
-				fprintf(stderr, TOOL ": -r %s: not a request (hvpmu gpci --help lists them)\n", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 's':
-			index = strtoll(optarg, &end, 0);
-			if (*end || !*optarg || index < -1 || index > (long long)UINT32_MAX - 1) {
-				fprintf(stderr, TOOL ": -s %s: not a starting index (-1 or 0..4294967294)\n", optarg);
-				return EXIT_USAGE;
-			}
-			index_given = 1;
-			break;
-		case 'x': sep = optarg; break;
-		case 'j': json = 1; break;
-		case 'h': return usage(stdout);
-		default: return usage(stderr);
+	switch (c) {
+	case 'P':
+		cl->partition = strtoul(arg, &end, 0);
+		if (*end || !*arg || arg[0] == '-' || cl->partition < 1 || cl->partition > 0xFFFE) {
+			fprintf(stderr, TOOL ": --partition %s: not a partition id (1..65534)\n", arg);
+			return EXIT_USAGE;
+		}
+		break;
+	case 'r':
+		if (!(cl->only = hvpmu_gpci_sv_request_parse(arg))) {
+			fprintf(stderr, TOOL ": -r %s: not a request (hvpmu gpci --help lists them)\n", arg);
+			return EXIT_USAGE;
+		}
+		break;
+	case 's':
+		cl->index = strtoll(arg, &end, 0);
+		if (*end || !*arg || cl->index < -1 || cl->index > (long long)UINT32_MAX - 1) {
+			fprintf(stderr, TOOL ": -s %s: not a starting index (-1 or 0..4294967294)\n", arg);
+			return EXIT_USAGE;
+		}
+		cl->index_given = 1;
+		break;
+	case 'x': cl->sep = arg; break;
+	case 'j': cl->json = 1; break;
+	case 'h': return usage(stdout);
+	default:
+		switch (tool_md_option(&cl->m, c, arg, &cl->rq)) {
+		case 1: break;
+		case 0: return usage(stderr);
+		default: return EXIT_USAGE;
 		}
 	}
-	if (sep && json) {
+	return GPCI_GO;
+}
+
+/* The options and operands: GPCI_GO, or an exit status. */
+static int parse_options(struct gpci_cli *cl, int argc, char **argv)
+{
+	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, TOOL_LONGOPT_MD,
+					      { "partition", required_argument, NULL, 'P' }, TOOL_LONGOPT_SERVICE,
+					      { NULL, 0, NULL, 0 } };
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+p:r:s:x:jh", opts, NULL)) != -1)
+		if ((rc = gpci_option(cl, c, optarg)) != GPCI_GO)
+			return rc;
+	if (cl->sep && cl->json) {
 		fprintf(stderr, TOOL ": -x and -j cannot be combined\n");
 		return EXIT_USAGE;
 	}
-	if (parse_operands(argc, argv, optind, &interval, &count))
+	if (parse_operands(argc, argv, optind, &cl->interval, &cl->count))
 		return EXIT_USAGE;
-	if (interval > 0 && !a.service) {
+	if (cl->interval > 0 && !cl->m.service) {
 		fprintf(stderr, TOOL ": sampling needs --service (the partitions' programs run in hvpmu serve)\n");
 		return EXIT_USAGE;
 	}
-	if (a.service) {
-		if (tool_service_md(TOOL, a.service, NULL, platform_given || md_file, &rq, &md, NULL))
-			return EXIT_USAGE;
-	} else {
-		if (!platform_given && default_platform(&rq))
-			return EXIT_USAGE;
-		if (tool_load_md(TOOL, md_file, platform_given, &rq, &md, NULL))
-			return EXIT_USAGE;
-	}
-	if (!md.cec.nchips) {
-		fprintf(stderr, TOOL ": platform %s: no PAPR CEC in the machine description\n", rq.platform);
-		return EXIT_USAGE;
-	}
-	if (a.service) { /* the partition's guest */
-		int part = partition ? hvpmu_cec_partition_index(&md.cec, (uint32_t)partition) : 0;
+	return GPCI_GO;
+}
 
-		if (part < 0 || (unsigned)part >= md.nguests) {
-			fprintf(stderr, TOOL ": service '%s': no partition %lu with a guest\n", a.service, partition);
-			return EXIT_USAGE;
-		}
-		snprintf(a.guest, sizeof a.guest, "%s", md.guests[part].name);
-	} else if (hvpmu_gpci_sys_open(&md, (unsigned)partition, &a.sys)) {
-		fprintf(stderr, TOOL ": platform %s: no such partition, or one without a guest of 4096 bytes of memory or more\n",
-			rq.platform);
-		return EXIT_USAGE;
+/* The machine (the service's, or -p / --md / the first with a CEC) into
+ * *md and who asks into *a: the partition's guest in the service, or a
+ * machine of the tool's own.  0, or -1 after one line. */
+static int open_asker(struct gpci_cli *cl, struct hvpmu_md *md, struct asker *a)
+{
+	a->service = cl->m.service;
+	if (!a->service && !cl->m.platform_given && default_platform(&cl->rq))
+		return -1;
+	if (tool_md_load(&cl->m, &cl->rq, md, NULL))
+		return -1;
+	if (!md->cec.nchips) {
+		fprintf(stderr, TOOL ": platform %s: no PAPR CEC in the machine description\n", cl->rq.platform);
+		return -1;
 	}
-	/* hv_perf_caps_get() first, as Linux: a partition without the right
-	 * asks about itself (-1) where it may */
-	if (a.sys) {
+	if (a->service) { /* the partition's guest */
+		int part = cl->partition ? hvpmu_cec_partition_index(&md->cec, (uint32_t)cl->partition) : 0;
+
+		if (part < 0 || (unsigned)part >= md->nguests) {
+			fprintf(stderr, TOOL ": service '%s': no partition %lu with a guest\n", a->service,
+				cl->partition);
+			return -1;
+		}
+		snprintf(a->guest, sizeof a->guest, "%s", md->guests[part].name);
+	} else if (hvpmu_gpci_sys_open(md, (unsigned)cl->partition, &a->sys)) {
+		fprintf(stderr, TOOL ": platform %s: no such partition, or one without a guest of 4096 bytes of memory or more\n",
+			cl->rq.platform);
+		return -1;
+	}
+	return 0;
+}
+
+/* hv_perf_caps_get() first, as Linux: whether the partition may see the
+ * others (a partition without the right asks about itself, -1, where it
+ * may).  0 and *privileged, or -1 (the service is gone or refused: said). */
+static int probe_privileged(const struct asker *a, struct hvpmu_gpci_reply *r, int *privileged)
+{
+	if (a->sys) {
 		struct hvpmu_gpci_caps caps;
 
-		privileged = hvpmu_gpci_caps_get(hvpmu_gpci_sys_os(a.sys), &caps) == HVPMU_H_SUCCESS && caps.collect_privileged;
-	} else if (ask(&a, 0x40, HVPMU_GPCI_INDEX_SELF, &r)) {
-		return 1;
-	} else {
-		privileged = hvpmu_gpci_reply_ok(&r) && r.returned_values && r.data[0];
+		*privileged = hvpmu_gpci_caps_get(hvpmu_gpci_sys_os(a->sys), &caps) == HVPMU_H_SUCCESS &&
+			      caps.collect_privileged;
+		return 0;
 	}
-	if (interval > 0) {
+	if (ask(a, 0x40, HVPMU_GPCI_INDEX_SELF, r))
+		return -1;
+	*privileged = hvpmu_gpci_reply_ok(r) && r->returned_values && r->data[0];
+	return 0;
+}
+
+/* Sample number `sample` (at t seconds, or -1: no sampling): each request
+ * asked and printed; *failed counts the failures a status should report,
+ * *asked the requests asked.  A service that is gone ends the sampling
+ * (stop_flag). */
+static void sample_once(const struct gpci_cli *cl, const struct asker *a, struct hvpmu_gpci_reply *r,
+			unsigned long sample, double t, int privileged, int *failed, int *asked)
+{
+	const struct hvpmu_gpci_request *only = cl->only;
+
+	for (unsigned i = 0; only ? i == 0 : hvpmu_gpci_sv_request_at(i) != NULL; i++) {
+		const struct hvpmu_gpci_request *q = only ? only : hvpmu_gpci_sv_request_at(i);
+		int self = q->index == HVPMU_GPCI_IDX_SELF || (q->index == HVPMU_GPCI_IDX_PARTITION && !privileged);
+		uint32_t start = cl->index_given ? (uint32_t)cl->index : self ? HVPMU_GPCI_INDEX_SELF : 0;
+
+		if (q->index == HVPMU_GPCI_IDX_NONE) { /* set_mmcrh: input only */
+			if (only && !sample)
+				fprintf(stderr, TOOL ": %s returns no lists\n", q->name);
+			*failed += only != NULL && !sample;
+			continue;
+		}
+		++*asked;
+		if (ask(a, q->code, start, r)) {
+			*failed += !stop_flag; /* (a signal during a sample ends the sampling) */
+			stop_flag = 1;
+			break;
+		}
+		if (!hvpmu_gpci_reply_ok(r)) {
+			if (!sample)
+				fprintf(stderr, TOOL ": %s (0x%" PRIx32 "): %s\n", q->name, q->code,
+					hvpmu_gpci_status_name(r->status));
+			*failed += !sample;
+			continue;
+		}
+		print_reply(r, cl->json ? OUT_JSON : cl->sep ? OUT_CSV : OUT_TABLE, cl->sep, t, !sample);
+	}
+}
+
+/* Until the next sample, at t0 + (sample + 1) x interval; a signal ends
+ * the wait early (stop_flag). */
+static void wait_next(const struct timespec *t0, unsigned long sample, double interval)
+{
+	double wait = (double)(sample + 1) * interval - seconds_since(t0);
+	struct timespec ts = { 0, 0 };
+
+	if (wait > 0) {
+		ts.tv_sec = (time_t)wait;
+		ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9);
+		nanosleep(&ts, NULL);
+	}
+}
+
+int cmd_gpci(int argc, char **argv)
+{
+	static struct gpci_cli cl;
+	static struct hvpmu_gpci_reply r;
+	struct hvpmu_md md;
+	struct asker a = { 0 };
+	int rc, failed = 0, asked = 0, privileged = 0;
+	struct timespec t0;
+
+	memset(&cl, 0, sizeof cl);
+	cl.m.tool = TOOL;
+	if ((rc = parse_options(&cl, argc, argv)) != GPCI_GO)
+		return rc;
+	if (open_asker(&cl, &md, &a))
+		return EXIT_USAGE;
+	if (probe_privileged(&a, &r, &privileged))
+		return 1;
+	if (cl.interval > 0) {
 		signal(SIGINT, on_stop);
 		signal(SIGTERM, on_stop);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (unsigned long sample = 0; !stop_flag; sample++) {
-		double t = interval > 0 ? seconds_since(&t0) : -1;
+		double t = cl.interval > 0 ? seconds_since(&t0) : -1;
 
-		if (interval > 0 && !json && !sep)
+		if (cl.interval > 0 && !cl.json && !cl.sep)
 			printf("%ssample %lu at %.3f s\n", sample ? "\n" : "", sample + 1, t);
-		for (unsigned i = 0; only ? i == 0 : hvpmu_gpci_sv_request_at(i) != NULL; i++) {
-			const struct hvpmu_gpci_request *q = only ? only : hvpmu_gpci_sv_request_at(i);
-			int self = q->index == HVPMU_GPCI_IDX_SELF || (q->index == HVPMU_GPCI_IDX_PARTITION && !privileged);
-			uint32_t start = index_given ? (uint32_t)index : self ? HVPMU_GPCI_INDEX_SELF : 0;
-
-			if (q->index == HVPMU_GPCI_IDX_NONE) { /* set_mmcrh: input only */
-				if (only && !sample)
-					fprintf(stderr, TOOL ": %s returns no lists\n", q->name);
-				failed += only != NULL && !sample;
-				continue;
-			}
-			asked++;
-			if (ask(&a, q->code, start, &r)) {
-				failed += !stop_flag; /* (a signal during a sample ends the sampling) */
-				stop_flag = 1;
-				break;
-			}
-			if (!hvpmu_gpci_reply_ok(&r)) {
-				if (!sample)
-					fprintf(stderr, TOOL ": %s (0x%" PRIx32 "): %s\n", q->name, q->code,
-						hvpmu_gpci_status_name(r.status));
-				failed += !sample;
-				continue;
-			}
-			print_reply(&r, json ? OUT_JSON : sep ? OUT_CSV : OUT_TABLE, sep, t, !sample);
-		}
+		sample_once(&cl, &a, &r, sample, t, privileged, &failed, &asked);
 		fflush(stdout);
-		if (interval <= 0 || (count && sample + 1 >= count))
+		if (cl.interval <= 0 || (cl.count && sample + 1 >= cl.count))
 			break;
-		{ /* the next sample at t0 + (sample + 1) x interval */
-			double wait = (double)(sample + 1) * interval - seconds_since(&t0);
-			struct timespec ts = { 0, 0 };
-
-			if (wait > 0) {
-				ts.tv_sec = (time_t)wait;
-				ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9);
-				nanosleep(&ts, NULL); /* a signal ends it early: stop_flag */
-			}
-		}
+		wait_next(&t0, sample, cl.interval);
 	}
 	hvpmu_gpci_sys_close(a.sys);
 	return failed || !asked ? 1 : 0;

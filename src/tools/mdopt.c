@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `-p PLATFORM` and `--md FILE` of the hvpmu tools: tools.h. */
+/* The machine options of the hvpmu tools - `-p PLATFORM`, `--md FILE`,
+ * `--placement P`, `--service NAME [--guest GUEST]` - and the machine
+ * description they give: tools.h. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <hvpmu/remote.h>
+#include <hvpmu/session.h>
 #include <hvpmu/supervisor.h>
 #include "tools.h"
 
@@ -70,4 +74,75 @@ const char *tool_platform_names(char *buf, size_t n, const char *sep)
 		used += (size_t)w;
 	}
 	return buf;
+}
+
+int tool_md_option(struct tool_md_opts *m, int c, const char *arg, struct stat_request *rq)
+{
+	switch (c) {
+	case TOOL_OPT_PLATFORM:
+		if (tool_set_platform(m->tool, arg, rq, &m->platform))
+			return -1;
+		m->platform_given = 1;
+		return 1;
+	case TOOL_OPT_MD: m->md_file = arg; return 1;
+	case TOOL_OPT_PLACEMENT:
+		if (hvpmu_sv_placement_of(arg) < 0) {
+			fprintf(stderr, "%s: unknown placement '%s' (pack, spread)\n", m->tool, arg);
+			return -1;
+		}
+		strcpy(rq->placement, arg);
+		return 1;
+	case TOOL_OPT_SERVICE: m->service = arg; return 1;
+	case TOOL_OPT_GUEST: m->guest = arg; return 1;
+	default: return 0;
+	}
+}
+
+int tool_md_load(const struct tool_md_opts *m, struct stat_request *rq, struct hvpmu_md *md,
+		 const struct hvpmu_sv_backend **be)
+{
+	if (m->service)
+		return tool_service_md(m->tool, m->service, m->guest, m->platform_given || m->md_file, rq, md, be);
+	return tool_load_md(m->tool, m->md_file, m->platform_given, rq, md, be);
+}
+
+int tool_service_md(const char *tool, const char *service, const char *guest, int md_given, struct stat_request *rq,
+		    struct hvpmu_md *md, const struct hvpmu_sv_backend **be)
+{
+	struct hvpmu_remote_machine_info *mi = malloc(sizeof *mi);
+	char err[512];
+	unsigned g = 0;
+	int rc = -1;
+
+	if (!mi) {
+		fprintf(stderr, "%s: out of memory\n", tool);
+		return -1;
+	}
+	if (md_given) {
+		fprintf(stderr, "%s: --service runs on the service's machine: no -p or --md with it\n", tool);
+		goto out;
+	}
+	if (hvpmu_service_describe(service, mi, err, sizeof err)) {
+		fprintf(stderr, "%s: %s\n", tool, err);
+		goto out;
+	}
+	if (guest && guest[0])
+		for (g = 0; g < mi->nguests && strcmp(mi->guest[g], guest) != 0; g++)
+			;
+	if (g >= mi->nguests) {
+		fprintf(stderr, "%s: service '%s' has no guest '%s' (guests:", tool, service, guest);
+		for (unsigned k = 0; k < mi->nguests; k++)
+			fprintf(stderr, " %s", mi->guest[k]);
+		fprintf(stderr, ")\n");
+		goto out;
+	}
+	snprintf(rq->platform, sizeof rq->platform, "%s", mi->platform);
+	if (tool_load_md(tool, mi->md_path[0] ? mi->md_path : NULL, 1, rq, md, be))
+		goto out;
+	snprintf(rq->service, sizeof rq->service, "%s", service);
+	snprintf(rq->guest, sizeof rq->guest, "%s", guest ? guest : "");
+	rc = 0;
+out:
+	free(mi);
+	return rc;
 }

@@ -256,9 +256,13 @@ static void print_intervals(const struct printer *p, const struct stat_result *r
 
 int cmd_mdperf(int argc, char **argv)
 {
-	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, { "md", required_argument, NULL, 'M' },
-					      { NULL, 0, NULL, 0 } };
-	const char *md_file = NULL, *out_path = NULL;
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		TOOL_LONGOPT_MD,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct tool_md_opts m = { .tool = TOOL };
+	const char *out_path = NULL;
 	struct printer p = { .fmt = OUT_TABLE };
 	struct stat_request rq;
 	struct stat_result rs;
@@ -266,7 +270,7 @@ int cmd_mdperf(int argc, char **argv)
 	struct hvpmu_md md;
 	double interval = 0;
 	unsigned long count = 0;
-	int c, rc, ok, node_given = 0, all = 0, json = 0, platform, platform_given = 0, next;
+	int c, rc, ok, node_given = 0, all = 0, json = 0, next;
 
 	memset(&rq, 0, sizeof rq);
 	if (tool_default_platform("hvpmu mdperf", HVPMU_SV_SERVICE_MDPERF, "Hub MD counters", &rq))
@@ -290,14 +294,11 @@ int cmd_mdperf(int argc, char **argv)
 		case 'x': p.sep = optarg; break;
 		case 'j': json = 1; break;
 		case 'o': out_path = optarg; break;
-		case 'p':
-			if (tool_set_platform(TOOL, optarg, &rq, &platform))
-				return EXIT_USAGE;
-			platform_given = 1;
-			break;
-		case 'M': md_file = optarg; break;
 		case 'h': return usage(stdout);
-		default: return usage(stderr);
+		default:
+			if ((rc = tool_md_option(&m, c, optarg, &rq)) > 0)
+				break;
+			return rc < 0 ? EXIT_USAGE : usage(stderr);
 		}
 	}
 	if (node_given && all) {
@@ -316,7 +317,7 @@ int cmd_mdperf(int argc, char **argv)
 		fprintf(stderr, "%s: no program given (hvpmu mdperf [OPTIONS] [interval [count]] -- PROGRAM)\n", TOOL);
 		return EXIT_USAGE;
 	}
-	if (tool_load_md(TOOL, md_file, platform_given, &rq, &md, NULL))
+	if (tool_md_load(&m, &rq, &md, NULL))
 		return EXIT_USAGE;
 	if (node_given && (uint32_t)rq.mdperf_node >= md.chips) {
 		fprintf(stderr, "%s: no node %d (the machine has nodes 0-%u)\n", TOOL, rq.mdperf_node,

@@ -30,11 +30,13 @@ static int usage(FILE *f)
 
 int cmd_mmustat(int argc, char **argv)
 {
-	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, { "md", required_argument, NULL, 'M' },
-					      { NULL, 0, NULL, 0 } };
-	const char *md_file = NULL;
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		TOOL_LONGOPT_MD,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct tool_md_opts m = { .tool = "hvpmu mmustat" };
 	struct hvpmu_md md;
-	int platform_given = 0, platform;
 	struct stat_request rq;
 	struct stat_result rs;
 	struct run_times t;
@@ -48,16 +50,13 @@ int cmd_mmustat(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+p:x:jh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'p': /* every built-in description, as the other tools */
-			if (tool_set_platform("hvpmu mmustat", optarg, &rq, &platform))
-				return EXIT_USAGE;
-			platform_given = 1;
-			break;
-		case 'M': md_file = optarg; break;
 		case 'x': sep = optarg; break;
 		case 'j': json = 1; break;
 		case 'h': return usage(stdout);
-		default: return usage(stderr);
+		default: /* -p: every built-in description, as the other tools */
+			if ((rc = tool_md_option(&m, c, optarg, &rq)) > 0)
+				break;
+			return rc < 0 ? EXIT_USAGE : usage(stderr);
 		}
 	}
 	if (sep && json) {
@@ -68,7 +67,7 @@ int cmd_mmustat(int argc, char **argv)
 		fprintf(stderr, "hvpmu mmustat: no program given (hvpmu mmustat [OPTIONS] -- PROGRAM)\n");
 		return EXIT_USAGE;
 	}
-	if (tool_load_md("hvpmu mmustat", md_file, platform_given, &rq, &md, NULL))
+	if (tool_md_load(&m, &rq, &md, NULL))
 		return EXIT_USAGE;
 	rc = run_guest("hvpmu mmustat", &rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
 	if (!ok)

@@ -8,8 +8,8 @@
  *   hvpmu run --service NAME [--guest GUEST] -- PROGRAM [ARGS]
  *       run a program in a guest of it (its processes too);
  * and, for every monitor tool (stat -a, cpustat, busstat --service), the
- * service's machine description (tool_service_md) and the monitor's run
- * (monitor_guest).
+ * monitor's run (monitor_guest); the service's machine description is
+ * mdopt.c's (tool_service_md).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -60,9 +60,9 @@ static void restore_stop(const struct sigaction old[2])
 int cmd_serve(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "platform", required_argument, NULL, 'p' },
-		{ "md", required_argument, NULL, 'M' },
-		{ "placement", required_argument, NULL, 'C' },
+		TOOL_LONGOPT_PLATFORM,
+		TOOL_LONGOPT_MD,
+		TOOL_LONGOPT_PLACEMENT,
 		{ "name", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -71,41 +71,34 @@ int cmd_serve(int argc, char **argv)
 				  "  one modeled machine with a guest OS per guest of its description; programs\n"
 				  "  attach with hvpmu run --service NAME --guest GUEST, tools watch with\n"
 				  "  hvpmu stat -a / cpustat / busstat --service NAME; ends on SIGINT or SIGTERM\n";
+	struct tool_md_opts m = { .tool = "hvpmu serve" };
 	struct stat_request rq;
 	struct hvpmu_md md;
 	struct sigaction old[2];
-	const char *md_file = NULL, *name = DEFAULT_NAME;
+	const char *name = DEFAULT_NAME;
 	char err[512];
-	int c, platform, platform_given = 0, fd, rc;
+	int c, fd, rc;
 
 	memset(&rq, 0, sizeof rq);
 	rq.result_fd = -1;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+p:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'p':
-			if (tool_set_platform("hvpmu serve", optarg, &rq, &platform))
-				return EXIT_USAGE;
-			platform_given = 1;
-			break;
-		case 'M': md_file = optarg; break;
-		case 'C':
-			if (hvpmu_sv_placement_of(optarg) < 0) {
-				fprintf(stderr, "hvpmu serve: unknown placement '%s' (pack, spread)\n", optarg);
-				return EXIT_USAGE;
-			}
-			strcpy(rq.placement, optarg);
-			break;
 		case 'n': name = optarg; break;
 		case 'h': fputs(use, stdout); return 0;
-		default: fputs(use, stderr); return EXIT_USAGE;
+		default:
+			if ((rc = tool_md_option(&m, c, optarg, &rq)) > 0)
+				break;
+			if (rc == 0)
+				fputs(use, stderr);
+			return EXIT_USAGE;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "hvpmu serve: unexpected operand '%s'\n", argv[optind]);
 		return EXIT_USAGE;
 	}
-	if (tool_load_md("hvpmu serve", md_file, platform_given, &rq, &md, NULL))
+	if (tool_md_load(&m, &rq, &md, NULL))
 		return EXIT_USAGE;
 	if ((fd = hvpmu_service_listen(name, err, sizeof err)) < 0) {
 		fprintf(stderr, "hvpmu serve: %s\n", err);
@@ -129,80 +122,41 @@ int cmd_serve(int argc, char **argv)
 	return 0;
 }
 
-int tool_service_md(const char *tool, const char *service, const char *guest, int md_given, struct stat_request *rq,
-		    struct hvpmu_md *md, const struct hvpmu_sv_backend **be)
-{
-	struct hvpmu_remote_machine_info *mi = malloc(sizeof *mi);
-	char err[512];
-	unsigned g = 0;
-	int rc = -1;
-
-	if (!mi) {
-		fprintf(stderr, "%s: out of memory\n", tool);
-		return -1;
-	}
-	if (md_given) {
-		fprintf(stderr, "%s: --service runs on the service's machine: no -p or --md with it\n", tool);
-		goto out;
-	}
-	if (hvpmu_service_describe(service, mi, err, sizeof err)) {
-		fprintf(stderr, "%s: %s\n", tool, err);
-		goto out;
-	}
-	if (guest && guest[0])
-		for (g = 0; g < mi->nguests && strcmp(mi->guest[g], guest) != 0; g++)
-			;
-	if (g >= mi->nguests) {
-		fprintf(stderr, "%s: service '%s' has no guest '%s' (guests:", tool, service, guest);
-		for (unsigned k = 0; k < mi->nguests; k++)
-			fprintf(stderr, " %s", mi->guest[k]);
-		fprintf(stderr, ")\n");
-		goto out;
-	}
-	snprintf(rq->platform, sizeof rq->platform, "%s", mi->platform);
-	if (tool_load_md(tool, mi->md_path[0] ? mi->md_path : NULL, 1, rq, md, be))
-		goto out;
-	snprintf(rq->service, sizeof rq->service, "%s", service);
-	snprintf(rq->guest, sizeof rq->guest, "%s", guest ? guest : "");
-	rc = 0;
-out:
-	free(mi);
-	return rc;
-}
-
 int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "service", required_argument, NULL, 'S' },
-		{ "guest", required_argument, NULL, 'G' },
+		TOOL_LONGOPT_SERVICE,
+		TOOL_LONGOPT_GUEST,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char use[] = "usage: hvpmu run [--service NAME] [--guest GUEST] -- PROGRAM [ARGS]\n"
 				  "  run a program (and the processes it starts) in a guest of a running\n"
 				  "  hvpmu serve (default service 'default', its first guest)\n";
+	struct tool_md_opts m = { .tool = "hvpmu run", .service = DEFAULT_NAME, .guest = "" };
 	struct stat_request rq;
 	struct stat_result rs;
 	struct run_times t;
 	struct hvpmu_md md;
-	const char *service = DEFAULT_NAME, *guest = "";
 	int c, ok;
 
 	memset(&rq, 0, sizeof rq);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'S': service = optarg; break;
-		case 'G': guest = optarg; break;
-		case 'h': fputs(use, stdout); return 0;
-		default: fputs(use, stderr); return EXIT_USAGE;
+		if (c == 'h') {
+			fputs(use, stdout);
+			return 0;
+		}
+		if (tool_md_option(&m, c, optarg, &rq) <= 0) { /* (--service and --guest cannot fail) */
+			fputs(use, stderr);
+			return EXIT_USAGE;
 		}
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "hvpmu run: no program given (hvpmu run --service NAME -- PROGRAM [ARGS])\n");
 		return EXIT_USAGE;
 	}
-	if (tool_service_md("hvpmu run", service, guest, 0, &rq, &md, NULL))
+	if (tool_md_load(&m, &rq, &md, NULL))
 		return EXIT_USAGE;
 	return run_guest("hvpmu run", &rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
 }

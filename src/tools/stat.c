@@ -136,7 +136,79 @@ static void join_cmdline(char *dst, size_t n, int argc, char **argv)
 		used += (size_t)snprintf(dst + used, n - used, "%s%s", i ? " " : "", argv[i]);
 }
 
-int cmd_stat(int argc, char **argv)
+/* What the command line asks: the request, the machine options, the event
+ * lists (as given to -e), the output. */
+struct stat_cli {
+	struct stat_request rq;
+	struct tool_md_opts m;
+	enum out_format fmt;
+	const char *sep, *outfile;
+	const char *lists[MAX_EVENT_LISTS];
+	unsigned nlists;
+	int have_events, per_process;
+};
+
+/* Go on: the helpers' "no exit status yet". */
+#define STAT_GO (-1)
+
+/* One option of stat's own (not a machine option): STAT_GO, or an exit
+ * status after one line. */
+static int stat_option(struct stat_cli *cl, int c, const char *arg)
+{
+	uint64_t v;
+
+	switch (c) {
+	case 'e':
+		if (cl->nlists == MAX_EVENT_LISTS) {
+			fprintf(stderr, "hvpmu stat: too many -e options\n");
+			return EXIT_USAGE;
+		}
+		cl->lists[cl->nlists++] = arg;
+		cl->have_events = 1;
+		break;
+	case 'x': cl->sep = arg; cl->fmt = OUT_CSV; break;
+	case 'j': cl->fmt = OUT_JSON; break;
+	case 'o': cl->outfile = arg; break;
+	case 'f': cl->rq.follow = 1; break;
+	case 'T': cl->per_process = cl->rq.follow = 1; break;
+	case 'a': cl->m.service = cl->m.service ? cl->m.service : "default"; break;
+	case 'P':
+		if (parse_u64(arg, UINT32_MAX, &v)) {
+			fprintf(stderr, "hvpmu stat: --pic-init wants 0..0xffffffff, got '%s'\n", arg);
+			return EXIT_USAGE;
+		}
+		cl->rq.pic_init = (uint32_t)v;
+		break;
+	case 'L': snprintf(cl->rq.overflow_log, sizeof cl->rq.overflow_log, "%s", arg); break;
+	case 'H':
+		if (parse_u64(arg, HVPMU_MD_MAX_L1D_HW_PREFETCH, &v)) {
+			fprintf(stderr, "hvpmu stat: --hw-prefetch wants 0..%u, got '%s'\n",
+				HVPMU_MD_MAX_L1D_HW_PREFETCH, arg);
+			return EXIT_USAGE;
+		}
+		cl->rq.hw_prefetch = (uint32_t)v;
+		break;
+	case 'R':
+		if (parse_u64(arg, UINT64_MAX, &v) || v == 0) {
+			fprintf(stderr, "hvpmu stat: --rotate-cycles wants a positive number, got '%s'\n", arg);
+			return EXIT_USAGE;
+		}
+		cl->rq.rotate_cycles = v;
+		break;
+	case 'h': return usage(stdout) & 0;
+	default:
+		switch (tool_md_option(&cl->m, c, arg, &cl->rq)) {
+		case 1: break;
+		case 0: return usage(stderr);
+		default: return EXIT_USAGE;
+		}
+	}
+	return STAT_GO;
+}
+
+/* The options (optind: the program), and the checks of how they combine:
+ * STAT_GO, or an exit status after one line. */
+static int parse_options(struct stat_cli *cl, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "event", required_argument, NULL, 'e' },
@@ -146,173 +218,148 @@ int cmd_stat(int argc, char **argv)
 		{ "pic-init", required_argument, NULL, 'P' },
 		{ "overflow-log", required_argument, NULL, 'L' },
 		{ "rotate-cycles", required_argument, NULL, 'R' },
-		{ "platform", required_argument, NULL, 'p' },
-		{ "md", required_argument, NULL, 'M' },
+		TOOL_LONGOPT_PLATFORM,
+		TOOL_LONGOPT_MD,
 		{ "hw-prefetch", required_argument, NULL, 'H' },
-		{ "placement", required_argument, NULL, 'C' },
+		TOOL_LONGOPT_PLACEMENT,
 		{ "follow", no_argument, NULL, 'f' },
 		{ "per-process", no_argument, NULL, 'T' },
 		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "service", required_argument, NULL, 'S' },
-		{ "guest", required_argument, NULL, 'G' },
+		TOOL_LONGOPT_SERVICE,
+		TOOL_LONGOPT_GUEST,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct stat_request rq;
-	struct stat_result rs;
-	struct run_times t;
-	enum out_format fmt = OUT_TABLE;
-	const char *sep = NULL, *outfile = NULL;
-	char err[512], cmdline[1024];
-	int have_events = 0, c, rc, ok, platform_given = 0, per_process = 0;
-	const struct hvpmu_sv_backend *be;
-	const char *md_file = NULL, *service = NULL, *guest = NULL;
-	struct hvpmu_md md;
-	const char *lists[MAX_EVENT_LISTS];
-	unsigned nlists = 0, npower = 0;
-	static struct stat_power_item power_items[HVPMU_SV_MAX_EVENTS];
-	static char power_names[HVPMU_SV_MAX_EVENTS][POWER_NAME_MAX];
-	uint64_t v;
-	FILE *out = stderr;
+	int c, rc;
 
-	memset(&rq, 0, sizeof rq);
-	setlocale(LC_ALL, "");
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:x:jo:p:fah", opts, NULL)) != -1) {
-		switch (c) {
-		case 'e':
-			if (nlists == MAX_EVENT_LISTS) {
-				fprintf(stderr, "hvpmu stat: too many -e options\n");
-				return EXIT_USAGE;
-			}
-			lists[nlists++] = optarg;
-			have_events = 1;
-			break;
-		case 'p': {
-			int platform;
-
-			if (tool_set_platform("hvpmu stat", optarg, &rq, &platform))
-				return EXIT_USAGE;
-			platform_given = 1;
-			break;
-		}
-		case 'M': md_file = optarg; break;
-		case 'C':
-			if (hvpmu_sv_placement_of(optarg) < 0) {
-				fprintf(stderr, "hvpmu stat: unknown placement '%s' (pack, spread)\n", optarg);
-				return EXIT_USAGE;
-			}
-			strcpy(rq.placement, optarg);
-			break;
-		case 'x': sep = optarg; fmt = OUT_CSV; break;
-		case 'j': fmt = OUT_JSON; break;
-		case 'o': outfile = optarg; break;
-		case 'f': rq.follow = 1; break;
-		case 'T': per_process = rq.follow = 1; break;
-		case 'a': service = service ? service : "default"; break;
-		case 'S': service = optarg; break;
-		case 'G': guest = optarg; break;
-		case 'P':
-			if (parse_u64(optarg, UINT32_MAX, &v)) {
-				fprintf(stderr, "hvpmu stat: --pic-init wants 0..0xffffffff, got '%s'\n", optarg);
-				return EXIT_USAGE;
-			}
-			rq.pic_init = (uint32_t)v;
-			break;
-		case 'L': snprintf(rq.overflow_log, sizeof rq.overflow_log, "%s", optarg); break;
-		case 'H':
-			if (parse_u64(optarg, HVPMU_MD_MAX_L1D_HW_PREFETCH, &v)) {
-				fprintf(stderr, "hvpmu stat: --hw-prefetch wants 0..%u, got '%s'\n",
-					HVPMU_MD_MAX_L1D_HW_PREFETCH, optarg);
-				return EXIT_USAGE;
-			}
-			rq.hw_prefetch = (uint32_t)v;
-			break;
-		case 'R':
-			if (parse_u64(optarg, UINT64_MAX, &v) || v == 0) {
-				fprintf(stderr, "hvpmu stat: --rotate-cycles wants a positive number, got '%s'\n", optarg);
-				return EXIT_USAGE;
-			}
-			rq.rotate_cycles = v;
-			break;
-		case 'h': return usage(stdout) & 0;
-		default: return usage(stderr);
-		}
-	}
-	if (sep && fmt == OUT_JSON) {
+	while ((c = getopt_long(argc, argv, "+e:x:jo:p:fah", opts, NULL)) != -1)
+		if ((rc = stat_option(cl, c, optarg)) != STAT_GO)
+			return rc;
+	if (cl->sep && cl->fmt == OUT_JSON) {
 		fprintf(stderr, "hvpmu stat: -x and -j cannot be combined\n");
 		return EXIT_USAGE;
 	}
-	if (guest && !service) {
+	if (cl->m.guest && !cl->m.service) {
 		fprintf(stderr, "hvpmu stat: --guest needs -a or --service (a running hvpmu serve)\n");
 		return EXIT_USAGE;
 	}
-	if (service && (rq.follow || rq.overflow_log[0] || rq.hw_prefetch || rq.placement[0])) {
+	if (cl->m.service && (cl->rq.follow || cl->rq.overflow_log[0] || cl->rq.hw_prefetch || cl->rq.placement[0])) {
 		fprintf(stderr, "hvpmu stat: -a counts a running service's machine as it is: no -f, --per-process, "
 				"--overflow-log, --hw-prefetch or --placement with it\n");
 		return EXIT_USAGE;
 	}
-	if (optind >= argc && !service) {
+	if (optind >= argc && !cl->m.service) {
 		fprintf(stderr, "hvpmu stat: no program given (hvpmu stat [OPTIONS] -- PROGRAM [ARGS])\n");
 		return EXIT_USAGE;
 	}
-	if (service ? tool_service_md("hvpmu stat", service, guest, platform_given || md_file, &rq, &md, NULL)
-		    : tool_load_md("hvpmu stat", md_file, platform_given, &rq, &md, NULL))
-		return EXIT_USAGE;
+	return STAT_GO;
+}
+
+/* The power events of -e (parse_power_list), kept for the printers. */
+struct power_events {
+	struct stat_power_item items[HVPMU_SV_MAX_EVENTS];
+	char names[HVPMU_SV_MAX_EVENTS][POWER_NAME_MAX];
+	unsigned n;
+};
+
+/* The events of the machine md: with the chip driver *be, or without one
+ * (power) hv_gpci events and the model's counts into *pw.  0, or -1 after
+ * one line. */
+static int parse_stat_events(struct stat_cli *cl, const struct hvpmu_md *md, const struct hvpmu_sv_backend **bep,
+			     struct power_events *pw)
+{
+	struct stat_request *rq = &cl->rq;
+	const struct hvpmu_sv_backend *be;
+	char err[512];
+
 	/* no CPU counter driver (power): the model's own counts; -e only
 	 * for hv_gpci events and the model's counts by name, on a machine
 	 * with a PAPR CEC, in one emulator */
-	if (!(be = hvpmu_sv_backend_of(md.platform)) && (per_process || (have_events && !md.cec.nchips))) {
+	if (!(be = *bep = hvpmu_sv_backend_of(md->platform)) &&
+	    (cl->per_process || (cl->have_events && !md->cec.nchips))) {
 		fprintf(stderr, "hvpmu stat: platform %s has no CPU counter driver: no -e%s (without them, the "
-			"model's instruction counts)\n", rq.platform, per_process ? " or --per-process" : "");
-		return EXIT_USAGE;
+			"model's instruction counts)\n", rq->platform, cl->per_process ? " or --per-process" : "");
+		return -1;
 	}
-	if (!be && have_events && service) {
+	if (!be && cl->have_events && cl->m.service) {
 		fprintf(stderr, "hvpmu stat: platform %s: -e (hv_gpci events) counts a program (and with -f its "
-			"process tree), not with -a or --service\n", rq.platform);
-		return EXIT_USAGE;
+			"process tree), not with -a or --service\n", rq->platform);
+		return -1;
 	}
-	for (unsigned i = 0; !be && i < nlists; i++)
-		if (parse_power_list(rq.platform, lists[i], &rq,
-				     power_items, power_names, &npower, err, sizeof err)) {
+	for (unsigned i = 0; !be && i < cl->nlists; i++)
+		if (parse_power_list(rq->platform, cl->lists[i], rq, pw->items, pw->names, &pw->n, err, sizeof err)) {
 			for (char *q = err; *q; q++) /* the list quoted: one line */
 				*q = (unsigned char)*q < 0x20 ? '?' : *q;
 			fprintf(stderr, "hvpmu stat: %s\n", err);
-			return EXIT_USAGE;
+			return -1;
 		}
-	if (be && !have_events)
-		lists[nlists++] = hvpmu_sv_backend_desc(be)->default_events;
-	for (unsigned i = 0; be && i < nlists; i++)
-		if (hvpmu_sv_parse_events(be, lists[i], rq.ev, &rq.nevents, HVPMU_SV_MAX_EVENTS, err, sizeof err)) {
+	if (be && !cl->have_events)
+		cl->lists[cl->nlists++] = hvpmu_sv_backend_desc(be)->default_events;
+	for (unsigned i = 0; be && i < cl->nlists; i++)
+		if (hvpmu_sv_parse_events(be, cl->lists[i], rq->ev, &rq->nevents, HVPMU_SV_MAX_EVENTS, err,
+					  sizeof err)) {
 			fprintf(stderr, "hvpmu stat: %s\n", err);
-			return EXIT_USAGE;
+			return -1;
 		}
-	if (outfile && !(out = fopen(outfile, "w"))) {
-		fprintf(stderr, "hvpmu stat: %s: %s\n", outfile, strerror(errno));
+	return 0;
+}
+
+/* The counts of a run in the layout the events ask for, then what the
+ * hypervisor refused. */
+static void print_results(FILE *out, const struct stat_cli *cl, const char *cmdline, const struct hvpmu_sv_backend *be,
+			  const struct power_events *pw, const struct stat_result *rs, const struct run_times *t)
+{
+	if (!be && pw->n)
+		print_stat_power(out, cl->fmt, cl->sep, cmdline, rs, t, pw->items, pw->n);
+	else if (!be)
+		print_stat_model(out, cl->fmt, cl->sep, cmdline, rs, t);
+	else if (cl->per_process)
+		print_stat_per_process(out, cl->fmt, cl->sep, cmdline, rs, t);
+	else
+		print_stat(out, cl->fmt, cl->sep, cmdline, be, cl->rq.ev, rs, t);
+	for (unsigned i = 0; i < pw->n; i++) /* as perf: the event <not supported>, the reason */
+		if (pw->items[i].gpci >= 0 && (unsigned)pw->items[i].gpci < rs->ngpci &&
+		    !rs->gpci[pw->items[i].gpci].supported)
+			fprintf(stderr, "hvpmu stat: %s: the hypervisor refused H_GetPerformanceCounterInfo (%s)\n",
+				pw->items[i].name, hvpmu_gpci_status_name(rs->gpci[pw->items[i].gpci].status));
+	if (rs->hv_status) /* e.g. ENOACCESS: the description gives no perfctraccess */
+		fprintf(stderr, "hvpmu stat: the hypervisor refused the counters (%s)\n",
+			hvpmu_sv_status_name(rs->hv_status));
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	struct stat_cli cl;
+	static struct power_events pw; /* (large: not on the stack) */
+	struct stat_result rs;
+	struct run_times t;
+	const struct hvpmu_sv_backend *be;
+	struct hvpmu_md md;
+	char cmdline[1024];
+	int rc, ok;
+	FILE *out = stderr;
+
+	memset(&cl, 0, sizeof cl);
+	memset(&pw, 0, sizeof pw);
+	cl.fmt = OUT_TABLE;
+	cl.m.tool = "hvpmu stat";
+	setlocale(LC_ALL, "");
+	if ((rc = parse_options(&cl, argc, argv)) != STAT_GO)
+		return rc;
+	if (tool_md_load(&cl.m, &cl.rq, &md, NULL) || parse_stat_events(&cl, &md, &be, &pw))
+		return EXIT_USAGE;
+	if (cl.outfile && !(out = fopen(cl.outfile, "w"))) {
+		fprintf(stderr, "hvpmu stat: %s: %s\n", cl.outfile, strerror(errno));
 		return EXIT_USAGE;
 	}
 	join_cmdline(cmdline, sizeof cmdline, argc - optind, argv + optind);
-	if (service && optind >= argc)
+	if (cl.m.service && optind >= argc)
 		snprintf(cmdline, sizeof cmdline, "system wide");
-	rc = service ? monitor_guest("hvpmu stat", &rq, argc - optind, argv + optind, &rs, &t, &ok)
-		     : run_guest("hvpmu stat", &rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
+	rc = cl.m.service ? monitor_guest("hvpmu stat", &cl.rq, argc - optind, argv + optind, &rs, &t, &ok)
+			  : run_guest("hvpmu stat", &cl.rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
 	if (ok) {
-		if (!be && npower)
-			print_stat_power(out, fmt, sep, cmdline, &rs, &t, power_items, npower);
-		else if (!be)
-			print_stat_model(out, fmt, sep, cmdline, &rs, &t);
-		else if (per_process)
-			print_stat_per_process(out, fmt, sep, cmdline, &rs, &t);
-		else
-			print_stat(out, fmt, sep, cmdline, be, rq.ev, &rs, &t);
-		for (unsigned i = 0; i < npower; i++) /* as perf: the event <not supported>, the reason */
-			if (power_items[i].gpci >= 0 && (unsigned)power_items[i].gpci < rs.ngpci &&
-			    !rs.gpci[power_items[i].gpci].supported)
-				fprintf(stderr, "hvpmu stat: %s: the hypervisor refused H_GetPerformanceCounterInfo (%s)\n",
-					power_items[i].name, hvpmu_gpci_status_name(rs.gpci[power_items[i].gpci].status));
-		if (rs.hv_status) /* e.g. ENOACCESS: the description gives no perfctraccess */
-			fprintf(stderr, "hvpmu stat: the hypervisor refused the counters (%s)\n",
-				hvpmu_sv_status_name(rs.hv_status));
+		print_results(out, &cl, cmdline, be, &pw, &rs, &t);
 		stat_result_free(&rs);
 	}
 	if (out != stderr)

@@ -3,6 +3,7 @@
 #ifndef HVPMU_TOOLS_TOOLS_H
 #define HVPMU_TOOLS_TOOLS_H
 
+#include <getopt.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "output.h"
@@ -43,7 +44,7 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 int tool_request_files(const char *tool, struct stat_request *rq, int inherit, int *area_fd, int *req_fd, char *path,
 		       size_t n);
 /*
- * `--service NAME [--guest GUEST]` (serve.c): the running service's
+ * `--service NAME [--guest GUEST]`: the running service's
  * machine description into *md (as tool_load_md; md_given: the command
  * line also gave -p or --md, an error), the guest checked against its
  * guests, rq->service and rq->guest set.  Errors print one line prefixed
@@ -92,6 +93,42 @@ int interval_cycles(const char *tool, double interval, uint64_t clock_hz, uint64
  * recorded in rq->platform; *platform gets its platform (enum
  * hvpmu_platform).  Errors print one line prefixed by `tool` and return -1. */
 int tool_set_platform(const char *tool, const char *name, struct stat_request *rq, int *platform);
+/*
+ * The machine options the tools share, parsed in each tool's getopt_long
+ * loop by tool_md_option() and turned into the machine by tool_md_load().
+ * A tool lists the ones it takes in its option table (TOOL_LONGOPT_*; -p
+ * also in its short options) and presets the fields it defaults (run:
+ * service "default").
+ */
+struct tool_md_opts {
+	const char *tool;    /* the message prefix, "hvpmu stat" */
+	const char *md_file; /* --md FILE, or NULL: the built-in description */
+	const char *service; /* --service NAME, or NULL: no service */
+	const char *guest;   /* --guest NAME, or NULL */
+	int platform_given;  /* -p / --platform given: rq->platform holds it */
+	int platform;        /* its enum hvpmu_platform (when platform_given) */
+};
+
+#define TOOL_OPT_PLATFORM 'p'
+#define TOOL_OPT_MD 'M'
+#define TOOL_OPT_PLACEMENT 'C'
+#define TOOL_OPT_SERVICE 'S'
+#define TOOL_OPT_GUEST 'G'
+#define TOOL_LONGOPT_PLATFORM { "platform", required_argument, NULL, TOOL_OPT_PLATFORM }
+#define TOOL_LONGOPT_MD { "md", required_argument, NULL, TOOL_OPT_MD }
+#define TOOL_LONGOPT_PLACEMENT { "placement", required_argument, NULL, TOOL_OPT_PLACEMENT }
+#define TOOL_LONGOPT_SERVICE { "service", required_argument, NULL, TOOL_OPT_SERVICE }
+#define TOOL_LONGOPT_GUEST { "guest", required_argument, NULL, TOOL_OPT_GUEST }
+
+/* getopt_long's `c` with argument `arg`: 1 when it is one of the options
+ * above (-p into rq->platform, --placement into rq->placement, the rest
+ * into *m), 0 when it is not, -1 after one error line prefixed by m->tool
+ * (an unknown platform or placement). */
+int tool_md_option(struct tool_md_opts *m, int c, const char *arg, struct stat_request *rq);
+/* After the options: the machine of *m into *md (tool_service_md with
+ * m->service, else tool_load_md; be as there).  0, or -1 after one line. */
+int tool_md_load(const struct tool_md_opts *m, struct stat_request *rq, struct hvpmu_md *md,
+		 const struct hvpmu_sv_backend **be);
 /* The tool's default platform: the first whose hypervisor or kernel offers
  * `service` (hvpmu_sv_platform_with), `what` naming it in the one-line
  * message if none does.  Returns 0 or -1. */

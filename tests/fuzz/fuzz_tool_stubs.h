@@ -3,7 +3,8 @@
  * fuzz_tool_stubs.h - for the fuzz targets that compile a tool's parser
  * in (fuzz_busstat_parse.c, fuzz_cpustat_parse.c): the tools run programs
  * through run.c's run_guest() and a service's monitor through serve.c;
- * parsing never does, so these abort if it ever did.
+ * parsing never does, so these abort if it ever did.  (A service's machine
+ * description, tool_service_md, is mdopt.c's, which they compile in.)
  */
 #ifndef HVPMU_FUZZ_TOOL_STUBS_H
 #define HVPMU_FUZZ_TOOL_STUBS_H
@@ -15,13 +16,6 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 {
 	(void)tool; (void)rq; (void)md; (void)argc; (void)argv; (void)rs; (void)t;
 	*ok = 0;
-	abort();
-}
-
-int tool_service_md(const char *tool, const char *service, const char *guest, int md_given, struct stat_request *rq,
-		    struct hvpmu_md *md, const struct hvpmu_sv_backend **be)
-{
-	(void)tool; (void)service; (void)guest; (void)md_given; (void)rq; (void)md; (void)be;
 	abort();
 }
 

@@ -13,7 +13,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:?usage: check-layers.sh BUILD_DIR}
 objs=$(find "$build/src/CMakeFiles" -name '*.c.o' \( -path '*/hvpmu_obj.dir/*' -o -path '*/hvpmu_cli.dir/*' \
-	-o -path '*/hvpmu_plugin.dir/source/*' -o -path '*/hvpmu_plugin.dir/supervisor/*' \) | sort -u)
+	-o -path '*/hvpmu_plugin.dir/source/*' -o -path '*/hvpmu_plugin.dir/supervisor/*' \
+	-o -path '*/hvpmu_plugin.dir/host/*' \) | sort -u)
 # only the objects of sources that exist (a build tree keeps stale ones)
 objs=$(for o in $objs; do
 	src=$(echo "$o" | sed -E 's#.*\.dir/(.*)\.o$#src/\1#')
@@ -24,16 +25,24 @@ done)
 # Allowed edges: FROM TO [SYMBOL-REGEX].  A folder may always use itself
 # and src/common (library-wide helpers such as hvpmu_strerror).
 # Without a regex every symbol of TO is allowed; with one, only those.
-# (The layers: 1 source, 2 model, 3 pmu, 4 services, 5 supervisor + tools.)
+# (The layers: 1 source, 2 model, 3 pmu, 4 services, 5 supervisor (the
+# guest's drivers), host (the run host: the composition root of a run)
+# and tools.)
 rules=$(cat <<'EOF'
 source model
 model pmu
 services model
 supervisor services
-supervisor model ^hvpmu_(machine_(create|destroy|set_features|features|parts|mev_features|set_os_handler|ldxa|stxa|rdasr|wrasr|reg_read|reg_write|tick|resume|set_tick_compare|mode|set_mode|nstrands|md|nmcu|ndevices|device|syscall|map_large|map_large_ctx|set_user_context|context_alloc|context_free|now|io|add_cycles|dispatch|dispatch_catch_up|retired|retired_class|taken_cond|prefetch_stats)|md_.*|platform_.*|placement_.*)$
+supervisor model ^hvpmu_(machine_(create|destroy|mev_features|ldxa|stxa|rdasr|wrasr|reg_read|reg_write|tick|resume|set_tick_compare|mode|set_mode|nstrands|md|nmcu|ndevices|device|now|add_cycles)|md_.*|platform_.*|placement_.*)$
 supervisor pmu ^hvpmu_[a-z0-9]+_(.*(event|alias|name|picl|sel|needs|supported).*|count_get|ctl_code|ctl_set_code|pic_counter|perfreg_.*)$
-supervisor source ^hvpmu_(isa_.*|qemu_source_.*|qemu_attach_.*|qemu_follow_.*|remote_.*)$
+supervisor source ^hvpmu_isa_.*$
+host supervisor
+host services
+host model
+host pmu ^hvpmu_[a-z0-9]+_(.*(event|alias|name|picl|sel|needs|supported).*|count_get|ctl_code|ctl_set_code|pic_counter|perfreg_.*|values_decode)$
+host source
 tools supervisor
+tools host
 EOF
 )
 

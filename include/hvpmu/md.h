@@ -23,14 +23,11 @@
 extern "C" {
 #endif
 
+/* The platforms: include/hvpmu/platforms.def lists them (one line each). */
 enum hvpmu_platform {
-	HVPMU_PLATFORM_T4 = 0, /* SPARC T4: 8 cores x 8 strands per chip, 4 PCR/PIC per strand */
-	HVPMU_PLATFORM_T1 = 1, /* UltraSPARC T1: 8 cores x 4 strands, PCR/PIC in ASRs, DRAM/JBUS PerfRegs */
-	HVPMU_PLATFORM_ORIGIN = 2, /* SGI Origin (SN0/IP27): nodes of 2 R10000 CPUs and a Hub with MD
-				      performance counters (hw-and-hypervisor.md §5) */
-	HVPMU_PLATFORM_POWER = 3, /* IBM POWER7 CEC: modules of POWER7 chips, 8 cores x 4 SMT threads
-				     per chip, ISA ppc64 (docs/power-platform.md); no CPU counter
-				     driver yet */
+#define HVPMU_PLATFORM_DEF(ID, name) HVPMU_PLATFORM_##ID,
+#include <hvpmu/platforms.def>
+#undef HVPMU_PLATFORM_DEF
 	HVPMU_NPLATFORMS
 };
 

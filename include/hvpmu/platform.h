@@ -43,6 +43,9 @@ enum hvpmu_firmware {
 	/* the PAPR hcall H_GetPerformanceCounterInfo (papr-platform-hcalls.xml) */
 	HVPMU_FW_PAPR_GPCI = 1u << 5,
 };
+/* Bits 16-31: a service only one platform's firmware offers; that
+ * platform's own header names its bit (HVPMU_FW_PLATFORM(n), n < 16). */
+#define HVPMU_FW_PLATFORM(n) (1u << (16 + (n)))
 
 /* A named shape of a platform (a server model: "t4-2"): its chips, clock
  * and the share of guest real memory each chip is home of. */

@@ -204,6 +204,30 @@ struct stat_result {
 	struct stat_gpci gpci[STAT_MAX_GPCI];
 };
 
+/*
+ * The events of a run, as hvpmu stat takes them (-e lists, or the
+ * back-end's default_events with given = 0), parsed with the platform's
+ * back-end into the request `rq` and the tool's own list ev[0..*nev)
+ * (names[i]: event i as typed, for reports).  A back-end with counters
+ * parses as hvpmu_sv_parse_events and its events are rq->ev's; the POWER
+ * back-end (no counter driver) takes hv_gpci events into rq->gpci and the
+ * model's counts by name (docs/papr-gpci.md, docs/cli.md).  0, or -1 with
+ * a one-line message in err.  `md` is the run's machine description.
+ */
+int hvpmu_sv_request_events(const struct hvpmu_sv_backend *be, const struct hvpmu_md *md, const char *list,
+			    int given, struct stat_request *rq, struct hvpmu_sv_event *ev,
+			    char (*names)[HVPMU_SV_NAME_MAX], unsigned *nev, char *err, size_t errlen);
+/* After the run: the counts of ev[0..nev) that no counter made (the
+ * model's counts, hv_gpci values) into rs->count and rs->name
+ * (rs->nevents = nev); nothing for a back-end whose events are its
+ * counters' (the session filled rs). */
+void hvpmu_sv_result_counts(const struct hvpmu_sv_backend *be, const struct hvpmu_sv_event *ev, unsigned nev,
+			    struct stat_result *rs);
+/* Why event ev's count could not be made, beyond perf's <not supported>
+ * (into buf), or NULL when there is no more to say. */
+const char *hvpmu_sv_count_refusal(const struct hvpmu_sv_backend *be, const struct hvpmu_sv_event *ev,
+				   const struct stat_result *rs, char *buf, size_t n);
+
 void stat_result_free(struct stat_result *rs);
 
 /* The request file.  Return 0 or -1 with a one-line reason in err[errlen]. */

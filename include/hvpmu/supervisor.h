@@ -40,6 +40,7 @@ extern "C" {
 #endif
 
 #define HVPMU_SV_MAX_EVENTS 64
+#define HVPMU_SV_NAME_MAX 256  /* an event's name as typed (hvpmu_sv_request_events) */
 
 /* The modes an event counts in: perf's :u :k :h, the PCR's ut / st / ht;
  * the R10000's control register adds :s (its S bit: supervisor mode) and
@@ -247,7 +248,8 @@ struct hvpmu_sv_backend_desc {
 	const char *title;          /* heading of its events in `hvpmu list` */
 	const char *alias_title;    /* heading of its generic aliases, NULL if it lists none */
 	const char *raw_help;       /* the raw syntax and modifiers, NULL if none is listed */
-	const char *cpustat_title;  /* heading in `cpustat -h` */
+	const char *cpustat_title;  /* heading in `cpustat -h` (NULL: no counters for cpustat) */
+	const char *tick_name;      /* cpustat -t's column: the cycle counter's name ("%tick" on SPARC) */
 	const char *default_events; /* `hvpmu stat` without -e */
 	unsigned npic;              /* counters per strand */
 	unsigned modes;             /* the modes a counter can select (HVPMU_SV_MODE_*) */
@@ -255,6 +257,12 @@ struct hvpmu_sv_backend_desc {
 	const char *mode_help;      /* the modifiers, for error messages: "(use :u, :k, :h)" */
 };
 const struct hvpmu_sv_backend_desc *hvpmu_sv_backend_desc(const struct hvpmu_sv_backend *be);
+/* 1 if the back-end has a guest driver that programs CPU counters (every
+ * platform's but power's, whose CPU counters are not modeled yet). */
+int hvpmu_sv_backend_driver(const struct hvpmu_sv_backend *be);
+/* The back-end of the default platform (hvpmu/platform.h: a tool's
+ * platform when none is given). */
+const struct hvpmu_sv_backend *hvpmu_sv_backend_default(void);
 
 /* One event of a back-end's list (native events, then aliases). */
 struct hvpmu_sv_event_info {

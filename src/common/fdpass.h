@@ -2,7 +2,7 @@
 /*
  * fdpass.h: descriptors sent with a message on a Unix-domain socket (one
  * SCM_RIGHTS control message, unix(7)), for both ends of the service's
- * control protocol (src/source/remote_client.c, src/supervisor/service.c).
+ * control protocol (src/source/remote_client.c, src/host/service.c).
  */
 #ifndef HVPMU_COMMON_FDPASS_H
 #define HVPMU_COMMON_FDPASS_H

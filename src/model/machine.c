@@ -46,24 +46,10 @@ static int create_mmu(struct hvpmu_machine *m)
 	return 0;
 }
 
-int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
+/* The most cycles one instruction may take (syncs are spaced by it,
+ * docs/timing-model.md), with and without the memory model. */
+static void insn_bounds(struct hvpmu_machine *m, const struct hvpmu_md *md)
 {
-	struct hvpmu_machine *m;
-	uint32_t n;
-	int rc;
-
-	if (!md || !out)
-		return HVPMU_EINVAL;
-	n = hvpmu_md_nstrands(md);
-	if (n == 0 || n > 4096 || !machine_pmu_ops_of(md->platform) ||
-	    kernel_check(md))
-		return HVPMU_EINVAL;
-	m = calloc(1, sizeof *m);
-	if (!m)
-		return HVPMU_ENOMEM;
-	m->md = *md;
-	m->ops = machine_pmu_ops_of(md->platform);
-	m->nstrands = n;
 	/* worst case per instruction: a block access's micro-ops, a taken CTI,
 	 * and full misses for its fetch and for a data access crossing lines */
 	m->max_insn_cycles = (uint64_t)md->timing.insn_cycles * BLOCK_UOPS + md->timing.taken_cti_cycles +
@@ -91,20 +77,19 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 	m->max_insn_cycles_nomem = (uint64_t)md->timing.insn_cycles * BLOCK_UOPS + md->timing.taken_cti_cycles;
 	if (m->max_insn_cycles_nomem == 0)
 		m->max_insn_cycles_nomem = 1;
-	m->s = aligned_alloc(64, ((sizeof(struct strand) * n + 63) / 64) * 64);
-	if (!m->s) {
-		free(m);
-		return HVPMU_ENOMEM;
-	}
-	memset(m->s, 0, sizeof(struct strand) * n);
+}
+
+/* The cores' caches and request buffers, the chips' last levels, and
+ * coherence between them.  HVPMU_OK, HVPMU_ENOMEM or HVPMU_EINVAL (a
+ * geometry the caches refuse); destroy cleans up. */
+static int create_caches(struct hvpmu_machine *m, const struct hvpmu_md *md)
+{
 	m->ncores = md->chips * md->cores_per_chip;
 	m->cores = calloc(m->ncores, sizeof *m->cores);
 	m->l3 = calloc(md->chips, sizeof *m->l3);
 	m->l3mb = calloc(md->chips, sizeof *m->l3mb);
-	if (!m->cores || !m->l3 || !m->l3mb) {
-		hvpmu_machine_destroy(m);
+	if (!m->cores || !m->l3 || !m->l3mb)
 		return HVPMU_ENOMEM;
-	}
 	/* request buffers (src/model/l2buf.h); T1 (no private L2): all 0 */
 	for (uint32_t c = 0; c < m->ncores; c++) {
 		l2buf_init(&m->cores[c].l1mb, md->mem.buf.l1d_miss);
@@ -119,19 +104,13 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 		    cache_init(&m->cores[c].l1d, md->mem.l1d.size, md->mem.l1d.ways, md->mem.l1d.line) ||
 		    (md->mem.l2.size &&
 		     cache_init(&m->cores[c].l2, md->mem.l2.size, md->mem.l2.ways, md->mem.l2.line)) ||
-		    pipe_utag_init(&m->cores[c].utag, m->cores[c].l1i.sets, m->cores[c].l1i.ways)) {
-			hvpmu_machine_destroy(m);
+		    pipe_utag_init(&m->cores[c].utag, m->cores[c].l1i.sets, m->cores[c].l1i.ways))
 			return HVPMU_EINVAL;
-		}
 	for (uint32_t c = 0; c < md->chips; c++) /* size 0: no shared last level (Origin) */
-		if (md->mem.l3.size && cache_init(&m->l3[c], md->mem.l3.size, md->mem.l3.ways, md->mem.l3.line)) {
-			hvpmu_machine_destroy(m);
+		if (md->mem.l3.size && cache_init(&m->l3[c], md->mem.l3.size, md->mem.l3.ways, md->mem.l3.line))
 			return HVPMU_EINVAL;
-		}
-	if (coh_init(&m->coh, m->ncores, md->chips, md->home_shift)) {
-		hvpmu_machine_destroy(m);
+	if (coh_init(&m->coh, m->ncores, md->chips, md->home_shift))
 		return HVPMU_EINVAL;
-	}
 	for (uint32_t c = 0; c < m->ncores; c++) {
 		m->cores[c].idx = c;
 		m->cores[c].chip = m->coh.core[c].chip;
@@ -139,11 +118,19 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 		m->coh.core[c].l1d = &m->cores[c].l1d;
 		m->coh.core[c].l2 = &m->cores[c].l2;
 	}
-	for (uint32_t i = 0; i < n; i++) {
+	return HVPMU_OK;
+}
+
+/* Each strand in its reset state: its core and last level, user mode,
+ * its predictor, pipeline, store buffer and PMU.  HVPMU_OK, HVPMU_EINVAL
+ * (a store buffer it refuses) or HVPMU_ENOMEM. */
+static int create_strands(struct hvpmu_machine *m, const struct hvpmu_md *md)
+{
+	for (uint32_t i = 0; i < m->nstrands; i++) {
 		m->s[i].core = &m->cores[i / md->strands_per_core];
 		m->s[i].l3 = &m->l3[i / (md->strands_per_core * md->cores_per_chip)];
 	}
-	for (uint32_t i = 0; i < n; i++) {
+	for (uint32_t i = 0; i < m->nstrands; i++) {
 		m->s[i].act.next_check = UINT64_MAX;
 		m->s[i].act.mem_next_check = UINT64_MAX;
 		m->s[i].mode = HVPMU_MODE_USER;
@@ -153,16 +140,41 @@ int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
 		bpred_init(&m->s[i].bp, platform_of(md)->call_return_offset);
 		pipe_strand_init(&m->s[i].pipe);
 		if (stbuf_init(&m->s[i].sb, md->mem.stbuf.entries, md->mem.stbuf.commit_cycles,
-			       md->mem.stbuf.drain_latency, md->mem.stbuf.drain_interval)) {
-			hvpmu_machine_destroy(m);
+			       md->mem.stbuf.drain_latency, md->mem.stbuf.drain_interval))
 			return HVPMU_EINVAL;
-		}
-		if (!(m->s[i].pmu = m->ops->create(m->class_flags))) {
-			hvpmu_machine_destroy(m);
+		if (!(m->s[i].pmu = m->ops->create(m->class_flags)))
 			return HVPMU_ENOMEM;
-		}
 	}
-	if ((rc = machine_devices_create(m)) || (rc = create_mmu(m)) || (rc = dispatch_create(m))) {
+	return HVPMU_OK;
+}
+
+int hvpmu_machine_create(const struct hvpmu_md *md, struct hvpmu_machine **out)
+{
+	struct hvpmu_machine *m;
+	uint32_t n;
+	int rc;
+
+	if (!md || !out)
+		return HVPMU_EINVAL;
+	n = hvpmu_md_nstrands(md);
+	if (n == 0 || n > 4096 || !machine_pmu_ops_of(md->platform) ||
+	    kernel_check(md))
+		return HVPMU_EINVAL;
+	m = calloc(1, sizeof *m);
+	if (!m)
+		return HVPMU_ENOMEM;
+	m->md = *md;
+	m->ops = machine_pmu_ops_of(md->platform);
+	m->nstrands = n;
+	insn_bounds(m, md);
+	m->s = aligned_alloc(64, ((sizeof(struct strand) * n + 63) / 64) * 64);
+	if (!m->s) {
+		free(m);
+		return HVPMU_ENOMEM;
+	}
+	memset(m->s, 0, sizeof(struct strand) * n);
+	if ((rc = create_caches(m, md)) || (rc = create_strands(m, md)) || (rc = machine_devices_create(m)) ||
+	    (rc = create_mmu(m)) || (rc = dispatch_create(m))) {
 		hvpmu_machine_destroy(m);
 		return rc == HVPMU_EINVAL ? HVPMU_EINVAL : HVPMU_ENOMEM;
 	}

@@ -1,17 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The table of platform records (platform.h, hvpmu/platform.h), in enum
- * hvpmu_platform order: the only place that lists the platforms.  The
- * first is the default platform of every tool.
+ * hvpmu_platform order, from the one list of the platforms
+ * (hvpmu/platforms.def).  The first is the default platform of every tool.
  */
 #include <stddef.h>
 #include "platform.h"
 
+#define HVPMU_PLATFORM_DEF(ID, name) extern const struct platform_rec platform_##name;
+#include <hvpmu/platforms.def>
+#undef HVPMU_PLATFORM_DEF
+
 static const struct platform_rec *const platforms[HVPMU_NPLATFORMS] = {
-	[HVPMU_PLATFORM_T4] = &platform_t4,
-	[HVPMU_PLATFORM_T1] = &platform_t1,
-	[HVPMU_PLATFORM_ORIGIN] = &platform_origin,
-	[HVPMU_PLATFORM_POWER] = &platform_power,
+#define HVPMU_PLATFORM_DEF(ID, name) [HVPMU_PLATFORM_##ID] = &platform_##name,
+#include <hvpmu/platforms.def>
+#undef HVPMU_PLATFORM_DEF
 };
 
 const struct platform_rec *platform_rec(enum hvpmu_platform p)

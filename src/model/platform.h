@@ -47,8 +47,7 @@ struct platform_rec {
 #define MD_TRAP_CYCLES 200
 extern const struct hvpmu_md_timing md_base_timing;
 
-/* The records (platform_<name>.c). */
-extern const struct platform_rec platform_t4, platform_t1, platform_origin, platform_power;
+/* The records are platform_<name> of platform_<name>.c (hvpmu/platforms.def). */
 /* The linux sparc64 system-call path the SPARC platforms share (md.c). */
 extern const struct hvpmu_md_kernel md_linux_sparc64_kernel;
 /* The record of md->platform (valid for a description hvpmu_md_default made). */

@@ -5,15 +5,24 @@
  * comma-separated NAME[:MODS], with the back-end's names, aliases and raw
  * syntax), the properties of an event, the chip-wide devices by name, and
  * the machine a command line names.  No tool knows a chip; each back-end
- * (backend_t4.c, backend_t1.c, backend_origin.c) is data and a few pure
- * functions.
+ * (backend_t4.c, backend_t1.c, backend_origin.c, backend_power.c) is data
+ * and a few pure functions.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sv_internal.h"
 
-static const struct hvpmu_sv_backend *const backends[] = { &sv_backend_t4, &sv_backend_t1, &sv_backend_origin };
+/* The back-ends, one per platform (each names its platform), from the
+ * one list of them (backends.def). */
+#define SV_BACKEND_DEF(name) SV_HIDDEN extern const struct hvpmu_sv_backend sv_backend_##name;
+#include "backends.def"
+#undef SV_BACKEND_DEF
+static const struct hvpmu_sv_backend *const backends[] = {
+#define SV_BACKEND_DEF(name) &sv_backend_##name,
+#include "backends.def"
+#undef SV_BACKEND_DEF
+};
 #define NBACKENDS (sizeof backends / sizeof backends[0])
 
 const struct hvpmu_sv_backend *hvpmu_sv_backend_at(unsigned i)
@@ -160,6 +169,45 @@ int hvpmu_sv_parse_events(const struct hvpmu_sv_backend *be, const char *list, s
 		rc = -1;
 	free(copy);
 	return rc;
+}
+
+/* ---- a run's events (hvpmu/session.h) ---- */
+
+int hvpmu_sv_request_events(const struct hvpmu_sv_backend *be, const struct hvpmu_md *md, const char *list,
+			    int given, struct stat_request *rq, struct hvpmu_sv_event *ev,
+			    char (*names)[HVPMU_SV_NAME_MAX], unsigned *nev, char *err, size_t errlen)
+{
+	unsigned first = rq->nevents;
+
+	if (be->request)
+		return be->request(md, list, rq, ev, names, nev, err, errlen, given);
+	if (hvpmu_sv_parse_events(be, list, rq->ev, &rq->nevents, HVPMU_SV_MAX_EVENTS, err, errlen))
+		return -1;
+	for (unsigned i = first; i < rq->nevents && *nev < HVPMU_SV_MAX_EVENTS; i++, ++*nev) {
+		ev[*nev] = rq->ev[i];
+		snprintf(names[*nev], HVPMU_SV_NAME_MAX, "%s", rq->ev[i].name);
+	}
+	return 0;
+}
+
+void hvpmu_sv_result_counts(const struct hvpmu_sv_backend *be, const struct hvpmu_sv_event *ev, unsigned nev,
+			    struct stat_result *rs)
+{
+	if (be->result)
+		be->result(ev, nev, rs);
+}
+
+const char *hvpmu_sv_count_refusal(const struct hvpmu_sv_backend *be, const struct hvpmu_sv_event *ev,
+				   const struct stat_result *rs, char *buf, size_t n)
+{
+	return be->refusal ? be->refusal(ev, rs, buf, n) : NULL;
+}
+
+int hvpmu_sv_backend_driver(const struct hvpmu_sv_backend *be) { return be && be->ops; }
+
+const struct hvpmu_sv_backend *hvpmu_sv_backend_default(void)
+{
+	return hvpmu_sv_backend_of(hvpmu_platform_default());
 }
 
 /* ---- properties of an event ---- */

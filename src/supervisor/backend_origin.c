@@ -164,6 +164,7 @@ const struct hvpmu_sv_backend sv_backend_origin = {
 			    "count on counter 0, 16-31 on counter 1,\none event per counter. Modifiers: :u user, :k "
 			    "kernel, :s supervisor, :x exception level (default :uk).",
 		.cpustat_title = "MIPS R10000 (--platform origin)",
+		.tick_name = "cycles",
 		.default_events = "Cycles,Graduated_instructions",
 		.npic = HVPMU_R10K_NCOUNTERS,
 		.modes = SV_R10K_MODES,

@@ -132,6 +132,7 @@ const struct hvpmu_sv_backend sv_backend_t1 = {
 		.alias_title = NULL,
 		.raw_help = NULL,
 		.cpustat_title = "UltraSPARC T1 (--platform t1)",
+		.tick_name = "%tick",
 		.default_events = "Instr_cnt,DC_miss",
 		.npic = T1_NPIC,
 		.modes = SV_T1_MODES,

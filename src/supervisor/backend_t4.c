@@ -184,6 +184,7 @@ const struct hvpmu_sv_backend sv_backend_t4 = {
 		.alias_title = "Generic aliases (as Linux maps them for T4):",
 		.raw_help = "Raw: sl=N,mask=M or rHHH ((sl << 6) | mask); modifiers :u (ut) :k (st) :h (ht)",
 		.cpustat_title = "SPARC T4 (default)",
+		.tick_name = "%tick",
 		.default_events = "cycles,instructions,branches,Instr_ld",
 		.npic = HVPMU_T4_NPIC,
 		.modes = SV_T4_MODES,

@@ -41,7 +41,8 @@ int hvpmu_sv_create(struct hvpmu_hv *hv, unsigned guest, const struct hvpmu_sv_c
 	if (!sv->cfg.rotate_cycles)
 		sv->cfg.rotate_cycles = md->clock_hz * DEFAULT_ROTATE_MS / MS_PER_S;
 	sv->nstrands = hvpmu_machine_nstrands(sv->m);
-	if (!hvpmu_sv_backend_of(md->platform)) { /* the platform's back-end, chosen once (backend.c) */
+	/* the platform's back-end, chosen once (backend.c), with a driver */
+	if (!hvpmu_sv_backend_driver(hvpmu_sv_backend_of(md->platform))) {
 		free(sv);
 		return HVPMU_EINVAL;
 	}

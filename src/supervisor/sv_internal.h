@@ -14,6 +14,7 @@
 #define HVPMU_SV_INTERNAL_H
 
 #include <hvpmu/hvpmu.h>
+#include <hvpmu/session.h>
 
 #define SV_HIDDEN __attribute__((visibility("hidden")))
 
@@ -186,11 +187,17 @@ struct hvpmu_sv_backend {
 	const struct sv_uncore_kind *kinds;
 	unsigned nkinds;
 	unsigned (*uncore_count)(const struct hvpmu_md *md);
+	/* A back-end without counters (ops NULL) whose events come from
+	 * elsewhere (backend_power.c): hvpmu_sv_request_events,
+	 * hvpmu_sv_result_counts and hvpmu_sv_count_refusal (hvpmu/session.h).
+	 * NULL for a back-end whose events are its counters'. */
+	int (*request)(const struct hvpmu_md *md, const char *list, struct stat_request *rq, struct hvpmu_sv_event *ev,
+		       char (*names)[HVPMU_SV_NAME_MAX], unsigned *nev, char *err, size_t n, int given);
+	void (*result)(const struct hvpmu_sv_event *ev, unsigned nev, struct stat_result *rs);
+	const char *(*refusal)(const struct hvpmu_sv_event *ev, const struct stat_result *rs, char *buf, size_t n);
 };
 
-SV_HIDDEN extern const struct hvpmu_sv_backend sv_backend_t4; /* backend_t4.c */
-SV_HIDDEN extern const struct hvpmu_sv_backend sv_backend_t1; /* backend_t1.c */
-SV_HIDDEN extern const struct hvpmu_sv_backend sv_backend_origin; /* backend_origin.c */
+/* The back-ends are sv_backend_<name> of backend_<name>.c (backends.def). */
 
 /* T1 "PICs" of the driver: PICL (the selected event) and PICH (instructions);
  * bit i of a level-15 trap's pic_mask (HVPMU_T1_OVF_PICL/PICH) is PIC i. */

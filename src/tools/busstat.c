@@ -101,13 +101,16 @@ static int list_events(const char *devname)
 static int list_devices(void)
 {
 	const struct hvpmu_sv_backend *be;
+	unsigned shown = 0;
 
 	for (unsigned b = 0; (be = hvpmu_sv_backend_at(b)); b++) {
 		const char *pname = hvpmu_sv_backend_desc(be)->name, *prefix;
 		char name[NAME_MAX_LEN];
 		unsigned n = default_count(be), first;
 
-		printf("%sBusstat Device(s) (platform %s):\n", b ? "\n" : "", pname);
+		if (!n) /* a platform without chip-wide devices */
+			continue;
+		printf("%sBusstat Device(s) (platform %s):\n", shown++ ? "\n" : "", pname);
 		for (unsigned d = 0; d < n; d++)
 			if (hvpmu_sv_uncore_name(be, d, name, sizeof name) == HVPMU_OK)
 				printf("%s%s", d ? " " : "", name);

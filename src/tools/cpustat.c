@@ -42,7 +42,6 @@
 #define DEFAULT_INTERVAL_S 5.0 /* cpustat(8): "an interval of five seconds is used" */
 #define MAX_SETS 16
 #define MAX_PIC 32             /* hvpmu_sv_event_pics() is a 32-bit mask */
-#define TICKREG_NAME "%tick"   /* CPC_TICKREG_NAME on SPARC */
 
 struct req {
 	unsigned pic;   /* the counter the user named (or cpustat chose) */
@@ -75,7 +74,8 @@ static int usage(FILE *f)
 		   "  several -c sets rotate per interval;  hvpmu cpustat -h lists the events\n"
 		   "  --service NAME [--guest G]: every cpu of guest G of a running hvpmu serve, for the\n"
 		   "  time of PROGRAM (a host command), count intervals, or until SIGINT\n",
-		   tool_platform_names(names, sizeof names, "|"), TICKREG_NAME);
+		   tool_platform_names(names, sizeof names, "|"),
+		   hvpmu_sv_backend_desc(hvpmu_sv_backend_default())->tick_name);
 	return f == stdout ? 0 : EXIT_USAGE;
 }
 
@@ -422,7 +422,7 @@ static void print_header(const struct opts *o)
 {
 	fprintf(stderr, "%7s %3s %5s ", "time", "cpu", "event");
 	if (o->dotick)
-		fprintf(stderr, "%9s ", TICKREG_NAME);
+		fprintf(stderr, "%9s ", hvpmu_sv_backend_desc(o->be)->tick_name); /* CPC_TICKREG_NAME */
 	for (unsigned i = 0; i < o->set[0].nreq; i++)
 		fprintf(stderr, "%8s%-2u", "pic", o->set[0].req[i].pic); /* cpustat's 10-byte snprintf of "%8s%-2d " */
 	fprintf(stderr, "\n");
@@ -575,8 +575,8 @@ int cmd_cpustat(int argc, char **argv)
 		}
 	}
 	if (dohelp) {
-		o.be = m.platform_given ? hvpmu_sv_backend_of(m.platform) : hvpmu_sv_backend_at(0); /* t4 default */
-		if (!o.be) {
+		o.be = m.platform_given ? hvpmu_sv_backend_of(m.platform) : hvpmu_sv_backend_default();
+		if (!hvpmu_sv_backend_driver(o.be)) {
 			fprintf(stderr, "hvpmu cpustat: the platform has no CPU counter driver\n");
 			return EXIT_USAGE;
 		}

@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <hvpmu/supervisor.h>
-#include <hvpmu/gpci.h>
 #include "tools.h"
 
 /* One line of `hvpmu list`: the name, then the back-end's text. */
@@ -37,19 +36,6 @@ int cmd_list(int argc, char **argv)
 		if (d->raw_help)
 			printf("\n%s\n", d->raw_help);
 	}
-	/* the PAPR firmware's hv_gpci events (platform power), as Linux's
-	 * sysfs publishes them (docs/papr-gpci.md "hv_gpci events") */
-	printf("\nPAPR hv_gpci events (-p power: hv_gpci/NAME,PARAM=N/; H_GetPerformanceCounterInfo)\n");
-	for (unsigned i = 0; hvpmu_gpci_named_event_at(i); i++) {
-		const struct hvpmu_gpci_named_event *ne = hvpmu_gpci_named_event_at(i);
-		char name[160], text[96];
-
-		snprintf(name, sizeof name, "%s,%s=N", ne->name, ne->index_param);
-		snprintf(text, sizeof text, "request 0x%x, %u bytes: %s", (unsigned)ne->request, (unsigned)ne->length,
-			 ne->field);
-		printf("  %s\n      %s\n", name, text);
-	}
-	printf("\n  raw: hv_gpci/request=R,starting_index=I,secondary_index=S,counter_info_version=V,offset=O,length=L/\n");
 	return 0;
 }
 

@@ -28,7 +28,7 @@ int tool_load_md(const char *tool, const char *file, int platform_given, struct 
 		strcpy(rq->md_path, abs);
 	}
 	snprintf(rq->platform, sizeof rq->platform, "%s", name);
-	if (be && !(*be = hvpmu_sv_backend_of(md->platform))) {
+	if (be && !hvpmu_sv_backend_driver(*be = hvpmu_sv_backend_of(md->platform))) {
 		fprintf(stderr, "%s: platform %s has no CPU counter driver\n", tool, name);
 		return -1;
 	}

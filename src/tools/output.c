@@ -144,87 +144,12 @@ static void print_json(FILE *f, const struct hvpmu_sv_backend *be, const struct 
 
 void print_stat(FILE *f, enum out_format fmt, const char *sep, const char *cmdline,
 		const struct hvpmu_sv_backend *be, const struct hvpmu_sv_event *ev, const struct stat_result *rs,
-		const struct run_times *t)
+		const char *const *names, const struct run_times *t)
 {
 	switch (fmt) {
-	case OUT_CSV: print_csv(f, sep, be, ev, rs, NULL); break;
-	case OUT_JSON: print_json(f, be, ev, rs, NULL); break;
-	default: print_table(f, cmdline, be, ev, rs, NULL, t); break;
-	}
-}
-
-/* The names of the model's counts: instructions, then enum stat_generic. */
-static const char *const model_names[1 + STAT_NGENERIC] = {
-	"instructions:u",
-	[1 + STAT_G_LOADS] = "loads:u", [1 + STAT_G_STORES] = "stores:u",
-	[1 + STAT_G_FP] = "fp-instructions:u", [1 + STAT_G_BRANCHES] = "branch-instructions:u",
-	[1 + STAT_G_SPR] = "spr-instructions:u", [1 + STAT_G_OTHER] = "other-instructions:u",
-	[1 + STAT_G_SYSCALLS] = "syscalls:u", [1 + STAT_G_TAKEN_COND] = "taken-cond-branches:u",
-};
-
-void print_stat_model(FILE *f, enum out_format fmt, const char *sep, const char *cmdline,
-		      const struct stat_result *rs, const struct run_times *t)
-{
-	static struct stat_result m; /* the model's counts as events (one tool call per process) */
-
-	m = *rs;
-	m.nevents = 1 + STAT_NGENERIC;
-	for (unsigned i = 0; i < m.nevents; i++) {
-		uint64_t v = i ? rs->generic[i - 1] : rs->retired;
-
-		snprintf(m.name[i], sizeof m.name[i], "%s", model_names[i]);
-		m.count[i] = (struct hvpmu_sv_count){ .supported = 1, .raw = v, .scaled = (double)v,
-						      .enabled = rs->tick ? rs->tick : 1,
-						      .running = rs->tick ? rs->tick : 1 };
-	}
-	print_stat(f, fmt, sep, cmdline, NULL, NULL, &m, t);
-}
-
-int stat_model_index(const char *name, size_t len)
-{
-	for (unsigned i = 0; i < sizeof model_names / sizeof model_names[0]; i++)
-		if (strlen(model_names[i]) == len && strncmp(model_names[i], name, len) == 0)
-			return (int)i;
-	return -1;
-}
-
-const char *stat_model_name(unsigned i)
-{
-	return i < sizeof model_names / sizeof model_names[0] ? model_names[i] : NULL;
-}
-
-void print_stat_power(FILE *f, enum out_format fmt, const char *sep, const char *cmdline, const struct stat_result *rs,
-		      const struct run_times *t, const struct stat_power_item *items, unsigned nitems)
-{
-	static struct stat_result m; /* (one tool call per process) */
-	static const char *names[HVPMU_SV_MAX_EVENTS];
-	uint64_t ran = rs->tick ? rs->tick : 1;
-
-	m = *rs;
-	m.nevents = 0;
-	for (unsigned k = 0; k < nitems && m.nevents < HVPMU_SV_MAX_EVENTS; k++) {
-		const struct stat_power_item *it = &items[k];
-		struct hvpmu_sv_count *c = &m.count[m.nevents];
-		uint64_t v;
-
-		if (it->gpci >= 0) {
-			const struct stat_gpci *g = (unsigned)it->gpci < rs->ngpci ? &rs->gpci[it->gpci] : NULL;
-
-			/* counted the whole run, as the model's counts */
-			*c = (struct hvpmu_sv_count){ .supported = g && g->supported, .raw = g ? g->value : 0,
-						      .enabled = ran, .running = ran };
-			c->scaled = (double)c->raw;
-		} else {
-			v = it->model ? rs->generic[it->model - 1] : rs->retired;
-			*c = (struct hvpmu_sv_count){ .supported = 1, .raw = v, .scaled = (double)v, .enabled = ran,
-						      .running = ran };
-		}
-		names[m.nevents++] = it->name;
-	}
-	switch (fmt) {
-	case OUT_CSV: print_csv(f, sep, NULL, NULL, &m, names); break;
-	case OUT_JSON: print_json(f, NULL, NULL, &m, names); break;
-	default: print_table(f, cmdline, NULL, NULL, &m, names, t); break;
+	case OUT_CSV: print_csv(f, sep, be, ev, rs, names); break;
+	case OUT_JSON: print_json(f, be, ev, rs, names); break;
+	default: print_table(f, cmdline, be, ev, rs, names, t); break;
 	}
 }
 

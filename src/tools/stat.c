@@ -48,7 +48,7 @@ static int usage(FILE *f)
 		   "      --hw-prefetch N  L1D hardware prefetcher: N next lines on a load miss (0-4, default 0 = off)\n"
 		   "default events: %s\n",
 		tool_platform_names(names, sizeof names, ", "), hvpmu_sv_machine_name_at(0),
-		hvpmu_sv_backend_desc(hvpmu_sv_backend_at(0))->default_events);
+		hvpmu_sv_backend_desc(hvpmu_sv_backend_default())->default_events);
 	return EXIT_USAGE;
 }
 
@@ -62,68 +62,6 @@ static int parse_u64(const char *s, uint64_t max, uint64_t *out)
 	if (errno || !*s || *end || *s == '-' || v > max)
 		return -1;
 	*out = v;
-	return 0;
-}
-
-/* `-e` on a platform without a CPU counter driver whose machine has a
- * PAPR CEC (power): hv_gpci events (hvpmu/gpci.h, perf's syntax) and the
- * model's counts by name, in the list's order.  0, or -1 with a one-line
- * reason in err. */
-#define POWER_NAME_MAX 256
-static int parse_power_list(const char *platform, const char *list, struct stat_request *rq,
-			    struct stat_power_item *items, char (*names)[POWER_NAME_MAX], unsigned *nitems, char *err,
-			    size_t n)
-{
-	const char *p = list;
-
-	while (*p) {
-		struct stat_power_item *it = &items[*nitems];
-		size_t len;
-
-		if (*nitems == HVPMU_SV_MAX_EVENTS) {
-			snprintf(err, n, "too many events (at most %u)", HVPMU_SV_MAX_EVENTS);
-			return -1;
-		}
-		if (strncmp(p, HVPMU_GPCI_EVENT_PMU, strlen(HVPMU_GPCI_EVENT_PMU)) == 0) {
-			if (rq->ngpci == STAT_MAX_GPCI) {
-				snprintf(err, n, "too many hv_gpci events (at most %u)", STAT_MAX_GPCI);
-				return -1;
-			}
-			if (hvpmu_gpci_event_parse(p, &rq->gpci[rq->ngpci], &len, err, n))
-				return -1;
-			if (p[len] && p[len] != ',') {
-				snprintf(err, n, "hv_gpci event '%.*s': unexpected '%c' after its closing '/'",
-					 (int)(len > 96 ? 96 : len), p, p[len]);
-				return -1;
-			}
-			it->gpci = (int)rq->ngpci++;
-		} else {
-			int m;
-
-			len = strcspn(p, ",");
-			if ((m = stat_model_index(p, len)) < 0) {
-				snprintf(err, n, "platform %s has no CPU counter driver: event '%.*s' is neither an "
-					 "hv_gpci/.../ event nor a model count (instructions:u, loads:u, ...)", platform,
-					 (int)(len > 96 ? 96 : len), p);
-				return -1;
-			}
-			it->gpci = -1;
-			it->model = (unsigned)m;
-		}
-		if (len == 0 || len >= POWER_NAME_MAX) {
-			snprintf(err, n, "%s event in '%.96s'", len ? "an overlong" : "an empty", list);
-			return -1;
-		}
-		memcpy(names[*nitems], p, len);
-		names[*nitems][len] = 0;
-		it->name = names[*nitems];
-		++*nitems;
-		p += len;
-		if (*p == ',' && !*++p) {
-			snprintf(err, n, "an empty event at the end of '%.96s'", list);
-			return -1;
-		}
-	}
 	return 0;
 }
 
@@ -256,73 +194,70 @@ static int parse_options(struct stat_cli *cl, int argc, char **argv)
 	return STAT_GO;
 }
 
-/* The power events of -e (parse_power_list), kept for the printers. */
-struct power_events {
-	struct stat_power_item items[HVPMU_SV_MAX_EVENTS];
-	char names[HVPMU_SV_MAX_EVENTS][POWER_NAME_MAX];
+/* The run's events as the platform's back-end took them (-e lists, or its
+ * default_events; hvpmu_sv_request_events), kept for the printers. */
+struct stat_events {
+	struct hvpmu_sv_event ev[HVPMU_SV_MAX_EVENTS];
+	char names[HVPMU_SV_MAX_EVENTS][HVPMU_SV_NAME_MAX];
+	const char *name[HVPMU_SV_MAX_EVENTS];
 	unsigned n;
 };
 
-/* The events of the machine md: with the chip driver *be, or without one
- * (power) hv_gpci events and the model's counts into *pw.  0, or -1 after
- * one line. */
+/* The events of the machine md, with its back-end *bep: counter events
+ * for its driver, or (a back-end without one, power) the events it takes
+ * from elsewhere.  0, or -1 after one line. */
 static int parse_stat_events(struct stat_cli *cl, const struct hvpmu_md *md, const struct hvpmu_sv_backend **bep,
-			     struct power_events *pw)
+			     struct stat_events *se)
 {
 	struct stat_request *rq = &cl->rq;
 	const struct hvpmu_sv_backend *be;
 	char err[512];
 
-	/* no CPU counter driver (power): the model's own counts; -e only
-	 * for hv_gpci events and the model's counts by name, on a machine
-	 * with a PAPR CEC, in one emulator */
-	if (!(be = *bep = hvpmu_sv_backend_of(md->platform)) &&
-	    (cl->per_process || (cl->have_events && !md->cec.nchips))) {
-		fprintf(stderr, "hvpmu stat: platform %s has no CPU counter driver: no -e%s (without them, the "
-			"model's instruction counts)\n", rq->platform, cl->per_process ? " or --per-process" : "");
+	if (!(be = *bep = hvpmu_sv_backend_of(md->platform))) {
+		fprintf(stderr, "hvpmu stat: platform %s has no back-end\n", rq->platform);
 		return -1;
 	}
-	if (!be && cl->have_events && cl->m.service) {
-		fprintf(stderr, "hvpmu stat: platform %s: -e (hv_gpci events) counts a program (and with -f its "
-			"process tree), not with -a or --service\n", rq->platform);
+	/* no CPU counter driver: -e only for a program, in one emulator */
+	if (!hvpmu_sv_backend_driver(be) && cl->per_process) {
+		fprintf(stderr, "hvpmu stat: platform %s has no CPU counter driver: no -e or --per-process (without "
+			"them, the model's instruction counts)\n", rq->platform);
 		return -1;
 	}
-	for (unsigned i = 0; !be && i < cl->nlists; i++)
-		if (parse_power_list(rq->platform, cl->lists[i], rq, pw->items, pw->names, &pw->n, err, sizeof err)) {
+	if (!hvpmu_sv_backend_driver(be) && cl->have_events && cl->m.service) {
+		fprintf(stderr, "hvpmu stat: platform %s: -e (events without a CPU counter driver) counts a program "
+			"(and with -f its process tree), not with -a or --service\n", rq->platform);
+		return -1;
+	}
+	if (!cl->have_events)
+		cl->lists[cl->nlists++] = hvpmu_sv_backend_desc(be)->default_events;
+	for (unsigned i = 0; i < cl->nlists; i++)
+		if (hvpmu_sv_request_events(be, md, cl->lists[i], cl->have_events, rq, se->ev, se->names, &se->n, err,
+					    sizeof err)) {
 			for (char *q = err; *q; q++) /* the list quoted: one line */
 				*q = (unsigned char)*q < 0x20 ? '?' : *q;
 			fprintf(stderr, "hvpmu stat: %s\n", err);
 			return -1;
 		}
-	if (be && !cl->have_events)
-		cl->lists[cl->nlists++] = hvpmu_sv_backend_desc(be)->default_events;
-	for (unsigned i = 0; be && i < cl->nlists; i++)
-		if (hvpmu_sv_parse_events(be, cl->lists[i], rq->ev, &rq->nevents, HVPMU_SV_MAX_EVENTS, err,
-					  sizeof err)) {
-			fprintf(stderr, "hvpmu stat: %s\n", err);
-			return -1;
-		}
+	for (unsigned i = 0; i < se->n; i++)
+		se->name[i] = se->names[i];
 	return 0;
 }
 
 /* The counts of a run in the layout the events ask for, then what the
  * hypervisor refused. */
 static void print_results(FILE *out, const struct stat_cli *cl, const char *cmdline, const struct hvpmu_sv_backend *be,
-			  const struct power_events *pw, const struct stat_result *rs, const struct run_times *t)
+			  const struct stat_events *se, struct stat_result *rs, const struct run_times *t)
 {
-	if (!be && pw->n)
-		print_stat_power(out, cl->fmt, cl->sep, cmdline, rs, t, pw->items, pw->n);
-	else if (!be)
-		print_stat_model(out, cl->fmt, cl->sep, cmdline, rs, t);
-	else if (cl->per_process)
+	char why[256];
+
+	hvpmu_sv_result_counts(be, se->ev, se->n, rs); /* the counts no counter made */
+	if (cl->per_process)
 		print_stat_per_process(out, cl->fmt, cl->sep, cmdline, rs, t);
 	else
-		print_stat(out, cl->fmt, cl->sep, cmdline, be, cl->rq.ev, rs, t);
-	for (unsigned i = 0; i < pw->n; i++) /* as perf: the event <not supported>, the reason */
-		if (pw->items[i].gpci >= 0 && (unsigned)pw->items[i].gpci < rs->ngpci &&
-		    !rs->gpci[pw->items[i].gpci].supported)
-			fprintf(stderr, "hvpmu stat: %s: the hypervisor refused H_GetPerformanceCounterInfo (%s)\n",
-				pw->items[i].name, hvpmu_gpci_status_name(rs->gpci[pw->items[i].gpci].status));
+		print_stat(out, cl->fmt, cl->sep, cmdline, be, se->ev, rs, se->name, t);
+	for (unsigned i = 0; i < se->n && i < rs->nevents; i++) /* as perf: the event <not supported>, the reason */
+		if (!rs->count[i].supported && hvpmu_sv_count_refusal(be, &se->ev[i], rs, why, sizeof why))
+			fprintf(stderr, "hvpmu stat: %s: %s\n", se->names[i], why);
 	if (rs->hv_status) /* e.g. ENOACCESS: the description gives no perfctraccess */
 		fprintf(stderr, "hvpmu stat: the hypervisor refused the counters (%s)\n",
 			hvpmu_sv_status_name(rs->hv_status));
@@ -331,7 +266,7 @@ static void print_results(FILE *out, const struct stat_cli *cl, const char *cmdl
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_cli cl;
-	static struct power_events pw; /* (large: not on the stack) */
+	static struct stat_events se; /* (large: not on the stack) */
 	struct stat_result rs;
 	struct run_times t;
 	const struct hvpmu_sv_backend *be;
@@ -341,13 +276,13 @@ int cmd_stat(int argc, char **argv)
 	FILE *out = stderr;
 
 	memset(&cl, 0, sizeof cl);
-	memset(&pw, 0, sizeof pw);
+	memset(&se, 0, sizeof se);
 	cl.fmt = OUT_TABLE;
 	cl.m.tool = "hvpmu stat";
 	setlocale(LC_ALL, "");
 	if ((rc = parse_options(&cl, argc, argv)) != STAT_GO)
 		return rc;
-	if (tool_md_load(&cl.m, &cl.rq, &md, NULL) || parse_stat_events(&cl, &md, &be, &pw))
+	if (tool_md_load(&cl.m, &cl.rq, &md, NULL) || parse_stat_events(&cl, &md, &be, &se))
 		return EXIT_USAGE;
 	if (cl.outfile && !(out = fopen(cl.outfile, "w"))) {
 		fprintf(stderr, "hvpmu stat: %s: %s\n", cl.outfile, strerror(errno));
@@ -359,7 +294,7 @@ int cmd_stat(int argc, char **argv)
 	rc = cl.m.service ? monitor_guest("hvpmu stat", &cl.rq, argc - optind, argv + optind, &rs, &t, &ok)
 			  : run_guest("hvpmu stat", &cl.rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
 	if (ok) {
-		print_results(out, &cl, cmdline, be, &pw, &rs, &t);
+		print_results(out, &cl, cmdline, be, &se, &rs, &t);
 		stat_result_free(&rs);
 	}
 	if (out != stderr)

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "supervisor/linux_mm.h"
+#include "host/linux_mm.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

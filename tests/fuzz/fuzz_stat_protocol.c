@@ -2,8 +2,8 @@
 /*
  * fuzz_stat_protocol.c - libFuzzer target for what a tool and the session
  * of its run exchange (hvpmu/session.h): the JSON request
- * (src/supervisor/stat_protocol.c, json-c) and the result area
- * (src/supervisor/stat_area.c), which the tool reads after a session that
+ * (src/host/stat_protocol.c, json-c) and the result area
+ * (src/host/stat_area.c), which the tool reads after a session that
  * may have died at any instant.  DESIGN.md "Validation": every entry that
  * takes outside input is fuzzed.
  *
@@ -102,7 +102,7 @@ static void check_request(void)
 }
 
 /*
- * The result area (src/supervisor/stat_area.c): the input overwrites an
+ * The result area (src/host/stat_area.c): the input overwrites an
  * area made by stat_area_create past its 32-byte header (magic, version,
  * sizes: what the tool itself writes), i.e. the slot index and the
  * publications a session -- or a dying or broken one -- leaves.  Parsing

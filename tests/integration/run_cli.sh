@@ -73,9 +73,10 @@ env -i "$hvpmu" list > "$tmp/list"
 grep -Eq '^  Instr_ld +sl=3 +mask=0x04' "$tmp/list" || fail "list lacks Instr_ld"
 grep -Eq '^  cycles +sl=26 +mask=0x00' "$tmp/list" || fail "list lacks the cycles alias"
 # and the PAPR firmware's hv_gpci events, each with its parameter and request
-grep -q '^  run_instructions_run_cycles_by_partition_instructions_completed,sibling_part_id=N$' "$tmp/list" &&
-	grep -q '^      request 0x30, 8 bytes: instructions_completed$' "$tmp/list" || fail "list lacks the hv_gpci events"
-[ "$(grep -c '^  [a-z_]*,[a-z_]*=N$' "$tmp/list")" -ge 17 ] || fail "list: fewer than 17 hv_gpci events"
+grep -q '^  run_instructions_run_cycles_by_partition_instructions_completed,sibling_part_id=N ' "$tmp/list" &&
+	grep -q ' request 0x30, 8 bytes: instructions_completed$' "$tmp/list" || fail "list lacks the hv_gpci events"
+[ "$(grep -c '^  [a-z_]*,[a-z_]*=N ' "$tmp/list")" -ge 17 ] || fail "list: fewer than 17 hv_gpci events"
+grep -q '^  taken-cond-branches:u ' "$tmp/list" || fail "list lacks the model's counts (power)"
 # the plugin loads into QEMU 10's qemu-sparc64 (API v4) and refuses to run without
 # its request file, with a message, rather than count nothing silently
 set +e

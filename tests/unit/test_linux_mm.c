@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Large pages the guest asks for (src/supervisor/linux_mm.h,
+ * Large pages the guest asks for (src/host/linux_mm.h,
  * docs/tlb-model.md "Large pages from the guest"): madvise(MADV_HUGEPAGE)
  * declares the 8 MB-aligned 8 MB chunks inside its range as 4 MB pages;
  * mmap(MAP_HUGETLB) the whole mapping at the MAP_HUGE_SHIFT size; errors,
@@ -12,7 +12,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include "supervisor/linux_mm.h"
+#include "host/linux_mm.h"
 
 #define MB (UINT64_C(1) << 20)
 #define GB (UINT64_C(1) << 30)

@@ -55,7 +55,9 @@ static void test_empty_is_default(void **state)
 }
 
 /* Every name hvpmu_md_name_at lists is a description hvpmu_md_by_name
- * loads, each once, and the platform names come first in their group. */
+ * loads, each once, and the platform names come first in their group:
+ * the real machines first, in this order (a platform added later, as the
+ * example of docs/architecture.md, follows them). */
 static void test_names(void **state)
 {
 	static const char *const want[] = { "t4", "t4-1", "t4-2", "t4-4", "t1", "origin", "power" };
@@ -64,11 +66,13 @@ static void test_names(void **state)
 
 	(void)state;
 	for (i = 0; hvpmu_md_name_at(i); i++) {
-		assert_true(i < sizeof want / sizeof want[0]);
-		assert_string_equal(hvpmu_md_name_at(i), want[i]);
+		if (i < sizeof want / sizeof want[0])
+			assert_string_equal(hvpmu_md_name_at(i), want[i]);
+		for (unsigned k = 0; k < i; k++)
+			assert_string_not_equal(hvpmu_md_name_at(k), hvpmu_md_name_at(i));
 		assert_int_equal(hvpmu_md_by_name(hvpmu_md_name_at(i), &md), HVPMU_OK);
 	}
-	assert_int_equal(i, sizeof want / sizeof want[0]);
+	assert_true(i >= sizeof want / sizeof want[0]);
 	assert_null(hvpmu_md_name_at(1000));
 }
 

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -48,7 +49,19 @@ static void test_power_description(void **state)
 	for (unsigned i = 0; (name = hvpmu_md_name_at(i)); i++)
 		listed |= strcmp(name, "power") == 0;
 	assert_true(listed);
-	assert_null(hvpmu_sv_backend_of(HVPMU_PLATFORM_POWER)); /* no counter driver yet */
+	/* a back-end (hv_gpci events, the model's counts), no counter driver yet */
+	assert_non_null(hvpmu_sv_backend_of(HVPMU_PLATFORM_POWER));
+	assert_false(hvpmu_sv_backend_driver(hvpmu_sv_backend_of(HVPMU_PLATFORM_POWER)));
+	assert_int_equal(hvpmu_sv_backend_desc(hvpmu_sv_backend_of(HVPMU_PLATFORM_POWER))->npic, 0);
+	{ /* without -e: every model count its list shows, in its order */
+		const struct hvpmu_sv_backend *be = hvpmu_sv_backend_of(HVPMU_PLATFORM_POWER);
+		struct hvpmu_sv_event_info e;
+		char all[512] = "";
+
+		for (unsigned i = 0; hvpmu_sv_backend_alias(be, i, &e) == HVPMU_OK; i++)
+			snprintf(all + strlen(all), sizeof all - strlen(all), "%s%s", i ? "," : "", e.name);
+		assert_string_equal(all, hvpmu_sv_backend_desc(be)->default_events);
+	}
 }
 
 static void test_power_machine(void **state)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Large pages the guest asks for: src/supervisor/linux_mm.h. */
+/* Large pages the guest asks for: src/host/linux_mm.h. */
 #include "linux_mm.h"
 
 #define MAX_ERRNO 4095 /* Linux: results in [-4095, -1] are errors */

@@ -20,28 +20,25 @@
 #include <string.h>
 #include <hvpmu/hvpmu.h>
 #include <hvpmu/session.h>
-#include <hvpmu/gpci.h>
+#include "extension.h"
 #include "linux_mm.h"
 
-/* Guest real addresses of the per-CPU MMU-statistics buffers (in the
- * machine description's first memory segment; 64-byte aligned). */
-#define MMUSTAT_RA UINT64_C(0x100000)
-#define MMUSTAT_STRIDE 0x200
-
-/* mdperf: the monitoring process's buffer for syssgi (a caller address
- * range, hvpmu/irix.h), its identity (root: CAP_DEVICE_MGT, as system
- * mode needs) and the CPU it calls from. */
-#define MD_UBASE UINT64_C(0x10000000)
-#define MD_UBYTES 512
-#define MD_CTRL_UA MD_UBASE
-#define MD_VALUES_UA (MD_UBASE + 64)
-#define MD_CPU 0
+/* The run-host extensions (extension.h), in the order their hooks run,
+ * from the one list of them (extensions.def). */
+#define HOST_EXT_DEF(name) extern const struct host_ext host_ext_##name;
+#include "extensions.def"
+#undef HOST_EXT_DEF
+static const struct host_ext *const extensions[] = {
+#define HOST_EXT_DEF(name) &host_ext_##name,
+#include "extensions.def"
+#undef HOST_EXT_DEF
+};
+#define NEXT (sizeof extensions / sizeof extensions[0])
 
 /* The guest OS's view of one strand. */
 struct strand_os {
 	int started;           /* a thread of the program has run on it */
 	int running;           /* a thread runs on it now (a monitor starts its counters) */
-	int mmu_on;            /* mmustat: its buffer is registered (mmu[strand]) */
 	int sampled_final;     /* cpustat: its last, partial interval is sampled */
 	uint64_t next_sample;  /* cpustat: %tick of its next sample */
 	int64_t sc_num;        /* the system call in progress and its arguments */
@@ -59,6 +56,7 @@ struct strand_base {
 
 
 struct hvpmu_session {
+	struct host_run run;   /* what the extensions see (extension.h) */
 	struct stat_request rq;
 	struct hvpmu_md md;
 	const struct hvpmu_isa *isa;
@@ -83,27 +81,51 @@ struct hvpmu_session {
 	unsigned nprocs;
 	int32_t *proc_row;        /* by image number: its row, or -1 */
 	uint32_t nproc_row;
-	struct stat_mmu *mmu;   /* mmustat: by strand (< STAT_MAX_CPUS), the buffer as last read */
-	struct stat_mmu *mmu_pub; /* those of the CPUs with a buffer, in strand order */
 	/* busstat devices: entries naming the same device are its event sets,
 	 * which rotate one per sample (busstat(8): repeating -w for a device
 	 * multiplexes); bus_acc keeps each set's counts over its activations */
 	unsigned bus_active[STAT_MAX_BUSDEV]; /* by first entry: the set counting now */
 	uint64_t bus_acc[STAT_MAX_BUSDEV][2];
 	int halted;
-	/* mdperf: the monitoring process's side of syssgi(SGI_EVENTCTR) */
-	int md_on;                      /* its ENABLE succeeded */
-	struct hvpmu_irix_caller md_caller;
-	struct hvpmu_irix_range md_range; /* its address space: md_mem at MD_UBASE */
-	uint8_t md_mem[MD_UBYTES];
-	/* hv_gpci events: the partition's OS as Linux's hv_gpci client */
 	int own_dispatch;               /* in-process: the session runs the PAPR dispatcher */
 	uint32_t *pctx;                 /* by process number: its MMU context (0: none yet) */
 	uint32_t npctx;
-	struct hvpmu_gpci_sys *gsys;    /* bound to the guest's partition (NULL: no hv_gpci events) */
-	int gpci_begun;                 /* the start values are read */
-	uint64_t gpci_start[STAT_MAX_GPCI];
+	/* the extensions the request uses (wanted), their state */
+	unsigned next;
+	const struct host_ext *ext[NEXT];
+	void *ext_state[NEXT];
 };
+
+/* ---- the extensions' view of the run (extension.h) ---- */
+
+int host_strand_started(const struct host_run *r, uint32_t strand)
+{
+	return strand < r->session->nstrands && r->session->st[strand].started;
+}
+
+const struct host_run *host_run_of(const struct hvpmu_session *s) { return &s->run; }
+
+void host_dispatch(const struct host_run *r)
+{
+	if (r->session->own_dispatch)
+		hvpmu_machine_dispatch_catch_up(r->m, hvpmu_machine_now(r->m));
+}
+
+/* The extensions' view, as the session is now (its driver comes and
+ * goes with a service's monitors). */
+static void run_sync(struct hvpmu_session *s)
+{
+	s->run = (struct host_run){ .rq = &s->rq, .md = &s->md, .m = s->m, .hv = s->hv, .sv = s->sv, .rs = &s->rs,
+				    .guest = s->guest, .first = s->first, .nown = s->nown,
+				    .publishing = s->area != NULL, .session = s };
+}
+
+/* The extensions' hooks, in table order. */
+#define EACH_EXT(s, hook, ...)                                                         \
+	for (unsigned e_ = (run_sync(s), 0); e_ < (s)->next; e_++)                     \
+		if ((s)->ext[e_]->hook)                                                \
+			(s)->ext[e_]->hook((s)->ext_state[e_], &(s)->run, ##__VA_ARGS__)
+
 
 static int failf(char *err, size_t n, const char *what, const char *arg)
 {
@@ -145,16 +167,13 @@ static int have_samples(struct hvpmu_session *s)
 	return s->rs.samples != NULL;
 }
 
-/* mmustat: read the strand's MMU-statistics buffer through the hypervisor
- * (niagara-mmustat-api.txt: NIAGARA_MMUSTAT_INFO gives its address). */
-static void mmu_refresh(struct hvpmu_session *s, uint32_t strand)
+struct stat_sample *host_sample_slot(const struct host_run *r)
 {
-	struct strand_os *st = &s->st[strand];
+	struct hvpmu_session *s = r->session;
 
-	if (!s->mmu || !st->mmu_on)
-		return;
-	if (hvpmu_sv_mmustat_read(s->sv, strand, s->mmu[strand].words))
-		memset(s->mmu[strand].words, 0, sizeof s->mmu[strand].words);
+	if (!have_samples(s) || s->rs.nsamples >= STAT_MAX_SAMPLES)
+		return NULL;
+	return &s->rs.samples[s->rs.nsamples++];
 }
 
 /* The class flags of each enum stat_generic count (hvpmu/insn.h). */
@@ -198,13 +217,9 @@ static void publish(struct hvpmu_session *s, enum stat_end end, int sig)
 		hvpmu_sv_read(s->sv, i, &rs->count[i]);
 	rs->clock_hz = s->md.clock_hz;
 	rs->hv_status = s->sv ? hvpmu_sv_last_status(s->sv) : 0;
-	rs->mmu = s->mmu_pub;
-	rs->nmmu = 0;
 	rs->proc = s->procs;
 	rs->nproc = s->nprocs;
-	for (uint32_t k = s->first; s->mmu && k < s->first + s->nown && k < STAT_MAX_CPUS; k++)
-		if (s->st[k].started && s->st[k].mmu_on)
-			s->mmu_pub[rs->nmmu++] = s->mmu[k];
+	EACH_EXT(s, publish, rs);
 	stat_area_publish(s->area, rs);
 	rs->mmu = NULL;
 	rs->nmmu = 0;
@@ -260,118 +275,18 @@ static void cpustat_sample(struct hvpmu_session *s, uint32_t strand)
 	}
 }
 
-/* ---- mdperf: the Hub MD counters through the IRIX kernel ---- */
-
-static struct hvpmu_irix_ret md_syssgi(struct hvpmu_session *s, int64_t cmd, int64_t node, uint64_t ua)
-{
-	struct hvpmu_irix_ret r = { -1, HVPMU_IRIX_EINVAL, 0 };
-
-	hvpmu_irix_eventctr(s->hv, MD_CPU, &s->md_caller, cmd, node, ua, &r);
-	return r;
-}
-
-/* MDPERF_NODE_ENABLE of the request's node (or the system) and sets; a
- * refusal is the errno the tool reports (-1: md_perf.c's raw -1). */
-static void md_enable(struct hvpmu_session *s)
-{
-	struct hvpmu_irix_ret r;
-	uint32_t ctrl = s->rq.mdperf_sets;
-
-	s->md_range = (struct hvpmu_irix_range){ MD_UBASE, s->md_mem, sizeof s->md_mem };
-	s->md_caller = (struct hvpmu_irix_caller){ .uid = 0, .caps = HVPMU_IRIX_CAP_DEVICE_MGT,
-						   .copyin = hvpmu_irix_range_copyin,
-						   .copyout = hvpmu_irix_range_copyout, .ctx = &s->md_range };
-	s->md_mem[0] = (uint8_t)(ctrl >> 24);
-	s->md_mem[1] = (uint8_t)(ctrl >> 16);
-	s->md_mem[2] = (uint8_t)(ctrl >> 8);
-	s->md_mem[3] = (uint8_t)ctrl;
-	r = md_syssgi(s, HVPMU_MDPERF_NODE_ENABLE, s->rq.mdperf_node, MD_CTRL_UA);
-	s->md_on = r.ret == 0;
-	s->rs.md_errno = r.ret ? r.err : 0;
-}
-
-/* Every monitored node's values (MDPERF_NODE_GET_COUNT) into the result:
- * the kernel's flags are read-to-clear, so the result keeps every flag
- * seen in the run; `final`: DISABLE first (the last collection). */
-static void md_read(struct hvpmu_session *s, int final)
-{
-	struct stat_result *rs = &s->rs;
-	unsigned k = 0;
-
-	if (!s->md_on)
-		return;
-	if (final) {
-		md_syssgi(s, HVPMU_MDPERF_NODE_DISABLE, s->rq.mdperf_node, 0);
-		s->md_on = 0;
-	}
-	for (uint32_t n = 0; n < s->md.chips && k < STAT_MAX_MDNODES; n++) {
-		struct hvpmu_md_perf_values v;
-		struct stat_mdnode *o = &rs->md[k];
-		struct hvpmu_irix_ret r;
-
-		if (s->rq.mdperf_node != HVPMU_IRIX_CNODEID_NONE && (int)n != s->rq.mdperf_node)
-			continue;
-		r = md_syssgi(s, HVPMU_MDPERF_NODE_GET_COUNT, n, MD_VALUES_UA);
-		if (r.ret)
-			continue;
-		hvpmu_md_perf_values_decode(s->md_mem + (MD_VALUES_UA - MD_UBASE), &v);
-		if (o->node != (int32_t)n || k >= rs->nmdnodes)
-			memset(o, 0, sizeof *o);
-		o->node = (int32_t)n;
-		o->generation = r.rval;
-		for (unsigned set = 0; set < STAT_MD_SETS; set++) {
-			for (unsigned c = 0; c < STAT_MD_COUNTERS; c++) {
-				o->value[set][c] = v.value[set][c];
-				if (v.overflow[set][c])
-					o->overflow |= UINT64_C(1) << (set * STAT_MD_COUNTERS + c);
-			}
-			o->timestamp[set] = v.timestamp[set];
-			o->live_ticks[set] = hvpmu_irix_live_ticks(s->hv, (int)n, set);
-		}
-		k++;
-	}
-	rs->nmdnodes = k;
-	rs->md_ticks = hvpmu_irix_lbolt(s->hv);
-}
-
-/* mdperf interval rows: every monitored node's counters at `tick`. */
-static void md_sample(struct hvpmu_session *s, uint64_t tick)
-{
-	for (unsigned i = 0; have_samples(s) && i < s->rs.nmdnodes; i++)
-		for (unsigned k = 0; k < STAT_MD_SETS * STAT_MD_COUNTERS && s->rs.nsamples < STAT_MAX_SAMPLES; k++) {
-			struct stat_sample *smp = &s->rs.samples[s->rs.nsamples++];
-
-			smp->tick = tick;
-			smp->dev = k;
-			smp->cpu = (unsigned)s->rs.md[i].node;
-			smp->count[0] = s->rs.md[i].value[k / STAT_MD_COUNTERS][k % STAT_MD_COUNTERS];
-			smp->count[1] = (s->rs.md[i].overflow >> k) & 1;
-		}
-}
-
-/* mdperf at a tick of the IRIX clock: the Hub values (the kernel's tick
- * path collected them) and the interval rows. */
-static void md_tick(struct hvpmu_session *s, uint64_t tick)
-{
-	md_read(s, 0);
-	if (s->rq.mdperf && s->rq.sample_cycles && tick >= s->next_sample) {
-		md_sample(s, tick);
-		while (s->next_sample <= tick)
-			s->next_sample += s->rq.sample_cycles;
-	}
-}
-
 /* The IRIX clock ticked on a platform without a guest driver (the
- * kernel's own clock, hvpmu/irix.h): mdperf's work, and the counts as of
- * this tick published for the tool.  With a driver (the Origin's R10000
- * counters) the clock is the driver's OS tick and on_tick does the same. */
+ * kernel's own clock, hvpmu/irix.h): the extensions' work (mdperf's), and
+ * the counts as of this tick published for the tool.  With a driver (the
+ * Origin's R10000 counters) the clock is the driver's OS tick and on_tick
+ * does the same. */
 static void on_clock(void *ctx, const struct hvpmu_guest_trap *t)
 {
 	struct hvpmu_session *s = ctx;
 
 	if (t->tt != HVPMU_IRIX_TRAP_CLOCK || s->halted)
 		return;
-	md_tick(s, hvpmu_machine_tick(s->m, t->strand));
+	EACH_EXT(s, tick, t->strand, hvpmu_machine_tick(s->m, t->strand));
 	publish(s, STAT_END_NONE, 0);
 }
 
@@ -396,14 +311,12 @@ static void on_tick(void *ctx, uint32_t strand, uint64_t tick)
 		while (s->next_sample <= tick)
 			s->next_sample += s->rq.sample_cycles;
 	}
-	if (s->rq.mdperf) /* the driver's tick is the IRIX clock's */
-		md_tick(s, tick);
+	/* the extensions' (on origin the driver's tick is the IRIX clock's) */
+	EACH_EXT(s, tick, strand, tick);
 	/* the counts as of this tick (the driver folded the strand's at it),
 	 * for the tool whatever happens next */
-	if (s->area) {
-		mmu_refresh(s, strand);
+	if (s->area)
 		publish(s, STAT_END_NONE, 0);
-	}
 }
 
 static void on_overflow(void *ctx, unsigned event, const struct hvpmu_guest_trap *t)
@@ -418,13 +331,6 @@ static void on_overflow(void *ctx, unsigned event, const struct hvpmu_guest_trap
 				(unsigned long long)t->tpc, t->precise);
 }
 
-/* ---- hv_gpci events (hvpmu/gpci.h) ---- */
-
-/* The machine's time: the furthest strand's %tick (cycles). */
-static uint64_t machine_now(struct hvpmu_session *s) { return hvpmu_machine_now(s->m); }
-
-/* In-process: the hypervisor's dispatcher accounts what the strands ran
- * up to the machine's time (a no-op without a CEC). */
 /* The MMU context of guest process `process` (hvpmu_os_call.process):
  * the one process of an in-process run has HVPMU_CTX_USER; a service's
  * process gets a free one from the machine at first use and gives it back
@@ -454,47 +360,6 @@ static void process_exit(struct hvpmu_session *s, uint32_t process)
 	if (process && process < s->npctx && s->pctx[process]) {
 		hvpmu_machine_context_free(s->m, s->pctx[process]);
 		s->pctx[process] = 0;
-	}
-}
-
-static void run_dispatcher(struct hvpmu_session *s)
-{
-	if (s->own_dispatch)
-		hvpmu_machine_dispatch_catch_up(s->m, machine_now(s));
-}
-
-/* The OS reads every hv_gpci event as Linux's hv_gpci does
- * (linux-clients.md §2.4: single_gpci_request, `length` bytes at
- * `offset`, big-endian; counting is delta-based): at the program's start
- * the values it subtracts, at its end the counts.  A read the
- * hypervisor refuses marks the event not supported with its status
- * (the first refusal). */
-static void gpci_read(struct hvpmu_session *s, int end)
-{
-	const struct hvpmu_gpci_os *os;
-
-	if (!s->gsys)
-		return;
-	os = hvpmu_gpci_sys_os(s->gsys);
-	for (unsigned i = 0; i < s->rq.ngpci; i++) {
-		const struct hvpmu_gpci_event *e = &s->rq.gpci[i];
-		struct stat_gpci *g = &s->rs.gpci[i];
-		int64_t status = HVPMU_H_PARAMETER; /* (a length or offset the client refuses: no call) */
-		uint64_t v = 0, mask = e->length >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * e->length)) - 1;
-
-		if (hvpmu_gpci_event_read(os, e->request, e->starting_index, e->secondary_index, e->version_in,
-					  e->offset, e->length, &v, &status)) {
-			if (g->supported) {
-				g->supported = 0;
-				g->status = status;
-			}
-			g->value = 0;
-			continue;
-		}
-		if (!end)
-			s->gpci_start[i] = v;
-		else if (g->supported)
-			g->value = (v - s->gpci_start[i]) & mask;
 	}
 }
 
@@ -530,11 +395,13 @@ static void account_process(struct hvpmu_session *s, uint32_t strand)
 }
 
 /* A thread starts on the strand: the OS programs its counters, takes
- * cpustat's first sample, gives the CPU an MMU-statistics buffer, and, for
- * the program's first thread, programs busstat's devices. */
+ * cpustat's first sample, starts the extensions' work on it (an
+ * MMU-statistics buffer, hv_gpci's start values), and, for the program's
+ * first thread, programs busstat's devices. */
 static void thread_start(struct hvpmu_session *s, uint32_t strand, uint32_t process)
 {
 	struct strand_os *st = &s->st[strand];
+	uint64_t start_tick;
 
 	memset(st, 0, sizeof *st);
 	st->started = 1;
@@ -545,23 +412,16 @@ static void thread_start(struct hvpmu_session *s, uint32_t strand, uint32_t proc
 	st->next_sample = hvpmu_machine_tick(s->m, strand) + s->rq.sample_cycles;
 	if (strand == s->first && !s->monitor)
 		s->next_sample = st->next_sample;
-	if (!s->gpci_begun && s->gsys) { /* the program starts: hv_gpci's start values */
-		s->gpci_begun = 1;
-		run_dispatcher(s);
-		gpci_read(s, 0);
-	}
-	if (!s->sv) /* no CPU counter driver (origin): the kernel's clock serves */
+	start_tick = hvpmu_machine_tick(s->m, strand);
+	if (!s->sv) { /* no CPU counter driver (power) */
+		EACH_EXT(s, thread_start, strand, start_tick);
 		return;
+	}
 	hvpmu_sv_start_strand(s->sv, strand);
 	account_process(s, strand); /* the baseline: what earlier threads left on the strand */
 	if (s->rq.cpustat) /* the strand's origin: its first interval starts here */
 		cpustat_sample(s, strand);
-	/* a refusal is reported by the tool through the result's hv_status */
-	if (s->rq.mmustat && !hvpmu_sv_mmustat_start(s->sv, strand, MMUSTAT_RA + MMUSTAT_STRIDE * (uint64_t)strand) &&
-	    s->mmu && strand < STAT_MAX_CPUS) {
-		st->mmu_on = 1;
-		s->mmu[strand].cpu = strand;
-	}
+	EACH_EXT(s, thread_start, strand, start_tick);
 	if (strand == s->first && !s->monitor) /* busstat: the OS programs the device counters */
 		for (unsigned d = 0; d < s->rq.nbusdev; d++)
 			if (busdev_first(s, d)) {
@@ -596,7 +456,7 @@ static void syscall_entry(struct hvpmu_session *s, const struct hvpmu_os_call *c
 
 	st->sc_num = c->num;
 	memcpy(st->sc_args, c->args, sizeof st->sc_args);
-	run_dispatcher(s); /* in-process PAPR: the hypervisor's dispatcher catches up */
+	host_dispatch(&s->run); /* in-process PAPR: the hypervisor's dispatcher catches up */
 	hvpmu_machine_syscall(s->m, c->strand, c->num, c->num != sc->exit_group && c->num != sc->exit);
 	if (c->num == sc->exit_group) { /* every thread of the process */
 		for (uint32_t k = 0; k < s->nstrands; k++)
@@ -610,7 +470,7 @@ static void syscall_entry(struct hvpmu_session *s, const struct hvpmu_os_call *c
 		 * a service's process (c->process) goes on as a new image */
 		if (s->sv)
 			hvpmu_sv_fold(s->sv, c->strand);
-		md_read(s, 0);
+		EACH_EXT(s, exec);
 		publish(s, c->process ? STAT_END_NONE : STAT_END_EXEC, 0);
 	}
 }
@@ -682,8 +542,10 @@ static void report_prefetches(struct hvpmu_session *s)
 }
 
 /* The program ended (sig 0: it exited; else that signal ended it):
- * busstat's last sample, every strand stopped, the MMU statistics read,
- * the final counts published for the tool. */
+ * busstat's last sample, every strand stopped, the last instructions
+ * accounted and the machine idle (work the PAPR dispatcher held back
+ * dispatched), the extensions' last values (the MMU statistics, the Hub
+ * counters, hv_gpci's counts), the final counts published for the tool. */
 static void halt(struct hvpmu_session *s, int sig)
 {
 	if (s->halted)
@@ -693,24 +555,10 @@ static void halt(struct hvpmu_session *s, int sig)
 	for (uint32_t k = s->first; k < s->first + s->nown; k++)
 		if (s->st[k].started)
 			thread_stop(s, k);
-	/* the final read of every CPU's buffer: the ones the hypervisor
-	 * answers are reported (on a platform without the service the read's
-	 * refusal is the status the tool shows) */
-	for (uint32_t k = s->first; s->mmu && k < s->first + s->nown && k < STAT_MAX_CPUS; k++)
-		if (s->st[k].started) {
-			s->st[k].mmu_on = !hvpmu_sv_mmustat_read(s->sv, k, s->mmu[k].words);
-			s->mmu[k].cpu = k;
-			if (s->st[k].mmu_on)
-				hvpmu_sv_mmustat_stop(s->sv, k);
-		}
 	report_prefetches(s);
-	md_read(s, 1);
-	/* hv_gpci: the last instructions accounted, the machine idle (work the
-	 * dispatcher held back dispatched), the counts read */
 	if (s->own_dispatch)
 		hvpmu_machine_dispatch_catch_up(s->m, UINT64_MAX);
-	if (s->gpci_begun)
-		gpci_read(s, 1);
+	EACH_EXT(s, end);
 	publish(s, sig ? STAT_END_SIGNAL : STAT_END_EXIT, sig);
 	s->halted = 1;
 	if (s->ovf_log)
@@ -802,14 +650,14 @@ static unsigned request_features(const struct hvpmu_session *s, const struct sta
 	for (unsigned i = 0; s->sv && i < rq->nevents; i++) /* the guest driver exists: so does its back-end */
 		features |= hvpmu_sv_event_features(hvpmu_sv_backend_of(s->md.platform), rq->ev[i].config);
 	/* no CPU counter driver: hvpmu stat's model counts, taken conditional
-	 * branches too (not for mdperf, whose counts are the Hub's) */
-	if (!hvpmu_sv_backend_of(s->md.platform) && !rq->mdperf)
+	 * branches too */
+	if (!hvpmu_sv_backend_driver(hvpmu_sv_backend_of(s->md.platform)))
 		features |= HVPMU_FEAT_TAKEN;
-	if (rq->mdperf) /* the Hub sees the memory traffic */
+	if (rq->nbusdev > 0) /* DRAM traffic */
 		features |= HVPMU_FEAT_MEMORY;
-	/* DRAM traffic (busstat), TSB walks (mmustat) */
-	if (rq->nbusdev > 0 || rq->mmustat)
-		features |= HVPMU_FEAT_MEMORY;
+	for (unsigned e = 0; e < s->next; e++)
+		if (s->ext[e]->features)
+			features |= s->ext[e]->features(rq);
 	return features;
 }
 
@@ -829,24 +677,31 @@ static int area_start(struct hvpmu_session *s, char *err, size_t n)
 	return 0;
 }
 
-/* hv_gpci events: the guest must be a partition of the CEC, with a
- * request buffer in its real memory (hvpmu_gpci_sys_attach). */
-static int gpci_start(struct hvpmu_session *s, char *err, size_t n)
+/* The extensions the request asks for, each on a platform whose record's
+ * firmware offers its service; a one-line refusal where it does not. */
+static int exts_select(struct hvpmu_session *s, char *err, size_t n)
 {
-	const struct hvpmu_md *md = &s->md;
+	unsigned fw = hvpmu_platform_info(s->md.platform)->firmware;
 
-	if (s->rq.ngpci > STAT_MAX_GPCI)
-		return failf(err, n, "too many hv_gpci events", "");
-	if (s->guest >= md->cec.npartitions)
-		return failf(err, n, "hv_gpci events need a partition of a PAPR CEC; platform ",
-			     hvpmu_platform_name(md->platform));
-	if (hvpmu_gpci_sys_attach(s->hv, md, md->cec.partitions[s->guest].id, &s->gsys))
-		return failf(err, n, "the partition has no 4096 bytes of real memory for hv_gpci's request buffer",
-			     "");
-	s->rs.ngpci = s->rq.ngpci;
-	for (unsigned i = 0; i < s->rq.ngpci; i++)
-		s->rs.gpci[i] = (struct stat_gpci){ .supported = 1 };
+	for (unsigned e = 0; e < NEXT; e++) {
+		int offered = (extensions[e]->firmware & fw) == extensions[e]->firmware;
+
+		if (extensions[e]->wanted ? !extensions[e]->wanted(&s->rq) : !offered)
+			continue;
+		if (!offered)
+			return failf(err, n, extensions[e]->refusal, hvpmu_platform_name(s->md.platform));
+		s->ext[s->next++] = extensions[e];
+	}
 	return 0;
+}
+
+/* 1 if a monitor of a running service may have what the request asks. */
+static int exts_monitor_ok(const struct stat_request *rq)
+{
+	for (unsigned e = 0; e < NEXT; e++)
+		if (extensions[e]->wanted && extensions[e]->wanted(rq) && !extensions[e]->monitor_ok)
+			return 0;
+	return 1;
 }
 
 int hvpmu_session_create(const struct stat_request *rq, struct hvpmu_session **out, char *err, size_t n)
@@ -891,8 +746,8 @@ int hvpmu_session_create_guest(const struct stat_request *rq, struct hvpmu_sessi
 	s->guest = guest;
 	s->first = s->md.guests[guest].first_strand;
 	s->nown = s->md.guests[guest].nstrands;
-	if (!hvpmu_sv_backend_of(s->md.platform)) {
-		/* no CPU counter driver (origin): only the kernel's services */
+	if (!hvpmu_sv_backend_driver(hvpmu_sv_backend_of(s->md.platform))) {
+		/* no CPU counter driver (power): only the firmware's services */
 		if (rq->nevents || rq->nbusdev || rq->mmustat || rq->cpustat) {
 			failf(err, n, "no CPU counter driver for platform ", hvpmu_platform_name(s->md.platform));
 			goto fail;
@@ -901,12 +756,10 @@ int hvpmu_session_create_guest(const struct stat_request *rq, struct hvpmu_sessi
 	} else if (!(flags & HVPMU_SESSION_STANDING) && driver_start(s, err, n)) {
 		goto fail;
 	}
-	if (rq->mdperf && !(hvpmu_platform_info(s->md.platform)->firmware & HVPMU_FW_IRIX_MDPERF)) {
-		failf(err, n, "no Hub MD counters on platform ", hvpmu_platform_name(s->md.platform));
+	if (exts_select(s, err, n))
 		goto fail;
-	}
-	/* the DRAM/JBUS PerfRegs and MMU statistics are sun4v hypervisor services */
-	if ((rq->nbusdev || rq->mmustat) && !(hvpmu_platform_info(s->md.platform)->firmware & HVPMU_FW_SUN4V_CORE)) {
+	/* busstat: the chip-wide devices of the platform's back-end */
+	if (rq->nbusdev && !hvpmu_sv_uncore_count(hvpmu_sv_backend_of(s->md.platform), &s->md)) {
 		failf(err, n, "no hypervisor counter services on platform ", hvpmu_platform_name(s->md.platform));
 		goto fail;
 	}
@@ -921,19 +774,12 @@ int hvpmu_session_create_guest(const struct stat_request *rq, struct hvpmu_sessi
 		failf(err, n, "out of memory", "");
 		goto fail;
 	}
-	if (rq->mmustat && (!(s->mmu = calloc(STAT_MAX_CPUS, sizeof *s->mmu)) ||
-			    !(s->mmu_pub = calloc(STAT_MAX_CPUS, sizeof *s->mmu_pub)))) {
-		failf(err, n, "out of memory", "");
-		goto fail;
-	}
-	if (rq->ngpci && gpci_start(s, err, n))
-		goto fail;
 	if (rq->result_fd >= 0 && area_start(s, err, n))
 		goto fail;
-	if (rq->mdperf) {
-		md_enable(s);
-		md_read(s, 0);
-	}
+	run_sync(s);
+	for (unsigned e = 0; e < s->next; e++)
+		if (s->ext[e]->start && s->ext[e]->start(&s->run, &s->ext_state[e], err, n))
+			goto fail;
 	if (s->area)
 		publish(s, STAT_END_NONE, 0); /* the run has started: zero counts */
 	*out = s;
@@ -970,7 +816,8 @@ int hvpmu_session_monitor_start(struct hvpmu_session *s, const struct stat_reque
 		failf(err, n, "the guest's counters are in use (another monitor runs)", "");
 		return EBUSY;
 	}
-	if (!hvpmu_sv_backend_of(s->md.platform) || rq->mmustat || rq->mdperf || rq->overflow_log[0] ||
+	if (!hvpmu_sv_backend_driver(hvpmu_sv_backend_of(s->md.platform)) || !exts_monitor_ok(rq) ||
+	    rq->overflow_log[0] ||
 	    (rq->nbusdev && !(hvpmu_platform_info(s->md.platform)->firmware & HVPMU_FW_SUN4V_CORE))) {
 		failf(err, n, "a running service offers its guests stat -a, cpustat and busstat on platform ",
 		      hvpmu_platform_name(s->md.platform));
@@ -1070,7 +917,9 @@ void hvpmu_session_destroy(struct hvpmu_session *s)
 		hvpmu_machine_set_os_handler(s->m, NULL, NULL);
 	if (s->ovf_log)
 		fclose(s->ovf_log);
-	hvpmu_gpci_sys_close(s->gsys);
+	for (unsigned e = 0; e < s->next; e++)
+		if (s->ext[e]->destroy)
+			s->ext[e]->destroy(s->ext_state[e]);
 	hvpmu_sv_destroy(s->sv);
 	if (!s->host) {
 		hvpmu_hv_destroy(s->hv);
@@ -1079,8 +928,6 @@ void hvpmu_session_destroy(struct hvpmu_session *s)
 	if (!s->area)
 		free(s->rs.samples);
 	stat_area_detach(s->area);
-	free(s->mmu);
-	free(s->mmu_pub);
 	free(s->procs);
 	free(s->base);
 	free(s->proc_row);
@@ -1129,36 +976,15 @@ int hvpmu_session_process(struct hvpmu_session *s, uint32_t process, uint32_t pa
 	return 0;
 }
 
-int hvpmu_session_gpci(struct hvpmu_session *s, const uint32_t args[3], struct hvpmu_gpci_reply *r, char *err,
-		       size_t n)
-{
-	const struct hvpmu_md *md = &s->md;
-	struct hvpmu_gpci_sys *sys;
-
-	if (s->guest >= md->cec.npartitions) {
-		snprintf(err, n, "guest %s is not a PAPR partition (no H_GetPerformanceCounterInfo)",
-			 md->guests[s->guest].name);
-		return ENOTSUP;
-	}
-	if (hvpmu_gpci_sys_attach(s->hv, md, md->cec.partitions[s->guest].id, &sys)) {
-		snprintf(err, n, "partition %u has no 4096 bytes of real memory for its request buffer",
-			 (unsigned)md->cec.partitions[s->guest].id);
-		return EINVAL;
-	}
-	hvpmu_gpci_call(hvpmu_gpci_sys_os(sys), args[0], args[1], (uint16_t)(args[2] >> 8), (uint8_t)args[2], r);
-	hvpmu_gpci_sys_close(sys);
-	return 0;
-}
-
 void hvpmu_session_own_dispatcher(struct hvpmu_session *s) { s->own_dispatch = 1; }
 
 uint64_t hvpmu_session_totals_only(const struct hvpmu_session *s)
 {
 	const struct stat_request *rq = &s->rq;
 
-	if (s->host || s->monitor || s->procs || s->gsys || (s->sv && hvpmu_sv_ngroups(s->sv) != 1) || rq->pic_init ||
-	    rq->overflow_log[0] || rq->nbusdev || rq->sample_cycles || rq->mmustat || rq->cpustat || rq->mdperf ||
-	    rq->follow || rq->monitor_cycles || rq->service[0] || rq->ngpci)
+	if (s->host || s->monitor || s->procs || s->next || (s->sv && hvpmu_sv_ngroups(s->sv) != 1) || rq->pic_init ||
+	    rq->overflow_log[0] || rq->nbusdev || rq->sample_cycles || rq->cpustat || rq->follow ||
+	    rq->monitor_cycles || rq->service[0])
 		return 0;
 	return s->sv ? hvpmu_sv_tick_cycles(s->sv) : UINT64_MAX;
 }

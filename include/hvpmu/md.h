@@ -251,6 +251,14 @@ int hvpmu_md_parse(const char *text, size_t len, const struct hvpmu_md *base, st
 int hvpmu_md_load(const char *path, const struct hvpmu_md *base, struct hvpmu_md *md, char *err, size_t errlen);
 
 /*
+ * A complete description that did not come from a file (a tool's finished
+ * description in a request, hvpmu/session.h): every value in the range a
+ * file may give, the guests, the CEC and the cross-field rules of
+ * hvpmu_md_load.  0, or HVPMU_EINVAL with "KEY: what" in err.
+ */
+int hvpmu_md_check(const struct hvpmu_md *md, char *err, size_t errlen);
+
+/*
  * Fill *md with a built-in description by name: a platform name
  * ("t4", "t1") or a multi-chip T4 server: "t4-1" (= "t4"), "t4-2" (2 chips),
  * "t4-4" (4 chips, 3.0 GHz); docs/machine-figures.md §8.  Placement is

@@ -119,6 +119,14 @@ struct stat_request {
 	unsigned ngpci;          /* hv_gpci events (hvpmu/gpci.h): the guest OS reads each from the
 				    program's partition at the program's start and end */
 	struct hvpmu_gpci_event gpci[STAT_MAX_GPCI];
+	/* The finished machine description the run host builds the machine
+	 * from (hvpmu_session_describe: the tool's, with its command line's
+	 * overrides); have_md 0: the host builds it from platform, md_path,
+	 * placement and hw_prefetch (a request a library caller made).  In
+	 * the request file as the struct's bytes (this build's layout); the
+	 * host checks it as a file's (hvpmu_md_check). */
+	int have_md;
+	struct hvpmu_md md;
 };
 
 /* `hvpmu stat --per-process` (a service's run, docs/service.md): one
@@ -282,6 +290,12 @@ struct hvpmu_isa;
  * that cannot be opened, no memory).
  */
 int hvpmu_session_create(const struct stat_request *rq, struct hvpmu_session **out, char *err, size_t errlen);
+
+/* The tool's finished description for the run: `md` (the machine the tool
+ * loaded) with the request's command-line overrides (hw_prefetch,
+ * placement) applied, into md and rq->md (rq->have_md = 1).  0, or -1
+ * with a one-line reason (an unknown placement).  Not thread-safe on rq. */
+int hvpmu_session_describe(struct stat_request *rq, struct hvpmu_md *md, char *err, size_t errlen);
 /*
  * The guest OS of guest `guest` (md guests[], 0..nguests-1) of a machine
  * with several guests (a standing service, hvpmu serve): as

@@ -592,12 +592,44 @@ void hvpmu_session_os_event(struct hvpmu_session *s, const struct hvpmu_os_call 
 
 /* ---- building the run ---- */
 
-/* The machine description of the request: the named platform, the
- * description file over it, the command line's placement and prefetcher. */
+/* The command line's overrides of the description: the L1D prefetcher,
+ * the placement of threads on strands (docs/coherence-model.md). */
+static int overrides(const struct stat_request *rq, struct hvpmu_md *md, char *err, size_t n)
+{
+	if (rq->hw_prefetch) /* hvpmu stat --hw-prefetch */
+		md->mem.l1d_hw_prefetch = rq->hw_prefetch;
+	if (rq->placement[0]) {
+		int pl = hvpmu_placement_by_name(rq->placement);
+
+		if (pl < 0)
+			return failf(err, n, "unknown placement ", rq->placement);
+		md->placement = (enum hvpmu_placement)pl;
+	}
+	return 0;
+}
+
+int hvpmu_session_describe(struct stat_request *rq, struct hvpmu_md *md, char *err, size_t n)
+{
+	if (overrides(rq, md, err, n))
+		return -1;
+	rq->md = *md;
+	rq->have_md = 1;
+	return 0;
+}
+
+/* The machine description of the request: the tool's finished one,
+ * checked as a file's; else the named platform, the description file
+ * over it, the command line's overrides. */
 static int load_md(const struct stat_request *rq, struct hvpmu_md *md, char *err, size_t n)
 {
 	char why[256];
 
+	if (rq->have_md) {
+		if (hvpmu_md_check(&rq->md, why, sizeof why))
+			return failf(err, n, "the request's machine description: ", why);
+		*md = rq->md;
+		return 0;
+	}
 	if (hvpmu_md_by_name(rq->platform[0] ? rq->platform : hvpmu_platform_name(hvpmu_platform_default()), md))
 		return failf(err, n, "unknown platform ", rq->platform);
 	if (rq->md_path[0]) { /* --md FILE over the named description */
@@ -608,16 +640,7 @@ static int load_md(const struct stat_request *rq, struct hvpmu_md *md, char *err
 			return -1;
 		}
 	}
-	if (rq->hw_prefetch) /* hvpmu stat --hw-prefetch */
-		md->mem.l1d_hw_prefetch = rq->hw_prefetch;
-	if (rq->placement[0]) { /* docs/coherence-model.md: vCPU -> strand */
-		int pl = hvpmu_placement_by_name(rq->placement);
-
-		if (pl < 0)
-			return failf(err, n, "unknown placement ", rq->placement);
-		md->placement = (enum hvpmu_placement)pl;
-	}
-	return 0;
+	return overrides(rq, md, err, n);
 }
 
 /* The guest driver of the session's guest with the request's events:

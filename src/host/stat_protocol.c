@@ -95,7 +95,51 @@ int stat_request_write(const char *path, const struct stat_request *rq, char *er
 		json_object_array_add(a, e);
 	}
 	json_object_object_add(o, "gpci", a);
+	if (rq->have_md) { /* the finished description: this build's bytes, in hex */
+		static const char hex[] = "0123456789abcdef";
+		const unsigned char *b = (const unsigned char *)&rq->md;
+		char *h = malloc(2 * sizeof rq->md + 1);
+
+		if (!h) {
+			json_object_put(o);
+			return fail(err, n, "out of memory", path);
+		}
+		for (size_t i = 0; i < sizeof rq->md; i++) {
+			h[2 * i] = hex[b[i] >> 4];
+			h[2 * i + 1] = hex[b[i] & 15];
+		}
+		h[2 * sizeof rq->md] = 0;
+		json_object_object_add(o, "md_bytes", u64(sizeof rq->md));
+		json_object_object_add(o, "md", json_object_new_string(h));
+		free(h);
+	}
 	return write_obj(path, o, err, n);
+}
+
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* The finished description's bytes (the writer's hex of struct hvpmu_md):
+ * 0, or -1 if not this build's size or not hex.  The run host checks the
+ * values (hvpmu_md_check). */
+static int read_md(json_object *v, uint64_t bytes, struct stat_request *rq)
+{
+	const char *h = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+	unsigned char *b = (unsigned char *)&rq->md;
+
+	if (!h || bytes != sizeof rq->md || (size_t)json_object_get_string_len(v) != 2 * sizeof rq->md)
+		return -1;
+	for (size_t i = 0; i < sizeof rq->md; i++) {
+		int hi = hexval(h[2 * i]), lo = hexval(h[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -1;
+		b[i] = (unsigned char)(hi << 4 | lo);
+	}
+	rq->have_md = 1;
+	return 0;
 }
 
 int stat_request_read(const char *path, struct stat_request *rq, char *err, size_t n)
@@ -167,6 +211,10 @@ int stat_request_read(const char *path, struct stat_request *rq, char *err, size
 			g->offset = (uint32_t)get_u64(e, "offset");
 			g->length = (uint32_t)get_u64(e, "length"); /* hvpmu_gpci_event_read checks it */
 		}
+	}
+	if (json_object_object_get_ex(o, "md", &a) && read_md(a, get_u64(o, "md_bytes"), rq)) {
+		json_object_put(o);
+		return fail(err, n, "a machine description not of this build", path);
 	}
 	json_object_put(o);
 	return 0;

@@ -90,6 +90,33 @@ static int set_field(void *base, const struct jb_field *f, json_object *v, const
 	return 0;
 }
 
+int jb_check(const void *base, const struct jb_field *fields, size_t nf, const char *prefix, char *err, size_t n)
+{
+	for (size_t i = 0; i < nf; i++) {
+		const struct jb_field *f = &fields[i];
+		const char *p = (const char *)base + f->off;
+		char path[JB_PATH_MAX], range[80];
+		uint64_t x;
+
+		switch (f->bytes) {
+		case 1: x = *(const uint8_t *)p; break;
+		case 2: x = *(const uint16_t *)(const void *)p; break;
+		case 4: x = *(const uint32_t *)(const void *)p; break;
+		default: x = *(const uint64_t *)(const void *)p; break;
+		}
+		if ((f->flags & JB_NULL) && f->bytes == 8 && (int64_t)x == f->null_value)
+			continue; /* absent */
+		if ((f->flags & JB_MINUS1) && x == UINT32_MAX)
+			continue;
+		if (x < f->lo || x > f->hi) {
+			jb_key_path(path, sizeof path, prefix, f->key);
+			snprintf(range, sizeof range, "out of range %" PRIu64 "..%" PRIu64, f->lo, f->hi);
+			return jb_fail(err, n, path, range);
+		}
+	}
+	return 0;
+}
+
 int jb_apply(void *base, void *ctx, json_object *o, const struct jb_object *d, const char *prefix, char *err,
 	     size_t n)
 {

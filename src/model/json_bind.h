@@ -63,6 +63,11 @@ JB_HIDDEN int jb_array(json_object *v, size_t min, size_t max, const char *path,
 JB_HIDDEN void jb_key_path(char *out, size_t sz, const char *prefix, const char *key);
 /* "PATH[I]", cut to sz bytes with "...". */
 JB_HIDDEN void jb_index_path(char *out, size_t sz, const char *path, size_t i);
+/* The fields of table `fields` in the struct at base are in their ranges
+ * (a description that did not come from JSON, hvpmu_md_check): 0, or
+ * HVPMU_EINVAL with "PREFIX.KEY: out of range LO..HI". */
+JB_HIDDEN int jb_check(const void *base, const struct jb_field *fields, size_t nf, const char *prefix, char *err,
+		       size_t n);
 /* The keys of object o (at key path prefix, "" for the top) onto the
  * struct at base by table d, its sub called with ctx.  0, or an error with
  * "PATH: what" in err ("not an object", "unknown key", the field's). */

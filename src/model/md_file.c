@@ -337,6 +337,69 @@ static int validate(const struct hvpmu_md *md, char *err, size_t n)
 	return 0;
 }
 
+/* The values a file may give, each in the range the tables above give
+ * (what md_from_json would have refused). */
+static int check_fields(const struct hvpmu_md *md, char *err, size_t n)
+{
+	static const char *const lvname[] = { "memory.l1i", "memory.l1d", "memory.l2", "memory.l3" };
+	const struct hvpmu_md_cache *lv[] = { &md->mem.l1i, &md->mem.l1d, &md->mem.l2, &md->mem.l3 };
+	static const struct jb_field mb[] = {
+		{ "base", 0, sizeof(uint64_t), 0, UINT64_MAX >> 1, 0, 0 },
+		{ "size", sizeof(uint64_t), sizeof(uint64_t), 1, UINT64_MAX >> 1, 0, 0 },
+	};
+	int rc;
+
+	if ((rc = jb_check(md, top_fields, N(top_fields), "", err, n)) ||
+	    (rc = jb_check(&md->timing, timing_fields, N(timing_fields), "timing", err, n)) ||
+	    (rc = jb_check(&md->mem, memory_fields, N(memory_fields), "memory", err, n)) ||
+	    (rc = jb_check(&md->mem.stbuf, stbuf_fields, N(stbuf_fields), "memory.stbuf", err, n)) ||
+	    (rc = jb_check(&md->mem.buf, buf_fields, N(buf_fields), "memory.buf", err, n)) ||
+	    /* a platform without a kernel path has none (syscall_insns 0: kernel_check) */
+	    (md->kernel.syscall_insns && (rc = jb_check(&md->kernel, kernel_fields, N(kernel_fields), "kernel", err, n))))
+		return rc;
+	for (unsigned i = 0; i < 4; i++)
+		if ((rc = jb_check(lv[i], cache_fields, N(cache_fields), lvname[i], err, n)))
+			return rc;
+	if ((unsigned)md->placement > HVPMU_PLACE_SPREAD)
+		return jb_fail(err, n, "placement", "not a placement (pack, spread)");
+	if (md->nguests < 1 || md->nguests > HVPMU_MD_MAX_GUESTS)
+		return jb_fail(err, n, "guests", "not an array of 1..8 guests");
+	for (uint32_t i = 0; i < md->nguests; i++) {
+		const struct hvpmu_md_guest *g = &md->guests[i];
+		char p[32], q[64];
+
+		snprintf(p, sizeof p, "guests[%u]", i);
+		if (!memchr(g->name, 0, sizeof g->name) || !g->name[0])
+			return jb_fail(err, n, p, "a name of 1..31 characters");
+		if ((rc = jb_check(g, guest_fields, N(guest_fields), p, err, n)))
+			return rc;
+		if (g->nmem < 1 || g->nmem > HVPMU_MD_MAX_MEM)
+			return jb_fail(err, n, p, "needs mblock");
+		for (uint32_t k = 0; k < g->nmem; k++) {
+			snprintf(q, sizeof q, "%s.mblock[%u]", p, k);
+			if ((rc = jb_check(&g->mem[k], mb, N(mb), q, err, n)))
+				return rc;
+		}
+	}
+	return 0;
+}
+
+int hvpmu_md_check(const struct hvpmu_md *md, char *err, size_t n)
+{
+	const struct hvpmu_platform_info *pi = md ? hvpmu_platform_info(md->platform) : NULL;
+	int rc;
+
+	if (!pi)
+		return jb_fail(err, n, "platform", "not a platform of this build");
+	if (!memchr(md->isa, 0, sizeof md->isa) || strcmp(md->isa, pi->isa) != 0)
+		return jb_fail(err, n, "isa", "not the platform's instruction set");
+	if ((rc = check_fields(md, err, n)))
+		return rc;
+	if (md->cec.nchips && hvpmu_cec_check(&md->cec, "cec", err, n))
+		return HVPMU_EINVAL;
+	return validate(md, err, n);
+}
+
 static int md_from_json(json_object *o, const struct hvpmu_md *base, struct hvpmu_md *out, char *err, size_t n)
 {
 	struct hvpmu_md md, from;

@@ -28,6 +28,11 @@ int tool_load_md(const char *tool, const char *file, int platform_given, struct 
 		strcpy(rq->md_path, abs);
 	}
 	snprintf(rq->platform, sizeof rq->platform, "%s", name);
+	/* the run host builds the machine from this finished description */
+	if (hvpmu_session_describe(rq, md, err, sizeof err)) {
+		fprintf(stderr, "%s: %s\n", tool, err);
+		return -1;
+	}
 	if (be && !hvpmu_sv_backend_driver(*be = hvpmu_sv_backend_of(md->platform))) {
 		fprintf(stderr, "%s: platform %s has no CPU counter driver\n", tool, name);
 		return -1;

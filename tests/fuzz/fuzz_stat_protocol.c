@@ -93,6 +93,12 @@ static void check_request(void)
 	for (unsigned i = 0; i < rq.nevents; i++)
 		check_str(rq.ev[i].name, sizeof rq.ev[i].name);
 	check_str(rq.overflow_log, sizeof rq.overflow_log);
+	if (rq.have_md) { /* the run host checks a request's description before it builds on it */
+		char why[ERRLEN];
+
+		if (hvpmu_md_check(&rq.md, why, sizeof why))
+			check_str(why, sizeof why);
+	}
 	if (stat_request_write(out_path, &rq, err, sizeof err))
 		abort();
 	if (stat_request_read(out_path, &back, err, sizeof err))

@@ -16,6 +16,9 @@
 
 #include <hvpmu/hvpmu.h>
 #include <hvpmu/isa.h>
+#include <hvpmu/session.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include "model/bpred.h"
 #include "model/platform.h"
 
@@ -80,11 +83,85 @@ static void test_default_and_names(void **state)
 	assert_int_equal(n, want);
 }
 
+/* A description that did not come from a file (a request's finished one):
+ * every built-in passes hvpmu_md_check, a broken one is refused. */
+static void test_md_check(void **state)
+{
+	struct hvpmu_md md, bad;
+	const char *name;
+	char err[256];
+
+	(void)state;
+	for (unsigned i = 0; (name = hvpmu_md_name_at(i)); i++) {
+		assert_int_equal(hvpmu_md_by_name(name, &md), 0);
+		if (hvpmu_md_check(&md, err, sizeof err))
+			fail_msg("%s: %s", name, err);
+	}
+	assert_int_equal(hvpmu_md_by_name("t4", &md), 0);
+	bad = md; bad.chips = 0;
+	assert_int_equal(hvpmu_md_check(&bad, err, sizeof err), HVPMU_EINVAL);
+	assert_string_equal(err, "chips: out of range 1..64");
+	bad = md; bad.mem.l1d.ways = 3;
+	assert_int_equal(hvpmu_md_check(&bad, err, sizeof err), HVPMU_EINVAL);
+	bad = md; bad.platform = HVPMU_NPLATFORMS;
+	assert_int_equal(hvpmu_md_check(&bad, err, sizeof err), HVPMU_EINVAL);
+	bad = md; strcpy(bad.isa, "mips64");
+	assert_int_equal(hvpmu_md_check(&bad, err, sizeof err), HVPMU_EINVAL);
+	bad = md; memset(bad.guests[0].name, 'x', sizeof bad.guests[0].name);
+	assert_int_equal(hvpmu_md_check(&bad, err, sizeof err), HVPMU_EINVAL);
+	bad = md; bad.placement = (enum hvpmu_placement)7;
+	assert_int_equal(hvpmu_md_check(&bad, err, sizeof err), HVPMU_EINVAL);
+	bad = md; bad.guests[0].nmem = 0;
+	assert_int_equal(hvpmu_md_check(&bad, err, sizeof err), HVPMU_EINVAL);
+	bad = md; bad.guests[0].dram_counter_group = 9;
+	assert_int_equal(hvpmu_md_check(&bad, err, sizeof err), HVPMU_EINVAL);
+	bad = md; bad.kernel.page_bytes = 4096;
+	assert_int_equal(hvpmu_md_check(&bad, err, sizeof err), HVPMU_EINVAL);
+}
+
+/* The tool's finished description travels in the request (this build's
+ * bytes) and is what the run host builds the machine from, checked. */
+static void test_request_md(void **state)
+{
+	static struct stat_request rq, back;
+	struct hvpmu_session *s;
+	char path[] = "/tmp/hvpmu-test-rqXXXXXX", err[256];
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	memset(&rq, 0, sizeof rq);
+	rq.result_fd = -1;
+	strcpy(rq.placement, "spread");
+	rq.hw_prefetch = 2;
+	assert_int_equal(hvpmu_md_by_name("t4-2", &rq.md), 0);
+	assert_int_equal(hvpmu_session_describe(&rq, &rq.md, err, sizeof err), 0);
+	assert_int_equal(rq.have_md, 1);
+	assert_int_equal(rq.md.placement, HVPMU_PLACE_SPREAD);
+	assert_int_equal(rq.md.mem.l1d_hw_prefetch, 2);
+	assert_int_equal(stat_request_write(path, &rq, err, sizeof err), 0);
+	assert_int_equal(stat_request_read(path, &back, err, sizeof err), 0);
+	assert_int_equal(back.have_md, 1);
+	assert_memory_equal(&back.md, &rq.md, sizeof rq.md);
+	/* the run host builds the description's machine: two chips */
+	assert_int_equal(hvpmu_session_create(&back, &s, err, sizeof err), 0);
+	assert_int_equal(hvpmu_machine_md(hvpmu_session_machine(s))->chips, 2);
+	hvpmu_session_destroy(s);
+	/* and refuses a broken one in one line */
+	back.md.chips = 0;
+	assert_int_equal(hvpmu_session_create(&back, &s, err, sizeof err), -1);
+	assert_string_equal(err, "the request's machine description: chips: out of range 1..64");
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_record),
 		cmocka_unit_test(test_default_and_names),
+		cmocka_unit_test(test_md_check),
+		cmocka_unit_test(test_request_md),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

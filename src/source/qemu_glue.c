@@ -21,7 +21,7 @@ _Static_assert(QEMU_PLUGIN_VERSION >= HVPMU_QEMU_PLUGIN_VERSION, "qemu-plugin.h 
 static struct qemu_plugin_scoreboard *slot_sb[FEED_SLOT_MAXCHUNKS];
 static uint32_t nslots;
 
-int qg_slot_new(uint32_t *slot)
+int qg_slot_new(uint64_t **rows, uint32_t *slot)
 {
 	uint32_t c = nslots / FEED_SLOT_CHUNK;
 
@@ -31,7 +31,7 @@ int qg_slot_new(uint32_t *slot)
 		slot_sb[c] = qemu_plugin_scoreboard_new(FEED_SLOT_CHUNK * sizeof(uint64_t));
 		if (!slot_sb[c])
 			return -1;
-		feed_slot_row[c] = qemu_plugin_scoreboard_find(slot_sb[c], 0);
+		rows[c] = qemu_plugin_scoreboard_find(slot_sb[c], 0);
 	}
 	*slot = nslots++;
 	return 0;
@@ -43,15 +43,15 @@ qemu_plugin_u64 qg_slot_entry(uint32_t slot)
 				  .offset = (slot % FEED_SLOT_CHUNK) * sizeof(uint64_t) };
 }
 
-int qg_slots_refresh(void)
+int qg_slots_refresh(uint64_t **rows)
 {
 	int moved = 0;
 
 	for (uint32_t c = 0; c < FEED_SLOT_MAXCHUNKS && slot_sb[c]; c++) {
 		uint64_t *row = qemu_plugin_scoreboard_find(slot_sb[c], 0);
 
-		moved |= row != feed_slot_row[c];
-		feed_slot_row[c] = row;
+		moved |= row != rows[c];
+		rows[c] = row;
 	}
 	return moved;
 }
@@ -349,3 +349,4 @@ int qg_cond_read(const struct hvpmu_isa *isa, const struct qg_cond *c)
 			return -1;
 	return isa->cond_taken(c->word, vals);
 }
+

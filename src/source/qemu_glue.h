@@ -21,18 +21,22 @@
  * Counter slots.  API v2 and later add inline only into scoreboards (one
  * element per vCPU).  A slot is one uint64_t of a chunk scoreboard of
  * FEED_SLOT_CHUNK counters per vCPU, zero when made, never freed (like the
- * blocks that own them, bounded by translations).  feed_slot(s) (feed.h)
- * is vCPU 0's copy; qg_slot_entry(s) is what an inline operation takes.
+ * blocks that own them, bounded by translations).  The caller keeps the
+ * rows: rows[c] is vCPU 0's row of chunk c (feed_slot_in(rows, s), feed.h,
+ * is vCPU 0's copy of slot s), written when qg_slot_new() makes the chunk;
+ * qg_slot_entry(s) is what an inline operation takes.
  * QEMU moves every scoreboard when the vCPU count passes its allocation
  * (16, then doubling; it flushes all translations then): qg_slots_refresh()
  * re-reads the rows, from the vCPU init and flush callbacks, and says
  * whether they moved (tb_info.execs then follows: feed_slots_moved()).
+ * One user of slots per process (the in-process source or the attached
+ * one), as QEMU's scoreboards are the process's.
  * Called from translation callbacks (QEMU serialises them); not
  * thread-safe otherwise.  Returns 0, or -1 when out of memory or slots.
  */
-int qg_slot_new(uint32_t *slot);
+int qg_slot_new(uint64_t **rows, uint32_t *slot);
 qemu_plugin_u64 qg_slot_entry(uint32_t slot);
-int qg_slots_refresh(void); /* 1 if a row moved (pointers into it must follow) */
+int qg_slots_refresh(uint64_t **rows); /* 1 if a row moved (pointers into it must follow) */
 
 /* n bytes of guest memory at guest address ga into out, through
  * qemu_plugin_read_memory_vaddr (from a vCPU's callback): a bad address

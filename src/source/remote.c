@@ -76,6 +76,7 @@ struct rproc {
 };
 
 struct hvpmu_remote {
+	struct feed *f;           /* the run every image's threads feed (its vCPUs are the strands) */
 	struct hvpmu_machine *m;
 	const struct hvpmu_isa *isa;
 	uint64_t quantum;
@@ -214,7 +215,7 @@ int hvpmu_remote_create(struct hvpmu_machine *m, const struct hvpmu_isa *isa, ui
 			struct hvpmu_remote **out)
 {
 	struct hvpmu_remote *r;
-	unsigned features = hvpmu_machine_features(m);
+	struct feed *f;
 
 	*out = NULL;
 	if (!m || !isa || !quantum)
@@ -222,22 +223,15 @@ int hvpmu_remote_create(struct hvpmu_machine *m, const struct hvpmu_isa *isa, ui
 	if (!(r = calloc(1, sizeof *r)))
 		return HVPMU_ENOMEM;
 	r->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	P.nvcpu = hvpmu_machine_nstrands(m);
-	P.vcpu = calloc(P.nvcpu, sizeof *P.vcpu);
-	if (r->efd < 0 || !P.vcpu) {
+	r->f = f = feed_new(m, isa);
+	if (r->efd < 0 || !f) {
 		if (r->efd >= 0)
 			close(r->efd);
-		free(P.vcpu);
+		feed_destroy(f);
 		free(r);
 		return HVPMU_ENOMEM;
 	}
-	P.m = m;
-	P.isa = isa;
-	P.need_taken = (features & HVPMU_FEAT_TAKEN) != 0;
-	P.need_branches = (features & HVPMU_FEAT_BRANCHES) != 0;
-	P.need_memory = (features & HVPMU_FEAT_MEMORY) != 0;
-	P.fallback_class = hvpmu_machine_class(m, HVPMU_IC_OTHER);
-	P.mt = 1; /* every block ends with its marker: R_TB says whether it was reached */
+	f->mt = 1; /* every block ends with its marker: R_TB says whether it was reached */
 	r->m = m;
 	r->isa = isa;
 	r->quantum = quantum;
@@ -246,16 +240,16 @@ int hvpmu_remote_create(struct hvpmu_machine *m, const struct hvpmu_isa *isa, ui
 	 * counts: each thread runs as fast as its records come; except on a
 	 * PAPR machine, whose hypervisor dispatches the strands by the
 	 * quanta (hvpmu_machine_dispatch: the barrier's time is the CEC's) */
-	r->barrier = P.need_memory || hvpmu_machine_md(m)->cec.nchips;
-	r->features = P.need_memory ? REMOTE_F_MEMORY : 0;
+	r->barrier = f->need_memory || hvpmu_machine_md(m)->cec.nchips;
+	r->features = f->need_memory ? REMOTE_F_MEMORY : 0;
 	/* block counts: nothing but instruction classes and taken branches
 	 * (no branch model, no memory model) and no barrier
 	 * (docs/service.md "Block counts");
 	 * HVPMU_REMOTE_COUNTS=0 records every block (testing: the counts
 	 * must not differ) */
-	if (!r->barrier && !P.need_branches &&
+	if (!r->barrier && !f->need_branches &&
 	    !(getenv("HVPMU_REMOTE_COUNTS") && strcmp(getenv("HVPMU_REMOTE_COUNTS"), "0") == 0))
-		r->features |= REMOTE_F_COUNTS | (P.need_taken ? REMOTE_F_TAKEN : 0);
+		r->features |= REMOTE_F_COUNTS | (f->need_taken ? REMOTE_F_TAKEN : 0);
 	*out = r;
 	return HVPMU_OK;
 }
@@ -301,16 +295,8 @@ void hvpmu_remote_destroy(struct hvpmu_remote *r)
 	free(r->proc);
 	free(r->expect);
 	close(r->efd);
+	feed_destroy(r->f);
 	free(r);
-	/* the process's feed is free for another source */
-	feed_free_blocks();
-	for (uint32_t k = 0; k < P.nvcpu; k++)
-		free(P.vcpu[k].batch);
-	free(P.vcpu);
-	P.vcpu = NULL;
-	P.nvcpu = 0;
-	P.m = NULL;
-	P.ended = 0;
 }
 
 int hvpmu_remote_doorbell(const struct hvpmu_remote *r)
@@ -532,7 +518,7 @@ static void proc_fail(struct rproc *p, const char *what, uint64_t a)
 
 /* Block `id` of image p (or of the image it was forked from), decoded on
  * first use; NULL if the id names no published block. */
-static struct rblock *block_of(struct rproc *p, uint64_t id)
+static struct rblock *block_of(struct feed *f, struct rproc *p, uint64_t id)
 {
 	struct rproc *q = p;
 	struct remote_block b;
@@ -571,16 +557,16 @@ static struct rblock *block_of(struct rproc *p, uint64_t id)
 		return NULL;
 	memcpy(words, &q->area->words[b.word], b.n * sizeof *words);
 	rb = &q->blocks[idx];
-	if (!(rb->ti = feed_block_new(b.vaddr, words, b.n, &mi, &pf)))
+	if (!(rb->ti = feed_block_new(f, b.vaddr, words, b.n, &mi, &pf)))
 		return NULL;
-	feed_block_own(rb->ti); /* freed with the image (blocks_free) */
-	feed_finish_tb(rb->ti);
+	feed_block_own(f, rb->ti); /* freed with the image (blocks_free) */
+	feed_finish_tb(f, rb->ti);
 	{ /* a conditional CTI the addresses cannot decide: the guest reads its
 	   * registers and sends the outcome with the next R_TB (R_TB_REG) */
 		struct tb_info *ti = rb->ti;
 
 		if ((ti->cti_flags & HVPMU_IC_CTI_COND) && !ti->cti_annul && ti->blk.cond_cti >= 0 &&
-		    feed_cond_needs_regs(P.isa, ti->cti_target, ti->cti_fall, (uint32_t)ti->blk.cond_cti, b.n,
+		    feed_cond_needs_regs(f->isa, ti->cti_target, ti->cti_fall, (uint32_t)ti->blk.cond_cti, b.n,
 					 words[b.n - 1])) {
 			ti->reg_cond = 1;
 			ti->slow_next = 1; /* resolve_pending() decides it, on the slow path */
@@ -608,21 +594,22 @@ static struct rblock *block_of(struct rproc *p, uint64_t id)
  * started for a thread of p. */
 static struct vcpu *vcpu_new(struct hvpmu_remote *r, struct rproc *p)
 {
+	struct feed *f = r->f;
 	const struct hvpmu_md *md = hvpmu_machine_md(r->m);
 	const struct hvpmu_md_guest *g = &md->guests[p->guest];
 
-	for (uint32_t k = 0; k < P.nvcpu; k++) {
-		struct vcpu *v = &P.vcpu[k];
+	for (uint32_t k = 0; k < f->nvcpu; k++) {
+		struct vcpu *v = &f->vcpu[k];
 		uint32_t strand = hvpmu_md_vcpu_strand(md, k);
 
 		if (v->live || strand - g->first_strand >= g->nstrands)
 			continue;
-		lock();
-		if (feed_vcpu_start(v, strand, p->num)) {
-			unlock();
+		lock(f);
+		if (feed_vcpu_start(f, v, strand, p->num)) {
+			unlock(f);
 			return NULL;
 		}
-		unlock();
+		unlock(f);
 		v->held = 1; /* one thread runs every vCPU: no lock around the model */
 		return v;
 	}
@@ -631,13 +618,13 @@ static struct vcpu *vcpu_new(struct hvpmu_remote *r, struct rproc *p)
 	return NULL;
 }
 
-static void vcpu_end(struct vcpu *v)
+static void vcpu_end(struct feed *f, struct vcpu *v)
 {
 
 	v->held = 0;
-	feed_vcpu_exit(v);
+	feed_vcpu_exit(f, v);
 	/* its blocks may be freed with its image: nothing of them stays */
-	feed_expand_dirty(v);
+	feed_expand_dirty(f, v);
 	v->prev = NULL;
 	v->pend = 0;
 	v->pend_tb = NULL;
@@ -708,6 +695,7 @@ static void grant(struct hvpmu_remote *r, struct rproc *p, unsigned i, uint64_t 
 static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, uint64_t limit, uint64_t max,
 			 int *blocked)
 {
+	struct feed *f = r->f;
 	struct remote_ring *rg = &p->area->ring[i];
 	uint64_t head = atomic_load_explicit(&rg->head, memory_order_acquire);
 	uint64_t t = p->tail[i], start = t;
@@ -736,7 +724,7 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 		e = rec_at(rg, t);
 		switch (R_KIND(e.w0)) {
 		case R_TB: {
-			struct rblock *b = block_of(p, R_TB_ID(e.w0));
+			struct rblock *b = block_of(r->f, p, R_TB_ID(e.w0));
 
 			if (!b) {
 				proc_fail(p, "record names no block", e.w0);
@@ -755,15 +743,15 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 			v->reg_taken = (uint8_t)(R_TB_REG(e.w0) & 2u ? R_TB_REG(e.w0) : 0u);
 			if (e.w0 & R_TB_SYNC) { /* past a grant: the syncs left out catch up here */
 				v->reached_last = (int)R_TB_REACHED(e.w0);
-				feed_block_entry_sync(v, b->ti);
-			} else if (!entry_fast(v, b->ti, (int)R_TB_REACHED(e.w0))) {
+				feed_block_entry_sync(f, v, b->ti);
+			} else if (!entry_fast(f, v, b->ti, (int)R_TB_REACHED(e.w0))) {
 				v->reached_last = (int)R_TB_REACHED(e.w0);
-				feed_block_entry(v, b->ti);
+				feed_block_entry(f, v, b->ti);
 			}
 			break;
 		}
 		case R_CNT: { /* whole executions of a block, counted by the guest */
-			struct rblock *b = block_of(p, R_CNT_ID(e.w0));
+			struct rblock *b = block_of(r->f, p, R_CNT_ID(e.w0));
 			const struct tb_info *ti;
 
 			if (!b || !(r->features & REMOTE_F_COUNTS)) {
@@ -779,7 +767,7 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 		}
 		case R_MEM:
 		case R_PF: {
-			struct rblock *b = block_of(p, R_INSN_ID(e.w0));
+			struct rblock *b = block_of(r->f, p, R_INSN_ID(e.w0));
 			unsigned k = R_INSN_IDX(e.w0);
 
 			if (!b || k >= b->ti->blk.n || !b->mi ||
@@ -791,9 +779,9 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 			if (!v)
 				break;
 			if (R_KIND(e.w0) == R_MEM)
-				feed_mem_access(v, b->mi[k], e.w1, 1u << R_MEM_SHIFT(e.w0), (int)R_MEM_STORE(e.w0));
+				feed_mem_access(f, v, b->mi[k], e.w1, 1u << R_MEM_SHIFT(e.w0), (int)R_MEM_STORE(e.w0));
 			else
-				feed_pf_access(v, b->pf[k]);
+				feed_pf_access(f, v, b->pf[k]);
 			break;
 		}
 		case R_CTL: {
@@ -814,7 +802,7 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 					p->next_ticket = e.w1 + 1;
 				break;
 			case C_FAST: { /* blocks entered under the grant (their counts: R_CNT) */
-				struct rblock *b = block_of(p, R_FAST_ID(e.w0));
+				struct rblock *b = block_of(r->f, p, R_FAST_ID(e.w0));
 				uint64_t check, cycles;
 
 				if (!b || !(r->features & REMOTE_F_COUNTS)) {
@@ -844,7 +832,7 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 				/* the guest decided the outcomes of the CTIs before it */
 				v->act->taken_cond += rec_at(rg, t + 1).w1;
 				v->pend = 0;
-				set_pending(v, b->ti);
+				set_pending(f, v, b->ti);
 				break;
 			}
 			case C_START:
@@ -860,7 +848,7 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 				break;
 			case C_EXIT:
 				if (v)
-					vcpu_end(v);
+					vcpu_end(r->f, v);
 				p->v[i] = NULL;
 				p->nthreads -= p->started[i];
 				p->started[i] = 0;
@@ -884,7 +872,7 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 				}
 				if (v) {
 					v->held = 0;
-					feed_syscall_entry(v, (int64_t)e.w1, args);
+					feed_syscall_entry(f, v, (int64_t)e.w1, args);
 					v->held = 1;
 				}
 				break;
@@ -901,7 +889,7 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 				p->in_syscall[i] = 0;
 				if (v) {
 					v->held = 0;
-					feed_syscall_return(v, num, ret);
+					feed_syscall_return(f, v, num, ret);
 					v->held = 1;
 				}
 				break;
@@ -945,6 +933,7 @@ out:
 
 static void proc_end(struct hvpmu_remote *r, struct rproc *p, int sig)
 {
+	struct feed *f = r->f;
 	int blocked;
 
 	if (p->ending || p->ended)
@@ -958,11 +947,11 @@ static void proc_end(struct hvpmu_remote *r, struct rproc *p, int sig)
 
 		v->held = 0;
 		v->reached_last = p->exit_reached;
-		feed_syscall_entry(v, r->isa->sc.exit_group, p->exit_args);
+		feed_syscall_entry(f, v, r->isa->sc.exit_group, p->exit_args);
 	}
 	for (unsigned i = 0; i < REMOTE_RINGS; i++) {
 		if (p->v[i])
-			vcpu_end(p->v[i]);
+			vcpu_end(r->f, p->v[i]);
 		p->v[i] = NULL;
 		p->started[i] = 0;
 		p->in_syscall[i] = 0;
@@ -1257,11 +1246,12 @@ int hvpmu_remote_end_status(const struct hvpmu_remote *r, uint32_t process)
 
 void hvpmu_remote_halt(struct hvpmu_remote *r, int sig)
 {
-	(void)r;
-	lock();
-	if (!P.ended) {
-		P.ended = 1;
-		feed_os_event(HVPMU_OS_HALT, NULL, sig, NULL, 0);
+	struct feed *f = r->f;
+
+	lock(f);
+	if (!f->ended) {
+		f->ended = 1;
+		feed_os_event(f, HVPMU_OS_HALT, NULL, sig, NULL, 0);
 	}
-	unlock();
+	unlock(f);
 }

@@ -875,23 +875,10 @@ static int guest_vector(uint64_t ga, char **v, int max, int skip_preload)
 	return n;
 }
 
-/* Is `file` a program of the machine's ISA (ELF class, data, machine)? */
+/* Is `file` a program of the machine's ISA that may be run? */
 static int is_isa_program(const char *file)
 {
-	unsigned char h[20];
-	int fd = open(file, O_RDONLY | O_CLOEXEC);
-	ssize_t r;
-	unsigned mach;
-
-	if (fd < 0)
-		return 0;
-	r = read(fd, h, sizeof h);
-	close(fd);
-	if (r != (ssize_t)sizeof h || memcmp(h, "\177ELF", 4) != 0 || h[4] != A.isa->elf_class ||
-	    h[5] != A.isa->elf_data)
-		return 0;
-	mach = h[5] == 2 ? (unsigned)h[18] << 8 | h[19] : (unsigned)h[19] << 8 | h[18];
-	return mach == A.isa->elf_machine && access(file, X_OK) == 0;
+	return hvpmu_isa_is_program(A.isa, file) && access(file, X_OK) == 0;
 }
 
 /* qsort: "-U NAME" pairs, longer NAME first (QEMU 7.2's -U unsets the

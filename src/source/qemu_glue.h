@@ -4,8 +4,12 @@
  * plugin API (QEMU_PLUGIN_VERSION 4, qemu-plugin.h of the QEMU that
  * scripts/build-qemu.sh builds) beyond single calls: counter slots in
  * scoreboards for inline adds, an instruction's word, and the guest's
- * read-only code ranges.  Nothing here reaches past the API
- * (docs/event-source.md "QEMU").  Plugin-only: the library has no QEMU.
+ * read-only code ranges; and what both sources need at their start and
+ * end (the API check, the wall time), so that the in-process source
+ * (plugin.c) and the attached one (attach.c) share this lower module and
+ * only plugin.c calls attach.c (its kill() and execve following), never
+ * the other way.  Nothing here reaches past the API (docs/event-source.md
+ * "QEMU").  Plugin-only: the library has no QEMU.
  */
 #ifndef HVPMU_QEMU_GLUE_H
 #define HVPMU_QEMU_GLUE_H
@@ -127,14 +131,14 @@ int qg_cond_read(const struct hvpmu_isa *isa, const struct qg_cond *c);
 
 /* The QEMU that loaded the plugin runs the plugin API version hvpmu was
  * built for and the ISA's user-mode target: 0, or -1 after one line on
- * stderr (src/source/plugin.c; for the in-process and attached sources). */
+ * stderr (for the in-process and attached sources, plugin.c, attach.c). */
 int qemu_source_check(const qemu_info_t *info, const struct hvpmu_isa *isa);
 
 /* HVPMU_PLUGIN_WALL=FILE (bench/service.sh): the source appends the
  * program's name (comm, "-" if NULL) and its wall time in seconds, from
  * qemu_source_wall_start() (the source's start) to qemu_source_wall_end()
  * (the program's exit), to FILE: one guest's time, whether it runs in a
- * machine of its own or attached to a service (src/source/plugin.c). */
+ * machine of its own or attached to a service (plugin.c, attach.c). */
 void qemu_source_wall_start(const char *comm);
 void qemu_source_wall_end(void);
 

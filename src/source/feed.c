@@ -334,37 +334,152 @@ void feed_pf_access(struct feed *f, struct vcpu *v, const struct pf_insn *p)
 		unlock(f);
 }
 
-/*
- * Run v's batch through the model, record by record, as the callbacks
- * would have without it; the caller holds the lock.
- */
-void feed_batch_run(struct feed *f, struct vcpu *v)
+/* The interpreter (feed_run_ev), inlined into the plugin's record walker
+ * so that each kind's case is its own straight line. */
+static inline __attribute__((always_inline)) void run_ev(struct feed *f, struct vcpu *v, const struct feed_ev *e)
 {
-	v->held = 1;
-	for (uint32_t i = 0; i < v->nb; i++) {
-		uint64_t w0 = v->batch[i].w0;
+	int held;
 
-		switch (w0 & REC_KIND) {
-		case REC_MEM:
-			run_mem_rec(f, v, w0, v->batch[i].w1);
-			break;
-		case REC_TB: {
-			struct tb_info *ti = (struct tb_info *)(uintptr_t)(w0 & ~UINT64_C(7));
-			int reached = (int)((w0 >> 2) & 1u);
-
-			if (v->batch[i].w1) /* the pending CTI's outcome from its registers */
-				v->reg_taken = (uint8_t)v->batch[i].w1;
-			if (!entry_fast(f, v, ti, reached)) {
-				v->reached_last = reached;
-				feed_block_entry(f, v, ti);
-			}
-			break;
+	if (!v && e->kind != FEED_EV_TRANS && e->kind != FEED_EV_FLUSH)
+		return;
+	switch (e->kind) {
+	case FEED_EV_TB:
+		if (e->reg) /* the pending CTI's outcome from its registers */
+			v->reg_taken = e->reg;
+		if (e->sync) { /* (the service: past a grant, the syncs left out catch up here) */
+			v->reached_last = e->reached;
+			block_entry(f, v, e->ti, 1);
+		} else if (!entry_fast(f, v, e->ti, e->reached)) {
+			v->reached_last = e->reached;
+			block_entry(f, v, e->ti, 0);
 		}
-		default: /* REC_PF */
-			feed_pf_access(f, v, (const struct pf_insn *)(uintptr_t)(w0 & ~(uint64_t)REC_KIND));
+		break;
+	case FEED_EV_MEM:
+		feed_mem_access(f, v, e->mi, e->a, e->size, e->store);
+		break;
+	case FEED_EV_PF:
+		feed_pf_access(f, v, e->pf);
+		break;
+	case FEED_EV_CNT:
+		expand(v, e->ti, e->a);
+		break;
+	case FEED_EV_FAST:
+		/* the block before is in the counts; this one is accounted by
+		 * the next event, as after a TB; the source decided the
+		 * outcomes of the CTIs before it */
+		v->prev = e->ti;
+		v->reached_last = 0;
+		v->act->bound += e->a;
+		v->act->taken_cond += e->b;
+		v->pend = 0;
+		set_pending(f, v, e->ti);
+		break;
+	case FEED_EV_SYSCALL:
+	case FEED_EV_SYSRET:
+		held = v->held; /* (they take the lock themselves) */
+		v->held = 0;
+		if (e->kind == FEED_EV_SYSCALL) {
+			v->reached_last = e->reached;
+			feed_syscall_entry(f, v, (int64_t)e->a, e->args);
+		} else {
+			feed_syscall_return(f, v, (int64_t)e->a, (int64_t)e->b);
+		}
+		v->held = held;
+		break;
+	case FEED_EV_FLUSH:
+		if (v)
+			v->reached_last = e->reached;
+		feed_flush_all(f);
+		break;
+	case FEED_EV_TRANS:
+		feed_finish_tb(f, e->ti);
+		break;
+	}
+}
+
+void feed_run_ev(struct feed *f, struct vcpu *v, const struct feed_ev *e)
+{
+	run_ev(f, v, e);
+}
+
+/* A control record (not CTL_STOP) of the model thread's ring: its slots. */
+static size_t ctl_run(struct feed *f, struct vcpu *v, const struct evrec *e)
+{
+	uint8_t reached = (e->w0 & CTL_REACHED) != 0;
+
+	switch (CTL_OP(e->w0)) {
+	case CTL_TRANS:
+		run_ev(f, v, &(struct feed_ev){ .kind = FEED_EV_TRANS, .ti = (struct tb_info *)(uintptr_t)e->w1 });
+		return 1;
+	case CTL_SYSCALL: {
+		const uint64_t args[6] = { e[1].w0, e[1].w1, e[2].w0, e[2].w1, e[3].w0, e[3].w1 };
+
+		run_ev(f, v, &(struct feed_ev){ .kind = FEED_EV_SYSCALL, .a = e->w1, .args = args, .reached = reached });
+		return 4;
+	}
+	case CTL_SYSRET:
+		run_ev(f, v, &(struct feed_ev){ .kind = FEED_EV_SYSRET, .a = e->w1, .b = e[1].w0 });
+		return 2;
+	case CTL_FLUSH:
+		run_ev(f, v, &(struct feed_ev){ .kind = FEED_EV_FLUSH, .reached = reached });
+		return 1;
+	default: /* CTL_NOP: padding */
+		return 1;
+	}
+}
+
+/*
+ * The plugin's records (feed.h REC_*), decoded: a block entry, a data
+ * access, a prefetch (a batch holds only those), and the model thread's
+ * control records, of one to four slots.
+ */
+size_t feed_run_evrecs(struct feed *f, struct vcpu *v, const struct evrec *r, size_t n, int *stop)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		uint64_t w0 = r[i].w0;
+
+		/* (the model thread: the lines the guest thread wrote last come
+		 * from its core; ask early, a prefetch never faults) */
+		__builtin_prefetch(&r[i + EVRING_AHEAD]);
+		switch (w0 & REC_KIND) {
+		case REC_TB:
+			run_ev(f, v, &(struct feed_ev){ .kind = FEED_EV_TB, .ti = (struct tb_info *)(uintptr_t)(w0 & ~UINT64_C(7)),
+							 .reached = (uint8_t)((w0 >> 2) & 1u), .reg = (uint8_t)r[i].w1 });
+			i++;
+			break;
+		case REC_MEM:
+			run_ev(f, v, &(struct feed_ev){ .kind = FEED_EV_MEM,
+							 .mi = (const struct mem_insn *)(uintptr_t)(w0 & ~(uint64_t)(MEM_INSN_ALIGN - 1)),
+							 .a = r[i].w1, .size = 1u << ((w0 >> 2) & 7u), .store = (uint8_t)((w0 >> 5) & 1u) });
+			i++;
+			break;
+		case REC_PF:
+			run_ev(f, v, &(struct feed_ev){ .kind = FEED_EV_PF,
+							 .pf = (const struct pf_insn *)(uintptr_t)(w0 & ~(uint64_t)REC_KIND) });
+			i++;
+			break;
+		default:
+			if (CTL_OP(w0) == CTL_STOP) {
+				*stop = 1;
+				return i + 1;
+			}
+			i += ctl_run(f, v, &r[i]);
 			break;
 		}
 	}
+	return i;
+}
+
+/* Run v's batch through the model, record by record, as the callbacks
+ * would have without it; the caller holds the lock. */
+void feed_batch_run(struct feed *f, struct vcpu *v)
+{
+	int stop = 0;
+
+	v->held = 1;
+	feed_run_evrecs(f, v, v->batch, v->nb, &stop);
 	v->nb = 0;
 	v->held = 0;
 	v->reached_last = 0;

@@ -436,6 +436,50 @@ void feed_block_entry_sync(struct feed *f, struct vcpu *v, struct tb_info *ti);
 void feed_mem_access(struct feed *f, struct vcpu *v, const struct mem_insn *mi, uint64_t vaddr, unsigned size,
 		     int store);
 void feed_pf_access(struct feed *f, struct vcpu *v, const struct pf_insn *p);
+/*
+ * One event of a vCPU as a record tells it: the plugin's batches and
+ * model-thread ring (struct evrec, feed_run_evrecs) and the service's
+ * rings (remote_shm.h, src/source/remote.c) are decoded into it, and
+ * feed_run_ev() runs it -- one interpreter for every source of records,
+ * with the same effect as the plugin's callbacks running the model at
+ * once.
+ */
+enum feed_ev_kind {
+	FEED_EV_TB,      /* block ti entered: `reached`, the block entered before reached its
+			    last instruction; `reg`, the pending CTI's outcome from its
+			    registers, 2 | taken, or 0 (none: the addresses decide); `sync`,
+			    the strand syncs at this entry (the service's grant ran out) */
+	FEED_EV_MEM,     /* data access of mi at `a`, `size` bytes, `store` */
+	FEED_EV_PF,      /* software prefetch pf */
+	FEED_EV_CNT,     /* `a` whole executions of ti, counted by the source (the service's
+			    R_CNT: each was entered and reached its end) */
+	FEED_EV_FAST,    /* blocks entered on the source's fast path, up to ti (entered, not
+			    accounted yet): `a` instructions in all, `b` of their conditional
+			    CTIs taken (the service's C_FAST; their executions come as CNT) */
+	FEED_EV_SYSCALL, /* system call `a` with args[6] starts; `reached` as for TB */
+	FEED_EV_SYSRET,  /* system call `a` returns `b` */
+	FEED_EV_FLUSH,   /* translations flushed; `reached` as for TB */
+	FEED_EV_TRANS,   /* block ti translated: its classes (the model thread's) */
+};
+struct feed_ev {
+	uint8_t kind;    /* enum feed_ev_kind */
+	uint8_t reached, reg, sync, store;
+	uint32_t size;
+	struct tb_info *ti;
+	const struct mem_insn *mi;
+	const struct pf_insn *pf;
+	uint64_t a, b;
+	const uint64_t *args;
+};
+/* Run event e of vCPU v (NULL: a thread not counted, whose events but
+ * TRANS and FLUSH are dropped).  Whoever runs the model for v calls it:
+ * the lock held with v->held set (a batch, the service), or on the only
+ * thread that uses the model (the model thread). */
+void feed_run_ev(struct feed *f, struct vcpu *v, const struct feed_ev *e);
+/* Run records r[0..n) of the plugin's format (struct evrec) for v, in
+ * order, through feed_run_ev(); stops after a CTL_STOP (then *stop is set).
+ * Returns the slots run. */
+size_t feed_run_evrecs(struct feed *f, struct vcpu *v, const struct evrec *r, size_t n, int *stop);
 /* Run v's batch through the model (the caller holds the lock). */
 void feed_batch_run(struct feed *f, struct vcpu *v);
 /* Run v's batch now, under the lock, if it has records. */
@@ -639,13 +683,6 @@ static inline void note_entered(struct feed *f, struct vcpu *v, struct tb_info *
 						   batches the guest thread keeps it, tb_exec_b) */
 		v->mark_seen = feed_execs_v(v, ti);
 	v->prev = ti;
-}
-
-/* A REC_MEM record: its mem_insn, the access's size and direction. */
-static inline void run_mem_rec(struct feed *f, struct vcpu *v, uint64_t w0, uint64_t vaddr)
-{
-	feed_mem_access(f, v, (const struct mem_insn *)(uintptr_t)(w0 & ~(uint64_t)(MEM_INSN_ALIGN - 1)), vaddr,
-		   1u << ((w0 >> 2) & 7u), (int)((w0 >> 5) & 1u));
 }
 
 /*

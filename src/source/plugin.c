@@ -778,95 +778,20 @@ static void pf_exec_off(unsigned int vcpu_index, void *udata)
 }
 
 
-/* Model thread: one control record (of `*len` slots).  Returns 0 at CTL_STOP. */
-static int run_ctl(struct feed *f, struct vcpu *v, const struct evrec *e, size_t *len)
-{
-	*len = 1;
-	switch (CTL_OP(e->w0)) {
-	case CTL_TRANS:
-		feed_finish_tb(f, (struct tb_info *)(uintptr_t)e->w1);
-		break;
-	case CTL_SYSCALL: {
-		const uint64_t args[6] = { e[1].w0, e[1].w1, e[2].w0, e[2].w1, e[3].w0, e[3].w1 };
-
-		*len = 4;
-		if (v) {
-			v->reached_last = (e->w0 & CTL_REACHED) != 0;
-			feed_syscall_entry(f, v, (int64_t)e->w1, args);
-		}
-		break;
-	}
-	case CTL_SYSRET:
-		*len = 2;
-		if (v)
-			feed_syscall_return(f, v, (int64_t)e->w1, (int64_t)e[1].w0);
-		break;
-	case CTL_FLUSH:
-		if (v)
-			v->reached_last = (e->w0 & CTL_REACHED) != 0;
-		feed_flush_all(f);
-		break;
-	case CTL_STOP:
-		return 0;
-	default: /* CTL_NOP: padding */
-		break;
-	}
-	return 1;
-}
-
 /* Model thread: everything the guest thread's callbacks would have done
- * without it, record by record, in order (vCPU 0 only). */
+ * without it, record by record, in order (vCPU 0 only: feed_run_evrecs). */
 static void *model_thread(void *arg)
 {
 	struct feed *f = arg;
+	int stop = 0;
 
-	for (;;) {
+	while (!stop) {
 		const struct evrec *r;
-		size_t n = evring_peek(&f->ring, &r), i = 0, len;
-		struct vcpu *v = vcpu_of(f, 0);
+		size_t n = evring_peek(&f->ring, &r);
 
-		while (i < n) {
-			uint64_t w0 = r[i].w0;
-
-			/* the lines the guest thread wrote last come from its
-			 * core: ask early (a prefetch never faults past the span) */
-			__builtin_prefetch(&r[i + EVRING_AHEAD]);
-			switch (w0 & REC_KIND) {
-			case REC_MEM:
-				if (v)
-					run_mem_rec(f, v, w0, r[i].w1);
-				i++;
-				break;
-			case REC_TB:
-				if (v) {
-					struct tb_info *ti = (struct tb_info *)(uintptr_t)(w0 & ~UINT64_C(7));
-					int reached = (int)((w0 >> 2) & 1u);
-
-					if (r[i].w1) /* the pending CTI's outcome from its registers */
-						v->reg_taken = (uint8_t)r[i].w1;
-					if (!entry_fast(f, v, ti, reached)) {
-						v->reached_last = reached;
-						feed_block_entry(f, v, ti);
-					}
-				}
-				i++;
-				break;
-			case REC_PF:
-				if (v)
-					feed_pf_access(f, v, (const struct pf_insn *)(uintptr_t)(w0 & ~(uint64_t)REC_KIND));
-				i++;
-				break;
-			default:
-				if (!run_ctl(f, v, &r[i], &len)) {
-					evring_release(&f->ring, i + 1);
-					return NULL;
-				}
-				i += len;
-				break;
-			}
-		}
-		evring_release(&f->ring, n);
+		evring_release(&f->ring, feed_run_evrecs(f, vcpu_of(f, 0), r, n, &stop));
 	}
+	return NULL;
 }
 
 /* Start the model thread (single guest thread only).  Returns 0, or -1

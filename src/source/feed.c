@@ -595,7 +595,7 @@ void feed_syscall_entry(struct feed *f, struct vcpu *v, int64_t num, const uint6
 	}
 	if (num == f->isa->sc.exit_group)
 		f->qeligible = 0; /* totals only: no vCPU's budget is set again (the others' qrem
-				    rows are theirs to write: feed_quiet_limit(f)) */
+				    rows are theirs to write: feed_quiet_limit()) */
 	if (num == f->isa->sc.exit_group || num == f->isa->sc.exit)
 		for (uint32_t i = 0; i < f->nvcpu; i++)
 			if (f->vcpu[i].live && (&f->vcpu[i] == v ||

@@ -82,7 +82,7 @@ struct tb_info {
 				  taken: cti_target, or for an annulling branch its delay slot cti_ds */
 	uint64_t wait_at;      /* the next block's address that leaves it pending: its delay slot
 				  run as a block of its own, cti_ds, or 1 (none) for an annulling
-				  branch (resolve_pending(f)) */
+				  branch (resolve_pending()) */
 	struct tb_info *next_dirty;     /* single-threaded mode: blocks with unexpanded executions
 					   (written once per block and sync: not in the first line) */
 	uint64_t cti_target;   /* static target of the block's last CTI (PC-relative ones) */
@@ -178,17 +178,27 @@ struct pf_insn {
 	struct feed *feed;     /* the run (its callback's way back to it) */
 };
 
+/* A guest thread's state.  What the block-entry fast paths read and
+ * write (tb_exec_insn, entry_fast) comes first, in one 64-byte line; each
+ * vCPU's lines are its own (no line shared between two threads). */
 struct vcpu {
-	int live;
-	uint32_t strand;
-	uint32_t process;      /* its guest process (hvpmu_os_call.process) */
-	struct hvpmu_activity *act;
+	_Alignas(64) struct hvpmu_activity *act;
 	struct tb_info *prev;  /* block entered last, not yet accounted */
 	uint64_t mark_seen;    /* its row of prev's counter at prev's entry (with batches: of
 				  bprev's, at its entry by the guest thread) */
+	struct tb_info *dirty; /* blocks whose executions are not expanded yet */
+	const struct tb_info *pend_tb; /* the block whose CTI it is */
+	int pend;              /* the previous block's CTI awaits its outcome */
+	uint8_t reg_taken;     /* the pending CTI's outcome from its registers: 2 | taken, 0 none
+				  (tb_info.reg_cond; resolve_pending() takes it) */
+	uint8_t reg_live;      /* the guest thread's reg_taken while its records wait (batches,
+				  model thread): it goes with the next REC_TB, in w1 */
+	unsigned npf_pend;     /* prefetches waiting for their donor (pf_pend) */
+	int live;
+	uint32_t strand;
+	uint32_t process;      /* its guest process (hvpmu_os_call.process) */
 	struct tb_info *bprev; /* batches: the block the guest thread entered last (prev lags
 				  behind until the batch runs) */
-	struct tb_info *dirty; /* blocks whose executions are not expanded yet */
 	int reached_last;      /* prev reached its last instruction, as a record says (batches,
 				  the model thread, the service's records) */
 	uint32_t row;          /* its row of the counter slots: its index times FEED_SLOT_CHUNK */
@@ -197,27 +207,21 @@ struct vcpu {
 	uint64_t qcyc_at;      /* feed_qcyc() after prev's entry (it moved: quiet blocks ran since) */
 	uint64_t qanchor_q, qanchor_r; /* the cycles of the blocks entered (upper bound, machine's
 				  rule) when its qrem row was last set, and the row then:
-				  feed_qcyc(f, v) is qanchor_q + (qanchor_r - qrem) */
+				  feed_qcyc() is qanchor_q + (qanchor_r - qrem) */
 	uint64_t qlimit;       /* a check or full block entered with feed_qcyc() at or past it syncs */
 	uint64_t qtaken;       /* taken conditional CTIs not yet in act->taken_cond */
 	uint64_t *qsynced;     /* per quiet or check block counter (f->nq index): the count of its
 				  row already expanded (f->nqchunks * FEED_QCHUNK of them; kept
 				  when the thread ends: QEMU gives its index to a later one) */
-	int pend;              /* the previous block's CTI awaits its outcome */
-	uint8_t reg_taken;     /* the pending CTI's outcome from its registers: 2 | taken, 0 none
-				  (tb_info.reg_cond; resolve_pending(f) takes it) */
-	uint8_t reg_live;      /* the guest thread's reg_taken while its records wait (batches,
-				  model thread): it goes with the next REC_TB, in w1 */
-	const struct tb_info *pend_tb; /* the block whose CTI it is */
 	uint64_t pf_base[PF_SLOTS];    /* addresses of prefetch donors (BEFORE) */
 	const struct pf_insn *pf_pend[PF_PEND]; /* prefetches waiting for their donor (AFTER) */
-	unsigned npf_pend;
 	/* batches (several guest threads and the memory model: docs/event-source.md
 	 * "Batches"): the vCPU's own records not yet run through the model */
 	struct evrec *batch;   /* BATCH_MAX records */
 	uint32_t nb;
 	int held;              /* the batch is being run: this thread holds the lock */
 };
+_Static_assert(offsetof(struct vcpu, npf_pend) < 64, "the fast paths' fields of a vCPU in its first line");
 
 /*
  * One run of the event source: what it feeds (the machine), how (the

@@ -276,11 +276,6 @@ void feed_block_entry(struct feed *f, struct vcpu *v, struct tb_info *ti)
 	block_entry(f, v, ti, 0);
 }
 
-void feed_block_entry_sync(struct feed *f, struct vcpu *v, struct tb_info *ti)
-{
-	block_entry(f, v, ti, 1);
-}
-
 /* Memory model: a data access of `size` bytes by the instruction mi.
  * SPARC accesses are naturally aligned, so one of up to 8 bytes stays in
  * one cache line; QEMU splits block loads and stores into 8-byte accesses. */

@@ -433,10 +433,6 @@ void feed_sync_vcpu(struct feed *f, struct vcpu *v, const struct tb_info *last, 
 void feed_drop_pending_prefetches(struct feed *f, struct vcpu *v);
 /* Block ti is entered on v (the slow path of entry_fast). */
 void feed_block_entry(struct feed *f, struct vcpu *v, struct tb_info *ti);
-/* The same, and the strand syncs at this entry whether or not
- * act->next_check asks (the service's block counts: the first entry past
- * a grant, hvpmu_machine_budget). */
-void feed_block_entry_sync(struct feed *f, struct vcpu *v, struct tb_info *ti);
 void feed_mem_access(struct feed *f, struct vcpu *v, const struct mem_insn *mi, uint64_t vaddr, unsigned size,
 		     int store);
 void feed_pf_access(struct feed *f, struct vcpu *v, const struct pf_insn *p);

@@ -128,6 +128,18 @@ extern const struct hvpmu_isa hvpmu_isa_sparcv9;
 /* The ISA of that name ("sparcv9"), or NULL. */
 const struct hvpmu_isa *hvpmu_isa_by_name(const char *name);
 
+/*
+ * Whether the file at `path` is a program of `isa` by its ELF header
+ * (System V gABI): the magic, e_ident[EI_CLASS] and [EI_DATA] the ISA's
+ * elf_class and elf_data, and e_machine, read in that data encoding, its
+ * elf_machine.  1 if so; 0 if not, or if the file cannot be opened or is
+ * shorter than the header's first 20 bytes.  Whether it may be executed
+ * is the caller's to ask.  The QEMU source's execve following
+ * (src/source/attach.c) and the tools (through hvpmu_sv_program_of,
+ * hvpmu/supervisor.h) both decide with it.
+ */
+int hvpmu_isa_is_program(const struct hvpmu_isa *isa, const char *path);
+
 /* The instruction word at `code` (insn_bytes bytes, in memory order), in
  * host order. */
 static inline uint32_t hvpmu_isa_word(const struct hvpmu_isa *isa, const uint8_t *code)

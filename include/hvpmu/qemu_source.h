@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hvpmu/qemu_source.h - the QEMU event source (layer 1, src/source/plugin.c):
- * a TCG plugin for QEMU 7.2 user mode (plugin API v1) that reports a
+ * a TCG plugin for QEMU 10 user mode (plugin API v4) that reports a
  * program's retired instructions by class, branch outcomes, memory
  * references and guest-OS events to a machine (hvpmu/machine.h), and
  * nothing else.  What it reports follows hvpmu_machine_features(); the
- * instructions are decoded by the machine's ISA (hvpmu/isa.h).
+ * instructions are decoded by the machine's ISA (hvpmu/isa.h).  Each
+ * start makes the run's object (src/source/feed.h struct feed), which the
+ * plugin's callbacks reach from their data (docs/event-source.md "The
+ * run").
  *
  * The plugin library's qemu_plugin_install is the session host's
  * (src/supervisor/session_qemu.c): it builds the run, then starts the

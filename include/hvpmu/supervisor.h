@@ -379,6 +379,9 @@ struct hvpmu_sv_program_format {
 	const char *isa;
 };
 int hvpmu_sv_program_format(const struct hvpmu_md *md, struct hvpmu_sv_program_format *out);
+/* Whether the file at `path` is a program of that format (its ELF
+ * header: class, data and machine; hvpmu_isa_is_program, hvpmu/isa.h). */
+int hvpmu_sv_program_of(const struct hvpmu_sv_program_format *pf, const char *path);
 
 #ifdef __cplusplus
 }

@@ -77,7 +77,7 @@ struct gblk {
 	/* the second line: the slow paths' */
 	struct gblk *next_dirty; /* blocks with agg > 0 (avcpu.dirty) */
 	uint32_t id;
-	uint32_t slot;         /* its counter slot (feed_slot()), behind execs */
+	uint32_t slot;         /* its counter slot (feed_slot_in(A.slot_row, slot)), behind execs */
 };
 _Static_assert(offsetof(struct gblk, pends) < 64, "what the fast path reads of a block in its first line");
 
@@ -129,6 +129,7 @@ static struct {
 	int exit_called;       /* exit_group, or the last thread's exit, was called (at_exit) */
 	int signals_set;       /* qg_signals_to_guest() ran */
 	struct avcpu v[REMOTE_RINGS];
+	uint64_t *slot_row[FEED_SLOT_MAXCHUNKS]; /* vCPU 0's row of each chunk of counter slots */
 } A = { .conn = -1, .efd = -1 };
 
 static __thread int self = -1; /* this host thread's vCPU, once a callback said */
@@ -651,7 +652,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		detach("out of memory for a block's counts");
 		return;
 	}
-	if (g && qg_slot_new(&g->slot)) {
+	if (g && qg_slot_new(A.slot_row, &g->slot)) {
 		free(g);
 		image_end(0, 0);
 		detach("out of counter slots for a block's counts");
@@ -697,7 +698,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 				c = feed_cti_facts(A.isa, &d, pc, (uint32_t)k, (uint32_t)n);
 			}
 		}
-		*g = (struct gblk){ .execs = feed_slot(g->slot), .slot = g->slot, .vaddr = vaddr, .last_pc = vaddr + (n - 1) * (uint64_t)A.isa->insn_bytes,
+		*g = (struct gblk){ .execs = feed_slot_in(A.slot_row, g->slot), .slot = g->slot, .vaddr = vaddr, .last_pc = vaddr + (n - 1) * (uint64_t)A.isa->insn_bytes,
 				    .id = bid, .n = (uint16_t)n, .cyc = cyc > UINT32_MAX ? UINT32_MAX : (uint32_t)cyc,
 				    .slow = c.slot_annul };
 		if (A.taken && (cti.flags & HVPMU_IC_CTI_COND)) {
@@ -874,23 +875,10 @@ static int guest_vector(uint64_t ga, char **v, int max, int skip_preload)
 	return n;
 }
 
-/* Is `file` a program of the machine's ISA (ELF class, data, machine)? */
+/* Is `file` a program of the machine's ISA that may be run? */
 static int is_isa_program(const char *file)
 {
-	unsigned char h[20];
-	int fd = open(file, O_RDONLY | O_CLOEXEC);
-	ssize_t r;
-	unsigned mach;
-
-	if (fd < 0)
-		return 0;
-	r = read(fd, h, sizeof h);
-	close(fd);
-	if (r != (ssize_t)sizeof h || memcmp(h, "\177ELF", 4) != 0 || h[4] != A.isa->elf_class ||
-	    h[5] != A.isa->elf_data)
-		return 0;
-	mach = h[5] == 2 ? (unsigned)h[18] << 8 | h[19] : (unsigned)h[19] << 8 | h[18];
-	return mach == A.isa->elf_machine && access(file, X_OK) == 0;
+	return hvpmu_isa_is_program(A.isa, file) && access(file, X_OK) == 0;
 }
 
 /* qsort: "-U NAME" pairs, longer NAME first (QEMU 7.2's -U unsets the

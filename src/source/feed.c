@@ -9,8 +9,48 @@
 #include <string.h>
 #include "feed.h"
 
-struct feed hvpmu_feed_state = { .lock = PTHREAD_MUTEX_INITIALIZER };
-uint64_t *feed_slot_row[FEED_SLOT_MAXCHUNKS];
+struct feed *feed_new(struct hvpmu_machine *m, const struct hvpmu_isa *isa)
+{
+	uint32_t n = hvpmu_machine_nstrands(m);
+	unsigned features = hvpmu_machine_features(m);
+	size_t size = sizeof(struct feed) + n * sizeof(struct vcpu);
+	struct feed *f;
+
+	size = (size + _Alignof(struct feed) - 1) / _Alignof(struct feed) * _Alignof(struct feed);
+	if (!(f = aligned_alloc(_Alignof(struct feed), size)))
+		return NULL;
+	memset(f, 0, size);
+	if (pthread_mutex_init(&f->lock, NULL)) {
+		free(f);
+		return NULL;
+	}
+	f->m = m;
+	f->isa = isa;
+	f->nvcpu = n;
+	f->need_taken = (features & HVPMU_FEAT_TAKEN) != 0;
+	f->need_branches = (features & HVPMU_FEAT_BRANCHES) != 0;
+	f->need_memory = (features & HVPMU_FEAT_MEMORY) != 0;
+	/* class used if 64 distinct classes were ever exceeded: a NOP's */
+	f->fallback_class = hvpmu_machine_class(m, HVPMU_IC_OTHER);
+	return f;
+}
+
+void feed_destroy(struct feed *f)
+{
+	if (!f)
+		return;
+	feed_free_blocks(f);
+	for (uint32_t k = 0; k < f->nvcpu; k++) {
+		free(f->vcpu[k].batch);
+		free(f->vcpu[k].qsynced);
+	}
+	for (uint32_t c = 0; c < f->nqchunks; c++)
+		free(f->qchunks[c]);
+	free(f->qchunks);
+	free(f->q_pend);
+	pthread_mutex_destroy(&f->lock);
+	free(f);
+}
 
 static inline void expand(struct vcpu *v, struct tb_info *t, uint64_t d)
 {
@@ -20,11 +60,11 @@ static inline void expand(struct vcpu *v, struct tb_info *t, uint64_t d)
 
 /* Expand the whole executions of dirty blocks into class counts: due
  * before every machine sync (single-threaded mode). */
-void feed_expand_dirty(struct vcpu *v)
+void feed_expand_dirty(struct feed *f, struct vcpu *v)
 {
 	while (v->dirty) {
 		struct tb_info *t = v->dirty;
-		uint64_t now = P.off ? t->oexecs : feed_execs(t);
+		uint64_t now = f->off ? t->oexecs : feed_execs(t);
 
 		expand(v, t, now - t->synced_execs);
 		t->synced_execs = now;
@@ -35,11 +75,11 @@ void feed_expand_dirty(struct vcpu *v)
 	 * (no callback sees its end); its entries also go into the bound now
 	 * (a full block's went in at each entry); v's row of each counter
 	 * (a vCPU that is not live was expanded as its thread ended) */
-	if (P.qclass && v->live) {
-		for (uint32_t i = 0; i < P.nq; i++) {
-			struct feed_qchunk *c = P.qchunks[i / FEED_QCHUNK];
+	if (f->qclass && v->live) {
+		for (uint32_t i = 0; i < f->nq; i++) {
+			struct feed_qchunk *c = f->qchunks[i / FEED_QCHUNK];
 			uint32_t k = i % FEED_QCHUNK;
-			uint64_t d = *feed_slot_v(c->slot[k], v) - v->qsynced[i];
+			uint64_t d = *feed_slot_v(f, c->slot[k], v) - v->qsynced[i];
 
 			if (!d)
 				continue;
@@ -67,34 +107,34 @@ static int qsynced_grow(struct vcpu *v, uint32_t from, uint32_t nchunks)
 	return 0;
 }
 
-int feed_quiet_counter(struct tb_info *ti, uint32_t *slot)
+int feed_quiet_counter(struct feed *f, struct tb_info *ti, uint32_t *slot)
 {
-	uint32_t c = P.nq / FEED_QCHUNK, k = P.nq % FEED_QCHUNK;
+	uint32_t c = f->nq / FEED_QCHUNK, k = f->nq % FEED_QCHUNK;
 
-	if (c == P.nqchunks) {
-		struct feed_qchunk **a = realloc(P.qchunks, (c + 1) * sizeof *a);
+	if (c == f->nqchunks) {
+		struct feed_qchunk **a = realloc(f->qchunks, (c + 1) * sizeof *a);
 
 		if (!a)
 			return -1;
-		P.qchunks = a;
+		f->qchunks = a;
 		/* every vCPU that has run (or runs) keeps a count per counter */
-		for (uint32_t i = 0; i < P.nvcpu; i++)
-			if ((P.vcpu[i].live || P.vcpu[i].qsynced) && qsynced_grow(&P.vcpu[i], c, c + 1))
+		for (uint32_t i = 0; i < f->nvcpu; i++)
+			if ((f->vcpu[i].live || f->vcpu[i].qsynced) && qsynced_grow(&f->vcpu[i], c, c + 1))
 				return -1;
 		if (!(a[c] = calloc(1, sizeof **a)))
 			return -1;
-		P.nqchunks = c + 1;
+		f->nqchunks = c + 1;
 	}
 	/* a slot a re-translation freed serves again (each vCPU's row and its
 	 * qsynced agree: they were expanded as its blocks went); a new one is 0 */
-	if (k >= P.qchunks[c]->nslots) {
-		if (P.slot_new(&P.qchunks[c]->slot[k]))
+	if (k >= f->qchunks[c]->nslots) {
+		if (f->slot_new(f, &f->qchunks[c]->slot[k]))
 			return -1;
-		P.qchunks[c]->nslots = k + 1;
+		f->qchunks[c]->nslots = k + 1;
 	}
-	P.qchunks[c]->ti[k] = ti;
-	P.nq++;
-	*slot = P.qchunks[c]->slot[k];
+	f->qchunks[c]->ti[k] = ti;
+	f->nq++;
+	*slot = f->qchunks[c]->slot[k];
 	return 0;
 }
 
@@ -102,46 +142,46 @@ int feed_quiet_counter(struct tb_info *ti, uint32_t *slot)
  * wrap (hvpmu_machine_budget() less those already counted) and the cycles
  * before its next OS tick or other due event (*cyc); -1 if the machine
  * gives no budget. */
-static int strand_room(const struct vcpu *u, uint64_t *insns, uint64_t *cyc)
+static int strand_room(struct feed *f, const struct vcpu *u, uint64_t *insns, uint64_t *cyc)
 {
 	uint64_t insn_check = 0;
 
 	*cyc = 0;
-	if (hvpmu_machine_budget(P.m, u->strand, &insn_check, cyc) != HVPMU_OK)
+	if (hvpmu_machine_budget(f->m, u->strand, &insn_check, cyc) != HVPMU_OK)
 		return -1;
 	*insns = insn_check > u->act->bound ? insn_check - u->act->bound : 0;
 	return 0;
 }
 
-void feed_quiet_rearm(struct vcpu *v)
+void feed_quiet_rearm(struct feed *f, struct vcpu *v)
 {
 	uint64_t cyc, r = 0, lim;
 	int ok;
 
-	if (!P.qeligible || P.ended || P.qswitch || (!P.quiet && P.qclass))
+	if (!f->qeligible || f->ended || f->qswitch || (!f->quiet && f->qclass))
 		return;
-	ok = strand_room(v, &r, &cyc) == 0;
-	if (!P.quiet) { /* out of the mode: back when every counter of every strand run is past its wrap */
-		for (uint32_t i = 0; ok && r / 2 >= P.qwrap && i < P.nvcpu; i++)
-			if (&P.vcpu[i] != v && P.vcpu[i].live)
-				ok = strand_room(&P.vcpu[i], &r, &cyc) == 0;
-		if (ok && r / 2 >= P.qwrap) {
-			P.qswitch = 2;
-			P.q_reset();
+	ok = strand_room(f, v, &r, &cyc) == 0;
+	if (!f->quiet) { /* out of the mode: back when every counter of every strand run is past its wrap */
+		for (uint32_t i = 0; ok && r / 2 >= f->qwrap && i < f->nvcpu; i++)
+			if (&f->vcpu[i] != v && f->vcpu[i].live)
+				ok = strand_room(f, &f->vcpu[i], &r, &cyc) == 0;
+		if (ok && r / 2 >= f->qwrap) {
+			f->qswitch = 2;
+			f->q_reset(f);
 		}
 		return;
 	}
-	if (!ok || r < P.qwrap) {
-		feed_quiet_leave();
-		P.q_reset();
+	if (!ok || r < f->qwrap) {
+		feed_quiet_leave(f);
+		f->q_reset(f);
 		return;
 	}
 	/* an instruction takes insn_cycles at least: r of them at least that
 	 * many times r cycles (syncs before a counter wraps: early, harmless) */
-	lim = r > UINT64_MAX / P.rule.insn_cycles ? UINT64_MAX : r * P.rule.insn_cycles;
+	lim = r > UINT64_MAX / f->rule.insn_cycles ? UINT64_MAX : r * f->rule.insn_cycles;
 	if (cyc < lim)
 		lim = cyc;
-	feed_quiet_limit(v, feed_qcyc(v) > UINT64_MAX - lim ? UINT64_MAX : feed_qcyc(v) + lim);
+	feed_quiet_limit(f, v, feed_qcyc(f, v) > UINT64_MAX - lim ? UINT64_MAX : feed_qcyc(f, v) + lim);
 	/* the full blocks' exact path syncs only when v->qlimit says so */
 	v->act->next_check = UINT64_MAX;
 }
@@ -150,7 +190,7 @@ void feed_quiet_rearm(struct vcpu *v)
  * Account the instructions of v->prev that retired, given that the next
  * block starts at `vaddr` (0 if none: system call, exit, flush).
  */
-int feed_account_prev(struct vcpu *v, uint64_t vaddr)
+int feed_account_prev(struct feed *f, struct vcpu *v, uint64_t vaddr)
 {
 	struct tb_info *p = v->prev;
 	int reached;
@@ -168,19 +208,19 @@ int feed_account_prev(struct vcpu *v, uint64_t vaddr)
 	} else {
 		/* the model thread is told by the record (REC_TB); here the
 		 * inline counter is read live */
-		reached = P.off ? v->reached_last : feed_execs_v(v, p) != v->mark_seen;
+		reached = f->off ? v->reached_last : feed_execs_v(v, p) != v->mark_seen;
 		v->reached_last = 0;
 		if (reached)
-			note_completed(v, p);
+			note_completed(f, v, p);
 	}
 	if (reached) {
 		if (vaddr == p->last_pc && !p->cti_self) /* the last instruction trapped and restarts */
 			v->act->icount[p->last_cls]--;
-		else if (p->slot_annul && vaddr == p->last_pc + P.isa->insn_bytes && vaddr != p->cti_target)
+		else if (p->slot_annul && vaddr == p->last_pc + f->isa->insn_bytes && vaddr != p->cti_target)
 			v->act->icount[p->last_cls]--; /* not taken: its slot was annulled */
 	} else if (vaddr >= p->blk.vaddr && vaddr < p->last_pc) {
 		/* left early: instruction (vaddr - start) / 4 trapped and restarts */
-		add_prefix(v, p, (vaddr - p->blk.vaddr) / P.isa->insn_bytes);
+		add_prefix(v, p, (vaddr - p->blk.vaddr) / f->isa->insn_bytes);
 	}
 	/* else left early at an unknown instruction (a guest signal handler
 	 * took over): nothing of it is counted (docs/event-source.md) */
@@ -188,68 +228,63 @@ int feed_account_prev(struct vcpu *v, uint64_t vaddr)
 }
 
 /* Bring the strand's activity up to date and sync the machine. */
-void feed_sync_vcpu(struct vcpu *v, const struct tb_info *last, const struct tb_info *next)
+void feed_sync_vcpu(struct feed *f, struct vcpu *v, const struct tb_info *last, const struct tb_info *next)
 {
-	feed_expand_dirty(v);
-	hvpmu_machine_sync(P.m, v->strand, last ? &last->blk : NULL, next ? &next->blk : NULL);
-	feed_quiet_rearm(v);
+	feed_expand_dirty(f, v);
+	hvpmu_machine_sync(f->m, v->strand, last ? &last->blk : NULL, next ? &next->blk : NULL);
+	feed_quiet_rearm(f, v);
 }
 
 /* Prefetches whose later donor did not run (the block was left early):
  * unresolved. */
-void feed_drop_pending_prefetches(struct vcpu *v)
+void feed_drop_pending_prefetches(struct feed *f, struct vcpu *v)
 {
 	for (unsigned k = 0; k < v->npf_pend; k++)
-		hvpmu_machine_prefetch_unresolved(P.m, v->strand);
+		hvpmu_machine_prefetch_unresolved(f->m, v->strand);
 	v->npf_pend = 0;
 }
 
-static void block_entry(struct vcpu *v, struct tb_info *ti, int sync)
+static void block_entry(struct feed *f, struct vcpu *v, struct tb_info *ti, int sync)
 {
 	const struct tb_info *last = v->prev;
 
 	if (v->npf_pend)
-		feed_drop_pending_prefetches(v);
-	resolve_pending(v, ti->blk.vaddr, feed_account_prev(v, ti->blk.vaddr));
-	set_pending(v, ti);
-	if (P.need_memory) {
+		feed_drop_pending_prefetches(f, v);
+	resolve_pending(f, v, ti->blk.vaddr, feed_account_prev(f, v, ti->blk.vaddr));
+	set_pending(f, v, ti);
+	if (f->need_memory) {
 		/* the strands share caches, L3s and the address space: one at a time */
-		if (P.mt && !v->held)
-			lock();
-		hvpmu_machine_ifetch(P.m, v->strand, ti->blk.vaddr, ti->bytes);
-		if (P.mt && !v->held)
-			unlock();
+		if (f->mt && !v->held)
+			lock(f);
+		hvpmu_machine_ifetch(f->m, v->strand, ti->blk.vaddr, ti->bytes);
+		if (f->mt && !v->held)
+			unlock(f);
 	}
 	v->act->bound += ti->blk.n;
 	if (sync || v->act->bound >= v->act->next_check) {
 		if (!v->held)
-			lock();
-		feed_sync_vcpu(v, last, ti);
+			lock(f);
+		feed_sync_vcpu(f, v, last, ti);
 		if (!v->held)
-			unlock();
+			unlock(f);
 	}
-	note_entered(v, ti);
+	note_entered(f, v, ti);
 }
 
-void feed_block_entry(struct vcpu *v, struct tb_info *ti)
+void feed_block_entry(struct feed *f, struct vcpu *v, struct tb_info *ti)
 {
-	block_entry(v, ti, 0);
-}
-
-void feed_block_entry_sync(struct vcpu *v, struct tb_info *ti)
-{
-	block_entry(v, ti, 1);
+	block_entry(f, v, ti, 0);
 }
 
 /* Memory model: a data access of `size` bytes by the instruction mi.
  * SPARC accesses are naturally aligned, so one of up to 8 bytes stays in
  * one cache line; QEMU splits block loads and stores into 8-byte accesses. */
-void feed_mem_access(struct vcpu *v, const struct mem_insn *mi, uint64_t vaddr, unsigned size, int store)
+void feed_mem_access(struct feed *f, struct vcpu *v, const struct mem_insn *mi, uint64_t vaddr, unsigned size, int store)
 {
 	if (mi->rec_slot >= 0)
 		v->pf_base[mi->rec_slot] = vaddr;
-	if (P.mt && !v->held) /* shared caches and address space (docs/coherence-model.md) */
-		lock();
+	if (f->mt && !v->held) /* shared caches and address space (docs/coherence-model.md) */
+		lock(f);
 	if (mi->after && v->npf_pend) { /* the prefetches waiting for this access go first */
 		unsigned keep = 0;
 
@@ -257,74 +292,189 @@ void feed_mem_access(struct vcpu *v, const struct mem_insn *mi, uint64_t vaddr, 
 			const struct pf_insn *p = v->pf_pend[k];
 
 			if (p->donor == mi)
-				hvpmu_machine_prefetch(P.m, v->strand, p->pc, vaddr + (uint64_t)p->delta, p->dest);
+				hvpmu_machine_prefetch(f->m, v->strand, p->pc, vaddr + (uint64_t)p->delta, p->dest);
 			else
 				v->pf_pend[keep++] = p;
 		}
 		v->npf_pend = keep;
 	}
-	hvpmu_machine_dref(P.m, v->strand, mi->d.pc, vaddr, size, mi->d.si_flags, mi->is_store || store);
-	if (P.mt && !v->held)
-		unlock();
+	hvpmu_machine_dref(f->m, v->strand, mi->d.pc, vaddr, size, mi->d.si_flags, mi->is_store || store);
+	if (f->mt && !v->held)
+		unlock(f);
 }
 
 /* A software prefetch starts (QEMU reports no memory access for it). */
-void feed_pf_access(struct vcpu *v, const struct pf_insn *p)
+void feed_pf_access(struct feed *f, struct vcpu *v, const struct pf_insn *p)
 {
-	if (P.mt && !v->held)
-		lock();
+	if (f->mt && !v->held)
+		lock(f);
 	switch (p->how) {
 	case HVPMU_PF_ABSOLUTE:
-		hvpmu_machine_prefetch(P.m, v->strand, p->pc, (uint64_t)p->delta, p->dest);
+		hvpmu_machine_prefetch(f->m, v->strand, p->pc, (uint64_t)p->delta, p->dest);
 		break;
 	case HVPMU_PF_BEFORE:
-		hvpmu_machine_prefetch(P.m, v->strand, p->pc, v->pf_base[p->slot] + (uint64_t)p->delta, p->dest);
+		hvpmu_machine_prefetch(f->m, v->strand, p->pc, v->pf_base[p->slot] + (uint64_t)p->delta, p->dest);
 		break;
 	case HVPMU_PF_AFTER:
 		if (v->npf_pend < PF_PEND)
 			v->pf_pend[v->npf_pend++] = p;
 		else /* no room to wait */
-			hvpmu_machine_prefetch_unresolved(P.m, v->strand);
+			hvpmu_machine_prefetch_unresolved(f->m, v->strand);
 		break;
 	default:
-		hvpmu_machine_prefetch_unresolved(P.m, v->strand);
+		hvpmu_machine_prefetch_unresolved(f->m, v->strand);
 		break;
 	}
-	if (P.mt && !v->held)
-		unlock();
+	if (f->mt && !v->held)
+		unlock(f);
+}
+
+/* The interpreter (feed_run_ev), inlined into the plugin's record walker
+ * so that each kind's case is its own straight line. */
+static inline __attribute__((always_inline)) void run_ev(struct feed *f, struct vcpu *v, const struct feed_ev *e)
+{
+	int held;
+
+	if (!v && e->kind != FEED_EV_TRANS && e->kind != FEED_EV_FLUSH)
+		return;
+	switch (e->kind) {
+	case FEED_EV_TB:
+		if (e->reg) /* the pending CTI's outcome from its registers */
+			v->reg_taken = e->reg;
+		if (e->sync) { /* (the service: past a grant, the syncs left out catch up here) */
+			v->reached_last = e->reached;
+			block_entry(f, v, e->ti, 1);
+		} else if (!entry_fast(f, v, e->ti, e->reached)) {
+			v->reached_last = e->reached;
+			block_entry(f, v, e->ti, 0);
+		}
+		break;
+	case FEED_EV_MEM:
+		feed_mem_access(f, v, e->mi, e->a, e->size, e->store);
+		break;
+	case FEED_EV_PF:
+		feed_pf_access(f, v, e->pf);
+		break;
+	case FEED_EV_CNT:
+		expand(v, e->ti, e->a);
+		break;
+	case FEED_EV_FAST:
+		/* the block before is in the counts; this one is accounted by
+		 * the next event, as after a TB; the source decided the
+		 * outcomes of the CTIs before it */
+		v->prev = e->ti;
+		v->reached_last = 0;
+		v->act->bound += e->a;
+		v->act->taken_cond += e->b;
+		v->pend = 0;
+		set_pending(f, v, e->ti);
+		break;
+	case FEED_EV_SYSCALL:
+	case FEED_EV_SYSRET:
+		held = v->held; /* (they take the lock themselves) */
+		v->held = 0;
+		if (e->kind == FEED_EV_SYSCALL) {
+			v->reached_last = e->reached;
+			feed_syscall_entry(f, v, (int64_t)e->a, e->args);
+		} else {
+			feed_syscall_return(f, v, (int64_t)e->a, (int64_t)e->b);
+		}
+		v->held = held;
+		break;
+	case FEED_EV_FLUSH:
+		if (v)
+			v->reached_last = e->reached;
+		feed_flush_all(f);
+		break;
+	case FEED_EV_TRANS:
+		feed_finish_tb(f, e->ti);
+		break;
+	}
+}
+
+void feed_run_ev(struct feed *f, struct vcpu *v, const struct feed_ev *e)
+{
+	run_ev(f, v, e);
+}
+
+/* A control record (not CTL_STOP) of the model thread's ring: its slots. */
+static size_t ctl_run(struct feed *f, struct vcpu *v, const struct evrec *e)
+{
+	uint8_t reached = (e->w0 & CTL_REACHED) != 0;
+
+	switch (CTL_OP(e->w0)) {
+	case CTL_TRANS:
+		run_ev(f, v, &(struct feed_ev){ .kind = FEED_EV_TRANS, .ti = (struct tb_info *)(uintptr_t)e->w1 });
+		return 1;
+	case CTL_SYSCALL: {
+		const uint64_t args[6] = { e[1].w0, e[1].w1, e[2].w0, e[2].w1, e[3].w0, e[3].w1 };
+
+		run_ev(f, v, &(struct feed_ev){ .kind = FEED_EV_SYSCALL, .a = e->w1, .args = args, .reached = reached });
+		return 4;
+	}
+	case CTL_SYSRET:
+		run_ev(f, v, &(struct feed_ev){ .kind = FEED_EV_SYSRET, .a = e->w1, .b = e[1].w0 });
+		return 2;
+	case CTL_FLUSH:
+		run_ev(f, v, &(struct feed_ev){ .kind = FEED_EV_FLUSH, .reached = reached });
+		return 1;
+	default: /* CTL_NOP: padding */
+		return 1;
+	}
 }
 
 /*
- * Run v's batch through the model, record by record, as the callbacks
- * would have without it; the caller holds the lock.
+ * The plugin's records (feed.h REC_*), decoded: a block entry, a data
+ * access, a prefetch (a batch holds only those), and the model thread's
+ * control records, of one to four slots.
  */
-void feed_batch_run(struct vcpu *v)
+size_t feed_run_evrecs(struct feed *f, struct vcpu *v, const struct evrec *r, size_t n, int *stop)
 {
-	v->held = 1;
-	for (uint32_t i = 0; i < v->nb; i++) {
-		uint64_t w0 = v->batch[i].w0;
+	size_t i = 0;
 
+	while (i < n) {
+		uint64_t w0 = r[i].w0;
+
+		/* (the model thread: the lines the guest thread wrote last come
+		 * from its core; ask early, a prefetch never faults) */
+		__builtin_prefetch(&r[i + EVRING_AHEAD]);
 		switch (w0 & REC_KIND) {
+		case REC_TB:
+			run_ev(f, v, &(struct feed_ev){ .kind = FEED_EV_TB, .ti = (struct tb_info *)(uintptr_t)(w0 & ~UINT64_C(7)),
+							 .reached = (uint8_t)((w0 >> 2) & 1u), .reg = (uint8_t)r[i].w1 });
+			i++;
+			break;
 		case REC_MEM:
-			run_mem_rec(v, w0, v->batch[i].w1);
+			run_ev(f, v, &(struct feed_ev){ .kind = FEED_EV_MEM,
+							 .mi = (const struct mem_insn *)(uintptr_t)(w0 & ~(uint64_t)(MEM_INSN_ALIGN - 1)),
+							 .a = r[i].w1, .size = 1u << ((w0 >> 2) & 7u), .store = (uint8_t)((w0 >> 5) & 1u) });
+			i++;
 			break;
-		case REC_TB: {
-			struct tb_info *ti = (struct tb_info *)(uintptr_t)(w0 & ~UINT64_C(7));
-			int reached = (int)((w0 >> 2) & 1u);
-
-			if (v->batch[i].w1) /* the pending CTI's outcome from its registers */
-				v->reg_taken = (uint8_t)v->batch[i].w1;
-			if (!entry_fast(v, ti, reached)) {
-				v->reached_last = reached;
-				feed_block_entry(v, ti);
+		case REC_PF:
+			run_ev(f, v, &(struct feed_ev){ .kind = FEED_EV_PF,
+							 .pf = (const struct pf_insn *)(uintptr_t)(w0 & ~(uint64_t)REC_KIND) });
+			i++;
+			break;
+		default:
+			if (CTL_OP(w0) == CTL_STOP) {
+				*stop = 1;
+				return i + 1;
 			}
-			break;
-		}
-		default: /* REC_PF */
-			feed_pf_access(v, (const struct pf_insn *)(uintptr_t)(w0 & ~(uint64_t)REC_KIND));
+			i += ctl_run(f, v, &r[i]);
 			break;
 		}
 	}
+	return i;
+}
+
+/* Run v's batch through the model, record by record, as the callbacks
+ * would have without it; the caller holds the lock. */
+void feed_batch_run(struct feed *f, struct vcpu *v)
+{
+	int stop = 0;
+
+	v->held = 1;
+	feed_run_evrecs(f, v, v->batch, v->nb, &stop);
 	v->nb = 0;
 	v->held = 0;
 	v->reached_last = 0;
@@ -333,12 +483,12 @@ void feed_batch_run(struct vcpu *v)
 /* Run v's batch now: before anything else uses the model for v.  Called on
  * v's own thread, or on another while v's thread runs no callback
  * (QEMU's exclusive sections: a translation flush, the exit). */
-void feed_batch_flush(struct vcpu *v)
+void feed_batch_flush(struct feed *f, struct vcpu *v)
 {
 	if (v->nb) {
-		lock();
-		feed_batch_run(v);
-		unlock();
+		lock(f);
+		feed_batch_run(f, v);
+		unlock(f);
 	}
 }
 
@@ -373,12 +523,12 @@ static size_t tb_hist_offset(size_t n)
  * the thread that runs the model may assign them): ti->cls and the
  * histogram, from the decode flags kept since translation.
  */
-void feed_finish_tb(struct tb_info *ti)
+void feed_finish_tb(struct feed *f, struct tb_info *ti)
 {
 	for (uint32_t i = 0; i < ti->blk.n; i++) {
-		int cls = hvpmu_machine_class(P.m, ti->flags[i]);
+		int cls = hvpmu_machine_class(f->m, ti->flags[i]);
 
-		ti->cls[i] = (uint8_t)(cls < 0 ? P.fallback_class : cls);
+		ti->cls[i] = (uint8_t)(cls < 0 ? f->fallback_class : cls);
 	}
 	ti->last_cls = ti->cls[ti->blk.n - 1];
 	build_histogram(ti, (struct class_count *)((char *)ti + tb_hist_offset(ti->blk.n)));
@@ -388,7 +538,7 @@ void feed_finish_tb(struct tb_info *ti)
 
 /* Tell the machine about a guest-OS event of v's strand (its activity
  * is accounted and synced already; v NULL: HALT). */
-void feed_os_event(enum hvpmu_os_event ev, const struct vcpu *v, int64_t num, const uint64_t *args, int64_t ret)
+void feed_os_event(struct feed *f, enum hvpmu_os_event ev, const struct vcpu *v, int64_t num, const uint64_t *args, int64_t ret)
 {
 	struct hvpmu_os_call c = { .ev = ev, .num = num, .ret = ret };
 
@@ -398,134 +548,129 @@ void feed_os_event(enum hvpmu_os_event ev, const struct vcpu *v, int64_t num, co
 	}
 	if (args)
 		memcpy(c.args, args, sizeof c.args);
-	hvpmu_machine_os_event(P.m, &c);
+	hvpmu_machine_os_event(f->m, &c);
 }
 
 /* Account everything the vCPU ran so far and sync its strand: before its
  * thread or the program ends. */
-void feed_flush_vcpu(struct vcpu *v)
+void feed_flush_vcpu(struct feed *f, struct vcpu *v)
 {
 	const struct tb_info *last = v->prev;
 
-	feed_drop_pending_prefetches(v);
-	feed_account_prev(v, 0);
-	feed_sync_vcpu(v, last, NULL);
+	feed_drop_pending_prefetches(f, v);
+	feed_account_prev(f, v, 0);
+	feed_sync_vcpu(f, v, last, NULL);
 }
 
 /* A system call starts (args: its first six arguments).  The trap
  * instruction (last of its block) retired in user mode; the guest OS takes
  * it (hvpmu_machine_os_event).  exit_group ends every thread of the
  * process: each one's activity is accounted first. */
-void feed_syscall_entry(struct vcpu *v, int64_t num, const uint64_t *args)
+void feed_syscall_entry(struct feed *f, struct vcpu *v, int64_t num, const uint64_t *args)
 {
 	const struct tb_info *last;
 
-	lock();
+	lock(f);
 	last = v->prev;
-	feed_account_prev(v, 0);
-	resolve_pending(v, 0, 1);
-	feed_sync_vcpu(v, last, NULL);
-	if (num == P.isa->sc.exit_group && P.batch) {
+	feed_account_prev(f, v, 0);
+	resolve_pending(f, v, 0, 1);
+	feed_sync_vcpu(f, v, last, NULL);
+	if (num == f->isa->sc.exit_group && f->batch) {
 		/* The other threads' batches can run only at the end (program_end):
 		 * their threads record on until QEMU stops them.  The guest OS
 		 * stops every strand's counters at exit_group, so it hears of it
 		 * then, after those batches. */
-		P.exit_pending = 1;
-		P.exit_call = (struct hvpmu_os_call){
+		f->exit_pending = 1;
+		f->exit_call = (struct hvpmu_os_call){
 			.ev = HVPMU_OS_SYSCALL, .strand = v->strand, .num = num, .process = v->process
 		};
-		memcpy(P.exit_call.args, args, sizeof P.exit_call.args);
-		unlock();
+		memcpy(f->exit_call.args, args, sizeof f->exit_call.args);
+		unlock(f);
 		return;
 	}
-	if (num == P.isa->sc.exit_group)
-		P.qeligible = 0; /* totals only: no vCPU's budget is set again (the others' qrem
+	if (num == f->isa->sc.exit_group)
+		f->qeligible = 0; /* totals only: no vCPU's budget is set again (the others' qrem
 				    rows are theirs to write: feed_quiet_limit()) */
-	if (num == P.isa->sc.exit_group || num == P.isa->sc.exit)
-		for (uint32_t i = 0; i < P.nvcpu; i++)
-			if (P.vcpu[i].live && (&P.vcpu[i] == v ||
-					       (num == P.isa->sc.exit_group && P.vcpu[i].process == v->process)))
-				feed_flush_vcpu(&P.vcpu[i]);
-	feed_os_event(HVPMU_OS_SYSCALL, v, num, args, 0);
-	unlock();
+	if (num == f->isa->sc.exit_group || num == f->isa->sc.exit)
+		for (uint32_t i = 0; i < f->nvcpu; i++)
+			if (f->vcpu[i].live && (&f->vcpu[i] == v ||
+					       (num == f->isa->sc.exit_group && f->vcpu[i].process == v->process)))
+				feed_flush_vcpu(f, &f->vcpu[i]);
+	feed_os_event(f, HVPMU_OS_SYSCALL, v, num, args, 0);
+	unlock(f);
 }
 
 /* A system call returns `ret`. */
-void feed_syscall_return(struct vcpu *v, int64_t num, int64_t ret)
+void feed_syscall_return(struct feed *f, struct vcpu *v, int64_t num, int64_t ret)
 {
-	lock();
-	feed_os_event(HVPMU_OS_SYSRET, v, num, NULL, ret);
-	feed_quiet_rearm(v);
-	unlock();
+	lock(f);
+	feed_os_event(f, HVPMU_OS_SYSRET, v, num, NULL, ret);
+	feed_quiet_rearm(f, v);
+	unlock(f);
 }
 
 
-/* Translation scratch of the memory model (under the lock): per
- * instruction of the block being translated, its memory-callback data and
- * its prefetch data.  Both live as long as the translation info: until exit. */
-static struct {
-	struct mem_insn *mi[FEED_MAX_INSNS];
-	struct pf_insn *pf[FEED_MAX_INSNS];
-} T;
-
-/* Fill T for the block: data accesses get a mem_insn, prefetches a
+/* Fill the run's translation scratch (f->scratch_mi, scratch_pf: each
+ * lives as long as the block's tb_info) for the block: data accesses get a mem_insn, prefetches a
  * pf_insn linked to their donor (hvpmu_prefetch_resolve()). */
-static void prepare_memory(uint64_t vaddr, const uint32_t *words, uint32_t n)
+static void prepare_memory(struct feed *f, uint64_t vaddr, const uint32_t *words, uint32_t n)
 {
 	unsigned slots = 0;
 
 	for (uint32_t i = 0; i < n; i++) {
-		uint64_t pc = vaddr + (uint64_t)i * P.isa->insn_bytes;
+		uint64_t pc = vaddr + (uint64_t)i * f->isa->insn_bytes;
 		struct hvpmu_insn d;
 
-		T.mi[i] = NULL;
-		T.pf[i] = NULL;
-		P.isa->decode(words[i], 0, &d);
+		f->scratch_mi[i] = NULL;
+		f->scratch_pf[i] = NULL;
+		f->isa->decode(words[i], 0, &d);
 		if ((d.flags & (HVPMU_IC_LOAD | HVPMU_IC_STORE | HVPMU_IC_ATOMIC)) &&
-		    (T.mi[i] = aligned_alloc(MEM_INSN_ALIGN, MEM_INSN_ALIGN))) {
-			memset(T.mi[i], 0, sizeof *T.mi[i]);
-			T.mi[i]->d.pc = pc;
-			T.mi[i]->d.si_flags = d.flags;
-			T.mi[i]->is_store = (d.flags & HVPMU_IC_STORE) != 0;
-			T.mi[i]->rec_slot = -1;
-			T.mi[i]->pinfo = UINT64_MAX;
+		    (f->scratch_mi[i] = aligned_alloc(MEM_INSN_ALIGN, MEM_INSN_ALIGN))) {
+			memset(f->scratch_mi[i], 0, sizeof *f->scratch_mi[i]);
+			f->scratch_mi[i]->d.pc = pc;
+			f->scratch_mi[i]->d.si_flags = d.flags;
+			f->scratch_mi[i]->is_store = (d.flags & HVPMU_IC_STORE) != 0;
+			f->scratch_mi[i]->rec_slot = -1;
+			f->scratch_mi[i]->pinfo = UINT64_MAX;
+			f->scratch_mi[i]->feed = f;
 		}
-		if ((d.flags & HVPMU_IC_PREFETCH) && P.isa->prefetch_resolve &&
-		    (T.pf[i] = calloc(1, sizeof *T.pf[i]))) {
-			T.pf[i]->pc = pc;
-			T.pf[i]->dest = (uint8_t)P.isa->prefetch_dest(words[i]);
+		if ((d.flags & HVPMU_IC_PREFETCH) && f->isa->prefetch_resolve &&
+		    (f->scratch_pf[i] = calloc(1, sizeof *f->scratch_pf[i]))) {
+			f->scratch_pf[i]->pc = pc;
+			f->scratch_pf[i]->dest = (uint8_t)f->isa->prefetch_dest(words[i]);
+			f->scratch_pf[i]->feed = f;
 		}
 	}
 	for (uint32_t i = 0; i < n; i++) {
-		struct pf_insn *p = T.pf[i];
+		struct pf_insn *p = f->scratch_pf[i];
 		struct hvpmu_pf_link l;
 
 		if (!p)
 			continue;
-		P.isa->prefetch_resolve(words, n, i, &l);
-		if ((l.how == HVPMU_PF_BEFORE || l.how == HVPMU_PF_AFTER) && !T.mi[l.donor])
+		f->isa->prefetch_resolve(words, n, i, &l);
+		if ((l.how == HVPMU_PF_BEFORE || l.how == HVPMU_PF_AFTER) && !f->scratch_mi[l.donor])
 			l.how = HVPMU_PF_UNRESOLVED; /* out of memory */
-		if (l.how == HVPMU_PF_BEFORE && T.mi[l.donor]->rec_slot < 0) {
+		if (l.how == HVPMU_PF_BEFORE && f->scratch_mi[l.donor]->rec_slot < 0) {
 			if (slots == PF_SLOTS)
 				l.how = HVPMU_PF_UNRESOLVED;
 			else
-				T.mi[l.donor]->rec_slot = (int8_t)slots++;
+				f->scratch_mi[l.donor]->rec_slot = (int8_t)slots++;
 		}
 		p->how = (uint8_t)l.how;
 		p->delta = l.delta;
 		if (l.how == HVPMU_PF_BEFORE)
-			p->slot = (uint8_t)T.mi[l.donor]->rec_slot;
+			p->slot = (uint8_t)f->scratch_mi[l.donor]->rec_slot;
 		if (l.how == HVPMU_PF_AFTER) {
-			p->donor = T.mi[l.donor];
-			T.mi[l.donor]->after = 1;
+			p->donor = f->scratch_mi[l.donor];
+			f->scratch_mi[l.donor]->after = 1;
 		}
 	}
 	for (uint32_t i = 0; i < n; i++)
-		if (T.mi[i])
-			T.mi[i]->donor = T.mi[i]->rec_slot >= 0 || T.mi[i]->after;
+		if (f->scratch_mi[i])
+			f->scratch_mi[i]->donor = f->scratch_mi[i]->rec_slot >= 0 || f->scratch_mi[i]->after;
 }
 
-struct tb_info *feed_block_new(uint64_t vaddr, const uint32_t *words, uint32_t n, struct mem_insn *const **mi,
+struct tb_info *feed_block_new(struct feed *f, uint64_t vaddr, const uint32_t *words, uint32_t n, struct mem_insn *const **mi,
 			       struct pf_insn *const **pf)
 {
 	struct tb_info *ti;
@@ -548,31 +693,32 @@ struct tb_info *feed_block_new(uint64_t vaddr, const uint32_t *words, uint32_t n
 	ti->blk.cond_cti = -1;
 	ti->blk.cti = -1;
 	ti->blk.cls = ti->cls;
-	ti->bytes = n * P.isa->insn_bytes;
-	ti->last_pc = vaddr + (n - 1) * (uint64_t)P.isa->insn_bytes;
-	ti->mt = P.mt && !P.qclass; /* totals only: an inline counter per vCPU (its scoreboard row) */
-	ti->next_alloc = P.allocs;
-	P.allocs = ti;
-	if (P.need_memory)
-		prepare_memory(vaddr, words, n);
+	ti->feed = f;
+	ti->bytes = n * f->isa->insn_bytes;
+	ti->last_pc = vaddr + (n - 1) * (uint64_t)f->isa->insn_bytes;
+	ti->mt = f->mt && !f->qclass; /* totals only: an inline counter per vCPU (its scoreboard row) */
+	ti->next_alloc = f->allocs;
+	f->allocs = ti;
+	if (f->need_memory)
+		prepare_memory(f, vaddr, words, n);
 	for (uint32_t i = 0; i < n; i++) {
-		uint64_t pc = vaddr + (uint64_t)i * P.isa->insn_bytes;
+		uint64_t pc = vaddr + (uint64_t)i * f->isa->insn_bytes;
 		struct hvpmu_insn d;
 
-		P.isa->decode(words[i], pc, &d);
+		f->isa->decode(words[i], pc, &d);
 		ti->flags[i] = d.flags;
 		if (d.flags & (HVPMU_IC_CTI_COND | HVPMU_IC_CTI_ALWAYS)) {
 			/* (taken_at, wait_at: what the fast paths read, worked
 			 * out once; set_pending(), resolve_pending()) */
-			const struct feed_cti c = feed_cti_facts(P.isa, &d, pc, i, n);
+			const struct feed_cti c = feed_cti_facts(f->isa, &d, pc, i, n);
 
 			ti->blk.cti = (int32_t)i;
 			ti->blk.cond_cti = (d.flags & HVPMU_IC_CTI_COND) && d.has_target ? (int32_t)i : -1;
 			ti->cti_target = d.has_target ? d.target : 0;
 			ti->cti_pc = pc;
 			ti->cti_ds = c.ds;
-			ti->cti_fall = pc + (uint64_t)P.isa->insn_bytes * (1u + P.isa->delay_slot);
-			ti->cti_self = !P.isa->delay_slot && i + 1 == n && d.has_target && d.target == pc;
+			ti->cti_fall = pc + (uint64_t)f->isa->insn_bytes * (1u + f->isa->delay_slot);
+			ti->cti_self = !f->isa->delay_slot && i + 1 == n && d.has_target && d.target == pc;
 			ti->cti_flags = d.flags;
 			ti->cti_annul = c.annul;
 			ti->slot_annul = c.slot_annul;
@@ -580,19 +726,19 @@ struct tb_info *feed_block_new(uint64_t vaddr, const uint32_t *words, uint32_t n
 			ti->wait_at = c.wait_at;
 		}
 	}
-	ti->pends = ti->blk.cti >= 0 && (P.need_branches || (P.need_taken && (ti->cti_flags & HVPMU_IC_CTI_COND)));
+	ti->pends = ti->blk.cti >= 0 && (f->need_branches || (f->need_taken && (ti->cti_flags & HVPMU_IC_CTI_COND)));
 	/* a conditional CTI to a register (ppc64 bclr/bcctr) is taken iff
 	 * execution does not go on where it falls through: resolve_pending()
 	 * decides it, on the slow path */
 	ti->slow_next = ti->mt || ti->slot_annul || ((ti->cti_flags & HVPMU_IC_CTI_COND) && ti->blk.cond_cti < 0);
 	if (mi)
-		*mi = P.need_memory ? T.mi : NULL;
+		*mi = f->need_memory ? f->scratch_mi : NULL;
 	if (pf)
-		*pf = P.need_memory ? T.pf : NULL;
+		*pf = f->need_memory ? f->scratch_pf : NULL;
 	return ti;
 }
 
-int feed_vcpu_start(struct vcpu *v, uint32_t strand, uint32_t process)
+int feed_vcpu_start(struct feed *f, struct vcpu *v, uint32_t strand, uint32_t process)
 {
 	/* QEMU gives a new thread the index of one that exited (the
 	 * highest free): its batch buffer serves again */
@@ -602,50 +748,50 @@ int feed_vcpu_start(struct vcpu *v, uint32_t strand, uint32_t process)
 	memset(v, 0, sizeof *v);
 	v->batch = batch;
 	v->qsynced = qsynced;
-	v->row = (uint32_t)(v - P.vcpu) * FEED_SLOT_CHUNK;
-	if (!v->qsynced && qsynced_grow(v, 0, P.nqchunks))
+	v->row = (uint32_t)(v - f->vcpu) * FEED_SLOT_CHUNK;
+	if (!v->qsynced && qsynced_grow(v, 0, f->nqchunks))
 		return -1;
-	if (P.need_memory && !v->batch && !(v->batch = malloc(BATCH_MAX * sizeof *v->batch)))
+	if (f->need_memory && !v->batch && !(v->batch = malloc(BATCH_MAX * sizeof *v->batch)))
 		return -1;
 	v->live = 1;
 	v->strand = strand;
 	v->process = process;
-	v->act = hvpmu_machine_activity(P.m, v->strand);
-	feed_os_event(HVPMU_OS_THREAD_START, v, 0, NULL, 0);
-	feed_quiet_rearm(v);
+	v->act = hvpmu_machine_activity(f->m, v->strand);
+	feed_os_event(f, HVPMU_OS_THREAD_START, v, 0, NULL, 0);
+	feed_quiet_rearm(f, v);
 	return 0;
 }
 
-void feed_vcpu_exit(struct vcpu *v)
+void feed_vcpu_exit(struct feed *f, struct vcpu *v)
 {
-	feed_batch_flush(v);
-	lock();
-	feed_flush_vcpu(v);
-	feed_os_event(HVPMU_OS_THREAD_EXIT, v, 0, NULL, 0);
+	feed_batch_flush(f, v);
+	lock(f);
+	feed_flush_vcpu(f, v);
+	feed_os_event(f, HVPMU_OS_THREAD_EXIT, v, 0, NULL, 0);
 	v->live = 0; /* the index is free: QEMU may give it to the next thread */
-	unlock();
+	unlock(f);
 }
 
-void feed_flush_all(void)
+void feed_flush_all(struct feed *f)
 {
 	/* Translation blocks are gone: no block may be referenced any more.
 	 * Their tb_info stay allocated until exit (bounded by translations).
 	 * QEMU flushes them with every vCPU stopped: their batches run now. */
-	for (uint32_t i = 0; i < P.nvcpu; i++)
-		if (P.vcpu[i].live)
-			feed_batch_flush(&P.vcpu[i]);
-	lock();
-	for (uint32_t i = 0; i < P.nvcpu; i++) {
-		feed_account_prev(&P.vcpu[i], 0);
-		feed_expand_dirty(&P.vcpu[i]);
+	for (uint32_t i = 0; i < f->nvcpu; i++)
+		if (f->vcpu[i].live)
+			feed_batch_flush(f, &f->vcpu[i]);
+	lock(f);
+	for (uint32_t i = 0; i < f->nvcpu; i++) {
+		feed_account_prev(f, &f->vcpu[i], 0);
+		feed_expand_dirty(f, &f->vcpu[i]);
 	}
-	unlock();
+	unlock(f);
 }
 
-void feed_block_own(struct tb_info *ti)
+void feed_block_own(struct feed *f, struct tb_info *ti)
 {
-	if (P.allocs == ti) /* (feed_block_new put it first) */
-		P.allocs = ti->next_alloc;
+	if (f->allocs == ti) /* (feed_block_new put it first) */
+		f->allocs = ti->next_alloc;
 	ti->next_alloc = NULL;
 }
 
@@ -657,20 +803,20 @@ void feed_block_free(struct tb_info *ti)
 	free(ti);
 }
 
-void feed_free_blocks(void)
+void feed_free_blocks(struct feed *f)
 {
-	while (P.allocs) {
-		struct tb_info *t = P.allocs;
+	while (f->allocs) {
+		struct tb_info *t = f->allocs;
 
-		P.allocs = t->next_alloc;
+		f->allocs = t->next_alloc;
 		free(t->flags);
 		free(t);
 	}
 }
 
-void feed_slots_moved(void)
+void feed_slots_moved(struct feed *f)
 {
-	for (struct tb_info *t = P.allocs; t; t = t->next_alloc)
+	for (struct tb_info *t = f->allocs; t; t = t->next_alloc)
 		if (t->execs)
-			t->execs = feed_slot(t->slot);
+			t->execs = feed_slot(f, t->slot);
 }

@@ -13,11 +13,17 @@
  * Two clients: the QEMU plugin (src/source/plugin.c), whose callbacks
  * call these functions directly or record into per-vCPU batches, and the
  * service's remote source (src/source/remote.c), which runs the records
- * a guest process streams to it.  One feed per process: the state is the
- * process's `P` (struct feed).
+ * a guest process streams to it.  Each run is one object, struct feed
+ * (feed_new): the machine, the vCPUs, the blocks and the modes; every
+ * function here takes it, and every block (tb_info.feed), memory
+ * instruction (mem_insn.feed) and prefetch (pf_insn.feed) the plugin hands
+ * QEMU as a callback's data points back to it.  Records of all kinds --
+ * the plugin's batches and model-thread ring (struct evrec) and the
+ * service's rings (remote_shm.h) -- are decoded into one event (struct
+ * feed_ev) and run by one interpreter, feed_run_ev().
  *
- * Thread-safety: with several vCPUs (P.mt) every function that touches
- * the machine runs under P.lock (lock()); the fast paths (entry_fast, the
+ * Thread-safety: with several vCPUs (f->mt) every function that touches
+ * the machine runs under f->lock (lock()); the fast paths (entry_fast, the
  * batch runner) are called with it held or with one vCPU only.
  */
 #ifndef HVPMU_SOURCE_FEED_H
@@ -28,6 +34,9 @@
 #include <stdint.h>
 #include <hvpmu/hvpmu.h>
 #include "evring.h"
+
+/* The longest block QEMU translates (TCG_MAX_INSNS). */
+#define FEED_MAX_INSNS 512
 
 struct class_count {
 	uint8_t cls;
@@ -41,26 +50,27 @@ struct class_count {
 /*
  * Counter slots: uint64_t counters that QEMU's generated code adds to
  * (inline operations of plugin API v4 target scoreboards, one row per
- * vCPU; src/source/qemu_glue.c makes them).  feed_slot_row[c] is vCPU 0's
- * row of chunk c; the rows move only when QEMU grows its scoreboards
- * (qg_slots_refresh()).
+ * vCPU; src/source/qemu_glue.c makes them).  rows[c] is vCPU 0's row of
+ * chunk c (struct feed slot_row, or the attached source's own table); the
+ * rows move only when QEMU grows its scoreboards (qg_slots_refresh()).
  */
 #define FEED_SLOT_CHUNK 4096u
 #define FEED_SLOT_MAXCHUNKS 1024u
-extern uint64_t *feed_slot_row[FEED_SLOT_MAXCHUNKS];
-static inline uint64_t *feed_slot(uint32_t s)
+static inline uint64_t *feed_slot_in(uint64_t *const *rows, uint32_t s)
 {
-	return &feed_slot_row[s / FEED_SLOT_CHUNK][s % FEED_SLOT_CHUNK];
+	return &rows[s / FEED_SLOT_CHUNK][s % FEED_SLOT_CHUNK];
 }
+
+struct feed;
 
 struct tb_info {
 	struct hvpmu_block blk;
-	uint64_t *execs;       /* vCPU 0's count of its counter slot (feed_slot(slot)): times the
+	uint64_t *execs;       /* vCPU 0's count of its counter slot (feed_slot()): times the
 				  last instruction started, an inline add; vCPU i's is
 				  execs[i * FEED_SLOT_CHUNK] (feed_execs_v); feed_slots_moved()
 				  updates it; NULL for the service's blocks (records say) */
 	uint64_t last_pc;      /* address of the last instruction */
-	struct tb_info *next_dirty;     /* single-threaded mode: blocks with unexpanded executions */
+	struct feed *feed;     /* the run it belongs to (its callbacks' way back to it) */
 	uint8_t dirty;
 	uint8_t slow_next;     /* the next block entry takes the slow path: the block is one of
 				  several threads (mt) or its last instruction may be annulled
@@ -73,6 +83,8 @@ struct tb_info {
 	uint64_t wait_at;      /* the next block's address that leaves it pending: its delay slot
 				  run as a block of its own, cti_ds, or 1 (none) for an annulling
 				  branch (resolve_pending()) */
+	struct tb_info *next_dirty;     /* single-threaded mode: blocks with unexpanded executions
+					   (written once per block and sync: not in the first line) */
 	uint64_t cti_target;   /* static target of the block's last CTI (PC-relative ones) */
 	uint64_t cti_pc;       /* address of that CTI */
 	uint64_t cti_ds;       /* the address after it: its delay slot on ISAs that have one;
@@ -107,8 +119,8 @@ struct tb_info {
  * mode is instrumented. */
 enum feed_qkind {
 	FEED_Q_NONE = 0,
-	FEED_Q_QUIET, /* inline adds only: P.qcyc at entry, execs at its last instruction */
-	FEED_Q_CHECK, /* the same and a callback that syncs when P.qcyc reaches P.qlimit */
+	FEED_Q_QUIET, /* inline adds only: f->qcyc at entry, execs at its last instruction */
+	FEED_Q_CHECK, /* the same and a callback that syncs when f->qcyc reaches f->qlimit */
 	FEED_Q_FULL,  /* the exact per-block callback (it may be restarted inside) */
 };
 /* Totals only: the execution counters of quiet and check blocks (their
@@ -145,6 +157,7 @@ struct mem_insn {
 	uint8_t donor;         /* rec_slot >= 0 or after: a prefetch donor (set once translated) */
 	uint8_t pcode;         /* guest thread: the REC_MEM bits of meminfo pinfo */
 	uint64_t pinfo;        /* guest thread: the meminfo last seen (UINT64_MAX: none yet) */
+	struct feed *feed;     /* the run (its callbacks' way back to it) */
 };
 _Static_assert(sizeof(struct mem_insn) <= MEM_INSN_ALIGN, "mem_insn fits its alignment");
 
@@ -162,49 +175,65 @@ struct pf_insn {
 	uint8_t how;           /* enum hvpmu_pf_how */
 	uint8_t dest;          /* enum hvpmu_pf_dest */
 	uint8_t slot;          /* BEFORE */
+	struct feed *feed;     /* the run (its callback's way back to it) */
 };
 
+/* A guest thread's state.  What the block-entry fast paths read and
+ * write (tb_exec_insn, entry_fast) comes first, in one 64-byte line; each
+ * vCPU's lines are its own (no line shared between two threads). */
 struct vcpu {
-	int live;
-	uint32_t strand;
-	uint32_t process;      /* its guest process (hvpmu_os_call.process) */
-	struct hvpmu_activity *act;
+	_Alignas(64) struct hvpmu_activity *act;
 	struct tb_info *prev;  /* block entered last, not yet accounted */
 	uint64_t mark_seen;    /* its row of prev's counter at prev's entry (with batches: of
 				  bprev's, at its entry by the guest thread) */
-	struct tb_info *bprev; /* batches: the block the guest thread entered last (prev lags
-				  behind until the batch runs) */
 	struct tb_info *dirty; /* blocks whose executions are not expanded yet */
-	int reached_last;      /* prev reached its last instruction, as a record says (batches,
-				  the model thread, the service's records) */
-	uint32_t row;          /* its row of the counter slots: its index times FEED_SLOT_CHUNK */
-	/* totals only (docs/event-source.md "Totals only"), its own: the
-	 * qrem and qexp slots' row of this vCPU, and its syncs */
-	uint64_t qcyc_at;      /* feed_qcyc(v) after prev's entry (it moved: quiet blocks ran since) */
-	uint64_t qanchor_q, qanchor_r; /* the cycles of the blocks entered (upper bound, machine's
-				  rule) when its qrem row was last set, and the row then:
-				  feed_qcyc(v) is qanchor_q + (qanchor_r - qrem) */
-	uint64_t qlimit;       /* a check or full block entered with feed_qcyc(v) at or past it syncs */
-	uint64_t qtaken;       /* taken conditional CTIs not yet in act->taken_cond */
-	uint64_t *qsynced;     /* per quiet or check block counter (P.nq index): the count of its
-				  row already expanded (P.nqchunks * FEED_QCHUNK of them; kept
-				  when the thread ends: QEMU gives its index to a later one) */
+	const struct tb_info *pend_tb; /* the block whose CTI it is */
 	int pend;              /* the previous block's CTI awaits its outcome */
 	uint8_t reg_taken;     /* the pending CTI's outcome from its registers: 2 | taken, 0 none
 				  (tb_info.reg_cond; resolve_pending() takes it) */
 	uint8_t reg_live;      /* the guest thread's reg_taken while its records wait (batches,
 				  model thread): it goes with the next REC_TB, in w1 */
-	const struct tb_info *pend_tb; /* the block whose CTI it is */
+	unsigned npf_pend;     /* prefetches waiting for their donor (pf_pend) */
+	int live;
+	uint32_t strand;
+	uint32_t process;      /* its guest process (hvpmu_os_call.process) */
+	struct tb_info *bprev; /* batches: the block the guest thread entered last (prev lags
+				  behind until the batch runs) */
+	int reached_last;      /* prev reached its last instruction, as a record says (batches,
+				  the model thread, the service's records) */
+	uint32_t row;          /* its row of the counter slots: its index times FEED_SLOT_CHUNK */
+	/* totals only (docs/event-source.md "Totals only"), its own: the
+	 * qrem and qexp slots' row of this vCPU, and its syncs */
+	uint64_t qcyc_at;      /* feed_qcyc() after prev's entry (it moved: quiet blocks ran since) */
+	uint64_t qanchor_q, qanchor_r; /* the cycles of the blocks entered (upper bound, machine's
+				  rule) when its qrem row was last set, and the row then:
+				  feed_qcyc() is qanchor_q + (qanchor_r - qrem) */
+	uint64_t qlimit;       /* a check or full block entered with feed_qcyc() at or past it syncs */
+	uint64_t qtaken;       /* taken conditional CTIs not yet in act->taken_cond */
+	uint64_t *qsynced;     /* per quiet or check block counter (f->nq index): the count of its
+				  row already expanded (f->nqchunks * FEED_QCHUNK of them; kept
+				  when the thread ends: QEMU gives its index to a later one) */
 	uint64_t pf_base[PF_SLOTS];    /* addresses of prefetch donors (BEFORE) */
 	const struct pf_insn *pf_pend[PF_PEND]; /* prefetches waiting for their donor (AFTER) */
-	unsigned npf_pend;
 	/* batches (several guest threads and the memory model: docs/event-source.md
 	 * "Batches"): the vCPU's own records not yet run through the model */
 	struct evrec *batch;   /* BATCH_MAX records */
 	uint32_t nb;
 	int held;              /* the batch is being run: this thread holds the lock */
 };
+_Static_assert(offsetof(struct vcpu, npf_pend) < 64, "the fast paths' fields of a vCPU in its first line");
 
+/*
+ * One run of the event source: what it feeds (the machine), how (the
+ * features its events need, the modes below) and its vCPUs.  Made by
+ * feed_new() when the source starts (the plugin's install, the service's
+ * hvpmu_remote_create) and freed by feed_destroy(); every function of the
+ * feed takes it.  The QEMU plugin reaches it from each callback's data
+ * (tb_info.feed, mem_insn.feed, pf_insn.feed, the run itself for the
+ * atexit callback) and, for the callbacks QEMU's API gives no data (vCPU
+ * init and exit, translation, system calls, flush, reset), through its
+ * one pointer to the run (plugin.c `the_run`).
+ */
 struct feed {
 	uint64_t id;           /* the QEMU plugin's id (qemu_plugin_id_t) */
 	pthread_mutex_t lock;
@@ -212,8 +241,7 @@ struct feed {
 	int batch;             /* blocks translated now record into their vCPU's batch */
 	const struct hvpmu_isa *isa; /* the machine's instruction set */
 	struct hvpmu_machine *m;
-	uint32_t nvcpu;        /* == number of strands */
-	struct vcpu *vcpu;
+	uint32_t nvcpu;        /* == number of strands: vcpu[0..nvcpu) */
 	struct tb_info *allocs;
 	int fallback_class;
 	int need_taken;        /* some event counts taken conditional branches */
@@ -235,7 +263,7 @@ struct feed {
 	/* totals only (docs/event-source.md "Totals only"): blocks that cannot
 	 * be restarted inside get inline adds and no callback, or a callback
 	 * only where a run of them could close a loop */
-	int quiet;             /* each vCPU syncs when feed_qcyc(v) reaches v->qlimit (the budget) */
+	int quiet;             /* each vCPU syncs when feed_qcyc() reaches v->qlimit (the budget) */
 	int qclass;            /* blocks translated now are classed (enum feed_qkind), and such
 				  blocks may run: every sync of a vCPU expands its row of them all */
 	uint64_t qsum, qcap;   /* the cycles of every quiet block translated, and their bound */
@@ -243,8 +271,9 @@ struct feed {
 	struct hvpmu_cycle_rule rule;
 	int qeligible;         /* the run may use the mode (it may leave it and come back) */
 	int qswitch;           /* a re-translation is asked for: 1 out of the mode, 2 into it */
-	void (*q_reset)(void); /* re-translate everything (the plugin's reset_done follows qswitch) */
-	int (*slot_new)(uint32_t *slot); /* a new counter slot (qg_slot_new: plugin only) */
+	void (*q_reset)(struct feed *f); /* re-translate everything (the plugin's reset_done
+					    follows qswitch) */
+	int (*slot_new)(struct feed *f, uint32_t *slot); /* a new counter slot (plugin only) */
 	int qcyc_made;         /* qrem_slot is made (vCPU 0's start) */
 	/* totals only with taken branches (docs/event-source.md "Taken
 	 * branches without a callback"): a conditional CTI's block stores the
@@ -265,7 +294,35 @@ struct feed {
 	uint64_t qblocks[4];   /* blocks translated, by enum feed_qkind (HVPMU_QUIET_STATS=1) */
 	uint64_t qsyncs;       /* syncs a check or full block made for the budget */
 	uint64_t qentries;     /* times the mode started (HVPMU_QUIET_STATS=1) */
+	/* the QEMU plugin's own (plugin.c) */
+	long host_page;        /* the host's page size (quiet_kind) */
+	int exit_called;       /* exit_group, or the last thread's exit, was called (at_exit) */
+	struct tb_info *q_pend; /* totals only with taken branches: a pending CTI per vCPU
+				   (quiet_taken_leave) */
+	uint32_t words[FEED_MAX_INSNS]; /* translation scratch (under the lock): the block's words */
+	/* translation scratch of the memory model (under the lock): per
+	 * instruction of the block being translated, its memory-callback data
+	 * and its prefetch data (feed_block_new) */
+	struct mem_insn *scratch_mi[FEED_MAX_INSNS];
+	struct pf_insn *scratch_pf[FEED_MAX_INSNS];
+	/* vCPU 0's row of each chunk of counter slots (feed_slot(); the plugin
+	 * only: the service's blocks have no counters) */
+	uint64_t *slot_row[FEED_SLOT_MAXCHUNKS];
+	struct vcpu vcpu[];    /* nvcpu of them: guest thread (vCPU) i is vcpu[i] */
 };
+
+/* A run feeding machine m, whose processors run isa, with nvcpu vCPUs
+ * (the machine's strands), its features (hvpmu_machine_features) read;
+ * NULL if out of memory.  feed_destroy() frees it, its blocks (but not
+ * their memory and prefetch instructions) and its vCPUs' buffers. */
+struct feed *feed_new(struct hvpmu_machine *m, const struct hvpmu_isa *isa);
+void feed_destroy(struct feed *f);
+
+/* Counter slot s's row of vCPU 0 in run f. */
+static inline uint64_t *feed_slot(struct feed *f, uint32_t s)
+{
+	return feed_slot_in(f->slot_row, s);
+}
 
 /*
  * Records of the ring (struct evrec).  The low two bits of w0 say the kind;
@@ -298,28 +355,23 @@ enum { CTL_NOP, CTL_TRANS, CTL_SYSCALL, CTL_SYSRET, CTL_FLUSH, CTL_STOP };
 #define BATCH_MAX (4u * BATCH_SLOTS)
 
 
-
-/* The process's feed (one machine per process). */
-#define P hvpmu_feed_state
-extern struct feed hvpmu_feed_state;
-
 /* Times t's last instruction started (vCPU 0's count of its slot). */
 static inline uint64_t feed_execs(const struct tb_info *t) { return *t->execs; }
 /* The same, v's count (its row of the slot). */
 static inline uint64_t feed_execs_v(const struct vcpu *v, const struct tb_info *t) { return t->execs[v->row]; }
 /* v's row of counter slot s. */
-static inline uint64_t *feed_slot_v(uint32_t s, const struct vcpu *v) { return feed_slot(s) + v->row; }
+static inline uint64_t *feed_slot_v(struct feed *f, uint32_t s, const struct vcpu *v) { return feed_slot(f, s) + v->row; }
 /* Totals only: v's cycles of the blocks entered (upper bound, the
  * machine's rule): what its qrem row went down by since it was set. */
-static inline uint64_t feed_qcyc(const struct vcpu *v)
+static inline uint64_t feed_qcyc(struct feed *f, const struct vcpu *v)
 {
-	return P.qcyc_made ? v->qanchor_q + (v->qanchor_r - *feed_slot_v(P.qrem_slot, v)) : v->qanchor_q;
+	return f->qcyc_made ? v->qanchor_q + (v->qanchor_r - *feed_slot_v(f, f->qrem_slot, v)) : v->qanchor_q;
 }
 
 /* Totals only: a full block's cycles (its callback's, in v's own thread). */
-static inline void feed_qcyc_add(const struct vcpu *v, uint64_t cycles)
+static inline void feed_qcyc_add(struct feed *f, const struct vcpu *v, uint64_t cycles)
 {
-	*feed_slot_v(P.qrem_slot, v) -= cycles;
+	*feed_slot_v(f, f->qrem_slot, v) -= cycles;
 }
 
 /* Totals only: v's next sync when its cycles reach lim (UINT64_MAX: none,
@@ -327,116 +379,156 @@ static inline void feed_qcyc_add(const struct vcpu *v, uint64_t cycles)
  * inline operations cannot run meanwhile: in v's own thread, or with
  * every vCPU stopped (a concurrent inline add would undo the store). */
 #define FEED_QREM_NEVER (UINT64_C(1) << 62)
-static inline void feed_quiet_limit(struct vcpu *v, uint64_t lim)
+static inline void feed_quiet_limit(struct feed *f, struct vcpu *v, uint64_t lim)
 {
 	v->qlimit = lim;
-	if (P.qcyc_made) {
-		uint64_t q = feed_qcyc(v), r;
+	if (f->qcyc_made) {
+		uint64_t q = feed_qcyc(f, v), r;
 
 		r = lim == UINT64_MAX ? FEED_QREM_NEVER
 				      : lim > q ? (lim - q - 1 < FEED_QREM_NEVER ? lim - q - 1 : FEED_QREM_NEVER) : UINT64_MAX;
-		*feed_slot_v(P.qrem_slot, v) = r;
+		*feed_slot_v(f, f->qrem_slot, v) = r;
 		v->qanchor_q = q;
 		v->qanchor_r = r;
 	}
 }
 
-/* Totals only: leave the mode (under the lock; P.quiet set, no switch
+/* Totals only: leave the mode (under the lock; f->quiet set, no switch
  * asked for yet): the exact path's own syncs again, and every block is to
- * be translated anew (P.q_reset(), by the caller).  No vCPU syncs for
+ * be translated anew (f->q_reset(), by the caller).  No vCPU syncs for
  * the budget any more; their qrem rows are set again once every vCPU
  * has stopped for the re-translation (the plugin's reset_done). */
-static inline void feed_quiet_leave(void)
+static inline void feed_quiet_leave(struct feed *f)
 {
-	P.quiet = 0;
-	for (uint32_t i = 0; i < P.nvcpu; i++)
-		P.vcpu[i].qlimit = UINT64_MAX;
-	P.qswitch = 1;
+	f->quiet = 0;
+	for (uint32_t i = 0; i < f->nvcpu; i++)
+		f->vcpu[i].qlimit = UINT64_MAX;
+	f->qswitch = 1;
 }
 
 
-static inline void lock(void) { pthread_mutex_lock(&P.lock); }
-static inline void unlock(void) { pthread_mutex_unlock(&P.lock); }
+static inline void lock(struct feed *f) { pthread_mutex_lock(&f->lock); }
+static inline void unlock(struct feed *f) { pthread_mutex_unlock(&f->lock); }
 
 /* Expand v's blocks' whole executions into class counts (the dirty
- * blocks; with P.qclass and v vCPU 0, every block classed for totals only). */
-void feed_expand_dirty(struct vcpu *v);
+ * blocks; with f->qclass and v vCPU 0, every block classed for totals only). */
+void feed_expand_dirty(struct feed *f, struct vcpu *v);
 /* Totals only: the execution counter slot of a quiet or check block just
- * made (under the lock) into *slot (from P.slot_new); 0, or -1 if out of
+ * made (under the lock) into *slot (from f->slot_new); 0, or -1 if out of
  * memory or slots. */
-int feed_quiet_counter(struct tb_info *ti, uint32_t *slot);
-/* QEMU moved its scoreboards (feed_slot_row changed): every block's
+int feed_quiet_counter(struct feed *f, struct tb_info *ti, uint32_t *slot);
+/* QEMU moved its scoreboards (the rows of feed_slot() changed): every block's
  * execs pointer follows (under the lock). */
-void feed_slots_moved(void);
+void feed_slots_moved(struct feed *f);
 /* Totals only: after a sync of v with all of its instructions (in v's
  * own thread), the point (v->qlimit) at which it syncs next, from
- * hvpmu_machine_budget() for its strand; leaves the mode (P.q_reset) when
- * a counter could wrap within P.qwrap instructions or the machine's time
+ * hvpmu_machine_budget() for its strand; leaves the mode (f->q_reset) when
+ * a counter could wrap within f->qwrap instructions or the machine's time
  * is not a function of the classes, and, out of it, comes back once every
  * counter of every live vCPU's strand is twice that far from a wrap (past
  * the wrap).  Nothing otherwise. */
-void feed_quiet_rearm(struct vcpu *v);
-int feed_account_prev(struct vcpu *v, uint64_t vaddr);
-void feed_sync_vcpu(struct vcpu *v, const struct tb_info *last, const struct tb_info *next);
-void feed_drop_pending_prefetches(struct vcpu *v);
+void feed_quiet_rearm(struct feed *f, struct vcpu *v);
+int feed_account_prev(struct feed *f, struct vcpu *v, uint64_t vaddr);
+void feed_sync_vcpu(struct feed *f, struct vcpu *v, const struct tb_info *last, const struct tb_info *next);
+void feed_drop_pending_prefetches(struct feed *f, struct vcpu *v);
 /* Block ti is entered on v (the slow path of entry_fast). */
-void feed_block_entry(struct vcpu *v, struct tb_info *ti);
-/* The same, and the strand syncs at this entry whether or not
- * act->next_check asks (the service's block counts: the first entry past
- * a grant, hvpmu_machine_budget). */
-void feed_block_entry_sync(struct vcpu *v, struct tb_info *ti);
-void feed_mem_access(struct vcpu *v, const struct mem_insn *mi, uint64_t vaddr, unsigned size, int store);
-void feed_pf_access(struct vcpu *v, const struct pf_insn *p);
+void feed_block_entry(struct feed *f, struct vcpu *v, struct tb_info *ti);
+void feed_mem_access(struct feed *f, struct vcpu *v, const struct mem_insn *mi, uint64_t vaddr, unsigned size,
+		     int store);
+void feed_pf_access(struct feed *f, struct vcpu *v, const struct pf_insn *p);
+/*
+ * One event of a vCPU as a record tells it: the plugin's batches and
+ * model-thread ring (struct evrec, feed_run_evrecs) and the service's
+ * rings (remote_shm.h, src/source/remote.c) are decoded into it, and
+ * feed_run_ev() runs it -- one interpreter for every source of records,
+ * with the same effect as the plugin's callbacks running the model at
+ * once.
+ */
+enum feed_ev_kind {
+	FEED_EV_TB,      /* block ti entered: `reached`, the block entered before reached its
+			    last instruction; `reg`, the pending CTI's outcome from its
+			    registers, 2 | taken, or 0 (none: the addresses decide); `sync`,
+			    the strand syncs at this entry (the service's grant ran out) */
+	FEED_EV_MEM,     /* data access of mi at `a`, `size` bytes, `store` */
+	FEED_EV_PF,      /* software prefetch pf */
+	FEED_EV_CNT,     /* `a` whole executions of ti, counted by the source (the service's
+			    R_CNT: each was entered and reached its end) */
+	FEED_EV_FAST,    /* blocks entered on the source's fast path, up to ti (entered, not
+			    accounted yet): `a` instructions in all, `b` of their conditional
+			    CTIs taken (the service's C_FAST; their executions come as CNT) */
+	FEED_EV_SYSCALL, /* system call `a` with args[6] starts; `reached` as for TB */
+	FEED_EV_SYSRET,  /* system call `a` returns `b` */
+	FEED_EV_FLUSH,   /* translations flushed; `reached` as for TB */
+	FEED_EV_TRANS,   /* block ti translated: its classes (the model thread's) */
+};
+struct feed_ev {
+	uint8_t kind;    /* enum feed_ev_kind */
+	uint8_t reached, reg, sync, store;
+	uint32_t size;
+	struct tb_info *ti;
+	const struct mem_insn *mi;
+	const struct pf_insn *pf;
+	uint64_t a, b;
+	const uint64_t *args;
+};
+/* Run event e of vCPU v (NULL: a thread not counted, whose events but
+ * TRANS and FLUSH are dropped).  Whoever runs the model for v calls it:
+ * the lock held with v->held set (a batch, the service), or on the only
+ * thread that uses the model (the model thread). */
+void feed_run_ev(struct feed *f, struct vcpu *v, const struct feed_ev *e);
+/* Run records r[0..n) of the plugin's format (struct evrec) for v, in
+ * order, through feed_run_ev(); stops after a CTL_STOP (then *stop is set).
+ * Returns the slots run. */
+size_t feed_run_evrecs(struct feed *f, struct vcpu *v, const struct evrec *r, size_t n, int *stop);
 /* Run v's batch through the model (the caller holds the lock). */
-void feed_batch_run(struct vcpu *v);
+void feed_batch_run(struct feed *f, struct vcpu *v);
 /* Run v's batch now, under the lock, if it has records. */
-void feed_batch_flush(struct vcpu *v);
-void feed_finish_tb(struct tb_info *ti);
-void feed_os_event(enum hvpmu_os_event ev, const struct vcpu *v, int64_t num, const uint64_t *args, int64_t ret);
-void feed_flush_vcpu(struct vcpu *v);
-void feed_syscall_entry(struct vcpu *v, int64_t num, const uint64_t *args);
-void feed_syscall_return(struct vcpu *v, int64_t num, int64_t ret);
+void feed_batch_flush(struct feed *f, struct vcpu *v);
+void feed_finish_tb(struct feed *f, struct tb_info *ti);
+void feed_os_event(struct feed *f, enum hvpmu_os_event ev, const struct vcpu *v, int64_t num, const uint64_t *args,
+		   int64_t ret);
+void feed_flush_vcpu(struct feed *f, struct vcpu *v);
+void feed_syscall_entry(struct feed *f, struct vcpu *v, int64_t num, const uint64_t *args);
+void feed_syscall_return(struct feed *f, struct vcpu *v, int64_t num, int64_t ret);
 
-/* The longest block QEMU 7.2 translates (TCG_MAX_INSNS). */
-#define FEED_MAX_INSNS 512
 
 /*
  * A translated block of n instructions (1 <= n <= FEED_MAX_INSNS) at
  * vaddr: words[i] is instruction i in host order (0 if it is not one
- * word), at vaddr + i * insn_bytes.  Decodes it with P.isa into a new
- * tb_info (kept until the process ends, on P.allocs), translated for the
- * current mode (P.mt); with the memory model, (*mi)[i] and (*pf)[i] are
+ * word), at vaddr + i * insn_bytes.  Decodes it with f->isa into a new
+ * tb_info (kept until the process ends, on f->allocs), translated for the
+ * current mode (f->mt); with the memory model, (*mi)[i] and (*pf)[i] are
  * instruction i's memory-access and prefetch data or NULL (arrays valid
  * until the next call).  Classes are not assigned yet: feed_finish_tb()
  * does that on the thread that runs the model.  The caller holds the
  * lock.  Returns NULL if out of memory.
  */
-struct tb_info *feed_block_new(uint64_t vaddr, const uint32_t *words, uint32_t n, struct mem_insn *const **mi,
+struct tb_info *feed_block_new(struct feed *f, uint64_t vaddr, const uint32_t *words, uint32_t n, struct mem_insn *const **mi,
 			       struct pf_insn *const **pf);
 
 /* Start vCPU v on `strand` (a new guest thread of guest process
  * `process`, hvpmu_os_call.process): its state from zero, its batch kept;
  * tells the guest OS (HVPMU_OS_THREAD_START).  The caller holds the lock.
  * Returns 0, or -1 if out of memory for its batch. */
-int feed_vcpu_start(struct vcpu *v, uint32_t strand, uint32_t process);
+int feed_vcpu_start(struct feed *f, struct vcpu *v, uint32_t strand, uint32_t process);
 /* v's thread ends: its batch runs, its activity is accounted, the guest
  * OS is told (HVPMU_OS_THREAD_EXIT) and v is free.  Takes the lock. */
-void feed_vcpu_exit(struct vcpu *v);
-/* Free every block on P.allocs (no vCPU may reference one any more; their
+void feed_vcpu_exit(struct feed *f, struct vcpu *v);
+/* Free every block on f->allocs (no vCPU may reference one any more; their
  * memory and prefetch instructions are the caller's). */
-void feed_free_blocks(void);
+void feed_free_blocks(struct feed *f);
 /* The caller owns ti, just made by feed_block_new: feed_free_blocks
  * leaves it, and the caller frees it (feed_block_free) once no vCPU can
  * reference it (its image's threads have ended: feed_vcpu_exit). */
-void feed_block_own(struct tb_info *ti);
+void feed_block_own(struct feed *f, struct tb_info *ti);
 void feed_block_free(struct tb_info *ti);
 /* A translation flush: every vCPU's batch runs and its blocks are
  * accounted (no block may be referenced afterwards).  Takes the lock. */
-void feed_flush_all(void);
+void feed_flush_all(struct feed *f);
 
-static inline struct vcpu *vcpu_of(unsigned idx)
+static inline struct vcpu *vcpu_of(struct feed *f, unsigned idx)
 {
-	return idx < P.nvcpu && P.vcpu[idx].live ? &P.vcpu[idx] : NULL;
+	return idx < f->nvcpu && f->vcpu[idx].live ? &f->vcpu[idx] : NULL;
 }
 
 /*
@@ -509,7 +601,7 @@ static inline uint64_t pend_ds(const struct vcpu *v)
  * registers it counts as taken; docs/branch-prediction.md "Outcomes").
  * Other CTIs are always taken.
  */
-static inline void resolve_pending(struct vcpu *v, uint64_t vaddr, int ran)
+static inline void resolve_pending(struct feed *f, struct vcpu *v, uint64_t vaddr, int ran)
 {
 	const struct tb_info *t = v->pend_tb;
 	uint64_t to = vaddr;
@@ -540,13 +632,13 @@ static inline void resolve_pending(struct vcpu *v, uint64_t vaddr, int ran)
 	}
 	if (taken && (t->cti_flags & HVPMU_IC_CTI_COND))
 		v->act->taken_cond++;
-	if (P.need_branches)
-		hvpmu_machine_branch(P.m, v->strand, t->cti_pc, t->cti_flags, taken, to);
+	if (f->need_branches)
+		hvpmu_machine_branch(f->m, v->strand, t->cti_pc, t->cti_flags, taken, to);
 }
 
-static inline void set_pending(struct vcpu *v, const struct tb_info *ti)
+static inline void set_pending(struct feed *f, struct vcpu *v, const struct tb_info *ti)
 {
-	if (ti->blk.cti >= 0 && (P.need_branches || (P.need_taken && (ti->cti_flags & HVPMU_IC_CTI_COND)))) {
+	if (ti->blk.cti >= 0 && (f->need_branches || (f->need_taken && (ti->cti_flags & HVPMU_IC_CTI_COND)))) {
 		v->pend = 1;
 		v->pend_tb = ti;
 	}
@@ -569,13 +661,13 @@ static inline void add_prefix(struct vcpu *v, const struct tb_info *p, uint64_t 
  * lazily (feed_expand_dirty; a block's synced_execs is vCPU 0's); the model
  * thread counts it itself (oexecs); another vCPU's (totals only with
  * several threads: a full block with an inline counter) is counted now. */
-static inline void note_completed(struct vcpu *v, struct tb_info *p)
+static inline void note_completed(struct feed *f, struct vcpu *v, struct tb_info *p)
 {
-	if (__builtin_expect(v != P.vcpu, 0)) {
+	if (__builtin_expect(v != f->vcpu, 0)) {
 		add_whole(v, p);
 		return;
 	}
-	p->oexecs += (uint64_t)P.off;
+	p->oexecs += (uint64_t)f->off;
 	if (!p->dirty) {
 		p->dirty = 1;
 		p->next_dirty = v->dirty;
@@ -584,20 +676,13 @@ static inline void note_completed(struct vcpu *v, struct tb_info *p)
 }
 
 /* Block ti is entered: it is v->prev until the next entry. */
-static inline void note_entered(struct vcpu *v, struct tb_info *ti)
+static inline void note_entered(struct feed *f, struct vcpu *v, struct tb_info *ti)
 {
-	if (!P.off && !v->held && ti->execs) /* the guest thread's view of the inline counter
+	if (!f->off && !v->held && ti->execs) /* the guest thread's view of the inline counter
 						   (a record's block: the record says; with
 						   batches the guest thread keeps it, tb_exec_b) */
 		v->mark_seen = feed_execs_v(v, ti);
 	v->prev = ti;
-}
-
-/* A REC_MEM record: its mem_insn, the access's size and direction. */
-static inline void run_mem_rec(struct vcpu *v, uint64_t w0, uint64_t vaddr)
-{
-	feed_mem_access(v, (const struct mem_insn *)(uintptr_t)(w0 & ~(uint64_t)(MEM_INSN_ALIGN - 1)), vaddr,
-		   1u << ((w0 >> 2) & 7u), (int)((w0 >> 5) & 1u));
 }
 
 /*
@@ -607,7 +692,7 @@ static inline void run_mem_rec(struct vcpu *v, uint64_t w0, uint64_t vaddr)
  * feed_block_entry().  For the single guest thread (tb_exec_st, the model
  * thread) and for a batch being run (feed_batch_run: the lock is held).
  */
-static inline int entry_fast(struct vcpu *v, struct tb_info *ti, int reached)
+static inline int entry_fast(struct feed *f, struct vcpu *v, struct tb_info *ti, int reached)
 {
 	struct tb_info *p = v->prev;
 	struct hvpmu_activity *act = v->act;
@@ -619,14 +704,14 @@ static inline int entry_fast(struct vcpu *v, struct tb_info *ti, int reached)
 	if (p->mt) /* several threads: counted here, as feed_account_prev() does */
 		add_whole(v, p);
 	else
-		note_completed(v, p);
-	if (P.need_memory)
-		hvpmu_machine_ifetch(P.m, v->strand, vaddr, ti->bytes);
+		note_completed(f, v, p);
+	if (f->need_memory)
+		hvpmu_machine_ifetch(f->m, v->strand, vaddr, ti->bytes);
 	if (v->pend) /* the previous block ran to its end */
-		resolve_pending(v, vaddr, 1);
-	set_pending(v, ti);
+		resolve_pending(f, v, vaddr, 1);
+	set_pending(f, v, ti);
 	act->bound += ti->blk.n;
-	note_entered(v, ti);
+	note_entered(f, v, ti);
 	return 1;
 }
 

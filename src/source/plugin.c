@@ -51,33 +51,59 @@
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = HVPMU_QEMU_PLUGIN_VERSION;
 
+/*
+ * The run (struct feed) of this process, for the callbacks QEMU's API
+ * gives no data of the plugin's own: vCPU init and exit, translation,
+ * system call entry and return, the translation flush and the end of a
+ * reset (qemu_plugin_reset); and for what is no QEMU callback at all: the
+ * interposed kill() and the fork handlers (pthread_atfork).  Every other
+ * callback reaches the run from its data (tb_info.feed, mem_insn.feed,
+ * pf_insn.feed, cond_insn.feed, the run itself).  Set once, at the
+ * source's start (docs/event-source.md "The run").
+ */
+static struct feed *the_run;
+
 /* Several guest threads: without the memory model the common case takes
  * the fast path too (with it, each block entry goes through the batches,
  * or, with HVPMU_BATCH=0, through feed_block_entry() under the lock). */
-static void tb_exec(unsigned int vcpu_index, void *udata)
+static void entry_mt(struct feed *f, unsigned int vcpu_index, struct tb_info *ti)
 {
-	struct vcpu *v = vcpu_of(vcpu_index);
+	struct vcpu *v = vcpu_of(f, vcpu_index);
 
 	if (v) {
-		struct tb_info *ti = udata, *p = v->prev;
+		struct tb_info *p = v->prev;
 
-		feed_batch_flush(v);
+		feed_batch_flush(f, v);
 		/* the block entered before reached its end iff its counter (v's
 		 * row) moved since its entry */
-		if (!P.need_memory && p && p->mt && entry_fast(v, ti, feed_execs_v(v, p) != v->mark_seen))
+		if (!f->need_memory && p && p->mt && entry_fast(f, v, ti, feed_execs_v(v, p) != v->mark_seen))
 			return;
-		feed_block_entry(v, ti);
+		feed_block_entry(f, v, ti);
 	}
 }
 
-
-static __attribute__((noinline)) void tb_exec_st(unsigned int vcpu_index, void *udata)
+static void tb_exec(unsigned int vcpu_index, void *udata)
 {
-	struct vcpu *v = &P.vcpu[0];
+	struct tb_info *ti = udata;
+
+	entry_mt(ti->feed, vcpu_index, ti);
+}
+
+/* One guest thread: the fast path of every block entry, for every mode. */
+static __attribute__((noinline)) void entry_st(struct feed *f, unsigned int vcpu_index, struct tb_info *ti)
+{
+	struct vcpu *v = &f->vcpu[0];
 	struct tb_info *p = v->prev;
 
-	if (__builtin_expect(vcpu_index != 0 || !entry_fast(v, udata, p && feed_execs(p) != v->mark_seen), 0))
-		tb_exec(vcpu_index, udata);
+	if (__builtin_expect(vcpu_index != 0 || !entry_fast(f, v, ti, p && feed_execs(p) != v->mark_seen), 0))
+		entry_mt(f, vcpu_index, ti);
+}
+
+static void tb_exec_st(unsigned int vcpu_index, void *udata)
+{
+	struct tb_info *ti = udata;
+
+	entry_st(ti->feed, vcpu_index, ti);
 }
 
 
@@ -100,7 +126,8 @@ static __attribute__((noinline)) void tb_exec_st(unsigned int vcpu_index, void *
 static void tb_exec_insn(unsigned int vcpu_index, void *udata)
 {
 	struct tb_info *ti = udata, *p;
-	struct vcpu *v = P.vcpu;
+	struct feed *f = ti->feed;
+	struct vcpu *v = f->vcpu;
 	struct hvpmu_activity *act;
 	uint64_t vaddr = ti->blk.vaddr, bound;
 
@@ -134,15 +161,15 @@ static void tb_exec_insn(unsigned int vcpu_index, void *udata)
 	v->prev = ti;
 	return;
 slow:
-	tb_exec_st(vcpu_index, udata);
+	entry_st(f, vcpu_index, ti);
 }
 
 /* A block or thread runs uncounted: the run's counts are incomplete, which
  * the guest OS publishes and the tool reports as a failed run (under the
  * lock). */
-static void uncounted(void)
+static void uncounted(struct feed *f)
 {
-	hvpmu_machine_os_event(P.m, &(struct hvpmu_os_call){ .ev = HVPMU_OS_UNCOUNTED, .num = 1 });
+	hvpmu_machine_os_event(f->m, &(struct hvpmu_os_call){ .ev = HVPMU_OS_UNCOUNTED, .num = 1 });
 }
 
 /* ---- totals only (docs/event-source.md "Totals only") ---- */
@@ -153,23 +180,22 @@ static void uncounted(void)
  * guest's read-only code ranges (qg_code_readonly(), from the program's
  * ELF headers and its mmap/mprotect calls) may go quiet.
  */
-static long host_page; /* the host's page size */
 
 /* v's block entered last was a full one, and blocks without a full
- * callback ran since (its cycle row, feed_qcyc(v), moved): its successor is unknown, so it was
+ * callback ran since (its cycle row, feed_qcyc(), moved): its successor is unknown, so it was
  * not restarted (feed_account_prev() with no address). */
-static inline void quiet_stale(struct vcpu *v)
+static inline void quiet_stale(struct feed *f, struct vcpu *v)
 {
-	if (v->prev && feed_qcyc(v) != v->qcyc_at)
-		feed_account_prev(v, 0);
+	if (v->prev && feed_qcyc(f, v) != v->qcyc_at)
+		feed_account_prev(f, v, 0);
 }
 
-static __attribute__((noinline)) void quiet_due(struct vcpu *v, struct tb_info *ti)
+static __attribute__((noinline)) void quiet_due(struct feed *f, struct vcpu *v, struct tb_info *ti)
 {
-	lock();
-	P.qsyncs++;
-	feed_sync_vcpu(v, NULL, ti); /* every block expanded, then the next v->qlimit */
-	unlock();
+	lock(f);
+	f->qsyncs++;
+	feed_sync_vcpu(f, v, NULL, ti); /* every block expanded, then the next v->qlimit */
+	unlock(f);
 }
 
 /* A check block (one a run of quiet blocks may loop through): the
@@ -177,14 +203,16 @@ static __attribute__((noinline)) void quiet_due(struct vcpu *v, struct tb_info *
  * (the conditional callback fires once its qrem row is negative). */
 static void tb_exec_qchk(unsigned int vcpu_index, void *udata)
 {
-	struct vcpu *v = vcpu_of(vcpu_index);
+	struct tb_info *ti = udata;
+	struct feed *f = ti->feed;
+	struct vcpu *v = vcpu_of(f, vcpu_index);
 
-	if (!v || __builtin_expect(feed_qcyc(v) < v->qlimit, 1) || !P.quiet)
+	if (!v || __builtin_expect(feed_qcyc(f, v) < v->qlimit, 1) || !f->quiet)
 		return;
 	/* the full block entered last is not restarted by this one, which
 	 * restarts nothing (quiet_kind) */
-	feed_account_prev(v, 0);
-	quiet_due(v, udata);
+	feed_account_prev(f, v, 0);
+	quiet_due(f, v, ti);
 }
 
 /* A full block (it may be restarted inside): the exact per-block path,
@@ -194,13 +222,14 @@ static void tb_exec_qchk(unsigned int vcpu_index, void *udata)
 static void tb_exec_qfull(unsigned int vcpu_index, void *udata)
 {
 	struct tb_info *ti = udata;
-	struct vcpu *v = vcpu_of(vcpu_index);
+	struct feed *f = ti->feed;
+	struct vcpu *v = vcpu_of(f, vcpu_index);
 	uint64_t q;
 
 	if (!v)
 		return;
-	q = feed_qcyc(v);
-	if (P.quiet && v->prev && q != v->qcyc_at && !v->prev->mt) {
+	q = feed_qcyc(f, v);
+	if (f->quiet && v->prev && q != v->qcyc_at && !v->prev->mt) {
 		/* quiet_stale() and feed_block_entry() as they go here: the
 		 * block entered last reached its end iff its counter moved (a
 		 * block of several threads from before the mode, counted
@@ -210,21 +239,21 @@ static void tb_exec_qfull(unsigned int vcpu_index, void *udata)
 		struct tb_info *p = v->prev;
 
 		if (feed_execs_v(v, p) != v->mark_seen)
-			note_completed(v, p);
+			note_completed(f, v, p);
 		v->act->bound += ti->blk.n;
 		v->mark_seen = feed_execs_v(v, ti);
 		v->prev = ti;
 	} else {
-		quiet_stale(v);
-		if (v == P.vcpu)
-			tb_exec_st(0, udata);
+		quiet_stale(f, v);
+		if (v == f->vcpu)
+			entry_st(f, 0, ti);
 		else
-			tb_exec(vcpu_index, udata);
+			entry_mt(f, vcpu_index, ti);
 	}
-	feed_qcyc_add(v, ti->qcycles);
-	v->qcyc_at = feed_qcyc(v);
-	if (__builtin_expect(q >= v->qlimit, 0) && P.quiet)
-		quiet_due(v, ti);
+	feed_qcyc_add(f, v, ti->qcycles);
+	v->qcyc_at = feed_qcyc(f, v);
+	if (__builtin_expect(q >= v->qlimit, 0) && f->quiet)
+		quiet_due(f, v, ti);
 }
 
 /*
@@ -239,13 +268,13 @@ static void tb_exec_qfull(unsigned int vcpu_index, void *udata)
  * a run of quiet blocks visits strictly increasing addresses, so each at
  * most once: their cycles bound how late a sync can come.
  */
-static enum feed_qkind quiet_kind(const struct tb_info *ti, const uint32_t *words, struct qemu_plugin_insn *first)
+static enum feed_qkind quiet_kind(struct feed *f, const struct tb_info *ti, const uint32_t *words, struct qemu_plugin_insn *first)
 {
-	uint32_t n = ti->blk.n, bytes = P.isa->insn_bytes;
+	uint32_t n = ti->blk.n, bytes = f->isa->insn_bytes;
 	uint64_t vaddr = ti->blk.vaddr;
 
 	for (uint32_t i = 0; i < n; i++)
-		if (P.isa->restarts(words[i]))
+		if (f->isa->restarts(words[i]))
 			return FEED_Q_FULL;
 	if (!qg_code_readonly(vaddr, ti->last_pc + bytes) || ti->slow_next || ti->cti_self)
 		return FEED_Q_FULL;
@@ -256,59 +285,68 @@ static enum feed_qkind quiet_kind(const struct tb_info *ti, const uint32_t *word
 		const uint8_t *h = qemu_plugin_insn_haddr(first);
 		struct hvpmu_insn d;
 
-		if (!h || ((uintptr_t)h & (uintptr_t)(host_page - 1)) < bytes)
+		if (!h || ((uintptr_t)h & (uintptr_t)(f->host_page - 1)) < bytes)
 			return FEED_Q_CHECK;
-		P.isa->decode(hvpmu_isa_word(P.isa, h - bytes), vaddr - bytes, &d);
+		f->isa->decode(hvpmu_isa_word(f->isa, h - bytes), vaddr - bytes, &d);
 		if (d.flags & (HVPMU_IC_CTI_COND | HVPMU_IC_CTI_ALWAYS))
 			return FEED_Q_CHECK;
 	}
-	if (P.qsum + ti->qcycles > P.qcap)
+	if (f->qsum + ti->qcycles > f->qcap)
 		return FEED_Q_CHECK;
 	return FEED_Q_QUIET;
 }
 
 static void reset_done(qemu_plugin_id_t id);
 
-/* Leave the mode (a counter could wrap soon) or come back to it:
- * everything is translated anew (reset_done, P.qswitch). */
-static void quiet_reset(void)
+/* A new counter slot (struct feed slot_new): QEMU's scoreboards, the
+ * run's rows of them. */
+static int slot_new(struct feed *f, uint32_t *slot)
 {
-	qemu_plugin_reset(P.id, reset_done);
+	return qg_slot_new(f->slot_row, slot);
+}
+
+/* Leave the mode (a counter could wrap soon) or come back to it:
+ * everything is translated anew (reset_done, f->qswitch). */
+static void quiet_reset(struct feed *f)
+{
+	qemu_plugin_reset(f->id, reset_done);
 }
 
 /* Leave totals only (under the lock), for good if `for_good` (then
  * feed_quiet_rearm() brings it back no more); 1 if the caller is to
  * re-translate (quiet_reset(), outside the lock), 0 if the mode is off or
  * a re-translation is asked for already. */
-static int quiet_leave_locked(int for_good)
+static int quiet_leave_locked(struct feed *f, int for_good)
 {
 	if (for_good)
-		P.qeligible = 0;
-	if (!P.quiet || P.qswitch)
+		f->qeligible = 0;
+	if (!f->quiet || f->qswitch)
 		return 0;
-	feed_quiet_leave();
+	feed_quiet_leave(f);
 	return 1;
 }
 
 /* Totals only cannot start (vCPU 0's start, before any translation):
  * every count, taken CTIs included, on the exact path. */
-static void quiet_never(void)
+static void quiet_never(struct feed *f)
 {
-	P.qeligible = P.quiet = P.qclass = 0;
-	feed_quiet_limit(&P.vcpu[0], UINT64_MAX);
-	if (P.qtk) {
-		P.qtk = 0;
-		P.need_taken = 1;
+	f->qeligible = f->quiet = f->qclass = 0;
+	feed_quiet_limit(f, &f->vcpu[0], UINT64_MAX);
+	if (f->qtk) {
+		f->qtk = 0;
+		f->need_taken = 1;
 	}
 }
 
 static void mem_exec(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
 {
-	struct vcpu *v = vcpu_of(vcpu_index);
+	struct mem_insn *mi = udata;
+	struct feed *f = mi->feed;
+	struct vcpu *v = vcpu_of(f, vcpu_index);
 
 	if (v) {
-		feed_batch_flush(v);
-		feed_mem_access(v, udata, vaddr, 1u << qemu_plugin_mem_size_shift(info), qemu_plugin_mem_is_store(info));
+		feed_batch_flush(f, v);
+		feed_mem_access(f, v, mi, vaddr, 1u << qemu_plugin_mem_size_shift(info), qemu_plugin_mem_is_store(info));
 	}
 }
 
@@ -339,23 +377,26 @@ static inline void mem_info(struct mem_insn *mi, qemu_plugin_meminfo_t info)
 static void mem_exec_st(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
 {
 	struct mem_insn *mi = udata;
+	struct feed *f = mi->feed;
 
-	if (__builtin_expect((vcpu_index | (unsigned)P.mt | mi->donor | (unsigned)!P.vcpu[0].live) != 0, 0)) {
+	if (__builtin_expect((vcpu_index | (unsigned)f->mt | mi->donor | (unsigned)!f->vcpu[0].live) != 0, 0)) {
 		mem_exec(vcpu_index, info, vaddr, udata);
 		return;
 	}
 	mem_info(mi, info);
-	hvpmu_machine_dref_insn(P.m, P.vcpu[0].strand, &mi->d, vaddr);
+	hvpmu_machine_dref_insn(f->m, f->vcpu[0].strand, &mi->d, vaddr);
 }
 
 
 static void pf_exec(unsigned int vcpu_index, void *udata)
 {
-	struct vcpu *v = vcpu_of(vcpu_index);
+	const struct pf_insn *pf = udata;
+	struct feed *f = pf->feed;
+	struct vcpu *v = vcpu_of(f, vcpu_index);
 
 	if (v) {
-		feed_batch_flush(v);
-		feed_pf_access(v, udata);
+		feed_batch_flush(f, v);
+		feed_pf_access(f, v, pf);
 	}
 }
 
@@ -372,23 +413,23 @@ static __thread struct vcpu *self_vcpu;
 /* A full batch: run it, now if the lock is free or when it is at the
  * latest (the guest thread records on meanwhile: the model's work is
  * one thread's at a time, the threads' own work is not). */
-static __attribute__((noinline)) void batch_full(struct vcpu *v)
+static __attribute__((noinline)) void batch_full(struct feed *f, struct vcpu *v)
 {
-	if (v->nb < BATCH_MAX && pthread_mutex_trylock(&P.lock) != 0)
+	if (v->nb < BATCH_MAX && pthread_mutex_trylock(&f->lock) != 0)
 		return;
 	if (v->nb == BATCH_MAX)
-		lock();
-	feed_batch_run(v);
-	unlock();
+		lock(f);
+	feed_batch_run(f, v);
+	unlock(f);
 }
 
-static inline void batch_put(struct vcpu *v, uint64_t w0, uint64_t w1)
+static inline void batch_put(struct feed *f, struct vcpu *v, uint64_t w0, uint64_t w1)
 {
 	if (__builtin_expect(v->nb == 0, 0))
 		self_vcpu = v; /* a fatal signal may come before the batch is full */
 	v->batch[v->nb++] = (struct evrec){ w0, w1 };
 	if (__builtin_expect((v->nb & (BATCH_SLOTS - 1)) == 0, 0))
-		batch_full(v);
+		batch_full(f, v);
 }
 
 /* Guest thread, per block entry: a REC_TB record saying whether the block
@@ -396,15 +437,17 @@ static inline void batch_put(struct vcpu *v, uint64_t w0, uint64_t w1)
  * moved since that entry: vcpu.bprev, mark_seen). */
 static void tb_exec_b(unsigned int vcpu_index, void *udata)
 {
-	struct vcpu *v = vcpu_of(vcpu_index);
+	struct tb_info *ti = udata;
+	struct feed *f = ti->feed;
+	struct vcpu *v = vcpu_of(f, vcpu_index);
 
 	if (v) {
-		struct tb_info *ti = udata, *p = v->bprev;
+		struct tb_info *p = v->bprev;
 		uint64_t reached = p && feed_execs_v(v, p) != v->mark_seen;
 
 		v->bprev = ti;
 		v->mark_seen = feed_execs_v(v, ti);
-		batch_put(v, (uintptr_t)udata | reached << 2 | REC_TB, v->reg_live);
+		batch_put(f, v, (uintptr_t)udata | reached << 2 | REC_TB, v->reg_live);
 		v->reg_live = 0;
 	}
 }
@@ -419,21 +462,23 @@ static void tb_exec_b(unsigned int vcpu_index, void *udata)
 struct cond_insn {
 	struct qg_cond c;
 	int quiet;             /* translated for totals only with taken branches: count into vcpu.qtaken */
+	struct feed *feed;     /* the run */
 };
 
 static void cond_exec(unsigned int vcpu_index, void *udata)
 {
 	const struct cond_insn *c = udata;
-	struct vcpu *v = vcpu_of(vcpu_index);
+	struct feed *f = c->feed;
+	struct vcpu *v = vcpu_of(f, vcpu_index);
 	int t;
 
-	if (!v || (t = qg_cond_read(P.isa, &c->c)) < 0)
+	if (!v || (t = qg_cond_read(f->isa, &c->c)) < 0)
 		return;
 	if (c->quiet) {
 		v->qtaken += (uint64_t)(t == 1);
 		return;
 	}
-	if (P.batch || P.off)
+	if (f->batch || f->off)
 		v->reg_live = (uint8_t)(2 | t);
 	else
 		v->reg_taken = (uint8_t)(2 | t);
@@ -444,9 +489,9 @@ static void cond_exec(unsigned int vcpu_index, void *udata)
  * it falls through, or it ends the block with its delay slot to come (the
  * slot's block, which may hold the next CTI, comes between), or its delay
  * slot, last in the block, may trap and run again as a block of its own. */
-static int cond_needs_regs(const struct tb_info *ti, const uint32_t *words)
+static int cond_needs_regs(struct feed *f, const struct tb_info *ti, const uint32_t *words)
 {
-	return feed_cond_needs_regs(P.isa, ti->cti_target, ti->cti_fall, (uint32_t)ti->blk.cond_cti, ti->blk.n,
+	return feed_cond_needs_regs(f->isa, ti->cti_target, ti->cti_fall, (uint32_t)ti->blk.cond_cti, ti->blk.n,
 				    words[ti->blk.n - 1]);
 }
 
@@ -455,14 +500,14 @@ static int cond_needs_regs(const struct tb_info *ti, const uint32_t *words)
  * the addresses decide, as before).  In totals only (`quiet`) also a
  * conditional CTI to a register (ppc64 bclr, bcctr), which has no static
  * edge for the qexp slot. */
-static struct cond_insn *cond_insn_for(const struct tb_info *ti, const uint32_t *words, int quiet)
+static struct cond_insn *cond_insn_for(struct feed *f, const struct tb_info *ti, const uint32_t *words, int quiet)
 {
-	struct cond_insn c = { .quiet = quiet }, *out;
+	struct cond_insn c = { .quiet = quiet, .feed = f }, *out;
 	int to_reg = quiet && ti->blk.cond_cti < 0 && ti->blk.cti >= 0;
 
 	if (!(ti->cti_flags & HVPMU_IC_CTI_COND) || ti->cti_annul || (ti->blk.cond_cti < 0 && !to_reg) ||
-	    (!to_reg && !cond_needs_regs(ti, words)) ||
-	    qg_cond_make(P.isa, words[to_reg ? ti->blk.cti : ti->blk.cond_cti], &c.c))
+	    (!to_reg && !cond_needs_regs(f, ti, words)) ||
+	    qg_cond_make(f->isa, words[to_reg ? ti->blk.cti : ti->blk.cond_cti], &c.c))
 		return NULL;
 	if ((out = malloc(sizeof *out))) /* (kept to the end, as the block's tb_info) */
 		*out = c;
@@ -473,10 +518,11 @@ static struct cond_insn *cond_insn_for(const struct tb_info *ti, const uint32_t 
  * from this access's meminfo (a mem_insn is shared by the threads). */
 static void mem_exec_b(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
 {
-	struct vcpu *v = vcpu_of(vcpu_index);
+	struct feed *f = ((const struct mem_insn *)udata)->feed;
+	struct vcpu *v = vcpu_of(f, vcpu_index);
 
 	if (v)
-		batch_put(v,
+		batch_put(f, v,
 			  (uintptr_t)udata | (uint64_t)(qemu_plugin_mem_size_shift(info) & 7u) << 2 |
 				  (uint64_t)(qemu_plugin_mem_is_store(info) != 0) << 5 | REC_MEM,
 			  vaddr);
@@ -484,32 +530,24 @@ static void mem_exec_b(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint
 
 static void pf_exec_b(unsigned int vcpu_index, void *udata)
 {
-	struct vcpu *v = vcpu_of(vcpu_index);
+	struct feed *f = ((const struct pf_insn *)udata)->feed;
+	struct vcpu *v = vcpu_of(f, vcpu_index);
 
 	if (v)
-		batch_put(v, (uintptr_t)udata | REC_PF, 0);
+		batch_put(f, v, (uintptr_t)udata | REC_PF, 0);
 }
-
-
-
-
-
-
-
-
 
 static void tb_exec_off(unsigned int vcpu_index, void *udata);
 static void mem_exec_off(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata);
 static void pf_exec_off(unsigned int vcpu_index, void *udata);
-static void ring_put_ctl(unsigned op, uint64_t arg);
+static void ring_put_ctl(struct feed *f, unsigned op, uint64_t arg);
 
 /* Totals only with taken branches: a block entered at the address the
  * block before left in the qexp slot is that block's CTI taken. */
 static void qtk_exec(unsigned int vcpu_index, void *udata)
 {
-	struct vcpu *v = vcpu_of(vcpu_index);
+	struct vcpu *v = vcpu_of(udata, vcpu_index); /* (its data: the run) */
 
-	(void)udata;
 	if (v)
 		v->qtaken++;
 }
@@ -529,22 +567,22 @@ static void qtk_exec(unsigned int vcpu_index, void *udata)
  * operations on the same instructions, in this order (QEMU runs an
  * instruction's operations in registration order).
  */
-static int quiet_taken(struct qemu_plugin_tb *tb, struct tb_info *ti, const uint32_t *words, enum feed_qkind qk)
+static int quiet_taken(struct feed *f, struct qemu_plugin_tb *tb, struct tb_info *ti, const uint32_t *words, enum feed_qkind qk)
 {
 	struct qemu_plugin_insn *first = qemu_plugin_tb_get_insn(tb, 0), *last = qemu_plugin_tb_get_insn(tb, ti->blk.n - 1);
-	qemu_plugin_u64 exp = qg_slot_entry(P.qexp_slot);
+	qemu_plugin_u64 exp = qg_slot_entry(f->qexp_slot);
 	uint64_t at = 0;
 
 	qemu_plugin_register_vcpu_insn_exec_cond_cb(first, qtk_exec, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_EQ, exp,
-						     ti->blk.vaddr, NULL);
+						     ti->blk.vaddr, f);
 	if (qk == FEED_Q_FULL)
 		qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(first, QEMU_PLUGIN_INLINE_STORE_U64, exp, 0);
 	if ((ti->cti_flags & HVPMU_IC_CTI_COND) && ti->blk.cond_cti >= 0) {
 		struct cond_insn *c;
 
-		if (ti->cti_annul || !cond_needs_regs(ti, words))
+		if (ti->cti_annul || !cond_needs_regs(f, ti, words))
 			at = ti->taken_at;
-		else if ((c = cond_insn_for(ti, words, 1)))
+		else if ((c = cond_insn_for(f, ti, words, 1)))
 			qemu_plugin_register_vcpu_insn_exec_cb(qemu_plugin_tb_get_insn(tb, (size_t)ti->blk.cond_cti),
 							       cond_exec, QEMU_PLUGIN_CB_R_REGS, c);
 		else /* no registers to read (mips64): the mode cannot decide it */
@@ -552,7 +590,7 @@ static int quiet_taken(struct qemu_plugin_tb *tb, struct tb_info *ti, const uint
 	} else if ((ti->cti_flags & HVPMU_IC_CTI_COND) && ti->blk.cti >= 0) {
 		/* a conditional CTI to a register (ppc64 bclr, bcctr): no static
 		 * edge, its registers decide */
-		struct cond_insn *c = cond_insn_for(ti, words, 1);
+		struct cond_insn *c = cond_insn_for(f, ti, words, 1);
 
 		if (!c)
 			return -1;
@@ -565,60 +603,61 @@ static int quiet_taken(struct qemu_plugin_tb *tb, struct tb_info *ti, const uint
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
-	static uint32_t words[FEED_MAX_INSNS]; /* under the lock */
+	struct feed *f = the_run; /* (no data: the API's translation callback has none) */
+	uint32_t *words = f->words; /* under the lock */
 	size_t n = qemu_plugin_tb_n_insns(tb);
 	struct tb_info *ti;
 	struct mem_insn *const *mi;
 	struct pf_insn *const *pf;
-	int off = P.off;
+	int off = f->off;
 	/* who runs the model: the model thread (records in its ring), the
 	 * guest thread in batches (several threads), or the guest thread at
 	 * once (one thread: the fast paths; several: under the lock) */
-	qemu_plugin_vcpu_udata_cb_t tb_cb = off ? tb_exec_off : P.batch ? tb_exec_b : P.mt ? tb_exec :
-					   P.need_memory || P.need_branches ? tb_exec_st : tb_exec_insn;
+	qemu_plugin_vcpu_udata_cb_t tb_cb = off ? tb_exec_off : f->batch ? tb_exec_b : f->mt ? tb_exec :
+					   f->need_memory || f->need_branches ? tb_exec_st : tb_exec_insn;
 	enum feed_qkind qk = FEED_Q_NONE;
 	int give_up = 0;
-	qemu_plugin_vcpu_udata_cb_t pf_cb = off ? pf_exec_off : P.batch ? pf_exec_b : pf_exec;
-	qemu_plugin_vcpu_mem_cb_t mem_cb = off ? mem_exec_off : P.batch ? mem_exec_b : P.mt ? mem_exec : mem_exec_st;
+	qemu_plugin_vcpu_udata_cb_t pf_cb = off ? pf_exec_off : f->batch ? pf_exec_b : pf_exec;
+	qemu_plugin_vcpu_mem_cb_t mem_cb = off ? mem_exec_off : f->batch ? mem_exec_b : f->mt ? mem_exec : mem_exec_st;
 
 	(void)id;
 	if (n == 0 || n > FEED_MAX_INSNS)
 		return;
-	lock();
-	if (!P.qentry_seen) { /* the program's first block */
-		P.qentry_seen = 1;
+	lock(f);
+	if (!f->qentry_seen) { /* the program's first block */
+		f->qentry_seen = 1;
 		qg_signals_to_guest();
-		if (P.qeligible)
+		if (f->qeligible)
 			qg_code_entry(qemu_plugin_tb_vaddr(tb));
 	}
 	for (size_t i = 0; i < n; i++)
-		words[i] = qg_insn_word(P.isa, qemu_plugin_tb_get_insn(tb, i));
-	ti = feed_block_new(qemu_plugin_tb_vaddr(tb), words, (uint32_t)n, &mi, &pf);
+		words[i] = qg_insn_word(f->isa, qemu_plugin_tb_get_insn(tb, i));
+	ti = feed_block_new(f, qemu_plugin_tb_vaddr(tb), words, (uint32_t)n, &mi, &pf);
 	if (!ti) {
-		unlock();
+		unlock(f);
 		return;
 	}
-	if (P.qclass && !off && !P.batch) {
+	if (f->qclass && !off && !f->batch) {
 		for (size_t i = 0; i < n; i++)
-			ti->qcycles += (uint32_t)hvpmu_insn_cycles(&P.rule, ti->flags[i]);
-		qk = quiet_kind(ti, words, qemu_plugin_tb_get_insn(tb, 0));
+			ti->qcycles += (uint32_t)hvpmu_insn_cycles(&f->rule, ti->flags[i]);
+		qk = quiet_kind(f, ti, words, qemu_plugin_tb_get_insn(tb, 0));
 		/* a quiet or check block's counter is in the chunks a sync scans */
-		if (qk != FEED_Q_FULL && feed_quiet_counter(ti, &ti->slot))
+		if (qk != FEED_Q_FULL && feed_quiet_counter(f, ti, &ti->slot))
 			qk = FEED_Q_FULL; /* out of memory for its counter */
 	}
-	if ((qk == FEED_Q_NONE || qk == FEED_Q_FULL) && P.slot_new(&ti->slot)) {
+	if ((qk == FEED_Q_NONE || qk == FEED_Q_FULL) && f->slot_new(f, &ti->slot)) {
 		/* no counter for its end: it runs uncounted (as without memory) */
-		uncounted();
-		unlock();
+		uncounted(f);
+		unlock(f);
 		fprintf(stderr, "hvpmu plugin: out of counter slots; a block at 0x%" PRIx64 " is not counted\n",
 			ti->blk.vaddr);
 		return;
 	}
-	ti->execs = feed_slot(ti->slot);
+	ti->execs = feed_slot(f, ti->slot);
 	if (qk != FEED_Q_NONE) {
 		if (qk == FEED_Q_QUIET)
-			P.qsum += ti->qcycles;
-		P.qblocks[qk]++;
+			f->qsum += ti->qcycles;
+		f->qblocks[qk]++;
 		tb_cb = qk == FEED_Q_FULL ? tb_exec_qfull : tb_exec_qchk;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -630,7 +669,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, pf_cb, QEMU_PLUGIN_CB_NO_REGS, pf[i]);
 		if (i == 0 && (qk == FEED_Q_QUIET || qk == FEED_Q_CHECK)) {
 			qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
-									    qg_slot_entry(P.qrem_slot),
+									    qg_slot_entry(f->qrem_slot),
 									    (uint64_t)0 - ti->qcycles);
 		}
 		if (i + 1 < n)
@@ -645,9 +684,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	 * vCPU at the next block boundary for the reset, so the block never
 	 * runs as translated here (qemu_plugin_reset, cpu_exit). */
 	if (qk != FEED_Q_NONE) {
-		give_up = ti->slot_annul || (P.qtk && quiet_taken(tb, ti, words, qk));
+		give_up = ti->slot_annul || (f->qtk && quiet_taken(f, tb, ti, words, qk));
 	} else if (ti->pends && ti->blk.cond_cti >= 0) {
-		struct cond_insn *c = cond_insn_for(ti, words, 0);
+		struct cond_insn *c = cond_insn_for(f, ti, words, 0);
 
 		if (c) {
 			qemu_plugin_register_vcpu_insn_exec_cb(qemu_plugin_tb_get_insn(tb, (size_t)ti->blk.cond_cti),
@@ -657,19 +696,19 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		}
 	}
 	if (!off)
-		feed_finish_tb(ti);
-	give_up = give_up && quiet_leave_locked(1);
-	unlock();
+		feed_finish_tb(f, ti);
+	give_up = give_up && quiet_leave_locked(f, 1);
+	unlock(f);
 	if (give_up)
-		quiet_reset();
+		quiet_reset(f);
 	/* the model thread assigns the classes, before the block's first
 	 * entry; not under the lock: the put may wait for the model thread,
 	 * which may need the lock to get on */
 	if (off)
-		ring_put_ctl(CTL_TRANS, (uintptr_t)ti);
+		ring_put_ctl(f, CTL_TRANS, (uintptr_t)ti);
 	if (qk == FEED_Q_CHECK) /* only once the budget is spent: qrem negative */
 		qemu_plugin_register_vcpu_tb_exec_cond_cb(tb, tb_cb, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_GE,
-							  qg_slot_entry(P.qrem_slot), UINT64_C(1) << 63, ti);
+							  qg_slot_entry(f->qrem_slot), UINT64_C(1) << 63, ti);
 	else if (qk != FEED_Q_QUIET)
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_cb, QEMU_PLUGIN_CB_NO_REGS, ti);
 }
@@ -682,31 +721,33 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 /* ---- model thread (docs/event-source.md "Model thread") ---- */
 
 /* Guest thread: did the block entered last reach its last instruction? */
-static inline uint64_t prod_reached(void)
+static inline uint64_t prod_reached(struct feed *f)
 {
-	return P.prod_prev && feed_execs(P.prod_prev) != P.prod_mark ? CTL_REACHED : 0;
+	return f->prod_prev && feed_execs(f->prod_prev) != f->prod_mark ? CTL_REACHED : 0;
 }
 
-static void ring_put_ctl(unsigned op, uint64_t arg)
+static void ring_put_ctl(struct feed *f, unsigned op, uint64_t arg)
 {
-	evring_put(&P.ring, CTL(op) | (op == CTL_FLUSH ? prod_reached() : 0), arg);
+	evring_put(&f->ring, CTL(op) | (op == CTL_FLUSH ? prod_reached(f) : 0), arg);
 }
 
 /* Guest thread, per block entry: one record. */
 static void tb_exec_off(unsigned int vcpu_index, void *udata)
 {
-	struct tb_info *ti = udata, *p = P.prod_prev;
-	struct vcpu *v = P.vcpu;
+	struct tb_info *ti = udata, *p;
+	struct feed *f = ti->feed;
+	struct vcpu *v = f->vcpu;
 	uint64_t reached;
 
-	if (__builtin_expect(!P.off || vcpu_index != 0, 0)) { /* the model thread stopped */
-		tb_exec_st(vcpu_index, udata);
+	p = f->prod_prev;
+	if (__builtin_expect(!f->off || vcpu_index != 0, 0)) { /* the model thread stopped */
+		entry_st(f, vcpu_index, ti);
 		return;
 	}
-	reached = p && feed_execs(p) != P.prod_mark;
-	P.prod_prev = ti;
-	P.prod_mark = feed_execs(ti);
-	evring_put(&P.ring, (uintptr_t)ti | reached << 2 | REC_TB, v->reg_live);
+	reached = p && feed_execs(p) != f->prod_mark;
+	f->prod_prev = ti;
+	f->prod_mark = feed_execs(ti);
+	evring_put(&f->ring, (uintptr_t)ti | reached << 2 | REC_TB, v->reg_live);
 	v->reg_live = 0;
 }
 
@@ -715,136 +756,65 @@ static void tb_exec_off(unsigned int vcpu_index, void *udata)
 static void mem_exec_off(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
 {
 	struct mem_insn *mi = udata;
+	struct feed *f = mi->feed;
 
-	if (__builtin_expect(!P.off || vcpu_index != 0, 0)) {
+	if (__builtin_expect(!f->off || vcpu_index != 0, 0)) {
 		mem_exec(vcpu_index, info, vaddr, udata);
 		return;
 	}
 	mem_info(mi, info);
-	evring_put(&P.ring, (uintptr_t)mi | mi->pcode | REC_MEM, vaddr);
+	evring_put(&f->ring, (uintptr_t)mi | mi->pcode | REC_MEM, vaddr);
 }
 
 static void pf_exec_off(unsigned int vcpu_index, void *udata)
 {
-	if (__builtin_expect(!P.off || vcpu_index != 0, 0)) {
+	struct feed *f = ((const struct pf_insn *)udata)->feed;
+
+	if (__builtin_expect(!f->off || vcpu_index != 0, 0)) {
 		pf_exec(vcpu_index, udata);
 		return;
 	}
-	evring_put(&P.ring, (uintptr_t)udata | REC_PF, 0);
+	evring_put(&f->ring, (uintptr_t)udata | REC_PF, 0);
 }
 
-
-/* Model thread: one control record (of `*len` slots).  Returns 0 at CTL_STOP. */
-static int run_ctl(struct vcpu *v, const struct evrec *e, size_t *len)
-{
-	*len = 1;
-	switch (CTL_OP(e->w0)) {
-	case CTL_TRANS:
-		feed_finish_tb((struct tb_info *)(uintptr_t)e->w1);
-		break;
-	case CTL_SYSCALL: {
-		const uint64_t args[6] = { e[1].w0, e[1].w1, e[2].w0, e[2].w1, e[3].w0, e[3].w1 };
-
-		*len = 4;
-		if (v) {
-			v->reached_last = (e->w0 & CTL_REACHED) != 0;
-			feed_syscall_entry(v, (int64_t)e->w1, args);
-		}
-		break;
-	}
-	case CTL_SYSRET:
-		*len = 2;
-		if (v)
-			feed_syscall_return(v, (int64_t)e->w1, (int64_t)e[1].w0);
-		break;
-	case CTL_FLUSH:
-		if (v)
-			v->reached_last = (e->w0 & CTL_REACHED) != 0;
-		feed_flush_all();
-		break;
-	case CTL_STOP:
-		return 0;
-	default: /* CTL_NOP: padding */
-		break;
-	}
-	return 1;
-}
 
 /* Model thread: everything the guest thread's callbacks would have done
- * without it, record by record, in order (vCPU 0 only). */
+ * without it, record by record, in order (vCPU 0 only: feed_run_evrecs). */
 static void *model_thread(void *arg)
 {
-	(void)arg;
-	for (;;) {
+	struct feed *f = arg;
+	int stop = 0;
+
+	while (!stop) {
 		const struct evrec *r;
-		size_t n = evring_peek(&P.ring, &r), i = 0, len;
-		struct vcpu *v = vcpu_of(0);
+		size_t n = evring_peek(&f->ring, &r);
 
-		while (i < n) {
-			uint64_t w0 = r[i].w0;
-
-			/* the lines the guest thread wrote last come from its
-			 * core: ask early (a prefetch never faults past the span) */
-			__builtin_prefetch(&r[i + EVRING_AHEAD]);
-			switch (w0 & REC_KIND) {
-			case REC_MEM:
-				if (v)
-					run_mem_rec(v, w0, r[i].w1);
-				i++;
-				break;
-			case REC_TB:
-				if (v) {
-					struct tb_info *ti = (struct tb_info *)(uintptr_t)(w0 & ~UINT64_C(7));
-					int reached = (int)((w0 >> 2) & 1u);
-
-					if (r[i].w1) /* the pending CTI's outcome from its registers */
-						v->reg_taken = (uint8_t)r[i].w1;
-					if (!entry_fast(v, ti, reached)) {
-						v->reached_last = reached;
-						feed_block_entry(v, ti);
-					}
-				}
-				i++;
-				break;
-			case REC_PF:
-				if (v)
-					feed_pf_access(v, (const struct pf_insn *)(uintptr_t)(w0 & ~(uint64_t)REC_KIND));
-				i++;
-				break;
-			default:
-				if (!run_ctl(v, &r[i], &len)) {
-					evring_release(&P.ring, i + 1);
-					return NULL;
-				}
-				i += len;
-				break;
-			}
-		}
-		evring_release(&P.ring, n);
+		evring_release(&f->ring, feed_run_evrecs(f, vcpu_of(f, 0), r, n, &stop));
 	}
+	return NULL;
 }
 
 /* Start the model thread (single guest thread only).  Returns 0, or -1
  * when it cannot run (the guest thread then runs the model itself). */
-static int offload_start(void)
+static int offload_start(struct feed *f)
 {
 	sigset_t all, old;
 	int err;
 	const char *ring = getenv("HVPMU_MODEL_THREAD_RING"); /* testing: log2 of the slots */
 
-	if (evring_init(&P.ring, ring ? (unsigned)atoi(ring) : RING_LOG2))
+	if (evring_init(&f->ring, ring ? (unsigned)atoi(ring) : RING_LOG2))
 		return -1;
 	/* QEMU handles the guest's signals on its vCPU threads: the model
 	 * thread takes none */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	err = pthread_create(&P.thr, NULL, model_thread, NULL);
+	err = pthread_create(&f->thr, NULL, model_thread, f);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err) {
-		evring_destroy(&P.ring);
+		evring_destroy(&f->ring);
 		return -1;
 	}
-	P.off = 1;
+	f->off = 1;
 	return 0;
 }
 
@@ -855,141 +825,142 @@ static int offload_start(void)
  * executions so far are expanded, and the running block's last
  * instruction has started iff its counter moved since its entry.
  */
-static void offload_stop(void)
+static void offload_stop(struct feed *f)
 {
-	struct vcpu *v0 = vcpu_of(0);
+	struct vcpu *v0 = vcpu_of(f, 0);
 
-	if (!P.off)
+	if (!f->off)
 		return;
-	evring_drain(&P.ring);
-	evring_put(&P.ring, CTL(CTL_STOP), 0);
-	evring_publish(&P.ring, 1);
-	pthread_join(P.thr, NULL);
-	evring_destroy(&P.ring);
-	lock();
-	for (uint32_t i = 0; i < P.nvcpu; i++)
-		if (P.vcpu[i].live)
-			feed_expand_dirty(&P.vcpu[i]);
-	P.off = 0;
-	for (struct tb_info *t = P.allocs; t; t = t->next_alloc)
+	evring_drain(&f->ring);
+	evring_put(&f->ring, CTL(CTL_STOP), 0);
+	evring_publish(&f->ring, 1);
+	pthread_join(f->thr, NULL);
+	evring_destroy(&f->ring);
+	lock(f);
+	for (uint32_t i = 0; i < f->nvcpu; i++)
+		if (f->vcpu[i].live)
+			feed_expand_dirty(f, &f->vcpu[i]);
+	f->off = 0;
+	for (struct tb_info *t = f->allocs; t; t = t->next_alloc)
 		t->synced_execs = feed_execs(t);
 	if (v0 && v0->prev) {
-		v0->prev->synced_execs = P.prod_mark;
-		v0->mark_seen = P.prod_mark;
+		v0->prev->synced_execs = f->prod_mark;
+		v0->mark_seen = f->prod_mark;
 	}
-	unlock();
+	unlock(f);
 }
 
 /* The program ends by a system call (exit_group, or the last thread's
- * exit): QEMU's atexit callback follows, and that is the end.  QEMU 10
- * also runs the atexit callback when a signal kills the program, before
- * its kill() (linux-user dump_core_and_abort: preexit_cleanup, then
- * die_with_signal): that end, with its signal, is kill()'s to report. */
-static int exit_called;
+ * exit: feed.exit_called): QEMU's atexit callback follows, and that is
+ * the end.  QEMU 10 also runs the atexit callback when a signal kills the
+ * program, before its kill() (linux-user dump_core_and_abort:
+ * preexit_cleanup, then die_with_signal): that end, with its signal, is
+ * kill()'s to report. */
 
 /* exit: the end only when no other thread lives */
-static void note_exit_call(void)
+static void note_exit_call(struct feed *f)
 {
 	uint32_t live = 0;
 
-	lock();
-	for (uint32_t i = 0; i < P.nvcpu; i++)
-		live += P.vcpu[i].live != 0;
-	unlock();
+	lock(f);
+	for (uint32_t i = 0; i < f->nvcpu; i++)
+		live += f->vcpu[i].live != 0;
+	unlock(f);
 	if (live <= 1)
-		exit_called = 1;
+		f->exit_called = 1;
 }
 
 /* A read-only code range that quiet blocks count on is unmapped or made
  * writable: every block is translated anew, out of the mode (which
  * feed_quiet_rearm() enters again at a later sync). */
-static void quiet_code_changed(void)
+static void quiet_code_changed(struct feed *f)
 {
 	int go;
 
-	lock();
-	go = quiet_leave_locked(0);
-	unlock();
+	lock(f);
+	go = quiet_leave_locked(f, 0);
+	unlock(f);
 	if (go)
-		quiet_reset();
+		quiet_reset(f);
 }
 
 static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num, uint64_t a1,
 		       uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7, uint64_t a8)
 {
-	struct vcpu *v = vcpu_of(vcpu_index);
+	struct feed *f = the_run; /* (no data: the API's system-call callback has none) */
+	struct vcpu *v = vcpu_of(f, vcpu_index);
 	const uint64_t args[6] = { a1, a2, a3, a4, a5, a6 };
 
 	(void)id; (void)a7; (void)a8;
-	if (num == P.isa->sc.exit_group)
-		exit_called = 1;
-	else if (num == P.isa->sc.exit)
-		note_exit_call();
-	if (P.qeligible && qg_code_syscall(vcpu_index, num, args))
-		quiet_code_changed();
-	if (P.off && (num == P.isa->sc.fork || num == P.isa->sc.vfork || num == P.isa->sc.clone ||
-		      num == P.isa->sc.clone3))
-		offload_stop(); /* a child process would have no model thread: run in the guest thread */
-	if (P.off && vcpu_index == 0) {
-		struct evrec *e = evring_reserve(&P.ring, 4, (struct evrec){ CTL(CTL_NOP), 0 });
+	if (num == f->isa->sc.exit_group)
+		f->exit_called = 1;
+	else if (num == f->isa->sc.exit)
+		note_exit_call(f);
+	if (f->qeligible && qg_code_syscall(vcpu_index, num, args))
+		quiet_code_changed(f);
+	if (f->off && (num == f->isa->sc.fork || num == f->isa->sc.vfork || num == f->isa->sc.clone ||
+		      num == f->isa->sc.clone3))
+		offload_stop(f); /* a child process would have no model thread: run in the guest thread */
+	if (f->off && vcpu_index == 0) {
+		struct evrec *e = evring_reserve(&f->ring, 4, (struct evrec){ CTL(CTL_NOP), 0 });
 
-		e[0] = (struct evrec){ CTL(CTL_SYSCALL) | prod_reached(), (uint64_t)num };
+		e[0] = (struct evrec){ CTL(CTL_SYSCALL) | prod_reached(f), (uint64_t)num };
 		e[1] = (struct evrec){ a1, a2 };
 		e[2] = (struct evrec){ a3, a4 };
 		e[3] = (struct evrec){ a5, a6 };
-		evring_commit(&P.ring, 4);
+		evring_commit(&f->ring, 4);
 		return;
 	}
 	if (v) {
 		self_vcpu = v;
-		feed_batch_flush(v);
-		feed_syscall_entry(v, num, args);
+		feed_batch_flush(f, v);
+		feed_syscall_entry(f, v, num, args);
 	}
 	hvpmu_qemu_follow_execve(num, args); /* a program of the ISA runs under this emulator (uncounted) */
 }
 
 static void syscall_ret_cb(qemu_plugin_id_t id, unsigned int vcpu_idx, int64_t num, int64_t ret)
 {
-	struct vcpu *v = vcpu_of(vcpu_idx);
+	struct feed *f = the_run; /* (no data: the API's system-call callback has none) */
+	struct vcpu *v = vcpu_of(f, vcpu_idx);
 
 	(void)id;
-	if (P.qeligible)
+	if (f->qeligible)
 		qg_code_syscall_ret(vcpu_idx, num, ret);
-	if (P.off && vcpu_idx == 0) {
-		struct evrec *e = evring_reserve(&P.ring, 2, (struct evrec){ CTL(CTL_NOP), 0 });
+	if (f->off && vcpu_idx == 0) {
+		struct evrec *e = evring_reserve(&f->ring, 2, (struct evrec){ CTL(CTL_NOP), 0 });
 
 		e[0] = (struct evrec){ CTL(CTL_SYSRET), (uint64_t)num };
 		e[1] = (struct evrec){ (uint64_t)ret, 0 };
-		evring_commit(&P.ring, 2);
+		evring_commit(&f->ring, 2);
 		return;
 	}
 	if (v) {
-		feed_batch_flush(v);
-		feed_syscall_return(v, num, ret);
+		feed_batch_flush(f, v);
+		feed_syscall_return(f, v, num, ret);
 	}
 }
 
-static void register_callbacks(qemu_plugin_id_t id);
+static void register_callbacks(struct feed *f, qemu_plugin_id_t id);
 
 /*
  * Totals only with taken branches, across a re-translation (under the
  * lock, every vCPU stopped).  Leaving: the exact path counts taken CTIs
- * again (P.need_taken), and a taken edge the last quiet block left in the
+ * again (f->need_taken), and a taken edge the last quiet block left in the
  * qexp slot becomes its pending CTI (q_pend: taken iff the next block
  * starts there).  Entering: the exact path's pending CTI goes into the
  * slot the same way, or, decided from its registers, is counted now.
  */
-static struct tb_info *q_pend; /* one per vCPU (P.nvcpu) */
 static const struct tb_info q_pend0 = { .cti_flags = HVPMU_IC_CTI_COND, .blk = { .cond_cti = 0, .cti = 0 },
 					.wait_at = 1, .cti_ds = UINT64_MAX };
 
-static void quiet_taken_leave(struct vcpu *v)
+static void quiet_taken_leave(struct feed *f, struct vcpu *v)
 {
-	uint64_t *exp = feed_slot_v(P.qexp_slot, v);
+	uint64_t *exp = feed_slot_v(f, f->qexp_slot, v);
 
-	P.need_taken = 1;
+	f->need_taken = 1;
 	if (*exp && v->live) {
-		struct tb_info *q = &q_pend[v - P.vcpu];
+		struct tb_info *q = &f->q_pend[v - f->vcpu]; /* (one per vCPU) */
 
 		*q = q_pend0;
 		q->cti_target = q->taken_at = *exp;
@@ -999,16 +970,16 @@ static void quiet_taken_leave(struct vcpu *v)
 	*exp = 0;
 }
 
-static void quiet_taken_enter(struct vcpu *v)
+static void quiet_taken_enter(struct feed *f, struct vcpu *v)
 {
-	P.need_taken = 0;
+	f->need_taken = 0;
 	if (v->pend) {
 		const struct tb_info *t = v->pend_tb;
 
 		if (t->reg_cond)
 			v->act->taken_cond += v->reg_taken == 3;
 		else if (t->cti_flags & HVPMU_IC_CTI_COND)
-			*feed_slot_v(P.qexp_slot, v) = t->taken_at;
+			*feed_slot_v(f, f->qexp_slot, v) = t->taken_at;
 	}
 	v->pend = 0;
 	v->reg_taken = 0;
@@ -1018,130 +989,133 @@ static void quiet_taken_enter(struct vcpu *v)
  * with per-vCPU callbacks: in batches when the memory model runs. */
 static void reset_done(qemu_plugin_id_t id)
 {
+	struct feed *f = the_run; /* (no data: the API's reset callback has none) */
 	const char *b = getenv("HVPMU_BATCH"); /* testing: 0 runs the model at every callback */
 
-	lock();
-	if (P.qclass) { /* out of totals only: no quiet block runs any more */
-		for (uint32_t i = 0; i < P.nvcpu; i++) {
-			struct vcpu *v = &P.vcpu[i];
+	lock(f);
+	if (f->qclass) { /* out of totals only: no quiet block runs any more */
+		for (uint32_t i = 0; i < f->nvcpu; i++) {
+			struct vcpu *v = &f->vcpu[i];
 
 			if (!v->live)
 				continue;
-			quiet_stale(v);
-			feed_expand_dirty(v);
-			feed_quiet_limit(v, UINT64_MAX);
-			if (P.qtk)
-				quiet_taken_leave(v);
+			quiet_stale(f, v);
+			feed_expand_dirty(f, v);
+			feed_quiet_limit(f, v, UINT64_MAX);
+			if (f->qtk)
+				quiet_taken_leave(f, v);
 		}
-		P.quiet = P.qclass = 0;
-	} else if (P.qswitch == 2) { /* back into it: the block entered last is current */
-		for (uint32_t i = 0; i < P.nvcpu; i++) {
-			struct vcpu *v = &P.vcpu[i];
+		f->quiet = f->qclass = 0;
+	} else if (f->qswitch == 2) { /* back into it: the block entered last is current */
+		for (uint32_t i = 0; i < f->nvcpu; i++) {
+			struct vcpu *v = &f->vcpu[i];
 
 			if (!v->live)
 				continue;
-			if (P.qtk)
-				quiet_taken_enter(v);
-			v->qcyc_at = feed_qcyc(v);
-			feed_quiet_limit(v, 0); /* its first check or full block syncs and asks for the budget */
+			if (f->qtk)
+				quiet_taken_enter(f, v);
+			v->qcyc_at = feed_qcyc(f, v);
+			feed_quiet_limit(f, v, 0); /* its first check or full block syncs and asks for the budget */
 		}
 		/* the blocks translated in the mode before are gone, and their
 		 * counts expanded as it ended: their counter slots serve again */
-		P.qsum = 0;
-		P.nq = 0;
-		P.quiet = P.qclass = 1;
-		P.qentries++;
+		f->qsum = 0;
+		f->nq = 0;
+		f->quiet = f->qclass = 1;
+		f->qentries++;
 	}
-	P.qswitch = 0;
+	f->qswitch = 0;
 	/* batches: the guest thread's view of the block it entered last */
-	for (uint32_t i = 0; i < P.nvcpu; i++)
-		P.vcpu[i].bprev = P.vcpu[i].prev;
-	unlock();
+	for (uint32_t i = 0; i < f->nvcpu; i++)
+		f->vcpu[i].bprev = f->vcpu[i].prev;
+	unlock(f);
 
-	P.batch = P.mt && P.need_memory && !(b && strcmp(b, "0") == 0);
-	register_callbacks(id);
+	f->batch = f->mt && f->need_memory && !(b && strcmp(b, "0") == 0);
+	register_callbacks(f, id);
 }
 
 static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 {
+	struct feed *f = the_run; /* (no data: the API's vCPU init callback has none) */
 	struct vcpu *v;
 	int go_mt = 0;
 
-	if (qg_slots_refresh()) { /* QEMU grew its scoreboards for this vCPU */
-		lock();
-		feed_slots_moved();
-		unlock();
+	if (qg_slots_refresh(f->slot_row)) { /* QEMU grew its scoreboards for this vCPU */
+		lock(f);
+		feed_slots_moved(f);
+		unlock(f);
 	}
-	if (P.need_taken || P.need_branches || P.qtk)
+	if (f->need_taken || f->need_branches || f->qtk)
 		qg_regs_init(); /* conditional CTIs the addresses cannot decide (cond_insn_for) */
-	if (vcpu_index == 0 && P.qtk && !P.qcyc_made)
-		for (const char *const *r = P.isa->cond_reg_needs; r && *r; r++)
+	if (vcpu_index == 0 && f->qtk && !f->qcyc_made)
+		for (const char *const *r = f->isa->cond_reg_needs; r && *r; r++)
 			if (!qg_reg(*r)) { /* a CTI the mode could not count */
-				quiet_never();
+				quiet_never(f);
 				break;
 			}
-	if (vcpu_index == 0 && P.qeligible && !P.qcyc_made) {
+	if (vcpu_index == 0 && f->qeligible && !f->qcyc_made) {
 		/* totals only: the cycle slot, before the first sync reads it,
 		 * and the read-only code ranges (the API's program queries need
 		 * a vCPU: not at install) */
-		if (qg_slot_new(&P.qrem_slot) == 0 &&
-		    (!P.qtk || qg_slot_new(&P.qexp_slot) == 0) && qg_code_init(P.isa) == 0) {
-			P.qcyc_made = 1;
-			feed_quiet_limit(&P.vcpu[0], 0); /* the first check syncs and asks for the budget */
+		if (slot_new(f, &f->qrem_slot) == 0 && (!f->qtk || slot_new(f, &f->qexp_slot) == 0) &&
+		    qg_code_init(f->isa) == 0) {
+			f->qcyc_made = 1;
+			feed_quiet_limit(f, &f->vcpu[0], 0); /* the first check syncs and asks for the budget */
 		} else {
-			quiet_never();
+			quiet_never(f);
 		}
 	}
-	if (P.off && vcpu_index > 0)
-		offload_stop(); /* several guest threads: the model runs in theirs, under the lock */
-	else if (P.off)
-		evring_drain(&P.ring); /* the model thread is idle while this one uses the model */
-	lock();
-	if (vcpu_index >= P.nvcpu) {
+	if (f->off && vcpu_index > 0)
+		offload_stop(f); /* several guest threads: the model runs in theirs, under the lock */
+	else if (f->off)
+		evring_drain(&f->ring); /* the model thread is idle while this one uses the model */
+	lock(f);
+	if (vcpu_index >= f->nvcpu) {
 		fprintf(stderr, "hvpmu: guest thread %u has no strand (machine has %u); not counted\n",
-			vcpu_index, P.nvcpu);
-		uncounted();
-		unlock();
+			vcpu_index, f->nvcpu);
+		uncounted(f);
+		unlock(f);
 		return;
 	}
-	v = &P.vcpu[vcpu_index];
+	v = &f->vcpu[vcpu_index];
 	if (!v->live) {
-		if (feed_vcpu_start(v, hvpmu_md_vcpu_strand(hvpmu_machine_md(P.m), vcpu_index), 0)) {
+		if (feed_vcpu_start(f, v, hvpmu_md_vcpu_strand(hvpmu_machine_md(f->m), vcpu_index), 0)) {
 			fprintf(stderr, "hvpmu: out of memory for guest thread %u; not counted\n", vcpu_index);
-			uncounted();
-			unlock();
+			uncounted(f);
+			unlock(f);
 			return;
 		}
-		if (vcpu_index > 0 && !P.mt) {
+		if (vcpu_index > 0 && !f->mt) {
 			/* (not in totals only: vCPU 0 runs on meanwhile, its
 			 * callbacks count into its qtaken and dirty list without
 			 * the lock; its own next sync expands them) */
-			for (uint32_t i = 0; i < P.nvcpu && !P.qclass; i++)
-				feed_expand_dirty(&P.vcpu[i]);
-			P.mt = 1;
+			for (uint32_t i = 0; i < f->nvcpu && !f->qclass; i++)
+				feed_expand_dirty(f, &f->vcpu[i]);
+			f->mt = 1;
 			/* blocks classed for totals only serve every vCPU as they
 			 * are (their counters and callbacks are per vCPU); the
 			 * exact path's blocks are translated again with callbacks
 			 * for several threads (a translation already asked for
 			 * does it) */
-			go_mt = !P.qclass && !P.qswitch;
+			go_mt = !f->qclass && !f->qswitch;
 		}
 	}
-	unlock();
+	unlock(f);
 	if (go_mt) /* re-translate everything with per-vCPU callbacks */
 		qemu_plugin_reset(id, reset_done);
 }
 
 static void vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
 {
-	struct vcpu *v = vcpu_of(vcpu_index);
+	struct feed *f = the_run; /* (no data: the API's vCPU exit callback has none) */
+	struct vcpu *v = vcpu_of(f, vcpu_index);
 
 	(void)id;
-	if (P.off)
-		evring_drain(&P.ring);
+	if (f->off)
+		evring_drain(&f->ring);
 	if (!v)
 		return;
-	feed_vcpu_exit(v);
+	feed_vcpu_exit(f, v);
 	if (self_vcpu == v)
 		self_vcpu = NULL;
 }
@@ -1149,44 +1123,46 @@ static void vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
 
 static void flush_cb(qemu_plugin_id_t id)
 {
+	struct feed *f = the_run; /* (no data: the API's flush callback has none) */
+
 	(void)id;
-	if (qg_slots_refresh()) { /* (every vCPU is stopped) */
-		lock();
-		feed_slots_moved();
-		unlock();
+	if (qg_slots_refresh(f->slot_row)) { /* (every vCPU is stopped) */
+		lock(f);
+		feed_slots_moved(f);
+		unlock(f);
 	}
-	if (P.off) {
-		ring_put_ctl(CTL_FLUSH, 0);
-		P.prod_prev = NULL; /* the next block entry has no predecessor */
+	if (f->off) {
+		ring_put_ctl(f, CTL_FLUSH, 0);
+		f->prod_prev = NULL; /* the next block entry has no predecessor */
 	} else {
-		feed_flush_all();
+		feed_flush_all(f);
 	}
 }
 
 /* The program ends (sig 0: it exited; else that signal ends it): every
  * vCPU's activity is accounted, then the guest OS takes its last samples
  * and reports (HVPMU_OS_HALT).  Once. */
-static void program_end(int sig)
+static void program_end(struct feed *f, int sig)
 {
-	if (P.ended)
+	if (f->ended)
 		return;
-	offload_stop();
+	offload_stop(f);
 	/* At the exit QEMU has taken every callback off (qemu_plugin_user_exit):
 	 * every batch can run.  A fatal signal's kill() comes while the other
 	 * threads may still be recording: only this thread's batch runs, the
 	 * others' last records are lost (docs/event-source.md "Batches"). */
 	if (!sig) {
-		for (uint32_t i = 0; i < P.nvcpu; i++)
-			if (P.vcpu[i].live)
-				feed_batch_flush(&P.vcpu[i]);
+		for (uint32_t i = 0; i < f->nvcpu; i++)
+			if (f->vcpu[i].live)
+				feed_batch_flush(f, &f->vcpu[i]);
 	} else if (self_vcpu) {
-		feed_batch_flush(self_vcpu);
+		feed_batch_flush(f, self_vcpu);
 	}
-	lock();
-	if (!P.ended) {
-		P.ended = 1;
-		for (uint32_t i = 0; i < P.nvcpu; i++) {
-			struct vcpu *v = &P.vcpu[i];
+	lock(f);
+	if (!f->ended) {
+		f->ended = 1;
+		for (uint32_t i = 0; i < f->nvcpu; i++) {
+			struct vcpu *v = &f->vcpu[i];
 
 			if (!v->live)
 				continue;
@@ -1197,62 +1173,38 @@ static void program_end(int sig)
 				v->reached_last = 0;
 				v->pend = 0;
 			}
-			feed_flush_vcpu(v);
+			feed_flush_vcpu(f, v);
 		}
-		if (P.exit_pending)
-			hvpmu_machine_os_event(P.m, &P.exit_call);
-		feed_os_event(HVPMU_OS_HALT, NULL, sig, NULL, 0);
+		if (f->exit_pending)
+			hvpmu_machine_os_event(f->m, &f->exit_call);
+		feed_os_event(f, HVPMU_OS_HALT, NULL, sig, NULL, 0);
 	}
-	unlock();
+	unlock(f);
 }
 
 static void at_exit(qemu_plugin_id_t id, void *udata)
 {
+	struct feed *f = udata; /* the run */
 	const char *st = getenv("HVPMU_QUIET_STATS");
 
-	(void)id; (void)udata;
-	if (exit_called) /* else a signal ends the program: kill() reports it */
-		program_end(0);
+	(void)id;
+	if (f->exit_called) /* else a signal ends the program: kill() reports it */
+		program_end(f, 0);
 	/* tests: proof the mode ran (docs/event-source.md), to stderr (1) or
 	 * appended to a file (an absolute path: a program may close its stderr) */
 	if (st && (strcmp(st, "1") == 0 || st[0] == '/')) {
-		FILE *f = st[0] == '/' ? fopen(st, "a") : stderr;
+		FILE *out = st[0] == '/' ? fopen(st, "a") : stderr;
 
-		if (f)
-			fprintf(f, "hvpmu quiet: %llu quiet, %llu check, %llu full blocks; %llu budget syncs; "
+		if (out)
+			fprintf(out, "hvpmu quiet: %llu quiet, %llu check, %llu full blocks; %llu budget syncs; "
 				   "entered %llu times; %s\n",
-				(unsigned long long)P.qblocks[FEED_Q_QUIET], (unsigned long long)P.qblocks[FEED_Q_CHECK],
-				(unsigned long long)P.qblocks[FEED_Q_FULL], (unsigned long long)P.qsyncs,
-				(unsigned long long)P.qentries, P.quiet ? "on to the end" : "off");
-		if (f && f != stderr)
-			fclose(f);
+				(unsigned long long)f->qblocks[FEED_Q_QUIET], (unsigned long long)f->qblocks[FEED_Q_CHECK],
+				(unsigned long long)f->qblocks[FEED_Q_FULL], (unsigned long long)f->qsyncs,
+				(unsigned long long)f->qentries, f->quiet ? "on to the end" : "off");
+		if (out && out != stderr)
+			fclose(out);
 	}
 	qemu_source_wall_end();
-}
-
-static struct timespec wall_t0;
-static char wall_comm[64];
-
-void qemu_source_wall_start(const char *comm)
-{
-	if (!getenv("HVPMU_PLUGIN_WALL"))
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &wall_t0);
-	snprintf(wall_comm, sizeof wall_comm, "%s", comm && comm[0] ? comm : "-");
-}
-
-void qemu_source_wall_end(void)
-{
-	const char *path = getenv("HVPMU_PLUGIN_WALL");
-	struct timespec t;
-	FILE *f;
-
-	if (!path || !wall_comm[0] || !(f = fopen(path, "a")))
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	fprintf(f, "%s %.6f\n", wall_comm,
-		(double)(t.tv_sec - wall_t0.tv_sec) + (double)(t.tv_nsec - wall_t0.tv_nsec) / 1e9);
-	fclose(f);
 }
 
 /*
@@ -1285,13 +1237,15 @@ static int ends_process(int sig)
 __attribute__((visibility("default"))) int kill(pid_t pid, int sig);
 int kill(pid_t pid, int sig)
 {
-	if (pid == getpid() && ((P.m && !P.ended) || hvpmu_qemu_attach_active()) && ends_process(sig)) {
+	struct feed *f = the_run; /* (no QEMU callback: NULL before the source starts, or attached) */
+
+	if (pid == getpid() && ((f && !f->ended) || hvpmu_qemu_attach_active()) && ends_process(sig)) {
 		sigset_t all, old;
 
 		sigfillset(&all);
 		pthread_sigmask(SIG_SETMASK, &all, &old);
-		if (P.m)
-			program_end(sig);
+		if (f)
+			program_end(f, sig);
 		else
 			hvpmu_qemu_attach_end(sig);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -1305,15 +1259,26 @@ int kill(pid_t pid, int sig)
  * model too, unseen) and the programs it starts run uncounted. */
 static void fork_child(void)
 {
-	unlock();
-	if (P.m) {
-		hvpmu_machine_set_os_handler(P.m, NULL, NULL);
-		hvpmu_machine_set_trap_handler(P.m, NULL, NULL);
-		hvpmu_machine_set_tsb_hit_handler(P.m, NULL, NULL);
-	}
+	struct feed *f = the_run;
+
+	unlock(f);
+	hvpmu_machine_set_os_handler(f->m, NULL, NULL);
+	hvpmu_machine_set_trap_handler(f->m, NULL, NULL);
+	hvpmu_machine_set_tsb_hit_handler(f->m, NULL, NULL);
 }
 
-static void register_callbacks(qemu_plugin_id_t id)
+/* A fork takes the run's lock first (pthread_atfork: no data either). */
+static void fork_prepare(void)
+{
+	lock(the_run);
+}
+
+static void fork_parent(void)
+{
+	unlock(the_run);
+}
+
+static void register_callbacks(struct feed *f, qemu_plugin_id_t id)
 {
 	qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
 	qemu_plugin_register_vcpu_exit_cb(id, vcpu_exit);
@@ -1321,48 +1286,33 @@ static void register_callbacks(qemu_plugin_id_t id)
 	qemu_plugin_register_vcpu_syscall_cb(id, syscall_cb);
 	qemu_plugin_register_vcpu_syscall_ret_cb(id, syscall_ret_cb);
 	qemu_plugin_register_flush_cb(id, flush_cb);
-	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
-}
-
-int qemu_source_check(const struct qemu_info_t *info, const struct hvpmu_isa *isa)
-{
-	if (info->version.cur < HVPMU_QEMU_PLUGIN_VERSION || info->version.min > HVPMU_QEMU_PLUGIN_VERSION) {
-		fprintf(stderr, "hvpmu plugin: needs plugin API version %d, QEMU offers %d..%d\n",
-			HVPMU_QEMU_PLUGIN_VERSION, info->version.min, info->version.cur);
-		return -1;
-	}
-	if (!info->target_name || strcmp(info->target_name, isa->qemu_target) != 0 || info->system_emulation) {
-		fprintf(stderr, "hvpmu plugin: the machine's %s programs run only under %s user mode (got %s)\n",
-			isa->name, isa->qemu_user, info->target_name ? info->target_name : "?");
-		return -1;
-	}
-	return 0;
+	qemu_plugin_register_atexit_cb(id, at_exit, f);
 }
 
 /* Totals only (docs/event-source.md): when the run reports its totals
  * alone, the events need nothing but instruction classes, the ISA says
  * which instructions restart, and QEMU's page flags can be read. */
-static void quiet_start(uint64_t totals_tick, unsigned features)
+static void quiet_start(struct feed *f, uint64_t totals_tick, unsigned features)
 {
 	const char *env = getenv("HVPMU_QUIET"), *wrap = getenv("HVPMU_QUIET_WRAP");
 
-	if (!totals_tick || (features & ~(unsigned)HVPMU_FEAT_TAKEN) || !P.isa->restarts ||
+	if (!totals_tick || (features & ~(unsigned)HVPMU_FEAT_TAKEN) || !f->isa->restarts ||
 	    (env && strcmp(env, "0") == 0))
 		return;
-	hvpmu_machine_cycle_rule(P.m, &P.rule);
-	host_page = sysconf(_SC_PAGESIZE);
-	if (!P.rule.insn_cycles || host_page < 4096 || (host_page & (host_page - 1)))
+	hvpmu_machine_cycle_rule(f->m, &f->rule);
+	f->host_page = sysconf(_SC_PAGESIZE);
+	if (!f->rule.insn_cycles || f->host_page < 4096 || (f->host_page & (f->host_page - 1)))
 		return;
-	P.qcap = totals_tick / 8 < FEED_QUIET_MAX_SUM ? totals_tick / 8 : FEED_QUIET_MAX_SUM;
+	f->qcap = totals_tick / 8 < FEED_QUIET_MAX_SUM ? totals_tick / 8 : FEED_QUIET_MAX_SUM;
 	/* tests: leave the mode while a counter is this many instructions
 	 * from a possible wrap */
-	P.qwrap = wrap ? strtoull(wrap, NULL, 0) : FEED_QUIET_MIN_INSNS;
-	P.q_reset = quiet_reset;
-	P.quiet = P.qclass = P.qeligible = 1;
-	P.qentries = 1;
+	f->qwrap = wrap ? strtoull(wrap, NULL, 0) : FEED_QUIET_MIN_INSNS;
+	f->q_reset = quiet_reset;
+	f->quiet = f->qclass = f->qeligible = 1;
+	f->qentries = 1;
 	if (features & HVPMU_FEAT_TAKEN) { /* counted without the exact path (quiet_taken()) */
-		P.qtk = 1;
-		P.need_taken = 0;
+		f->qtk = 1;
+		f->need_taken = 0;
 	}
 }
 
@@ -1370,42 +1320,40 @@ int hvpmu_qemu_source_start(uint64_t id, const struct qemu_info_t *info, struct 
 			    const struct hvpmu_isa *isa, uint64_t totals_tick)
 {
 	unsigned features = hvpmu_machine_features(m);
+	struct feed *f;
 
 	if (qemu_source_check(info, isa))
 		return -1;
-	P.m = m;
-	P.isa = isa;
-	P.slot_new = qg_slot_new;
-	P.need_taken = (features & HVPMU_FEAT_TAKEN) != 0;
-	P.need_branches = (features & HVPMU_FEAT_BRANCHES) != 0;
-	P.need_memory = (features & HVPMU_FEAT_MEMORY) != 0;
-	/* class used if 64 distinct classes were ever exceeded: a NOP's */
-	P.fallback_class = hvpmu_machine_class(P.m, HVPMU_IC_OTHER);
-	P.nvcpu = hvpmu_machine_nstrands(P.m);
-	P.vcpu = calloc(P.nvcpu, sizeof *P.vcpu);
-	q_pend = calloc(P.nvcpu, sizeof *q_pend);
-	if (!P.vcpu || !q_pend) {
+	if (the_run) {
+		fprintf(stderr, "hvpmu plugin: the source is started once per process\n");
+		return -1;
+	}
+	f = feed_new(m, isa);
+	if (!f || !(f->q_pend = calloc(f->nvcpu, sizeof *f->q_pend))) {
+		feed_destroy(f);
 		fprintf(stderr, "hvpmu plugin: out of memory\n");
 		return -1;
 	}
-	quiet_start(totals_tick, features);
+	f->id = id;
+	f->slot_new = slot_new;
+	quiet_start(f, totals_tick, features);
 	/* HVPMU_MODEL_THREAD=1: the memory model runs on a thread of its own
 	 * (docs/event-source.md "Model thread": off by default, it measured
 	 * slower on the 2-vCPU development machine; without the memory model
 	 * the per-block work is smaller than the records' cost); if it cannot
 	 * start, the guest thread runs the model */
-	if (P.need_memory && getenv("HVPMU_MODEL_THREAD") && strcmp(getenv("HVPMU_MODEL_THREAD"), "1") == 0)
-		offload_start();
+	if (f->need_memory && getenv("HVPMU_MODEL_THREAD") && strcmp(getenv("HVPMU_MODEL_THREAD"), "1") == 0)
+		offload_start(f);
 	/* A thread may hold the lock in a system-call callback (outside QEMU's
 	 * exclusive section) while another forks: the child would inherit it
 	 * held.  Forks take it first. */
 	hvpmu_qemu_follow_start(id, isa, 0); /* execve of the ISA's programs (syscall_cb) */
-	if (pthread_atfork(lock, unlock, fork_child) != 0) {
+	the_run = f; /* (the run lives as long as the process: QEMU may call back until exit) */
+	if (pthread_atfork(fork_prepare, fork_parent, fork_child) != 0) {
 		fprintf(stderr, "hvpmu plugin: pthread_atfork failed\n");
 		return -1;
 	}
-	P.id = id;
-	register_callbacks(id);
+	register_callbacks(f, id);
 	qemu_source_wall_start(NULL);
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "qemu_glue.h"
 #include "feed.h"
 #include "elf_code.h"
@@ -21,7 +22,7 @@ _Static_assert(QEMU_PLUGIN_VERSION >= HVPMU_QEMU_PLUGIN_VERSION, "qemu-plugin.h 
 static struct qemu_plugin_scoreboard *slot_sb[FEED_SLOT_MAXCHUNKS];
 static uint32_t nslots;
 
-int qg_slot_new(uint32_t *slot)
+int qg_slot_new(uint64_t **rows, uint32_t *slot)
 {
 	uint32_t c = nslots / FEED_SLOT_CHUNK;
 
@@ -31,7 +32,7 @@ int qg_slot_new(uint32_t *slot)
 		slot_sb[c] = qemu_plugin_scoreboard_new(FEED_SLOT_CHUNK * sizeof(uint64_t));
 		if (!slot_sb[c])
 			return -1;
-		feed_slot_row[c] = qemu_plugin_scoreboard_find(slot_sb[c], 0);
+		rows[c] = qemu_plugin_scoreboard_find(slot_sb[c], 0);
 	}
 	*slot = nslots++;
 	return 0;
@@ -43,15 +44,15 @@ qemu_plugin_u64 qg_slot_entry(uint32_t slot)
 				  .offset = (slot % FEED_SLOT_CHUNK) * sizeof(uint64_t) };
 }
 
-int qg_slots_refresh(void)
+int qg_slots_refresh(uint64_t **rows)
 {
 	int moved = 0;
 
 	for (uint32_t c = 0; c < FEED_SLOT_MAXCHUNKS && slot_sb[c]; c++) {
 		uint64_t *row = qemu_plugin_scoreboard_find(slot_sb[c], 0);
 
-		moved |= row != feed_slot_row[c];
-		feed_slot_row[c] = row;
+		moved |= row != rows[c];
+		rows[c] = row;
 	}
 	return moved;
 }
@@ -348,4 +349,47 @@ int qg_cond_read(const struct hvpmu_isa *isa, const struct qg_cond *c)
 		if (qg_reg_read(c->reg[i], isa->big_endian, &vals[i]))
 			return -1;
 	return isa->cond_taken(c->word, vals);
+}
+
+/* ---- the source's start ---- */
+
+int qemu_source_check(const struct qemu_info_t *info, const struct hvpmu_isa *isa)
+{
+	if (info->version.cur < HVPMU_QEMU_PLUGIN_VERSION || info->version.min > HVPMU_QEMU_PLUGIN_VERSION) {
+		fprintf(stderr, "hvpmu plugin: needs plugin API version %d, QEMU offers %d..%d\n",
+			HVPMU_QEMU_PLUGIN_VERSION, info->version.min, info->version.cur);
+		return -1;
+	}
+	if (!info->target_name || strcmp(info->target_name, isa->qemu_target) != 0 || info->system_emulation) {
+		fprintf(stderr, "hvpmu plugin: the machine's %s programs run only under %s user mode (got %s)\n",
+			isa->name, isa->qemu_user, info->target_name ? info->target_name : "?");
+		return -1;
+	}
+	return 0;
+}
+
+/* HVPMU_PLUGIN_WALL: the program's wall time (one per process, as QEMU) */
+static struct timespec wall_t0;
+static char wall_comm[64];
+
+void qemu_source_wall_start(const char *comm)
+{
+	if (!getenv("HVPMU_PLUGIN_WALL"))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &wall_t0);
+	snprintf(wall_comm, sizeof wall_comm, "%s", comm && comm[0] ? comm : "-");
+}
+
+void qemu_source_wall_end(void)
+{
+	const char *path = getenv("HVPMU_PLUGIN_WALL");
+	struct timespec t;
+	FILE *f;
+
+	if (!path || !wall_comm[0] || !(f = fopen(path, "a")))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	fprintf(f, "%s %.6f\n", wall_comm,
+		(double)(t.tv_sec - wall_t0.tv_sec) + (double)(t.tv_nsec - wall_t0.tv_nsec) / 1e9);
+	fclose(f);
 }

@@ -4,8 +4,12 @@
  * plugin API (QEMU_PLUGIN_VERSION 4, qemu-plugin.h of the QEMU that
  * scripts/build-qemu.sh builds) beyond single calls: counter slots in
  * scoreboards for inline adds, an instruction's word, and the guest's
- * read-only code ranges.  Nothing here reaches past the API
- * (docs/event-source.md "QEMU").  Plugin-only: the library has no QEMU.
+ * read-only code ranges; and what both sources need at their start and
+ * end (the API check, the wall time), so that the in-process source
+ * (plugin.c) and the attached one (attach.c) share this lower module and
+ * only plugin.c calls attach.c (its kill() and execve following), never
+ * the other way.  Nothing here reaches past the API (docs/event-source.md
+ * "QEMU").  Plugin-only: the library has no QEMU.
  */
 #ifndef HVPMU_QEMU_GLUE_H
 #define HVPMU_QEMU_GLUE_H
@@ -21,18 +25,22 @@
  * Counter slots.  API v2 and later add inline only into scoreboards (one
  * element per vCPU).  A slot is one uint64_t of a chunk scoreboard of
  * FEED_SLOT_CHUNK counters per vCPU, zero when made, never freed (like the
- * blocks that own them, bounded by translations).  feed_slot(s) (feed.h)
- * is vCPU 0's copy; qg_slot_entry(s) is what an inline operation takes.
+ * blocks that own them, bounded by translations).  The caller keeps the
+ * rows: rows[c] is vCPU 0's row of chunk c (feed_slot_in(rows, s), feed.h,
+ * is vCPU 0's copy of slot s), written when qg_slot_new() makes the chunk;
+ * qg_slot_entry(s) is what an inline operation takes.
  * QEMU moves every scoreboard when the vCPU count passes its allocation
  * (16, then doubling; it flushes all translations then): qg_slots_refresh()
  * re-reads the rows, from the vCPU init and flush callbacks, and says
  * whether they moved (tb_info.execs then follows: feed_slots_moved()).
+ * One user of slots per process (the in-process source or the attached
+ * one), as QEMU's scoreboards are the process's.
  * Called from translation callbacks (QEMU serialises them); not
  * thread-safe otherwise.  Returns 0, or -1 when out of memory or slots.
  */
-int qg_slot_new(uint32_t *slot);
+int qg_slot_new(uint64_t **rows, uint32_t *slot);
 qemu_plugin_u64 qg_slot_entry(uint32_t slot);
-int qg_slots_refresh(void); /* 1 if a row moved (pointers into it must follow) */
+int qg_slots_refresh(uint64_t **rows); /* 1 if a row moved (pointers into it must follow) */
 
 /* n bytes of guest memory at guest address ga into out, through
  * qemu_plugin_read_memory_vaddr (from a vCPU's callback): a bad address
@@ -123,14 +131,14 @@ int qg_cond_read(const struct hvpmu_isa *isa, const struct qg_cond *c);
 
 /* The QEMU that loaded the plugin runs the plugin API version hvpmu was
  * built for and the ISA's user-mode target: 0, or -1 after one line on
- * stderr (src/source/plugin.c; for the in-process and attached sources). */
+ * stderr (for the in-process and attached sources, plugin.c, attach.c). */
 int qemu_source_check(const qemu_info_t *info, const struct hvpmu_isa *isa);
 
 /* HVPMU_PLUGIN_WALL=FILE (bench/service.sh): the source appends the
  * program's name (comm, "-" if NULL) and its wall time in seconds, from
  * qemu_source_wall_start() (the source's start) to qemu_source_wall_end()
  * (the program's exit), to FILE: one guest's time, whether it runs in a
- * machine of its own or attached to a service (src/source/plugin.c). */
+ * machine of its own or attached to a service (plugin.c, attach.c). */
 void qemu_source_wall_start(const char *comm);
 void qemu_source_wall_end(void);
 

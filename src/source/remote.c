@@ -76,6 +76,7 @@ struct rproc {
 };
 
 struct hvpmu_remote {
+	struct feed *f;           /* the run every image's threads feed (its vCPUs are the strands) */
 	struct hvpmu_machine *m;
 	const struct hvpmu_isa *isa;
 	uint64_t quantum;
@@ -214,7 +215,7 @@ int hvpmu_remote_create(struct hvpmu_machine *m, const struct hvpmu_isa *isa, ui
 			struct hvpmu_remote **out)
 {
 	struct hvpmu_remote *r;
-	unsigned features = hvpmu_machine_features(m);
+	struct feed *f;
 
 	*out = NULL;
 	if (!m || !isa || !quantum)
@@ -222,22 +223,15 @@ int hvpmu_remote_create(struct hvpmu_machine *m, const struct hvpmu_isa *isa, ui
 	if (!(r = calloc(1, sizeof *r)))
 		return HVPMU_ENOMEM;
 	r->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	P.nvcpu = hvpmu_machine_nstrands(m);
-	P.vcpu = calloc(P.nvcpu, sizeof *P.vcpu);
-	if (r->efd < 0 || !P.vcpu) {
+	r->f = f = feed_new(m, isa);
+	if (r->efd < 0 || !f) {
 		if (r->efd >= 0)
 			close(r->efd);
-		free(P.vcpu);
+		feed_destroy(f);
 		free(r);
 		return HVPMU_ENOMEM;
 	}
-	P.m = m;
-	P.isa = isa;
-	P.need_taken = (features & HVPMU_FEAT_TAKEN) != 0;
-	P.need_branches = (features & HVPMU_FEAT_BRANCHES) != 0;
-	P.need_memory = (features & HVPMU_FEAT_MEMORY) != 0;
-	P.fallback_class = hvpmu_machine_class(m, HVPMU_IC_OTHER);
-	P.mt = 1; /* every block ends with its marker: R_TB says whether it was reached */
+	f->mt = 1; /* every block ends with its marker: R_TB says whether it was reached */
 	r->m = m;
 	r->isa = isa;
 	r->quantum = quantum;
@@ -246,16 +240,16 @@ int hvpmu_remote_create(struct hvpmu_machine *m, const struct hvpmu_isa *isa, ui
 	 * counts: each thread runs as fast as its records come; except on a
 	 * PAPR machine, whose hypervisor dispatches the strands by the
 	 * quanta (hvpmu_machine_dispatch: the barrier's time is the CEC's) */
-	r->barrier = P.need_memory || hvpmu_machine_md(m)->cec.nchips;
-	r->features = P.need_memory ? REMOTE_F_MEMORY : 0;
+	r->barrier = f->need_memory || hvpmu_machine_md(m)->cec.nchips;
+	r->features = f->need_memory ? REMOTE_F_MEMORY : 0;
 	/* block counts: nothing but instruction classes and taken branches
 	 * (no branch model, no memory model) and no barrier
 	 * (docs/service.md "Block counts");
 	 * HVPMU_REMOTE_COUNTS=0 records every block (testing: the counts
 	 * must not differ) */
-	if (!r->barrier && !P.need_branches &&
+	if (!r->barrier && !f->need_branches &&
 	    !(getenv("HVPMU_REMOTE_COUNTS") && strcmp(getenv("HVPMU_REMOTE_COUNTS"), "0") == 0))
-		r->features |= REMOTE_F_COUNTS | (P.need_taken ? REMOTE_F_TAKEN : 0);
+		r->features |= REMOTE_F_COUNTS | (f->need_taken ? REMOTE_F_TAKEN : 0);
 	*out = r;
 	return HVPMU_OK;
 }
@@ -301,16 +295,8 @@ void hvpmu_remote_destroy(struct hvpmu_remote *r)
 	free(r->proc);
 	free(r->expect);
 	close(r->efd);
+	feed_destroy(r->f);
 	free(r);
-	/* the process's feed is free for another source */
-	feed_free_blocks();
-	for (uint32_t k = 0; k < P.nvcpu; k++)
-		free(P.vcpu[k].batch);
-	free(P.vcpu);
-	P.vcpu = NULL;
-	P.nvcpu = 0;
-	P.m = NULL;
-	P.ended = 0;
 }
 
 int hvpmu_remote_doorbell(const struct hvpmu_remote *r)
@@ -532,7 +518,7 @@ static void proc_fail(struct rproc *p, const char *what, uint64_t a)
 
 /* Block `id` of image p (or of the image it was forked from), decoded on
  * first use; NULL if the id names no published block. */
-static struct rblock *block_of(struct rproc *p, uint64_t id)
+static struct rblock *block_of(struct feed *f, struct rproc *p, uint64_t id)
 {
 	struct rproc *q = p;
 	struct remote_block b;
@@ -571,16 +557,16 @@ static struct rblock *block_of(struct rproc *p, uint64_t id)
 		return NULL;
 	memcpy(words, &q->area->words[b.word], b.n * sizeof *words);
 	rb = &q->blocks[idx];
-	if (!(rb->ti = feed_block_new(b.vaddr, words, b.n, &mi, &pf)))
+	if (!(rb->ti = feed_block_new(f, b.vaddr, words, b.n, &mi, &pf)))
 		return NULL;
-	feed_block_own(rb->ti); /* freed with the image (blocks_free) */
-	feed_finish_tb(rb->ti);
+	feed_block_own(f, rb->ti); /* freed with the image (blocks_free) */
+	feed_finish_tb(f, rb->ti);
 	{ /* a conditional CTI the addresses cannot decide: the guest reads its
 	   * registers and sends the outcome with the next R_TB (R_TB_REG) */
 		struct tb_info *ti = rb->ti;
 
 		if ((ti->cti_flags & HVPMU_IC_CTI_COND) && !ti->cti_annul && ti->blk.cond_cti >= 0 &&
-		    feed_cond_needs_regs(P.isa, ti->cti_target, ti->cti_fall, (uint32_t)ti->blk.cond_cti, b.n,
+		    feed_cond_needs_regs(f->isa, ti->cti_target, ti->cti_fall, (uint32_t)ti->blk.cond_cti, b.n,
 					 words[b.n - 1])) {
 			ti->reg_cond = 1;
 			ti->slow_next = 1; /* resolve_pending() decides it, on the slow path */
@@ -608,21 +594,22 @@ static struct rblock *block_of(struct rproc *p, uint64_t id)
  * started for a thread of p. */
 static struct vcpu *vcpu_new(struct hvpmu_remote *r, struct rproc *p)
 {
+	struct feed *f = r->f;
 	const struct hvpmu_md *md = hvpmu_machine_md(r->m);
 	const struct hvpmu_md_guest *g = &md->guests[p->guest];
 
-	for (uint32_t k = 0; k < P.nvcpu; k++) {
-		struct vcpu *v = &P.vcpu[k];
+	for (uint32_t k = 0; k < f->nvcpu; k++) {
+		struct vcpu *v = &f->vcpu[k];
 		uint32_t strand = hvpmu_md_vcpu_strand(md, k);
 
 		if (v->live || strand - g->first_strand >= g->nstrands)
 			continue;
-		lock();
-		if (feed_vcpu_start(v, strand, p->num)) {
-			unlock();
+		lock(f);
+		if (feed_vcpu_start(f, v, strand, p->num)) {
+			unlock(f);
 			return NULL;
 		}
-		unlock();
+		unlock(f);
 		v->held = 1; /* one thread runs every vCPU: no lock around the model */
 		return v;
 	}
@@ -631,13 +618,13 @@ static struct vcpu *vcpu_new(struct hvpmu_remote *r, struct rproc *p)
 	return NULL;
 }
 
-static void vcpu_end(struct vcpu *v)
+static void vcpu_end(struct feed *f, struct vcpu *v)
 {
 
 	v->held = 0;
-	feed_vcpu_exit(v);
+	feed_vcpu_exit(f, v);
 	/* its blocks may be freed with its image: nothing of them stays */
-	feed_expand_dirty(v);
+	feed_expand_dirty(f, v);
 	v->prev = NULL;
 	v->pend = 0;
 	v->pend_tb = NULL;
@@ -699,18 +686,209 @@ static void grant(struct hvpmu_remote *r, struct rproc *p, unsigned i, uint64_t 
 	atomic_store_explicit(&rg->grant_at, t, memory_order_release);
 }
 
+/* What a record of a ring is to run_ring(): a feed event (run by
+ * feed_run_ev(), the interpreter the plugin's records go through too),
+ * done here, the image's end, or bad (the image is detached). */
+enum { RING_BAD = -1, RING_DONE, RING_EV, RING_END };
+
+/* A block entry, block count, data access or prefetch of ring i of image
+ * p: its feed event, its block and instruction checked. */
+static int ring_data(struct hvpmu_remote *r, struct rproc *p, unsigned i, struct remote_rec e, struct feed_ev *ev)
+{
+	struct rblock *b;
+	unsigned k = R_INSN_IDX(e.w0);
+
+	switch (R_KIND(e.w0)) {
+	case R_TB:
+		if (!(b = block_of(r->f, p, R_TB_ID(e.w0))))
+			break;
+		r->n_tb++;
+		p->gent[i] += b->ti->blk.n;
+		if (r->features & REMOTE_F_COUNTS)
+			p->gcyc[i] = e.w1;
+		/* the pending CTI's outcome from its registers, or none: an R_TB
+		 * says it for the CTI pending before it, and only 2 | taken
+		 * means one (the guest is not trusted); past a grant (sync) the
+		 * syncs left out catch up at this entry */
+		*ev = (struct feed_ev){ .kind = FEED_EV_TB, .ti = b->ti, .reached = (uint8_t)R_TB_REACHED(e.w0),
+					.reg = (uint8_t)(R_TB_REG(e.w0) & 2u ? R_TB_REG(e.w0) : 0u),
+					.sync = (e.w0 & R_TB_SYNC) != 0 };
+		return RING_EV;
+	case R_CNT: /* whole executions of a block, counted by the guest */
+		if (!(b = block_of(r->f, p, R_CNT_ID(e.w0))) || !(r->features & REMOTE_F_COUNTS))
+			break;
+		r->n_counted += e.w1;
+		*ev = (struct feed_ev){ .kind = FEED_EV_CNT, .ti = b->ti, .a = e.w1 };
+		return RING_EV;
+	case R_MEM:
+	case R_PF:
+		b = block_of(r->f, p, R_INSN_ID(e.w0));
+		if (!b || k >= b->ti->blk.n || !b->mi || (R_KIND(e.w0) == R_MEM ? !b->mi[k] : !b->pf[k])) {
+			proc_fail(p, "record names no memory instruction", e.w0);
+			return RING_BAD;
+		}
+		if (R_KIND(e.w0) == R_MEM)
+			*ev = (struct feed_ev){ .kind = FEED_EV_MEM, .mi = b->mi[k], .a = e.w1, .size = 1u << R_MEM_SHIFT(e.w0),
+						.store = (uint8_t)R_MEM_STORE(e.w0) };
+		else
+			*ev = (struct feed_ev){ .kind = FEED_EV_PF, .pf = b->pf[k] };
+		return RING_EV;
+	default:
+		proc_fail(p, "unknown record", e.w0);
+		return RING_BAD;
+	}
+	proc_fail(p, "record names no block", e.w0);
+	return RING_BAD;
+}
+
+/* C_FAST at t of ring i: blocks entered under the grant (their counts
+ * came as R_CNT), checked against the grant. */
+static int ring_fast(struct hvpmu_remote *r, struct rproc *p, unsigned i, uint64_t t, struct remote_rec e,
+		     struct feed_ev *ev)
+{
+	struct rblock *b = block_of(r->f, p, R_FAST_ID(e.w0));
+	struct remote_rec e1 = rec_at(&p->area->ring[i], t + 1);
+	struct vcpu *v = p->v[i];
+	uint64_t check, cycles;
+
+	if (!b || !(r->features & REMOTE_F_COUNTS)) {
+		proc_fail(p, "record names no block", e.w0);
+		return RING_BAD;
+	}
+	p->gent[i] += e.w1;
+	p->gcyc[i] = e1.w0;
+	if (!v)
+		return RING_DONE;
+	if (e1.w1 && !(r->features & REMOTE_F_TAKEN)) {
+		proc_fail(p, "taken branches counted unasked", e.w0);
+		return RING_BAD;
+	}
+	/* (the instructions are checked; their cycles are the guest's word,
+	 * as its R_TB are) */
+	if (hvpmu_machine_budget(r->m, v->strand, &check, &cycles) || check <= v->act->bound ||
+	    e.w1 >= check - v->act->bound) {
+		proc_fail(p, "block counts beyond the grant", e.w1);
+		return RING_BAD;
+	}
+	*ev = (struct feed_ev){ .kind = FEED_EV_FAST, .ti = b->ti, .a = e.w1, .b = e1.w1 };
+	return RING_EV;
+}
+
+/* C_SYSCALL and C_SYSRET at t of ring i (their slots published); the
+ * arguments into args. */
+static int ring_syscall(struct hvpmu_remote *r, struct rproc *p, unsigned i, uint64_t t, struct remote_rec e,
+			struct feed_ev *ev, uint64_t *args)
+{
+	const struct remote_ring *rg = &p->area->ring[i];
+	const struct hvpmu_isa_syscalls *sc = &r->isa->sc;
+	struct vcpu *v = p->v[i];
+	int64_t num = (int64_t)e.w1, ret = (int64_t)rec_at(rg, t + 1).w0;
+
+	if (R_CTL_OP(e.w0) == C_SYSRET) {
+		/* a new process: its image will attach */
+		if (ret > 0 && ret <= INT32_MAX &&
+		    (num == sc->fork || num == sc->vfork ||
+		     (num == sc->clone && (!(p->sc_flags[i] & LINUX_CLONE_VM) || (p->sc_flags[i] & LINUX_CLONE_VFORK)))))
+			expect_pid(r, (int)ret, p);
+		p->in_syscall[i] = 0;
+		*ev = (struct feed_ev){ .kind = FEED_EV_SYSRET, .a = (uint64_t)num, .b = (uint64_t)ret };
+		return RING_EV;
+	}
+	for (unsigned k = 0; k < 3; k++) {
+		args[2 * k] = rec_at(rg, t + 1 + k).w0;
+		args[2 * k + 1] = rec_at(rg, t + 1 + k).w1;
+	}
+	p->in_syscall[i] = 1;
+	r->n_syscalls++;
+	p->sc_flags[i] = args[0];
+	p->sc_num[i] = num;
+	if (v) /* (it accounts the block entered last) */
+		v->reached_last = (int)R_REACHED(e.w0);
+	if (num == sc->exit_group && v && p->exit_ring < 0) {
+		/* every thread of the image ends: what the others published
+		 * runs first, at the image's end (proc_end) */
+		p->exit_ring = (int)i;
+		p->exit_reached = v->reached_last;
+		memcpy(p->exit_args, args, sizeof p->exit_args);
+		return RING_DONE;
+	}
+	*ev = (struct feed_ev){ .kind = FEED_EV_SYSCALL, .a = (uint64_t)num, .args = args,
+				.reached = (uint8_t)R_REACHED(e.w0) };
+	return RING_EV;
+}
+
+/* A control record at t of ring i (its slots published). */
+static int ring_ctl(struct hvpmu_remote *r, struct rproc *p, unsigned i, uint64_t t, struct remote_rec e,
+		    struct feed_ev *ev, uint64_t *args)
+{
+	struct vcpu *v = p->v[i];
+
+	switch (R_CTL_OP(e.w0)) {
+	case C_NOP:
+		return RING_DONE;
+	case C_SEQ: /* (the order of publications: run_published) */
+		if (e.w1 >= p->next_ticket)
+			p->next_ticket = e.w1 + 1;
+		return RING_DONE;
+	case C_FAST:
+		return ring_fast(r, p, i, t, e, ev);
+	case C_START:
+		if (p->v[i] || p->started[i]) {
+			proc_fail(p, "thread started twice on a vCPU", i);
+			return RING_BAD;
+		}
+		p->started[i] = 1;
+		p->nthreads++;
+		p->gent[i] = 0;
+		p->gcyc[i] = 0;
+		p->v[i] = vcpu_new(r, p);
+		return RING_DONE;
+	case C_EXIT:
+		if (v) { /* (it accounts the block entered last) */
+			v->reached_last = (int)R_REACHED(e.w0);
+			vcpu_end(r->f, v);
+		}
+		p->v[i] = NULL;
+		p->nthreads -= p->started[i];
+		p->started[i] = 0;
+		p->in_syscall[i] = 0;
+		return RING_DONE;
+	case C_SYSCALL:
+	case C_SYSRET:
+		return ring_syscall(r, p, i, t, e, ev, args);
+	case C_END:
+		return RING_END;
+	default:
+		proc_fail(p, "unknown control record", e.w0);
+		return RING_BAD;
+	}
+}
+
+/* C_END (w1) was run: the image ends, unless its end is being run
+ * already (proc_end), which this record's signal then ends. */
+static void ring_end(struct hvpmu_remote *r, struct rproc *p, uint64_t w1)
+{
+	if (w1 & C_END_EXEC) /* its new program attaches next */
+		expect_pid(r, p->pid, NULL);
+	if (p->ending) /* its end is being run: the rest goes on, this is how */
+		p->end_sig = (int)(w1 & 0xff);
+	else
+		proc_end(r, p, (int)(w1 & 0xff));
+}
+
 /*
  * Run ring i of image p: published records, at most `max`, while its
- * strand's %tick is below `limit` (UINT64_MAX: all).  Returns the records
- * run; *blocked says it stopped for want of records (not at the quantum's
- * end or `max`).
+ * strand's %tick is below `limit` (UINT64_MAX: all), each decoded into a
+ * feed event and run by the feed's interpreter (feed_run_ev).  Returns
+ * the records run; *blocked says it stopped for want of records (not at
+ * the quantum's end or `max`).
  */
 static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, uint64_t limit, uint64_t max,
 			 int *blocked)
 {
 	struct remote_ring *rg = &p->area->ring[i];
 	uint64_t head = atomic_load_explicit(&rg->head, memory_order_acquire);
-	uint64_t t = p->tail[i], start = t;
+	uint64_t t = p->tail[i], start = t, args[6];
 	unsigned since = TIME_CHECK - 1; /* the first record looks */
 
 	*blocked = 0;
@@ -720,7 +898,9 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 	}
 	while (!p->ended && !p->bad) {
 		struct vcpu *v = p->v[i];
+		struct feed_ev ev;
 		struct remote_rec e;
+		int rc;
 
 		if (t == head) {
 			*blocked = 1;
@@ -734,208 +914,30 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 				break;
 		}
 		e = rec_at(rg, t);
-		switch (R_KIND(e.w0)) {
-		case R_TB: {
-			struct rblock *b = block_of(p, R_TB_ID(e.w0));
-
-			if (!b) {
-				proc_fail(p, "record names no block", e.w0);
-				break;
-			}
-			t++;
-			r->n_tb++;
-			p->gent[i] += b->ti->blk.n;
-			if (r->features & REMOTE_F_COUNTS)
-				p->gcyc[i] = e.w1;
-			if (!v)
-				break;
-			/* the pending CTI's outcome from its registers, or none: an
-			 * R_TB says it for the CTI pending before it, and only
-			 * 2 | taken means one (the guest is not trusted) */
-			v->reg_taken = (uint8_t)(R_TB_REG(e.w0) & 2u ? R_TB_REG(e.w0) : 0u);
-			if (e.w0 & R_TB_SYNC) { /* past a grant: the syncs left out catch up here */
-				v->reached_last = (int)R_TB_REACHED(e.w0);
-				feed_block_entry_sync(v, b->ti);
-			} else if (!entry_fast(v, b->ti, (int)R_TB_REACHED(e.w0))) {
-				v->reached_last = (int)R_TB_REACHED(e.w0);
-				feed_block_entry(v, b->ti);
-			}
+		if (head - t < R_SLOTS(e.w0)) { /* the rest of it is not published yet */
+			*blocked = 1;
 			break;
 		}
-		case R_CNT: { /* whole executions of a block, counted by the guest */
-			struct rblock *b = block_of(p, R_CNT_ID(e.w0));
-			const struct tb_info *ti;
-
-			if (!b || !(r->features & REMOTE_F_COUNTS)) {
-				proc_fail(p, "record names no block", e.w0);
-				break;
-			}
-			t++;
-			r->n_counted += e.w1;
-			ti = b->ti;
-			for (uint32_t k = 0; v && k < ti->nhist; k++)
-				v->act->icount[ti->hist[k].cls] += e.w1 * ti->hist[k].n;
+		rc = R_KIND(e.w0) == R_CTL ? ring_ctl(r, p, i, t, e, &ev, args) : ring_data(r, p, i, e, &ev);
+		if (rc == RING_BAD)
 			break;
+		if (rc == RING_EV)
+			feed_run_ev(r->f, v, &ev);
+		t += R_SLOTS(e.w0);
+		if (rc == RING_END) {
+			p->tail[i] = t;
+			release(rg, t);
+			ring_end(r, p, e.w1);
+			return t - start;
 		}
-		case R_MEM:
-		case R_PF: {
-			struct rblock *b = block_of(p, R_INSN_ID(e.w0));
-			unsigned k = R_INSN_IDX(e.w0);
-
-			if (!b || k >= b->ti->blk.n || !b->mi ||
-			    (R_KIND(e.w0) == R_MEM ? !b->mi[k] : !b->pf[k])) {
-				proc_fail(p, "record names no memory instruction", e.w0);
-				break;
-			}
-			t++;
-			if (!v)
-				break;
-			if (R_KIND(e.w0) == R_MEM)
-				feed_mem_access(v, b->mi[k], e.w1, 1u << R_MEM_SHIFT(e.w0), (int)R_MEM_STORE(e.w0));
-			else
-				feed_pf_access(v, b->pf[k]);
+		/* a second thread started: from here the process runs in
+		 * publication order (run_published), not by quanta */
+		if (R_KIND(e.w0) == R_CTL && R_CTL_OP(e.w0) == C_START && max == UINT64_MAX && p->nthreads > 1 &&
+		    !p->ending)
 			break;
-		}
-		case R_CTL: {
-			unsigned op = R_CTL_OP(e.w0);
-			uint64_t len = R_SLOTS(e.w0);
-
-			if (head - t < len) { /* the rest of it is not published yet */
-				*blocked = 1;
-				goto out;
-			}
-			if (v && (op == C_SYSCALL || op == C_EXIT)) /* they account the block entered last */
-				v->reached_last = (int)R_REACHED(e.w0);
-			switch (op) {
-			case C_NOP:
-				break;
-			case C_SEQ: /* (the order of publications: run_published) */
-				if (e.w1 >= p->next_ticket)
-					p->next_ticket = e.w1 + 1;
-				break;
-			case C_FAST: { /* blocks entered under the grant (their counts: R_CNT) */
-				struct rblock *b = block_of(p, R_FAST_ID(e.w0));
-				uint64_t check, cycles;
-
-				if (!b || !(r->features & REMOTE_F_COUNTS)) {
-					proc_fail(p, "record names no block", e.w0);
-					goto out;
-				}
-				p->gent[i] += e.w1;
-				p->gcyc[i] = rec_at(rg, t + 1).w0;
-				if (!v)
-					break;
-				if (rec_at(rg, t + 1).w1 && !(r->features & REMOTE_F_TAKEN)) {
-					proc_fail(p, "taken branches counted unasked", e.w0);
-					goto out;
-				}
-				/* (the instructions are checked; their cycles are
-				 * the guest's word, as its R_TB are) */
-				if (hvpmu_machine_budget(r->m, v->strand, &check, &cycles) || check <= v->act->bound ||
-				    e.w1 >= check - v->act->bound) {
-					proc_fail(p, "block counts beyond the grant", e.w1);
-					goto out;
-				}
-				/* the previous block is in the counts; this one is
-				 * accounted by the next record, as after an R_TB */
-				v->prev = b->ti;
-				v->reached_last = 0;
-				v->act->bound += e.w1;
-				/* the guest decided the outcomes of the CTIs before it */
-				v->act->taken_cond += rec_at(rg, t + 1).w1;
-				v->pend = 0;
-				set_pending(v, b->ti);
-				break;
-			}
-			case C_START:
-				if (p->v[i] || p->started[i]) {
-					proc_fail(p, "thread started twice on a vCPU", i);
-					goto out;
-				}
-				p->started[i] = 1;
-				p->nthreads++;
-				p->gent[i] = 0;
-				p->gcyc[i] = 0;
-				p->v[i] = vcpu_new(r, p);
-				break;
-			case C_EXIT:
-				if (v)
-					vcpu_end(v);
-				p->v[i] = NULL;
-				p->nthreads -= p->started[i];
-				p->started[i] = 0;
-				p->in_syscall[i] = 0;
-				break;
-			case C_SYSCALL: {
-				const struct remote_rec a = rec_at(rg, t + 1), b = rec_at(rg, t + 2), c = rec_at(rg, t + 3);
-				const uint64_t args[6] = { a.w0, a.w1, b.w0, b.w1, c.w0, c.w1 };
-
-				p->in_syscall[i] = 1;
-				r->n_syscalls++;
-				p->sc_flags[i] = args[0];
-				p->sc_num[i] = (int64_t)e.w1;
-				if ((int64_t)e.w1 == r->isa->sc.exit_group && v && p->exit_ring < 0) {
-					/* every thread of the image ends: what the others
-					 * published runs first, at the image's end */
-					p->exit_ring = (int)i;
-					p->exit_reached = v->reached_last;
-					memcpy(p->exit_args, args, sizeof args);
-					break;
-				}
-				if (v) {
-					v->held = 0;
-					feed_syscall_entry(v, (int64_t)e.w1, args);
-					v->held = 1;
-				}
-				break;
-			}
-			case C_SYSRET: {
-				const struct hvpmu_isa_syscalls *sc = &r->isa->sc;
-				int64_t num = (int64_t)e.w1, ret = (int64_t)rec_at(rg, t + 1).w0;
-
-				/* a new process: its image will attach */
-				if (ret > 0 && ret <= INT32_MAX &&
-				    (num == sc->fork || num == sc->vfork || (num == sc->clone &&
-				     (!(p->sc_flags[i] & LINUX_CLONE_VM) || (p->sc_flags[i] & LINUX_CLONE_VFORK)))))
-					expect_pid(r, (int)ret, p);
-				p->in_syscall[i] = 0;
-				if (v) {
-					v->held = 0;
-					feed_syscall_return(v, num, ret);
-					v->held = 1;
-				}
-				break;
-			}
-			case C_END:
-				t += len;
-				p->tail[i] = t;
-				release(rg, t);
-				if (e.w1 & C_END_EXEC) /* its new program attaches next */
-					expect_pid(r, p->pid, NULL);
-				if (p->ending) /* its end is being run: the rest goes on, this is how */
-					p->end_sig = (int)(e.w1 & 0xff);
-				else
-					proc_end(r, p, (int)(e.w1 & 0xff));
-				return t - start;
-			default:
-				proc_fail(p, "unknown control record", e.w0);
-				goto out;
-			}
-			t += len;
-			/* a second thread started: from here the process runs in
-			 * publication order (run_published), not by quanta */
-			if (op == C_START && max == UINT64_MAX && p->nthreads > 1 && !p->ending)
-				goto out;
-			break;
-		}
-		default:
-			proc_fail(p, "unknown record", e.w0);
-			goto out;
-		}
 		if (((t - start) & 1023u) == 0) /* give the producer room as we go */
 			release(rg, t);
 	}
-out:
 	p->tail[i] = t;
 	if (t == head)
 		grant(r, p, i, t);
@@ -945,6 +947,7 @@ out:
 
 static void proc_end(struct hvpmu_remote *r, struct rproc *p, int sig)
 {
+	struct feed *f = r->f;
 	int blocked;
 
 	if (p->ending || p->ended)
@@ -958,11 +961,11 @@ static void proc_end(struct hvpmu_remote *r, struct rproc *p, int sig)
 
 		v->held = 0;
 		v->reached_last = p->exit_reached;
-		feed_syscall_entry(v, r->isa->sc.exit_group, p->exit_args);
+		feed_syscall_entry(f, v, r->isa->sc.exit_group, p->exit_args);
 	}
 	for (unsigned i = 0; i < REMOTE_RINGS; i++) {
 		if (p->v[i])
-			vcpu_end(p->v[i]);
+			vcpu_end(r->f, p->v[i]);
 		p->v[i] = NULL;
 		p->started[i] = 0;
 		p->in_syscall[i] = 0;
@@ -1257,11 +1260,12 @@ int hvpmu_remote_end_status(const struct hvpmu_remote *r, uint32_t process)
 
 void hvpmu_remote_halt(struct hvpmu_remote *r, int sig)
 {
-	(void)r;
-	lock();
-	if (!P.ended) {
-		P.ended = 1;
-		feed_os_event(HVPMU_OS_HALT, NULL, sig, NULL, 0);
+	struct feed *f = r->f;
+
+	lock(f);
+	if (!f->ended) {
+		f->ended = 1;
+		feed_os_event(f, HVPMU_OS_HALT, NULL, sig, NULL, 0);
 	}
-	unlock();
+	unlock(f);
 }

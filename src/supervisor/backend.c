@@ -392,3 +392,10 @@ int hvpmu_sv_program_format(const struct hvpmu_md *md, struct hvpmu_sv_program_f
 	out->isa = isa->name;
 	return HVPMU_OK;
 }
+
+int hvpmu_sv_program_of(const struct hvpmu_sv_program_format *pf, const char *path)
+{
+	const struct hvpmu_isa *isa = hvpmu_isa_by_name(pf->isa);
+
+	return isa && hvpmu_isa_is_program(isa, path);
+}

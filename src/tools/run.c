@@ -28,13 +28,6 @@
 #include <unistd.h>
 #include "tools.h"
 
-/* ELF identification (System V gABI): e_ident[EI_CLASS], [EI_DATA], e_machine. */
-#define ELF_IDENT_LEN 20
-#define EI_CLASS 4
-#define EI_DATA 5
-#define E_MACHINE_OFF 18
-#define ELFDATA2MSB 2
-
 /* Find PROGRAM as execvp would (PATH search when it has no '/'). */
 static int resolve_program(const char *prog, char *out, size_t n)
 {
@@ -56,27 +49,6 @@ static int resolve_program(const char *prog, char *out, size_t n)
 	}
 	errno = ENOENT;
 	return -1;
-}
-
-/* A program of the machine's processors: ELF, with the ISA's class, data
- * encoding and machine (e_machine is big-endian for a big-endian ISA). */
-static int is_program_of(const char *file, const struct hvpmu_sv_program_format *pf)
-{
-	unsigned char h[ELF_IDENT_LEN];
-	int fd = open(file, O_RDONLY);
-	unsigned mach;
-	ssize_t r;
-
-	if (fd < 0)
-		return 0;
-	r = read(fd, h, sizeof h);
-	close(fd);
-	if (r != (ssize_t)sizeof h || memcmp(h, "\177ELF", 4) != 0 || h[EI_CLASS] != pf->elf_class ||
-	    h[EI_DATA] != pf->elf_data)
-		return 0;
-	mach = h[EI_DATA] == ELFDATA2MSB ? (unsigned)h[E_MACHINE_OFF] << 8 | h[E_MACHINE_OFF + 1]
-			       : (unsigned)h[E_MACHINE_OFF + 1] << 8 | h[E_MACHINE_OFF];
-	return mach == pf->elf_machine;
 }
 
 static int find_plugin(char *out, size_t n)
@@ -499,7 +471,7 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 		fprintf(stderr, "%s: the machine's instruction set is unknown\n", tool);
 		return EXIT_NOEXEC;
 	}
-	if (!is_program_of(prog, &pf)) {
+	if (!hvpmu_sv_program_of(&pf, prog)) {
 		fprintf(stderr, "%s: %s: not a %s ELF executable\n", tool, argv[0], pf.isa);
 		return EXIT_NOEXEC;
 	}

@@ -1086,11 +1086,10 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 			return;
 		}
 		if (vcpu_index > 0 && !f->mt) {
-			/* (not in totals only: vCPU 0 runs on meanwhile, its
-			 * callbacks count into its qtaken and dirty list without
-			 * the lock; its own next sync expands them) */
-			for (uint32_t i = 0; i < f->nvcpu && !f->qclass; i++)
-				feed_expand_dirty(f, &f->vcpu[i]);
+			/* QEMU runs this in the new thread while vCPU 0 runs on:
+			 * its callbacks count into its qtaken and dirty list
+			 * without the lock until the blocks are translated anew,
+			 * so its own next sync expands them, never this thread */
 			f->mt = 1;
 			/* blocks classed for totals only serve every vCPU as they
 			 * are (their counters and callbacks are per vCPU); the

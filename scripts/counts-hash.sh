@@ -64,7 +64,7 @@ done
 for w in "$build"/workloads/micro/* "$build"/workloads/mem/*; do
 	[ -x "$w" ] && [ -f "$w" ] || continue
 	b=$(basename "$w")
-	case $b in fork|threads|l2_burst|remote_scan|share_*) b=mt.$b ;; esac
+	case $b in fork|threads|l2_burst|remote_scan|share_*|spin_*) b=mt.$b ;; esac
 	run "w.$b.i" stat -x, -o "$out/w.$b.i.csv" -e Instr_all,Br_taken,Branches,Br_mispred -- "$w"
 	run "w.$b.m" stat -x, -o "$out/w.$b.m.csv" -e DC_miss_nospec,L2_dirty_evict,DTLB_miss_asynch,cycles -- "$w"
 done

@@ -20,9 +20,16 @@
 #define NOT_SUPPORTED "<not supported>"
 #define NOT_COUNTED "<not counted>"
 
+/* perf's running percentage (tools/perf/util/stat-display.c,
+ * print_running_csv): 100 when the event ran all its enabled time (or
+ * neither: a <not supported> event, whose counter perf never opened),
+ * else running / enabled -- 0.00 for a <not counted> event that never
+ * ran, never 100.00 over work it did not count. */
 static double pcnt(const struct hvpmu_sv_count *c)
 {
-	return c->enabled && c->running ? 100.0 * (double)c->running / (double)c->enabled : 100.0;
+	if (!c->supported || c->running == c->enabled || !c->enabled)
+		return 100.0;
+	return 100.0 * (double)c->running / (double)c->enabled;
 }
 
 static unsigned long long runtime_ns(const struct hvpmu_sv_count *c, uint64_t hz)

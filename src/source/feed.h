@@ -220,6 +220,13 @@ struct vcpu {
 	struct evrec *batch;   /* BATCH_MAX records */
 	uint32_t nb;
 	int held;              /* the batch is being run: this thread holds the lock */
+	/* threads in turns (HVPMU_QUANTUM, plugin.c, docs/event-source.md
+	 * "Turns"): the instructions of the blocks it entered, where its turn
+	 * ends, and its state in the rotation */
+	uint64_t turn_insns, turn_end;
+	uint8_t turn_live;     /* in the rotation (its thread runs) */
+	uint8_t turn_over;     /* its turn is over: it asked QEMU to leave the execution loop */
+	uint8_t turn_blocked;  /* in a system call that may wait: out of the rotation */
 };
 _Static_assert(offsetof(struct vcpu, npf_pend) < 64, "the fast paths' fields of a vCPU in its first line");
 
@@ -308,6 +315,18 @@ struct feed {
 	/* vCPU 0's row of each chunk of counter slots (feed_slot(); the plugin
 	 * only: the service's blocks have no counters) */
 	uint64_t *slot_row[FEED_SLOT_MAXCHUNKS];
+	/* threads in turns (HVPMU_QUANTUM; plugin.c, docs/event-source.md
+	 * "Turns"): one guest thread runs at a time, `quantum` instructions
+	 * a turn, in vCPU order; the others wait outside QEMU's execution
+	 * loop (the vCPU idle callback) */
+	struct {
+		int on;
+		uint64_t quantum;      /* instructions of a turn */
+		int holder;            /* the vCPU whose turn it is (-1: none can run) */
+		unsigned pending_new;  /* threads a clone made that have not joined the rotation */
+		pthread_mutex_t mu;    /* the rest of the rotation: holder, pending_new, vCPUs' turn_* */
+		pthread_cond_t cv;
+	} turn;
 	struct vcpu vcpu[];    /* nvcpu of them: guest thread (vCPU) i is vcpu[i] */
 };
 

@@ -63,6 +63,201 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = HVPMU_QEMU_PLUGIN_VERSION;
  */
 static struct feed *the_run;
 
+/* ---- threads in turns (HVPMU_QUANTUM; docs/event-source.md "Turns") ----
+ *
+ * One guest thread runs at a time, for `quantum` instructions (of the
+ * blocks it enters), then the next live one that is not in a system call
+ * that may wait, in vCPU order.  A thread whose turn is over asks QEMU to
+ * leave its execution loop (qemu_plugin_vcpu_exit_request: the block it
+ * runs finishes) and waits in the vCPU idle callback, outside the loop,
+ * where QEMU's exclusive sections (fork, a translation-cache flush, an
+ * atomic step) need not wait for it.  Before it passes the turn it runs
+ * its batch, so that the model takes the threads' references turn by
+ * turn.  A thread entering a system call that may wait leaves the
+ * rotation (the turn passes) and rejoins when the call returns.  A clone
+ * that makes a thread waits, at its return, for the new thread to join:
+ * the rotation does not depend on how soon the host starts it. */
+
+/* The next vCPU after `after` that may run (itself last); -1 if none. */
+static int turn_next(struct feed *f, int after)
+{
+	for (uint32_t k = 1; k <= f->nvcpu; k++) {
+		uint32_t i = ((uint32_t)after + k) % f->nvcpu;
+
+		if (f->vcpu[i].turn_live && !f->vcpu[i].turn_blocked)
+			return (int)i;
+	}
+	return -1;
+}
+
+/* Under turn.mu: vCPU i's turn starts; it ends `quantum` instructions on
+ * (set as the turn is given: the thread may find it its own before it
+ * waits, a new thread between joining and its first block). */
+static void turn_give(struct feed *f, int i)
+{
+	f->turn.holder = i;
+	if (i >= 0)
+		f->vcpu[i].turn_end = f->vcpu[i].turn_insns + f->turn.quantum;
+}
+
+/* Under turn.mu: the turn passes on from `me`. */
+static void turn_pass(struct feed *f, int me)
+{
+	turn_give(f, turn_next(f, me));
+	pthread_cond_broadcast(&f->turn.cv);
+}
+
+/* Under turn.mu: wait for v's turn (take it if no thread can run). */
+static void turn_wait(struct feed *f, int me)
+{
+	while (f->turn.holder != me) {
+		if (f->turn.holder < 0) {
+			turn_give(f, me);
+			break;
+		}
+		pthread_cond_wait(&f->turn.cv, &f->turn.mu);
+	}
+}
+
+/* A block entry of v in its turn: past its end, leave the loop. */
+static inline void turn_count(struct feed *f, struct vcpu *v, unsigned int vcpu_index, const struct tb_info *ti)
+{
+	if (__builtin_expect(f->turn.on, 0) && (v->turn_insns += ti->blk.n) >= v->turn_end && !v->turn_over) {
+		v->turn_over = 1;
+		qemu_plugin_vcpu_exit_request(vcpu_index);
+	}
+}
+
+/* The vCPU left QEMU's execution loop (a system call, a signal, its turn
+ * over, its first entry): wait here for its turn when it is not its own. */
+static void turn_idle(qemu_plugin_id_t id, unsigned int vcpu_index)
+{
+	struct feed *f = the_run; /* (no data: the API's idle callback has none) */
+	struct vcpu *v = vcpu_of(f, vcpu_index);
+	int me = (int)vcpu_index;
+
+	(void)id;
+	if (!f->turn.on || !v || !v->turn_live || (!v->turn_over && f->turn.holder == me))
+		return;
+	feed_batch_flush(f, v); /* the model takes this turn's references before the next one's */
+	pthread_mutex_lock(&f->turn.mu);
+	if (v->turn_over && f->turn.holder == me)
+		turn_pass(f, me);
+	v->turn_over = 0;
+	turn_wait(f, me);
+	pthread_mutex_unlock(&f->turn.mu);
+}
+
+/* Linux futex operations that wait (FUTEX_WAIT 0, LOCK_PI 6, WAIT_BITSET
+ * 9, WAIT_REQUEUE_PI 11, LOCK_PI2 13; without PRIVATE 128, CLOCK_REALTIME
+ * 256), and the ISA's other calls that may wait (hvpmu_isa.sc.waits). */
+static int turn_may_wait(const struct hvpmu_isa_syscalls *sc, int64_t num, uint64_t a2)
+{
+	if (num == sc->futex) {
+		uint64_t op = a2 & ~(uint64_t)(128 | 256);
+
+		return op == 0 || op == 6 || op == 9 || op == 11 || op == 13;
+	}
+	for (unsigned i = 0; i < HVPMU_ISA_NWAITS; i++)
+		if (num == sc->waits[i])
+			return 1;
+	return 0;
+}
+
+/* clone (flags first) or clone3 (flags first in struct clone_args): does
+ * it make a thread of this process (CLONE_VM 0x100 | CLONE_THREAD 0x10000)? */
+static int turn_makes_thread(const struct feed *f, int64_t num, uint64_t a1)
+{
+	uint64_t flags = a1;
+
+	if (num == f->isa->sc.clone3) {
+		GByteArray *b = g_byte_array_new();
+
+		flags = 0;
+		if (qemu_plugin_read_memory_vaddr(a1, b, 8) && b->len == 8)
+			for (unsigned i = 0; i < 8; i++) /* the guest's byte order (hvpmu_isa.big_endian) */
+				flags |= (uint64_t)b->data[i] << (f->isa->big_endian ? 8 * (7 - i) : 8 * i);
+		g_byte_array_free(b, TRUE);
+	} else if (num != f->isa->sc.clone) {
+		return 0;
+	}
+	return (flags & 0x10100) == 0x10100;
+}
+
+/* System-call entry of v: a thread clone is pending; a call that may wait
+ * leaves the rotation (its turn passes). */
+static void turn_syscall(struct feed *f, struct vcpu *v, int me, int64_t num, uint64_t a1, uint64_t a2)
+{
+	pthread_mutex_lock(&f->turn.mu);
+	if (turn_makes_thread(f, num, a1))
+		f->turn.pending_new++;
+	else if (turn_may_wait(&f->isa->sc, num, a2)) {
+		v->turn_blocked = 1;
+		if (f->turn.holder == me)
+			turn_pass(f, me);
+	}
+	pthread_mutex_unlock(&f->turn.mu);
+}
+
+/* System-call return of v: a clone waits for its thread to join (ret > 0);
+ * a call that left the rotation waits for its next turn. */
+static void turn_syscall_ret(struct feed *f, struct vcpu *v, int me, int64_t num, int64_t ret)
+{
+	pthread_mutex_lock(&f->turn.mu);
+	if ((num == f->isa->sc.clone || num == f->isa->sc.clone3) && f->turn.pending_new) {
+		if (ret > 0)
+			while (f->turn.pending_new)
+				pthread_cond_wait(&f->turn.cv, &f->turn.mu);
+		else
+			f->turn.pending_new--; /* the clone failed */
+	}
+	if (v->turn_blocked) {
+		v->turn_blocked = 0;
+		turn_wait(f, me);
+	}
+	pthread_mutex_unlock(&f->turn.mu);
+}
+
+/* A vCPU starts (its thread before its first block) or ends. */
+static void turn_join(struct feed *f, struct vcpu *v, int me)
+{
+	pthread_mutex_lock(&f->turn.mu);
+	v->turn_live = 1;
+	v->turn_blocked = v->turn_over = 0;
+	if (me == 0)
+		turn_give(f, 0);
+	else if (f->turn.pending_new)
+		f->turn.pending_new--;
+	pthread_cond_broadcast(&f->turn.cv);
+	pthread_mutex_unlock(&f->turn.mu);
+}
+
+static void turn_leave(struct feed *f, struct vcpu *v, int me)
+{
+	pthread_mutex_lock(&f->turn.mu);
+	v->turn_live = 0;
+	if (f->turn.holder == me)
+		turn_pass(f, me);
+	pthread_mutex_unlock(&f->turn.mu);
+}
+
+/* HVPMU_QUANTUM=N (instructions): threads in turns, on the exact path of
+ * several threads from the start (no totals only, no model thread). */
+static void turn_start(struct feed *f)
+{
+	const char *q = getenv("HVPMU_QUANTUM"), *b = getenv("HVPMU_BATCH");
+
+	if (!q || !*q || strtoull(q, NULL, 0) == 0)
+		return;
+	f->turn.on = 1;
+	f->turn.quantum = strtoull(q, NULL, 0);
+	f->turn.holder = -1;
+	pthread_mutex_init(&f->turn.mu, NULL);
+	pthread_cond_init(&f->turn.cv, NULL);
+	f->mt = 1;
+	f->batch = f->need_memory && !(b && strcmp(b, "0") == 0);
+}
+
 /* Several guest threads: without the memory model the common case takes
  * the fast path too (with it, each block entry goes through the batches,
  * or, with HVPMU_BATCH=0, through feed_block_entry() under the lock). */
@@ -73,6 +268,7 @@ static void entry_mt(struct feed *f, unsigned int vcpu_index, struct tb_info *ti
 	if (v) {
 		struct tb_info *p = v->prev;
 
+		turn_count(f, v, vcpu_index, ti);
 		feed_batch_flush(f, v);
 		/* the block entered before reached its end iff its counter (v's
 		 * row) moved since its entry */
@@ -445,6 +641,7 @@ static void tb_exec_b(unsigned int vcpu_index, void *udata)
 		struct tb_info *p = v->bprev;
 		uint64_t reached = p && feed_execs_v(v, p) != v->mark_seen;
 
+		turn_count(f, v, vcpu_index, ti);
 		v->bprev = ti;
 		v->mark_seen = feed_execs_v(v, ti);
 		batch_put(f, v, (uintptr_t)udata | reached << 2 | REC_TB, v->reg_live);
@@ -915,6 +1112,8 @@ static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 		self_vcpu = v;
 		feed_batch_flush(f, v);
 		feed_syscall_entry(f, v, num, args);
+		if (f->turn.on)
+			turn_syscall(f, v, (int)vcpu_index, num, a1, a2);
 	}
 	hvpmu_qemu_follow_execve(num, args); /* a program of the ISA runs under this emulator (uncounted) */
 }
@@ -938,6 +1137,8 @@ static void syscall_ret_cb(qemu_plugin_id_t id, unsigned int vcpu_idx, int64_t n
 	if (v) {
 		feed_batch_flush(f, v);
 		feed_syscall_return(f, v, num, ret);
+		if (f->turn.on)
+			turn_syscall_ret(f, v, (int)vcpu_idx, num, ret);
 	}
 }
 
@@ -1100,6 +1301,8 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 		}
 	}
 	unlock(f);
+	if (f->turn.on) /* it joins the rotation before its first block */
+		turn_join(f, v, (int)vcpu_index);
 	if (go_mt) /* re-translate everything with per-vCPU callbacks */
 		qemu_plugin_reset(id, reset_done);
 }
@@ -1114,6 +1317,8 @@ static void vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
 		evring_drain(&f->ring);
 	if (!v)
 		return;
+	if (f->turn.on)
+		turn_leave(f, v, (int)vcpu_index);
 	feed_vcpu_exit(f, v);
 	if (self_vcpu == v)
 		self_vcpu = NULL;
@@ -1261,6 +1466,7 @@ static void fork_child(void)
 	struct feed *f = the_run;
 
 	unlock(f);
+	f->turn.on = 0; /* one thread, uncounted: no turns */
 	hvpmu_machine_set_os_handler(f->m, NULL, NULL);
 	hvpmu_machine_set_trap_handler(f->m, NULL, NULL);
 	hvpmu_machine_set_tsb_hit_handler(f->m, NULL, NULL);
@@ -1280,6 +1486,8 @@ static void fork_parent(void)
 static void register_callbacks(struct feed *f, qemu_plugin_id_t id)
 {
 	qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
+	if (f->turn.on)
+		qemu_plugin_register_vcpu_idle_cb(id, turn_idle);
 	qemu_plugin_register_vcpu_exit_cb(id, vcpu_exit);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_vcpu_syscall_cb(id, syscall_cb);
@@ -1335,13 +1543,15 @@ int hvpmu_qemu_source_start(uint64_t id, const struct qemu_info_t *info, struct 
 	}
 	f->id = id;
 	f->slot_new = slot_new;
-	quiet_start(f, totals_tick, features);
+	turn_start(f);
+	if (!f->turn.on)
+		quiet_start(f, totals_tick, features);
 	/* HVPMU_MODEL_THREAD=1: the memory model runs on a thread of its own
 	 * (docs/event-source.md "Model thread": off by default, it measured
 	 * slower on the 2-vCPU development machine; without the memory model
 	 * the per-block work is smaller than the records' cost); if it cannot
 	 * start, the guest thread runs the model */
-	if (f->need_memory && getenv("HVPMU_MODEL_THREAD") && strcmp(getenv("HVPMU_MODEL_THREAD"), "1") == 0)
+	if (f->need_memory && !f->turn.on && getenv("HVPMU_MODEL_THREAD") && strcmp(getenv("HVPMU_MODEL_THREAD"), "1") == 0)
 		offload_start(f);
 	/* A thread may hold the lock in a system-call callback (outside QEMU's
 	 * exclusive section) while another forks: the child would inherit it

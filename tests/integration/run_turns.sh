@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Threads in turns (HVPMU_QUANTUM, docs/event-source.md "Turns"): threads
+# that synchronize through memory only are counted as the machine would
+# run them, and the same on every run.
+#   - T4, the child on core 1: workloads/mem/spin_handoff (N = 500 turns
+#     per thread) and spin_handoff2 (2N), ten runs each, identical; their
+#     difference is 2N = 1000 handoffs, each one DC_snoop_invalid and one
+#     L1D miss served from the other core (DC_miss_L2_L3_hit_nospec);
+#   - Origin, threads on nodes 0 and 1: workloads/mips64/spin 200 and 400,
+#     ten runs each, identical; at node 0's Hub the difference is 400
+#     invalidations and 400 read-shared interventions;
+#   - Origin: spinlock (four threads take a ticket lock in turn), ten runs
+#     identical;
+#   - QEMU's exclusive sections while the other threads wait for their
+#     turn outside the execution loop: forkspin (a fork halfway through the
+#     handoffs: the same handoff counts on every run) and xz -T4 under a 1 MB
+#     translation cache (-tb-size 1: flushes), each to its end; xz's
+#     instructions on three runs agree within 0.1 % (its threads wait for
+#     each other in futex calls, which the host times, and its cycles with
+#     them: printed, docs/event-source.md "Turns").
+# usage: run_turns.sh HVPMU BUILD_DIR QEMU_MIPS64 [XZ TEXT]
+set -euo pipefail
+hv=$1 build=$2 qemu_mips64=$3 xz=${4:-} text=${5:-}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: turns: $*" >&2; exit 1; }
+export HVPMU_QUANTUM=1000
+
+# same LABEL CMD...: ten runs of CMD print the same; the output in $tmp/LABEL
+same() {
+	local label=$1
+	shift
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		"$@" > "$tmp/$label.$i" 2>&1 || { cat "$tmp/$label.$i" >&2; fail "$label: run $i failed"; }
+		cmp -s "$tmp/$label.1" "$tmp/$label.$i" || { diff "$tmp/$label.1" "$tmp/$label.$i" >&2; fail "$label: run $i differs"; }
+	done
+	cp "$tmp/$label.1" "$tmp/$label"
+}
+within1() { # GOT WANT: |GOT - WANT| <= 1 % of WANT
+	[ $(( ($1 - $2) * 100 )) -le "$2" ] && [ $(( ($2 - $1) * 100 )) -le "$2" ]
+}
+
+if [ -x "$build/workloads/mem/spin_handoff" ]; then
+	t4() { "$hv" stat -x, --placement spread -e DC_snoop_invalid,DC_miss_L2_L3_hit_nospec,Instr_all -- \
+		"$build/workloads/mem/$1"; }
+	same n t4 spin_handoff
+	same n2 t4 spin_handoff2
+	v() { awk -F, -v e="$2" '$3 == e { print $1 }' "$tmp/$1"; }
+	for ev in DC_snoop_invalid DC_miss_L2_L3_hit_nospec; do
+		d=$(( $(v n2 $ev) - $(v n $ev) ))
+		within1 "$d" 1000 || { cat "$tmp/n" "$tmp/n2" >&2; fail "T4 $ev: 2N - N = $d, want 1000 (one per handoff)"; }
+	done
+	echo "turns: T4 handoffs: DC_snoop_invalid $(( $(v n2 DC_snoop_invalid) - $(v n DC_snoop_invalid) )) per 1000, ten runs each identical"
+fi
+
+m=$build/workloads/mips64
+if [ -x "$m/spin" ]; then
+	echo '{ "platform": "origin", "placement": "spread" }' > "$tmp/origin.json"
+	origin() { "$hv" mdperf -a -x, -s inval_class --md "$tmp/origin.json" -- "$m/$1" "$2"; }
+	same o1 origin spin 200
+	same o2 origin spin 400
+	c() { awk -F, -v c="$2" '$1 == 0 && $5 == c { print $6 }' "$tmp/$1"; }
+	for k in inval interv_rdsh; do
+		d=$(( $(c o2 $k) - $(c o1 $k) ))
+		within1 "$d" 400 || fail "Origin node 0 $k: 2N - N = $d, want 400"
+	done
+	same lock origin spinlock 100
+	# the fork's waitpid returns at the host's time, while the other
+	# thread spins its turns: its instructions vary, its handoffs do not
+	for i in 1 2 3; do
+		origin forkspin 200 > "$tmp/fork.$i" 2>&1 || { cat "$tmp/fork.$i" >&2; fail "forkspin run $i"; }
+		for k in inval interv_rdsh; do
+			[ -n "$(c fork.$i $k)" ] && [ "$(c fork.$i $k)" = "$(c fork.1 $k)" ] ||
+				fail "forkspin run $i: node 0 $k $(c fork.$i $k), run 1 $(c fork.1 $k)"
+		done
+	done
+	echo "turns: Origin: 400 invalidations and 400 interventions per 400 handoffs; spinlock identical; forkspin's handoffs"
+fi
+
+if [ -n "$xz" ] && [ -x "$xz" ] && [ -r "$text" ]; then
+	head -c 65536 "$text" > "$tmp/in"
+	printf '#!/bin/sh\nexec %s -tb-size 1 "$@"\n' "$qemu_mips64" > "$tmp/qemu"
+	chmod +x "$tmp/qemu"
+	for i in 1 2 3; do
+		HVPMU_QEMU=$tmp/qemu "$hv" stat -p origin -x, -o "$tmp/xz.$i" -- "$xz" -T4 --block-size=16KiB -c \
+			< "$tmp/in" > /dev/null 2> "$tmp/xz.err" || { cat "$tmp/xz.err" >&2; fail "xz -T4 run $i"; }
+	done
+	# the instructions agree within 0.1 %; the cycles also hold the time
+	# threads waited in futex calls, which the host times (printed)
+	awk -F, 'FNR == 1 { f++ } $1 ~ /^[0-9]+$/ { v[$3, f] = $1; e[$3] = 1 }
+		END {
+			for (k in e) {
+				lo = hi = v[k, 1]
+				for (i = 2; i <= 3; i++) { if (v[k, i] < lo) lo = v[k, i]; if (v[k, i] > hi) hi = v[k, i] }
+				printf "turns: xz -T4 %s: %s .. %s\n", k, lo, hi
+				if (k != "Cycles" && hi - lo > hi / 1000) bad = 1
+			}
+			exit bad
+		}' "$tmp/xz.1" "$tmp/xz.2" "$tmp/xz.3" || fail "xz -T4: instructions differ by more than 0.1 %"
+	echo "turns: xz -T4 with translation-cache flushes: three runs' instructions within 0.1 %"
+fi

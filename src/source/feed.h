@@ -227,6 +227,7 @@ struct vcpu {
 	uint8_t turn_live;     /* in the rotation (its thread runs) */
 	uint8_t turn_over;     /* its turn is over: it asked QEMU to leave the execution loop */
 	uint8_t turn_blocked;  /* in a system call that may wait: out of the rotation */
+	pthread_cond_t turn_cv; /* signalled when its turn comes (turn.mu) */
 };
 _Static_assert(offsetof(struct vcpu, npf_pend) < 64, "the fast paths' fields of a vCPU in its first line");
 
@@ -325,7 +326,7 @@ struct feed {
 		int holder;            /* the vCPU whose turn it is (-1: none can run) */
 		unsigned pending_new;  /* threads a clone made that have not joined the rotation */
 		pthread_mutex_t mu;    /* the rest of the rotation: holder, pending_new, vCPUs' turn_* */
-		pthread_cond_t cv;
+		pthread_cond_t cv;     /* a new thread joined (pending_new) */
 	} turn;
 	struct vcpu vcpu[];    /* nvcpu of them: guest thread (vCPU) i is vcpu[i] */
 };

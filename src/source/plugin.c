@@ -96,15 +96,16 @@ static int turn_next(struct feed *f, int after)
 static void turn_give(struct feed *f, int i)
 {
 	f->turn.holder = i;
-	if (i >= 0)
+	if (i >= 0) {
 		f->vcpu[i].turn_end = f->vcpu[i].turn_insns + f->turn.quantum;
+		pthread_cond_signal(&f->vcpu[i].turn_cv); /* only the thread whose turn it is wakes */
+	}
 }
 
 /* Under turn.mu: the turn passes on from `me`. */
 static void turn_pass(struct feed *f, int me)
 {
 	turn_give(f, turn_next(f, me));
-	pthread_cond_broadcast(&f->turn.cv);
 }
 
 /* Under turn.mu: wait for v's turn (take it if no thread can run). */
@@ -115,7 +116,7 @@ static void turn_wait(struct feed *f, int me)
 			turn_give(f, me);
 			break;
 		}
-		pthread_cond_wait(&f->turn.cv, &f->turn.mu);
+		pthread_cond_wait(&f->vcpu[me].turn_cv, &f->turn.mu);
 	}
 }
 
@@ -254,6 +255,8 @@ static void turn_start(struct feed *f)
 	f->turn.holder = -1;
 	pthread_mutex_init(&f->turn.mu, NULL);
 	pthread_cond_init(&f->turn.cv, NULL);
+	for (uint32_t i = 0; i < f->nvcpu; i++)
+		pthread_cond_init(&f->vcpu[i].turn_cv, NULL);
 	f->mt = 1;
 	f->batch = f->need_memory && !(b && strcmp(b, "0") == 0);
 }

@@ -213,11 +213,26 @@ const struct hvpmu_sv_backend *hvpmu_sv_backend_default(void)
 /* ---- properties of an event ---- */
 
 int hvpmu_sv_event_supported(const struct hvpmu_sv_backend *be, uint64_t config) { return be->supported(config); }
-uint32_t hvpmu_sv_event_pics(const struct hvpmu_sv_backend *be, uint64_t config) { return be->pics(config); }
-int hvpmu_sv_event_shared(const struct hvpmu_sv_backend *be, uint64_t config) { return be->shared(config); }
-int hvpmu_sv_event_generic(const struct hvpmu_sv_backend *be, uint64_t config) { return be->generic(config); }
-unsigned hvpmu_sv_event_reads(const struct hvpmu_sv_backend *be, uint64_t config) { return be->reads(config); }
-unsigned hvpmu_sv_event_features(const struct hvpmu_sv_backend *be, uint64_t config) { return be->features(config); }
+uint32_t hvpmu_sv_event_pics(const struct hvpmu_sv_backend *be, uint64_t config)
+{
+	return be->pics ? be->pics(config) : 0;
+}
+int hvpmu_sv_event_shared(const struct hvpmu_sv_backend *be, uint64_t config)
+{
+	return be->shared ? be->shared(config) : 0;
+}
+int hvpmu_sv_event_generic(const struct hvpmu_sv_backend *be, uint64_t config)
+{
+	return be->generic ? be->generic(config) : HVPMU_SV_GENERIC_NONE;
+}
+unsigned hvpmu_sv_event_reads(const struct hvpmu_sv_backend *be, uint64_t config)
+{
+	return be->reads ? be->reads(config) : 0;
+}
+unsigned hvpmu_sv_event_features(const struct hvpmu_sv_backend *be, uint64_t config)
+{
+	return be->features ? be->features(config) : 0;
+}
 
 int hvpmu_sv_event_emask(const struct hvpmu_sv_backend *be, uint64_t config, uint64_t emask, uint64_t *out)
 {
@@ -270,7 +285,7 @@ int hvpmu_sv_uncore_name(const struct hvpmu_sv_backend *be, unsigned dev, char *
 
 unsigned hvpmu_sv_uncore_count(const struct hvpmu_sv_backend *be, const struct hvpmu_md *md)
 {
-	return be->uncore_count(md);
+	return be->uncore_count ? be->uncore_count(md) : 0;
 }
 
 int hvpmu_sv_uncore_code(const struct hvpmu_sv_backend *be, unsigned dev, const char *name, unsigned *code)

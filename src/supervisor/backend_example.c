@@ -131,19 +131,6 @@ static void fold(struct hvpmu_sv *sv, uint32_t strand, uint64_t now, int running
 static void allstop(struct hvpmu_sv *sv, uint32_t strand, uint64_t now) { fold(sv, strand, now, 0); }
 static void sample(struct hvpmu_sv *sv, uint32_t strand, uint64_t now) { fold(sv, strand, now, 1); }
 
-/* no chip-wide devices */
-static int uncore_program(struct hvpmu_sv *sv, uint32_t strand, unsigned dev, const unsigned code[2])
-{
-	(void)sv; (void)strand; (void)dev; (void)code;
-	return HVPMU_ERANGE;
-}
-
-static int uncore_sample(struct hvpmu_sv *sv, uint32_t strand, unsigned dev, uint32_t cur[2])
-{
-	(void)sv; (void)strand; (void)dev; (void)cur;
-	return HVPMU_ERANGE;
-}
-
 static const struct sv_pcbe_ops sv_pcbe_example = {
 	.name = "example",
 	.npic = HVPMU_EXAMPLE_NCOUNTERS,
@@ -157,9 +144,7 @@ static const struct sv_pcbe_ops sv_pcbe_example = {
 	.program = program,
 	.allstop = allstop,
 	.overflow = overflow,
-	.sample = sample,
-	.uncore_program = uncore_program,
-	.uncore_sample = uncore_sample,
+	.sample = sample, /* no chip-wide device: no uncore hooks */
 };
 
 /* ---- what the tools see (struct hvpmu_sv_backend) ---- */
@@ -215,10 +200,7 @@ static int lookup(const char *tok, const char *base, uint64_t *config, char *err
 
 static int supported(uint64_t config) { return config_valid(config); }
 static uint32_t pics(uint64_t config) { return config_valid(config) ? 1u << config : 0; }
-static int shared(uint64_t config) { (void)config; return 0; }
 static int generic(uint64_t config) { return config == 0 ? HVPMU_SV_GENERIC_INSTRUCTIONS : HVPMU_SV_GENERIC_NONE; }
-static unsigned features(uint64_t config) { (void)config; return 0; } /* instruction classes only */
-static unsigned uncore_count(const struct hvpmu_md *md) { (void)md; return 0; }
 
 const struct hvpmu_sv_backend sv_backend_example = {
 	.desc = {
@@ -242,11 +224,5 @@ const struct hvpmu_sv_backend sv_backend_example = {
 	.lookup = lookup,
 	.supported = supported,
 	.pics = pics,
-	.shared = shared,
-	.generic = generic,
-	.reads = features,
-	.features = features,
-	.kinds = NULL,
-	.nkinds = 0,
-	.uncore_count = uncore_count,
+	.generic = generic, /* instruction classes only, no chip-wide device: the rest NULL */
 };

@@ -125,7 +125,6 @@ static int alias(unsigned i, struct hvpmu_sv_event_info *out)
 }
 
 static uint32_t pics(uint64_t config) { return 1u << hvpmu_r10k_event_counter((unsigned)config % HVPMU_R10K_NEVENTS); }
-static int shared(uint64_t config) { (void)config; return 0; }
 
 static int generic(uint64_t config)
 {
@@ -145,12 +144,6 @@ static unsigned features(uint64_t config)
 	if (needs & HVPMU_R10K_NEEDS_BRANCHES)
 		f |= HVPMU_FEAT_BRANCHES;
 	return f;
-}
-
-static unsigned uncore_count(const struct hvpmu_md *md)
-{
-	(void)md;
-	return 0;
 }
 
 const struct hvpmu_sv_backend sv_backend_origin = {
@@ -179,11 +172,8 @@ const struct hvpmu_sv_backend sv_backend_origin = {
 	.check = check,
 	.supported = supported,
 	.pics = pics,
-	.shared = shared,
 	.generic = generic,
 	.reads = features, /* the whole model for a memory event (hvpmu_r10k_event_needs) */
 	.features = features,
-	.kinds = NULL,
-	.nkinds = 0,
-	.uncore_count = uncore_count,
+	/* never shared, no chip-wide device: shared, kinds, uncore_count NULL */
 };

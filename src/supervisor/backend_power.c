@@ -77,11 +77,6 @@ static int lookup(const char *tok, const char *base, uint64_t *config, char *err
 }
 
 static int supported(uint64_t config) { (void)config; return 1; }
-static uint32_t pics(uint64_t config) { (void)config; return 0; }
-static int shared(uint64_t config) { (void)config; return 0; }
-static int generic(uint64_t config) { (void)config; return HVPMU_SV_GENERIC_NONE; }
-static unsigned features(uint64_t config) { (void)config; return 0; }
-static unsigned uncore_count(const struct hvpmu_md *md) { (void)md; return 0; }
 
 /* One event of the list at p (hv_gpci/.../ or a model count) into ev,
  * its hv_gpci event into rq; *len: the characters it spans. */
@@ -217,15 +212,7 @@ const struct hvpmu_sv_backend sv_backend_power = {
 	.event = event,
 	.alias = alias,
 	.lookup = lookup,
-	.supported = supported,
-	.pics = pics,
-	.shared = shared,
-	.generic = generic,
-	.reads = features,
-	.features = features,
-	.kinds = NULL,
-	.nkinds = 0,
-	.uncore_count = uncore_count,
+	.supported = supported, /* no counter, nothing of the model, no device: the rest NULL */
 	.request = request,
 	.result = result,
 	.refusal = refusal,

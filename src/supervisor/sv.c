@@ -534,7 +534,7 @@ int hvpmu_sv_uncore_program(struct hvpmu_sv *sv, uint32_t strand, unsigned dev, 
 	if (dev >= HVPMU_SV_MAX_UNCORE || !code || !sv_owns(sv, strand))
 		return HVPMU_ERANGE;
 	prev = sv_enter_os(sv, strand);
-	rc = sv->ops->uncore_program(sv, strand, dev, code);
+	rc = sv->ops->uncore_program ? sv->ops->uncore_program(sv, strand, dev, code) : HVPMU_ERANGE;
 	memset(&sv->uncore[dev], 0, sizeof sv->uncore[dev]);
 	sv_leave_os(sv, strand, prev);
 	return rc;
@@ -551,7 +551,7 @@ int hvpmu_sv_uncore_read(struct hvpmu_sv *sv, uint32_t strand, unsigned dev, uin
 	if (dev >= HVPMU_SV_MAX_UNCORE || !counts || !sv_owns(sv, strand))
 		return HVPMU_ERANGE;
 	prev = sv_enter_os(sv, strand);
-	rc = sv->ops->uncore_sample(sv, strand, dev, cur);
+	rc = sv->ops->uncore_sample ? sv->ops->uncore_sample(sv, strand, dev, cur) : HVPMU_ERANGE;
 	for (int k = 0; rc == HVPMU_OK && k < 2; k++) {
 		sv->uncore[dev].acc[k] += (cur[k] - sv->uncore[dev].last[k]) & UNCORE_COUNTER_MASK;
 		sv->uncore[dev].last[k] = cur[k];

@@ -107,7 +107,8 @@ struct sv_pcbe_ops {
 	 * overflows, running up to `now`) without stopping it; the next fold
 	 * continues from here. */
 	void (*sample)(struct hvpmu_sv *sv, uint32_t strand, uint64_t now);
-	/* Chip-wide device `dev` (hvpmu_sv_uncore_program): program its two
+	/* NULL both: no chip-wide device (HVPMU_ERANGE).
+	 * Chip-wide device `dev` (hvpmu_sv_uncore_program): program its two
 	 * counters with code[0] (pic0) and code[1] (pic1) and clear them;
 	 * HVPMU_ERANGE for a device or code the machine lacks, HVPMU_EHV for
 	 * a refused hypercall (sv->last_status). */
@@ -176,6 +177,9 @@ struct hvpmu_sv_backend {
 	 * may change a config to an equivalent one; 0, or -1 with a message */
 	int (*check)(struct hvpmu_sv_event *ev, unsigned n, char *err, size_t errlen);
 	int (*supported)(uint64_t config);
+	/* the hooks below may be NULL: no counter (pics 0), never shared,
+	 * no generic meaning, reads and needs nothing of the model, no
+	 * chip-wide device (backend.c) */
 	uint32_t (*pics)(uint64_t config);
 	int (*shared)(uint64_t config);
 	int (*generic)(uint64_t config);

@@ -152,20 +152,6 @@ static void r10k_sample(struct hvpmu_sv *sv, uint32_t strand, uint64_t now) { r1
 
 static int r10k_config_valid(uint64_t config) { return config < HVPMU_R10K_NEVENTS; }
 
-/* The Hub's counters are the IRIX kernel's (syssgi, hvpmu/irix.h), not
- * this driver's: no chip-wide device here. */
-static int r10k_uncore_program(struct hvpmu_sv *sv, uint32_t strand, unsigned dev, const unsigned code[2])
-{
-	(void)sv; (void)strand; (void)dev; (void)code;
-	return HVPMU_ERANGE;
-}
-
-static int r10k_uncore_sample(struct hvpmu_sv *sv, uint32_t strand, unsigned dev, uint32_t cur[2])
-{
-	(void)sv; (void)strand; (void)dev; (void)cur;
-	return HVPMU_ERANGE;
-}
-
 static uint64_t r10k_clock(const struct hvpmu_sv *sv) { return hvpmu_irix_tick_cycles(sv->hv); }
 
 const struct sv_pcbe_ops sv_pcbe_r10k = {
@@ -182,6 +168,6 @@ const struct sv_pcbe_ops sv_pcbe_r10k = {
 	.allstop = r10k_allstop,
 	.overflow = r10k_overflow,
 	.sample = r10k_sample,
-	.uncore_program = r10k_uncore_program,
-	.uncore_sample = r10k_uncore_sample,
+	/* the Hub's counters are the IRIX kernel's (syssgi, hvpmu/irix.h),
+	 * not this driver's: no uncore hooks */
 };

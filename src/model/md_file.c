@@ -128,6 +128,13 @@ static const struct jb_field guest_fields[] = {
 	F("nstrands", U32, struct hvpmu_md_guest, nstrands, 1, MAX_STRANDS),
 };
 
+/* A guest's mblock: mem[i] is { base, size }; base, size < 2^63, so
+ * base + size cannot wrap. */
+static const struct jb_field mblock_fields[] = {
+	{ "base", 0, sizeof(uint64_t), 0, UINT64_MAX >> 1, 0, 0 },
+	{ "size", sizeof(uint64_t), sizeof(uint64_t), 1, UINT64_MAX >> 1, 0, 0 },
+};
+
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static int is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
@@ -184,16 +191,12 @@ static int guest_sub(void *ctx, const char *key, json_object *v, const char *pat
 			return HVPMU_EINVAL;
 		g->nmem = (uint32_t)len;
 		for (size_t i = 0; i < len; i++) {
-			static const struct jb_field mb[] = {
-				{ "base", 0, sizeof(uint64_t), 0, UINT64_MAX >> 1, 0, 0 }, /* mem[i]: { base, size } */
-				{ "size", sizeof(uint64_t), sizeof(uint64_t), 1, UINT64_MAX >> 1, 0, 0 },
-			};
 			char p[176];
 			int rc;
 
 			jb_index_path(p, sizeof p, path, i);
-			/* base, size < 2^63: base + size cannot wrap */
-			if ((rc = apply(&g->mem[i], json_object_array_get_idx(v, i), mb, N(mb), p, NULL, NULL, err, n)))
+			if ((rc = apply(&g->mem[i], json_object_array_get_idx(v, i), mblock_fields, N(mblock_fields), p,
+					NULL, NULL, err, n)))
 				return rc;
 		}
 		return 1;
@@ -343,10 +346,6 @@ static int check_fields(const struct hvpmu_md *md, char *err, size_t n)
 {
 	static const char *const lvname[] = { "memory.l1i", "memory.l1d", "memory.l2", "memory.l3" };
 	const struct hvpmu_md_cache *lv[] = { &md->mem.l1i, &md->mem.l1d, &md->mem.l2, &md->mem.l3 };
-	static const struct jb_field mb[] = {
-		{ "base", 0, sizeof(uint64_t), 0, UINT64_MAX >> 1, 0, 0 },
-		{ "size", sizeof(uint64_t), sizeof(uint64_t), 1, UINT64_MAX >> 1, 0, 0 },
-	};
 	int rc;
 
 	if ((rc = jb_check(md, top_fields, N(top_fields), "", err, n)) ||
@@ -377,7 +376,7 @@ static int check_fields(const struct hvpmu_md *md, char *err, size_t n)
 			return jb_fail(err, n, p, "needs mblock");
 		for (uint32_t k = 0; k < g->nmem; k++) {
 			snprintf(q, sizeof q, "%s.mblock[%u]", p, k);
-			if ((rc = jb_check(&g->mem[k], mb, N(mb), q, err, n)))
+			if ((rc = jb_check(&g->mem[k], mblock_fields, N(mblock_fields), q, err, n)))
 				return rc;
 		}
 	}

@@ -48,29 +48,38 @@ static void gpci_read(struct gpci *g, const struct host_run *r, int end)
 	}
 }
 
-/* The guest must be a partition of the CEC, with a request buffer in its
- * real memory (hvpmu_gpci_sys_attach). */
-static int start(const struct host_run *r, void **x, char *err, size_t n)
+/* The run's guest as Linux's hv_gpci client: a partition of the CEC
+ * with a request buffer in its real memory (hvpmu_gpci_sys_attach).  0,
+ * ENOTSUP (not a partition) or EINVAL (no room for the buffer). */
+static int attach(const struct host_run *r, struct hvpmu_gpci_sys **sys)
 {
 	const struct hvpmu_md *md = r->md;
+
+	if (r->guest >= md->cec.npartitions)
+		return ENOTSUP;
+	return hvpmu_gpci_sys_attach(r->hv, md, md->cec.partitions[r->guest].id, sys) ? EINVAL : 0;
+}
+
+static int start(const struct host_run *r, void **x, char *err, size_t n)
+{
 	struct gpci *g;
+	int rc;
 
 	if (r->rq->ngpci > STAT_MAX_GPCI) {
 		snprintf(err, n, "too many hv_gpci events");
-		return -1;
-	}
-	if (r->guest >= md->cec.npartitions) {
-		snprintf(err, n, "hv_gpci events need a partition of a PAPR CEC; platform %s",
-			 hvpmu_platform_name(md->platform));
 		return -1;
 	}
 	if (!(g = calloc(1, sizeof *g))) {
 		snprintf(err, n, "out of memory");
 		return -1;
 	}
-	if (hvpmu_gpci_sys_attach(r->hv, md, md->cec.partitions[r->guest].id, &g->sys)) {
+	if ((rc = attach(r, &g->sys))) {
 		free(g);
-		snprintf(err, n, "the partition has no 4096 bytes of real memory for hv_gpci's request buffer");
+		if (rc == ENOTSUP)
+			snprintf(err, n, "hv_gpci events need a partition of a PAPR CEC; platform %s",
+				 hvpmu_platform_name(r->md->platform));
+		else
+			snprintf(err, n, "the partition has no 4096 bytes of real memory for hv_gpci's request buffer");
 		return -1;
 	}
 	r->rs->ngpci = r->rq->ngpci;
@@ -130,17 +139,16 @@ int hvpmu_session_gpci(struct hvpmu_session *s, const uint32_t args[3], struct h
 	const struct host_run *r = host_run_of(s);
 	const struct hvpmu_md *md = r->md;
 	struct hvpmu_gpci_sys *sys;
+	int rc = attach(r, &sys);
 
-	if (r->guest >= md->cec.npartitions) {
+	if (rc == ENOTSUP)
 		snprintf(err, n, "guest %s is not a PAPR partition (no H_GetPerformanceCounterInfo)",
 			 md->guests[r->guest].name);
-		return ENOTSUP;
-	}
-	if (hvpmu_gpci_sys_attach(r->hv, md, md->cec.partitions[r->guest].id, &sys)) {
+	else if (rc)
 		snprintf(err, n, "partition %u has no 4096 bytes of real memory for its request buffer",
 			 (unsigned)md->cec.partitions[r->guest].id);
-		return EINVAL;
-	}
+	if (rc)
+		return rc;
 	hvpmu_gpci_call(hvpmu_gpci_sys_os(sys), args[0], args[1], (uint16_t)(args[2] >> 8), (uint8_t)args[2], reply);
 	hvpmu_gpci_sys_close(sys);
 	return 0;

@@ -283,10 +283,12 @@ static void cpustat_sample(struct hvpmu_session *s, uint32_t strand)
 static void on_clock(void *ctx, const struct hvpmu_guest_trap *t)
 {
 	struct hvpmu_session *s = ctx;
+	uint64_t tick;
 
 	if (t->tt != HVPMU_IRIX_TRAP_CLOCK || s->halted)
 		return;
-	EACH_EXT(s, tick, t->strand, hvpmu_machine_tick(s->m, t->strand));
+	tick = hvpmu_machine_tick(s->m, t->strand);
+	EACH_EXT(s, tick, t->strand, tick);
 	publish(s, STAT_END_NONE, 0);
 }
 

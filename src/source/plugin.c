@@ -38,6 +38,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
+#include <errno.h>
 #include <stdio.h>
 #include <time.h>
 #include <stdlib.h>
@@ -62,6 +63,16 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = HVPMU_QEMU_PLUGIN_VERSION;
  * source's start (docs/event-source.md "The run").
  */
 static struct feed *the_run;
+
+/* Blocks translated now record into their vCPU's batch: several threads
+ * and the memory model (HVPMU_BATCH=0, for tests: the model at every
+ * callback, under the lock). */
+static int batch_wanted(const struct feed *f)
+{
+	const char *b = getenv("HVPMU_BATCH");
+
+	return f->mt && f->need_memory && !(b && strcmp(b, "0") == 0);
+}
 
 /* ---- threads in turns (HVPMU_QUANTUM; docs/event-source.md "Turns") ----
  *
@@ -243,22 +254,30 @@ static void turn_leave(struct feed *f, struct vcpu *v, int me)
 }
 
 /* HVPMU_QUANTUM=N (instructions): threads in turns, on the exact path of
- * several threads from the start (no totals only, no model thread). */
-static void turn_start(struct feed *f)
+ * several threads from the start (no totals only, no model thread).
+ * 0, or -1 after one line for a value that is not a positive number. */
+static int turn_start(struct feed *f)
 {
-	const char *q = getenv("HVPMU_QUANTUM"), *b = getenv("HVPMU_BATCH");
+	const char *q = getenv("HVPMU_QUANTUM");
+	char *end;
 
-	if (!q || !*q || strtoull(q, NULL, 0) == 0)
-		return;
+	if (!q)
+		return 0;
+	errno = 0;
+	f->turn.quantum = strtoull(q, &end, 0);
+	if (errno || !*q || *end || *q == '-' || f->turn.quantum == 0) {
+		fprintf(stderr, "hvpmu plugin: HVPMU_QUANTUM='%.40s': not a positive number of instructions\n", q);
+		return -1;
+	}
 	f->turn.on = 1;
-	f->turn.quantum = strtoull(q, NULL, 0);
 	f->turn.holder = -1;
 	pthread_mutex_init(&f->turn.mu, NULL);
 	pthread_cond_init(&f->turn.cv, NULL);
 	for (uint32_t i = 0; i < f->nvcpu; i++)
 		pthread_cond_init(&f->vcpu[i].turn_cv, NULL);
 	f->mt = 1;
-	f->batch = f->need_memory && !(b && strcmp(b, "0") == 0);
+	f->batch = batch_wanted(f);
+	return 0;
 }
 
 /* Several guest threads: without the memory model the common case takes
@@ -1194,7 +1213,6 @@ static void quiet_taken_enter(struct feed *f, struct vcpu *v)
 static void reset_done(qemu_plugin_id_t id)
 {
 	struct feed *f = the_run; /* (no data: the API's reset callback has none) */
-	const char *b = getenv("HVPMU_BATCH"); /* testing: 0 runs the model at every callback */
 
 	lock(f);
 	if (f->qclass) { /* out of totals only: no quiet block runs any more */
@@ -1234,7 +1252,7 @@ static void reset_done(qemu_plugin_id_t id)
 		f->vcpu[i].bprev = f->vcpu[i].prev;
 	unlock(f);
 
-	f->batch = f->mt && f->need_memory && !(b && strcmp(b, "0") == 0);
+	f->batch = batch_wanted(f);
 	register_callbacks(f, id);
 }
 
@@ -1546,7 +1564,10 @@ int hvpmu_qemu_source_start(uint64_t id, const struct qemu_info_t *info, struct 
 	}
 	f->id = id;
 	f->slot_new = slot_new;
-	turn_start(f);
+	if (turn_start(f)) {
+		feed_destroy(f);
+		return -1;
+	}
 	if (!f->turn.on)
 		quiet_start(f, totals_tick, features);
 	/* HVPMU_MODEL_THREAD=1: the memory model runs on a thread of its own

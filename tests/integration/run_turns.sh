@@ -25,6 +25,10 @@ hv=$1 build=$2 qemu_mips64=$3 xz=${4:-} text=${5:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: turns: $*" >&2; exit 1; }
+# a quantum that is not a positive number is refused in one line
+rc=0; HVPMU_QUANTUM=abc "$hv" stat -e Instr_all -- "$build/workloads/micro/loop_int" > /dev/null 2> "$tmp/e" || rc=$?
+[ "$rc" -ne 0 ] && grep -q "HVPMU_QUANTUM='abc': not a positive number of instructions" "$tmp/e" ||
+	{ cat "$tmp/e" >&2; fail "HVPMU_QUANTUM=abc: exit $rc"; }
 export HVPMU_QUANTUM=1000
 
 # same LABEL CMD...: ten runs of CMD print the same; the output in $tmp/LABEL

@@ -5,6 +5,8 @@
  * references and prefetches, syncs, batches and the guest-OS events of a
  * vCPU, for the QEMU plugin and the service's remote source.
  */
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include "feed.h"
@@ -42,12 +44,14 @@ void feed_destroy(struct feed *f)
 	feed_free_blocks(f);
 	for (uint32_t k = 0; k < f->nvcpu; k++) {
 		free(f->vcpu[k].batch);
+		free(f->vcpu[k].spare);
 		free(f->vcpu[k].qsynced);
 	}
 	for (uint32_t c = 0; c < f->nqchunks; c++)
 		free(f->qchunks[c]);
 	free(f->qchunks);
 	free(f->q_pend);
+	free(f->mq.q);
 	pthread_mutex_destroy(&f->lock);
 	free(f);
 }
@@ -469,15 +473,20 @@ size_t feed_run_evrecs(struct feed *f, struct vcpu *v, const struct evrec *r, si
 
 /* Run v's batch through the model, record by record, as the callbacks
  * would have without it; the caller holds the lock. */
-void feed_batch_run(struct feed *f, struct vcpu *v)
+static void batch_run_recs(struct feed *f, struct vcpu *v, const struct evrec *r, uint32_t n)
 {
 	int stop = 0;
 
 	v->held = 1;
-	feed_run_evrecs(f, v, v->batch, v->nb, &stop);
-	v->nb = 0;
+	feed_run_evrecs(f, v, r, n, &stop);
 	v->held = 0;
 	v->reached_last = 0;
+}
+
+void feed_batch_run(struct feed *f, struct vcpu *v)
+{
+	batch_run_recs(f, v, v->batch, v->nb);
+	v->nb = 0;
 }
 
 /* Run v's batch now: before anything else uses the model for v.  Called on
@@ -489,6 +498,155 @@ void feed_batch_flush(struct feed *f, struct vcpu *v)
 		lock(f);
 		feed_batch_run(f, v);
 		unlock(f);
+	}
+}
+
+/* ---- the model queue (docs/event-source.md "The model queue") ----
+ *
+ * In turns only one guest thread records at a time, so the order in which
+ * batches are handed over is the turns' order, the same on every run.  The
+ * queue's thread runs them in that order, under the lock, while the next
+ * turn's thread runs its guest code: the model's work and the guest's
+ * overlap, and the model still takes the threads' references turn by
+ * turn.  A vCPU has two buffers; it records into one while the queue holds
+ * the other, so the queue holds at most one batch per vCPU (mq.q has
+ * nvcpu entries). */
+
+static void *mq_thread(void *arg)
+{
+	struct feed *f = arg;
+	struct feed_mq *q = &f->mq;
+
+	pthread_mutex_lock(&q->mu);
+	for (;;) {
+		struct feed_mq_item it;
+
+		while (!q->n && !q->stop)
+			pthread_cond_wait(&q->work, &q->mu);
+		if (!q->n)
+			break;
+		it = q->q[q->head]; /* (it stays queued while it runs: lock() waits for it) */
+		pthread_mutex_unlock(&q->mu);
+		pthread_mutex_lock(&f->lock);
+		batch_run_recs(f, it.v, it.r, it.n);
+		pthread_mutex_unlock(&f->lock);
+		pthread_mutex_lock(&q->mu);
+		q->head = (q->head + 1) % f->nvcpu;
+		q->n--;
+		it.v->spare = it.r;
+		pthread_cond_broadcast(&q->idle);
+	}
+	pthread_mutex_unlock(&q->mu);
+	return NULL;
+}
+
+/* v's spare buffer (the model queue), if it has a batch and none yet. */
+static int mq_spare(struct feed *f, struct vcpu *v)
+{
+	return f->mq.on && v->batch && !v->spare && !(v->spare = malloc(BATCH_MAX * sizeof *v->spare)) ? -1 : 0;
+}
+
+int feed_mq_start(struct feed *f)
+{
+	struct feed_mq *q = &f->mq;
+	sigset_t all, old;
+	int err;
+
+	if (q->on)
+		return 0;
+	if (!q->q && !(q->q = calloc(f->nvcpu, sizeof *q->q)))
+		return -1;
+	q->on = 1;
+	for (uint32_t i = 0; i < f->nvcpu; i++)
+		if (mq_spare(f, &f->vcpu[i])) {
+			q->on = 0;
+			return -1;
+		}
+	q->head = q->n = 0;
+	q->stop = 0;
+	pthread_mutex_init(&q->mu, NULL);
+	pthread_cond_init(&q->work, NULL);
+	pthread_cond_init(&q->idle, NULL);
+	/* QEMU handles the guest's signals on its vCPU threads: this one takes none */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&q->thr, NULL, mq_thread, f);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err)
+		q->on = 0;
+	return err ? -1 : 0;
+}
+
+/* Under mq.mu: wait until every queued batch has run. */
+static void mq_wait_empty(struct feed_mq *q)
+{
+	while (q->n)
+		pthread_cond_wait(&q->idle, &q->mu);
+}
+
+void feed_mq_lock(struct feed *f)
+{
+	pthread_mutex_lock(&f->mq.mu);
+	mq_wait_empty(&f->mq);
+	pthread_mutex_lock(&f->lock); /* (the queue's thread takes it only with a batch queued) */
+	pthread_mutex_unlock(&f->mq.mu);
+}
+
+void feed_mq_put(struct feed *f, struct vcpu *v)
+{
+	struct feed_mq *q = &f->mq;
+
+	if (!v->nb)
+		return;
+	pthread_mutex_lock(&q->mu);
+	while (!v->spare) /* the batch it handed over before is still queued */
+		pthread_cond_wait(&q->idle, &q->mu);
+	q->q[(q->head + q->n) % f->nvcpu] = (struct feed_mq_item){ v, v->batch, v->nb };
+	q->n++;
+	v->batch = v->spare;
+	v->spare = NULL;
+	v->nb = 0;
+	pthread_cond_signal(&q->work);
+	pthread_mutex_unlock(&q->mu);
+}
+
+void feed_mq_stop(struct feed *f)
+{
+	struct feed_mq *q = &f->mq;
+
+	if (!q->on)
+		return;
+	pthread_mutex_lock(&q->mu);
+	mq_wait_empty(q);
+	q->stop = 1;
+	pthread_cond_signal(&q->work);
+	pthread_mutex_unlock(&q->mu);
+	pthread_join(q->thr, NULL);
+	q->on = 0;
+}
+
+void feed_mq_fork_prepare(struct feed *f)
+{
+	if (f->mq.on) {
+		pthread_mutex_lock(&f->mq.mu);
+		mq_wait_empty(&f->mq);
+	}
+	pthread_mutex_lock(&f->lock);
+}
+
+void feed_mq_fork_parent(struct feed *f)
+{
+	pthread_mutex_unlock(&f->lock);
+	if (f->mq.on)
+		pthread_mutex_unlock(&f->mq.mu);
+}
+
+void feed_mq_fork_child(struct feed *f)
+{
+	pthread_mutex_unlock(&f->lock);
+	if (f->mq.on) {
+		pthread_mutex_unlock(&f->mq.mu);
+		f->mq.on = 0; /* its thread is the parent's (the queue was empty: every buffer is a vCPU's) */
 	}
 }
 
@@ -742,16 +900,19 @@ int feed_vcpu_start(struct feed *f, struct vcpu *v, uint32_t strand, uint32_t pr
 {
 	/* QEMU gives a new thread the index of one that exited (the
 	 * highest free): its batch buffer serves again */
-	struct evrec *batch = v->batch;
+	struct evrec *batch = v->batch, *spare = v->spare;
 	uint64_t *qsynced = v->qsynced;
 
 	memset(v, 0, sizeof *v);
 	v->batch = batch;
+	v->spare = spare;
 	v->qsynced = qsynced;
 	v->row = (uint32_t)(v - f->vcpu) * FEED_SLOT_CHUNK;
 	if (!v->qsynced && qsynced_grow(v, 0, f->nqchunks))
 		return -1;
 	if (f->need_memory && !v->batch && !(v->batch = malloc(BATCH_MAX * sizeof *v->batch)))
+		return -1;
+	if (mq_spare(f, v))
 		return -1;
 	v->live = 1;
 	v->strand = strand;

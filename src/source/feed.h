@@ -184,21 +184,16 @@ struct pf_insn {
 struct vcpu {
 	_Alignas(64) struct hvpmu_activity *act;
 	struct tb_info *prev;  /* block entered last, not yet accounted */
-	uint64_t mark_seen;    /* its row of prev's counter at prev's entry (with batches: of
-				  bprev's, at its entry by the guest thread) */
+	uint64_t mark_seen;    /* its row of prev's counter at prev's entry (batches: bmark) */
 	struct tb_info *dirty; /* blocks whose executions are not expanded yet */
 	const struct tb_info *pend_tb; /* the block whose CTI it is */
 	int pend;              /* the previous block's CTI awaits its outcome */
 	uint8_t reg_taken;     /* the pending CTI's outcome from its registers: 2 | taken, 0 none
 				  (tb_info.reg_cond; resolve_pending() takes it) */
-	uint8_t reg_live;      /* the guest thread's reg_taken while its records wait (batches,
-				  model thread): it goes with the next REC_TB, in w1 */
 	unsigned npf_pend;     /* prefetches waiting for their donor (pf_pend) */
 	int live;
 	uint32_t strand;
 	uint32_t process;      /* its guest process (hvpmu_os_call.process) */
-	struct tb_info *bprev; /* batches: the block the guest thread entered last (prev lags
-				  behind until the batch runs) */
 	int reached_last;      /* prev reached its last instruction, as a record says (batches,
 				  the model thread, the service's records) */
 	uint32_t row;          /* its row of the counter slots: its index times FEED_SLOT_CHUNK */
@@ -215,17 +210,26 @@ struct vcpu {
 				  when the thread ends: QEMU gives its index to a later one) */
 	uint64_t pf_base[PF_SLOTS];    /* addresses of prefetch donors (BEFORE) */
 	const struct pf_insn *pf_pend[PF_PEND]; /* prefetches waiting for their donor (AFTER) */
-	/* batches (several guest threads and the memory model: docs/event-source.md
-	 * "Batches"): the vCPU's own records not yet run through the model */
-	struct evrec *batch;   /* BATCH_MAX records */
+	/* The guest thread's own line while its records wait (batches:
+	 * several guest threads and the memory model, docs/event-source.md
+	 * "Batches"; the model thread): what its record callbacks write, apart
+	 * from what the thread running its earlier records writes (the model
+	 * queue's, feed.mq) */
+	_Alignas(64) struct evrec *batch; /* BATCH_MAX records not yet run through the model */
 	uint32_t nb;
-	int held;              /* the batch is being run: this thread holds the lock */
-	/* threads in turns (HVPMU_QUANTUM, plugin.c, docs/event-source.md
-	 * "Turns"): the instructions of the blocks it entered, where its turn
-	 * ends, and its state in the rotation */
-	uint64_t turn_insns, turn_end;
-	uint8_t turn_live;     /* in the rotation (its thread runs) */
+	uint8_t reg_live;      /* the guest thread's reg_taken while its records wait (batches,
+				  model thread): it goes with the next REC_TB, in w1 */
 	uint8_t turn_over;     /* its turn is over: it asked QEMU to leave the execution loop */
+	struct tb_info *bprev; /* batches: the block the guest thread entered last (prev lags
+				  behind until the batch runs) */
+	uint64_t bmark;        /* batches: its row of bprev's counter at bprev's entry */
+	/* threads in turns (HVPMU_QUANTUM, plugin.c, docs/event-source.md
+	 * "Turns"): the instructions of the blocks it entered, where its turn ends */
+	uint64_t turn_insns, turn_end;
+	struct evrec *spare;   /* the model queue's second buffer (BATCH_MAX records): NULL
+				  while the queue holds it (feed.mq) */
+	_Alignas(64) int held; /* the batch is being run: this thread holds the lock */
+	uint8_t turn_live;     /* in the rotation (its thread runs) */
 	uint8_t turn_blocked;  /* in a system call that may wait: out of the rotation */
 	pthread_cond_t turn_cv; /* signalled when its turn comes (turn.mu) */
 };
@@ -328,6 +332,22 @@ struct feed {
 		pthread_mutex_t mu;    /* the rest of the rotation: holder, pending_new, vCPUs' turn_* */
 		pthread_cond_t cv;     /* a new thread joined (pending_new) */
 	} turn;
+	/* the model queue (threads in turns with the memory model:
+	 * docs/event-source.md "The model queue"): a vCPU hands its batch to
+	 * the queue and records on into its spare buffer; the queue's thread
+	 * runs the batches through the model in the order they were handed
+	 * over (the turns').  lock() waits for the queue to empty first, so
+	 * every other use of the model comes after the batches handed before. */
+	struct feed_mq {
+		int on;
+		pthread_t thr;
+		pthread_mutex_t mu;    /* the queue; taken before `lock`, never while holding it */
+		pthread_cond_t work;   /* a batch was queued, or `stop` */
+		pthread_cond_t idle;   /* a batch has run (its buffer is its vCPU's spare again) */
+		struct feed_mq_item { struct vcpu *v; struct evrec *r; uint32_t n; } *q; /* nvcpu */
+		uint32_t head, n;
+		int stop;
+	} mq;
 	struct vcpu vcpu[];    /* nvcpu of them: guest thread (vCPU) i is vcpu[i] */
 };
 
@@ -427,7 +447,15 @@ static inline void feed_quiet_leave(struct feed *f)
 }
 
 
-static inline void lock(struct feed *f) { pthread_mutex_lock(&f->lock); }
+/* Take the model queue's lock, once every batch handed to it has run. */
+void feed_mq_lock(struct feed *f);
+static inline void lock(struct feed *f)
+{
+	if (__builtin_expect(f->mq.on, 0))
+		feed_mq_lock(f);
+	else
+		pthread_mutex_lock(&f->lock);
+}
 static inline void unlock(struct feed *f) { pthread_mutex_unlock(&f->lock); }
 
 /* Expand v's blocks' whole executions into class counts (the dirty
@@ -504,6 +532,24 @@ size_t feed_run_evrecs(struct feed *f, struct vcpu *v, const struct evrec *r, si
 void feed_batch_run(struct feed *f, struct vcpu *v);
 /* Run v's batch now, under the lock, if it has records. */
 void feed_batch_flush(struct feed *f, struct vcpu *v);
+/* The model queue (struct feed_mq): start its thread, with a spare buffer
+ * for every vCPU that has a batch (and for those that start later); 0,
+ * or -1 if out of memory or threads (then the batches run as before).
+ * Only while no batch holds records, every other thread waiting. */
+int feed_mq_start(struct feed *f);
+/* v's own thread: hand v's batch to the queue (if it has records) and
+ * record on into its spare buffer, once the queue has run the batch it
+ * held before.  Without the lock. */
+void feed_mq_put(struct feed *f, struct vcpu *v);
+/* Run every queued batch and end the queue's thread (none: nothing).
+ * Without the lock. */
+void feed_mq_stop(struct feed *f);
+/* Fork handlers (pthread_atfork): prepare takes the queue, once empty,
+ * and the lock; the parent gives both back; the child has no queue
+ * thread and runs its batches itself. */
+void feed_mq_fork_prepare(struct feed *f);
+void feed_mq_fork_parent(struct feed *f);
+void feed_mq_fork_child(struct feed *f);
 void feed_finish_tb(struct feed *f, struct tb_info *ti);
 void feed_os_event(struct feed *f, enum hvpmu_os_event ev, const struct vcpu *v, int64_t num, const uint64_t *args,
 		   int64_t ret);
@@ -680,10 +726,11 @@ static inline void add_prefix(struct vcpu *v, const struct tb_info *p, uint64_t 
 /* Block p ran to its last instruction: vCPU 0's execution is expanded
  * lazily (feed_expand_dirty; a block's synced_execs is vCPU 0's); the model
  * thread counts it itself (oexecs); another vCPU's (totals only with
- * several threads: a full block with an inline counter) is counted now. */
+ * several threads: a full block with an inline counter), and every one
+ * the model queue runs (vCPU 0's counters move on meanwhile), is counted now. */
 static inline void note_completed(struct feed *f, struct vcpu *v, struct tb_info *p)
 {
-	if (__builtin_expect(v != f->vcpu, 0)) {
+	if (__builtin_expect(v != f->vcpu || f->mq.on, 0)) {
 		add_whole(v, p);
 		return;
 	}

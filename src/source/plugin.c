@@ -151,7 +151,10 @@ static void turn_idle(qemu_plugin_id_t id, unsigned int vcpu_index)
 	(void)id;
 	if (!f->turn.on || !v || !v->turn_live || (!v->turn_over && f->turn.holder == me))
 		return;
-	feed_batch_flush(f, v); /* the model takes this turn's references before the next one's */
+	if (f->mq.on) /* the model takes this turn's references before the next one's */
+		feed_mq_put(f, v);
+	else
+		feed_batch_flush(f, v);
 	pthread_mutex_lock(&f->turn.mu);
 	if (v->turn_over && f->turn.holder == me)
 		turn_pass(f, me);
@@ -258,7 +261,7 @@ static void turn_leave(struct feed *f, struct vcpu *v, int me)
  * 0, or -1 after one line for a value that is not a positive number. */
 static int turn_start(struct feed *f)
 {
-	const char *q = getenv("HVPMU_QUANTUM");
+	const char *q = getenv("HVPMU_QUANTUM"), *mq;
 	char *end;
 
 	if (!q)
@@ -277,6 +280,9 @@ static int turn_start(struct feed *f)
 		pthread_cond_init(&f->vcpu[i].turn_cv, NULL);
 	f->mt = 1;
 	f->batch = batch_wanted(f);
+	mq = getenv("HVPMU_MODEL_QUEUE"); /* 0: without it (tests, comparisons) */
+	if (f->batch && !(mq && strcmp(mq, "0") == 0))
+		feed_mq_start(f); /* (if it cannot start, each thread runs its batch at its turn's end) */
 	return 0;
 }
 
@@ -633,6 +639,11 @@ static __thread struct vcpu *self_vcpu;
  * one thread's at a time, the threads' own work is not). */
 static __attribute__((noinline)) void batch_full(struct feed *f, struct vcpu *v)
 {
+	if (f->mq.on) { /* (turns) when full, the model queue's thread runs it meanwhile */
+		if (v->nb == BATCH_MAX)
+			feed_mq_put(f, v);
+		return;
+	}
 	if (v->nb < BATCH_MAX && pthread_mutex_trylock(&f->lock) != 0)
 		return;
 	if (v->nb == BATCH_MAX)
@@ -652,7 +663,7 @@ static inline void batch_put(struct feed *f, struct vcpu *v, uint64_t w0, uint64
 
 /* Guest thread, per block entry: a REC_TB record saying whether the block
  * it entered before reached its last instruction (its counter, v's row,
- * moved since that entry: vcpu.bprev, mark_seen). */
+ * moved since that entry: vcpu.bprev, bmark). */
 static void tb_exec_b(unsigned int vcpu_index, void *udata)
 {
 	struct tb_info *ti = udata;
@@ -661,11 +672,11 @@ static void tb_exec_b(unsigned int vcpu_index, void *udata)
 
 	if (v) {
 		struct tb_info *p = v->bprev;
-		uint64_t reached = p && feed_execs_v(v, p) != v->mark_seen;
+		uint64_t reached = p && feed_execs_v(v, p) != v->bmark;
 
 		turn_count(f, v, vcpu_index, ti);
 		v->bprev = ti;
-		v->mark_seen = feed_execs_v(v, ti);
+		v->bmark = feed_execs_v(v, ti);
 		batch_put(f, v, (uintptr_t)udata | reached << 2 | REC_TB, v->reg_live);
 		v->reg_live = 0;
 	}
@@ -1248,8 +1259,10 @@ static void reset_done(qemu_plugin_id_t id)
 	}
 	f->qswitch = 0;
 	/* batches: the guest thread's view of the block it entered last */
-	for (uint32_t i = 0; i < f->nvcpu; i++)
+	for (uint32_t i = 0; i < f->nvcpu; i++) {
 		f->vcpu[i].bprev = f->vcpu[i].prev;
+		f->vcpu[i].bmark = f->vcpu[i].mark_seen;
+	}
 	unlock(f);
 
 	f->batch = batch_wanted(f);
@@ -1372,6 +1385,7 @@ static void program_end(struct feed *f, int sig)
 	if (f->ended)
 		return;
 	offload_stop(f);
+	feed_mq_stop(f);
 	/* At the exit QEMU has taken every callback off (qemu_plugin_user_exit):
 	 * every batch can run.  A fatal signal's kill() comes while the other
 	 * threads may still be recording: only this thread's batch runs, the
@@ -1486,7 +1500,7 @@ static void fork_child(void)
 {
 	struct feed *f = the_run;
 
-	unlock(f);
+	feed_mq_fork_child(f);
 	f->turn.on = 0; /* one thread, uncounted: no turns */
 	hvpmu_machine_set_os_handler(f->m, NULL, NULL);
 	hvpmu_machine_set_trap_handler(f->m, NULL, NULL);
@@ -1496,12 +1510,12 @@ static void fork_child(void)
 /* A fork takes the run's lock first (pthread_atfork: no data either). */
 static void fork_prepare(void)
 {
-	lock(the_run);
+	feed_mq_fork_prepare(the_run);
 }
 
 static void fork_parent(void)
 {
-	unlock(the_run);
+	feed_mq_fork_parent(the_run);
 }
 
 static void register_callbacks(struct feed *f, qemu_plugin_id_t id)

@@ -392,6 +392,10 @@ enum { CTL_NOP, CTL_TRANS, CTL_SYSCALL, CTL_SYSRET, CTL_FLUSH, CTL_STOP };
  * BATCH_SLOTS of them if the lock is free; while another thread holds it,
  * it goes on recording, up to BATCH_MAX, and then waits for the lock */
 #define BATCH_SLOTS 4096u
+/* threads in turns: the instructions of a turn, unless HVPMU_QUANTUM says
+ * (docs/event-source.md "Turns": the phase of ZSim's bound-weave
+ * simulation, 10,000 cycles; here instructions) */
+#define FEED_QUANTUM 10000u
 #define BATCH_MAX (4u * BATCH_SLOTS)
 
 

@@ -74,6 +74,8 @@ static int batch_wanted(const struct feed *f)
 	return f->mt && f->need_memory && !(b && strcmp(b, "0") == 0);
 }
 
+static void reset_done(qemu_plugin_id_t id);
+
 /* ---- threads in turns (HVPMU_QUANTUM; docs/event-source.md "Turns") ----
  *
  * One guest thread runs at a time, for `quantum` instructions (of the
@@ -233,15 +235,16 @@ static void turn_syscall_ret(struct feed *f, struct vcpu *v, int me, int64_t num
 	pthread_mutex_unlock(&f->turn.mu);
 }
 
-/* A vCPU starts (its thread before its first block) or ends. */
-static void turn_join(struct feed *f, struct vcpu *v, int me)
+/* A vCPU starts (its thread before its first block; NULL: a thread not
+ * counted, which a clone may wait for) or ends. */
+static void turn_join(struct feed *f, struct vcpu *v)
 {
 	pthread_mutex_lock(&f->turn.mu);
-	v->turn_live = 1;
-	v->turn_blocked = v->turn_over = 0;
-	if (me == 0)
-		turn_give(f, 0);
-	else if (f->turn.pending_new)
+	if (v) {
+		v->turn_live = 1;
+		v->turn_blocked = v->turn_over = 0;
+	}
+	if (f->turn.pending_new)
 		f->turn.pending_new--;
 	pthread_cond_broadcast(&f->turn.cv);
 	pthread_mutex_unlock(&f->turn.mu);
@@ -256,34 +259,66 @@ static void turn_leave(struct feed *f, struct vcpu *v, int me)
 	pthread_mutex_unlock(&f->turn.mu);
 }
 
-/* HVPMU_QUANTUM=N (instructions): threads in turns, on the exact path of
- * several threads from the start (no totals only, no model thread).
- * 0, or -1 after one line for a value that is not a positive number. */
-static int turn_start(struct feed *f)
+/* The quantum (HVPMU_QUANTUM=N instructions, `off`: threads run free;
+ * docs/event-source.md "Turns"): 0, or -1 after one line for a value that
+ * is neither.  Turns start at the first clone that makes a thread
+ * (turn_engage): a program of one thread runs as without them. */
+static int turn_setup(struct feed *f)
 {
-	const char *q = getenv("HVPMU_QUANTUM"), *mq;
+	const char *q = getenv("HVPMU_QUANTUM");
 	char *end;
 
-	if (!q)
-		return 0;
-	errno = 0;
-	f->turn.quantum = strtoull(q, &end, 0);
-	if (errno || !*q || *end || *q == '-' || f->turn.quantum == 0) {
-		fprintf(stderr, "hvpmu plugin: HVPMU_QUANTUM='%.40s': not a positive number of instructions\n", q);
-		return -1;
-	}
-	f->turn.on = 1;
 	f->turn.holder = -1;
 	pthread_mutex_init(&f->turn.mu, NULL);
 	pthread_cond_init(&f->turn.cv, NULL);
 	for (uint32_t i = 0; i < f->nvcpu; i++)
 		pthread_cond_init(&f->vcpu[i].turn_cv, NULL);
-	f->mt = 1;
-	f->batch = batch_wanted(f);
-	mq = getenv("HVPMU_MODEL_QUEUE"); /* 0: without it (tests, comparisons) */
-	if (f->batch && !(mq && strcmp(mq, "0") == 0))
-		feed_mq_start(f); /* (if it cannot start, each thread runs its batch at its turn's end) */
+	f->turn.quantum = FEED_QUANTUM;
+	if (!q)
+		return 0;
+	if (strcmp(q, "off") == 0) {
+		f->turn.quantum = 0;
+		return 0;
+	}
+	errno = 0;
+	f->turn.quantum = strtoull(q, &end, 0);
+	if (errno || !*q || *end || *q == '-' || f->turn.quantum == 0) {
+		fprintf(stderr, "hvpmu plugin: HVPMU_QUANTUM='%.40s': not a positive number of instructions, nor 'off'\n", q);
+		return -1;
+	}
 	return 0;
+}
+
+/*
+ * The first clone that makes a thread, at its system call (the only
+ * guest thread, vCPU v, is in its callback: the same point of the program
+ * on every run): turns start, v's first.  The exact path of several
+ * threads from here: out of totals only for good, and every block is
+ * translated anew (reset_done, once this thread has left the execution
+ * loop: the new thread waits for its turn meanwhile); the model queue
+ * starts there.
+ */
+static void turn_engage(struct feed *f, struct vcpu *v, int me)
+{
+	int go;
+
+	lock(f);
+	go = !f->qswitch; /* (else a re-translation is asked for already) */
+	if (f->qswitch == 2)
+		f->qswitch = 0; /* (not back into totals only) */
+	if (f->quiet)
+		feed_quiet_leave(f);
+	f->qeligible = 0;
+	f->mt = 1;
+	unlock(f);
+	pthread_mutex_lock(&f->turn.mu);
+	f->turn.on = 1;
+	v->turn_live = 1;
+	v->turn_blocked = v->turn_over = 0;
+	turn_give(f, me);
+	pthread_mutex_unlock(&f->turn.mu);
+	if (go)
+		qemu_plugin_reset(f->id, reset_done);
 }
 
 /* Several guest threads: without the memory model the common case takes
@@ -520,7 +555,6 @@ static enum feed_qkind quiet_kind(struct feed *f, const struct tb_info *ti, cons
 	return FEED_Q_QUIET;
 }
 
-static void reset_done(qemu_plugin_id_t id);
 
 /* A new counter slot (struct feed slot_new): QEMU's scoreboards, the
  * run's rows of them. */
@@ -1145,6 +1179,8 @@ static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 		self_vcpu = v;
 		feed_batch_flush(f, v);
 		feed_syscall_entry(f, v, num, args);
+		if (!f->turn.on && f->turn.quantum && turn_makes_thread(f, num, a1))
+			turn_engage(f, v, (int)vcpu_index);
 		if (f->turn.on)
 			turn_syscall(f, v, (int)vcpu_index, num, a1, a2);
 	}
@@ -1266,6 +1302,20 @@ static void reset_done(qemu_plugin_id_t id)
 	unlock(f);
 
 	f->batch = batch_wanted(f);
+	if (f->turn.on && f->batch && !f->mq.on) {
+		const char *mq = getenv("HVPMU_MODEL_QUEUE"); /* 0: without it (tests, comparisons) */
+
+		if (!(mq && strcmp(mq, "0") == 0)) {
+			/* the queue counts every vCPU's blocks as its records
+			 * run: vCPU 0's counted so far first */
+			lock(f);
+			for (uint32_t i = 0; i < f->nvcpu; i++)
+				if (f->vcpu[i].live)
+					feed_expand_dirty(f, &f->vcpu[i]);
+			unlock(f);
+			feed_mq_start(f); /* (if it cannot start, each thread runs its batch at its turn's end) */
+		}
+	}
 	register_callbacks(f, id);
 }
 
@@ -1310,6 +1360,8 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 			vcpu_index, f->nvcpu);
 		uncounted(f);
 		unlock(f);
+		if (f->turn.on) /* (it runs outside the rotation: the counts are incomplete) */
+			turn_join(f, NULL);
 		return;
 	}
 	v = &f->vcpu[vcpu_index];
@@ -1318,6 +1370,8 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 			fprintf(stderr, "hvpmu: out of memory for guest thread %u; not counted\n", vcpu_index);
 			uncounted(f);
 			unlock(f);
+			if (f->turn.on)
+				turn_join(f, NULL);
 			return;
 		}
 		if (vcpu_index > 0 && !f->mt) {
@@ -1336,7 +1390,7 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 	}
 	unlock(f);
 	if (f->turn.on) /* it joins the rotation before its first block */
-		turn_join(f, v, (int)vcpu_index);
+		turn_join(f, v);
 	if (go_mt) /* re-translate everything with per-vCPU callbacks */
 		qemu_plugin_reset(id, reset_done);
 }
@@ -1521,7 +1575,7 @@ static void fork_parent(void)
 static void register_callbacks(struct feed *f, qemu_plugin_id_t id)
 {
 	qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
-	if (f->turn.on)
+	if (f->turn.quantum) /* (before turns start: a new thread waits for its turn from the first) */
 		qemu_plugin_register_vcpu_idle_cb(id, turn_idle);
 	qemu_plugin_register_vcpu_exit_cb(id, vcpu_exit);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
@@ -1578,18 +1632,17 @@ int hvpmu_qemu_source_start(uint64_t id, const struct qemu_info_t *info, struct 
 	}
 	f->id = id;
 	f->slot_new = slot_new;
-	if (turn_start(f)) {
+	if (turn_setup(f)) {
 		feed_destroy(f);
 		return -1;
 	}
-	if (!f->turn.on)
-		quiet_start(f, totals_tick, features);
+	quiet_start(f, totals_tick, features);
 	/* HVPMU_MODEL_THREAD=1: the memory model runs on a thread of its own
 	 * (docs/event-source.md "Model thread": off by default, it measured
 	 * slower on the 2-vCPU development machine; without the memory model
 	 * the per-block work is smaller than the records' cost); if it cannot
 	 * start, the guest thread runs the model */
-	if (f->need_memory && !f->turn.on && getenv("HVPMU_MODEL_THREAD") && strcmp(getenv("HVPMU_MODEL_THREAD"), "1") == 0)
+	if (f->need_memory && getenv("HVPMU_MODEL_THREAD") && strcmp(getenv("HVPMU_MODEL_THREAD"), "1") == 0)
 		offload_start(f);
 	/* A thread may hold the lock in a system-call callback (outside QEMU's
 	 * exclusive section) while another forks: the child would inherit it

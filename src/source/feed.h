@@ -231,6 +231,9 @@ struct vcpu {
 	_Alignas(64) int held; /* the batch is being run: this thread holds the lock */
 	uint8_t turn_live;     /* in the rotation (its thread runs) */
 	uint8_t turn_blocked;  /* in a system call that may wait: out of the rotation */
+	uint8_t turn_asleep;   /* blocked, and seen asleep in the call (turn_settle) */
+	uint8_t turn_back;     /* blocked, and its call returned (set by its thread, atomic) */
+	int turn_tid;          /* its host thread's id (at its first call that may wait) */
 	pthread_cond_t turn_cv; /* signalled when its turn comes (turn.mu) */
 };
 _Static_assert(offsetof(struct vcpu, npf_pend) < 64, "the fast paths' fields of a vCPU in its first line");
@@ -329,6 +332,8 @@ struct feed {
 		uint64_t quantum;      /* instructions of a turn */
 		int holder;            /* the vCPU whose turn it is (-1: none can run) */
 		unsigned pending_new;  /* threads a clone made that have not joined the rotation */
+		int recheck;           /* a thread asleep in a call may have been woken: the next
+					  turn looks at every blocked thread again (turn_settle) */
 		pthread_mutex_t mu;    /* the rest of the rotation: holder, pending_new, vCPUs' turn_* */
 		pthread_cond_t cv;     /* a new thread joined (pending_new) */
 	} turn;

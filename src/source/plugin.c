@@ -39,6 +39,8 @@
 #include <pthread.h>
 #include <signal.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <time.h>
 #include <stdlib.h>
@@ -112,6 +114,10 @@ static void turn_give(struct feed *f, int i)
 	if (i >= 0) {
 		f->vcpu[i].turn_end = f->vcpu[i].turn_insns + f->turn.quantum;
 		pthread_cond_signal(&f->vcpu[i].turn_cv); /* only the thread whose turn it is wakes */
+	} else {
+		for (uint32_t k = 0; k < f->nvcpu; k++) /* a thread whose call returned may take it */
+			if (f->vcpu[k].turn_live && f->vcpu[k].turn_blocked)
+				pthread_cond_signal(&f->vcpu[k].turn_cv);
 	}
 }
 
@@ -121,7 +127,70 @@ static void turn_pass(struct feed *f, int me)
 	turn_give(f, turn_next(f, me));
 }
 
-/* Under turn.mu: wait for v's turn (take it if no thread can run). */
+/* Whether host thread tid sleeps in a system call: its
+ * /proc/self/task/TID/syscall line is the call's number, not "running"
+ * (nor -1: asleep outside a call, e.g. a page fault). */
+static int turn_in_syscall(int tid)
+{
+	char path[64], line[24];
+	ssize_t n = -1;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/self/task/%d/syscall", tid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+		n = read(fd, line, sizeof line - 1);
+		close(fd);
+	}
+	return n > 0 && line[0] >= '0' && line[0] <= '9';
+}
+
+/*
+ * Under turn.mu, by the thread whose turn it is (`me`), before it runs:
+ * every thread blocked in a system call that may wait is settled -- it
+ * sleeps in the call, or the call has returned (then it is back in the
+ * rotation from here).  Both are decided by what the threads ran before,
+ * in turns: a futex wait whose value changed returns at once, one whose
+ * value did not sleeps; a wake-up by a call of the turn before is seen
+ * as the woken thread's return.  The host only decides how long this
+ * waits, not what it finds (docs/event-source.md "Turns": calls that
+ * wait).  A thread seen asleep is looked at again only after a call or an
+ * exit that may have woken it (`full`, turn.recheck); one woken by the
+ * host's time (a timeout, a signal, another process) comes back at the
+ * next turn that looks.
+ */
+static void turn_settle(struct feed *f, int me, int full)
+{
+	for (uint32_t i = 0; i < f->nvcpu; i++) {
+		struct vcpu *w = &f->vcpu[i];
+
+		if ((int)i == me || !w->turn_live || !w->turn_blocked)
+			continue;
+		for (unsigned k = 0;; k++) {
+			if (__atomic_load_n(&w->turn_back, __ATOMIC_ACQUIRE)) {
+				w->turn_blocked = w->turn_asleep = 0;
+				__atomic_store_n(&w->turn_back, 0, __ATOMIC_RELAXED);
+				break;
+			}
+			if (w->turn_asleep && !full)
+				break;
+			/* (its return sets turn_back before it can sleep again) */
+			if (w->turn_tid && turn_in_syscall(w->turn_tid) &&
+			    !__atomic_load_n(&w->turn_back, __ATOMIC_ACQUIRE)) {
+				w->turn_asleep = 1;
+				break;
+			}
+			pthread_mutex_unlock(&f->turn.mu);
+			if (k < 64)
+				sched_yield();
+			else
+				nanosleep(&(struct timespec){ 0, 20000 }, NULL);
+			pthread_mutex_lock(&f->turn.mu);
+		}
+	}
+}
+
+/* Under turn.mu: wait for v's turn (take it if no thread can run), and
+ * settle the blocked threads before it runs. */
 static void turn_wait(struct feed *f, int me)
 {
 	while (f->turn.holder != me) {
@@ -131,6 +200,8 @@ static void turn_wait(struct feed *f, int me)
 		}
 		pthread_cond_wait(&f->vcpu[me].turn_cv, &f->turn.mu);
 	}
+	turn_settle(f, me, f->turn.recheck);
+	f->turn.recheck = 0;
 }
 
 /* A block entry of v in its turn: past its end, leave the loop. */
@@ -209,11 +280,23 @@ static void turn_syscall(struct feed *f, struct vcpu *v, int me, int64_t num, ui
 	if (turn_makes_thread(f, num, a1))
 		f->turn.pending_new++;
 	else if (turn_may_wait(&f->isa->sc, num, a2)) {
+		if (!v->turn_tid)
+			v->turn_tid = (int)syscall(SYS_gettid);
 		v->turn_blocked = 1;
+		v->turn_asleep = 0;
+		__atomic_store_n(&v->turn_back, 0, __ATOMIC_RELAXED);
 		if (f->turn.holder == me)
 			turn_pass(f, me);
 	}
 	pthread_mutex_unlock(&f->turn.mu);
+}
+
+/* System-call return of v, first thing (before anything that may sleep):
+ * a blocked thread's call has returned (turn_settle). */
+static inline void turn_returned(struct feed *f, struct vcpu *v)
+{
+	if (f->turn.on && v && v->turn_blocked)
+		__atomic_store_n(&v->turn_back, 1, __ATOMIC_RELEASE);
 }
 
 /* System-call return of v: a clone waits for its thread to join (ret > 0);
@@ -229,8 +312,17 @@ static void turn_syscall_ret(struct feed *f, struct vcpu *v, int me, int64_t num
 			f->turn.pending_new--; /* the clone failed */
 	}
 	if (v->turn_blocked) {
-		v->turn_blocked = 0;
+		/* back in the rotation where the thread whose turn it is
+		 * settles it (turn_settle), or now if none can run */
+		while (v->turn_blocked && f->turn.holder >= 0)
+			pthread_cond_wait(&v->turn_cv, &f->turn.mu);
+		v->turn_blocked = v->turn_asleep = 0;
+		__atomic_store_n(&v->turn_back, 0, __ATOMIC_RELAXED);
 		turn_wait(f, me);
+	} else if (f->turn.holder == me) {
+		/* its call may have woken threads asleep in theirs: they are
+		 * back before it runs on */
+		turn_settle(f, me, 1);
 	}
 	pthread_mutex_unlock(&f->turn.mu);
 }
@@ -254,6 +346,7 @@ static void turn_leave(struct feed *f, struct vcpu *v, int me)
 {
 	pthread_mutex_lock(&f->turn.mu);
 	v->turn_live = 0;
+	f->turn.recheck = 1; /* (its exit woke those waiting for it: CLONE_CHILD_CLEARTID) */
 	if (f->turn.holder == me)
 		turn_pass(f, me);
 	pthread_mutex_unlock(&f->turn.mu);
@@ -1193,6 +1286,7 @@ static void syscall_ret_cb(qemu_plugin_id_t id, unsigned int vcpu_idx, int64_t n
 	struct vcpu *v = vcpu_of(f, vcpu_idx);
 
 	(void)id;
+	turn_returned(f, v);
 	if (f->qeligible)
 		qg_code_syscall_ret(vcpu_idx, num, ret);
 	if (f->off && vcpu_idx == 0) {
@@ -1203,7 +1297,13 @@ static void syscall_ret_cb(qemu_plugin_id_t id, unsigned int vcpu_idx, int64_t n
 		evring_commit(&f->ring, 2);
 		return;
 	}
-	if (v) {
+	if (v && f->turn.on && v->turn_blocked) {
+		/* back in turn first: the model hears of the return at the
+		 * point of the turns where the thread comes back */
+		turn_syscall_ret(f, v, (int)vcpu_idx, num, ret);
+		feed_batch_flush(f, v);
+		feed_syscall_return(f, v, num, ret);
+	} else if (v) {
 		feed_batch_flush(f, v);
 		feed_syscall_return(f, v, num, ret);
 		if (f->turn.on)

@@ -13,13 +13,14 @@ set -euo pipefail
 hvpmu_install
 gz=$("$(dirname "$0")/build-zlib.sh")
 xz=$("$(dirname "$0")/build-xz-mips64.sh")
+xz_sparc64=$("$(dirname "$0")/build-xz-sparc64.sh")
 dash=$("$(dirname "$0")/build-dash-sparc64.sh")
 gz_ppc64=$("$(dirname "$0")/build-zlib.sh" ppc64)
 jobs=$(nproc)
 
 say "default build"
 hvpmu_build "$HVPMU_WORK/test" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHVPMU_MINIGZIP="$gz" -DHVPMU_XZ_MIPS64="$xz" \
-	-DHVPMU_DASH_SPARC64="$dash" -DHVPMU_MINIGZIP_PPC64="$gz_ppc64"
+	-DHVPMU_DASH_SPARC64="$dash" -DHVPMU_MINIGZIP_PPC64="$gz_ppc64" -DHVPMU_XZ_SPARC64="$xz_sparc64"
 ctest --test-dir "$HVPMU_WORK/test" -j"$jobs" --output-on-failure
 "$(dirname "$0")/check-layers.sh" "$HVPMU_WORK/test"
 
@@ -28,7 +29,7 @@ hvpmu_build "$HVPMU_WORK/release" -DCMAKE_BUILD_TYPE=Release -DHVPMU_MINIGZIP="$
 
 say "sanitizer build (ASan+UBSan)"
 hvpmu_build "$HVPMU_WORK/asan" -DCMAKE_BUILD_TYPE=Debug -DHVPMU_SANITIZE=ON -DHVPMU_MINIGZIP="$gz" -DHVPMU_XZ_MIPS64="$xz" \
-	-DHVPMU_DASH_SPARC64="$dash" -DHVPMU_MINIGZIP_PPC64="$gz_ppc64"
+	-DHVPMU_DASH_SPARC64="$dash" -DHVPMU_MINIGZIP_PPC64="$gz_ppc64" -DHVPMU_XZ_SPARC64="$xz_sparc64"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	ctest --test-dir "$HVPMU_WORK/asan" -j"$jobs" --output-on-failure
 

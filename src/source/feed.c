@@ -205,7 +205,8 @@ int feed_account_prev(struct feed *f, struct vcpu *v, uint64_t vaddr)
 	if (p->mt) {
 		/* several threads: a batch's or the service's record says;
 		 * else its counter (v's row) moved since its entry */
-		reached = v->held || !p->execs ? v->reached_last : feed_execs_v(v, p) != v->mark_seen;
+		reached = v->held || !p->execs ? v->reached_last
+					       : feed_execs_v(v, p) != (f->batch ? v->bmark : v->mark_seen);
 		v->reached_last = 0;
 		if (reached)
 			add_whole(v, p);
@@ -494,9 +495,13 @@ void feed_batch_run(struct feed *f, struct vcpu *v)
  * (QEMU's exclusive sections: a translation flush, the exit). */
 void feed_batch_flush(struct feed *f, struct vcpu *v)
 {
-	if (v->nb) {
+	/* with the model queue, also once the queue has run v's batches: its
+	 * thread sets v->held while it runs one, which tells the model's
+	 * functions that the lock is held (they take it themselves else) */
+	if (v->nb || f->mq.on) {
 		lock(f);
-		feed_batch_run(f, v);
+		if (v->nb)
+			feed_batch_run(f, v);
 		unlock(f);
 	}
 }

@@ -332,6 +332,7 @@ struct feed {
 		uint64_t quantum;      /* instructions of a turn */
 		int holder;            /* the vCPU whose turn it is (-1: none can run) */
 		unsigned pending_new;  /* threads a clone made that have not joined the rotation */
+		uint64_t turns;        /* turns given (turn_wait: every TURN_LOOK a full settle) */
 		int recheck;           /* a thread asleep in a call may have been woken: the next
 					  turn looks at every blocked thread again (turn_settle) */
 		pthread_mutex_t mu;    /* the rest of the rotation: holder, pending_new, vCPUs' turn_* */

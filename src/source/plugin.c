@@ -154,10 +154,11 @@ static int turn_in_syscall(int tid)
  * as the woken thread's return.  The host only decides how long this
  * waits, not what it finds (docs/event-source.md "Turns": calls that
  * wait).  A thread seen asleep is looked at again only after a call or an
- * exit that may have woken it (`full`, turn.recheck); one woken by the
- * host's time (a timeout, a signal, another process) comes back at the
- * next turn that looks.
+ * exit that may have woken it (`full`: turn.recheck), and every
+ * TURN_LOOK turns; one woken by the host's time (a timeout, a signal,
+ * another process) comes back at the next settle that looks.
  */
+#define TURN_LOOK 64
 static void turn_settle(struct feed *f, int me, int full)
 {
 	for (uint32_t i = 0; i < f->nvcpu; i++) {
@@ -165,14 +166,14 @@ static void turn_settle(struct feed *f, int me, int full)
 
 		if ((int)i == me || !w->turn_live || !w->turn_blocked)
 			continue;
+		if (w->turn_asleep && !full)
+			continue; /* (back or not, it comes back at a settle that looks: a full one) */
 		for (unsigned k = 0;; k++) {
 			if (__atomic_load_n(&w->turn_back, __ATOMIC_ACQUIRE)) {
 				w->turn_blocked = w->turn_asleep = 0;
 				__atomic_store_n(&w->turn_back, 0, __ATOMIC_RELAXED);
 				break;
 			}
-			if (w->turn_asleep && !full)
-				break;
 			/* (its return sets turn_back before it can sleep again) */
 			if (w->turn_tid && turn_in_syscall(w->turn_tid) &&
 			    !__atomic_load_n(&w->turn_back, __ATOMIC_ACQUIRE)) {
@@ -200,7 +201,7 @@ static void turn_wait(struct feed *f, int me)
 		}
 		pthread_cond_wait(&f->vcpu[me].turn_cv, &f->turn.mu);
 	}
-	turn_settle(f, me, f->turn.recheck);
+	turn_settle(f, me, f->turn.recheck || ++f->turn.turns % TURN_LOOK == 0);
 	f->turn.recheck = 0;
 }
 
@@ -292,16 +293,21 @@ static void turn_syscall(struct feed *f, struct vcpu *v, int me, int64_t num, ui
 }
 
 /* System-call return of v, first thing (before anything that may sleep):
- * a blocked thread's call has returned (turn_settle). */
-static inline void turn_returned(struct feed *f, struct vcpu *v)
+ * a blocked thread's call has returned (turn_settle).  Whether the call
+ * left the rotation: read here, before a settle can put the thread back
+ * (it does so only once turn_back is set). */
+static inline int turn_returned(struct feed *f, struct vcpu *v)
 {
-	if (f->turn.on && v && v->turn_blocked)
-		__atomic_store_n(&v->turn_back, 1, __ATOMIC_RELEASE);
+	if (!f->turn.on || !v || !v->turn_blocked)
+		return 0;
+	__atomic_store_n(&v->turn_back, 1, __ATOMIC_RELEASE);
+	return 1;
 }
 
 /* System-call return of v: a clone waits for its thread to join (ret > 0);
- * a call that left the rotation waits for its next turn. */
-static void turn_syscall_ret(struct feed *f, struct vcpu *v, int me, int64_t num, int64_t ret)
+ * a call that left the rotation (`blocked`, turn_returned) waits for its
+ * next turn. */
+static void turn_syscall_ret(struct feed *f, struct vcpu *v, int me, int64_t num, int64_t ret, int blocked)
 {
 	pthread_mutex_lock(&f->turn.mu);
 	if ((num == f->isa->sc.clone || num == f->isa->sc.clone3) && f->turn.pending_new) {
@@ -311,13 +317,14 @@ static void turn_syscall_ret(struct feed *f, struct vcpu *v, int me, int64_t num
 		else
 			f->turn.pending_new--; /* the clone failed */
 	}
-	if (v->turn_blocked) {
+	if (blocked) {
 		/* back in the rotation where the thread whose turn it is
 		 * settles it (turn_settle), or now if none can run */
 		while (v->turn_blocked && f->turn.holder >= 0)
 			pthread_cond_wait(&v->turn_cv, &f->turn.mu);
 		v->turn_blocked = v->turn_asleep = 0;
 		__atomic_store_n(&v->turn_back, 0, __ATOMIC_RELAXED);
+		f->turn.recheck = 1; /* (its call may have woken others: a pipe's writer) */
 		turn_wait(f, me);
 	} else if (f->turn.holder == me) {
 		/* its call may have woken threads asleep in theirs: they are
@@ -767,8 +774,10 @@ static __thread struct vcpu *self_vcpu;
 static __attribute__((noinline)) void batch_full(struct feed *f, struct vcpu *v)
 {
 	if (f->mq.on) { /* (turns) when full, the model queue's thread runs it meanwhile */
-		if (v->nb == BATCH_MAX)
+		if (v->nb == BATCH_MAX) {
+			if (getenv("XSYNC")) { lock(f); feed_batch_run(f, v); unlock(f); } else
 			feed_mq_put(f, v);
+		}
 		return;
 	}
 	if (v->nb < BATCH_MAX && pthread_mutex_trylock(&f->lock) != 0)
@@ -1284,9 +1293,9 @@ static void syscall_ret_cb(qemu_plugin_id_t id, unsigned int vcpu_idx, int64_t n
 {
 	struct feed *f = the_run; /* (no data: the API's system-call callback has none) */
 	struct vcpu *v = vcpu_of(f, vcpu_idx);
+	int blocked = turn_returned(f, v);
 
 	(void)id;
-	turn_returned(f, v);
 	if (f->qeligible)
 		qg_code_syscall_ret(vcpu_idx, num, ret);
 	if (f->off && vcpu_idx == 0) {
@@ -1297,17 +1306,17 @@ static void syscall_ret_cb(qemu_plugin_id_t id, unsigned int vcpu_idx, int64_t n
 		evring_commit(&f->ring, 2);
 		return;
 	}
-	if (v && f->turn.on && v->turn_blocked) {
+	if (blocked) {
 		/* back in turn first: the model hears of the return at the
 		 * point of the turns where the thread comes back */
-		turn_syscall_ret(f, v, (int)vcpu_idx, num, ret);
+		turn_syscall_ret(f, v, (int)vcpu_idx, num, ret, 1);
 		feed_batch_flush(f, v);
 		feed_syscall_return(f, v, num, ret);
 	} else if (v) {
 		feed_batch_flush(f, v);
 		feed_syscall_return(f, v, num, ret);
 		if (f->turn.on)
-			turn_syscall_ret(f, v, (int)vcpu_idx, num, ret);
+			turn_syscall_ret(f, v, (int)vcpu_idx, num, ret, 0);
 	}
 }
 
@@ -1505,9 +1514,9 @@ static void vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
 		evring_drain(&f->ring);
 	if (!v)
 		return;
+	feed_vcpu_exit(f, v); /* (its last records and its end, in its turn) */
 	if (f->turn.on)
 		turn_leave(f, v, (int)vcpu_index);
-	feed_vcpu_exit(f, v);
 	if (self_vcpu == v)
 		self_vcpu = NULL;
 }

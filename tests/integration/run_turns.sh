@@ -1,29 +1,32 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Threads in turns (HVPMU_QUANTUM, docs/event-source.md "Turns"): threads
-# that synchronize through memory only are counted as the machine would
-# run them, and the same on every run.
+# Threads in turns (the default; HVPMU_QUANTUM sets the quantum,
+# docs/event-source.md "Turns"): threads that synchronize through memory
+# or system calls are counted as the machine would run them, and the same
+# on every run.
 #   - T4, the child on core 1: workloads/mem/spin_handoff (N = 500 turns
-#     per thread) and spin_handoff2 (2N), ten runs each, identical; their
-#     difference is 2N = 1000 handoffs, each one DC_snoop_invalid and one
-#     L1D miss served from the other core (DC_miss_L2_L3_hit_nospec);
+#     per thread) and spin_handoff2 (2N), ten runs each, identical, with
+#     the default quantum and with N = 1,000; their difference is 2N = 1000
+#     handoffs, each one DC_snoop_invalid and one L1D miss served from the
+#     other core (DC_miss_L2_L3_hit_nospec); HVPMU_QUANTUM=off (threads
+#     free) still runs;
 #   - Origin, threads on nodes 0 and 1: workloads/mips64/spin 200 and 400,
 #     ten runs each, identical; at node 0's Hub the difference is 400
 #     invalidations and 400 read-shared interventions;
-#   - Origin: spinlock (four threads take a ticket lock in turn), ten runs
-#     identical;
+#   - Origin: spinlock (four threads take a ticket lock in turn, the main
+#     thread joins the others: futex waits), ten runs identical;
 #   - QEMU's exclusive sections while the other threads wait for their
-#     turn outside the execution loop: forkspin (a fork halfway through the
-#     handoffs: the same handoff counts on every run) and xz -T4 under a 1 MB
-#     translation cache (-tb-size 1: flushes), each to its end; xz's
-#     instructions on three runs agree within 0.1 % (its threads wait for
-#     each other in futex calls, which the host times, and its cycles with
-#     them: printed, docs/event-source.md "Turns");
-#   - T4: xz -T4 for sparc64 (scripts/build-xz-sparc64.sh, the same
-#     Debian source), each thread on its own core, under a 1 MB translation
-#     cache: its instructions on three runs agree within 0.1 %; the
-#     sharing it shows (DC_snoop_invalid, L1D misses served by another
-#     core) follows the futex waits too: printed.
+#     turn outside the execution loop: an atomic step (ppc64 atomic_step:
+#     store twins), a fork (forkspin, halfway through the handoffs: the
+#     same handoff counts on every run), translation-cache flushes (xz -T4
+#     under -tb-size 1), each to its end;
+#   - xz -T4 on the Origin and, built for sparc64 from the same Debian
+#     source (scripts/build-xz-sparc64.sh), on the T4 with each thread on
+#     its own core: instructions on three runs within 0.1 %, every
+#     counter's spread printed.  Its main thread waits for output with a
+#     deadline in the host's time (FUTEX_WAIT_BITSET with a timeout), so
+#     how often it wakes follows the host (docs/event-source.md "Turns":
+#     what the host still decides).
 # usage: run_turns.sh HVPMU BUILD_DIR QEMU_MIPS64 [XZ TEXT [XZ_SPARC64 QEMU_SPARC64]]
 set -euo pipefail
 hv=$1 build=$2 qemu_mips64=$3 xz=${4:-} text=${5:-} xz_sparc64=${6:-} qemu_sparc64=${7:-}
@@ -34,7 +37,9 @@ fail() { echo "FAIL: turns: $*" >&2; exit 1; }
 rc=0; HVPMU_QUANTUM=abc "$hv" stat -e Instr_all -- "$build/workloads/micro/loop_int" > /dev/null 2> "$tmp/e" || rc=$?
 [ "$rc" -ne 0 ] && grep -q "HVPMU_QUANTUM='abc': not a positive number of instructions" "$tmp/e" ||
 	{ cat "$tmp/e" >&2; fail "HVPMU_QUANTUM=abc: exit $rc"; }
-export HVPMU_QUANTUM=1000
+rc=0; HVPMU_QUANTUM=off "$hv" stat -x, --placement spread -e Instr_all -- "$build/workloads/mem/spin_handoff" \
+	> /dev/null 2> "$tmp/e" || rc=$?
+[ "$rc" -eq 0 ] || { cat "$tmp/e" >&2; fail "HVPMU_QUANTUM=off: exit $rc"; }
 
 # same LABEL CMD...: ten runs of CMD print the same; the output in $tmp/LABEL
 same() {
@@ -70,6 +75,8 @@ spread() {
 if [ -x "$build/workloads/mem/spin_handoff" ]; then
 	t4() { "$hv" stat -x, --placement spread -e DC_snoop_invalid,DC_miss_L2_L3_hit_nospec,Instr_all -- \
 		"$build/workloads/mem/$1"; }
+	same n t4 spin_handoff # (the default quantum)
+	export HVPMU_QUANTUM=1000
 	same n t4 spin_handoff
 	same n2 t4 spin_handoff2
 	v() { awk -F, -v e="$2" '$3 == e { print $1 }' "$tmp/$1"; }
@@ -78,6 +85,26 @@ if [ -x "$build/workloads/mem/spin_handoff" ]; then
 		within1 "$d" 1000 || { cat "$tmp/n" "$tmp/n2" >&2; fail "T4 $ev: 2N - N = $d, want 1000 (one per handoff)"; }
 	done
 	echo "turns: T4 handoffs: DC_snoop_invalid $(( $(v n2 DC_snoop_invalid) - $(v n DC_snoop_invalid) )) per 1000, ten runs each identical"
+fi
+
+# QEMU's atomic step (EXCP_ATOMIC: an exclusive section) while the other
+# thread waits for its turn: workloads/ppc64/atomic_step, 2 x 2000 store
+# twins (each one an atomic step in parallel mode); it runs to its end
+# (a waiting thread inside the execution loop would hold every step up),
+# its own check passes (exit 0), and five runs count the same:
+# 12,053 instructions by construction, plus 9 per futex wait pass of the
+# main thread (docs/event-source.md "Turns")
+p=$build/workloads/ppc64/atomic_step
+if [ -x "$p" ]; then
+	atomic() { timeout 120 "$hv" stat -p power -x, -e instructions:u,syscalls:u -- "$p"; }
+	for i in 1 2 3 4 5; do
+		atomic > "$tmp/atomic.$i" 2>&1 || { cat "$tmp/atomic.$i" >&2; fail "atomic_step run $i failed"; }
+		cmp -s "$tmp/atomic.1" "$tmp/atomic.$i" || { diff "$tmp/atomic.1" "$tmp/atomic.$i" >&2 || true; fail "atomic_step: run $i differs"; }
+	done
+	n=$(awk -F, '$3 == "instructions:u" { print $1 }' "$tmp/atomic.1")
+	[ -n "$n" ] && [ "$n" -ge 12053 ] && [ $(( (n - 12053) % 9 )) -eq 0 ] ||
+		{ cat "$tmp/atomic.1" >&2; fail "atomic_step: $n instructions, want 12053 + 9k"; }
+	echo "turns: ppc64 atomic steps while a thread waits: $n instructions, five runs identical"
 fi
 
 m=$build/workloads/mips64

@@ -129,9 +129,12 @@ static void turn_pass(struct feed *f, int me)
 
 /* Whether host thread tid sleeps in a system call: its
  * /proc/self/task/TID/syscall line is the call's number, not "running"
- * (nor -1: asleep outside a call, e.g. a page fault). */
+ * (nor -1: asleep outside a call, e.g. a page fault).  Where the file
+ * cannot be read (no /proc), 1 after one line on stderr: the threads
+ * blocked in calls then come back at the host's time. */
 static int turn_in_syscall(int tid)
 {
+	static int warned;
 	char path[64], line[24];
 	ssize_t n = -1;
 	int fd;
@@ -141,7 +144,13 @@ static int turn_in_syscall(int tid)
 		n = read(fd, line, sizeof line - 1);
 		close(fd);
 	}
-	return n > 0 && line[0] >= '0' && line[0] <= '9';
+	if (n <= 0) {
+		if (!warned++)
+			fprintf(stderr, "hvpmu plugin: %s unreadable: threads blocked in system calls come back "
+					"at the host's time (docs/event-source.md \"Turns\")\n", path);
+		return 1;
+	}
+	return line[0] >= '0' && line[0] <= '9';
 }
 
 /*

@@ -59,8 +59,9 @@ for e in "${t1[@]}"; do
 	run "t1.$e" stat -p t1 -x, -o "$out/t1.$e.csv" -e "Instr_cnt,$e" -- "$gz"
 done
 # micro-benchmarks and memory workloads; those with several guest threads
-# (mt.*) interleave as the host schedules them, so their counts may differ
-# from run to run: they are hashed apart, in hashes-mt
+# (mt.*) run in turns (docs/event-source.md "Turns"): the same on every
+# run, but their counts follow the turns' rules (the quantum), so they are
+# hashed apart, in hashes-mt
 for w in "$build"/workloads/micro/* "$build"/workloads/mem/*; do
 	[ -x "$w" ] && [ -f "$w" ] || continue
 	b=$(basename "$w")

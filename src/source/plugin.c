@@ -783,10 +783,8 @@ static __thread struct vcpu *self_vcpu;
 static __attribute__((noinline)) void batch_full(struct feed *f, struct vcpu *v)
 {
 	if (f->mq.on) { /* (turns) when full, the model queue's thread runs it meanwhile */
-		if (v->nb == BATCH_MAX) {
-			if (getenv("XSYNC")) { lock(f); feed_batch_run(f, v); unlock(f); } else
+		if (v->nb == BATCH_MAX)
 			feed_mq_put(f, v);
-		}
 		return;
 	}
 	if (v->nb < BATCH_MAX && pthread_mutex_trylock(&f->lock) != 0)

@@ -8,7 +8,10 @@
 # Graduated_instructions,Graduated_loads` (counters only: the R10000's two
 # counters on instruction classes, no memory model; docs/r10k-counters.md);
 # `hvpmu mdperf -s 0` (the Origin machine with its memory model, the Hub
-# counters and the IRIX clock).  The same three with one worker (-T1),
+# counters and the IRIX clock); the threads run in turns
+# (docs/event-source.md "Turns"), and with four workers the same two again
+# with the threads free (HVPMU_QUANTUM=off, as before issue 27: `_free`).
+# The same three with one worker (-T1),
 # against bare qemu-mips64 with one worker: the single-threaded ratios
 # that bench/zlib.sh gives for SPARC.  Prints the minimum and median wall
 # time and the ratio of the minima to bare qemu with as many workers (the
@@ -34,6 +37,11 @@ for ((i = 0; i < n; i++)); do
 		runs[counters$w]+="$(t "$hv" stat -p origin -o /dev/null -e Graduated_instructions,Graduated_loads -- \
 			"$xz" "${args[@]}")"$'\n'
 		runs[mdperf$w]+="$(t "$hv" mdperf -s 0 -o /dev/null -- "$xz" "${args[@]}")"$'\n'
+		if [ "$w" = 4 ]; then # the same with the threads free (as before issue 27)
+			runs[counters_free$w]+="$(HVPMU_QUANTUM=off t "$hv" stat -p origin -o /dev/null \
+				-e Graduated_instructions,Graduated_loads -- "$xz" "${args[@]}")"$'\n'
+			runs[mdperf_free$w]+="$(HVPMU_QUANTUM=off t "$hv" mdperf -s 0 -o /dev/null -- "$xz" "${args[@]}")"$'\n'
+		fi
 	done
 done
 stats() { printf '%s' "${runs[$1]}" | sort -g | awk '{ w[NR] = $1 } END { m = (NR % 2) ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2; print w[1], m }'; }
@@ -41,7 +49,8 @@ printf 'input %s (%s bytes), xz --block-size=256KiB, %d runs each, alternating\n
 printf '%-22s %-9s %-9s %s\n' "" "min wall" "median" "ratio (min / bare)"
 for w in 4 1; do
 	read -r mb db <<< "$(stats bare$w)"
-	for k in bare counters mdperf; do
+	for k in bare counters mdperf counters_free mdperf_free; do
+		[ -n "${runs[$k$w]:-}" ] || continue
 		read -r m d <<< "$(stats "$k$w")"
 		printf '%-22s %-9s %-9s %5.2fx\n' "$k -T$w" "${m}s" "${d}s" "$(echo "$m / $mb" | bc -l)"
 	done

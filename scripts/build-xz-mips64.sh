@@ -10,19 +10,4 @@
 # Prints the path of the binary.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
-out=$HVPMU_WORK/xz-mips64
-[ -x "$out" ] && { echo "$out"; exit 0; }
-src=$(hvpmu_debian_source xz-utils)
-b=$HVPMU_WORK/xz-utils-mips64
-rm -rf "$b" && cp -a "$src" "$b"
-say "building xz for mips64"
-# -z now: symbols bound at load time, not by whichever thread calls a
-# function first (workloads/mips64/CMakeLists.txt, docs/origin-directory.md
-# "Determinism")
-(cd "$b" && ./configure -q --host=mips64-linux-gnuabi64 CC=mips64-linux-gnuabi64-gcc-12 CFLAGS=-O2 \
-	LDFLAGS=-Wl,-z,now \
-	--disable-shared --enable-static --disable-nls --disable-doc \
-	--disable-lzmadec --disable-lzmainfo --disable-xzdec --disable-scripts >/dev/null &&
-	make -s -j2 >/dev/null 2>&1)
-cp "$b/src/xz/xz" "$out"
-echo "$out"
+hvpmu_build_xz mips64 mips64-linux-gnuabi64 "mips64-linux-gnuabi64-gcc-12"

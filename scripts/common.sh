@@ -64,3 +64,23 @@ hvpmu_debian_source() {
 	fi
 	ls -d "$apt/src/$pkg"-*/ | head -n1
 }
+
+# hvpmu_build_xz ARCH HOST CC: xz from Debian's xz-utils source for one
+# guest ISA (scripts/build-xz-mips64.sh, build-xz-sparc64.sh), liblzma
+# linked in, the C library from the cross sysroot; -z now: symbols bound
+# at load time, not by whichever thread calls a function first
+# (workloads/mips64/CMakeLists.txt, docs/origin-directory.md
+# "Determinism").  Prints the path of $HVPMU_WORK/xz-ARCH.
+hvpmu_build_xz() {
+	local arch=$1 host=$2 cc=$3 out=$HVPMU_WORK/xz-$1 src b=$HVPMU_WORK/xz-utils-$1
+	[ -x "$out" ] && { echo "$out"; return 0; }
+	src=$(hvpmu_debian_source xz-utils)
+	rm -rf "$b" && cp -a "$src" "$b"
+	say "building xz for $arch"
+	(cd "$b" && ./configure -q --host="$host" CC="$cc" CFLAGS=-O2 LDFLAGS=-Wl,-z,now \
+		--disable-shared --enable-static --disable-nls --disable-doc \
+		--disable-lzmadec --disable-lzmainfo --disable-xzdec --disable-scripts >/dev/null &&
+		make -s -j2 >/dev/null 2>&1)
+	cp "$b/src/xz/xz" "$out"
+	echo "$out"
+}

@@ -96,7 +96,8 @@ struct hvpmu_isa {
 					      struct hvpmu_pf_link *out);
 	/* 1 if the instruction `word` may trap in user mode and run again
 	 * from its own address with no program code in between (register-
-	 * window spills and fills, a restarted system call); NULL when the
+	 * window spills and fills, a restarted system call, an atomic
+	 * instruction QEMU runs again alone in an atomic step); NULL when the
 	 * ISA does not say, and the QEMU source then keeps exact per-block
 	 * accounting (docs/event-source.md "Totals only"). */
 	int (*restarts)(uint32_t word);

@@ -108,7 +108,9 @@ void hvpmu_sparc_operands(uint32_t insn, struct hvpmu_sparc_operands *out);
  * register-window instructions SAVE (A.45), RESTORE (A.45), RETURN (A.44)
  * and FLUSHW (A.21), whose spill and fill traps the OS (QEMU's linux-user
  * cpu_loop) handles before it re-runs them, and Tcc (A.61), a system call
- * the OS restarts (-ERESTARTSYS) at the trap instruction.  Else 0.  The
+ * the OS restarts (-ERESTARTSYS) at the trap instruction; and LDSTUBA
+ * (A.30), which QEMU with several threads runs again alone in an atomic
+ * step (EXCP_ATOMIC) for the ASIs it has no parallel code for.  Else 0.  The
  * QEMU source's "totals only" mode relies on it (docs/event-source.md).
  * Pure function; thread-safe.
  */

@@ -223,9 +223,6 @@ struct vcpu {
 	struct tb_info *bprev; /* batches: the block the guest thread entered last (prev lags
 				  behind until the batch runs) */
 	uint64_t bmark;        /* batches: its row of bprev's counter at bprev's entry */
-	/* threads in turns (HVPMU_QUANTUM, plugin.c, docs/event-source.md
-	 * "Turns"): the instructions of the blocks it entered, where its turn ends */
-	uint64_t turn_insns, turn_end;
 	struct evrec *spare;   /* the model queue's second buffer (BATCH_MAX records): NULL
 				  while the queue holds it (feed.mq) */
 	_Alignas(64) int held; /* the batch is being run: this thread holds the lock */
@@ -285,7 +282,8 @@ struct feed {
 	uint64_t qwrap;        /* FEED_QUIET_MIN_INSNS (tests: HVPMU_QUIET_WRAP) */
 	struct hvpmu_cycle_rule rule;
 	int qeligible;         /* the run may use the mode (it may leave it and come back) */
-	int qswitch;           /* a re-translation is asked for: 1 out of the mode, 2 into it */
+	int qswitch;           /* a re-translation is asked for: 1 out of the mode, 2 into it,
+				  3 in it still (turns start: every block counts its turn) */
 	void (*q_reset)(struct feed *f); /* re-translate everything (the plugin's reset_done
 					    follows qswitch) */
 	int (*slot_new)(struct feed *f, uint32_t *slot); /* a new counter slot (plugin only) */
@@ -329,7 +327,11 @@ struct feed {
 	 * loop (the vCPU idle callback) */
 	struct {
 		int on;
-		uint64_t quantum;      /* instructions of a turn */
+		uint64_t quantum;      /* instructions of a turn (0: threads run free) */
+		uint32_t slot;         /* counter slot, per vCPU: the instructions left of its turn,
+					  minus one; every block adds minus its instructions at its
+					  entry and calls back once it is negative (>= 2^63) */
+		int slot_made;
 		int holder;            /* the vCPU whose turn it is (-1: none can run) */
 		unsigned pending_new;  /* threads a clone made that have not joined the rotation */
 		uint64_t turns;        /* turns given (turn_wait: every TURN_LOOK a full settle) */

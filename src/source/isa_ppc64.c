@@ -128,10 +128,25 @@ static enum hvpmu_pf_how ppc64_prefetch_resolve(const uint32_t *words, uint32_t 
  */
 /* sc (opcode 17) runs again from its own address when the system call
  * is restarted (QEMU linux-user/ppc cpu_loop: nip -= 4 on
- * -QEMU_ERESTARTSYS); nothing else restarts in user mode. */
+ * -QEMU_ERESTARTSYS).  So do the atomic memory operations QEMU has no
+ * parallel code for (Power ISA 3.0 Book II 4.5: lwat/ldat, opcode 31 XO
+ * 582/614, with function code 16, 24, 25 or 28; stwat/stdat, XO 710/742,
+ * with 24; the function code in the RB field, bits 11:15): with several
+ * threads their first run leaves the block before it takes effect and
+ * cpu_exec_step_atomic() runs them again, alone (QEMU 10.0
+ * target/ppc/translate.c gen_ld_atomic, gen_st_atomic: "Restart with
+ * exclusive lock"). */
 static int ppc64_restarts(uint32_t w)
 {
-	return w >> 26 == 17;
+	unsigned xo = (w >> 1) & 0x3ff, fc = (w >> 11) & 0x1f;
+
+	if (w >> 26 == 17)
+		return 1;
+	if (w >> 26 != 31)
+		return 0;
+	if (xo == 582 || xo == 614)
+		return fc == 16 || fc == 24 || fc == 25 || fc == 28;
+	return (xo == 710 || xo == 742) && fc == 24;
 }
 
 /* bc (opcode 16), bclr and bcctr (opcode 19, XO 16 and 528 in bits 1:10) */

@@ -81,7 +81,8 @@ static void reset_done(qemu_plugin_id_t id);
 /* ---- threads in turns (HVPMU_QUANTUM; docs/event-source.md "Turns") ----
  *
  * One guest thread runs at a time, for `quantum` instructions (of the
- * blocks it enters), then the next live one that is not in a system call
+ * blocks it enters, each block counting them on its vCPU's row of
+ * turn.slot: turn_over_cb), then the next live one that is not in a system call
  * that may wait, in vCPU order.  A thread whose turn is over asks QEMU to
  * leave its execution loop (qemu_plugin_vcpu_exit_request: the block it
  * runs finishes) and waits in the vCPU idle callback, outside the loop,
@@ -112,7 +113,7 @@ static void turn_give(struct feed *f, int i)
 {
 	f->turn.holder = i;
 	if (i >= 0) {
-		f->vcpu[i].turn_end = f->vcpu[i].turn_insns + f->turn.quantum;
+		*feed_slot_v(f, f->turn.slot, &f->vcpu[i]) = f->turn.quantum - 1; /* (its thread waits) */
 		pthread_cond_signal(&f->vcpu[i].turn_cv); /* only the thread whose turn it is wakes */
 	} else {
 		for (uint32_t k = 0; k < f->nvcpu; k++) /* a thread whose call returned may take it */
@@ -214,10 +215,15 @@ static void turn_wait(struct feed *f, int me)
 	f->turn.recheck = 0;
 }
 
-/* A block entry of v in its turn: past its end, leave the loop. */
-static inline void turn_count(struct feed *f, struct vcpu *v, unsigned int vcpu_index, const struct tb_info *ti)
+/* A block entry of a vCPU past its turn's end (the block-level conditional
+ * callback on its row of turn.slot, every block when turns are on): leave
+ * the loop once this block has run. */
+static void turn_over_cb(unsigned int vcpu_index, void *udata)
 {
-	if (__builtin_expect(f->turn.on, 0) && (v->turn_insns += ti->blk.n) >= v->turn_end && !v->turn_over) {
+	struct feed *f = udata; /* the run */
+	struct vcpu *v = vcpu_of(f, vcpu_index);
+
+	if (v && !v->turn_over) {
 		v->turn_over = 1;
 		qemu_plugin_vcpu_exit_request(vcpu_index);
 	}
@@ -401,11 +407,11 @@ static int turn_setup(struct feed *f)
 /*
  * The first clone that makes a thread, at its system call (the only
  * guest thread, vCPU v, is in its callback: the same point of the program
- * on every run): turns start, v's first.  The exact path of several
- * threads from here: out of totals only for good, and every block is
- * translated anew (reset_done, once this thread has left the execution
- * loop: the new thread waits for its turn meanwhile); the model queue
- * starts there.
+ * on every run): turns start, v's first.  Every block is translated anew
+ * (reset_done, once this thread has left the execution loop: the new
+ * thread waits for its turn meanwhile) with the callbacks of several
+ * threads and its turn count (turn.slot, tb_trans); totals only goes on
+ * (qswitch 3); the model queue starts there.
  */
 static void turn_engage(struct feed *f, struct vcpu *v, int me)
 {
@@ -413,11 +419,8 @@ static void turn_engage(struct feed *f, struct vcpu *v, int me)
 
 	lock(f);
 	go = !f->qswitch; /* (else a re-translation is asked for already) */
-	if (f->qswitch == 2)
-		f->qswitch = 0; /* (not back into totals only) */
-	if (f->quiet)
-		feed_quiet_leave(f);
-	f->qeligible = 0;
+	if (go && f->qclass)
+		f->qswitch = 3; /* totals only goes on: its blocks count their turns too */
 	f->mt = 1;
 	unlock(f);
 	pthread_mutex_lock(&f->turn.mu);
@@ -440,7 +443,6 @@ static void entry_mt(struct feed *f, unsigned int vcpu_index, struct tb_info *ti
 	if (v) {
 		struct tb_info *p = v->prev;
 
-		turn_count(f, v, vcpu_index, ti);
 		feed_batch_flush(f, v);
 		/* the block entered before reached its end iff its counter (v's
 		 * row) moved since its entry */
@@ -685,12 +687,14 @@ static void quiet_reset(struct feed *f)
  * a re-translation is asked for already. */
 static int quiet_leave_locked(struct feed *f, int for_good)
 {
+	int pending = f->qswitch == 3; /* (a re-translation in the mode is asked for: it leaves) */
+
 	if (for_good)
 		f->qeligible = 0;
-	if (!f->quiet || f->qswitch)
+	if (!f->quiet || (f->qswitch && !pending))
 		return 0;
 	feed_quiet_leave(f);
-	return 1;
+	return !pending;
 }
 
 /* Totals only cannot start (vCPU 0's start, before any translation):
@@ -817,7 +821,6 @@ static void tb_exec_b(unsigned int vcpu_index, void *udata)
 		struct tb_info *p = v->bprev;
 		uint64_t reached = p && feed_execs_v(v, p) != v->bmark;
 
-		turn_count(f, v, vcpu_index, ti);
 		v->bprev = ti;
 		v->bmark = feed_execs_v(v, ti);
 		batch_put(f, v, (uintptr_t)udata | reached << 2 | REC_TB, v->reg_live);
@@ -1079,6 +1082,12 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	 * which may need the lock to get on */
 	if (off)
 		ring_put_ctl(f, CTL_TRANS, (uintptr_t)ti);
+	if (f->turn.on) { /* its turn: minus its instructions, then past the end? (in this order) */
+		qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb, QEMU_PLUGIN_INLINE_ADD_U64,
+								  qg_slot_entry(f->turn.slot), (uint64_t)0 - n);
+		qemu_plugin_register_vcpu_tb_exec_cond_cb(tb, turn_over_cb, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_GE,
+							  qg_slot_entry(f->turn.slot), UINT64_C(1) << 63, f);
+	}
 	if (qk == FEED_Q_CHECK) /* only once the budget is spent: qrem negative */
 		qemu_plugin_register_vcpu_tb_exec_cond_cb(tb, tb_cb, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_GE,
 							  qg_slot_entry(f->qrem_slot), UINT64_C(1) << 63, ti);
@@ -1378,7 +1387,8 @@ static void reset_done(qemu_plugin_id_t id)
 	struct feed *f = the_run; /* (no data: the API's reset callback has none) */
 
 	lock(f);
-	if (f->qclass) { /* out of totals only: no quiet block runs any more */
+	if (f->qswitch == 3) { /* in totals only still: the blocks count their turns too */
+	} else if (f->qclass) { /* out of totals only: no quiet block runs any more */
 		for (uint32_t i = 0; i < f->nvcpu; i++) {
 			struct vcpu *v = &f->vcpu[i];
 
@@ -1464,6 +1474,14 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 			feed_quiet_limit(f, &f->vcpu[0], 0); /* the first check syncs and asks for the budget */
 		} else {
 			quiet_never(f);
+		}
+	}
+	if (vcpu_index == 0 && f->turn.quantum && !f->turn.slot_made) {
+		if (slot_new(f, &f->turn.slot) == 0)
+			f->turn.slot_made = 1;
+		else { /* (no scoreboard slot: no turns) */
+			fprintf(stderr, "hvpmu plugin: out of counter slots: threads run free, not in turns\n");
+			f->turn.quantum = 0;
 		}
 	}
 	if (f->off && vcpu_index > 0)

@@ -971,6 +971,13 @@ void hvpmu_sparc_operands(uint32_t insn, struct hvpmu_sparc_operands *o)
 
 int hvpmu_sparc_restarts(uint32_t insn)
 {
+	/* ldstuba (op 3, op3 0x1d) with an ASI QEMU has no parallel code for
+	 * (anything but the direct ones) leaves its block before it takes
+	 * effect with several threads and runs again, alone, in
+	 * cpu_exec_step_atomic() (QEMU 10.0 target/sparc/translate.c
+	 * gen_ldstub_asi): every ldstuba is taken as one that may */
+	if (FIELD(insn, F_OP) == OP_MEM && FIELD(insn, F_OP3) == OP3_LDSTUBA)
+		return 1;
 	if (FIELD(insn, F_OP) != OP_ARITH)
 		return 0;
 	switch (FIELD(insn, F_OP3)) {

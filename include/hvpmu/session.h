@@ -241,6 +241,15 @@ void stat_result_free(struct stat_result *rs);
 /* The request file.  Return 0 or -1 with a one-line reason in err[errlen]. */
 int stat_request_write(const char *path, const struct stat_request *rq, char *err, size_t errlen);
 int stat_request_read(const char *path, struct stat_request *rq, char *err, size_t errlen);
+/* The largest request a standing service reads from a monitor's request
+ * descriptor (docs/service.md "What the service checks"): 1 MiB, several
+ * times the largest a tool writes (stat_protocol.c checks the bound at
+ * compile time), and little for the service to hold for a moment. */
+#define STAT_REQUEST_MAX ((size_t)1 << 20)
+/* The request of descriptor fd, as a service reads a client's: only a
+ * memory file (a memfd: fstat, tmpfs), at most STAT_REQUEST_MAX bytes,
+ * read without waiting; anything else is refused with the reason. */
+int stat_request_read_fd(int fd, struct stat_request *rq, char *err, size_t errlen);
 
 /*
  * The result area: a shared-memory file (memfd) the tool creates and the

@@ -19,8 +19,8 @@
 #   - a monitor truncates its own result area mid-run (SIGBUS at the next
 #     publication): EPERM.
 # The service stays up, answers, and alpha's counts are minigzip's alone,
-# exactly, twice over (before and after the attacks' end); SIGTERM then
-# ends it with exit 0.
+# exactly, during the attacks and after them; the service holds no more
+# descriptors than before them; SIGTERM then ends it with exit 0.
 set -euo pipefail
 hvpmu=$1
 adv=$2
@@ -63,6 +63,8 @@ for _ in $(seq 200); do
 done
 grep -q "^hvpmu serve: service '$name'" "$tmp/serve.log" || fail "the service did not start"
 
+nfd() { find "/proc/$srv/fd" -mindepth 1 -maxdepth 1 | wc -l; }
+fds0=$(nfd)
 ev=Instr_all,Instr_ld,Instr_st,Branches
 env -i "$hvpmu" stat -x, -o "$tmp/alone.csv" -e $ev -- "$gz" < "$tmp/in" > "$tmp/alone.gz"
 cut -d, -f1,3 "$tmp/alone.csv" | grep -v '^$' | sort > "$tmp/alone"
@@ -106,6 +108,12 @@ cut -d, -f1,3 "$tmp/sys2.csv" | grep -v '^$' | sort > "$tmp/sys2"
 diff "$tmp/alone" "$tmp/sys2" > /dev/null ||
 	{ paste -d' ' "$tmp/alone" "$tmp/sys2" >&2; fail "alpha's stat -a after the attacks is not minigzip alone"; }
 echo "adversary: after the attacks, alpha's stat -a = minigzip alone, exactly"
+
+# every refused client's descriptors were closed (a refused monitor's
+# result area used to stay open in the service)
+fds1=$(nfd)
+[ "$fds1" -le "$fds0" ] || { ls -l "/proc/$srv/fd" >&2; fail "the service holds $fds1 descriptors, $fds0 before the attacks"; }
+echo "adversary: the service holds $fds1 descriptors, as before the attacks ($fds0)"
 
 kill -TERM "$srv"
 wait "$srv" || fail "serve exited with $?"

@@ -82,6 +82,7 @@ struct area {
 struct stat_area {
 	struct area *p;
 	uint64_t gen;
+	uint32_t cur; /* the slot last published: the writer's own copy, never read back from the area */
 };
 
 static int fail(char *err, size_t n, const char *what)
@@ -256,7 +257,9 @@ struct stat_sample *stat_area_samples(struct stat_area *a) { return a->p->sample
 
 void stat_area_publish(struct stat_area *a, struct stat_result *rs)
 {
-	uint32_t next = 1 - __atomic_load_n(&a->p->cur, __ATOMIC_RELAXED);
+	/* from the writer's own copy: the area is shared with the tool, which
+	 * may write any index into it (a standing service's monitor) */
+	uint32_t next = 1 - a->cur;
 	struct area_pub *pub = &a->p->pub[next];
 	unsigned ne = rs->nevents < HVPMU_SV_MAX_EVENTS ? rs->nevents : HVPMU_SV_MAX_EVENTS;
 	unsigned nm = rs->nmmu < STAT_MAX_CPUS ? rs->nmmu : STAT_MAX_CPUS;
@@ -294,4 +297,5 @@ void stat_area_publish(struct stat_area *a, struct stat_result *rs)
 	pub->ngpci = rs->ngpci < STAT_MAX_GPCI ? rs->ngpci : STAT_MAX_GPCI;
 	memcpy(pub->gpci, rs->gpci, pub->ngpci * sizeof *rs->gpci);
 	__atomic_store_n(&a->p->cur, next, __ATOMIC_RELEASE);
+	a->cur = next;
 }

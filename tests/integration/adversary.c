@@ -16,7 +16,9 @@
  *       socket, DISKFILE unless it is on tmpfs, a memfd over
  *       STAT_REQUEST_MAX) and with an unsealed result area; then runs a
  *       real monitor with a sealed area and tries to truncate and grow it
- *       mid-run (EPERM), and reads its final publication.
+ *       mid-run (EPERM), writes a slot index far out of the area into it
+ *       (the service must not publish there), and reads its final
+ *       publication.
  *
  * Each step prints one line; any failure prints "FAIL: ..." and exits 1.
  * Between the steps the service must still describe its machine.
@@ -44,6 +46,7 @@
 
 #define REFUSE_S 2.0 /* a refusal comes at once; the service's loop must not wait on the client */
 #define HOLD_US 300000
+#define AREA_CUR_OFFSET 32 /* struct area's `cur` (src/host/stat_area.c): after magic, version, sizes */
 
 static const char *name;
 
@@ -269,6 +272,10 @@ static int monitor_main(const char *guest, const char *diskfile)
 	usleep(HOLD_US);
 	sealed_against(ar, 0, "monitor: truncating its result area mid-run");
 	sealed_against(ar, 4096, "monitor: shrinking its result area mid-run");
+	/* a slot index far out of the area: the service's next publication
+	 * must not go there (it keeps its own copy) */
+	if (pwrite(ar, &(uint32_t){ 0x7ffffff0 }, sizeof(uint32_t), AREA_CUR_OFFSET) != sizeof(uint32_t))
+		fail("monitor: writing the slot index", strerror(errno));
 	usleep(HOLD_US);
 	alive("monitor: the service does not answer after the result area's truncation");
 	shutdown(conn, SHUT_WR); /* the monitor ends: the final publication, then the close */
@@ -285,8 +292,8 @@ static int monitor_main(const char *guest, const char *diskfile)
 	close(zero);
 	close(sp[0]);
 	close(sp[1]);
-	printf("adversary monitor %s: ftruncate of the result area refused mid-run (EPERM), final counts read, "
-	       "service alive\n",
+	printf("adversary monitor %s: ftruncate of the result area refused mid-run (EPERM), a wild slot index "
+	       "ignored, final counts read, service alive\n",
 	       guest);
 	return 0;
 }

@@ -17,7 +17,8 @@
 #     an unsealed result area: each refused at once with its reason (the
 #     pipe stalled every guest, /dev/zero grew the service to 1.46 GB);
 #   - a monitor truncates its own result area mid-run (SIGBUS at the next
-#     publication): EPERM.
+#     publication): EPERM; and writes a slot index far out of the area
+#     into it (the next publication went there: SIGSEGV).
 # The service stays up, answers, and alpha's counts are minigzip's alone,
 # exactly, during the attacks and after them; the service holds no more
 # descriptors than before them; SIGTERM then ends it with exit 0.

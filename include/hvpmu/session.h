@@ -241,6 +241,15 @@ void stat_result_free(struct stat_result *rs);
 /* The request file.  Return 0 or -1 with a one-line reason in err[errlen]. */
 int stat_request_write(const char *path, const struct stat_request *rq, char *err, size_t errlen);
 int stat_request_read(const char *path, struct stat_request *rq, char *err, size_t errlen);
+/* The largest request a standing service reads from a monitor's request
+ * descriptor (docs/service.md "What the service checks"): 1 MiB, several
+ * times the largest a tool writes (stat_protocol.c checks the bound at
+ * compile time), and little for the service to hold for a moment. */
+#define STAT_REQUEST_MAX ((size_t)1 << 20)
+/* The request of descriptor fd, as a service reads a client's: only a
+ * memory file (a memfd: fstat, tmpfs), at most STAT_REQUEST_MAX bytes,
+ * read without waiting; anything else is refused with the reason. */
+int stat_request_read_fd(int fd, struct stat_request *rq, char *err, size_t errlen);
 
 /*
  * The result area: a shared-memory file (memfd) the tool creates and the
@@ -253,8 +262,10 @@ int stat_request_read(const char *path, struct stat_request *rq, char *err, size
  * word says so); the reader still checks every bound.
  */
 #define STAT_MAX_CPUS 256       /* MMU-statistics buffers kept (the t4-4 has 256 strands) */
-/* The tool: a new area, sized and stamped; its file descriptor (not
- * close-on-exec, for the emulator), or -1 with a one-line reason. */
+/* The tool: a new area, sized, stamped and sealed (F_SEAL_SHRINK,
+ * F_SEAL_GROW, F_SEAL_SEAL: no one can change its size from then on); its
+ * file descriptor (not close-on-exec, for the emulator), or -1 with a
+ * one-line reason. */
 int stat_area_create(char *err, size_t errlen);
 /* The tool, after the run: the area's last publication into *rs (free
  * with stat_result_free).  0, or -1 with a one-line reason (nothing was
@@ -264,7 +275,9 @@ int stat_area_read(int fd, struct stat_result *rs, char *err, size_t errlen);
 int stat_area_parse(const void *p, size_t len, struct stat_result *rs, char *err, size_t errlen);
 
 /* The session: map the area of descriptor fd and close fd (the program
- * never sees it).  0, or -1 with a one-line reason. */
+ * never sees it; closed on failure too).  Only a memfd of the area's size
+ * sealed against shrinking and growing is mapped (common/shm_seal.h).
+ * 0, or -1 with a one-line reason. */
 struct stat_area;
 int stat_area_attach(int fd, struct stat_area **out, char *err, size_t errlen);
 void stat_area_detach(struct stat_area *a);
@@ -325,8 +338,9 @@ void hvpmu_session_os_event(struct hvpmu_session *s, const struct hvpmu_os_call 
  * the machine's time `now` (the service's clock: cycles), for
  * rq->monitor_cycles (0: until hvpmu_session_monitor_end), publishing
  * into the result area of descriptor rq->result_fd (which the session
- * maps and closes).  One monitor per guest at a time.  Returns 0, or an
- * errno with a one-line reason in err: EBUSY (a monitor runs), EINVAL (a
+ * maps and closes; closed too when the monitor is refused).  One
+ * monitor per guest at a time.  Returns 0, or an errno with a one-line
+ * reason in err: EBUSY (a monitor runs), EINVAL (a
  * request the service cannot serve: mmustat, mdperf, an overflow log, a
  * platform without a driver, events needing parts the machine does not
  * model), EACCES (the hypervisor refused the device counters: the

@@ -170,7 +170,7 @@ static int monitor_start(struct service *sv, int fd, const char *guest, int fds[
 {
 	const struct hvpmu_md *md = hvpmu_machine_md(sv->m);
 	struct stat_request rq;
-	char path[64], err[256];
+	char err[256];
 	unsigned g = 0;
 	int rc;
 
@@ -184,8 +184,9 @@ static int monitor_start(struct service *sv, int fd, const char *guest, int fds[
 		refuse(fd, EPROTO, "a monitor's hello comes with its request and result area");
 		return 0;
 	}
-	snprintf(path, sizeof path, "/proc/self/fd/%d", fds[0]);
-	if (stat_request_read(path, &rq, err, sizeof err)) {
+	/* not read as a path: a pipe would stall the loop, every guest with
+	 * it, and /dev/zero would grow the service without end */
+	if (stat_request_read_fd(fds[0], &rq, err, sizeof err)) {
 		refuse(fd, EINVAL, err);
 		return 0;
 	}

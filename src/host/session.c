@@ -832,13 +832,23 @@ static void monitor_clear(struct hvpmu_session *s)
 	s->rq.result_fd = -1;
 }
 
+static void close_result(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+}
+
 int hvpmu_session_monitor_start(struct hvpmu_session *s, const struct stat_request *rq, uint64_t now, char *err,
 				size_t n)
 {
 	unsigned want;
 
+	/* the result area's descriptor is ours whatever the outcome: a
+	 * refused monitor's is closed too (a client refused again and again
+	 * would otherwise use up the service's descriptors) */
 	if (s->monitor || s->sv) {
 		failf(err, n, "the guest's counters are in use (another monitor runs)", "");
+		close_result(rq->result_fd);
 		return EBUSY;
 	}
 	if (!hvpmu_sv_backend_driver(hvpmu_sv_backend_of(s->md.platform)) || !exts_monitor_ok(rq) ||
@@ -846,6 +856,7 @@ int hvpmu_session_monitor_start(struct hvpmu_session *s, const struct stat_reque
 	    (rq->nbusdev && !(hvpmu_platform_info(s->md.platform)->firmware & HVPMU_FW_SUN4V_CORE))) {
 		failf(err, n, "a running service offers its guests stat -a, cpustat and busstat on platform ",
 		      hvpmu_platform_name(s->md.platform));
+		close_result(rq->result_fd);
 		return EINVAL;
 	}
 	s->rq.nevents = rq->nevents;
@@ -862,7 +873,12 @@ int hvpmu_session_monitor_start(struct hvpmu_session *s, const struct stat_reque
 										  : UINT64_MAX;
 	memset(&s->rs, 0, sizeof s->rs);
 	memset(s->bus_acc, 0, sizeof s->bus_acc);
-	if (driver_start(s, err, n) || area_start(s, err, n)) {
+	if (driver_start(s, err, n)) {
+		close_result(s->rq.result_fd);
+		monitor_clear(s);
+		return EINVAL;
+	}
+	if (area_start(s, err, n)) { /* (stat_area_attach closed it) */
 		monitor_clear(s);
 		return EINVAL;
 	}

@@ -2,9 +2,17 @@
 /*
  * The result area between a tool and the session that runs its program
  * (hvpmu/session.h): an anonymous shared-memory file the tool creates
- * (memfd_create) and the emulator inherits.  The session maps it and
- * publishes the result as the run goes; the tool reads the last
- * publication after the emulator is gone, however it ended.
+ * (memfd_create) and the emulator inherits, or a standing service is
+ * given with a monitor's hello.  The session maps it and publishes the
+ * result as the run goes; the tool reads the last publication after the
+ * emulator is gone, however it ended.
+ *
+ * The tool seals the area's size once it is stamped (common/shm_seal.h:
+ * memfd_create(2), fcntl(2) "File Sealing"), and the session maps only a
+ * sealed memfd of exactly the area's size: a tool that truncates its own
+ * area mid-run (a hostile or buggy monitor of a standing service) gets
+ * EPERM from ftruncate instead of killing the service with SIGBUS at its
+ * next publication.
  *
  * Layout (one build writes and reads it; `version` changes with it):
  *
@@ -28,6 +36,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <hvpmu/session.h>
+#include "common/shm_seal.h"
 
 #define AREA_VERSION 6
 static const char area_magic[8] = { 'h', 'v', 'p', 'm', 'u', 'R', 'A', '\0' };
@@ -73,6 +82,7 @@ struct area {
 struct stat_area {
 	struct area *p;
 	uint64_t gen;
+	uint32_t cur; /* the slot last published: the writer's own copy, never read back from the area */
 };
 
 static int fail(char *err, size_t n, const char *what)
@@ -85,7 +95,9 @@ static int fail(char *err, size_t n, const char *what)
 int stat_area_create(char *err, size_t n)
 {
 	struct area hdr;
-	int fd = memfd_create("hvpmu-result", 0); /* inherited by the emulator */
+	/* inherited by the emulator; the file is sparse: pages are
+	 * allocated as the session writes them */
+	int fd = shm_create("hvpmu-result", 0, AREA_BYTES);
 
 	if (fd < 0) {
 		snprintf(err, n, "result area: memfd_create: %s", strerror(errno));
@@ -98,8 +110,7 @@ int stat_area_create(char *err, size_t n)
 	hdr.bytes = AREA_BYTES;
 	hdr.max_samples = STAT_MAX_SAMPLES;
 	hdr.max_cpus = STAT_MAX_CPUS;
-	/* the file is sparse: pages are allocated as the session writes them */
-	if (ftruncate(fd, (off_t)AREA_BYTES) || pwrite(fd, &hdr, sizeof hdr, 0) != (ssize_t)sizeof hdr) {
+	if (pwrite(fd, &hdr, sizeof hdr, 0) != (ssize_t)sizeof hdr || shm_seal(fd)) {
 		snprintf(err, n, "result area: %s", strerror(errno));
 		close(fd);
 		return -1;
@@ -212,20 +223,23 @@ int stat_area_read(int fd, struct stat_result *rs, char *err, size_t n)
 int stat_area_attach(int fd, struct stat_area **out, char *err, size_t n)
 {
 	struct stat_area *a;
-	struct stat st;
+	const char *why;
 	void *p;
 
 	*out = NULL;
-	if (fstat(fd, &st) || (uint64_t)st.st_size != AREA_BYTES)
-		return fail(err, n, "descriptor is not a result area of this hvpmu");
+	/* mapped only if no one can change its size (SIGBUS past the end) */
+	if ((why = shm_check(fd, AREA_BYTES))) {
+		close(fd);
+		return fail(err, n, why);
+	}
 	p = mmap(NULL, AREA_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd); /* the mapping stays; the program's descriptors are its own */
 	if (p == MAP_FAILED)
 		return fail(err, n, strerror(errno));
 	if (!header_ok(p, AREA_BYTES) || !(a = calloc(1, sizeof *a))) {
 		munmap(p, AREA_BYTES);
 		return fail(err, n, "bad header or out of memory");
 	}
-	close(fd); /* the mapping stays; the program's descriptors are its own */
 	a->p = p;
 	*out = a;
 	return 0;
@@ -243,7 +257,9 @@ struct stat_sample *stat_area_samples(struct stat_area *a) { return a->p->sample
 
 void stat_area_publish(struct stat_area *a, struct stat_result *rs)
 {
-	uint32_t next = 1 - __atomic_load_n(&a->p->cur, __ATOMIC_RELAXED);
+	/* from the writer's own copy: the area is shared with the tool, which
+	 * may write any index into it (a standing service's monitor) */
+	uint32_t next = 1 - a->cur;
 	struct area_pub *pub = &a->p->pub[next];
 	unsigned ne = rs->nevents < HVPMU_SV_MAX_EVENTS ? rs->nevents : HVPMU_SV_MAX_EVENTS;
 	unsigned nm = rs->nmmu < STAT_MAX_CPUS ? rs->nmmu : STAT_MAX_CPUS;
@@ -281,4 +297,5 @@ void stat_area_publish(struct stat_area *a, struct stat_result *rs)
 	pub->ngpci = rs->ngpci < STAT_MAX_GPCI ? rs->ngpci : STAT_MAX_GPCI;
 	memcpy(pub->gpci, rs->gpci, pub->ngpci * sizeof *rs->gpci);
 	__atomic_store_n(&a->p->cur, next, __ATOMIC_RELEASE);
+	a->cur = next;
 }

@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The request file from a tool to the session (json-c); the result comes
  * back in the result area (stat_area.c). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <json-c/json.h>
 #include <hvpmu/session.h>
+#include "common/shm_seal.h"
 
 #define K_EVENTS "events"
 #define K_NAME "name"
@@ -142,9 +146,11 @@ static int read_md(json_object *v, uint64_t bytes, struct stat_request *rq)
 	return 0;
 }
 
-int stat_request_read(const char *path, struct stat_request *rq, char *err, size_t n)
+/* The request in object o (parsed from `path`; NULL: it did not parse),
+ * which this puts. */
+static int request_of(json_object *o, struct stat_request *rq, char *err, size_t n, const char *path)
 {
-	json_object *o = json_object_from_file(path), *a;
+	json_object *a;
 
 	memset(rq, 0, sizeof *rq);
 	if (!o)
@@ -218,6 +224,68 @@ int stat_request_read(const char *path, struct stat_request *rq, char *err, size
 	}
 	json_object_put(o);
 	return 0;
+}
+
+int stat_request_read(const char *path, struct stat_request *rq, char *err, size_t n)
+{
+	return request_of(json_object_from_file(path), rq, err, n, path);
+}
+
+/* Every byte of a request written as JSON at most six times over (a
+ * string's \u00XX; a number's digits are fewer than its bytes' six), and
+ * 64 KiB of keys and punctuation: the largest request a tool can write
+ * is read whole. */
+_Static_assert(6 * sizeof(struct stat_request) + 65536 <= STAT_REQUEST_MAX, "STAT_REQUEST_MAX below a request");
+
+int stat_request_read_fd(int fd, struct stat_request *rq, char *err, size_t n)
+{
+	static const char what[] = "request descriptor";
+	json_tokener *tok;
+	json_object *o = NULL;
+	struct stat st;
+	size_t len, got = 0;
+	char *buf;
+
+	memset(rq, 0, sizeof *rq);
+	if (fstat(fd, &st))
+		return fail(err, n, "cannot fstat it", what);
+	/* a pipe, socket or device could make the reader wait for ever or
+	 * read without end (/dev/zero); a file on a disk, NFS or FUSE could
+	 * make it wait on the device or a server: only memory (a memfd) */
+	if (!shm_is_memory(fd, &st))
+		return fail(err, n,
+			    S_ISREG(st.st_mode) ? "a file outside memory (tmpfs), not a memfd"
+						: "not a regular file (a pipe, socket or device?), not a memfd",
+			    what);
+	if (st.st_size < 0 || (uint64_t)st.st_size > STAT_REQUEST_MAX) {
+		char why[96];
+
+		snprintf(why, sizeof why, "larger than a request may be (%zu bytes)", (size_t)STAT_REQUEST_MAX);
+		return fail(err, n, why, what);
+	}
+	len = (size_t)st.st_size;
+	if (!(buf = malloc(len + 1)))
+		return fail(err, n, "out of memory", what);
+	/* at most the size fstat saw, however the file changes meanwhile */
+	while (got < len) {
+		ssize_t r = pread(fd, buf + got, len - got, (off_t)got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	if ((tok = json_tokener_new())) {
+		o = json_tokener_parse_ex(tok, buf, (int)got);
+		if (o && json_tokener_get_error(tok) != json_tokener_success) {
+			json_object_put(o);
+			o = NULL;
+		}
+		json_tokener_free(tok);
+	}
+	free(buf);
+	return request_of(o, rq, err, n, what);
 }
 
 void stat_result_free(struct stat_result *rs)

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <linux/futex.h>
 #include <hvpmu/remote.h>
+#include "common/shm_seal.h"
 #include "feed.h"
 #include "remote_proto.h"
 #include "remote_shm.h"
@@ -444,8 +445,12 @@ int hvpmu_remote_attach(struct hvpmu_remote *r, const void *hello, size_t n, int
 	if (!(p = calloc(1, sizeof *p)))
 		return refuse(welcome, welcome_len, wlen, ENOMEM, "out of memory");
 	p->exit_ring = -1;
-	fd = memfd_create("hvpmu-guest", MFD_CLOEXEC);
-	if (fd < 0 || ftruncate(fd, (off_t)sizeof *p->area) ||
+	/* sealed before the guest has it (common/shm_seal.h; memfd_create(2),
+	 * fcntl(2) "File Sealing"): a guest that ftruncates its area gets
+	 * EPERM; unsealed, the service would die of SIGBUS at its next read
+	 * of the ring heads */
+	fd = shm_create("hvpmu-guest", MFD_CLOEXEC, sizeof *p->area);
+	if (fd < 0 || shm_seal(fd) ||
 	    (p->area = mmap(NULL, sizeof *p->area, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) == MAP_FAILED) {
 		p->area = NULL;
 		if (fd >= 0)

@@ -3,14 +3,16 @@
  * fuzz_monitor.c - libFuzzer target for what a tool's monitor asks of a
  * standing service's guest OS (hvpmu/session.h
  * hvpmu_session_monitor_start, docs/service.md "Guests and monitors"):
- * the request file a monitor's hello brings (JSON, read as the service
- * reads it) on a T4 guest OS with threads running on two strands.
+ * the request file a monitor's hello brings (JSON in a memfd, read as the
+ * service reads it: stat_request_read_fd) on a T4 guest OS with threads
+ * running on two strands.
  *
  * Invariants (abort on violation): a refused monitor says why in one
  * NUL-terminated line with EBUSY, EINVAL or EACCES, and leaves no monitor
  * behind; an accepted one samples and ends without a crash, after which
  * the guest OS has no monitor and takes the next one; the result area it
- * published parses.
+ * published parses.  The session takes the result area's descriptor
+ * whatever the outcome (closed when refused).
  *
  * Build: tests/fuzz/CMakeLists.txt (-DHVPMU_FUZZ=ON, CC=clang).
  */
@@ -20,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <hvpmu/hvpmu.h>
@@ -30,11 +33,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define ERRLEN 256
 
 static struct hvpmu_session *guest;
-static char path[64];
+static int req = -1; /* the request's memfd */
 
 static void cleanup(void)
 {
-	unlink(path);
+	close(req);
 	hvpmu_session_destroy(guest);
 }
 
@@ -43,14 +46,11 @@ static void init_once(void)
 	static struct stat_request rq;
 	struct hvpmu_os_call c = { .ev = HVPMU_OS_THREAD_START, .process = 1 };
 	char err[ERRLEN];
-	int fd;
 
 	if (guest)
 		return;
-	snprintf(path, sizeof path, "/tmp/hvpmu-fuzz-monitor-XXXXXX");
-	if ((fd = mkstemp(path)) < 0)
+	if ((req = memfd_create("hvpmu-fuzz-request", MFD_CLOEXEC)) < 0)
 		abort();
-	close(fd);
 	rq.result_fd = -1;
 	rq.features = HVPMU_FEAT_TAKEN | HVPMU_FEAT_BRANCHES | HVPMU_FEAT_MEMORY | HVPMU_FEAT_MEMORY_OUTPUTS |
 		      HVPMU_FEAT_BTC;
@@ -66,14 +66,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct stat_request rq;
 	struct stat_result rs;
 	char err[ERRLEN];
-	FILE *f;
 	int area, rc;
 	uint64_t now = 1000;
 
 	init_once();
-	if (!(f = fopen(path, "wb")) || (size && fwrite(data, 1, size, f) != size) || fclose(f))
+	if (ftruncate(req, 0) || (size && pwrite(req, data, size, 0) != (ssize_t)size))
 		abort();
-	if (stat_request_read(path, &rq, err, sizeof err))
+	if (stat_request_read_fd(req, &rq, err, sizeof err))
 		return 0;
 	if ((area = stat_area_create(err, sizeof err)) < 0)
 		abort();
@@ -85,8 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if ((rc != EBUSY && rc != EINVAL && rc != EACCES) || !memchr(err, 0, sizeof err) || strchr(err, '\n') ||
 		    hvpmu_session_monitoring(guest))
 			abort();
-		close(rq.result_fd);
-		close(area);
+		close(area); /* (the session closed rq.result_fd) */
 		return 0;
 	}
 	if (!hvpmu_session_monitoring(guest))

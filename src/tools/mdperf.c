@@ -352,7 +352,5 @@ int cmd_mdperf(int argc, char **argv)
 		}
 		stat_result_free(&rs);
 	}
-	if (p.f != stderr)
-		fclose(p.f);
-	return rc;
+	return p.f != stderr ? tool_output_done(TOOL, p.f, out_path, rc) : rc;
 }

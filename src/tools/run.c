@@ -28,14 +28,33 @@
 #include <unistd.h>
 #include "tools.h"
 
-/* Find PROGRAM as execvp would (PATH search when it has no '/'). */
+/* Whether execve could run file `path`: 0, or -1 with errno (ENOENT, or
+ * EACCES for a file without execute permission or not a regular file). */
+static int executable(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return -1;
+	if (!S_ISREG(st.st_mode) || access(path, X_OK)) {
+		errno = EACCES;
+		return -1;
+	}
+	return 0;
+}
+
+/* Find PROGRAM as execvp would (PATH search when it has no '/'), and check
+ * that it may be executed, as execve would before the emulator is
+ * started: 0, or -1 with errno ENOENT (not found: EXIT_NOTFOUND) or
+ * EACCES (found, not executable: EXIT_NOEXEC). */
 static int resolve_program(const char *prog, char *out, size_t n)
 {
 	const char *path = getenv("PATH");
+	int denied = 0;
 
 	if (strchr(prog, '/')) {
 		snprintf(out, n, "%s", prog);
-		return access(out, F_OK) == 0 ? 0 : -1;
+		return executable(out);
 	}
 	if (!path)
 		path = "/bin:/usr/bin";
@@ -43,11 +62,12 @@ static int resolve_program(const char *prog, char *out, size_t n)
 		size_t len = strcspn(path, ":");
 
 		snprintf(out, n, "%.*s/%s", (int)len, len ? path : ".", prog);
-		if (access(out, X_OK) == 0)
+		if (executable(out) == 0)
 			return 0;
+		denied |= errno == EACCES; /* execvp: EACCES if some file was found */
 		path += len + (path[len] == ':');
 	}
-	errno = ENOENT;
+	errno = denied ? EACCES : ENOENT;
 	return -1;
 }
 
@@ -465,7 +485,7 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 	memset(rs, 0, sizeof *rs);
 	if (resolve_program(argv[0], prog, sizeof prog)) {
 		fprintf(stderr, "%s: %s: %s\n", tool, argv[0], strerror(errno));
-		return EXIT_NOTFOUND;
+		return errno == EACCES ? EXIT_NOEXEC : EXIT_NOTFOUND;
 	}
 	if (hvpmu_sv_program_format(md, &pf)) {
 		fprintf(stderr, "%s: the machine's instruction set is unknown\n", tool);

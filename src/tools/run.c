@@ -479,7 +479,7 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 	int status = 0, rc, req_fd, area_fd;
 	char **av;
 	pid_t service_pid = 0;
-	int root_w = -1;
+	int root_w = -1, service_failed = 0, sst = 0;
 
 	*ok = 0;
 	memset(rs, 0, sizeof *rs);
@@ -537,19 +537,26 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 	}
 	status = emulator_wait(&er);
 	if (service_pid > 0) { /* the service ends once every process has */
-		int sst = 0;
-
 		child_pid = service_pid; /* the tool's signals end it now */
 		close(root_w);
 		while (waitpid(service_pid, &sst, 0) < 0 && errno == EINTR)
 			;
-		if (!WIFEXITED(sst) || WEXITSTATUS(sst))
-			fprintf(stderr, "%s: the service failed (status %#x)\n", tool, (unsigned)sst);
+		service_failed = !WIFEXITED(sst) || WEXITSTATUS(sst);
 	}
 	emulator_done(&er);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	getrusage(RUSAGE_CHILDREN, &ru);
 	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	if (service_failed) { /* the counts were the service's: what it left is not the run's */
+		if (WIFSIGNALED(sst))
+			fprintf(stderr, "%s: the service counting the processes was killed by signal %d (%s): no counts\n",
+				tool, WTERMSIG(sst), strsignal(WTERMSIG(sst)));
+		else
+			fprintf(stderr, "%s: the service counting the processes failed (exit status %d): no counts\n",
+				tool, WEXITSTATUS(sst));
+		close(area_fd);
+		return rc ? rc : EXIT_FAILURE;
+	}
 	if (stat_area_read(area_fd, rs, err, sizeof err) == 0) {
 		t->elapsed = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 		t->user = tv_s(ru.ru_utime);

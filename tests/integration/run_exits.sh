@@ -6,9 +6,9 @@
 # starts; 127 not found), the service of `stat -f` killed under the run
 # (no counts), and cpustat past its sample limit (one line; the total row
 # still the run's exact count).
-# usage: run_exits.sh HVPMU MICRO_DIR MINIGZIP DASH TEXT_INPUT
+# usage: run_exits.sh HVPMU MICRO_DIR MINIGZIP DASH TEXT_INPUT [MIPS64_LOOP]
 set -euo pipefail
-hvpmu=$1 micro=$2 minigzip=$3 dash=$4 text=$5
+hvpmu=$1 micro=$2 minigzip=$3 dash=$4 text=$5 mips_loop=${6:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: exits: $*" >&2; exit 1; }
@@ -34,6 +34,11 @@ one_line "list > /dev/full" '^hvpmu list: writing standard output: No space left
 set +e; env -i "$hvpmu" gpci -r 0x10 > /dev/full 2> "$tmp/err"; rc=$?; set -e
 [ "$rc" -ne 0 ] || fail "gpci > /dev/full: exit 0"
 one_line "gpci > /dev/full" '^hvpmu gpci: writing standard output: No space left on device$'
+if [ -x "$mips_loop" ]; then
+	run "mdperf -o /dev/full" env -i "$hvpmu" mdperf -o /dev/full -- "$mips_loop"
+	[ "$rc" -eq 1 ] || fail "mdperf -o /dev/full: exit $rc, want 1"
+	one_line "mdperf -o /dev/full" '^hvpmu mdperf: writing /dev/full: No space left on device$'
+fi
 # output on stderr (stat's table, cpustat's and busstat's rows, mmustat):
 # a failing stderr cannot be told on stderr, the status says it
 for t in "stat -- $micro/loop_int" "cpustat -c Instr_all -- $micro/loop_int" \

@@ -484,8 +484,10 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 	*ok = 0;
 	memset(rs, 0, sizeof *rs);
 	if (resolve_program(argv[0], prog, sizeof prog)) {
-		fprintf(stderr, "%s: %s: %s\n", tool, argv[0], strerror(errno));
-		return errno == EACCES ? EXIT_NOEXEC : EXIT_NOTFOUND;
+		int e = errno;
+
+		fprintf(stderr, "%s: %s: %s\n", tool, argv[0], strerror(e));
+		return e == EACCES ? EXIT_NOEXEC : EXIT_NOTFOUND;
 	}
 	if (hvpmu_sv_program_format(md, &pf)) {
 		fprintf(stderr, "%s: the machine's instruction set is unknown\n", tool);

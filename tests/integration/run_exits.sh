@@ -5,7 +5,7 @@
 # stderr), a program that is not executable (126, before the emulator
 # starts; 127 not found), the service of `stat -f` killed under the run
 # (no counts), and cpustat past its sample limit (one line; the total row
-# still the run's exact count).
+# still the run's exact count; busstat: the line).
 # usage: run_exits.sh HVPMU MICRO_DIR MINIGZIP DASH TEXT_INPUT [MIPS64_LOOP]
 set -euo pipefail
 hvpmu=$1 micro=$2 minigzip=$3 dash=$4 text=$5 mips_loop=${6:-}
@@ -114,6 +114,11 @@ if [ -x "$minigzip" ] && [ -f "$text" ]; then
 		{ tail "$tmp/cs" >&2; fail "cpustat 1e-12: limit line"; }
 	got=$(awk '$3 == "total" {print $4}' "$tmp/cs")
 	[ "$got" = "$want" ] || { tail -3 "$tmp/cs" >&2; fail "cpustat 1e-12: total $got, stat counted $want"; }
+	# busstat keeps the same samples: the line, then nothing more
+	(cd "$tmp" && env -i "$hvpmu" busstat -w mcu0,pic0=mem_reads 1e-12 -- "$minigzip" -c in > /dev/null 2> "$tmp/bs") ||
+		fail "busstat 1e-12: exit $?"
+	tail -1 "$tmp/bs" | grep -Eq '^hvpmu busstat: the sample limit \(100000 samples\) was reached at [0-9.]+ s of modeled time: no rows after it$' ||
+		{ tail -3 "$tmp/bs" >&2; fail "busstat 1e-12: no limit line"; }
 	# below the limit: no line, and the total is the rows' sum as before
 	env -i "$hvpmu" cpustat -c Instr_all 1e-9 -- "$micro/loop_int" 2> "$tmp/cs2" || fail "cpustat 1e-9"
 	! grep -q 'sample limit' "$tmp/cs2" || fail "cpustat 1e-9: a limit line below the limit"

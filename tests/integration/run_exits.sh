@@ -48,6 +48,21 @@ for t in "stat -- $micro/loop_int" "cpustat -c Instr_all -- $micro/loop_int" \
 	set +e; env -i "$hvpmu" $t 2> /dev/null; rc=$?; set -e
 	[ "$rc" -eq 0 ] || fail "hvpmu $t 2> /dev/null: exit $rc, want 0"
 done
+# -o on a full file system (a tmpfs of 4 KB, filled, in a mount namespace
+# of its own: root only)
+if [ "$(id -u)" -eq 0 ] && unshare -m true 2> /dev/null; then
+	mkdir "$tmp/full"
+	set +e
+	unshare -m "$BASH" -c 'mount -t tmpfs -o size=4k none "$1" || exit 99
+		dd if=/dev/zero of="$1/fill" bs=1k count=64 2> /dev/null
+		env -i "$2" stat -o "$1/out" -- "$3/loop_int"' - "$tmp/full" "$hvpmu" "$micro" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	set -e
+	if [ "$rc" -ne 99 ]; then
+		[ "$rc" -eq 1 ] || { cat "$tmp/err" >&2; fail "-o on a full file system: exit $rc, want 1"; }
+		one_line "-o on a full file system" "^hvpmu stat: writing $tmp/full/out: No space left on device\$"
+	fi
+fi
 # a good -o file still exits 0
 run "stat -o FILE" env -i "$hvpmu" stat -x, -o "$tmp/o" -e Instr_all -- "$micro/loop_int"
 [ "$rc" -eq 0 ] || fail "stat -o FILE: exit $rc"

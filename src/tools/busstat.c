@@ -316,6 +316,12 @@ static void print_rows(const struct bus_cli *cl, const struct stat_result *rs, u
 			names[smp->dev].dev, names[smp->dev].ev[0], (unsigned long long)v[0],
 			names[smp->dev].ev[1], (unsigned long long)v[1], partial ? "   # partial (signal)" : "");
 	}
+	/* the rows ran out at the sample limit (no room for another
+	 * interval), not at `count`: said once */
+	if (rs->nsamples && rs->nsamples > STAT_MAX_SAMPLES - ndev && (!cl->count || shown < cl->count * ndev))
+		fprintf(stderr, "hvpmu busstat: the sample limit (%u samples) was reached at %.3f s of modeled time: "
+				"no rows after it\n",
+			STAT_MAX_SAMPLES, (double)rs->samples[rs->nsamples - 1].tick / (double)clock_hz);
 }
 
 int cmd_busstat(int argc, char **argv)

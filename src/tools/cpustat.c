@@ -25,9 +25,12 @@
  * sorted by time then cpu, and the last, partial interval of each strand is
  * sampled when it stops.  `count` bounds the rows shown per cpu (the
  * program still runs to its end).  A `total` row per set closes the output,
- * its cpu column the number of cpus shown.  Rows use cpustat's column
- * widths and go to stderr, as busstat's and perf stat's do, so that the
- * program's stdout stays untouched.  docs/cli.md.
+ * its cpu column the number of cpus shown.  When the run took more
+ * samples than the result area keeps (STAT_MAX_SAMPLES) the rows stop
+ * there, one line says so, and the totals come from the run's final
+ * counts.  Rows use cpustat's column widths and go to stderr, as
+ * busstat's and perf stat's do, so that the program's stdout stays
+ * untouched.  docs/cli.md.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -46,6 +49,7 @@
 struct req {
 	unsigned pic;   /* the counter the user named (or cpustat chose) */
 	unsigned event; /* index into the stat request's ev[] */
+	int shared;     /* counted in every set (hvpmu_sv_event_shared) */
 };
 
 struct set {
@@ -54,6 +58,7 @@ struct set {
 	struct req req[MAX_PIC];
 	uint64_t total[MAX_PIC];
 	uint64_t total_tick;
+	uint64_t total_run[MAX_PIC]; /* each request's running cycles in the rows shown */
 };
 
 struct opts {
@@ -329,9 +334,10 @@ static int spec_add(struct spec *sp, uint8_t modes, struct stat_request *rq, str
 		}
 		ev->config = config;
 		st->req[st->nreq].pic = (unsigned)sp->want_pic[i];
+		st->req[st->nreq].shared = hvpmu_sv_event_shared(sp->be, ev->config);
 		/* an event that stays on its counter in every group (T1
 		 * Instr_cnt on PICH) serves every set */
-		if (hvpmu_sv_event_shared(sp->be, ev->config)) {
+		if (st->req[st->nreq].shared) {
 			for (j = 0; j < rq->nevents && rq->ev[j].config != ev->config; j++)
 				;
 			if (j < rq->nevents) {
@@ -445,6 +451,37 @@ static void print_row(const struct opts *o, const struct set *st, double time, u
 }
 
 /*
+ * The rows stopped at the sample limit (STAT_MAX_SAMPLES, no room for
+ * another point of nev samples): complete each set's totals from the
+ * run's final counts rs->count, which the limit does not touch.  An event
+ * of the set's own counts only while the set runs, so its final count is
+ * the set's total; the %tick total grows past the last row as the set's
+ * own event's running cycles do (they advance exactly while the set is
+ * on the counters).  An event every set shares (T1 Instr_cnt) cannot be
+ * split by set: with several sets its total stays that of the rows shown.
+ */
+static void totals_from_final(struct opts *o, const struct stat_result *rs)
+{
+	for (unsigned s = 0; s < o->nsets; s++) {
+		struct set *st = &o->set[s];
+		int ticked = 0;
+
+		for (unsigned r = 0; r < st->nreq; r++) {
+			unsigned e = st->req[r].event;
+			const struct hvpmu_sv_count *c = &rs->count[e];
+
+			if (e >= rs->nevents || (o->nsets > 1 && st->req[r].shared))
+				continue;
+			if (!ticked && c->running >= st->total_run[r]) {
+				st->total_tick += c->running - st->total_run[r];
+				ticked = 1;
+			}
+			st->total[r] = c->raw;
+		}
+	}
+}
+
+/*
  * Turn the plugin's cumulative per-strand samples into rows.  The set
  * that ran in an interval is the one whose events all ran longest in it
  * (the others ran 0 cycles: the driver switches sets only on the ticks
@@ -453,6 +490,8 @@ static void print_row(const struct opts *o, const struct set *st, double time, u
 static void print_rows(struct opts *o, const struct stat_result *rs, unsigned nev, uint64_t clock_hz,
 		       unsigned long count)
 {
+	/* no room for another point: the samples stopped at the limit */
+	int limited = nev && rs->nsamples > STAT_MAX_SAMPLES - nev;
 	unsigned npts = nev ? rs->nsamples / nev : 0, shown_cpus = 0;
 	struct point *pt = calloc(npts ? npts : 1, sizeof *pt);
 	uint64_t (*prev)[2] = NULL, *prev_tick = NULL;
@@ -513,12 +552,32 @@ static void print_rows(struct opts *o, const struct stat_result *rs, unsigned ne
 			shown_cpus++;
 		last_time = (double)p->tick / (double)clock_hz;
 		o->set[which].total_tick += d_tick;
-		for (unsigned r = 0; r < o->set[which].nreq; r++)
+		for (unsigned r = 0; r < o->set[which].nreq; r++) {
 			o->set[which].total[r] += d_raw[o->set[which].req[r].event];
+			o->set[which].total_run[r] += d_run[o->set[which].req[r].event];
+		}
 		/* the partial interval a signal ended is marked (docs/cli.md
 		 * "How a run ends") */
 		print_row(o, &o->set[which], last_time, p->cpu, last_of_cpu && rs->end == STAT_END_SIGNAL ? "end" : "tick",
 			  d_tick, d_raw);
+	}
+	/* with `count`, the limit matters only when it cut a cpu's rows short */
+	if (limited && count) {
+		int cut = 0;
+
+		for (unsigned c = 0; c < max_cpu; c++)
+			cut |= rows[c] && rows[c] < count;
+		limited = cut;
+	}
+	if (limited) {
+		fprintf(stderr, "hvpmu cpustat: the sample limit (%u samples) was reached at %.3f s of modeled time: "
+				"no rows after it; %s\n",
+			STAT_MAX_SAMPLES, last_time,
+			count ? "the totals cover the rows shown" : "the totals are the whole run's");
+		if (!count) {
+			totals_from_final(o, rs);
+			last_time = (double)rs->tick / (double)clock_hz;
+		}
 	}
 	for (unsigned s = 0; s < o->nsets; s++)
 		print_row(o, &o->set[s], last_time, shown_cpus, "total", o->set[s].total_tick, NULL);

@@ -20,6 +20,7 @@
  * interrupted or the service ends), each sample stamped with its time
  * (docs/cli.md).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <time.h>
@@ -439,7 +440,12 @@ int cmd_gpci(int argc, char **argv)
 		if (cl.interval > 0 && !cl.json && !cl.sep)
 			printf("%ssample %lu at %.3f s\n", sample ? "\n" : "", sample + 1, t);
 		sample_once(&cl, &a, &r, sample, t, privileged, &failed, &asked);
-		fflush(stdout);
+		if (fflush(stdout)) { /* told here, with its errno (not again by main) */
+			fprintf(stderr, "%s: writing standard output: %s\n", TOOL, strerror(errno));
+			clearerr(stdout);
+			failed = 1;
+			break;
+		}
 		if (cl.interval <= 0 || (cl.count && sample + 1 >= cl.count))
 			break;
 		wait_next(&t0, sample, cl.interval);

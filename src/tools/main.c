@@ -67,13 +67,20 @@ static int usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	char tool[64];
+
 	if (argc < 2)
 		return usage(stderr);
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].run(argc - 1, argv + 1);
+		if (strcmp(argv[1], commands[i].name) == 0) {
+			int rc = commands[i].run(argc - 1, argv + 1);
+
+			/* what the command wrote to stdout and stderr went through */
+			snprintf(tool, sizeof tool, "hvpmu %s", commands[i].name);
+			return tool_streams_done(tool, rc);
+		}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)
-		return usage(stdout);
+		return tool_streams_done("hvpmu", usage(stdout));
 	fprintf(stderr, "hvpmu: unknown command '%s' (try 'hvpmu --help')\n", argv[1]);
 	return EXIT_USAGE;
 }

@@ -252,6 +252,15 @@ static void print_intervals(const struct printer *p, const struct stat_result *r
 		}
 		prev[s->cpu][k] = s->count[0];
 	}
+	/* the rows ran out at the sample limit (no room for another
+	 * interval), not at `count`: said once; the totals below are the
+	 * final counts, which the limit does not touch */
+	if (rs->nsamples && rs->nsamples > STAT_MAX_SAMPLES - rs->nmdnodes * HVPMU_SV_MD_SETS * HVPMU_SV_MD_COUNTERS &&
+	    (!count || shown < count))
+		fprintf(stderr, "%s: the sample limit (%u samples) was reached at %.3f s of modeled time: no rows "
+				"after it; the totals are the whole run's\n",
+			TOOL, STAT_MAX_SAMPLES,
+			rs->clock_hz ? (double)rs->samples[rs->nsamples - 1].tick / (double)rs->clock_hz : 0.0);
 }
 
 int cmd_mdperf(int argc, char **argv)
@@ -352,7 +361,5 @@ int cmd_mdperf(int argc, char **argv)
 		}
 		stat_result_free(&rs);
 	}
-	if (p.f != stderr)
-		fclose(p.f);
-	return rc;
+	return p.f != stderr ? tool_output_done(TOOL, p.f, out_path, rc) : rc;
 }

@@ -28,14 +28,33 @@
 #include <unistd.h>
 #include "tools.h"
 
-/* Find PROGRAM as execvp would (PATH search when it has no '/'). */
+/* Whether execve could run file `path`: 0, or -1 with errno (ENOENT, or
+ * EACCES for a file without execute permission or not a regular file). */
+static int executable(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return -1;
+	if (!S_ISREG(st.st_mode) || access(path, X_OK)) {
+		errno = EACCES;
+		return -1;
+	}
+	return 0;
+}
+
+/* Find PROGRAM as execvp would (PATH search when it has no '/'), and check
+ * that it may be executed, as execve would before the emulator is
+ * started: 0, or -1 with errno ENOENT (not found: EXIT_NOTFOUND) or
+ * EACCES (found, not executable: EXIT_NOEXEC). */
 static int resolve_program(const char *prog, char *out, size_t n)
 {
 	const char *path = getenv("PATH");
+	int denied = 0;
 
 	if (strchr(prog, '/')) {
 		snprintf(out, n, "%s", prog);
-		return access(out, F_OK) == 0 ? 0 : -1;
+		return executable(out);
 	}
 	if (!path)
 		path = "/bin:/usr/bin";
@@ -43,11 +62,12 @@ static int resolve_program(const char *prog, char *out, size_t n)
 		size_t len = strcspn(path, ":");
 
 		snprintf(out, n, "%.*s/%s", (int)len, len ? path : ".", prog);
-		if (access(out, X_OK) == 0)
+		if (executable(out) == 0)
 			return 0;
+		denied |= errno == EACCES; /* execvp: EACCES if some file was found */
 		path += len + (path[len] == ':');
 	}
-	errno = ENOENT;
+	errno = denied ? EACCES : ENOENT;
 	return -1;
 }
 
@@ -459,13 +479,15 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 	int status = 0, rc, req_fd, area_fd;
 	char **av;
 	pid_t service_pid = 0;
-	int root_w = -1;
+	int root_w = -1, service_failed = 0, sst = 0;
 
 	*ok = 0;
 	memset(rs, 0, sizeof *rs);
 	if (resolve_program(argv[0], prog, sizeof prog)) {
-		fprintf(stderr, "%s: %s: %s\n", tool, argv[0], strerror(errno));
-		return EXIT_NOTFOUND;
+		int e = errno;
+
+		fprintf(stderr, "%s: %s: %s\n", tool, argv[0], strerror(e));
+		return e == EACCES ? EXIT_NOEXEC : EXIT_NOTFOUND;
 	}
 	if (hvpmu_sv_program_format(md, &pf)) {
 		fprintf(stderr, "%s: the machine's instruction set is unknown\n", tool);
@@ -517,19 +539,26 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 	}
 	status = emulator_wait(&er);
 	if (service_pid > 0) { /* the service ends once every process has */
-		int sst = 0;
-
 		child_pid = service_pid; /* the tool's signals end it now */
 		close(root_w);
 		while (waitpid(service_pid, &sst, 0) < 0 && errno == EINTR)
 			;
-		if (!WIFEXITED(sst) || WEXITSTATUS(sst))
-			fprintf(stderr, "%s: the service failed (status %#x)\n", tool, (unsigned)sst);
+		service_failed = !WIFEXITED(sst) || WEXITSTATUS(sst);
 	}
 	emulator_done(&er);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	getrusage(RUSAGE_CHILDREN, &ru);
 	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	if (service_failed) { /* the counts were the service's: what it left is not the run's */
+		if (WIFSIGNALED(sst))
+			fprintf(stderr, "%s: the service counting the processes was killed by signal %d (%s): no counts\n",
+				tool, WTERMSIG(sst), strsignal(WTERMSIG(sst)));
+		else
+			fprintf(stderr, "%s: the service counting the processes failed (exit status %d): no counts\n",
+				tool, WEXITSTATUS(sst));
+		close(area_fd);
+		return rc ? rc : EXIT_FAILURE;
+	}
 	if (stat_area_read(area_fd, rs, err, sizeof err) == 0) {
 		t->elapsed = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 		t->user = tv_s(ru.ru_utime);

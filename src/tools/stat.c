@@ -297,7 +297,5 @@ int cmd_stat(int argc, char **argv)
 		print_results(out, &cl, cmdline, be, &se, &rs, &t);
 		stat_result_free(&rs);
 	}
-	if (out != stderr)
-		fclose(out);
-	return rc;
+	return out != stderr ? tool_output_done("hvpmu stat", out, cl.outfile, rc) : rc;
 }

@@ -5,6 +5,8 @@
 
 #include <getopt.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include "output.h"
 
@@ -22,6 +24,17 @@ int cmd_gpci(int argc, char **argv);
 #define EXIT_USAGE 129
 #define EXIT_NOEXEC 126
 #define EXIT_NOTFOUND 127
+
+/*
+ * The end of a tool's output.  tool_output_done: flush output file f
+ * (`name` in messages; closed unless it is stdout or stderr) and check
+ * that every write to it went through.  tool_streams_done: the same for
+ * stdout and stderr (main, after every command).  Both return rc, or -
+ * when a write failed and rc is 0 - EXIT_FAILURE after one line
+ * "TOOL: writing NAME: ERROR" (none for stderr itself).
+ */
+int tool_output_done(const char *tool, FILE *f, const char *name, int rc);
+int tool_streams_done(const char *tool, int rc);
 
 /*
  * Run argv[0] (a program of machine md's instruction set; PATH-searched

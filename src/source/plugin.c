@@ -128,30 +128,46 @@ static void turn_pass(struct feed *f, int me)
 	turn_give(f, turn_next(f, me));
 }
 
-/* Whether host thread tid sleeps in a system call: its
- * /proc/self/task/TID/syscall line is the call's number, not "running"
- * (nor -1: asleep outside a call, e.g. a page fault).  Where the file
- * cannot be read (no /proc), 1 after one line on stderr: the threads
- * blocked in calls then come back at the host's time. */
-static int turn_in_syscall(int tid)
+/* The first bytes of /proc/self/task/TID/NAME into line (NUL-ended):
+ * their count, or -1. */
+static ssize_t turn_proc(int tid, const char *name, char *line, size_t size)
 {
-	static int warned;
-	char path[64], line[24];
+	char path[64];
 	ssize_t n = -1;
 	int fd;
 
-	snprintf(path, sizeof path, "/proc/self/task/%d/syscall", tid);
+	snprintf(path, sizeof path, "/proc/self/task/%d/%s", tid, name);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
-		n = read(fd, line, sizeof line - 1);
+		n = read(fd, line, size - 1);
 		close(fd);
 	}
-	if (n <= 0) {
+	line[n > 0 ? n : 0] = 0;
+	return n;
+}
+
+/* Whether host thread tid sleeps in a system call, waiting: its
+ * /proc/self/task/TID/syscall line is the call's number, not "running"
+ * (nor -1: asleep outside a call, e.g. a page fault), and the kernel
+ * function it sleeps in (wchan, where readable) is no lock's: a call
+ * that waits for a moment on a pipe's mutex or a semaphore is on its way,
+ * not waiting for another thread.  Where /proc cannot be read, 1 after one
+ * line on stderr: the threads blocked in calls then come back at the
+ * host's time. */
+static int turn_in_syscall(int tid)
+{
+	static int warned;
+	char line[64];
+
+	if (turn_proc(tid, "syscall", line, sizeof line) <= 0) {
 		if (!warned++)
-			fprintf(stderr, "hvpmu plugin: %s unreadable: threads blocked in system calls come back "
-					"at the host's time (docs/event-source.md \"Turns\")\n", path);
+			fprintf(stderr, "hvpmu plugin: /proc/self/task/%d/syscall unreadable: threads blocked in system "
+					"calls come back at the host's time (docs/event-source.md \"Turns\")\n", tid);
 		return 1;
 	}
-	return line[0] >= '0' && line[0] <= '9';
+	if (line[0] < '0' || line[0] > '9')
+		return 0;
+	return turn_proc(tid, "wchan", line, sizeof line) <= 0 ||
+	       !(strstr(line, "mutex") || strstr(line, "rwsem") || strstr(line, "lock"));
 }
 
 /*
@@ -254,9 +270,14 @@ static void turn_idle(qemu_plugin_id_t id, unsigned int vcpu_index)
 
 /* Linux futex operations that wait (FUTEX_WAIT 0, LOCK_PI 6, WAIT_BITSET
  * 9, WAIT_REQUEUE_PI 11, LOCK_PI2 13; without PRIVATE 128, CLOCK_REALTIME
- * 256), and the ISA's other calls that may wait (hvpmu_isa.sc.waits). */
+ * 256), the ISA's other calls that may wait (hvpmu_isa.sc.waits), and
+ * write, which waits while a pipe is full (a thread that kept its turn
+ * asleep there would stop its reader for good: workloads/mips64/c/
+ * pipefill.c). */
 static int turn_may_wait(const struct hvpmu_isa_syscalls *sc, int64_t num, uint64_t a2)
 {
+	if (num == sc->write)
+		return 1;
 	if (num == sc->futex) {
 		uint64_t op = a2 & ~(uint64_t)(128 | 256);
 
@@ -301,8 +322,15 @@ static void turn_syscall(struct feed *f, struct vcpu *v, int me, int64_t num, ui
 		v->turn_blocked = 1;
 		v->turn_asleep = 0;
 		__atomic_store_n(&v->turn_back, 0, __ATOMIC_RELAXED);
-		if (f->turn.holder == me)
+		/* the turn passes; where no other thread can run, it keeps it in
+		 * its call (turn_syscall_ret: one whose call returns meanwhile
+		 * takes it only once this one sleeps) */
+		if (f->turn.holder == me && turn_next(f, me) >= 0)
 			turn_pass(f, me);
+		else if (f->turn.holder == me) /* a thread back from its call waits for this one to sleep */
+			for (uint32_t k = 0; k < f->nvcpu; k++)
+				if ((int)k != me && f->vcpu[k].turn_live && f->vcpu[k].turn_blocked)
+					pthread_cond_signal(&f->vcpu[k].turn_cv);
 	}
 	pthread_mutex_unlock(&f->turn.mu);
 }
@@ -334,9 +362,35 @@ static void turn_syscall_ret(struct feed *f, struct vcpu *v, int me, int64_t num
 	}
 	if (blocked) {
 		/* back in the rotation where the thread whose turn it is
-		 * settles it (turn_settle), or now if none can run */
-		while (v->turn_blocked && f->turn.holder >= 0)
-			pthread_cond_wait(&v->turn_cv, &f->turn.mu);
+		 * settles it (turn_settle); at once if it kept the turn in its
+		 * call (turn_syscall) or none can run.  A thread that kept the
+		 * turn in a call of its own is settled here: asleep there, it
+		 * leaves the turn to this one (which the host's time brought
+		 * back: nothing in turns ran to wake it); back, it goes on, and
+		 * settles this one */
+		for (unsigned k = 0; v->turn_blocked; k++) {
+			int h = f->turn.holder;
+			struct vcpu *w = h >= 0 ? &f->vcpu[h] : NULL;
+
+			if (!w || h == me)
+				break;
+			if (!w->turn_blocked) {
+				pthread_cond_wait(&v->turn_cv, &f->turn.mu);
+				continue;
+			}
+			if (!__atomic_load_n(&w->turn_back, __ATOMIC_ACQUIRE) && w->turn_tid && turn_in_syscall(w->turn_tid) &&
+			    !__atomic_load_n(&w->turn_back, __ATOMIC_ACQUIRE)) {
+				w->turn_asleep = 1;
+				turn_give(f, me);
+				break;
+			}
+			pthread_mutex_unlock(&f->turn.mu);
+			if (k < 64)
+				sched_yield();
+			else
+				nanosleep(&(struct timespec){ 0, 20000 }, NULL);
+			pthread_mutex_lock(&f->turn.mu);
+		}
 		v->turn_blocked = v->turn_asleep = 0;
 		__atomic_store_n(&v->turn_back, 0, __ATOMIC_RELAXED);
 		f->turn.recheck = 1; /* (its call may have woken others: a pipe's writer) */

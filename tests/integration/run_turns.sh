@@ -14,7 +14,9 @@
 #     ten runs each, identical; at node 0's Hub the difference is 400
 #     invalidations and 400 read-shared interventions;
 #   - Origin: spinlock (four threads take a ticket lock in turn, the main
-#     thread joins the others: futex waits), ten runs identical;
+#     thread joins the others: futex waits), ten runs identical; pipefill
+#     (a thread blocks writing a full pipe its main thread reads) to its
+#     end, ten runs identical;
 #   - QEMU's exclusive sections while the other threads wait for their
 #     turn outside the execution loop: an atomic step (ppc64 atomic_step:
 #     store twins), a fork (forkspin, halfway through the handoffs: the
@@ -119,6 +121,10 @@ if [ -x "$m/spin" ]; then
 		within1 "$d" 400 || fail "Origin node 0 $k: 2N - N = $d, want 400"
 	done
 	same lock origin spinlock 100
+	# a thread asleep in write() on a full pipe leaves the rotation: its
+	# reader, the main thread, runs (pipefill: 1 MiB through 64 KiB)
+	pf() { timeout 120 "$hv" stat -p origin -x, -e Graduated_instructions -- "$m/pipefill"; }
+	[ -x "$m/pipefill" ] && same pipefill pf
 	# the fork's waitpid returns at the host's time, while the other
 	# thread spins its turns: its instructions vary, its handoffs do not
 	for i in 1 2 3; do

@@ -231,6 +231,9 @@ struct vcpu {
 	uint8_t turn_asleep;   /* blocked, and seen asleep in the call (turn_settle) */
 	uint8_t turn_back;     /* blocked, and its call returned (set by its thread, atomic) */
 	int turn_tid;          /* its host thread's id (at its first call that may wait) */
+	uint8_t turn_call_futex; /* the call that may wait: a futex (turn_in_syscall) */
+	uint64_t turn_call_op;  /* its futex operation, and its value as QEMU passes it */
+	uint32_t turn_call_val;
 	pthread_cond_t turn_cv; /* signalled when its turn comes (turn.mu) */
 };
 _Static_assert(offsetof(struct vcpu, npf_pend) < 64, "the fast paths' fields of a vCPU in its first line");
@@ -335,6 +338,7 @@ struct feed {
 		int holder;            /* the vCPU whose turn it is (-1: none can run) */
 		unsigned pending_new;  /* threads a clone made that have not joined the rotation */
 		uint64_t turns;        /* turns given (turn_wait: every TURN_LOOK a full settle) */
+		int settled;           /* the holder has settled the blocked threads (turn_wait) */
 		int recheck;           /* a thread asleep in a call may have been woken: the next
 					  turn looks at every blocked thread again (turn_settle) */
 		pthread_mutex_t mu;    /* the rest of the rotation: holder, pending_new, vCPUs' turn_* */

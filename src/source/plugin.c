@@ -112,6 +112,7 @@ static int turn_next(struct feed *f, int after)
 static void turn_give(struct feed *f, int i)
 {
 	f->turn.holder = i;
+	f->turn.settled = 0; /* (turn_wait settles before the turn runs) */
 	if (i >= 0) {
 		*feed_slot_v(f, f->turn.slot, &f->vcpu[i]) = f->turn.quantum - 1; /* (its thread waits) */
 		pthread_cond_signal(&f->vcpu[i].turn_cv); /* only the thread whose turn it is wakes */
@@ -145,29 +146,46 @@ static ssize_t turn_proc(int tid, const char *name, char *line, size_t size)
 	return n;
 }
 
-/* Whether host thread tid sleeps in a system call, waiting: its
- * /proc/self/task/TID/syscall line is the call's number, not "running"
- * (nor -1: asleep outside a call, e.g. a page fault), and the kernel
- * function it sleeps in (wchan, where readable) is no lock's: a call
- * that waits for a moment on a pipe's mutex or a semaphore is on its way,
- * not waiting for another thread.  Where /proc cannot be read, 1 after one
- * line on stderr: the threads blocked in calls then come back at the
- * host's time. */
-static int turn_in_syscall(int tid)
+/* Whether vCPU w's host thread sleeps in its system call, waiting (read
+ * twice, around its kernel function, the same both times): its
+ * /proc/self/task/TID/syscall line is a call's number, not "running" (nor
+ * -1: asleep outside a call, e.g. a page fault); that call is not a
+ * futex wait of a host mutex (FUTEX_WAIT_PRIVATE 0x80 for the value 2, as
+ * glibc's lock waits: QEMU's own locks on the way to the call, such as
+ * the descriptor translation lock of read and write), unless the guest's
+ * call is that very wait (its operation, and its value as QEMU passes it,
+ * byte-swapped for a big-endian guest: turn_syscall); and the kernel
+ * function it sleeps in (wchan, where readable) is no lock's: a moment's
+ * wait on a pipe's mutex is on its way, not waiting for another thread.
+ * Where /proc cannot be read, 1 after one line on stderr: the threads
+ * blocked in calls then come back at the host's time. */
+static int turn_in_syscall(const struct vcpu *w)
 {
 	static int warned;
-	char line[64];
+	char line[96];
+	unsigned long long nr, a0, op, val;
 
-	if (turn_proc(tid, "syscall", line, sizeof line) <= 0) {
+	if (turn_proc(w->turn_tid, "syscall", line, sizeof line) <= 0) {
 		if (!warned++)
 			fprintf(stderr, "hvpmu plugin: /proc/self/task/%d/syscall unreadable: threads blocked in system "
-					"calls come back at the host's time (docs/event-source.md \"Turns\")\n", tid);
+					"calls come back at the host's time (docs/event-source.md \"Turns\")\n", w->turn_tid);
 		return 1;
 	}
 	if (line[0] < '0' || line[0] > '9')
 		return 0;
-	return turn_proc(tid, "wchan", line, sizeof line) <= 0 ||
-	       !(strstr(line, "mutex") || strstr(line, "rwsem") || strstr(line, "lock"));
+	if (sscanf(line, "%llu %llx %llx %llx", &nr, &a0, &op, &val) == 4 && nr == SYS_futex && op == 0x80 &&
+	    val == 2 && !(w->turn_call_futex && w->turn_call_op == 0x80 && w->turn_call_val == 2))
+		return 0;
+	{
+		/* and it was there all along: the same call, at the same place,
+		 * after the kernel function was read */
+		char wchan[64], again[96];
+		ssize_t n = turn_proc(w->turn_tid, "wchan", wchan, sizeof wchan);
+
+		if (turn_proc(w->turn_tid, "syscall", again, sizeof again) <= 0 || strcmp(again, line) != 0)
+			return 0;
+		return n <= 0 || !(strstr(wchan, "mutex") || strstr(wchan, "rwsem") || strstr(wchan, "lock"));
+	}
 }
 
 /*
@@ -201,7 +219,7 @@ static void turn_settle(struct feed *f, int me, int full)
 				break;
 			}
 			/* (its return sets turn_back before it can sleep again) */
-			if (w->turn_tid && turn_in_syscall(w->turn_tid) &&
+			if (w->turn_tid && turn_in_syscall(w) &&
 			    !__atomic_load_n(&w->turn_back, __ATOMIC_ACQUIRE)) {
 				w->turn_asleep = 1;
 				break;
@@ -229,6 +247,7 @@ static void turn_wait(struct feed *f, int me)
 	}
 	turn_settle(f, me, f->turn.recheck || ++f->turn.turns % TURN_LOOK == 0);
 	f->turn.recheck = 0;
+	f->turn.settled = 1;
 }
 
 /* A block entry of a vCPU past its turn's end (the block-level conditional
@@ -254,7 +273,8 @@ static void turn_idle(qemu_plugin_id_t id, unsigned int vcpu_index)
 	int me = (int)vcpu_index;
 
 	(void)id;
-	if (!f->turn.on || !v || !v->turn_live || (!v->turn_over && f->turn.holder == me))
+	/* (a turn given before the thread got here is settled here first) */
+	if (!f->turn.on || !v || !v->turn_live || (!v->turn_over && f->turn.holder == me && f->turn.settled))
 		return;
 	if (f->mq.on) /* the model takes this turn's references before the next one's */
 		feed_mq_put(f, v);
@@ -311,7 +331,7 @@ static int turn_makes_thread(const struct feed *f, int64_t num, uint64_t a1)
 
 /* System-call entry of v: a thread clone is pending; a call that may wait
  * leaves the rotation (its turn passes). */
-static void turn_syscall(struct feed *f, struct vcpu *v, int me, int64_t num, uint64_t a1, uint64_t a2)
+static void turn_syscall(struct feed *f, struct vcpu *v, int me, int64_t num, uint64_t a1, uint64_t a2, uint64_t a3)
 {
 	pthread_mutex_lock(&f->turn.mu);
 	if (turn_makes_thread(f, num, a1))
@@ -321,6 +341,10 @@ static void turn_syscall(struct feed *f, struct vcpu *v, int me, int64_t num, ui
 			v->turn_tid = (int)syscall(SYS_gettid);
 		v->turn_blocked = 1;
 		v->turn_asleep = 0;
+		/* the call as the host sees it (turn_in_syscall) */
+		v->turn_call_futex = num == f->isa->sc.futex;
+		v->turn_call_op = a2;
+		v->turn_call_val = f->isa->big_endian ? __builtin_bswap32((uint32_t)a3) : (uint32_t)a3;
 		__atomic_store_n(&v->turn_back, 0, __ATOMIC_RELAXED);
 		/* the turn passes; where no other thread can run, it keeps it in
 		 * its call (turn_syscall_ret: one whose call returns meanwhile
@@ -378,7 +402,7 @@ static void turn_syscall_ret(struct feed *f, struct vcpu *v, int me, int64_t num
 				pthread_cond_wait(&v->turn_cv, &f->turn.mu);
 				continue;
 			}
-			if (!__atomic_load_n(&w->turn_back, __ATOMIC_ACQUIRE) && w->turn_tid && turn_in_syscall(w->turn_tid) &&
+			if (!__atomic_load_n(&w->turn_back, __ATOMIC_ACQUIRE) && w->turn_tid && turn_in_syscall(w) &&
 			    !__atomic_load_n(&w->turn_back, __ATOMIC_ACQUIRE)) {
 				w->turn_asleep = 1;
 				turn_give(f, me);
@@ -1354,7 +1378,7 @@ static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 		if (!f->turn.on && f->turn.quantum && turn_makes_thread(f, num, a1))
 			turn_engage(f, v, (int)vcpu_index);
 		if (f->turn.on)
-			turn_syscall(f, v, (int)vcpu_index, num, a1, a2);
+			turn_syscall(f, v, (int)vcpu_index, num, a1, a2, a3);
 	}
 	hvpmu_qemu_follow_execve(num, args); /* a program of the ISA runs under this emulator (uncounted) */
 }
@@ -1383,9 +1407,15 @@ static void syscall_ret_cb(qemu_plugin_id_t id, unsigned int vcpu_idx, int64_t n
 		feed_batch_flush(f, v);
 		feed_syscall_return(f, v, num, ret);
 	} else if (v) {
+		/* a clone's new thread starts (feed_vcpu_start: at its creator's
+		 * time) before the model hears of the clone's return */
+		int clone_first = f->turn.on && (num == f->isa->sc.clone || num == f->isa->sc.clone3);
+
+		if (clone_first)
+			turn_syscall_ret(f, v, (int)vcpu_idx, num, ret, 0);
 		feed_batch_flush(f, v);
 		feed_syscall_return(f, v, num, ret);
-		if (f->turn.on)
+		if (f->turn.on && !clone_first)
 			turn_syscall_ret(f, v, (int)vcpu_idx, num, ret, 0);
 	}
 }

@@ -42,6 +42,7 @@
 #include <hvpmu/remote.h>
 #include <hvpmu/session.h>
 #include "common/fdpass.h"
+#include "common/sock.h"
 #include "source/remote_proto.h"
 
 #define REFUSE_S 2.0 /* a refusal comes at once; the service's loop must not wait on the client */
@@ -78,7 +79,8 @@ static void alive(const char *after)
 
 static int attach(const char *guest, int fds[2])
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sockaddr_un sa;
+	socklen_t len;
 	struct remote_hello h = { .magic = REMOTE_HELLO_MAGIC, .version = REMOTE_PROTO_VERSION, .how = REMOTE_ROOT };
 	struct remote_welcome w;
 	char addr[128], cbuf[FDPASS_CBUF];
@@ -91,10 +93,9 @@ static int attach(const char *guest, int fds[2])
 	snprintf(h.isa, sizeof h.isa, "sparcv9");
 	snprintf(h.comm, sizeof h.comm, "adversary");
 	snprintf(h.guest, sizeof h.guest, "%s", guest);
-	if (hvpmu_service_address(name, addr, sizeof addr) || s < 0)
+	if (hvpmu_service_address(name, addr, sizeof addr) || sock_addr(addr, &sa, &len) || s < 0)
 		fail("guest", "no socket");
-	memcpy(sa.sun_path + 1, addr, strlen(addr));
-	if (connect(s, (struct sockaddr *)&sa, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + strlen(addr))) ||
+	if (connect(s, (struct sockaddr *)&sa, len) ||
 	    send(s, &h, sizeof h, MSG_NOSIGNAL) != (ssize_t)sizeof h)
 		fail("guest: connect or hello", strerror(errno));
 	n = recvmsg(s, &mh, MSG_CMSG_CLOEXEC);

@@ -45,7 +45,8 @@ int hvpmu_qemu_source_start(uint64_t id, const struct qemu_info_t *info, struct 
 /*
  * Install the source attached to a service instead (src/source/attach.c,
  * docs/service.md): the program's execution streams to the service named
- * `service` (an abstract Unix-domain socket name), whose machine runs
+ * at `service` (a Unix-domain socket: a path, or a run's abstract name;
+ * src/common/sock.h: a server of another uid is refused), whose machine runs
  * `isa`; exec_of is 0 for the run's first program, else the service's
  * number of the image whose execve this program is; comm the program's
  * file name (for per-process counts; NULL: none); guest the service's

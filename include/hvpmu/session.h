@@ -447,11 +447,15 @@ int hvpmu_service_serve(const struct stat_request *rq, int listen_fd, const vola
 
 /*
  * The tools' side of a standing service named `name` (hvpmu serve --name;
- * 1..HVPMU_SERVICE_NAME_MAX characters without '/', ',' or blanks).  Its
- * socket is abstract (no file) and per user: hvpmu_service_address gives
- * its name (out[n], at least 128 bytes), or -1 for a bad name.
- * hvpmu_service_listen: the listening socket for hvpmu serve (-1 with a
- * reason, e.g. one runs already).  hvpmu_service_describe: the machine
+ * 1..HVPMU_SERVICE_NAME_MAX characters without '/', ',' or blanks, or an
+ * absolute path of the socket itself).  Its socket is a file in a 0700
+ * directory of the user (docs/service.md "Where the socket is"):
+ * hvpmu_service_address gives its path (out[n], at least 128 bytes), or
+ * -1 for a bad name.  hvpmu_service_listen: the listening socket for hvpmu
+ * serve (-1 with a reason: one runs already, the directory is not the
+ * user's 0700 one); hvpmu_service_unlisten closes it and removes its file.
+ * The clients check the server's uid (theirs or root's) before they send
+ * anything.  hvpmu_service_describe: the machine
  * the service runs (hvpmu/remote.h).  hvpmu_service_monitor: start a
  * monitor (hvpmu_remote_monitor).  Errors: -1 with a one-line reason.
  */
@@ -459,6 +463,7 @@ int hvpmu_service_serve(const struct stat_request *rq, int listen_fd, const vola
 struct hvpmu_remote_machine_info;
 int hvpmu_service_address(const char *name, char *out, size_t n);
 int hvpmu_service_listen(const char *name, char *errbuf, size_t errlen);
+void hvpmu_service_unlisten(const char *name, int fd);
 int hvpmu_service_describe(const char *name, struct hvpmu_remote_machine_info *out, char *errbuf, size_t errlen);
 /* hvpmu_service_gpci: a tool in guest `guest` ("" = the first) of service
  * `name` has its OS make hvpmu_session_gpci(args) and gets the reply in

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <stddef.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/un.h>
 #include <time.h>
@@ -29,6 +30,7 @@
 #include <hvpmu/session.h>
 #include "common/cpu_relax.h"
 #include "common/fdpass.h"
+#include "common/sock.h"
 
 #define MAX_CONNS 1024        /* guest processes attached at once */
 #define SLEEP_MS 50           /* longest sleep without input (the expected images' liveness) */
@@ -542,36 +544,87 @@ int hvpmu_service_serve(const struct stat_request *rq, int listen_fd, const vola
 
 /* ---- the tools' side of a standing service ---- */
 
+/* The socket of service `name` in out[n] (sock_path), listening or a
+ * client's; 0, or -1 for a bad name. */
+static int service_path(const char *name, int listening, char *out, size_t n)
+{
+	struct sockaddr_un sa;
+	int k;
+
+	if (!name || !name[0] || strpbrk(name, ", \t\n"))
+		return -1;
+	if (name[0] == '/') { /* an explicit path (docs/service.md "Where the socket is") */
+		k = snprintf(out, n, "%s", name);
+		return k < 0 || (size_t)k >= n || (size_t)k >= sizeof sa.sun_path ? -1 : 0;
+	}
+	if (strlen(name) > HVPMU_SERVICE_NAME_MAX || strchr(name, '/'))
+		return -1;
+	return sock_path(name, listening, out, n);
+}
+
 int hvpmu_service_address(const char *name, char *out, size_t n)
 {
-	if (!name || !name[0] || strlen(name) > HVPMU_SERVICE_NAME_MAX || strpbrk(name, "/, \t\n"))
-		return -1;
-	snprintf(out, n, "hvpmud-%u-%s", (unsigned)getuid(), name);
-	return 0;
+	return service_path(name, 0, out, n);
 }
 
 int hvpmu_service_listen(const char *name, char *err, size_t errlen)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	char addr[128];
+	struct sockaddr_un sa;
+	char addr[128], dir[sizeof addr], why[256];
+	struct stat st;
+	socklen_t len;
 	int fd;
 
-	if (hvpmu_service_address(name, addr, sizeof addr)) {
-		snprintf(err, errlen, "bad service name '%s' (1..%d characters, no '/', ',' or blanks)", name,
+	if (service_path(name, 1, addr, sizeof addr) || sock_addr(addr, &sa, &len)) {
+		snprintf(err, errlen, "bad service name '%s' (1..%d characters, no '/', ',' or blanks; or a path)", name,
 			 HVPMU_SERVICE_NAME_MAX);
 		return -1;
 	}
-	memcpy(sa.sun_path + 1, addr, strlen(addr)); /* abstract: no file */
+	snprintf(dir, sizeof dir, "%s", addr);
+	*strrchr(dir, '/') = 0;
+	if (sock_dir_check(dir[0] ? dir : "/", why, sizeof why)) {
+		snprintf(err, errlen, "%s", why);
+		return -1;
+	}
+	/* a socket file already there: another service's (it answers), or a
+	 * stale one of a service that did not end cleanly (removed) */
+	if (!lstat(addr, &st)) {
+		int s = sock_connect(addr, why, sizeof why);
+
+		if (s >= 0 || errno == EPERM) {
+			if (s >= 0)
+				close(s);
+			snprintf(err, errlen, "cannot listen as service '%s' at %s: one runs already", name, addr);
+			return -1;
+		}
+		if (!S_ISSOCK(st.st_mode) || unlink(addr)) {
+			snprintf(err, errlen, "cannot listen as service '%s': %s is there and is not a stale socket",
+				 name, addr);
+			return -1;
+		}
+	}
 	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + strlen(addr))) ||
-	    listen(fd, 64)) {
-		snprintf(err, errlen, "cannot listen as service '%s': %s%s", name, strerror(errno),
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, len) || listen(fd, 64)) {
+		snprintf(err, errlen, "cannot listen as service '%s' at %s: %s%s", name, addr, strerror(errno),
 			 errno == EADDRINUSE ? " (one runs already)" : "");
 		if (fd >= 0)
 			close(fd);
 		return -1;
 	}
 	return fd;
+}
+
+void hvpmu_service_unlisten(const char *name, int fd)
+{
+	struct sockaddr_un sa;
+	socklen_t len = sizeof sa;
+	char addr[128];
+
+	/* only the file this socket is bound to: a later service's is not ours */
+	if (!service_path(name, 1, addr, sizeof addr) && !getsockname(fd, (struct sockaddr *)&sa, &len) &&
+	    len > offsetof(struct sockaddr_un, sun_path) && !strncmp(sa.sun_path, addr, sizeof sa.sun_path))
+		unlink(addr);
+	close(fd);
 }
 
 int hvpmu_service_describe(const char *name, struct hvpmu_remote_machine_info *out, char *err, size_t errlen)

@@ -40,6 +40,7 @@
 #include <linux/futex.h>
 #include <hvpmu/qemu_source.h>
 #include "common/cpu_relax.h"
+#include "common/sock.h"
 #include "feed.h"
 #include "qemu_glue.h"
 #include "remote_proto.h"
@@ -168,10 +169,10 @@ static int recv_welcome(int s, struct remote_welcome *w, int fds[2])
  * Returns 0, or -1 after one line on stderr. */
 static int connect_service(enum remote_how how, uint32_t parent, uint32_t base)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct remote_hello h = { .magic = REMOTE_HELLO_MAGIC, .version = REMOTE_PROTO_VERSION, .how = how,
 				  .parent = parent, .base = base, .pid = getpid() };
 	struct remote_welcome w;
+	char why[256];
 	int s, fds[2];
 	void *area;
 
@@ -180,12 +181,12 @@ static int connect_service(enum remote_how how, uint32_t parent, uint32_t base)
 		snprintf(h.comm, sizeof h.comm, "%s", A.comm);
 	if (how == REMOTE_ROOT)
 		snprintf(h.guest, sizeof h.guest, "%s", A.guest);
-	/* abstract name: sun_path[0] = 0, then the name (no file to clean up) */
-	memcpy(sa.sun_path + 1, A.service, strlen(A.service));
-	s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (s < 0 || connect(s, (struct sockaddr *)&sa,
-			     (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + strlen(A.service))) ||
-	    send(s, &h, sizeof h, MSG_NOSIGNAL) != (ssize_t)sizeof h || recv_welcome(s, &w, fds)) {
+	/* a service of another uid is refused before the hello (common/sock.h) */
+	if ((s = sock_connect(A.service, why, sizeof why)) < 0 && why[0]) {
+		fprintf(stderr, "hvpmu: %s; this process is not counted\n", why);
+		return -1;
+	}
+	if (s < 0 || send(s, &h, sizeof h, MSG_NOSIGNAL) != (ssize_t)sizeof h || recv_welcome(s, &w, fds)) {
 		fprintf(stderr, "hvpmu: cannot attach to the service '%s': %s; this process is not counted\n",
 			A.service, strerror(errno));
 		if (s >= 0)

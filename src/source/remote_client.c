@@ -2,8 +2,9 @@
 /*
  * The tools' side of a standing service's control protocol (hvpmu/remote.h
  * hvpmu_remote_describe, hvpmu_remote_monitor, hvpmu_remote_gpci; docs/service.md "Guests and
- * monitors"): a connection to the service's abstract Unix-domain socket,
- * one hello, one answer (remote_proto.h).
+ * monitors"): a connection to the service's Unix-domain socket (a server
+ * of another uid is refused before the hello: common/sock.h), one hello,
+ * one answer (remote_proto.h).
  */
 #include <errno.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 #include <hvpmu/remote.h>
 #include "common/fdpass.h"
+#include "common/sock.h"
 #include "remote_proto.h"
 
 #define ANSWER_WAIT_S 10 /* a standing service answers at once; a monitor's start may run a moment */
@@ -23,31 +25,30 @@
  * the connection or -1 with the reason in err. */
 static int hello_to(const char *address, struct remote_hello *h, const int *fds, unsigned nfd, char *err, size_t n)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	char cbuf[FDPASS_CBUF];
+	char cbuf[FDPASS_CBUF], why[256];
 	struct iovec io = { h, sizeof *h };
 	struct msghdr mh = { .msg_iov = &io, .msg_iovlen = 1 };
 	struct timeval tv = { ANSWER_WAIT_S, 0 };
-	size_t len = strlen(address);
+	struct sockaddr_un sa;
+	socklen_t len;
 	int s;
 
-	if (!len || len >= sizeof sa.sun_path - 1) {
+	if (sock_addr(address, &sa, &len)) {
 		snprintf(err, n, "bad service address");
 		errno = EINVAL;
 		return -1;
 	}
-	memcpy(sa.sun_path + 1, address, len); /* abstract: sun_path[0] = 0 */
 	h->magic = REMOTE_HELLO_MAGIC;
 	h->version = REMOTE_PROTO_VERSION;
 	h->pid = getpid();
 	fdpass_attach(&mh, cbuf, fds, nfd);
-	s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (s < 0 || connect(s, (struct sockaddr *)&sa, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + len))) {
+	if ((s = sock_connect(address, why, sizeof why)) < 0) {
 		int e = errno;
 
-		snprintf(err, n, "no service at '%s' (%s): is hvpmu serve running?", address, strerror(e));
-		if (s >= 0)
-			close(s);
+		if (why[0])
+			snprintf(err, n, "%s", why);
+		else
+			snprintf(err, n, "no service at '%s' (%s): is hvpmu serve running?", address, strerror(e));
 		errno = e;
 		return -1;
 	}

@@ -114,7 +114,7 @@ int cmd_serve(int argc, char **argv)
 	catch_stop(old);
 	rc = hvpmu_service_serve(&rq, fd, &stop_flag, err, sizeof err);
 	restore_stop(old);
-	close(fd);
+	hvpmu_service_unlisten(name, fd);
 	if (rc) {
 		fprintf(stderr, "hvpmu serve: %s\n", err);
 		return EXIT_NOEXEC;

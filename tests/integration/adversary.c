@@ -19,6 +19,13 @@
  *       mid-run (EPERM), writes a slot index far out of the area into it
  *       (the service must not publish there), and reads its final
  *       publication.
+ *   adversary squat PATH
+ *       binds the socket PATH (run as another uid: a squatter) and, for
+ *       each of the connections that come, prints "squat: N bytes" (what
+ *       the client sent before it hung up, within 2 s); a client must
+ *       refuse it before its hello (docs/service.md "Where the socket
+ *       is").  Prints "squat: listening" first; ends at SIGTERM or after
+ *       60 s.
  *
  * Each step prints one line; any failure prints "FAIL: ..." and exits 1.
  * Between the steps the service must still describe its machine.
@@ -34,6 +41,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <sys/vfs.h>
 #include <time.h>
@@ -42,6 +50,7 @@
 #include <hvpmu/remote.h>
 #include <hvpmu/session.h>
 #include "common/fdpass.h"
+#include "common/sock.h"
 #include "source/remote_proto.h"
 
 #define REFUSE_S 2.0 /* a refusal comes at once; the service's loop must not wait on the client */
@@ -78,7 +87,8 @@ static void alive(const char *after)
 
 static int attach(const char *guest, int fds[2])
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sockaddr_un sa;
+	socklen_t len;
 	struct remote_hello h = { .magic = REMOTE_HELLO_MAGIC, .version = REMOTE_PROTO_VERSION, .how = REMOTE_ROOT };
 	struct remote_welcome w;
 	char addr[128], cbuf[FDPASS_CBUF];
@@ -91,10 +101,9 @@ static int attach(const char *guest, int fds[2])
 	snprintf(h.isa, sizeof h.isa, "sparcv9");
 	snprintf(h.comm, sizeof h.comm, "adversary");
 	snprintf(h.guest, sizeof h.guest, "%s", guest);
-	if (hvpmu_service_address(name, addr, sizeof addr) || s < 0)
+	if (hvpmu_service_address(name, addr, sizeof addr) || sock_addr(addr, &sa, &len) || s < 0)
 		fail("guest", "no socket");
-	memcpy(sa.sun_path + 1, addr, strlen(addr));
-	if (connect(s, (struct sockaddr *)&sa, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + strlen(addr))) ||
+	if (connect(s, (struct sockaddr *)&sa, len) ||
 	    send(s, &h, sizeof h, MSG_NOSIGNAL) != (ssize_t)sizeof h)
 		fail("guest: connect or hello", strerror(errno));
 	n = recvmsg(s, &mh, MSG_CMSG_CLOEXEC);
@@ -298,6 +307,35 @@ static int monitor_main(const char *guest, const char *diskfile)
 	return 0;
 }
 
+/* ---- a server of another uid ---- */
+
+static int squat_main(const char *path)
+{
+	struct sockaddr_un sa;
+	socklen_t len;
+	int l = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	time_t end = time(NULL) + 60;
+
+	if (l < 0 || sock_addr(path, &sa, &len) || bind(l, (struct sockaddr *)&sa, len) || listen(l, 8))
+		fail("squat: bind", strerror(errno));
+	printf("squat: listening\n");
+	while (time(NULL) < end) {
+		struct timeval tv = { 2, 0 };
+		char buf[4096];
+		ssize_t n, total = 0;
+		int c = accept(l, NULL, NULL);
+
+		if (c < 0)
+			continue;
+		setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+		while ((n = recv(c, buf, sizeof buf, 0)) > 0)
+			total += n;
+		printf("squat: %zd bytes\n", total);
+		close(c);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -309,6 +347,8 @@ int main(int argc, char **argv)
 		name = argv[2];
 		return monitor_main(argv[3], argv[4]);
 	}
-	fprintf(stderr, "usage: adversary guest NAME GUEST | adversary monitor NAME GUEST DISKFILE\n");
+	if (argc == 3 && strcmp(argv[1], "squat") == 0)
+		return squat_main(argv[2]);
+	fprintf(stderr, "usage: adversary guest NAME GUEST | adversary monitor NAME GUEST DISKFILE | adversary squat PATH\n");
 	return 2;
 }

@@ -99,11 +99,11 @@ a=\$!
 b=\$!
 if [ $round -lt 3 ]; then # beta's emulator, once it runs, at a random point
 	for _ in \$(seq 300); do
-		pgrep -f "attach=hvpmud-.*-$name,.*guest=beta" > /dev/null && break
+		pgrep -f "attach=/[^,]*/$name,.*guest=beta" > /dev/null && break
 		sleep 0.01
 	done
 	sleep 0.0\$((RANDOM % 10))
-	pkill -KILL -f "attach=hvpmud-.*-$name,.*guest=beta" || true
+	pkill -KILL -f "attach=/[^,]*/$name,.*guest=beta" || true
 fi
 wait \$a
 wait \$b || echo killed > "$tmp/killed.$round"

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,6 +28,7 @@
 
 #include <hvpmu/remote.h>
 #include <hvpmu/session.h>
+#include "common/sock.h"
 
 static volatile sig_atomic_t stop;
 static int serve_rc = -1;
@@ -46,15 +48,15 @@ static void *serve(void *arg)
 /* A connection to the service that says nothing. */
 static int silent(void)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sockaddr_un sa;
+	socklen_t len;
 	char addr[128];
 	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 
 	assert_int_equal(hvpmu_service_address(name, addr, sizeof addr), 0);
-	memcpy(sa.sun_path + 1, addr, strlen(addr));
+	assert_int_equal(sock_addr(addr, &sa, &len), 0);
 	assert_true(fd >= 0);
-	assert_int_equal(connect(fd, (struct sockaddr *)&sa,
-				 (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + strlen(addr))), 0);
+	assert_int_equal(connect(fd, (struct sockaddr *)&sa, len), 0);
 	return fd;
 }
 
@@ -80,6 +82,8 @@ static int monitor(const char *g, int *conn)
 	}
 	return 0;
 }
+
+static void stale(void);
 
 static void test_serve(void **state)
 {
@@ -134,9 +138,31 @@ static void test_serve(void **state)
 	stop = 1;
 	assert_int_equal(pthread_join(t, NULL), 0);
 	assert_int_equal(serve_rc, 0);
-	close(fd);
+	hvpmu_service_unlisten(name, fd);
 	assert_int_equal(hvpmu_service_describe(name, &mi, err, sizeof err), -1); /* gone */
 	assert_non_null(strstr(err, "no service at"));
+	stale();
+}
+
+/* A socket file nothing answers on (a service that was killed) is
+ * replaced; the file goes at a clean end. */
+static void stale(void)
+{
+	struct sockaddr_un sa;
+	struct stat st;
+	socklen_t len;
+	char addr[128], err[256];
+	int s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0), fd;
+
+	assert_int_equal(hvpmu_service_address(name, addr, sizeof addr), 0);
+	assert_int_equal(lstat(addr, &st), -1); /* unlisten removed it */
+	assert_int_equal(sock_addr(addr, &sa, &len), 0);
+	assert_int_equal(bind(s, (struct sockaddr *)&sa, len), 0);
+	close(s); /* the file stays, nobody listens */
+	fd = hvpmu_service_listen(name, err, sizeof err);
+	assert_true(fd >= 0);
+	hvpmu_service_unlisten(name, fd);
+	assert_int_equal(lstat(addr, &st), -1);
 }
 
 int main(void)

@@ -59,7 +59,7 @@
 
 static const char *name;
 
-static void fail(const char *what, const char *detail)
+static __attribute__((noreturn)) void fail(const char *what, const char *detail)
 {
 	printf("FAIL: adversary: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
 	fflush(stdout);

@@ -188,6 +188,25 @@ static int turn_in_syscall(const struct vcpu *w)
 	}
 }
 
+/* w, blocked in a call that may wait, sleeps there and has not come back
+ * (its return sets turn_back before it can sleep again). */
+static int turn_sleeps(const struct vcpu *w)
+{
+	return !__atomic_load_n(&w->turn_back, __ATOMIC_ACQUIRE) && w->turn_tid && turn_in_syscall(w) &&
+	       !__atomic_load_n(&w->turn_back, __ATOMIC_ACQUIRE);
+}
+
+/* Under turn.mu: let another thread's call settle a while (the k-th time). */
+static void turn_pause(struct feed *f, unsigned k)
+{
+	pthread_mutex_unlock(&f->turn.mu);
+	if (k < 64)
+		sched_yield();
+	else
+		nanosleep(&(struct timespec){ 0, 20000 }, NULL);
+	pthread_mutex_lock(&f->turn.mu);
+}
+
 /*
  * Under turn.mu, by the thread whose turn it is (`me`), before it runs:
  * every thread blocked in a system call that may wait is settled -- it
@@ -218,18 +237,11 @@ static void turn_settle(struct feed *f, int me, int full)
 				__atomic_store_n(&w->turn_back, 0, __ATOMIC_RELAXED);
 				break;
 			}
-			/* (its return sets turn_back before it can sleep again) */
-			if (w->turn_tid && turn_in_syscall(w) &&
-			    !__atomic_load_n(&w->turn_back, __ATOMIC_ACQUIRE)) {
+			if (turn_sleeps(w)) {
 				w->turn_asleep = 1;
 				break;
 			}
-			pthread_mutex_unlock(&f->turn.mu);
-			if (k < 64)
-				sched_yield();
-			else
-				nanosleep(&(struct timespec){ 0, 20000 }, NULL);
-			pthread_mutex_lock(&f->turn.mu);
+			turn_pause(f, k);
 		}
 	}
 }
@@ -402,18 +414,12 @@ static void turn_syscall_ret(struct feed *f, struct vcpu *v, int me, int64_t num
 				pthread_cond_wait(&v->turn_cv, &f->turn.mu);
 				continue;
 			}
-			if (!__atomic_load_n(&w->turn_back, __ATOMIC_ACQUIRE) && w->turn_tid && turn_in_syscall(w) &&
-			    !__atomic_load_n(&w->turn_back, __ATOMIC_ACQUIRE)) {
+			if (turn_sleeps(w)) {
 				w->turn_asleep = 1;
 				turn_give(f, me);
 				break;
 			}
-			pthread_mutex_unlock(&f->turn.mu);
-			if (k < 64)
-				sched_yield();
-			else
-				nanosleep(&(struct timespec){ 0, 20000 }, NULL);
-			pthread_mutex_lock(&f->turn.mu);
+			turn_pause(f, k);
 		}
 		v->turn_blocked = v->turn_asleep = 0;
 		__atomic_store_n(&v->turn_back, 0, __ATOMIC_RELAXED);

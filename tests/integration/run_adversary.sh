@@ -39,15 +39,9 @@ fail() {
 	[ ! -s "$tmp/serve.log" ] || { echo "--- serve's stderr:" >&2; cat "$tmp/serve.log" >&2; }
 	exit 1
 }
+. "$(dirname "${BASH_SOURCE[0]}")/lib_service.sh"
 head -c 100000 "$text" > "$tmp/in"
-cat > "$tmp/two.json" << 'JSON'
-{ "platform": "t4",
-  "guests": [
-    { "name": "alpha", "perfctraccess": 1, "dram_counter_group": 1, "first_strand": 0, "nstrands": 32,
-      "mblock": [ { "base": 0, "size": 268435456 } ] },
-    { "name": "beta", "perfctraccess": 0, "first_strand": 32, "nstrands": 32,
-      "mblock": [ { "base": 268435456, "size": 268435456 } ] } ] }
-JSON
+two_guests_md "$tmp/two.json"
 name=adversary-$$
 cd "$tmp"
 # a file on a disk for the request (in the build tree if $tmp is on tmpfs)

@@ -38,15 +38,9 @@ fail() {
 	echo "FAIL: guests: $*" >&2
 	exit 1
 }
+. "$(dirname "${BASH_SOURCE[0]}")/lib_service.sh"
 head -c 100000 "$text" > "$tmp/in"
-cat > "$tmp/two.json" << 'JSON'
-{ "platform": "t4",
-  "guests": [
-    { "name": "alpha", "perfctraccess": 1, "dram_counter_group": 1, "first_strand": 0, "nstrands": 32,
-      "mblock": [ { "base": 0, "size": 268435456 } ] },
-    { "name": "beta", "perfctraccess": 0, "first_strand": 32, "nstrands": 32,
-      "mblock": [ { "base": 268435456, "size": 268435456 } ] } ] }
-JSON
+two_guests_md "$tmp/two.json"
 name=guests-$$
 cd "$tmp"
 
@@ -64,18 +58,6 @@ start_service
 grep -q "alpha (strands 0-31, perfctraccess yes), beta (strands 32-63, perfctraccess no)" "$tmp/serve.log" ||
 	{ cat "$tmp/serve.log" >&2; fail "serve's line does not name the guests"; }
 
-# one error line, non-zero exit
-refused() {
-	local what=$1 want=$2
-	shift 2
-	set +e
-	"$@" > /dev/null 2> "$tmp/err"
-	local rc=$?
-	set -e
-	[ "$rc" -ne 0 ] || fail "$what: accepted"
-	[ "$(wc -l < "$tmp/err")" -eq 1 ] || { cat "$tmp/err" >&2; fail "$what: want one error line"; }
-	grep -q -- "$want" "$tmp/err" || { cat "$tmp/err" >&2; fail "$what: want '$want'"; }
-}
 
 # 1. policy
 refused "beta's busstat" "refused the device counters (ENOACCESS)" \

@@ -30,21 +30,10 @@ fail() {
 	echo "FAIL: sockdir: $*" >&2
 	exit 1
 }
+. "$(dirname "${BASH_SOURCE[0]}")/lib_service.sh"
 name=sockdir-$$
 uid=$(id -u)
 
-# one error line, non-zero exit
-refused() {
-	local what=$1 want=$2
-	shift 2
-	set +e
-	"$@" > /dev/null 2> "$tmp/err"
-	local rc=$?
-	set -e
-	[ "$rc" -ne 0 ] || fail "$what: accepted"
-	[ "$(wc -l < "$tmp/err")" -eq 1 ] || { cat "$tmp/err" >&2; fail "$what: want one error line"; }
-	grep -q -- "$want" "$tmp/err" || { cat "$tmp/err" >&2; fail "$what: want '$want'"; }
-}
 
 # 1. the directory it makes, the file, a client, the end
 mkdir -m 0700 "$tmp/xdg"

@@ -130,6 +130,9 @@ static void run_sync(struct hvpmu_session *s)
 static int failf(char *err, size_t n, const char *what, const char *arg)
 {
 	snprintf(err, n, "%s%s", what, arg);
+	for (char *c = err; *c; c++) /* (arg is the client's: the message stays one line) */
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 	return -1;
 }
 

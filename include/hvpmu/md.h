@@ -58,6 +58,13 @@ struct hvpmu_md_guest {
 	struct { uint64_t base, size; } mem[HVPMU_MD_MAX_MEM];
 	uint32_t first_strand; /* strands [first_strand, first_strand + nstrands) belong to the guest */
 	uint32_t nstrands;
+	/* `uid` (hvpmu's property, docs/service.md "Who a client is"): the
+	 * host uid the guest's programs and monitors run as under a standing
+	 * service; a client of that uid belongs to this guest alone.  1 ..
+	 * 4294967294, no two guests alike; absent (HVPMU_MD_PROP_ABSENT): the
+	 * guest has no uid of its own, only the operator (root, the
+	 * service's uid) reaches it. */
+	int64_t uid;
 };
 
 /*

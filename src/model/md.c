@@ -93,6 +93,7 @@ int hvpmu_md_default(enum hvpmu_platform platform, struct hvpmu_md *md)
 	strcpy(md->guests[0].name, "primary");
 	md->guests[0].perfctraccess = 1;
 	md->guests[0].perfctrhtaccess = HVPMU_MD_PROP_ABSENT;
+	md->guests[0].uid = HVPMU_MD_PROP_ABSENT;
 	md->guests[0].dram_counter_group = p->dram_counter_group;
 	/* one 256 MB real-memory segment at RA 0 (docs/mmustat.md) */
 	md->guests[0].nmem = 1;

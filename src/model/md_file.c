@@ -126,6 +126,8 @@ static const struct jb_field guest_fields[] = {
 	  HVPMU_MD_DRAM_GROUP_OS | HVPMU_MD_DRAM_GROUP_PM),
 	F("first_strand", U32, struct hvpmu_md_guest, first_strand, 0, MAX_STRANDS - 1),
 	F("nstrands", U32, struct hvpmu_md_guest, nstrands, 1, MAX_STRANDS),
+	/* not 0 (root is the operator) nor (uid_t)-1 (no uid: setresuid(2)) */
+	F("uid", PROP, struct hvpmu_md_guest, uid, 1, UINT32_MAX - 1),
 };
 
 /* A guest's mblock: mem[i] is { base, size }; base, size < 2^63, so
@@ -254,7 +256,7 @@ static int top_sub(void *ctx, const char *key, json_object *v, const char *path,
 			/* a guest given in the file has only the properties it names */
 			memset(g, 0, sizeof *g);
 			snprintf(g->name, sizeof g->name, "guest%zu", i);
-			g->perfctraccess = g->perfctrhtaccess = g->dram_counter_group = HVPMU_MD_PROP_ABSENT;
+			g->perfctraccess = g->perfctrhtaccess = g->dram_counter_group = g->uid = HVPMU_MD_PROP_ABSENT;
 			jb_index_path(p, sizeof p, path, i);
 			if ((rc = apply(g, json_object_array_get_idx(v, i), guest_fields, N(guest_fields), p, guest_sub,
 					g, err, n)))
@@ -335,6 +337,8 @@ static int validate(const struct hvpmu_md *md, char *err, size_t n)
 
 			if (g->first_strand < h->first_strand + h->nstrands && h->first_strand < g->first_strand + g->nstrands)
 				return jb_fail(err, n, p, "shares strands with another guest");
+			if (g->uid != HVPMU_MD_PROP_ABSENT && g->uid == h->uid)
+				return jb_fail(err, n, p, "has another guest's uid (a uid is one guest's)");
 		}
 	}
 	return 0;

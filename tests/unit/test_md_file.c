@@ -126,6 +126,7 @@ static void test_overrides(void **state)
 	assert_int_equal(md.guests[1].nmem, 2);
 	assert_int_equal(md.guests[1].mem[1].base, UINT64_C(4294967296));
 	assert_int_equal(md.guests[1].first_strand, 64);
+	assert_int_equal(md.guests[1].uid, HVPMU_MD_PROP_ABSENT); /* no uid: the operator's alone */
 	/* the description builds a machine with 4 MCUs */
 	assert_int_equal(hvpmu_machine_create(&md, &m), HVPMU_OK);
 	assert_int_equal(hvpmu_machine_nmcu(m), 4);
@@ -135,6 +136,13 @@ static void test_overrides(void **state)
 			       " \"mblock\": [ {\"base\": 0, \"size\": 8192} ] } ] }", &md, err, sizeof err), HVPMU_OK);
 	assert_int_equal(md.guests[0].perfctraccess, HVPMU_MD_PROP_ABSENT);
 	assert_string_equal(md.guests[0].name, "guest0");
+	/* guests' uids, each its own (the highest: (uid_t)-2) */
+	assert_int_equal(parse("{\"cores_per_chip\": 2, \"guests\": [ { \"uid\": 59990, \"nstrands\": 8,"
+			       " \"mblock\": [ {\"base\": 0, \"size\": 8192} ] }, { \"uid\": 4294967294,"
+			       " \"first_strand\": 8, \"nstrands\": 8, \"mblock\": [ {\"base\": 0, \"size\": 8192} ] } ] }",
+			       &md, err, sizeof err), HVPMU_OK);
+	assert_int_equal(md.guests[0].uid, 59990);
+	assert_int_equal(md.guests[1].uid, INT64_C(4294967294));
 	assert_int_equal(parse("{\"cores_per_chip\": 2}", &md, err, sizeof err), HVPMU_OK);
 	assert_int_equal(md.guests[0].nstrands, 16);
 }
@@ -185,6 +193,16 @@ static void test_errors(void **state)
 		{ "{\"timing\": {\"refetch_cycles\": 30}}", "timing.refetch_cycles: more than" },
 		{ "{\"memory\": {\"stbuf\": {\"entries\": 17}}}", "memory.stbuf.entries: out of range" },
 		{ "{\"memory\": {\"buffers\": {\"l2_miss\": 65}}}", "memory.buffers.l2_miss: out of range" },
+		/* a guest's uid: not root's (the operator), not (uid_t)-1, one guest's */
+		{ "{\"guests\": [ {\"uid\": 0, \"nstrands\": 8, \"mblock\": [ {\"base\": 0, \"size\": 8192} ]} ]}",
+		  "guests[0].uid: out of range" },
+		{ "{\"guests\": [ {\"uid\": 4294967295, \"nstrands\": 8, \"mblock\": [ {\"base\": 0, \"size\": 8192} ]} ]}",
+		  "guests[0].uid: out of range" },
+		{ "{\"guests\": [ {\"uid\": \"bob\", \"nstrands\": 8, \"mblock\": [ {\"base\": 0, \"size\": 8192} ]} ]}",
+		  "guests[0].uid: not an integer" },
+		{ "{\"guests\": [ {\"uid\": 59990, \"nstrands\": 8, \"mblock\": [ {\"base\": 0, \"size\": 8192} ]},"
+		  " {\"uid\": 59990, \"first_strand\": 8, \"nstrands\": 8, \"mblock\": [ {\"base\": 0, \"size\": 8192} ]} ]}",
+		  "guests[1]: has another guest's uid" },
 	};
 	struct hvpmu_md md, before;
 	char err[256];

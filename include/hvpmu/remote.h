@@ -65,6 +65,12 @@ int hvpmu_remote_doorbell(const struct hvpmu_remote *r);
 int hvpmu_remote_attach(struct hvpmu_remote *r, const void *hello, size_t n, int peer_pid, uint32_t *process,
 			void *welcome, size_t welcome_len, size_t *wlen, int *area_fd);
 
+/* The md guest an image hello (n bytes) would join: the one it names (a
+ * root image), else its parent image's; -1 when hvpmu_remote_attach would
+ * refuse it for that (no such guest or parent, not an image hello).  For
+ * the service's check of the peer's uid before the attach. */
+int hvpmu_remote_hello_guest(const struct hvpmu_remote *r, const void *hello, size_t n);
+
 /*
  * A standing service's connections (docs/service.md "Guests and
  * monitors"): hvpmu_remote_hello checks any hello (n bytes) and says what

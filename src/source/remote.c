@@ -398,6 +398,53 @@ static int guest_by_name(const struct hvpmu_remote *r, const char *name)
 	return -1;
 }
 
+/* Whether a FORK or EXEC hello's parent image is the peer's real one, as
+ * the kernel says, not the guest (docs/service.md "Who a client is"): the
+ * image not ended, and its process the peer's parent (fork) or the peer
+ * itself (exec); or, the image ended already, the peer announced by it
+ * before its end (a fork's return, checked then against the process
+ * tree: expect_pid; an execve's end).  0, or EPERM with the reason. */
+static int real_parent(const struct hvpmu_remote *r, const struct remote_hello *h, const struct rproc *parent,
+		       int peer_pid, char *why, size_t len)
+{
+	const struct rproc *holder = h->how == REMOTE_FORK ? parent : NULL;
+
+	if (h->how == REMOTE_EXEC && parent->pid != peer_pid) {
+		snprintf(why, len, "hello: image %u is pid %d's, not the execve of pid %d", parent->num, parent->pid,
+			 peer_pid);
+		return EPERM;
+	}
+	for (uint32_t k = 0; k < r->nexpect; k++)
+		if (r->expect[k].pid == peer_pid && r->expect[k].holder == holder)
+			return 0;
+	if (parent->ended) {
+		snprintf(why, len, "hello: image %u has ended: no process joins it", parent->num);
+		return EPERM;
+	}
+	if (h->how == REMOTE_FORK && parent_of(peer_pid) != parent->pid) {
+		snprintf(why, len, "hello: pid %d is not a child of image %u's pid %d", peer_pid, parent->num,
+			 parent->pid);
+		return EPERM;
+	}
+	return 0;
+}
+
+int hvpmu_remote_hello_guest(const struct hvpmu_remote *r, const void *hello, size_t n)
+{
+	struct remote_hello h;
+	const struct rproc *parent;
+	char why[128];
+
+	if (remote_hello_check(hello, n, why, sizeof why))
+		return -1;
+	memcpy(&h, hello, sizeof h);
+	if (h.how == REMOTE_ROOT)
+		return guest_by_name(r, h.guest);
+	if (h.how > REMOTE_EXEC || !(parent = proc_of(r, h.parent)))
+		return -1;
+	return (int)parent->guest;
+}
+
 int hvpmu_remote_attach(struct hvpmu_remote *r, const void *hello, size_t n, int peer_pid, uint32_t *process,
 			void *welcome, size_t welcome_len, size_t *wlen, int *area_fd)
 {
@@ -424,6 +471,8 @@ int hvpmu_remote_attach(struct hvpmu_remote *r, const void *hello, size_t n, int
 		parent = proc_of(r, h.parent);
 		if (!parent)
 			return refuse(welcome, welcome_len, wlen, ESRCH, "hello: no such parent image");
+		if ((rc = real_parent(r, &h, parent, peer_pid, why, sizeof why)))
+			return refuse(welcome, welcome_len, wlen, rc, why);
 		if (h.how == REMOTE_FORK && h.base < parent->base)
 			return refuse(welcome, welcome_len, wlen, EPROTO, "hello: fork base below the parent's");
 	}

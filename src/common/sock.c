@@ -66,9 +66,15 @@ int sock_path(const char *name, int listening, char *out, size_t n)
 	char dir[sizeof sa.sun_path];
 	int k;
 
-	for (unsigned i = 0; !listening && i < CANDIDATES; i++) {
+	/* a client: its own directories, then (another uid's) root's shared
+	 * ones (a guest uid reaching root's service) */
+	for (unsigned i = 0; !listening && i < CANDIDATES + 2; i++) {
+		if (i >= CANDIDATES && !geteuid())
+			break;
 		if (i == 1) /* whether or not this process may write /run (sudo -E, env -i) */
 			snprintf(dir, sizeof dir, "/run/hvpmu-%u", (unsigned)geteuid());
+		else if (i >= CANDIDATES)
+			snprintf(dir, sizeof dir, i == CANDIDATES ? "/run/hvpmu-0" : "/tmp/hvpmu-0");
 		else if (candidate(i, dir, sizeof dir) != 1)
 			continue;
 		k = snprintf(out, n, "%s/%s", dir, name);
@@ -93,12 +99,44 @@ int sock_dir_check(const char *dir, char *err, size_t n)
 		snprintf(err, n, "cannot create the service's directory %s: %s", dir, strerror(errno));
 		return -1;
 	}
-	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 07777) != SOCK_DIR_MODE) {
-		snprintf(err, n, "%s is not a directory of uid %u with mode 0700 (it is %s of uid %u, mode %04o): "
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	    ((st.st_mode & 07777) != SOCK_DIR_MODE && (st.st_mode & 07777) != SOCK_DIR_SHARED)) {
+		snprintf(err, n, "%s is not a directory of uid %u with mode 0700 or 0711 (it is %s of uid %u, mode %04o): "
 			 "not using it",
 			 dir, (unsigned)geteuid(),
 			 S_ISLNK(st.st_mode) ? "a symbolic link" : S_ISDIR(st.st_mode) ? "a directory" : "a file",
 			 (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+		return -1;
+	}
+	return 0;
+}
+
+int sock_share(const char *address, char *err, size_t n)
+{
+	char dir[sizeof ((struct sockaddr_un *)0)->sun_path], *slash;
+	struct stat st;
+
+	snprintf(dir, sizeof dir, "%s", address);
+	if (!(slash = strrchr(dir, '/')) || slash == dir) {
+		snprintf(err, n, "%s: not a socket in a directory of its own", address);
+		return -1;
+	}
+	*slash = 0;
+	/* every directory above must let others through (not $XDG_RUNTIME_DIR:
+	 * the user's own, 0700) */
+	for (char *p = strrchr(dir, '/'); p && p > dir; p = strrchr(dir, '/')) {
+		*p = 0;
+		if (stat(dir, &st) || !(st.st_mode & S_IXOTH)) {
+			snprintf(err, n, "other uids cannot reach %s: %s is closed to them (unset XDG_RUNTIME_DIR, or "
+				 "--name /run/hvpmu-%u/NAME)", address, dir, (unsigned)geteuid());
+			return -1;
+		}
+	}
+	snprintf(dir, sizeof dir, "%s", address);
+	*strrchr(dir, '/') = 0;
+	if (lstat(dir, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || chmod(dir, SOCK_DIR_SHARED) ||
+	    chmod(address, 0666)) {
+		snprintf(err, n, "cannot open %s to the guests' uids: %s", address, strerror(errno ? errno : EPERM));
 		return -1;
 	}
 	return 0;
@@ -159,4 +197,18 @@ int sock_connect(const char *address, char *err, size_t n)
 		return -1;
 	}
 	return s;
+}
+
+ssize_t sock_answer(int s, struct msghdr *mh, int flags)
+{
+	ssize_t n;
+
+	do
+		n = recvmsg(s, mh, flags);
+	while (n < 0 && errno == EINTR);
+	/* a server that closed before reading what this side sent: the
+	 * error comes first, then what the server sent before it closed */
+	if (n < 0 && errno == ECONNRESET)
+		n = recvmsg(s, mh, flags | MSG_DONTWAIT);
+	return n;
 }

@@ -153,9 +153,7 @@ static int recv_welcome(int s, struct remote_welcome *w, int fds[2])
 	ssize_t n;
 
 	fds[0] = fds[1] = -1;
-	do
-		n = recvmsg(s, &mh, MSG_CMSG_CLOEXEC);
-	while (n < 0 && errno == EINTR);
+	n = sock_answer(s, &mh, MSG_CMSG_CLOEXEC);
 	if (n != (ssize_t)sizeof *w || w->magic != REMOTE_WELCOME_MAGIC)
 		return -1;
 	for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
@@ -186,7 +184,9 @@ static int connect_service(enum remote_how how, uint32_t parent, uint32_t base)
 		fprintf(stderr, "hvpmu: %s; this process is not counted\n", why);
 		return -1;
 	}
-	if (s < 0 || send(s, &h, sizeof h, MSG_NOSIGNAL) != (ssize_t)sizeof h || recv_welcome(s, &w, fds)) {
+	/* (a send refused with EPIPE: the service said why and closed) */
+	if (s < 0 || (send(s, &h, sizeof h, MSG_NOSIGNAL) != (ssize_t)sizeof h && errno != EPIPE) ||
+	    recv_welcome(s, &w, fds)) {
 		fprintf(stderr, "hvpmu: cannot attach to the service '%s': %s; this process is not counted\n",
 			A.service, strerror(errno));
 		if (s >= 0)

@@ -21,6 +21,30 @@
 
 #define ANSWER_WAIT_S 10 /* a standing service answers at once; a monitor's start may run a moment */
 
+/* The service's answer into buf[n] (common/sock.h sock_answer). */
+static ssize_t answer(int s, void *buf, size_t n, int flags)
+{
+	struct iovec io = { buf, n };
+	struct msghdr mh = { .msg_iov = &io, .msg_iovlen = 1 };
+
+	return sock_answer(s, &mh, flags);
+}
+
+/* Whether the answer buf (got bytes) is the service's refusal (a
+ * welcome with a non-zero status): then its one line is in err. */
+static int refusal(const void *buf, ssize_t got, char *err, size_t n)
+{
+	struct remote_welcome w;
+
+	if (got != (ssize_t)sizeof w)
+		return 0;
+	memcpy(&w, buf, sizeof w);
+	if (w.magic != REMOTE_WELCOME_MAGIC || !w.status)
+		return 0;
+	snprintf(err, n, "%.*s", (int)strnlen(w.reason, sizeof w.reason), w.reason);
+	return 1;
+}
+
 /* Connect to `address` and send hello h (with fds[0..nfd-1]).  Returns
  * the connection or -1 with the reason in err. */
 static int hello_to(const char *address, struct remote_hello *h, const int *fds, unsigned nfd, char *err, size_t n)
@@ -55,8 +79,12 @@ static int hello_to(const char *address, struct remote_hello *h, const int *fds,
 	setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
 	if (sendmsg(s, &mh, MSG_NOSIGNAL) != (ssize_t)sizeof *h) {
 		int e = errno;
+		struct remote_welcome w;
 
-		snprintf(err, n, "cannot talk to the service: %s", strerror(e));
+		/* refused at once (its uid, too many connections waiting): the
+		 * service said why before it closed */
+		if (!refusal(&w, answer(s, &w, sizeof w, MSG_DONTWAIT), err, n))
+			snprintf(err, n, "cannot talk to the service: %s", strerror(e));
 		close(s);
 		errno = e;
 		return -1;
@@ -73,8 +101,10 @@ int hvpmu_remote_describe(const char *address, struct hvpmu_remote_machine_info 
 
 	if (s < 0)
 		return -1;
-	got = recv(s, &d, sizeof d, 0);
+	got = answer(s, &d, sizeof d, 0);
 	close(s);
+	if (refusal(&d, got, err, n))
+		return -1;
 	if (got != (ssize_t)sizeof d || d.magic != REMOTE_MACHINE_MAGIC || d.version != REMOTE_PROTO_VERSION ||
 	    !memchr(d.platform, 0, sizeof d.platform) || !memchr(d.md_path, 0, sizeof d.md_path) || d.nguests > 8) {
 		snprintf(err, n, "the service at '%s' did not describe its machine (another version?)", address);
@@ -109,7 +139,7 @@ int hvpmu_remote_monitor(const char *address, const char *guest, int req_fd, int
 		*status = errno;
 		return -1;
 	}
-	got = recv(s, &w, sizeof w, 0);
+	got = answer(s, &w, sizeof w, 0);
 	if (got != (ssize_t)sizeof w || w.magic != REMOTE_WELCOME_MAGIC) {
 		snprintf(err, n, "the service at '%s' did not answer", address);
 		*status = EPROTO;
@@ -140,8 +170,10 @@ int hvpmu_remote_gpci(const char *address, const char *guest, const uint32_t arg
 	memcpy(h.arg, args, sizeof h.arg);
 	if ((s = hello_to(address, &h, NULL, 0, err, n)) < 0)
 		return -1;
-	got = recv(s, out, sizeof *out, 0);
+	got = answer(s, out, sizeof *out, 0);
 	close(s);
+	if (refusal(out, got, err, n))
+		return -1;
 	if (got != (ssize_t)sizeof *out || out->magic != HVPMU_REMOTE_GPCI_MAGIC || out->version != REMOTE_PROTO_VERSION ||
 	    out->returned_values > HVPMU_REMOTE_GPCI_DATA || !memchr(out->reason, 0, sizeof out->reason)) {
 		snprintf(err, n, "the service at '%s' did not answer the hcall (another version?)", address);

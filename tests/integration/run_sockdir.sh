@@ -61,11 +61,11 @@ echo "sockdir: \$XDG_RUNTIME_DIR/hvpmu made 0700, the socket file served and rem
 
 # 2. directories it refuses; a stale socket it replaces
 mkdir -m 0700 "$tmp/wide" && mkdir -m 0755 "$tmp/wide/hvpmu"
-refused "a 0755 directory" "is not a directory of uid $uid with mode 0700 (it is a directory of uid $uid, mode 0755)" \
+refused "a 0755 directory" "is not a directory of uid $uid with mode 0700 or 0711 (it is a directory of uid $uid, mode 0755)" \
 	env XDG_RUNTIME_DIR="$tmp/wide" "$hvpmu" serve --name "$name"
 mkdir -m 0700 "$tmp/link" "$tmp/real"
 ln -s "$tmp/real" "$tmp/link/hvpmu"
-refused "a symbolic link" "is not a directory of uid $uid with mode 0700 (it is a symbolic link" \
+refused "a symbolic link" "is not a directory of uid $uid with mode 0700 or 0711 (it is a symbolic link" \
 	env XDG_RUNTIME_DIR="$tmp/link" "$hvpmu" serve --name "$name"
 [ -z "$(ls -A "$tmp/real")" ] || fail "the service wrote through the symbolic link"
 echo "sockdir: a 0755 directory and a symbolic link refused, one line each"

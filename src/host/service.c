@@ -17,6 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stddef.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -32,12 +35,15 @@
 #include "common/fdpass.h"
 #include "common/sock.h"
 
-#define MAX_CONNS 1024        /* guest processes attached at once */
+#define MAX_CONNS 1024        /* guest processes and monitors attached at once: each guest's share is
+				 MAX_CONNS / its number of guests (docs/service.md "Limits") */
 #define SLEEP_MS 50           /* longest sleep without input (the expected images' liveness) */
 #define GRACE_MS 20           /* how long the quantum's barrier waits for a thread that publishes
 				 nothing outside a system call (docs/service.md "Time") */
 #define WELCOME_MAX 256
-#define MAX_PENDING 64        /* connections accepted whose hello has not come yet */
+#define UID_PENDING 64        /* connections of one uid accepted whose hello has not come yet */
+#define MAX_PENDING (UID_PENDING * (HVPMU_MD_MAX_GUESTS + 2)) /* every guest's uid, root, the service's */
+#define ACCEPTS 16            /* connections accepted in one turn of the loop, at most */
 #define HELLO_MS 1000         /* how long a connection may take to say hello */
 #define SPIN 1024             /* pauses before the service sleeps (some microseconds) */
 #define DRAIN_MS 5000         /* longest a stopping monitor waits for ended programs' records */
@@ -45,13 +51,14 @@
 struct conn {
 	int fd;
 	uint32_t process;         /* an image's connection: its number; 0: a monitor's */
-	unsigned guest;           /* a monitor's guest */
+	unsigned guest;           /* the guest it counts against (a monitor's: the one it watches) */
 	uint64_t ending;          /* a monitor's tool said stop at this time (ms; 0: not yet) */
 };
 
 /* A connection accepted whose hello has not come yet. */
 struct pending {
 	int fd;
+	uid_t uid;      /* the peer's (SO_PEERCRED at accept) */
 	uint64_t since; /* ms */
 };
 
@@ -107,7 +114,7 @@ static void send_reply(int fd, const void *w, size_t n, const int *fds, unsigned
 	struct msghdr mh = { .msg_iov = &io, .msg_iovlen = 1 };
 
 	fdpass_attach(&mh, cbuf, fds, nfd);
-	if (sendmsg(fd, &mh, MSG_NOSIGNAL) < 0)
+	if (sendmsg(fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
 		return; /* the peer is gone: its connection's end says so */
 }
 
@@ -140,8 +147,52 @@ static unsigned guest_index(const struct hvpmu_md *md, const char *guest)
 	return g;
 }
 
+/* Who the peer of uid `uid` is (docs/service.md "Who a client is"): the
+ * md guest whose uid it is (that guest alone), OPERATOR (root, the
+ * service's own uid: any guest) or NOBODY. */
+#define OPERATOR (-1)
+#define NOBODY (-2)
+static int client_of(const struct service *sv, uid_t uid)
+{
+	const struct hvpmu_md *md = hvpmu_machine_md(sv->m);
+
+	for (unsigned g = 0; g < md->nguests; g++)
+		if (md->guests[g].uid == (int64_t)uid)
+			return (int)g;
+	return uid == 0 || uid == geteuid() ? OPERATOR : NOBODY;
+}
+
+/* Whether the peer of uid `uid` may use guest g (< nguests) with
+ * `max` more connections of it (0: a question, no connection kept):
+ * 0, or an errno with the refusal sent. */
+static int may_use(struct service *sv, int fd, uid_t uid, unsigned g, uint32_t max)
+{
+	const struct hvpmu_md *md = hvpmu_machine_md(sv->m);
+	int who = client_of(sv, uid);
+	uint32_t held = 0;
+	char why[160];
+
+	if (who >= 0 && (unsigned)who != g) {
+		snprintf(why, sizeof why, "uid %u is guest %s's: it may not attach to %s", (unsigned)uid,
+			 md->guests[who].name, md->guests[g].name);
+		refuse(fd, EPERM, why);
+		return EPERM;
+	}
+	for (uint32_t k = 0; max && k < sv->nconn; k++)
+		held += sv->conns[k].guest == g;
+	if (max && held >= max) {
+		snprintf(why, sizeof why, "guest %s has %u connections", md->guests[g].name, (unsigned)held);
+		refuse(fd, EAGAIN, why);
+		return EAGAIN;
+	}
+	return 0;
+}
+
+/* A guest's share of the connections. */
+static uint32_t guest_conns(const struct service *sv) { return MAX_CONNS / (sv->nguests ? sv->nguests : 1); }
+
 /* hvpmu gpci in guest `guest`: its OS makes the hcall, the reply goes back. */
-static void gpci(struct service *sv, int fd, const char *guest, const void *hello, size_t n)
+static void gpci(struct service *sv, int fd, uid_t uid, const char *guest, const void *hello, size_t n)
 {
 	static struct hvpmu_remote_gpci a, out;
 	static struct hvpmu_gpci_reply r;
@@ -149,6 +200,8 @@ static void gpci(struct service *sv, int fd, const char *guest, const void *hell
 	uint32_t args[3];
 
 	memset(&a, 0, sizeof a);
+	if (g < sv->nguests && may_use(sv, fd, uid, g, 0))
+		return;
 	if (g >= sv->nguests) {
 		a.status = ENOENT;
 		snprintf(a.reason, sizeof a.reason, "the machine has no guest %.32s", guest);
@@ -168,7 +221,7 @@ static void gpci(struct service *sv, int fd, const char *guest, const void *hell
 
 /* A monitor of guest `guest` ("" = the first); fds its request file and
  * result area.  Returns 1 if the monitor runs (keep the connection). */
-static int monitor_start(struct service *sv, int fd, const char *guest, int fds[2])
+static int monitor_start(struct service *sv, int fd, uid_t uid, const char *guest, int fds[2])
 {
 	const struct hvpmu_md *md = hvpmu_machine_md(sv->m);
 	struct stat_request rq;
@@ -182,6 +235,8 @@ static int monitor_start(struct service *sv, int fd, const char *guest, int fds[
 		refuse(fd, ENOENT, err);
 		return 0;
 	}
+	if (may_use(sv, fd, uid, g, guest_conns(sv)))
+		return 0;
 	if (fds[0] < 0 || fds[1] < 0) {
 		refuse(fd, EPROTO, "a monitor's hello comes with its request and result area");
 		return 0;
@@ -218,7 +273,7 @@ static void accept_conn(struct service *sv, int fd)
 	uint32_t process = 0;
 	size_t wlen = 0;
 	ssize_t n;
-	int area_fd = -1, rc, fds[2] = { -1, -1 }, keep = 0, pid;
+	int area_fd = -1, rc, fds[2] = { -1, -1 }, keep = 0, pid, g = 0;
 	char why[128];
 
 	n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT); /* (it is readable) */
@@ -235,7 +290,9 @@ static void accept_conn(struct service *sv, int fd)
 					fds[i] = got[i];
 			}
 		}
-	if (n <= 0 || getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &cl) || (cr.uid != getuid() && cr.uid != 0))
+	/* (a standing service refused other uids at accept: accept_pending) */
+	if (n <= 0 || getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &cl) ||
+	    (!sv->standing && cr.uid != getuid() && cr.uid != 0))
 		goto out;
 	if ((rc = hvpmu_remote_hello(hello, (size_t)n, &kind, &pid, guest, why, sizeof why))) {
 		refuse(fd, rc, why);
@@ -249,7 +306,7 @@ static void accept_conn(struct service *sv, int fd)
 		if (!sv->standing)
 			refuse(fd, EPERM, "this service counts one tool's run: hvpmu gpci asks hvpmu serve");
 		else
-			gpci(sv, fd, guest, hello, (size_t)n);
+			gpci(sv, fd, cr.uid, guest, hello, (size_t)n);
 		goto out;
 	}
 	if (kind == HVPMU_REMOTE_MONITOR) {
@@ -258,13 +315,18 @@ static void accept_conn(struct service *sv, int fd)
 		else if (pid != cr.pid)
 			refuse(fd, EPERM, "hello: pid is not the caller's");
 		else
-			keep = monitor_start(sv, fd, guest, fds);
+			keep = monitor_start(sv, fd, cr.uid, guest, fds);
 		goto out;
 	}
 	if (!sv->standing && guest[0]) {
 		refuse(fd, EPERM, "this service counts one tool's run: guests attach to hvpmu serve");
 		goto out;
 	}
+	/* the guest it would join (a root image's named one, else its
+	 * parent's) is the peer uid's; hvpmu_remote_attach refuses the rest */
+	if ((g = hvpmu_remote_hello_guest(sv->r, hello, (size_t)n)) >= 0 &&
+	    may_use(sv, fd, cr.uid, (unsigned)g, guest_conns(sv)))
+		goto out;
 	rc = hvpmu_remote_attach(sv->r, hello, (size_t)n, cr.pid, &process, welcome, sizeof welcome, &wlen, &area_fd);
 	{
 		int give[2] = { area_fd, hvpmu_remote_doorbell(sv->r) };
@@ -279,7 +341,7 @@ static void accept_conn(struct service *sv, int fd)
 		hvpmu_session_process(sv->guest[0], process, hvpmu_remote_from(sv->r, process),
 				      hvpmu_remote_pid(sv->r, process),
 				      hvpmu_remote_comm(sv->r, process)[0] ? hvpmu_remote_comm(sv->r, process) : NULL);
-	sv->conns[sv->nconn++] = (struct conn){ fd, process, 0, 0 };
+	sv->conns[sv->nconn++] = (struct conn){ fd, process, g >= 0 ? (unsigned)g : 0, 0 };
 	keep = 1;
 out:
 	for (unsigned i = 0; i < 2; i++)
@@ -298,6 +360,50 @@ static void monitor_end(struct service *sv, uint32_t k)
 	sv->conns[k] = sv->conns[--sv->nconn];
 }
 
+/* A new connection waits for its hello, unless its uid may not connect
+ * (a standing service: no guest's and not the operator's) or has
+ * UID_PENDING connections waiting already: refused at once, with why. */
+static int accept_pending(struct service *sv, int listen_fd)
+{
+	int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	struct ucred cr;
+	socklen_t cl = sizeof cr;
+	uint32_t same = 0;
+	char why[128];
+	int rc = 0;
+
+	if (fd < 0)
+		return -1;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &cl) || cl != sizeof cr) {
+		close(fd);
+		return 0;
+	}
+	for (uint32_t k = 0; k < sv->npending; k++)
+		same += sv->pending[k].uid == cr.uid;
+	if (sv->standing && client_of(sv, cr.uid) == NOBODY) {
+		rc = EPERM;
+		snprintf(why, sizeof why, "uid %u is no guest's and not the service's", (unsigned)cr.uid);
+	} else if (same >= UID_PENDING || sv->npending == MAX_PENDING) {
+		rc = EAGAIN;
+		snprintf(why, sizeof why, "uid %u has %u connections that have not said hello", (unsigned)cr.uid,
+			 (unsigned)same);
+	}
+	if (rc) {
+		char drop[512];
+
+		/* no more from it, what came dropped, then the close: closed with
+		 * its hello unread, the peer would get ECONNRESET, not the why */
+		refuse(fd, rc, why);
+		shutdown(fd, SHUT_RDWR);
+		for (int k = 0; k < 8 && recv(fd, drop, sizeof drop, MSG_DONTWAIT) > 0; k++)
+			;
+		close(fd);
+		return 0;
+	}
+	sv->pending[sv->npending++] = (struct pending){ fd, cr.uid, now_ms() };
+	return 0;
+}
+
 /* The loop of both kinds: until the run's end (a tool's run) or *stop (a
  * standing service).  Returns 0, or -1 with the reason in err. */
 static int serve_loop(struct service *sv, int listen_fd, int root_fd, const volatile sig_atomic_t *stop, char *err,
@@ -307,6 +413,12 @@ static int serve_loop(struct service *sv, int listen_fd, int root_fd, const vola
 	struct pollfd *pf = sv->pf;
 	uint64_t idle_since = now_ms();
 	int force = 0, root_gone = root_fd < 0;
+
+	/* accept never waits: the loop takes a few connections at a time */
+	if (fcntl(listen_fd, F_SETFL, fcntl(listen_fd, F_GETFL) | O_NONBLOCK)) {
+		snprintf(err, errlen, "fcntl: %s", strerror(errno));
+		return -1;
+	}
 
 	for (;;) {
 		uint64_t ran = hvpmu_remote_run(r, force);
@@ -396,26 +508,22 @@ static int serve_loop(struct service *sv, int listen_fd, int root_fd, const vola
 			if (!pf[pbase + k].revents && now_ms() - sv->pending[k].since < HELLO_MS)
 				continue;
 			sv->pending[k] = sv->pending[--sv->npending];
+			if (pf[pbase + k].revents && sv->nconn == MAX_CONNS) { /* (the guests' shares add up to it) */
+				char why[64];
+
+				snprintf(why, sizeof why, "the service has %u connections", (unsigned)MAX_CONNS);
+				refuse(fd, EAGAIN, why);
+			}
 			if (!pf[pbase + k].revents || sv->nconn == MAX_CONNS) {
-				if (sv->nconn == MAX_CONNS)
-					fprintf(stderr, "hvpmu service: %u connections: one more is refused\n", MAX_CONNS);
 				close(fd);
 				continue;
 			}
 			accept_conn(sv, fd);
 			idle_since = now_ms();
 		}
-		if (pf[0].revents & POLLIN) {
-			int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
-
-			if (fd >= 0 && sv->npending == MAX_PENDING) {
-				fprintf(stderr, "hvpmu service: %u connections wait for their hello: one more is refused\n",
-					MAX_PENDING);
-				close(fd);
-			} else if (fd >= 0) {
-				sv->pending[sv->npending++] = (struct pending){ fd, now_ms() };
-			}
-		}
+		/* (the listening socket is non-blocking: a few at a time) */
+		for (int k = 0; k < ACCEPTS && (pf[0].revents & POLLIN) && !accept_pending(sv, listen_fd); k++)
+			;
 	}
 	return 0;
 }
@@ -491,6 +599,15 @@ int hvpmu_service_serve(const struct stat_request *rq, int listen_fd, const vola
 		return -1;
 	}
 	sv->standing = 1;
+	{ /* a descriptor for each connection the limits allow (RLIMIT_NOFILE is often 1024) */
+		struct rlimit rl;
+		rlim_t want = MAX_CONNS + MAX_PENDING + 64;
+
+		if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < want) {
+			rl.rlim_cur = rl.rlim_max < want ? rl.rlim_max : want;
+			setrlimit(RLIMIT_NOFILE, &rl);
+		}
+	}
 	sv->platform = rq->platform[0] ? rq->platform : hvpmu_platform_name(hvpmu_platform_default());
 	sv->md_path = rq->md_path;
 	/* the guests' OSes count nothing until a monitor asks; the machine
@@ -567,13 +684,59 @@ int hvpmu_service_address(const char *name, char *out, size_t n)
 	return service_path(name, 0, out, n);
 }
 
+/* The lock beside socket addr (addr.lock, in the service's own
+ * directory), taken: its descriptor, or -1 with errno.  Held while a
+ * service checks for a stale socket and binds, and while one unlinks its
+ * socket, so two services of one name started at once cannot both take
+ * the other's socket for stale (docs/service.md "Where the socket is"). */
+static int lock_beside(const char *addr)
+{
+	char path[160];
+	int fd;
+
+	if ((size_t)snprintf(path, sizeof path, "%s.lock", addr) >= sizeof path) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	/* the file a service unlinked while this one waited for it is no
+	 * lock any more: again, with the file now there */
+	for (;;) {
+		struct stat a, b;
+
+		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
+		if (fd < 0 || flock(fd, LOCK_EX) || fstat(fd, &a)) {
+			int e = errno;
+
+			if (fd >= 0)
+				close(fd);
+			errno = e;
+			return -1;
+		}
+		if (!stat(path, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			return fd;
+		close(fd);
+	}
+}
+
+/* Remove the lock file beside addr, whose lock `lock` holds, and let it go. */
+static void unlock_beside(const char *addr, int lock)
+{
+	char path[160];
+
+	if ((size_t)snprintf(path, sizeof path, "%s.lock", addr) < sizeof path)
+		unlink(path);
+	close(lock);
+}
+
+static int listen_locked(const char *name, const char *addr, const struct sockaddr_un *sa, socklen_t len, char *err,
+			 size_t errlen);
+
 int hvpmu_service_listen(const char *name, char *err, size_t errlen)
 {
 	struct sockaddr_un sa;
 	char addr[128], dir[sizeof addr], why[256];
-	struct stat st;
 	socklen_t len;
-	int fd;
+	int fd, lock;
 
 	if (service_path(name, 1, addr, sizeof addr) || sock_addr(addr, &sa, &len)) {
 		snprintf(err, errlen, "bad service name '%s' (1..%d characters, no '/', ',' or blanks; or a path)", name,
@@ -586,6 +749,22 @@ int hvpmu_service_listen(const char *name, char *err, size_t errlen)
 		snprintf(err, errlen, "%s", why);
 		return -1;
 	}
+	if ((lock = lock_beside(addr)) < 0) {
+		snprintf(err, errlen, "cannot lock %s.lock: %s", addr, strerror(errno));
+		return -1;
+	}
+	fd = listen_locked(name, addr, &sa, len, err, errlen);
+	close(lock);
+	return fd;
+}
+
+static int listen_locked(const char *name, const char *addr, const struct sockaddr_un *sa, socklen_t len, char *err,
+			 size_t errlen)
+{
+	char why[256];
+	struct stat st;
+	int fd;
+
 	/* a socket file already there: another service's (it answers), or a
 	 * stale one of a service that did not end cleanly (removed) */
 	if (!lstat(addr, &st)) {
@@ -604,7 +783,8 @@ int hvpmu_service_listen(const char *name, char *err, size_t errlen)
 		}
 	}
 	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, len) || listen(fd, 64)) {
+	/* (the socket file 0600: only this uid, until hvpmu_service_share) */
+	if (fd < 0 || bind(fd, (const struct sockaddr *)sa, len) || chmod(addr, 0600) || listen(fd, 64)) {
 		snprintf(err, errlen, "cannot listen as service '%s' at %s: %s%s", name, addr, strerror(errno),
 			 errno == EADDRINUSE ? " (one runs already)" : "");
 		if (fd >= 0)
@@ -614,17 +794,36 @@ int hvpmu_service_listen(const char *name, char *err, size_t errlen)
 	return fd;
 }
 
+int hvpmu_service_share(const char *name, int fd, char *err, size_t errlen)
+{
+	char addr[128];
+
+	(void)fd;
+	if (service_path(name, 1, addr, sizeof addr)) {
+		snprintf(err, errlen, "bad service name '%s'", name);
+		return -1;
+	}
+	return sock_share(addr, err, errlen);
+}
+
 void hvpmu_service_unlisten(const char *name, int fd)
 {
 	struct sockaddr_un sa;
 	socklen_t len = sizeof sa;
 	char addr[128];
+	int lock = -1;
 
-	/* only the file this socket is bound to: a later service's is not ours */
+	/* only the file this socket is bound to: a later service's is not
+	 * ours; under the lock, so that none binds between the close and the
+	 * unlink */
 	if (!service_path(name, 1, addr, sizeof addr) && !getsockname(fd, (struct sockaddr *)&sa, &len) &&
-	    len > offsetof(struct sockaddr_un, sun_path) && !strncmp(sa.sun_path, addr, sizeof sa.sun_path))
+	    len > offsetof(struct sockaddr_un, sun_path) && !strncmp(sa.sun_path, addr, sizeof sa.sun_path)) {
+		lock = lock_beside(addr);
 		unlink(addr);
+	}
 	close(fd);
+	if (lock >= 0)
+		unlock_beside(addr, lock);
 }
 
 int hvpmu_service_describe(const char *name, struct hvpmu_remote_machine_info *out, char *err, size_t errlen)

@@ -77,7 +77,7 @@ int cmd_serve(int argc, char **argv)
 	struct sigaction old[2];
 	const char *name = DEFAULT_NAME;
 	char err[512];
-	int c, fd, rc;
+	int c, fd, rc, shared = 0;
 
 	memset(&rq, 0, sizeof rq);
 	rq.result_fd = -1;
@@ -100,7 +100,18 @@ int cmd_serve(int argc, char **argv)
 	}
 	if (tool_md_load(&m, &rq, &md, NULL))
 		return EXIT_USAGE;
+	for (uint32_t g = 0; g < md.nguests; g++)
+		shared |= md.guests[g].uid != HVPMU_MD_PROP_ABSENT;
+	/* guests with uids of their own reach the socket: not in the user's
+	 * private $XDG_RUNTIME_DIR (docs/service.md "Where the socket is") */
+	if (shared && name[0] != '/')
+		unsetenv("XDG_RUNTIME_DIR");
 	if ((fd = hvpmu_service_listen(name, err, sizeof err)) < 0) {
+		fprintf(stderr, "hvpmu serve: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (shared && hvpmu_service_share(name, fd, err, sizeof err)) {
+		hvpmu_service_unlisten(name, fd);
 		fprintf(stderr, "hvpmu serve: %s\n", err);
 		return EXIT_USAGE;
 	}
@@ -110,6 +121,10 @@ int cmd_serve(int argc, char **argv)
 			md.guests[g].first_strand, md.guests[g].first_strand + md.guests[g].nstrands - 1,
 			md.guests[g].perfctraccess == HVPMU_MD_PROP_ABSENT ? "absent"
 			: md.guests[g].perfctraccess ? "yes" : "no");
+	for (uint32_t g = 0; g < md.nguests; g++)
+		if (md.guests[g].uid != HVPMU_MD_PROP_ABSENT)
+			fprintf(stderr, "%s %s is uid %lld", g ? "," : "; guest", md.guests[g].name,
+				(long long)md.guests[g].uid);
 	fprintf(stderr, "\n");
 	catch_stop(old);
 	rc = hvpmu_service_serve(&rq, fd, &stop_flag, err, sizeof err);

@@ -2,10 +2,13 @@
 /* The machine options of the hvpmu tools - `-p PLATFORM`, `--md FILE`,
  * `--placement P`, `--service NAME [--guest GUEST]` - and the machine
  * description they give: tools.h. */
+#include <errno.h>
+#include <grp.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <hvpmu/remote.h>
 #include <hvpmu/session.h>
 #include <hvpmu/supervisor.h>
@@ -111,6 +114,42 @@ int tool_md_load(const struct tool_md_opts *m, struct stat_request *rq, struct h
 	return tool_load_md(m->tool, m->md_file, m->platform_given, rq, md, be);
 }
 
+/* Run as uid (and gid = uid, no supplementary groups) from here on, for
+ * good: 0, or -1 with one line on stderr. */
+static int drop_to(const char *tool, uid_t uid)
+{
+	uid_t r, e, s;
+
+	if (setgroups(0, NULL) || setresgid((gid_t)uid, (gid_t)uid, (gid_t)uid) || setresuid(uid, uid, uid)) {
+		fprintf(stderr, "%s: cannot become the guest's uid %u: %s\n", tool, (unsigned)uid, strerror(errno));
+		return -1;
+	}
+	if (getresuid(&r, &e, &s) || r != uid || e != uid || s != uid || !setuid(0)) {
+		fprintf(stderr, "%s: uid %u: the old privileges were not given up\n", tool, (unsigned)uid);
+		return -1;
+	}
+	return 0;
+}
+
+/* A tool started as root for a guest with a uid (docs/service.md "Who a
+ * client is") becomes that uid before it talks to the service, and the
+ * program it runs runs as it.  The socket's path is found first, as root
+ * (rq->service becomes it): root's directories are not the guest's. */
+static int become_guest(const char *tool, const char *service, const struct hvpmu_md_guest *g,
+			struct stat_request *rq)
+{
+	char addr[128];
+
+	if (geteuid() != 0 || g->uid == HVPMU_MD_PROP_ABSENT)
+		return 0;
+	if (hvpmu_service_address(service, addr, sizeof addr) || strlen(addr) >= sizeof rq->service) {
+		fprintf(stderr, "%s: bad service name '%s'\n", tool, service);
+		return -1;
+	}
+	snprintf(rq->service, sizeof rq->service, "%s", addr);
+	return drop_to(tool, (uid_t)g->uid);
+}
+
 int tool_service_md(const char *tool, const char *service, const char *guest, int md_given, struct stat_request *rq,
 		    struct hvpmu_md *md, const struct hvpmu_sv_backend **be)
 {
@@ -146,6 +185,13 @@ int tool_service_md(const char *tool, const char *service, const char *guest, in
 		goto out;
 	snprintf(rq->service, sizeof rq->service, "%s", service);
 	snprintf(rq->guest, sizeof rq->guest, "%s", guest ? guest : "");
+	if (g >= md->nguests || strcmp(md->guests[g].name, mi->guest[g]) != 0) {
+		fprintf(stderr, "%s: service '%s': its description %s no longer names guest %s\n", tool, service,
+			mi->md_path, mi->guest[g]);
+		goto out;
+	}
+	if (become_guest(tool, service, &md->guests[g], rq))
+		goto out;
 	rc = 0;
 out:
 	free(mi);

@@ -27,6 +27,22 @@
  *       is").  Prints "squat: listening" first; ends at SIGTERM or after
  *       60 s.
  *
+ *   adversary hello NAME GUEST
+ *       one root image hello naming GUEST: prints "adversary hello GUEST:
+ *       welcomed" or "... refused (errno N): REASON" (run_identity.sh runs
+ *       it as a guest's uid and checks which).
+ *   adversary parents NAME GUEST
+ *       attaches a root image of GUEST, then FORK and EXEC hellos naming
+ *       it: from its real child (welcomed), from a grandchild (not the
+ *       image's child: refused), an EXEC from another pid (refused), and,
+ *       once the image has ended, from a real child (refused).
+ *   adversary flood NAME GUEST IMAGES SILENT SECONDS
+ *       attaches up to IMAGES root images of GUEST and holds them, opens
+ *       SILENT connections that never say hello, prints how many of each
+ *       the service took and the first refusal's reason, prints "flood
+ *       GUEST: flooding", keeps the silent connections open (reopening
+ *       those the service closes) for SECONDS, then ends.
+ *
  * Each step prints one line; any failure prints "FAIL: ..." and exits 1.
  * Between the steps the service must still describe its machine.
  */
@@ -44,6 +60,7 @@
 #include <sys/time.h>
 #include <sys/un.h>
 #include <sys/vfs.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/magic.h>
@@ -307,6 +324,213 @@ static int monitor_main(const char *guest, const char *diskfile)
 	return 0;
 }
 
+/* ---- identity: hellos the kernel's word must refuse ---- */
+
+/* One hello (how, guest, parent image): the connection when welcomed
+ * (the area and doorbell closed), else -1 with *status and reason. */
+static int hello_once(uint32_t how, const char *guest, uint32_t parent, uint32_t *process, int *status,
+		      char *reason, size_t n)
+{
+	struct sockaddr_un sa;
+	socklen_t len;
+	struct remote_hello h = { .magic = REMOTE_HELLO_MAGIC, .version = REMOTE_PROTO_VERSION, .how = how };
+	struct remote_welcome w;
+	struct timeval tv = { (time_t)REFUSE_S, 0 };
+	char addr[128], cbuf[FDPASS_CBUF];
+	struct iovec io = { &w, sizeof w };
+	struct msghdr mh = { .msg_iov = &io, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof cbuf };
+	int s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	ssize_t got;
+
+	h.pid = getpid();
+	h.parent = parent;
+	snprintf(h.isa, sizeof h.isa, "sparcv9");
+	snprintf(h.comm, sizeof h.comm, "adversary");
+	snprintf(h.guest, sizeof h.guest, "%s", guest);
+	if (hvpmu_service_address(name, addr, sizeof addr) || sock_addr(addr, &sa, &len) || s < 0)
+		fail("hello", "no socket");
+	if (connect(s, (struct sockaddr *)&sa, len))
+		fail("hello: connect", strerror(errno));
+	setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	(void)send(s, &h, sizeof h, MSG_NOSIGNAL); /* (refused at accept: the answer is there already) */
+	got = recvmsg(s, &mh, MSG_CMSG_CLOEXEC);
+	if (got < 0 && errno == ECONNRESET) /* (the error first, then what was sent before) */
+		got = recvmsg(s, &mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+	if (got != (ssize_t)sizeof w || w.magic != REMOTE_WELCOME_MAGIC)
+		fail("hello", got < 0 ? strerror(errno) : "no welcome");
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+			for (size_t k = 0; k < (c->cmsg_len - CMSG_LEN(0)) / sizeof(int); k++) {
+				int fd;
+
+				memcpy(&fd, CMSG_DATA(c) + k * sizeof fd, sizeof fd);
+				close(fd);
+			}
+	*status = w.status;
+	snprintf(reason, n, "%.*s", (int)strnlen(w.reason, sizeof w.reason), w.reason);
+	if (w.status) {
+		close(s);
+		return -1;
+	}
+	if (process)
+		*process = w.process;
+	return s;
+}
+
+static int hello_main(const char *guest)
+{
+	char reason[128];
+	int status, s = hello_once(REMOTE_ROOT, guest, 0, NULL, &status, reason, sizeof reason);
+
+	if (s >= 0) {
+		printf("adversary hello %s: welcomed\n", guest);
+		close(s);
+	} else {
+		printf("adversary hello %s: refused (errno %d): %s\n", guest, status, reason);
+	}
+	return 0;
+}
+
+/* In a child: a FORK or EXEC hello naming image `parent`; exit 0 if its
+ * answer is the one wanted (want NULL: welcomed; else refused with EPERM
+ * and a reason that says want). */
+static void child_hello(uint32_t how, uint32_t parent, const char *want, const char *what)
+{
+	char reason[128];
+	int status, s = hello_once(how, "", parent, NULL, &status, reason, sizeof reason);
+
+	if (!want && s < 0)
+		fail(what, reason);
+	if (want && s >= 0)
+		fail(what, "welcomed");
+	if (want && (status != EPERM || !strstr(reason, want)))
+		fail(what, reason);
+	printf("adversary parents: %s: %s\n", what, want ? reason : "welcomed");
+	if (s >= 0)
+		close(s);
+	exit(0);
+}
+
+static void wait_ok(pid_t pid, const char *what)
+{
+	int st;
+
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+		fail(what, "its check failed");
+}
+
+static int parents_main(const char *guest)
+{
+	char reason[128], want[64];
+	uint32_t image = 0;
+	int status, s = hello_once(REMOTE_ROOT, guest, 0, &image, &status, reason, sizeof reason);
+	pid_t pid;
+
+	if (s < 0)
+		fail("parents: the root image", reason);
+	if ((pid = fork()) == 0)
+		child_hello(REMOTE_FORK, image, NULL, "a FORK from the image's own child");
+	wait_ok(pid, "parents: the real child");
+	snprintf(want, sizeof want, "is not a child of image %u", image);
+	if ((pid = fork()) == 0) {
+		pid_t g = fork();
+
+		if (g == 0)
+			child_hello(REMOTE_FORK, image, want, "a FORK from its grandchild");
+		wait_ok(g, "parents: the grandchild");
+		exit(0);
+	}
+	wait_ok(pid, "parents: the grandchild");
+	if ((pid = fork()) == 0)
+		child_hello(REMOTE_EXEC, image, "not the execve of pid", "an EXEC from another pid");
+	wait_ok(pid, "parents: the EXEC");
+	close(s); /* the image ends */
+	usleep(HOLD_US);
+	snprintf(want, sizeof want, "image %u has ended", image);
+	if ((pid = fork()) == 0)
+		child_hello(REMOTE_FORK, image, want, "a FORK from its real child once the image ended");
+	wait_ok(pid, "parents: the ended image");
+	alive("parents: after the hellos");
+	printf("adversary parents %s: ok\n", guest);
+	return 0;
+}
+
+static int silent(void)
+{
+	struct sockaddr_un sa;
+	socklen_t len;
+	char addr[128];
+	int s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0); /* (connect waits while the backlog is full) */
+
+	if (hvpmu_service_address(name, addr, sizeof addr) || sock_addr(addr, &sa, &len) || s < 0)
+		fail("flood", "no socket");
+	if (connect(s, (struct sockaddr *)&sa, len))
+		fail("flood: connect", strerror(errno));
+	return s;
+}
+
+/* The refusal a silent connection got (its one line), or "" if none yet. */
+static int silent_refused(int s, char *reason, size_t n)
+{
+	struct remote_welcome w;
+	ssize_t got = recv(s, &w, sizeof w, MSG_DONTWAIT);
+
+	reason[0] = 0;
+	if (got == (ssize_t)sizeof w && w.magic == REMOTE_WELCOME_MAGIC && w.status)
+		snprintf(reason, n, "%.*s", (int)strnlen(w.reason, sizeof w.reason), w.reason);
+	return got == 0 || reason[0]; /* closed: refused, or its time to say hello is up */
+}
+
+static int flood_main(const char *guest, int images, int nsilent, int seconds)
+{
+	static int held[4096], quiet[1024];
+	char reason[128], first[128] = "";
+	int status, took = 0, refused = 0;
+	double end;
+
+	if (images > 4096 || nsilent > 1024)
+		fail("flood", "too many");
+	for (int k = 0; k < images; k++) {
+		int s = hello_once(REMOTE_ROOT, guest, 0, NULL, &status, reason, sizeof reason);
+
+		if (s >= 0) {
+			held[took++] = s;
+		} else {
+			refused++;
+			if (!first[0])
+				snprintf(first, sizeof first, "%s", reason);
+		}
+	}
+	printf("adversary flood %s: %d images welcomed, %d refused%s%s\n", guest, took, refused, first[0] ? ": " : "",
+	       first);
+	for (int k = 0; k < nsilent; k++)
+		quiet[k] = silent();
+	usleep(HOLD_US);
+	first[0] = 0;
+	refused = 0;
+	for (int k = 0; k < nsilent; k++)
+		if (silent_refused(quiet[k], reason, sizeof reason) && reason[0]) {
+			refused++;
+			if (!first[0])
+				snprintf(first, sizeof first, "%s", reason);
+		}
+	printf("adversary flood %s: %d silent connections, %d refused at once%s%s\n", guest, nsilent, refused,
+	       first[0] ? ": " : "", first);
+	printf("adversary flood %s: flooding\n", guest);
+	for (end = now_s() + seconds; now_s() < end; usleep(20000))
+		for (int k = 0; k < nsilent; k++)
+			if (silent_refused(quiet[k], reason, sizeof reason)) {
+				close(quiet[k]);
+				quiet[k] = silent();
+			}
+	for (int k = 0; k < took; k++)
+		close(held[k]);
+	for (int k = 0; k < nsilent; k++)
+		close(quiet[k]);
+	printf("adversary flood %s: done\n", guest);
+	return 0;
+}
+
 /* ---- a server of another uid ---- */
 
 static int squat_main(const char *path)
@@ -349,6 +573,20 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && strcmp(argv[1], "squat") == 0)
 		return squat_main(argv[2]);
-	fprintf(stderr, "usage: adversary guest NAME GUEST | adversary monitor NAME GUEST DISKFILE | adversary squat PATH\n");
+	if (argc == 4 && strcmp(argv[1], "hello") == 0) {
+		name = argv[2];
+		return hello_main(argv[3]);
+	}
+	if (argc == 4 && strcmp(argv[1], "parents") == 0) {
+		name = argv[2];
+		return parents_main(argv[3]);
+	}
+	if (argc == 7 && strcmp(argv[1], "flood") == 0) {
+		name = argv[2];
+		return flood_main(argv[3], atoi(argv[4]), atoi(argv[5]), atoi(argv[6]));
+	}
+	fprintf(stderr, "usage: adversary guest NAME GUEST | adversary monitor NAME GUEST DISKFILE | adversary squat PATH"
+		" | adversary hello NAME GUEST | adversary parents NAME GUEST"
+		" | adversary flood NAME GUEST IMAGES SILENT SECONDS\n");
 	return 2;
 }

@@ -146,7 +146,7 @@ static int become_guest(const char *tool, const char *service, const struct hvpm
 		fprintf(stderr, "%s: bad service name '%s'\n", tool, service);
 		return -1;
 	}
-	snprintf(rq->service, sizeof rq->service, "%s", addr);
+	memcpy(rq->service, addr, strlen(addr) + 1);
 	return drop_to(tool, (uid_t)g->uid);
 }
 

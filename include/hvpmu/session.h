@@ -464,12 +464,12 @@ struct hvpmu_remote_machine_info;
 int hvpmu_service_address(const char *name, char *out, size_t n);
 int hvpmu_service_listen(const char *name, char *errbuf, size_t errlen);
 void hvpmu_service_unlisten(const char *name, int fd);
-/* hvpmu_service_share: open listening service `name`'s socket (fd) to
+/* hvpmu_service_share: open listening service `name`'s socket to
  * other uids, the guests' of its description (docs/service.md "Where the
  * socket is"): its directory becomes mode 0711, the socket file 0666;
  * the service checks each peer's uid against the guests' (SO_PEERCRED).
  * 0, or -1 with a one-line reason (a directory above closed to others). */
-int hvpmu_service_share(const char *name, int fd, char *errbuf, size_t errlen);
+int hvpmu_service_share(const char *name, char *errbuf, size_t errlen);
 int hvpmu_service_describe(const char *name, struct hvpmu_remote_machine_info *out, char *errbuf, size_t errlen);
 /* hvpmu_service_gpci: a tool in guest `guest` ("" = the first) of service
  * `name` has its OS make hvpmu_session_gpci(args) and gets the reply in

@@ -794,11 +794,10 @@ static int listen_locked(const char *name, const char *addr, const struct sockad
 	return fd;
 }
 
-int hvpmu_service_share(const char *name, int fd, char *err, size_t errlen)
+int hvpmu_service_share(const char *name, char *err, size_t errlen)
 {
 	char addr[128];
 
-	(void)fd;
 	if (service_path(name, 1, addr, sizeof addr)) {
 		snprintf(err, errlen, "bad service name '%s'", name);
 		return -1;

@@ -110,7 +110,7 @@ int cmd_serve(int argc, char **argv)
 		fprintf(stderr, "hvpmu serve: %s\n", err);
 		return EXIT_USAGE;
 	}
-	if (shared && hvpmu_service_share(name, fd, err, sizeof err)) {
+	if (shared && hvpmu_service_share(name, err, sizeof err)) {
 		hvpmu_service_unlisten(name, fd);
 		fprintf(stderr, "hvpmu serve: %s\n", err);
 		return EXIT_USAGE;

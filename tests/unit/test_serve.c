@@ -7,7 +7,10 @@
  * connections is answered while they are still open, and they are
  * closed after the hello time); a monitor of a guest the machine does not
  * have is refused with ENOENT, a second monitor of a guest with EBUSY;
- * a bad service name is refused; *stop ends it with 0.
+ * 64 silent connections of one uid, and the next of that uid is refused
+ * at once with why (docs/service.md "Limits per guest"), until they go;
+ * a bad service name is refused; *stop ends it with 0; the lock file
+ * beside the socket goes with it.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -135,6 +138,23 @@ static void test_serve(void **state)
 	assert_int_equal(monitor("primary", &m2), 0); /* the guest takes the next one */
 	close(m2);
 
+	/* hellos waiting per uid: 64 held, the next refused with why */
+	{
+		int q[64];
+		char want[96];
+
+		for (unsigned k = 0; k < 64; k++)
+			q[k] = silent();
+		assert_int_equal(hvpmu_service_describe(name, &mi, err, sizeof err), -1);
+		snprintf(want, sizeof want, "uid %u has 64 connections that have not said hello", (unsigned)geteuid());
+		assert_string_equal(err, want);
+		for (unsigned k = 0; k < 64; k++)
+			close(q[k]);
+		for (int k = 0; k < 100 && hvpmu_service_describe(name, &mi, err, sizeof err); k++)
+			usleep(20000); /* (until the service has seen them go) */
+		assert_int_equal(hvpmu_service_describe(name, &mi, err, sizeof err), 0);
+	}
+
 	stop = 1;
 	assert_int_equal(pthread_join(t, NULL), 0);
 	assert_int_equal(serve_rc, 0);
@@ -162,6 +182,8 @@ static void stale(void)
 	fd = hvpmu_service_listen(name, err, sizeof err);
 	assert_true(fd >= 0);
 	hvpmu_service_unlisten(name, fd);
+	assert_int_equal(lstat(addr, &st), -1);
+	strcat(addr, ".lock"); /* (the lock beside it goes too) */
 	assert_int_equal(lstat(addr, &st), -1);
 }
 

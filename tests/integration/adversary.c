@@ -503,17 +503,24 @@ static int flood_main(const char *guest, int images, int nsilent, int seconds)
 	}
 	printf("adversary flood %s: %d images welcomed, %d refused%s%s\n", guest, took, refused, first[0] ? ": " : "",
 	       first);
+	static char said[1024];
+
 	for (int k = 0; k < nsilent; k++)
 		quiet[k] = silent();
-	usleep(HOLD_US);
 	first[0] = 0;
 	refused = 0;
-	for (int k = 0; k < nsilent; k++)
-		if (silent_refused(quiet[k], reason, sizeof reason) && reason[0]) {
-			refused++;
-			if (!first[0])
-				snprintf(first, sizeof first, "%s", reason);
-		}
+	/* the refusals come as the service accepts: until none for a while
+	 * (well within the hello time, after which it closes the rest) */
+	for (double last = now_s(), until = now_s() + 5; now_s() < until && now_s() - last < HOLD_US / 1e6;
+	     usleep(10000))
+		for (int k = 0; k < nsilent; k++)
+			if (!said[k] && silent_refused(quiet[k], reason, sizeof reason) && reason[0]) {
+				said[k] = 1;
+				refused++;
+				last = now_s();
+				if (!first[0])
+					snprintf(first, sizeof first, "%s", reason);
+			}
 	printf("adversary flood %s: %d silent connections, %d refused at once%s%s\n", guest, nsilent, refused,
 	       first[0] ? ": " : "", first);
 	printf("adversary flood %s: flooding\n", guest);

@@ -158,6 +158,15 @@ void hvpmu_remote_detach(struct hvpmu_remote *r, uint32_t process);
  */
 uint64_t hvpmu_remote_run(struct hvpmu_remote *r, int force);
 
+/* Whether a thread the quantum's barrier waits for (outside a system
+ * call, below the quantum's end) may still come on its own: it has
+ * published records since the last hvpmu_remote_run(), or it is
+ * runnable on the host (its task's state is 'R' in /proc: a loaded host
+ * has not run it yet).  The caller's grace period waits on for it
+ * (docs/service.md "Time").  Reads /proc once per such process; the
+ * service's thread only. */
+int hvpmu_remote_holders_coming(struct hvpmu_remote *r);
+
 /* Before the caller sleeps on the doorbell: producers are asked to ring
  * it.  Returns 1 if input came meanwhile (do not sleep); call
  * hvpmu_remote_wake() after waking either way. */

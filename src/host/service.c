@@ -40,6 +40,7 @@
 #define SLEEP_MS 50           /* longest sleep without input (the expected images' liveness) */
 #define GRACE_MS 20           /* how long the quantum's barrier waits for a thread that publishes
 				 nothing outside a system call (docs/service.md "Time") */
+#define RUNNABLE_MS 2000      /* ... and for one the host has not run (runnable: a loaded host) */
 #define WELCOME_MAX 256
 #define UID_PENDING 64        /* connections of one uid accepted whose hello has not come yet */
 #define MAX_PENDING (UID_PENDING * (HVPMU_MD_MAX_GUESTS + 2)) /* every guest's uid, root, the service's */
@@ -449,7 +450,8 @@ static int serve_loop(struct service *sv, int listen_fd, int root_fd, const vola
 		if (ran) {
 			idle_since = now_ms();
 			timeout = 0;
-		} else if (now_ms() - idle_since >= GRACE_MS && hvpmu_remote_live(r)) {
+		} else if (now_ms() - idle_since >= GRACE_MS && hvpmu_remote_live(r) &&
+			   (now_ms() - idle_since >= RUNNABLE_MS || !hvpmu_remote_holders_coming(r))) {
 			force = 1; /* a thread published nothing for the grace period */
 			idle_since = now_ms();
 			timeout = 0;

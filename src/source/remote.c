@@ -8,6 +8,7 @@
 
 #include <inttypes.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,7 @@ struct hvpmu_remote {
 	unsigned features;        /* REMOTE_F_* */
 	uint64_t n_tb, n_counted; /* blocks entered by R_TB, and whole executions sent in R_CNT */
 	uint64_t n_grants, n_syscalls;
+	uint64_t n_forced;        /* quanta the barrier ran past a silent thread (grace over) */
 	/* images announced but not attached yet: fork children (the parent's
 	 * fork returned their pid) and programs an execve started */
 	struct expect {
@@ -290,7 +292,8 @@ void hvpmu_remote_destroy(struct hvpmu_remote *r)
 		return;
 	if (getenv("HVPMU_REMOTE_STATS")) /* (tests: which way the blocks came) */
 		fprintf(stderr, "hvpmu service: %" PRIu64 " block entries recorded, %" PRIu64 " executions counted; %"
-			PRIu64 " grants, %" PRIu64 " system calls\n", r->n_tb, r->n_counted, r->n_grants, r->n_syscalls);
+			PRIu64 " grants, %" PRIu64 " system calls; %" PRIu64 " quanta past a silent thread\n", r->n_tb,
+			r->n_counted, r->n_grants, r->n_syscalls, r->n_forced);
 	for (uint32_t i = 0; i < r->nproc; i++)
 		proc_free(r->proc[i]);
 	free(r->proc);
@@ -1213,6 +1216,7 @@ uint64_t hvpmu_remote_run(struct hvpmu_remote *r, int force)
 				return total; /* the barrier waits for input */
 			continue;
 		}
+		r->n_forced += waiting; /* (the grace period was over) */
 		/* every running thread has reached the quantum's end (or the
 		 * grace period is over: force): the next quantum, or the first
 		 * one in which a thread with records to run is below its end */
@@ -1256,6 +1260,43 @@ void hvpmu_remote_wake(struct hvpmu_remote *r)
 	for (uint32_t n = 0; n < r->nproc; n++)
 		if (!r->proc[n]->ended)
 			atomic_store(&r->proc[n]->area->cons_sleep, 0);
+}
+
+/* The scheduling state of host task pid (/proc/PID/stat field 3: 'R'
+ * running or runnable, 'S' asleep...), or 0 if it cannot be read. */
+static char task_state(int pid)
+{
+	char path[64], buf[512], *q;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	q = strrchr(buf, ')'); /* (the command name may hold anything) */
+	return q && q[1] == ' ' ? q[2] : 0;
+}
+
+int hvpmu_remote_holders_coming(struct hvpmu_remote *r)
+{
+	for (uint32_t n = 0; n < r->nproc; n++) {
+		struct rproc *p = r->proc[n];
+
+		if (p->ended || p->bad || p->nthreads != 1 || p->pid <= 0)
+			continue;
+		for (unsigned i = 0; i < REMOTE_RINGS; i++)
+			if (holds_barrier(r, p, i) &&
+			    (atomic_load_explicit(&p->area->ring[i].head, memory_order_acquire) != p->tail[i] ||
+			     task_state(p->pid) == 'R'))
+				return 1;
+	}
+	return 0;
 }
 
 uint32_t hvpmu_remote_images(const struct hvpmu_remote *r)

@@ -222,7 +222,8 @@ static void accept_conn(struct service *sv, int fd)
 	char why[128];
 
 	n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT); /* (it is readable) */
-	for (struct cmsghdr *c = n > 0 ? CMSG_FIRSTHDR(&mh) : NULL; c; c = CMSG_NXTHDR(&mh, c))
+	/* (an empty message may bring descriptors too: they are ours to close) */
+	for (struct cmsghdr *c = n >= 0 ? CMSG_FIRSTHDR(&mh) : NULL; c; c = CMSG_NXTHDR(&mh, c))
 		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
 			unsigned k = (unsigned)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
 			int got[2] = { -1, -1 };

@@ -34,6 +34,7 @@
 #include "common/cpu_relax.h"
 #include "common/fdpass.h"
 #include "common/sock.h"
+#include "service_test.h"
 
 #define MAX_CONNS 1024        /* guest processes and monitors attached at once: each guest's share is
 				 MAX_CONNS / its number of guests (docs/service.md "Limits") */
@@ -278,7 +279,8 @@ static void accept_conn(struct service *sv, int fd)
 	char why[128];
 
 	n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT); /* (it is readable) */
-	for (struct cmsghdr *c = n > 0 ? CMSG_FIRSTHDR(&mh) : NULL; c; c = CMSG_NXTHDR(&mh, c))
+	/* (an empty message may bring descriptors too: they are ours to close) */
+	for (struct cmsghdr *c = n >= 0 ? CMSG_FIRSTHDR(&mh) : NULL; c; c = CMSG_NXTHDR(&mh, c))
 		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
 			unsigned k = (unsigned)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
 			int got[2] = { -1, -1 };
@@ -558,24 +560,34 @@ static void service_free(struct service *sv)
 	free(sv);
 }
 
-int hvpmu_service_run(const struct stat_request *rq, int listen_fd, int root_fd, char *err, size_t errlen)
+/* A tool's run's service (one guest OS), or NULL with the reason in err. */
+static struct service *tool_create(const struct stat_request *rq, char *err, size_t errlen)
 {
 	struct service *sv = calloc(1, sizeof *sv);
-	int root_sig, rc;
 
 	if (!sv) {
 		snprintf(err, errlen, "out of memory");
-		return -1;
+		return NULL;
 	}
 	if (hvpmu_session_create(rq, &sv->guest[0], err, errlen)) {
 		free(sv);
-		return -1;
+		return NULL;
 	}
 	sv->nguests = 1;
 	if (remote_start(sv, err, errlen)) {
 		service_free(sv);
-		return -1;
+		return NULL;
 	}
+	return sv;
+}
+
+int hvpmu_service_run(const struct stat_request *rq, int listen_fd, int root_fd, char *err, size_t errlen)
+{
+	struct service *sv = tool_create(rq, err, errlen);
+	int root_sig, rc;
+
+	if (!sv)
+		return -1;
 	rc = serve_loop(sv, listen_fd, root_fd, NULL, err, errlen);
 	/* the root program's end is the run's (its last image: an execve
 	 * keeps the pid) */
@@ -588,17 +600,17 @@ int hvpmu_service_run(const struct stat_request *rq, int listen_fd, int root_fd,
 	return rc;
 }
 
-int hvpmu_service_serve(const struct stat_request *rq, int listen_fd, const volatile sig_atomic_t *stop, char *err,
-			size_t errlen)
+/* A standing service (a guest OS per guest), or NULL with the reason in
+ * err. */
+static struct service *standing_create(const struct stat_request *rq, char *err, size_t errlen)
 {
 	struct service *sv = calloc(1, sizeof *sv);
 	struct stat_request grq = *rq;
 	const struct hvpmu_md *md;
-	int rc;
 
 	if (!sv) {
 		snprintf(err, errlen, "out of memory");
-		return -1;
+		return NULL;
 	}
 	sv->standing = 1;
 	{ /* a descriptor for each connection the limits allow (RLIMIT_NOFILE is often 1024) */
@@ -624,41 +636,95 @@ int hvpmu_service_serve(const struct stat_request *rq, int listen_fd, const vola
 			HVPMU_FEAT_BTC;
 	if (hvpmu_session_create_guest(&grq, NULL, 0, HVPMU_SESSION_STANDING, &sv->guest[0], err, errlen)) {
 		free(sv);
-		return -1;
+		return NULL;
 	}
 	sv->nguests = 1;
 	md = hvpmu_machine_md(hvpmu_session_machine(sv->guest[0]));
 	for (unsigned g = 1; g < md->nguests; g++) {
 		if (hvpmu_session_create_guest(&grq, sv->guest[0], g, HVPMU_SESSION_STANDING, &sv->guest[g], err, errlen)) {
 			service_free(sv);
-			return -1;
+			return NULL;
 		}
 		sv->nguests++;
 	}
 	if (remote_start(sv, err, errlen)) {
 		service_free(sv);
-		return -1;
+		return NULL;
 	}
 	if (!(sv->guest_of = malloc(sv->nstrands))) {
 		snprintf(err, errlen, "out of memory");
 		service_free(sv);
-		return -1;
+		return NULL;
 	}
 	memset(sv->guest_of, 0xff, sv->nstrands);
 	for (unsigned g = 0; g < md->nguests; g++)
 		for (uint32_t k = 0; k < md->guests[g].nstrands && md->guests[g].first_strand + k < sv->nstrands; k++)
 			sv->guest_of[md->guests[g].first_strand + k] = (uint8_t)g;
 	hvpmu_machine_set_os_handler(sv->m, dispatch, sv);
-	rc = serve_loop(sv, listen_fd, -1, stop, err, errlen);
-	/* the end: every guest's processes are stopped where they are, the
-	 * monitors get their final publication */
+	return sv;
+}
+
+/* A standing service's end: every guest's processes are stopped where
+ * they are, the monitors get their final publication. */
+static void standing_end(struct service *sv)
+{
 	hvpmu_remote_halt(sv->r, 0);
 	for (uint32_t k = sv->nconn; k-- > 0;)
 		if (!sv->conns[k].process)
 			monitor_end(sv, k);
 	hvpmu_machine_set_os_handler(sv->m, NULL, NULL);
 	service_free(sv);
+}
+
+int hvpmu_service_serve(const struct stat_request *rq, int listen_fd, const volatile sig_atomic_t *stop, char *err,
+			size_t errlen)
+{
+	struct service *sv = standing_create(rq, err, errlen);
+	int rc;
+
+	if (!sv)
+		return -1;
+	rc = serve_loop(sv, listen_fd, -1, stop, err, errlen);
+	standing_end(sv);
 	return rc;
+}
+
+/* ---- tests/fuzz/fuzz_service_socket.c's way in (service_test.h) ---- */
+
+struct service *service_test_create(const struct stat_request *rq, int standing, char *err, size_t errlen)
+{
+	return standing ? standing_create(rq, err, errlen) : tool_create(rq, err, errlen);
+}
+
+void service_test_accept(struct service *sv, int fd) { accept_conn(sv, fd); }
+
+uint32_t service_test_end_conns(struct service *sv)
+{
+	uint32_t n = sv->nconn;
+
+	for (uint32_t k = sv->nconn; k-- > 0;) {
+		if (!sv->conns[k].process) {
+			monitor_end(sv, k);
+			continue;
+		}
+		hvpmu_remote_detach(sv->r, sv->conns[k].process);
+		close(sv->conns[k].fd);
+		sv->conns[k] = sv->conns[--sv->nconn];
+	}
+	hvpmu_remote_run(sv->r, 1);
+	return n;
+}
+
+uint32_t service_test_images(const struct service *sv) { return hvpmu_remote_images(sv->r); }
+
+void service_test_free(struct service *sv)
+{
+	if (sv->standing) {
+		standing_end(sv);
+		return;
+	}
+	hvpmu_remote_halt(sv->r, 0);
+	service_free(sv);
 }
 
 /* ---- the tools' side of a standing service ---- */

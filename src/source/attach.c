@@ -144,25 +144,6 @@ static void detach(const char *why)
 
 /* ---- connecting ---- */
 
-static int recv_welcome(int s, struct remote_welcome *w, int fds[2])
-{
-	char cbuf[CMSG_SPACE(2 * sizeof(int))];
-	struct iovec io = { w, sizeof *w };
-	struct msghdr mh = { .msg_iov = &io, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof cbuf };
-	struct cmsghdr *c;
-	ssize_t n;
-
-	fds[0] = fds[1] = -1;
-	n = sock_answer(s, &mh, MSG_CMSG_CLOEXEC);
-	if (n != (ssize_t)sizeof *w || w->magic != REMOTE_WELCOME_MAGIC)
-		return -1;
-	for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
-		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-		    c->cmsg_len == CMSG_LEN(2 * sizeof(int)))
-			memcpy(fds, CMSG_DATA(c), 2 * sizeof(int));
-	return 0;
-}
-
 /* Connect to the service as an image of kind `how`; maps the area.
  * Returns 0, or -1 after one line on stderr. */
 static int connect_service(enum remote_how how, uint32_t parent, uint32_t base)
@@ -170,9 +151,9 @@ static int connect_service(enum remote_how how, uint32_t parent, uint32_t base)
 	struct remote_hello h = { .magic = REMOTE_HELLO_MAGIC, .version = REMOTE_PROTO_VERSION, .how = how,
 				  .parent = parent, .base = base, .pid = getpid() };
 	struct remote_welcome w;
+	struct remote_area *area;
 	char why[256];
-	int s, fds[2];
-	void *area;
+	int s, efd;
 
 	snprintf(h.isa, sizeof h.isa, "%s", A.isa->name);
 	if (how != REMOTE_FORK)
@@ -185,25 +166,23 @@ static int connect_service(enum remote_how how, uint32_t parent, uint32_t base)
 		return -1;
 	}
 	/* (a send refused with EPIPE: the service said why and closed) */
-	if (s < 0 || (send(s, &h, sizeof h, MSG_NOSIGNAL) != (ssize_t)sizeof h && errno != EPIPE) ||
-	    recv_welcome(s, &w, fds)) {
+	if (s < 0 || (send(s, &h, sizeof h, MSG_NOSIGNAL) != (ssize_t)sizeof h && errno != EPIPE)) {
 		fprintf(stderr, "hvpmu: cannot attach to the service '%s': %s; this process is not counted\n",
 			A.service, strerror(errno));
 		if (s >= 0)
 			close(s);
 		return -1;
 	}
-	if (w.status || fds[0] < 0 || fds[1] < 0) {
-		fprintf(stderr, "hvpmu: the service refused this process: %.*s; it is not counted\n",
-			(int)sizeof w.reason, w.reason);
+	switch (remote_welcome_recv(s, &w, &area, &efd, why, sizeof why)) {
+	case 0:
+		break;
+	case 1:
+		fprintf(stderr, "hvpmu: the service refused this process: %s; it is not counted\n", why);
 		close(s);
 		return -1;
-	}
-	area = mmap(NULL, sizeof *A.area, PROT_READ | PROT_WRITE, MAP_SHARED, fds[0], 0);
-	close(fds[0]);
-	if (area == MAP_FAILED || ((struct remote_area *)area)->magic != REMOTE_MAGIC) {
-		fprintf(stderr, "hvpmu: cannot map the service's area; this process is not counted\n");
-		close(fds[1]);
+	default:
+		fprintf(stderr, "hvpmu: cannot attach to the service '%s': %s; this process is not counted\n",
+			A.service, why);
 		close(s);
 		return -1;
 	}
@@ -215,7 +194,7 @@ static int connect_service(enum remote_how how, uint32_t parent, uint32_t base)
 		close(A.efd);
 	A.area = area;
 	A.conn = s;
-	A.efd = fds[1];
+	A.efd = efd;
 	A.process = w.process;
 	A.features = w.features;
 	/* (a fork child of an image that had several threads keeps its

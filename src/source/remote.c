@@ -185,6 +185,15 @@ uint32_t hvpmu_remote_expecting(struct hvpmu_remote *r)
 	return r->nexpect;
 }
 
+/* 1 if NUL-terminated s has a control character (a newline: not one line). */
+static int has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
 int remote_hello_check(const void *msg, size_t n, char *why, size_t len)
 {
 	struct remote_hello h;
@@ -205,6 +214,10 @@ int remote_hello_check(const void *msg, size_t n, char *why, size_t len)
 	}
 	if (!memchr(h.isa, 0, sizeof h.isa) || !memchr(h.comm, 0, sizeof h.comm) || !memchr(h.guest, 0, sizeof h.guest)) {
 		snprintf(why, len, "hello: ISA, program or guest name not terminated");
+		return EPROTO;
+	}
+	if (has_control(h.isa) || has_control(h.guest)) { /* the refusals quote them, in one line */
+		snprintf(why, len, "hello: a control character in the ISA or guest name");
 		return EPROTO;
 	}
 	if (h.base > REMOTE_MAX_BLOCKS * 64u) {

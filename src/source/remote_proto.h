@@ -88,4 +88,27 @@ struct remote_machine {
  * one-line reason in why[len]. */
 int remote_hello_check(const void *msg, size_t n, char *why, size_t len);
 
+/* The guest's side (src/source/attach.c; remote_client.c): receive the
+ * welcome on s into *w.  0: status 0, *area the image's area mapped
+ * (sizeof struct remote_area; a sealed memfd of that size with the
+ * area's magic, remote_shm.h) and *efd the doorbell.  Otherwise why[n]
+ * has one printable phrase and every descriptor that came is closed: -1
+ * no welcome (the connection's error or end, a malformed message), 1 the
+ * service refused (why: its reason), 2 a welcome whose descriptors are
+ * not an area and a doorbell. */
+struct remote_area;
+int remote_welcome_recv(int s, struct remote_welcome *w, struct remote_area **area, int *efd, char *why, size_t n);
+
+/* The tools' side (remote_client.c; hvpmu/remote.h hvpmu_remote_describe,
+ * hvpmu_remote_monitor, hvpmu_remote_gpci): the answer to a DESCRIBE, a
+ * monitor's welcome and a GPCI's answer, received on s from the service
+ * at `address` (err names it).  0, or -1 with one line in err (the
+ * monitor's: *status the errno, the service's refusal or EPROTO); what
+ * the service wrote is quoted in one line. */
+struct hvpmu_remote_machine_info;
+struct hvpmu_remote_gpci;
+int remote_describe_recv(int s, const char *address, struct hvpmu_remote_machine_info *out, char *err, size_t n);
+int remote_monitor_recv(int s, const char *address, int *status, char *err, size_t n);
+int remote_gpci_recv(int s, const char *address, struct hvpmu_remote_gpci *out, char *err, size_t n);
+
 #endif

@@ -173,15 +173,17 @@ echo "identity: alpha's flood (512 images, 64 silent connections held, the rest 
 for round in 1 2 3; do
 	two=identity2-$$-$round
 	# a stale socket of that name (its server killed) that both find
+	rm -f "$tmp/stale.out" # (a round's grep must not find the last round's line)
 	"$adv" squat "$(dirname "$sock")/$two" > "$tmp/stale.out" 2>&1 &
 	st=$!
-	for _ in $(seq 100); do
-		grep -q "^squat: listening" "$tmp/stale.out" && break
+	for _ in $(seq 400); do
+		grep -qs "^squat: listening" "$tmp/stale.out" && break
 		sleep 0.05
 	done
+	grep -q "^squat: listening" "$tmp/stale.out" || { cat "$tmp/stale.out" >&2; fail "round $round: the squatter did not listen"; }
 	kill -KILL $st
 	wait $st 2> /dev/null || true
-	[ -S "$(dirname "$sock")/$two" ] || fail "round $round: no stale socket"
+	[ -S "$(dirname "$sock")/$two" ] || { ls -la "$(dirname "$sock")" >&2; fail "round $round: no stale socket"; }
 	start_serve "$two" "$tmp/two-a.log"
 	a=${pids[-1]}
 	start_serve "$two" "$tmp/two-b.log"

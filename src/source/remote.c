@@ -74,7 +74,19 @@ struct rproc {
 	int end_sig;
 	int closed;               /* the connection closed */
 	int bad;                  /* a malformed record detached it */
+	int exec_wait;            /* it ended in an execve whose image may still attach (its parent) */
+	int dead;                 /* (reap: freed now) */
 };
+
+/* What stays of an image once its state is freed (reap): the last
+ * REMOTE_ENDED_KEEP of them, for the getters and the fork checks. */
+struct rended {
+	uint32_t num, from;
+	int pid, end_sig;
+	unsigned guest;
+	char comm[16];
+};
+#define REMOTE_ENDED_KEEP 256u
 
 struct hvpmu_remote {
 	struct feed *f;           /* the run every image's threads feed (its vCPUs are the strands) */
@@ -83,9 +95,15 @@ struct hvpmu_remote {
 	uint64_t quantum;
 	uint64_t qend;            /* the current quantum ends at this %tick */
 	int barrier;              /* the strands share a model (memory): quanta keep them in step */
-	struct rproc **proc;      /* by number - 1 */
+	struct rproc **proc;      /* the images not freed yet (reap), by ascending number */
 	uint32_t nproc, cap;
+	uint32_t nimages;         /* images attached so far: the last one's number */
 	uint32_t live;
+	int reap;                 /* an image may be free to go (reap) */
+	int root_pid;             /* image 1's pid, and how the last image of that pid ended */
+	int root_end;
+	struct rended ended[REMOTE_ENDED_KEEP]; /* a ring: the last images freed */
+	uint32_t nended;          /* freed so far */
 	int efd;
 	unsigned features;        /* REMOTE_F_* */
 	uint64_t n_tb, n_counted; /* blocks entered by R_TB, and whole executions sent in R_CNT */
@@ -101,6 +119,7 @@ struct hvpmu_remote {
 };
 
 static void area_release(struct rproc *p);
+static int attached_already(const struct hvpmu_remote *r, int pid, uint32_t from);
 
 #define LINUX_CLONE_VM 0x100u     /* Linux include/uapi/linux/sched.h: a thread, not a process... */
 #define LINUX_CLONE_VFORK 0x4000u /* ...unless with CLONE_VFORK (posix_spawn), which QEMU runs as a fork */
@@ -137,9 +156,8 @@ static void expect_pid(struct hvpmu_remote *r, int pid, struct rproc *holder)
 	/* a fork child may attach before its parent's fork return runs here;
 	 * and the guest's word is not taken for it: the pid must be a child
 	 * of the image's process */
-	for (uint32_t k = 0; holder && k < r->nproc; k++)
-		if (r->proc[k]->pid == pid && r->proc[k]->from == holder->num)
-			return;
+	if (holder && attached_already(r, pid, holder->num))
+		return;
 	if (holder && parent_of(pid) != holder->pid)
 		return;
 	if (r->nexpect == r->expect_cap) {
@@ -158,8 +176,15 @@ static void expect_pid(struct hvpmu_remote *r, int pid, struct rproc *holder)
 
 static void expect_drop(struct hvpmu_remote *r, uint32_t k)
 {
+	r->reap = 1; /* (its holder may be free to go) */
 	if (r->expect[k].holder)
 		area_release(r->expect[k].holder);
+	else /* an execve's image: the one it comes from may go now */
+		for (uint32_t n = 0; n < r->nproc; n++)
+			if (r->proc[n]->exec_wait && r->proc[n]->pid == r->expect[k].pid) {
+				r->proc[n]->exec_wait = 0;
+				r->reap = 1;
+			}
 	r->expect[k] = r->expect[--r->nexpect];
 }
 
@@ -290,7 +315,8 @@ void hvpmu_remote_destroy(struct hvpmu_remote *r)
 		return;
 	if (getenv("HVPMU_REMOTE_STATS")) /* (tests: which way the blocks came) */
 		fprintf(stderr, "hvpmu service: %" PRIu64 " block entries recorded, %" PRIu64 " executions counted; %"
-			PRIu64 " grants, %" PRIu64 " system calls\n", r->n_tb, r->n_counted, r->n_grants, r->n_syscalls);
+			PRIu64 " grants, %" PRIu64 " system calls; %u of %u images kept\n", r->n_tb, r->n_counted,
+			r->n_grants, r->n_syscalls, r->nproc, r->nimages);
 	for (uint32_t i = 0; i < r->nproc; i++)
 		proc_free(r->proc[i]);
 	free(r->proc);
@@ -305,9 +331,93 @@ int hvpmu_remote_doorbell(const struct hvpmu_remote *r)
 	return r->efd;
 }
 
+/* Image `num` if its state is kept (not freed: reap), else NULL. */
 static struct rproc *proc_of(const struct hvpmu_remote *r, uint32_t num)
 {
-	return num >= 1 && num <= r->nproc ? r->proc[num - 1] : NULL;
+	uint32_t lo = 0, hi = r->nproc;
+
+	while (lo < hi) { /* (r->proc is in ascending numbers) */
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (r->proc[mid]->num == num)
+			return r->proc[mid];
+		if (r->proc[mid]->num < num)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* What stays of image `num`, freed lately, or NULL. */
+static const struct rended *ended_of(const struct hvpmu_remote *r, uint32_t num)
+{
+	for (uint32_t k = 0; k < REMOTE_ENDED_KEEP && k < r->nended; k++)
+		if (r->ended[k].num == num)
+			return &r->ended[k];
+	return NULL;
+}
+
+/* Has an image of pid `pid` from image `from` attached (kept or freed
+ * lately)? */
+static int attached_already(const struct hvpmu_remote *r, int pid, uint32_t from)
+{
+	for (uint32_t k = 0; k < r->nproc; k++)
+		if (r->proc[k]->pid == pid && r->proc[k]->from == from)
+			return 1;
+	for (uint32_t k = 0; k < REMOTE_ENDED_KEEP && k < r->nended; k++)
+		if (r->ended[k].pid == pid && r->ended[k].from == from)
+			return 1;
+	return 0;
+}
+
+/*
+ * Free the state of the images that have ended and that nothing needs
+ * any more: no fork child or expected one reads their blocks (refs), no
+ * image an execve started is still to attach as their successor
+ * (exec_wait).  What stays is a struct rended in a ring of the last
+ * REMOTE_ENDED_KEEP, so that a standing service's memory does not grow
+ * with the processes it has run (docs/service.md "Memory").
+ */
+static void reap(struct hvpmu_remote *r)
+{
+	uint32_t w = 0, n;
+
+	r->reap = 0;
+	for (n = 0; n < r->nproc; n++) {
+		struct rproc *p = r->proc[n];
+
+		p->dead = p->ended && p->refs <= 0 && !p->area && !p->exec_wait;
+	}
+	for (n = 0; n < r->nproc; n++) { /* (none points at a freed one: refs say none would read it) */
+		struct rproc *p = r->proc[n];
+
+		if (!p->dead && p->parent && p->parent->dead)
+			p->parent = NULL;
+	}
+	for (n = 0; n < r->nproc; n++) {
+		struct rproc *p = r->proc[n];
+		struct rended *e;
+
+		if (!p->dead) {
+			r->proc[w++] = p;
+			continue;
+		}
+		e = &r->ended[r->nended++ % REMOTE_ENDED_KEEP];
+		*e = (struct rended){ .num = p->num, .from = p->from, .pid = p->pid, .end_sig = p->end_sig,
+				      .guest = p->guest };
+		memcpy(e->comm, p->comm, sizeof e->comm);
+		proc_free(p);
+	}
+	r->nproc = w;
+	if (r->cap > 64 && w < r->cap / 4) { /* (a burst's table shrinks again) */
+		struct rproc **np = realloc(r->proc, (r->cap / 2) * sizeof *np);
+
+		if (np) {
+			r->proc = np;
+			r->cap /= 2;
+		}
+	}
 }
 
 static int refuse(void *welcome, size_t wlen_max, size_t *wlen, int status, const char *why)
@@ -458,7 +568,7 @@ int hvpmu_remote_attach(struct hvpmu_remote *r, const void *hello, size_t n, int
 		free(p);
 		return refuse(welcome, welcome_len, wlen, ENOMEM, "cannot create the shared area");
 	}
-	p->num = r->nproc + 1;
+	p->num = ++r->nimages;
 	p->refs = 1;
 	p->pid = h.pid;
 	p->from = h.how == REMOTE_ROOT ? 0 : h.parent;
@@ -484,6 +594,10 @@ int hvpmu_remote_attach(struct hvpmu_remote *r, const void *hello, size_t n, int
 	}
 	r->proc[r->nproc++] = p;
 	r->live++;
+	if (p->num == 1)
+		r->root_pid = p->pid;
+	if (p->pid == r->root_pid)
+		r->root_end = -1; /* (until it ends) */
 	expect_done(r, h.pid); /* (after the child's own references above) */
 	*process = p->num;
 	*area_fd = fd; /* the caller sends and closes it: the mapping stays */
@@ -873,8 +987,12 @@ static int ring_ctl(struct hvpmu_remote *r, struct rproc *p, unsigned i, uint64_
  * already (proc_end), which this record's signal then ends. */
 static void ring_end(struct hvpmu_remote *r, struct rproc *p, uint64_t w1)
 {
-	if (w1 & C_END_EXEC) /* its new program attaches next */
+	if (w1 & C_END_EXEC) { /* its new program attaches next */
+		uint32_t before = r->nexpect;
+
 		expect_pid(r, p->pid, NULL);
+		p->exec_wait = r->nexpect > before; /* (kept as its parent until then) */
+	}
 	if (p->ending) /* its end is being run: the rest goes on, this is how */
 		p->end_sig = (int)(w1 & 0xff);
 	else
@@ -978,6 +1096,9 @@ static void proc_end(struct hvpmu_remote *r, struct rproc *p, int sig)
 	p->nthreads = 0;
 	p->ended = 1;
 	r->live--;
+	r->reap = 1;
+	if (p->pid == r->root_pid)
+		r->root_end = p->end_sig;
 	area_release(p);
 	{ /* its guest OS frees what the process held (its MMU context) */
 		const struct hvpmu_md *md = hvpmu_machine_md(r->m);
@@ -1130,6 +1251,8 @@ uint64_t hvpmu_remote_run(struct hvpmu_remote *r, int force)
 {
 	uint64_t total = 0;
 
+	if (r->reap)
+		reap(r);
 	for (;;) {
 		if (total >= RUN_BUDGET)
 			return total;
@@ -1211,7 +1334,17 @@ void hvpmu_remote_wake(struct hvpmu_remote *r)
 
 uint32_t hvpmu_remote_images(const struct hvpmu_remote *r)
 {
+	return r->nimages;
+}
+
+uint32_t hvpmu_remote_kept(const struct hvpmu_remote *r)
+{
 	return r->nproc;
+}
+
+int hvpmu_remote_root_end(const struct hvpmu_remote *r)
+{
+	return r->nimages ? r->root_end : -1;
 }
 
 uint32_t hvpmu_remote_live(const struct hvpmu_remote *r)
@@ -1231,36 +1364,41 @@ uint32_t hvpmu_remote_draining(const struct hvpmu_remote *r)
 int hvpmu_remote_pid(const struct hvpmu_remote *r, uint32_t process)
 {
 	const struct rproc *p = proc_of(r, process);
+	const struct rended *e = p ? NULL : ended_of(r, process);
 
-	return p ? p->pid : 0;
+	return p ? p->pid : e ? e->pid : 0;
 }
 
 uint32_t hvpmu_remote_from(const struct hvpmu_remote *r, uint32_t process)
 {
 	const struct rproc *p = proc_of(r, process);
+	const struct rended *e = p ? NULL : ended_of(r, process);
 
-	return p ? p->from : 0;
+	return p ? p->from : e ? e->from : 0;
 }
 
 unsigned hvpmu_remote_guest(const struct hvpmu_remote *r, uint32_t process)
 {
 	const struct rproc *p = proc_of(r, process);
+	const struct rended *e = p ? NULL : ended_of(r, process);
 
-	return p ? p->guest : 0;
+	return p ? p->guest : e ? e->guest : 0;
 }
 
 const char *hvpmu_remote_comm(const struct hvpmu_remote *r, uint32_t process)
 {
 	const struct rproc *p = proc_of(r, process);
+	const struct rended *e = p ? NULL : ended_of(r, process);
 
-	return p ? p->comm : "";
+	return p ? p->comm : e ? e->comm : "";
 }
 
 int hvpmu_remote_end_status(const struct hvpmu_remote *r, uint32_t process)
 {
 	const struct rproc *p = proc_of(r, process);
+	const struct rended *e = p ? NULL : ended_of(r, process);
 
-	return p && p->ended ? p->end_sig : -1;
+	return p && p->ended ? p->end_sig : e ? e->end_sig : -1;
 }
 
 void hvpmu_remote_halt(struct hvpmu_remote *r, int sig)

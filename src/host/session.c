@@ -489,30 +489,11 @@ static void syscall_entry(struct hvpmu_session *s, const struct hvpmu_os_call *c
 	}
 }
 
-/* Linux futex operations that wait (include/uapi/linux/futex.h: the
- * command is op & FUTEX_CMD_MASK, without FUTEX_PRIVATE_FLAG 128 and
- * FUTEX_CLOCK_REALTIME 256): FUTEX_WAIT 0, FUTEX_LOCK_PI 6,
- * FUTEX_WAIT_BITSET 9, FUTEX_WAIT_REQUEUE_PI 11, FUTEX_LOCK_PI2 13. */
-static int futex_waits(uint64_t op)
-{
-	switch (op & ~(uint64_t)(128 | 256)) {
-	case 0: case 6: case 9: case 11: case 13:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
 /* The call may have waited for another thread or process
  * (docs/kernel-model.md "Waiting"). */
 static int may_wait(const struct hvpmu_isa_syscalls *sc, int64_t num, const uint64_t args[6])
 {
-	if (num == sc->futex)
-		return futex_waits(args[1]);
-	for (unsigned i = 0; i < HVPMU_ISA_NWAITS; i++)
-		if (num == sc->waits[i])
-			return 1;
-	return 0;
+	return hvpmu_isa_call_may_wait(sc, num, args);
 }
 
 /* A system call returns: a call that may have waited resumes its strand

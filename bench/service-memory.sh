@@ -21,7 +21,7 @@ fi
 hv=${HVPMU_BIN:-$HVPMU_WORK/release/src/hvpmu}
 dash=${HVPMU_DASH:-$("$HVPMU_ROOT/scripts/build-dash-sparc64.sh")}
 work=$(mktemp -d)
-name=bench-mem-$$
+name=$work/bench-mem # (a socket in this 0700 directory)
 srv=
 cleanup() {
 	[ -z "$srv" ] || kill -TERM "$srv" 2> /dev/null || true

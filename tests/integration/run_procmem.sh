@@ -30,14 +30,14 @@ fail() {
 	echo "FAIL: procmem: $*" >&2
 	exit 1
 }
-name=procmem-$$
+name=$tmp/procmem-$$ # (a socket in this 0700 directory: docs/service.md "Where the socket is")
 env -i HVPMU_REMOTE_STATS=1 "$hvpmu" serve --name "$name" 2> "$tmp/serve.log" &
 srv=$!
 for _ in $(seq 100); do
-	grep -q "^hvpmu serve: service '$name'" "$tmp/serve.log" && break
+	grep -q "^hvpmu serve: service" "$tmp/serve.log" && break
 	sleep 0.05
 done
-grep -q "^hvpmu serve: service '$name'" "$tmp/serve.log" || { cat "$tmp/serve.log" >&2; fail "the service did not start"; }
+grep -q "^hvpmu serve: service" "$tmp/serve.log" || { cat "$tmp/serve.log" >&2; fail "the service did not start"; }
 
 env -i "$hvpmu" run --service "$name" -- "$dash" -c \
 	"i=0; while [ \$i -lt 300 ]; do (:); i=\$((i+1)); done; for k in 1 2 3 4; do $micro/loop_int; done" \

@@ -915,13 +915,13 @@ static void dequeue_proc(struct hvpmu_remote *r, struct rproc *p)
  * no thread waits for one, else at the back of the run queue. */
 static void thread_new(struct hvpmu_remote *r, struct rproc *p, unsigned i)
 {
-	struct vcpu *v = waiters(r, p->guest) ? NULL : free_vcpu(r, p->guest);
+	struct vcpu *v = waiters(r, p->guest) && !p->ending ? NULL : free_vcpu(r, p->guest);
 
 	if (v) {
 		thread_on(r, p, i, v);
 		return;
 	}
-	if (enqueue(r, p, i)) {
+	if (p->ending || enqueue(r, p, i)) { /* (ending: its image's last records run now, on no strand) */
 		p->lost[i] = 1;
 		uncounted(r, p);
 		return;
@@ -949,6 +949,16 @@ static int waits_with_records(const struct rproc *p)
 	for (unsigned i = 0; i < REMOTE_RINGS; i++)
 		if (ring_waits(p, i) &&
 		    atomic_load_explicit(&p->area->ring[i].head, memory_order_acquire) != p->tail[i])
+			return 1;
+	return 0;
+}
+
+/* Ring records of p are published and not run yet. */
+static int has_records(const struct hvpmu_remote *r, const struct rproc *p)
+{
+	(void)r;
+	for (unsigned i = 0; i < REMOTE_RINGS; i++)
+		if (atomic_load_explicit(&p->area->ring[i].head, memory_order_acquire) != p->tail[i])
 			return 1;
 	return 0;
 }
@@ -1395,6 +1405,7 @@ static void proc_end(struct hvpmu_remote *r, struct rproc *p, int sig)
 	p->nthreads = 0;
 	p->ended = 1;
 	r->live--;
+	dequeue_proc(r, p); /* (none of its threads waits any more: it is freed once nothing needs it) */
 	sched(r, p->guest); /* (its strands are free) */
 	r->reap = 1;
 	if (p->pid == r->root_pid)
@@ -1427,7 +1438,8 @@ void hvpmu_remote_detach(struct hvpmu_remote *r, uint32_t process)
 		for (unsigned i = 0; i < REMOTE_RINGS; i++)
 			if (p->in_syscall[i] && (p->sc_num[i] == r->isa->sc.execve || p->sc_num[i] == r->isa->sc.execveat))
 				sig = 0;
-		if (waits_with_records(p)) { /* they run when its thread has a strand again */
+		if (waits_with_records(p) || (has_records(r, p) && (waiters(r, p->guest) || !free_vcpu(r, p->guest)))) {
+			/* they run when its thread has a strand (again) */
 			p->end_deferred = 1;
 			p->defer_sig = sig;
 			return;

@@ -1538,7 +1538,8 @@ static uint64_t run_published(struct hvpmu_remote *r, struct rproc *p)
 
 /* The lowest %tick of a thread that has a whole record to run (its
  * ring's next record is published entirely); UINT64_MAX if none.  A
- * thread on no strand counts as 0. */
+ * thread waiting for a strand has none to run (sched); one that runs on
+ * no strand (lost: uncounted) counts as 0. */
 static uint64_t runnable_min(struct hvpmu_remote *r)
 {
 	uint64_t min = UINT64_MAX;

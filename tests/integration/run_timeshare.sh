@@ -4,7 +4,7 @@
 # run_timeshare.sh: more processes than strands (issue 28; docs/service.md
 # "More threads than strands"): the guest OS time-shares its strands.
 #
-# usage: run_timeshare.sh HVPMU ADVERSARY MINIGZIP DASH TEXT
+# usage: run_timeshare.sh HVPMU ADVERSARY MINIGZIP DASH TEXT MEM_DIR
 #
 # A T4 whose one guest has 2 strands:
 #   1. dash starts 8 minigzips at once (hvpmu stat -f --per-process):
@@ -13,6 +13,10 @@
 #      instruction class; once with instruction classes only (the guest
 #      counts blocks under grants), once with the memory model (every block
 #      recorded, the quantum barrier);
+#   1b. on a guest of 1 strand, two programs that make no system call in
+#      their loop (workloads/mem/seq_mem, 120 M cycles: about 10 OS ticks
+#      each) share the strand by the OS tick; each counts its
+#      instructions exactly as alone (the memory model on);
 #   2. a pipeline of 16 minigzips (compress, decompress, ... : 8 of each)
 #      on the 2 strands ends, gives the text back, has 16 rows and is
 #      counted whole (a stage's count depends on how its reads of a pipe
@@ -27,6 +31,7 @@ adversary=$2
 gz=$3
 dash=$4
 text=$5
+memdir=$6
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hvpmu-timeshare.XXXXXX")
 srv=
 cleanup() {
@@ -44,6 +49,7 @@ cat > "$tmp/small.json" << 'JSON'
     { "name": "small", "perfctraccess": 1, "first_strand": 0, "nstrands": 2,
       "mblock": [ { "base": 0, "size": 268435456 } ] } ] }
 JSON
+sed 's/"small"/"one"/; s/"nstrands": 2/"nstrands": 1/' "$tmp/small.json" > "$tmp/one.json"
 insn=Instr_all:u,Branches:u,Instr_ld:u,Instr_st:u
 work=$tmp/w
 mkdir "$work"
@@ -83,6 +89,16 @@ for ev in "$insn" "$mem,DC_miss_nospec"; do
 	[ "$n" = 8 ] || { cat "$tmp/rows" "$want" >&2; fail "eight minigzips ($ev): $n of 8 rows equal minigzip alone"; }
 	echo "timeshare: 8 minigzips on 2 strands ($ev): $sw switches, every row = minigzip alone"
 done
+
+# 1b. the OS tick: two seq_mem on one strand
+env -i "$hvpmu" stat -x, -o "$tmp/s1.csv" -e Instr_all:u,cycles -- "$memdir/seq_mem" || fail "seq_mem alone"
+want=$(awk -F, '$3 == "Instr_all:u" { print $1 }' "$tmp/s1.csv")
+env -i HVPMU_REMOTE_STATS=1 "$hvpmu" stat -f --per-process --md "$tmp/one.json" -x, -o "$tmp/s2.csv" \
+	-e Instr_all:u,cycles -- "$dash" -c "$memdir/seq_mem & $memdir/seq_mem & wait" 2> "$tmp/s2.err" ||
+	{ cat "$tmp/s2.err" >&2; fail "two seq_mem on one strand"; }
+n=$(awk -F, -v w="$want" '$1 ~ /^seq_mem-/ && $4 == "Instr_all:u" && $2 == w' "$tmp/s2.csv" | wc -l)
+[ "$n" = 2 ] || { cat "$tmp/s2.csv" >&2; fail "two seq_mem on one strand: $n of 2 count $want as alone"; }
+echo "timeshare: two seq_mem on 1 strand: both exact, $(sed -n 's/^hvpmu service: .* \([0-9]*\) switches$/\1/p' "$tmp/s2.err") switches"
 
 # 2. a pipeline of 16 stages on two strands
 pl='./minigzip < text'

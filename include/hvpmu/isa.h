@@ -57,6 +57,32 @@ struct hvpmu_isa_syscalls {
 	int64_t waits[HVPMU_ISA_NWAITS];
 };
 
+/* Linux futex operations that wait (include/uapi/linux/futex.h: the
+ * command is op & FUTEX_CMD_MASK, without FUTEX_PRIVATE_FLAG 128 and
+ * FUTEX_CLOCK_REALTIME 256): FUTEX_WAIT 0, FUTEX_LOCK_PI 6,
+ * FUTEX_WAIT_BITSET 9, FUTEX_WAIT_REQUEUE_PI 11, FUTEX_LOCK_PI2 13. */
+static inline int hvpmu_isa_futex_waits(uint64_t op)
+{
+	switch (op & ~(uint64_t)(128 | 256)) {
+	case 0: case 6: case 9: case 11: case 13:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Call `num` with these arguments may wait for another thread or process
+ * (docs/kernel-model.md "Waiting"). */
+static inline int hvpmu_isa_call_may_wait(const struct hvpmu_isa_syscalls *sc, int64_t num, const uint64_t args[6])
+{
+	if (num == sc->futex)
+		return hvpmu_isa_futex_waits(args[1]);
+	for (unsigned i = 0; i < HVPMU_ISA_NWAITS; i++)
+		if (num == sc->waits[i])
+			return 1;
+	return 0;
+}
+
 struct hvpmu_isa {
 	const char *name;        /* "sparcv9" */
 	/* the program format: ELF e_ident class and data, e_machine */

@@ -182,6 +182,16 @@ uint32_t hvpmu_remote_expecting(struct hvpmu_remote *r);
 /* Images attached so far, and those that have not ended. */
 uint32_t hvpmu_remote_images(const struct hvpmu_remote *r);
 uint32_t hvpmu_remote_live(const struct hvpmu_remote *r);
+/* Images whose state the source keeps: those that have not ended, and
+ * ended ones something still needs (a fork child reads their blocks, an
+ * execve's image is still to attach); the others are freed, their
+ * number, pid, parent, program and end kept for the last 256 of them
+ * (the getters below answer for those; 0, "" or -1 for older ones).
+ * A standing service's memory stays bounded (docs/service.md "Memory"). */
+uint32_t hvpmu_remote_kept(const struct hvpmu_remote *r);
+/* How the last image with image 1's pid ended (image 1, or the programs
+ * it execve'd: the root program's end); -1 if it has not (or none). */
+int hvpmu_remote_root_end(const struct hvpmu_remote *r);
 /* Images whose connection has closed and whose published records have
  * not all run yet (a standing service ends a monitor once none is left,
  * so that a program that ended before its tool stopped counting is

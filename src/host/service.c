@@ -591,10 +591,7 @@ int hvpmu_service_run(const struct stat_request *rq, int listen_fd, int root_fd,
 	rc = serve_loop(sv, listen_fd, root_fd, NULL, err, errlen);
 	/* the root program's end is the run's (its last image: an execve
 	 * keeps the pid) */
-	root_sig = hvpmu_remote_end_status(sv->r, 1);
-	for (uint32_t n = 2; n <= hvpmu_remote_images(sv->r); n++)
-		if (hvpmu_remote_pid(sv->r, n) == hvpmu_remote_pid(sv->r, 1))
-			root_sig = hvpmu_remote_end_status(sv->r, n);
+	root_sig = hvpmu_remote_root_end(sv->r);
 	hvpmu_remote_halt(sv->r, root_sig > 0 ? root_sig : 0);
 	service_free(sv);
 	return rc;

@@ -88,8 +88,8 @@ struct hvpmu_session {
 	uint64_t bus_acc[STAT_MAX_BUSDEV][2];
 	int halted;
 	int own_dispatch;               /* in-process: the session runs the PAPR dispatcher */
-	uint32_t *pctx;                 /* by process number: its MMU context (0: none yet) */
-	uint32_t npctx;
+	struct pctx { uint32_t process, ctx; } *pctx; /* the live processes' MMU contexts (process_ctx) */
+	uint32_t npctx, pctx_cap;
 	/* the extensions the request uses (wanted), their state */
 	unsigned next;
 	const struct host_ext *ext[NEXT];
@@ -342,30 +342,39 @@ static void on_overflow(void *ctx, unsigned event, const struct hvpmu_guest_trap
  * when it ends (process_exit; docs/service.md "Address spaces"). */
 static uint32_t process_ctx(struct hvpmu_session *s, uint32_t process)
 {
+	uint32_t ctx;
+
 	if (!process)
 		return HVPMU_CTX_USER;
-	if (process >= s->npctx) {
-		uint32_t n = process + 1 > 2 * s->npctx ? process + 1 : 2 * s->npctx;
-		uint32_t *np = realloc(s->pctx, n * sizeof *np);
+	/* (a table of the live processes only: a standing service's numbers
+	 * grow without end, its memory must not) */
+	for (uint32_t k = 0; k < s->npctx; k++)
+		if (s->pctx[k].process == process)
+			return s->pctx[k].ctx;
+	if (s->npctx == s->pctx_cap) {
+		uint32_t n = s->pctx_cap ? 2 * s->pctx_cap : 16;
+		struct pctx *np = realloc(s->pctx, n * sizeof *np);
 
 		if (!np)
 			return HVPMU_CTX_USER; /* (out of host memory: it shares the first context) */
-		memset(np + s->npctx, 0, (n - s->npctx) * sizeof *np);
 		s->pctx = np;
-		s->npctx = n;
+		s->pctx_cap = n;
 	}
-	if (!s->pctx[process] && hvpmu_machine_context_alloc(s->m, &s->pctx[process]))
+	if (hvpmu_machine_context_alloc(s->m, &ctx))
 		return HVPMU_CTX_USER; /* (the service admits at most HVPMU_CTX_MAX live processes) */
-	return s->pctx[process];
+	s->pctx[s->npctx++] = (struct pctx){ process, ctx };
+	return ctx;
 }
 
 /* Process `process` is gone: its context (TLB entries, frames, TSBs) is free. */
 static void process_exit(struct hvpmu_session *s, uint32_t process)
 {
-	if (process && process < s->npctx && s->pctx[process]) {
-		hvpmu_machine_context_free(s->m, s->pctx[process]);
-		s->pctx[process] = 0;
-	}
+	for (uint32_t k = 0; process && k < s->npctx; k++)
+		if (s->pctx[k].process == process) {
+			hvpmu_machine_context_free(s->m, s->pctx[k].ctx);
+			s->pctx[k] = s->pctx[--s->npctx];
+			return;
+		}
 }
 
 /* ---- the guest OS's side of the program's threads ---- */
@@ -480,30 +489,11 @@ static void syscall_entry(struct hvpmu_session *s, const struct hvpmu_os_call *c
 	}
 }
 
-/* Linux futex operations that wait (include/uapi/linux/futex.h: the
- * command is op & FUTEX_CMD_MASK, without FUTEX_PRIVATE_FLAG 128 and
- * FUTEX_CLOCK_REALTIME 256): FUTEX_WAIT 0, FUTEX_LOCK_PI 6,
- * FUTEX_WAIT_BITSET 9, FUTEX_WAIT_REQUEUE_PI 11, FUTEX_LOCK_PI2 13. */
-static int futex_waits(uint64_t op)
-{
-	switch (op & ~(uint64_t)(128 | 256)) {
-	case 0: case 6: case 9: case 11: case 13:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
 /* The call may have waited for another thread or process
  * (docs/kernel-model.md "Waiting"). */
 static int may_wait(const struct hvpmu_isa_syscalls *sc, int64_t num, const uint64_t args[6])
 {
-	if (num == sc->futex)
-		return futex_waits(args[1]);
-	for (unsigned i = 0; i < HVPMU_ISA_NWAITS; i++)
-		if (num == sc->waits[i])
-			return 1;
-	return 0;
+	return hvpmu_isa_call_may_wait(sc, num, args);
 }
 
 /* A system call returns: a call that may have waited resumes its strand

@@ -938,6 +938,24 @@ void feed_vcpu_exit(struct feed *f, struct vcpu *v)
 	unlock(f);
 }
 
+int feed_switch_out(struct feed *f, struct vcpu *v, const struct tb_info *next, int reached, uint8_t reg)
+{
+	const struct tb_info *last = v->prev;
+
+	if (v->pend && next->blk.vaddr == pend_ds(v) && !v->pend_tb->cti_annul)
+		return 0;
+	if (reg)
+		v->reg_taken = reg;
+	v->reached_last = reached;
+	if (v->npf_pend)
+		feed_drop_pending_prefetches(f, v);
+	resolve_pending(f, v, next->blk.vaddr, feed_account_prev(f, v, next->blk.vaddr));
+	v->pend = 0;
+	v->reg_taken = 0;
+	feed_sync_vcpu(f, v, last, NULL);
+	return 1;
+}
+
 void feed_flush_all(struct feed *f)
 {
 	/* Translation blocks are gone: no block may be referenced any more.

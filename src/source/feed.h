@@ -596,6 +596,15 @@ int feed_vcpu_start(struct feed *f, struct vcpu *v, uint32_t strand, uint32_t pr
 /* v's thread ends: its batch runs, its activity is accounted, the guest
  * OS is told (HVPMU_OS_THREAD_EXIT) and v is free.  Takes the lock. */
 void feed_vcpu_exit(struct feed *f, struct vcpu *v);
+/* The thread on v leaves its strand just before it enters block `next`
+ * (a context switch of the service's guest OS, remote.c): the block it
+ * entered last is accounted as next's entry would account it (`reached`,
+ * the pending CTI's outcome from next's address or `reg`), the strand
+ * synced; then feed_vcpu_exit() frees v, and the thread's next strand
+ * enters `next` with nothing pending.  Returns 0 (nothing done) where
+ * the pending CTI would still wait (next is its delay slot run as a
+ * block of its own): the switch waits for a later entry. */
+int feed_switch_out(struct feed *f, struct vcpu *v, const struct tb_info *next, int reached, uint8_t reg);
 /* Free every block on f->allocs (no vCPU may reference one any more; their
  * memory and prefetch instructions are the caller's). */
 void feed_free_blocks(struct feed *f);

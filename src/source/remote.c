@@ -27,6 +27,7 @@
 
 #define RING_MASK (REMOTE_RING_SLOTS - 1u)
 #define TICKET_GAP_MS 1000 /* longest wait for a missing ticket's publication (run_published) */
+#define SCHED_TICK_MS 4    /* the guest OS's tick (Linux's 4 ms, the driver's default: docs/cli.md) */
 
 /* Records a vCPU runs between looks at its strand's time. */
 #define TIME_CHECK 64u
@@ -64,6 +65,17 @@ struct rproc {
 	uint64_t gcyc[REMOTE_RINGS];  /* and its cycle count, as its last record said */
 	uint64_t grant[REMOTE_RINGS], grant_cyc[REMOTE_RINGS], grant_at[REMOTE_RINGS];
 	uint64_t sc_flags[REMOTE_RINGS]; /* the system call in progress: clone's flags */
+	uint64_t sc_arg1[REMOTE_RINGS];  /* and its second argument (a futex's operation) */
+	/* the guest OS's scheduler (sched): a started thread without a
+	 * strand waits in its guest's run queue (queued), or sleeps in a call
+	 * that may wait, its strand given up (asleep: it queues when its
+	 * return comes); lost: it could not be started on a strand (its
+	 * records run uncounted); fresh: its next R_TB is its first on this
+	 * strand (nothing is pending there); moved: it may still count blocks
+	 * under a grant given for its last strand (until its next sync) */
+	uint8_t queued[REMOTE_RINGS], asleep[REMOTE_RINGS], lost[REMOTE_RINGS], fresh[REMOTE_RINGS];
+	uint8_t moved[REMOTE_RINGS], ran[REMOTE_RINGS];
+	unsigned nasleep;
 	int64_t sc_num[REMOTE_RINGS];     /* and its number */
 	uint64_t next_ticket;     /* the ticket after the highest C_SEQ run (publications run in ticket order) */
 	uint64_t gap_since;       /* ms: since when the next ticket's publication is missing (0: it is not) */
@@ -75,7 +87,22 @@ struct rproc {
 	int end_sig;
 	int closed;               /* the connection closed */
 	int bad;                  /* a malformed record detached it */
+	int exec_wait;            /* it ended in an execve whose image may still attach (its parent) */
+	int end_deferred;         /* its connection closed while a thread's records waited for a strand:
+				     it ends (with defer_sig) once they have run */
+	int defer_sig;
+	int dead;                 /* (reap: freed now) */
 };
+
+/* What stays of an image once its state is freed (reap): the last
+ * REMOTE_ENDED_KEEP of them, for the getters and the fork checks. */
+struct rended {
+	uint32_t num, from;
+	int pid, end_sig;
+	unsigned guest;
+	char comm[16];
+};
+#define REMOTE_ENDED_KEEP 256u
 
 struct hvpmu_remote {
 	struct feed *f;           /* the run every image's threads feed (its vCPUs are the strands) */
@@ -84,9 +111,26 @@ struct hvpmu_remote {
 	uint64_t quantum;
 	uint64_t qend;            /* the current quantum ends at this %tick */
 	int barrier;              /* the strands share a model (memory): quanta keep them in step */
-	struct rproc **proc;      /* by number - 1 */
+	struct rproc **proc;      /* the images not freed yet (reap), by ascending number */
 	uint32_t nproc, cap;
+	uint32_t nimages;         /* images attached so far: the last one's number */
 	uint32_t live;
+	int reap;                 /* an image may be free to go (reap) */
+	int root_pid;             /* image 1's pid, and how the last image of that pid ended */
+	int root_end;
+	struct rended ended[REMOTE_ENDED_KEEP]; /* a ring: the last images freed */
+	uint32_t nended;          /* freed so far */
+	/* the guest OS's scheduler (docs/service.md "More threads than
+	 * strands"): per md guest, the threads waiting for a strand, first
+	 * come first; per feed vCPU (strand), the %tick of its next OS tick */
+	struct runq {
+		struct rq_ent { struct rproc *p; unsigned i; } *e;
+		uint32_t n, cap;
+	} *runq;
+	uint32_t nrunq;
+	uint64_t *tick_next;
+	uint64_t sched_tick;      /* the OS tick: SCHED_TICK_MS of the machine's clock */
+	uint64_t n_switches;
 	int efd;
 	unsigned features;        /* REMOTE_F_* */
 	uint64_t n_tb, n_counted; /* blocks entered by R_TB, and whole executions sent in R_CNT */
@@ -103,6 +147,7 @@ struct hvpmu_remote {
 };
 
 static void area_release(struct rproc *p);
+static int attached_already(const struct hvpmu_remote *r, int pid, uint32_t from);
 
 #define LINUX_CLONE_VM 0x100u     /* Linux include/uapi/linux/sched.h: a thread, not a process... */
 #define LINUX_CLONE_VFORK 0x4000u /* ...unless with CLONE_VFORK (posix_spawn), which QEMU runs as a fork */
@@ -139,9 +184,8 @@ static void expect_pid(struct hvpmu_remote *r, int pid, struct rproc *holder)
 	/* a fork child may attach before its parent's fork return runs here;
 	 * and the guest's word is not taken for it: the pid must be a child
 	 * of the image's process */
-	for (uint32_t k = 0; holder && k < r->nproc; k++)
-		if (r->proc[k]->pid == pid && r->proc[k]->from == holder->num)
-			return;
+	if (holder && attached_already(r, pid, holder->num))
+		return;
 	if (holder && parent_of(pid) != holder->pid)
 		return;
 	if (r->nexpect == r->expect_cap) {
@@ -160,8 +204,15 @@ static void expect_pid(struct hvpmu_remote *r, int pid, struct rproc *holder)
 
 static void expect_drop(struct hvpmu_remote *r, uint32_t k)
 {
+	r->reap = 1; /* (its holder may be free to go) */
 	if (r->expect[k].holder)
 		area_release(r->expect[k].holder);
+	else /* an execve's image: the one it comes from may go now */
+		for (uint32_t n = 0; n < r->nproc; n++)
+			if (r->proc[n]->exec_wait && r->proc[n]->pid == r->expect[k].pid) {
+				r->proc[n]->exec_wait = 0;
+				r->reap = 1;
+			}
 	r->expect[k] = r->expect[--r->nexpect];
 }
 
@@ -248,6 +299,20 @@ int hvpmu_remote_create(struct hvpmu_machine *m, const struct hvpmu_isa *isa, ui
 		return HVPMU_ENOMEM;
 	}
 	f->mt = 1; /* every block ends with its marker: R_TB says whether it was reached */
+	r->nrunq = hvpmu_machine_md(m)->nguests ? hvpmu_machine_md(m)->nguests : 1;
+	r->runq = calloc(r->nrunq, sizeof *r->runq);
+	r->tick_next = calloc(f->nvcpu ? f->nvcpu : 1, sizeof *r->tick_next);
+	if (!r->runq || !r->tick_next) {
+		free(r->runq);
+		free(r->tick_next);
+		close(r->efd);
+		feed_destroy(f);
+		free(r);
+		return HVPMU_ENOMEM;
+	}
+	r->sched_tick = hvpmu_machine_md(m)->clock_hz * SCHED_TICK_MS / 1000u;
+	if (!r->sched_tick)
+		r->sched_tick = 1;
 	r->m = m;
 	r->isa = isa;
 	r->quantum = quantum;
@@ -305,12 +370,17 @@ void hvpmu_remote_destroy(struct hvpmu_remote *r)
 		return;
 	if (getenv("HVPMU_REMOTE_STATS")) /* (tests: which way the blocks came) */
 		fprintf(stderr, "hvpmu service: %" PRIu64 " block entries recorded, %" PRIu64 " executions counted; %"
-			PRIu64 " grants, %" PRIu64 " system calls; %" PRIu64 " quanta past a silent thread\n", r->n_tb,
-			r->n_counted, r->n_grants, r->n_syscalls, r->n_forced);
+			PRIu64 " grants, %" PRIu64 " system calls; %u of %u images kept; %" PRIu64 " switches; %" PRIu64
+			" quanta past a silent thread\n",
+			r->n_tb, r->n_counted, r->n_grants, r->n_syscalls, r->nproc, r->nimages, r->n_switches, r->n_forced);
 	for (uint32_t i = 0; i < r->nproc; i++)
 		proc_free(r->proc[i]);
 	free(r->proc);
 	free(r->expect);
+	for (uint32_t g = 0; g < r->nrunq; g++)
+		free(r->runq[g].e);
+	free(r->runq);
+	free(r->tick_next);
 	close(r->efd);
 	feed_destroy(r->f);
 	free(r);
@@ -321,9 +391,93 @@ int hvpmu_remote_doorbell(const struct hvpmu_remote *r)
 	return r->efd;
 }
 
+/* Image `num` if its state is kept (not freed: reap), else NULL. */
 static struct rproc *proc_of(const struct hvpmu_remote *r, uint32_t num)
 {
-	return num >= 1 && num <= r->nproc ? r->proc[num - 1] : NULL;
+	uint32_t lo = 0, hi = r->nproc;
+
+	while (lo < hi) { /* (r->proc is in ascending numbers) */
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (r->proc[mid]->num == num)
+			return r->proc[mid];
+		if (r->proc[mid]->num < num)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* What stays of image `num`, freed lately, or NULL. */
+static const struct rended *ended_of(const struct hvpmu_remote *r, uint32_t num)
+{
+	for (uint32_t k = 0; k < REMOTE_ENDED_KEEP && k < r->nended; k++)
+		if (r->ended[k].num == num)
+			return &r->ended[k];
+	return NULL;
+}
+
+/* Has an image of pid `pid` from image `from` attached (kept or freed
+ * lately)? */
+static int attached_already(const struct hvpmu_remote *r, int pid, uint32_t from)
+{
+	for (uint32_t k = 0; k < r->nproc; k++)
+		if (r->proc[k]->pid == pid && r->proc[k]->from == from)
+			return 1;
+	for (uint32_t k = 0; k < REMOTE_ENDED_KEEP && k < r->nended; k++)
+		if (r->ended[k].pid == pid && r->ended[k].from == from)
+			return 1;
+	return 0;
+}
+
+/*
+ * Free the state of the images that have ended and that nothing needs
+ * any more: no fork child or expected one reads their blocks (refs), no
+ * image an execve started is still to attach as their successor
+ * (exec_wait).  What stays is a struct rended in a ring of the last
+ * REMOTE_ENDED_KEEP, so that a standing service's memory does not grow
+ * with the processes it has run (docs/service.md "Memory").
+ */
+static void reap(struct hvpmu_remote *r)
+{
+	uint32_t w = 0, n;
+
+	r->reap = 0;
+	for (n = 0; n < r->nproc; n++) {
+		struct rproc *p = r->proc[n];
+
+		p->dead = p->ended && p->refs <= 0 && !p->area && !p->exec_wait;
+	}
+	for (n = 0; n < r->nproc; n++) { /* (none points at a freed one: refs say none would read it) */
+		struct rproc *p = r->proc[n];
+
+		if (!p->dead && p->parent && p->parent->dead)
+			p->parent = NULL;
+	}
+	for (n = 0; n < r->nproc; n++) {
+		struct rproc *p = r->proc[n];
+		struct rended *e;
+
+		if (!p->dead) {
+			r->proc[w++] = p;
+			continue;
+		}
+		e = &r->ended[r->nended++ % REMOTE_ENDED_KEEP];
+		*e = (struct rended){ .num = p->num, .from = p->from, .pid = p->pid, .end_sig = p->end_sig,
+				      .guest = p->guest };
+		memcpy(e->comm, p->comm, sizeof e->comm);
+		proc_free(p);
+	}
+	r->nproc = w;
+	if (r->cap > 64 && w < r->cap / 4) { /* (a burst's table shrinks again) */
+		struct rproc **np = realloc(r->proc, (r->cap / 2) * sizeof *np);
+
+		if (np) {
+			r->proc = np;
+			r->cap /= 2;
+		}
+	}
 }
 
 static int refuse(void *welcome, size_t wlen_max, size_t *wlen, int status, const char *why)
@@ -485,6 +639,10 @@ int hvpmu_remote_attach(struct hvpmu_remote *r, const void *hello, size_t n, int
 	}
 	if (h.how != REMOTE_ROOT) {
 		parent = proc_of(r, h.parent);
+		if (!parent && h.parent && h.parent <= r->nimages) { /* (freed: it ended) */
+			snprintf(why, sizeof why, "hello: image %u has ended: no process joins it", h.parent);
+			return refuse(welcome, welcome_len, wlen, EPERM, why);
+		}
 		if (!parent)
 			return refuse(welcome, welcome_len, wlen, ESRCH, "hello: no such parent image");
 		if ((rc = real_parent(r, &h, parent, peer_pid, why, sizeof why)))
@@ -523,7 +681,7 @@ int hvpmu_remote_attach(struct hvpmu_remote *r, const void *hello, size_t n, int
 		free(p);
 		return refuse(welcome, welcome_len, wlen, ENOMEM, "cannot create the shared area");
 	}
-	p->num = r->nproc + 1;
+	p->num = ++r->nimages;
 	p->refs = 1;
 	p->pid = h.pid;
 	p->from = h.how == REMOTE_ROOT ? 0 : h.parent;
@@ -549,6 +707,10 @@ int hvpmu_remote_attach(struct hvpmu_remote *r, const void *hello, size_t n, int
 	}
 	r->proc[r->nproc++] = p;
 	r->live++;
+	if (p->num == 1)
+		r->root_pid = p->pid;
+	if (p->pid == r->root_pid)
+		r->root_end = -1; /* (until it ends) */
 	expect_done(r, h.pid); /* (after the child's own references above) */
 	*process = p->num;
 	*area_fd = fd; /* the caller sends and closes it: the mapping stays */
@@ -660,32 +822,229 @@ static struct rblock *block_of(struct feed *f, struct rproc *p, uint64_t id)
 	return rb;
 }
 
-/* The first free vCPU slot in placement order on a strand of p's guest,
- * started for a thread of p. */
-static struct vcpu *vcpu_new(struct hvpmu_remote *r, struct rproc *p)
+/* A thread of image p runs uncounted (it got no strand), or p was
+ * detached (a bad record): its guest OS publishes it with the counts,
+ * and the tool that reads them fails the run with a line (never 100 %
+ * over missing work: docs/service.md "More threads than strands"). */
+static void uncounted(struct hvpmu_remote *r, const struct rproc *p)
+{
+	const struct hvpmu_md *md = hvpmu_machine_md(r->m);
+	struct hvpmu_os_call c = { .ev = HVPMU_OS_UNCOUNTED, .num = 1, .process = p->num,
+				   .strand = p->guest < md->nguests ? md->guests[p->guest].first_strand : 0 };
+
+	hvpmu_machine_os_event(r->m, &c);
+}
+
+/* The first free vCPU slot in placement order on a strand of guest g,
+ * or NULL. */
+static struct vcpu *free_vcpu(struct hvpmu_remote *r, unsigned g)
 {
 	struct feed *f = r->f;
 	const struct hvpmu_md *md = hvpmu_machine_md(r->m);
-	const struct hvpmu_md_guest *g = &md->guests[p->guest];
+	const struct hvpmu_md_guest *gu = &md->guests[g];
 
-	for (uint32_t k = 0; k < f->nvcpu; k++) {
-		struct vcpu *v = &f->vcpu[k];
-		uint32_t strand = hvpmu_md_vcpu_strand(md, k);
-
-		if (v->live || strand - g->first_strand >= g->nstrands)
-			continue;
-		lock(f);
-		if (feed_vcpu_start(f, v, strand, p->num)) {
-			unlock(f);
-			return NULL;
-		}
-		unlock(f);
-		v->held = 1; /* one thread runs every vCPU: no lock around the model */
-		return v;
-	}
-	fprintf(stderr, "hvpmu service: a thread of process %u (pid %d) has no free strand (its guest %s has %u); "
-		"not counted\n", p->num, p->pid, g->name, g->nstrands);
+	for (uint32_t k = 0; k < f->nvcpu; k++)
+		if (!f->vcpu[k].live && hvpmu_md_vcpu_strand(md, k) - gu->first_strand < gu->nstrands)
+			return &f->vcpu[k];
 	return NULL;
+}
+
+static void vcpu_end(struct feed *f, struct vcpu *v);
+
+/* The thread of ring i of image p runs on v's strand from now on (the
+ * guest OS dispatches it: its counters start there, docs/kernel-model.md). */
+static void thread_on(struct hvpmu_remote *r, struct rproc *p, unsigned i, struct vcpu *v)
+{
+	struct feed *f = r->f;
+	uint32_t k = (uint32_t)(v - f->vcpu);
+	int rc;
+
+	lock(f);
+	rc = feed_vcpu_start(f, v, hvpmu_md_vcpu_strand(hvpmu_machine_md(r->m), k), p->num);
+	unlock(f);
+	if (rc) { /* (out of host memory) */
+		fprintf(stderr, "hvpmu service: a thread of process %u (pid %d) cannot start on a strand; not counted\n",
+			p->num, p->pid);
+		p->lost[i] = 1;
+		uncounted(r, p);
+		return;
+	}
+	v->held = 1; /* one thread runs every vCPU: no lock around the model */
+	p->v[i] = v;
+	p->fresh[i] = 1;
+	p->moved[i] = p->ran[i];
+	p->ran[i] = 1;
+	r->tick_next[k] = hvpmu_machine_tick(r->m, v->strand) + r->sched_tick;
+}
+
+/* The thread of ring i of image p leaves its strand (its counts so far
+ * are the strand's: the guest OS stops its counters there). */
+static void thread_off(struct hvpmu_remote *r, struct rproc *p, unsigned i)
+{
+	vcpu_end(r->f, p->v[i]);
+	p->v[i] = NULL;
+	r->n_switches++;
+}
+
+static int enqueue(struct hvpmu_remote *r, struct rproc *p, unsigned i)
+{
+	struct runq *q = &r->runq[p->guest < r->nrunq ? p->guest : 0];
+
+	if (q->n == q->cap) {
+		uint32_t cap = q->cap ? 2 * q->cap : 16;
+		struct rq_ent *n = realloc(q->e, cap * sizeof *n);
+
+		if (!n)
+			return -1;
+		q->e = n;
+		q->cap = cap;
+	}
+	q->e[q->n++] = (struct rq_ent){ p, i };
+	p->queued[i] = 1;
+	return 0;
+}
+
+/* Threads of guest g wait for a strand (its run queue is not empty). */
+static inline uint32_t waiters(const struct hvpmu_remote *r, unsigned g)
+{
+	return r->runq[g < r->nrunq ? g : 0].n;
+}
+
+/* A call whose return the guest OS needs on the strand that made it
+ * (linux_mm: large pages), or that ends the process: its thread keeps
+ * its strand through it.  (Such calls do not wait for another process.) */
+static int call_keeps_strand(const struct hvpmu_isa_syscalls *sc, int64_t num)
+{
+	return num == sc->mmap || num == sc->madvise || num == sc->mremap || num == sc->munmap ||
+	       num == sc->mprotect || num == sc->exit_group;
+}
+
+/* A strand of guest g held by a thread inside a system call whose return
+ * is not published yet (it may be blocked: a read of an empty pipe, a
+ * write to a full one, a wait): the thread gives it up, as a kernel
+ * deschedules a thread that blocks.  NULL if none. */
+static struct vcpu *take_sleeper(struct hvpmu_remote *r, unsigned g)
+{
+	for (uint32_t n = 0; n < r->nproc; n++) {
+		struct rproc *p = r->proc[n];
+
+		if (p->guest != g || p->ended || p->ending || p->bad)
+			continue;
+		for (unsigned i = 0; i < REMOTE_RINGS; i++) {
+			struct vcpu *v = p->v[i];
+
+			if (v && p->in_syscall[i] && (int)i != p->exit_ring &&
+			    !call_keeps_strand(&r->isa->sc, p->sc_num[i]) &&
+			    atomic_load_explicit(&p->area->ring[i].head, memory_order_acquire) == p->tail[i]) {
+				thread_off(r, p, i);
+				p->asleep[i] = 1;
+				p->nasleep++;
+				return v;
+			}
+		}
+	}
+	return NULL;
+}
+
+/* The guest OS of guest g dispatches the threads waiting for a strand:
+ * onto free strands, then onto those of threads asleep in their calls. */
+static void sched(struct hvpmu_remote *r, unsigned g)
+{
+	struct runq *q = &r->runq[g < r->nrunq ? g : 0];
+
+	while (q->n) {
+		struct vcpu *v = free_vcpu(r, g);
+		struct rq_ent e;
+
+		if (!v && !(v = take_sleeper(r, g)))
+			return;
+		e = q->e[0];
+		memmove(q->e, q->e + 1, --q->n * sizeof *q->e);
+		e.p->queued[e.i] = 0;
+		thread_on(r, e.p, e.i, v);
+	}
+}
+
+/* Image p ends: its threads leave the run queue. */
+static void dequeue_proc(struct hvpmu_remote *r, struct rproc *p)
+{
+	struct runq *q = &r->runq[p->guest < r->nrunq ? p->guest : 0];
+	uint32_t w = 0;
+
+	for (uint32_t k = 0; k < q->n; k++)
+		if (q->e[k].p != p)
+			q->e[w++] = q->e[k];
+	q->n = w;
+	memset(p->queued, 0, sizeof p->queued);
+	memset(p->asleep, 0, sizeof p->asleep);
+	p->nasleep = 0;
+}
+
+/* A thread starts (C_START of ring i): on a free strand of its guest if
+ * no thread waits for one, else at the back of the run queue. */
+static void thread_new(struct hvpmu_remote *r, struct rproc *p, unsigned i)
+{
+	struct vcpu *v = waiters(r, p->guest) && !p->ending ? NULL : free_vcpu(r, p->guest);
+
+	if (v) {
+		thread_on(r, p, i, v);
+		return;
+	}
+	if (p->ending || enqueue(r, p, i)) { /* (ending: its image's last records run now, on no strand) */
+		p->lost[i] = 1;
+		uncounted(r, p);
+		return;
+	}
+	sched(r, p->guest);
+}
+
+/* Its OS tick has come on the strand of v, whose guest has threads
+ * waiting for a strand: the thread on it goes to the back of the queue. */
+static inline int tick_due(const struct hvpmu_remote *r, const struct vcpu *v)
+{
+	return hvpmu_machine_tick(r->m, v->strand) >= r->tick_next[v - r->f->vcpu];
+}
+
+/* Its records run on no strand: it waits for one (queued, asleep). */
+static inline int ring_waits(const struct rproc *p, unsigned i)
+{
+	return !p->v[i] && p->started[i] && !p->lost[i];
+}
+
+/* A thread of p waits for a strand with records published (queued, or
+ * asleep with its call's return published). */
+static int waits_with_records(const struct rproc *p)
+{
+	for (unsigned i = 0; i < REMOTE_RINGS; i++)
+		if (ring_waits(p, i) &&
+		    atomic_load_explicit(&p->area->ring[i].head, memory_order_acquire) != p->tail[i])
+			return 1;
+	return 0;
+}
+
+/* Ring records of p are published and not run yet. */
+static int has_records(const struct hvpmu_remote *r, const struct rproc *p)
+{
+	(void)r;
+	for (unsigned i = 0; i < REMOTE_RINGS; i++)
+		if (atomic_load_explicit(&p->area->ring[i].head, memory_order_acquire) != p->tail[i])
+			return 1;
+	return 0;
+}
+
+/* Threads of p asleep in a call whose return has come queue for a strand. */
+static void wake(struct hvpmu_remote *r, struct rproc *p)
+{
+	for (unsigned i = 0; i < REMOTE_RINGS && p->nasleep; i++)
+		if (p->asleep[i] && atomic_load_explicit(&p->area->ring[i].head, memory_order_acquire) != p->tail[i]) {
+			p->asleep[i] = 0;
+			p->nasleep--;
+			if (enqueue(r, p, i)) {
+				p->lost[i] = 1;
+				uncounted(r, p);
+			}
+			sched(r, p->guest);
+		}
 }
 
 static void vcpu_end(struct feed *f, struct vcpu *v)
@@ -741,6 +1100,15 @@ static void grant(struct hvpmu_remote *r, struct rproc *p, unsigned i, uint64_t 
 	if (!v || p->nthreads != 1 || hvpmu_machine_budget(r->m, v->strand, &check, &cycles)) {
 		gc = 0;
 	} else {
+		uint32_t k = (uint32_t)(v - r->f->vcpu);
+		uint64_t now = hvpmu_machine_tick(r->m, v->strand);
+
+		/* no further than the strand's next OS tick, where its thread
+		 * may have to give the strand to a waiting one (sched) */
+		if (r->tick_next[k] <= now)
+			r->tick_next[k] += ((now - r->tick_next[k]) / r->sched_tick + 1) * r->sched_tick;
+		if (cycles > r->tick_next[k] - now)
+			cycles = r->tick_next[k] - now;
 		if (check > v->act->bound)
 			g = add_sat(p->gent[i], check - v->act->bound);
 		gc = add_sat(p->gcyc[i], cycles);
@@ -776,6 +1144,13 @@ static int ring_data(struct hvpmu_remote *r, struct rproc *p, unsigned i, struct
 		p->gent[i] += b->ti->blk.n;
 		if (r->features & REMOTE_F_COUNTS)
 			p->gcyc[i] = e.w1;
+		if (e.w0 & R_TB_SYNC) /* (its grant is over: the next is this strand's) */
+			p->moved[i] = 0;
+		if (__builtin_expect(p->fresh[i], 0)) { /* its first on this strand: nothing is pending */
+			p->fresh[i] = 0;
+			*ev = (struct feed_ev){ .kind = FEED_EV_TB, .ti = b->ti, .sync = (e.w0 & R_TB_SYNC) != 0 };
+			return RING_EV;
+		}
 		/* the pending CTI's outcome from its registers, or none: an R_TB
 		 * says it for the CTI pending before it, and only 2 | taken
 		 * means one (the guest is not trusted); past a grant (sync) the
@@ -835,8 +1210,8 @@ static int ring_fast(struct hvpmu_remote *r, struct rproc *p, unsigned i, uint64
 	}
 	/* (the instructions are checked; their cycles are the guest's word,
 	 * as its R_TB are) */
-	if (hvpmu_machine_budget(r->m, v->strand, &check, &cycles) || check <= v->act->bound ||
-	    e.w1 >= check - v->act->bound) {
+	if (!p->moved[i] && (hvpmu_machine_budget(r->m, v->strand, &check, &cycles) || check <= v->act->bound ||
+			     e.w1 >= check - v->act->bound)) {
 		proc_fail(p, "block counts beyond the grant", e.w1);
 		return RING_BAD;
 	}
@@ -871,7 +1246,9 @@ static int ring_syscall(struct hvpmu_remote *r, struct rproc *p, unsigned i, uin
 	p->in_syscall[i] = 1;
 	r->n_syscalls++;
 	p->sc_flags[i] = args[0];
+	p->sc_arg1[i] = args[1];
 	p->sc_num[i] = num;
+	p->moved[i] = 0; /* (the guest counts no blocks under a grant past a call) */
 	if (v) /* (it accounts the block entered last) */
 		v->reached_last = (int)R_REACHED(e.w0);
 	if (num == sc->exit_group && v && p->exit_ring < 0) {
@@ -911,7 +1288,9 @@ static int ring_ctl(struct hvpmu_remote *r, struct rproc *p, unsigned i, uint64_
 		p->nthreads++;
 		p->gent[i] = 0;
 		p->gcyc[i] = 0;
-		p->v[i] = vcpu_new(r, p);
+		p->lost[i] = 0;
+		p->ran[i] = 0;
+		thread_new(r, p, i);
 		return RING_DONE;
 	case C_EXIT:
 		if (v) { /* (it accounts the block entered last) */
@@ -922,6 +1301,8 @@ static int ring_ctl(struct hvpmu_remote *r, struct rproc *p, unsigned i, uint64_
 		p->nthreads -= p->started[i];
 		p->started[i] = 0;
 		p->in_syscall[i] = 0;
+		if (v) /* its strand is free: the next waiting thread's */
+			sched(r, p->guest);
 		return RING_DONE;
 	case C_SYSCALL:
 	case C_SYSRET:
@@ -938,12 +1319,38 @@ static int ring_ctl(struct hvpmu_remote *r, struct rproc *p, unsigned i, uint64_
  * already (proc_end), which this record's signal then ends. */
 static void ring_end(struct hvpmu_remote *r, struct rproc *p, uint64_t w1)
 {
-	if (w1 & C_END_EXEC) /* its new program attaches next */
+	if (w1 & C_END_EXEC) { /* its new program attaches next */
+		uint32_t before = r->nexpect;
+
 		expect_pid(r, p->pid, NULL);
+		p->exec_wait = r->nexpect > before; /* (kept as its parent until then) */
+	}
 	if (p->ending) /* its end is being run: the rest goes on, this is how */
 		p->end_sig = (int)(w1 & 0xff);
 	else
 		proc_end(r, p, (int)(w1 & 0xff));
+}
+
+/* The OS tick of ring i's strand (its next record e is an R_TB): the
+ * block before it is accounted there, the thread leaves the strand for
+ * the back of the run queue and the first waiting thread takes it.
+ * Returns 1 if it left (its R_TB runs on its next strand). */
+static int preempt(struct hvpmu_remote *r, struct rproc *p, unsigned i, struct remote_rec e)
+{
+	struct rblock *b = block_of(r->f, p, R_TB_ID(e.w0));
+	struct vcpu *v = p->v[i];
+
+	if (!b || !feed_switch_out(r->f, v, b->ti, (int)R_TB_REACHED(e.w0),
+				   (uint8_t)(R_TB_REG(e.w0) & 2u ? R_TB_REG(e.w0) : 0u)))
+		return 0; /* (a bad id fails as the record runs; a pending delay slot: at a later entry) */
+	thread_off(r, p, i);
+	if (enqueue(r, p, i)) { /* (out of host memory: it keeps a strand) */
+		thread_on(r, p, i, v);
+		p->fresh[i] = 1;
+		return 1;
+	}
+	sched(r, p->guest);
+	return 1;
 }
 
 /*
@@ -978,6 +1385,8 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 		}
 		if (t - start >= max)
 			break;
+		if (__builtin_expect(!v, 0) && ring_waits(p, i) && !p->ending)
+			break; /* (its records wait for a strand: sched) */
 		if (v && ++since >= TIME_CHECK) {
 			since = 0;
 			if (limit != UINT64_MAX && hvpmu_machine_tick(r->m, v->strand) >= limit)
@@ -988,11 +1397,28 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 			*blocked = 1;
 			break;
 		}
+		/* the strand's OS tick with threads waiting for a strand: the
+		 * thread goes to the back of the run queue, at a block's entry */
+		if (__builtin_expect(v && waiters(r, p->guest) != 0, 0) && R_KIND(e.w0) == R_TB && !p->ending &&
+		    tick_due(r, v) && preempt(r, p, i, e))
+			continue;
 		rc = R_KIND(e.w0) == R_CTL ? ring_ctl(r, p, i, t, e, &ev, args) : ring_data(r, p, i, e, &ev);
 		if (rc == RING_BAD)
 			break;
-		if (rc == RING_EV)
+		if (rc == RING_EV) {
 			feed_run_ev(r->f, v, &ev);
+			/* a call that may wait, with threads waiting for a strand:
+			 * the thread gives its strand up until the call returns */
+			if (__builtin_expect(ev.kind == FEED_EV_SYSCALL, 0) && waiters(r, p->guest) && !p->ending &&
+			    hvpmu_isa_call_may_wait(&r->isa->sc, (int64_t)ev.a, ev.args)) {
+				t += R_SLOTS(e.w0);
+				thread_off(r, p, i);
+				p->asleep[i] = 1;
+				p->nasleep++;
+				sched(r, p->guest);
+				continue;
+			}
+		}
 		t += R_SLOTS(e.w0);
 		if (rc == RING_END) {
 			p->tail[i] = t;
@@ -1022,6 +1448,11 @@ static void proc_end(struct hvpmu_remote *r, struct rproc *p, int sig)
 
 	if (p->ending || p->ended)
 		return;
+	if (p->bad) /* (detached: what it ran after the bad record is not counted) */
+		uncounted(r, p);
+	if (!p->bad && waits_with_records(p)) /* (a thread of several, when another ended them all) */
+		uncounted(r, p);
+	dequeue_proc(r, p);
 	p->ending = 1;
 	p->end_sig = sig; /* unless its last records say otherwise (C_END) */
 	for (unsigned i = 0; i < REMOTE_RINGS && !p->bad; i++)
@@ -1043,6 +1474,11 @@ static void proc_end(struct hvpmu_remote *r, struct rproc *p, int sig)
 	p->nthreads = 0;
 	p->ended = 1;
 	r->live--;
+	dequeue_proc(r, p); /* (none of its threads waits any more: it is freed once nothing needs it) */
+	sched(r, p->guest); /* (its strands are free) */
+	r->reap = 1;
+	if (p->pid == r->root_pid)
+		r->root_end = p->end_sig;
 	area_release(p);
 	{ /* its guest OS frees what the process held (its MMU context) */
 		const struct hvpmu_md *md = hvpmu_machine_md(r->m);
@@ -1071,6 +1507,12 @@ void hvpmu_remote_detach(struct hvpmu_remote *r, uint32_t process)
 		for (unsigned i = 0; i < REMOTE_RINGS; i++)
 			if (p->in_syscall[i] && (p->sc_num[i] == r->isa->sc.execve || p->sc_num[i] == r->isa->sc.execveat))
 				sig = 0;
+		if (waits_with_records(p) || (has_records(r, p) && (waiters(r, p->guest) || !free_vcpu(r, p->guest)))) {
+			/* they run when its thread has a strand (again) */
+			p->end_deferred = 1;
+			p->defer_sig = sig;
+			return;
+		}
 		proc_end(r, p, sig);
 	}
 }
@@ -1128,19 +1570,25 @@ static uint64_t run_published(struct hvpmu_remote *r, struct rproc *p)
 	uint64_t total = 0;
 
 	while (!p->ended && !p->bad && p->nthreads > 1) {
-		uint64_t best = UINT64_MAX, best_end = 0, end, ticket;
+		uint64_t best = UINT64_MAX, best_end = 0, end, ticket, wmin = UINT64_MAX;
 		unsigned bi = 0;
 		int blocked;
 
 		for (unsigned i = 0; i < REMOTE_RINGS; i++)
 			if (p->tail[i] != atomic_load_explicit(&p->area->ring[i].head, memory_order_relaxed) &&
-			    next_publication(p, i, &end, &ticket) && ticket < best) {
-				best = ticket;
-				best_end = end;
-				bi = i;
+			    next_publication(p, i, &end, &ticket)) {
+				if (ring_waits(p, i)) { /* (its thread waits for a strand: the others go on) */
+					wmin = ticket < wmin ? ticket : wmin;
+				} else if (ticket < best) {
+					best = ticket;
+					best_end = end;
+					bi = i;
+				}
 			}
 		if (best == UINT64_MAX)
 			break;
+		if (wmin < best) /* (the tickets before best are a waiting thread's: not a gap) */
+			p->next_ticket = best;
 		/* a lower ticket is taken but not visible yet (its thread is
 		 * between taking it and publishing): wait for it, a moment --
 		 * a ticket whose publication never comes (its thread died in
@@ -1159,7 +1607,8 @@ static uint64_t run_published(struct hvpmu_remote *r, struct rproc *p)
 
 /* The lowest %tick of a thread that has a whole record to run (its
  * ring's next record is published entirely); UINT64_MAX if none.  A
- * thread on no strand counts as 0. */
+ * thread waiting for a strand has none to run (sched); one that runs on
+ * no strand (lost: uncounted) counts as 0. */
 static uint64_t runnable_min(struct hvpmu_remote *r)
 {
 	uint64_t min = UINT64_MAX;
@@ -1179,6 +1628,8 @@ static uint64_t runnable_min(struct hvpmu_remote *r)
 			e = rec_at(rg, p->tail[i]);
 			if (avail < R_SLOTS(e.w0))
 				continue;
+			if (ring_waits(p, i)) /* (it cannot run: sched) */
+				continue;
 			tick = p->v[i] ? hvpmu_machine_tick(r->m, p->v[i]->strand) : 0;
 			if (tick < min)
 				min = tick;
@@ -1195,6 +1646,8 @@ uint64_t hvpmu_remote_run(struct hvpmu_remote *r, int force)
 {
 	uint64_t total = 0;
 
+	if (r->reap)
+		reap(r);
 	for (;;) {
 		if (total >= RUN_BUDGET)
 			return total;
@@ -1206,6 +1659,8 @@ uint64_t hvpmu_remote_run(struct hvpmu_remote *r, int force)
 
 			if (p->ended)
 				continue;
+			if (p->nasleep)
+				wake(r, p);
 			for (unsigned i = 0; i < REMOTE_RINGS && !p->ended && !p->bad; i++) {
 				int blocked = 1;
 
@@ -1220,10 +1675,16 @@ uint64_t hvpmu_remote_run(struct hvpmu_remote *r, int force)
 			}
 			if (!p->ended && !p->bad && p->nthreads > 1)
 				ran += run_published(r, p);
+			if (p->end_deferred && !p->ended && !p->bad && !waits_with_records(p))
+				proc_end(r, p, p->defer_sig); /* (its connection had closed) */
 			if (p->bad)
 				proc_end(r, p, 0);
 		}
 		total += ran;
+		if (!ran) /* a thread may have blocked in its call since: its strand is another's now */
+			for (uint32_t g = 0; g < r->nrunq; g++)
+				if (r->runq[g].n)
+					sched(r, g);
 		if (waiting && !force) {
 			if (!ran)
 				return total; /* the barrier waits for input */
@@ -1262,7 +1723,7 @@ int hvpmu_remote_sleep(struct hvpmu_remote *r)
 		if (p->ended)
 			continue;
 		for (unsigned i = 0; i < REMOTE_RINGS; i++)
-			if (atomic_load(&p->area->ring[i].head) != p->tail[i])
+			if (atomic_load(&p->area->ring[i].head) != p->tail[i] && (!ring_waits(p, i) || p->asleep[i]))
 				return 1;
 	}
 	return 0;
@@ -1314,7 +1775,17 @@ int hvpmu_remote_holders_coming(struct hvpmu_remote *r)
 
 uint32_t hvpmu_remote_images(const struct hvpmu_remote *r)
 {
+	return r->nimages;
+}
+
+uint32_t hvpmu_remote_kept(const struct hvpmu_remote *r)
+{
 	return r->nproc;
+}
+
+int hvpmu_remote_root_end(const struct hvpmu_remote *r)
+{
+	return r->nimages ? r->root_end : -1;
 }
 
 uint32_t hvpmu_remote_live(const struct hvpmu_remote *r)
@@ -1334,36 +1805,41 @@ uint32_t hvpmu_remote_draining(const struct hvpmu_remote *r)
 int hvpmu_remote_pid(const struct hvpmu_remote *r, uint32_t process)
 {
 	const struct rproc *p = proc_of(r, process);
+	const struct rended *e = p ? NULL : ended_of(r, process);
 
-	return p ? p->pid : 0;
+	return p ? p->pid : e ? e->pid : 0;
 }
 
 uint32_t hvpmu_remote_from(const struct hvpmu_remote *r, uint32_t process)
 {
 	const struct rproc *p = proc_of(r, process);
+	const struct rended *e = p ? NULL : ended_of(r, process);
 
-	return p ? p->from : 0;
+	return p ? p->from : e ? e->from : 0;
 }
 
 unsigned hvpmu_remote_guest(const struct hvpmu_remote *r, uint32_t process)
 {
 	const struct rproc *p = proc_of(r, process);
+	const struct rended *e = p ? NULL : ended_of(r, process);
 
-	return p ? p->guest : 0;
+	return p ? p->guest : e ? e->guest : 0;
 }
 
 const char *hvpmu_remote_comm(const struct hvpmu_remote *r, uint32_t process)
 {
 	const struct rproc *p = proc_of(r, process);
+	const struct rended *e = p ? NULL : ended_of(r, process);
 
-	return p ? p->comm : "";
+	return p ? p->comm : e ? e->comm : "";
 }
 
 int hvpmu_remote_end_status(const struct hvpmu_remote *r, uint32_t process)
 {
 	const struct rproc *p = proc_of(r, process);
+	const struct rended *e = p ? NULL : ended_of(r, process);
 
-	return p && p->ended ? p->end_sig : -1;
+	return p && p->ended ? p->end_sig : e ? e->end_sig : -1;
 }
 
 void hvpmu_remote_halt(struct hvpmu_remote *r, int sig)

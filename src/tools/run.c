@@ -569,7 +569,7 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 			fprintf(stderr, "%s: %s started %u process%s, not counted (hvpmu stat -f counts a process tree)\n",
 				tool, argv[0], rs->untracked, rs->untracked == 1 ? "" : "es");
 		if (rs->uncounted) { /* a count that could not be made fails the run */
-			fprintf(stderr, "%s: %s: %u block%s or thread%s ran uncounted (the plugin said why): "
+			fprintf(stderr, "%s: %s: %u block%s or thread%s ran uncounted (the plugin or the service said why): "
 					"the counts are incomplete\n",
 				tool, argv[0], rs->uncounted, rs->uncounted == 1 ? "" : "s",
 				rs->uncounted == 1 ? "" : "s");

@@ -249,9 +249,16 @@ int monitor_guest(const char *tool, struct stat_request *rq, int argc, char **ar
 	restore_stop(old);
 	close(conn);
 	t->elapsed = since(&t0);
-	if (stat_area_read(area_fd, rs, err, sizeof err) == 0)
+	if (stat_area_read(area_fd, rs, err, sizeof err) == 0) {
 		*ok = 1;
-	else
+		if (rs->uncounted) { /* a thread or process of the guest was not counted: the counts are incomplete */
+			fprintf(stderr, "%s: %u thread%s or process%s of guest %s ran uncounted (the service said why): "
+					"the counts are incomplete\n", tool, rs->uncounted, rs->uncounted == 1 ? "" : "s",
+				rs->uncounted == 1 ? "" : "es", rq->guest[0] ? rq->guest : "(the first)");
+			if (rc == 0)
+				rc = EXIT_FAILURE;
+		}
+	} else
 		fprintf(stderr, "%s: no counts from the service (%s)\n", tool, err);
 	close(area_fd);
 	return rc;

@@ -19,6 +19,12 @@
  *       mid-run (EPERM), writes a slot index far out of the area into it
  *       (the service must not publish there), and reads its final
  *       publication.
+ *   adversary garbage NAME GUEST
+ *       attaches as a root image of GUEST and publishes, in its first
+ *       ring, a thread's start and then a record of no known kind: the
+ *       service detaches it (its counts so far kept) and tells the guest's
+ *       OS that what it ran is not counted (a monitor of GUEST must fail
+ *       loudly: docs/service.md "More threads than strands").
  *   adversary squat PATH
  *       binds the socket PATH (run as another uid: a squatter) and, for
  *       each of the connections that come, prints "squat: N bytes" (what
@@ -69,6 +75,7 @@
 #include "common/fdpass.h"
 #include "common/sock.h"
 #include "source/remote_proto.h"
+#include "source/remote_shm.h"
 
 #define REFUSE_S 2.0 /* a refusal comes at once; the service's loop must not wait on the client */
 #define HOLD_US 300000
@@ -165,6 +172,31 @@ static int guest_main(const char *guest)
 	printf("adversary guest %s: ftruncate of the area refused (EPERM), F_SEAL_WRITE refused, service alive\n",
 	       guest);
 	close(s); /* the image ends */
+	return 0;
+}
+
+/* ---- a guest whose records are garbage ---- */
+
+static int garbage_main(const char *guest)
+{
+	int fds[2] = { -1, -1 }, s = attach(guest, fds);
+	struct remote_area *a = mmap(NULL, sizeof *a, PROT_READ | PROT_WRITE, MAP_SHARED, fds[0], 0);
+	uint64_t one = 1;
+
+	if (a == MAP_FAILED)
+		fail("garbage: mmap of the area", strerror(errno));
+	a->ring[0].slot[0] = (struct remote_rec){ R_CTL_W0(C_START, 0), (uint64_t)getpid() };
+	a->ring[0].slot[1] = (struct remote_rec){ 7, 0 }; /* (kind 7: none) */
+	atomic_store_explicit(&a->ring[0].head, 2, memory_order_release);
+	if (write(fds[1], &one, sizeof one) != (ssize_t)sizeof one)
+		fail("garbage: doorbell", strerror(errno));
+	for (int k = 0; k < 200 && !atomic_load(&a->abandoned); k++)
+		usleep(10000);
+	if (!atomic_load(&a->abandoned))
+		fail("garbage", "the service did not detach the image");
+	alive("garbage: the service does not answer after a bad record");
+	printf("adversary garbage %s: detached, service alive\n", guest);
+	close(s);
 	return 0;
 }
 
@@ -578,6 +610,10 @@ int main(int argc, char **argv)
 		name = argv[2];
 		return monitor_main(argv[3], argv[4]);
 	}
+	if (argc == 4 && strcmp(argv[1], "garbage") == 0) {
+		name = argv[2];
+		return garbage_main(argv[3]);
+	}
 	if (argc == 3 && strcmp(argv[1], "squat") == 0)
 		return squat_main(argv[2]);
 	if (argc == 4 && strcmp(argv[1], "hello") == 0) {
@@ -592,7 +628,8 @@ int main(int argc, char **argv)
 		name = argv[2];
 		return flood_main(argv[3], atoi(argv[4]), atoi(argv[5]), atoi(argv[6]));
 	}
-	fprintf(stderr, "usage: adversary guest NAME GUEST | adversary monitor NAME GUEST DISKFILE | adversary squat PATH"
+	fprintf(stderr, "usage: adversary guest NAME GUEST | adversary monitor NAME GUEST DISKFILE | adversary garbage NAME GUEST"
+		" | adversary squat PATH"
 		" | adversary hello NAME GUEST | adversary parents NAME GUEST"
 		" | adversary flood NAME GUEST IMAGES SILENT SECONDS\n");
 	return 2;

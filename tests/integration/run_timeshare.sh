@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# run_timeshare.sh: more processes than strands (issue 28; docs/service.md
+# "More threads than strands"): the guest OS time-shares its strands.
+#
+# usage: run_timeshare.sh HVPMU ADVERSARY MINIGZIP DASH TEXT MEM_DIR
+#
+# A T4 whose one guest has 2 strands:
+#   1. dash starts 8 minigzips at once (hvpmu stat -f --per-process):
+#      the run succeeds, the service switched threads (HVPMU_REMOTE_STATS),
+#      and each minigzip's row equals minigzip alone, exactly, for every
+#      instruction class; once with instruction classes only (the guest
+#      counts blocks under grants), once with the memory model (every block
+#      recorded, the quantum barrier);
+#   1b. on a guest of 1 strand, two programs that make no system call in
+#      their loop (workloads/mem/seq_mem, 120 M cycles: about 10 OS ticks
+#      each) share the strand by the OS tick; each counts its
+#      instructions exactly as alone (the memory model on);
+#   2. a pipeline of 16 minigzips (compress, decompress, ... : 8 of each)
+#      on the 2 strands ends, gives the text back, has 16 rows and is
+#      counted whole (a stage's count depends on how its reads of a pipe
+#      were cut, so it is not compared with a run alone);
+#   3. what still cannot be counted fails loudly: a client of a standing
+#      service whose records are garbage is detached (adversary garbage)
+#      while a monitor (stat -a) of its guest runs: the monitor prints a
+#      line and exits non-zero.
+set -euo pipefail
+hvpmu=$1
+adversary=$2
+gz=$3
+dash=$4
+text=$5
+memdir=$6
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/hvpmu-timeshare.XXXXXX")
+srv=
+cleanup() {
+	[ -z "$srv" ] || kill -TERM "$srv" 2> /dev/null || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() {
+	echo "FAIL: timeshare: $*" >&2
+	exit 1
+}
+cat > "$tmp/small.json" << 'JSON'
+{ "platform": "t4",
+  "guests": [
+    { "name": "small", "perfctraccess": 1, "first_strand": 0, "nstrands": 2,
+      "mblock": [ { "base": 0, "size": 268435456 } ] } ] }
+JSON
+sed 's/"small"/"one"/; s/"nstrands": 2/"nstrands": 1/' "$tmp/small.json" > "$tmp/one.json"
+insn=Instr_all:u,Branches:u,Instr_ld:u,Instr_st:u
+work=$tmp/w
+mkdir "$work"
+cp "$gz" "$work/minigzip"
+head -c 30000 "$text" > "$work/text"
+cd "$work"
+# alone EVENTS OUT ARGS: minigzip ARGS alone (the environment dash gives
+# its children: PWD), its counts "EVENT=VALUE ..." in OUT
+alone() {
+	local ev=$1 out=$2
+	shift 2
+	env -i PWD="$work" "$hvpmu" stat -x, -o "$out.csv" -e "$ev" -- ./minigzip "$@" < "$in" > "$out.data" ||
+		fail "minigzip $* alone"
+	awk -F, '!/^#/ && NF > 3 { printf "%s=%s ", $3, $1 }' "$out.csv" > "$out"
+}
+# rowcounts CSV: one line per minigzip row, "EVENT=VALUE ..." (in CSV order)
+rowcounts() {
+	awk -F, '!/^#/ && NF > 4 && $1 ~ /^minigzip-/ { c[$1] = c[$1] $4 "=" $2 " " } END { for (k in c) print c[k] }' "$1"
+}
+in=text
+alone "$insn" "$tmp/c"
+mem=Instr_all:u,Branches:u,Instr_ld:u # (with DC_miss_nospec: four events on the four PICs, none multiplexed)
+alone "$mem" "$tmp/cm"
+
+# 1. eight at once on two strands
+for ev in "$insn" "$mem,DC_miss_nospec"; do
+	want=$tmp/c
+	[ "$ev" = "$insn" ] || want=$tmp/cm
+	env -i HVPMU_REMOTE_STATS=1 "$hvpmu" stat -f --per-process --md "$tmp/small.json" -x, -o "$tmp/e.csv" -e "$ev" -- \
+		"$dash" -c 'for k in 1 2 3 4 5 6 7 8; do ./minigzip < text > /dev/null & done; wait' 2> "$tmp/e.err" ||
+		{ cat "$tmp/e.err" >&2; fail "eight minigzips ($ev): the run failed"; }
+	sw=$(sed -n 's/^hvpmu service: .* \([0-9]*\) switches;.*$/\1/p' "$tmp/e.err")
+	[ -n "$sw" ] && [ "$sw" -gt 0 ] || { cat "$tmp/e.err" >&2; fail "eight minigzips ($ev): no switches"; }
+	rowcounts "$tmp/e.csv" | sed 's/DC_miss_nospec=[0-9]* //' > "$tmp/rows"
+	[ "$(wc -l < "$tmp/rows")" = 8 ] || { cat "$tmp/e.csv" >&2; fail "eight minigzips ($ev): not 8 rows"; }
+	n=$(grep -cxF "$(cat "$want")" "$tmp/rows" || true)
+	[ "$n" = 8 ] || { cat "$tmp/rows" "$want" >&2; fail "eight minigzips ($ev): $n of 8 rows equal minigzip alone"; }
+	echo "timeshare: 8 minigzips on 2 strands ($ev): $sw switches, every row = minigzip alone"
+done
+
+# 1b. the OS tick: two seq_mem on one strand
+env -i "$hvpmu" stat -x, -o "$tmp/s1.csv" -e Instr_all:u,cycles -- "$memdir/seq_mem" || fail "seq_mem alone"
+want=$(awk -F, '$3 == "Instr_all:u" { print $1 }' "$tmp/s1.csv")
+env -i HVPMU_REMOTE_STATS=1 "$hvpmu" stat -f --per-process --md "$tmp/one.json" -x, -o "$tmp/s2.csv" \
+	-e Instr_all:u,cycles -- "$dash" -c "$memdir/seq_mem & $memdir/seq_mem & wait" 2> "$tmp/s2.err" ||
+	{ cat "$tmp/s2.err" >&2; fail "two seq_mem on one strand"; }
+n=$(awk -F, -v w="$want" '$1 ~ /^seq_mem-/ && $4 == "Instr_all:u" && $2 == w' "$tmp/s2.csv" | wc -l)
+[ "$n" = 2 ] || { cat "$tmp/s2.csv" >&2; fail "two seq_mem on one strand: $n of 2 count $want as alone"; }
+echo "timeshare: two seq_mem on 1 strand: both exact, $(sed -n 's/^hvpmu service: .* \([0-9]*\) switches;.*$/\1/p' "$tmp/s2.err") switches"
+
+# 2. a pipeline of 16 stages on two strands
+pl='./minigzip < text'
+for k in 1 2 3 4 5 6 7; do pl="$pl | ./minigzip -d | ./minigzip"; done
+pl="$pl | ./minigzip -d > out"
+timeout 120 env -i "$hvpmu" stat -f --per-process --md "$tmp/small.json" -x, -o "$tmp/p.csv" -e "$insn" -- \
+	"$dash" -c "$pl" 2> "$tmp/p.err" || { cat "$tmp/p.err" >&2; fail "the 16-stage pipeline failed or hung"; }
+cmp -s text out || fail "the 16-stage pipeline did not give the text back"
+rowcounts "$tmp/p.csv" > "$tmp/rows"
+[ "$(wc -l < "$tmp/rows")" = 16 ] || { cat "$tmp/p.csv" >&2; fail "the pipeline: not 16 rows"; }
+! grep -q uncounted "$tmp/p.err" || { cat "$tmp/p.err" >&2; fail "the pipeline: uncounted"; }
+echo "timeshare: a 16-stage pipeline on 2 strands ends, counted whole"
+
+# 3. a process that cannot be counted: the monitor fails loudly
+name=$tmp/timeshare-$$ # (a socket in this 0700 directory: docs/service.md "Where the socket is")
+env -i "$hvpmu" serve --md "$tmp/small.json" --name "$name" 2> "$tmp/serve.log" &
+srv=$!
+for _ in $(seq 100); do
+	grep -q "^hvpmu serve: service" "$tmp/serve.log" && break
+	sleep 0.05
+done
+grep -q "^hvpmu serve: service" "$tmp/serve.log" || { cat "$tmp/serve.log" >&2; fail "the service did not start"; }
+set +e
+env -i "$hvpmu" stat -a --service "$name" -x, -o "$tmp/a.csv" -e Instr_all -- "$adversary" garbage "$name" small \
+	> "$tmp/a.out" 2> "$tmp/a.err"
+rc=$?
+set -e
+grep -q "detached, service alive" "$tmp/a.out" || { cat "$tmp/a.out" "$tmp/a.err" >&2; fail "garbage: not detached"; }
+[ "$rc" != 0 ] || { cat "$tmp/a.err" >&2; fail "stat -a over a detached process exited 0"; }
+grep -q "ran uncounted .*the counts are incomplete" "$tmp/a.err" || { cat "$tmp/a.err" >&2; fail "stat -a: no line"; }
+echo "timeshare: a process detached under stat -a: one line, exit $rc"

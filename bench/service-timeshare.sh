@@ -49,7 +49,7 @@ run() {
 	fi
 	t1=$(date +%s.%N)
 	printf '%s: %.2f s, %s switches, ' "$name" "$(echo "$t1 - $t0" | bc)" \
-		"$(sed -n 's/^hvpmu service: .* \([0-9]*\) switches$/\1/p' "$name.err")"
+		"$(sed -n 's/^hvpmu service: .* \([0-9]*\) switches;.*$/\1/p' "$name.err")"
 }
 for n in 50 500; do
 	run "$n-processes" "i=0; while [ \$i -lt $n ]; do ./minigzip < text > /dev/null & i=\$((i+1)); done; wait"

@@ -207,6 +207,8 @@ struct stat_result {
 	uint32_t uncounted;          /* blocks or threads the event source ran uncounted
 				      (HVPMU_OS_UNCOUNTED): the counts are incomplete */
 	unsigned nproc;              /* --per-process rows, in the order the processes started */
+	uint32_t unlisted;           /* process images past the first STAT_MAX_PROCS: no row (their
+				      counts are in the totals); the per-process table is incomplete */
 	struct stat_proc *proc;      /* (at most STAT_MAX_PROCS; malloc()ed as samples) */
 	unsigned ngpci;              /* the request's hv_gpci events, final at the program's end */
 	struct stat_gpci gpci[STAT_MAX_GPCI];

@@ -997,8 +997,10 @@ int hvpmu_session_process(struct hvpmu_session *s, uint32_t process, uint32_t pa
 			return -1;
 		}
 	}
-	if (s->nprocs == STAT_MAX_PROCS)
+	if (s->nprocs == STAT_MAX_PROCS) {
+		s->rs.unlisted++; /* (the tools say so and fail: the table is incomplete) */
 		return -1;
+	}
 	row = (int32_t)s->nprocs++;
 	s->procs[row].pid = pid;
 	s->procs[row].process = process;

@@ -38,7 +38,7 @@
 #include <hvpmu/session.h>
 #include "common/shm_seal.h"
 
-#define AREA_VERSION 6
+#define AREA_VERSION 7
 static const char area_magic[8] = { 'h', 'v', 'p', 'm', 'u', 'R', 'A', '\0' };
 
 struct area_count {
@@ -61,6 +61,7 @@ struct area_pub {
 	uint32_t nproc, untracked;
 	struct stat_proc proc[STAT_MAX_PROCS];
 	uint32_t ngpci, uncounted;
+	uint32_t unlisted, pad2;
 	struct stat_gpci gpci[STAT_MAX_GPCI];
 };
 
@@ -197,6 +198,7 @@ int stat_area_parse(const void *p, size_t len, struct stat_result *rs, char *err
 		rs->nproc = pub->nproc;
 	}
 	rs->untracked = pub->untracked;
+	rs->unlisted = pub->unlisted;
 	rs->uncounted = pub->uncounted;
 	rs->ngpci = pub->ngpci;
 	memcpy(rs->gpci, pub->gpci, pub->ngpci * sizeof *pub->gpci);
@@ -291,6 +293,7 @@ void stat_area_publish(struct stat_area *a, struct stat_result *rs)
 	memcpy(pub->md, rs->md, pub->nmdnodes * sizeof *rs->md);
 	pub->nproc = rs->nproc < STAT_MAX_PROCS ? rs->nproc : STAT_MAX_PROCS;
 	pub->untracked = rs->untracked;
+	pub->unlisted = rs->unlisted;
 	pub->uncounted = rs->uncounted;
 	if (pub->nproc)
 		memcpy(pub->proc, rs->proc, pub->nproc * sizeof *rs->proc);

@@ -244,8 +244,9 @@ static int parse_stat_events(struct stat_cli *cl, const struct hvpmu_md *md, con
 }
 
 /* The counts of a run in the layout the events ask for, then what the
- * hypervisor refused. */
-static void print_results(FILE *out, const struct stat_cli *cl, const char *cmdline, const struct hvpmu_sv_backend *be,
+ * hypervisor refused.  Returns 1 if the per-process table asked for is
+ * incomplete (a failure: the run says so in one line), else 0. */
+static int print_results(FILE *out, const struct stat_cli *cl, const char *cmdline, const struct hvpmu_sv_backend *be,
 			  const struct stat_events *se, struct stat_result *rs, const struct run_times *t)
 {
 	char why[256];
@@ -261,6 +262,13 @@ static void print_results(FILE *out, const struct stat_cli *cl, const char *cmdl
 	if (rs->hv_status) /* e.g. ENOACCESS: the description gives no perfctraccess */
 		fprintf(stderr, "hvpmu stat: the hypervisor refused the counters (%s)\n",
 			hvpmu_sv_status_name(rs->hv_status));
+	if (cl->per_process && rs->unlisted) { /* rows that could not be kept fail the run */
+		fprintf(stderr, "hvpmu stat: %u process image%s past the first %d have no --per-process row (their "
+				"counts are in the totals): the table is incomplete\n",
+			rs->unlisted, rs->unlisted == 1 ? "" : "s", STAT_MAX_PROCS);
+		return 1;
+	}
+	return 0;
 }
 
 int cmd_stat(int argc, char **argv)
@@ -294,7 +302,8 @@ int cmd_stat(int argc, char **argv)
 	rc = cl.m.service ? monitor_guest("hvpmu stat", &cl.rq, argc - optind, argv + optind, &rs, &t, &ok)
 			  : run_guest("hvpmu stat", &cl.rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
 	if (ok) {
-		print_results(out, &cl, cmdline, be, &se, &rs, &t);
+		if (print_results(out, &cl, cmdline, be, &se, &rs, &t) && rc == 0)
+			rc = EXIT_FAILURE;
 		stat_result_free(&rs);
 	}
 	return out != stderr ? tool_output_done("hvpmu stat", out, cl.outfile, rc) : rc;

@@ -4,7 +4,7 @@
 # status"): a write error of any tool's output (a -o file, stdout,
 # stderr), a program that is not executable (126, before the emulator
 # starts; 127 not found), the service of `stat -f` killed under the run
-# (no counts), and cpustat past its sample limit (one line; the total row
+# (no counts), --per-process past its 256 rows, and cpustat past its sample limit (one line; the total row
 # still the run's exact count; busstat: the line).
 # usage: run_exits.sh HVPMU MICRO_DIR MINIGZIP DASH TEXT_INPUT [MIPS64_LOOP]
 set -euo pipefail
@@ -112,6 +112,16 @@ if [ -x "$dash" ]; then
 	[ "$rc" -ne 0 ] || fail "service killed: exit 0"
 	one_line "service killed" '^hvpmu stat: the service counting the processes was killed by signal 9 \(.*\): no counts$'
 	[ ! -s "$tmp/svc" ] || { cat "$tmp/svc" >&2; fail "service killed: counts printed"; }
+
+	# --per-process past its rows (STAT_MAX_PROCS = 256 images): one line,
+	# exit 1, the 256 rows; without --per-process the same run exits 0
+	loop='i=0; while [ $i -lt 270 ]; do (:); i=$((i+1)); done'
+	run "per-process rows" env -i "$hvpmu" stat --per-process -x, -o "$tmp/pp" -e Instr_all:u -- "$dash" -c "$loop"
+	[ "$rc" = 1 ] || fail "per-process rows: exit $rc"
+	one_line "per-process rows" '^hvpmu stat: 15 process images past the first 256 have no --per-process row \(their counts are in the totals\): the table is incomplete$'
+	[ "$(grep -c ',Instr_all:u,' "$tmp/pp")" = 256 ] || fail "per-process rows: not 256 rows"
+	run "per-process totals" env -i "$hvpmu" stat -f -x, -o "$tmp/pp" -e Instr_all:u -- "$dash" -c "$loop"
+	[ "$rc" = 0 ] && [ ! -s "$tmp/err" ] || { cat "$tmp/err" >&2; fail "stat -f of 271 images: exit $rc"; }
 else
 	echo "exits: no sparc64 dash: the service test is skipped" >&2
 fi

@@ -4,10 +4,11 @@
 # run_timeshare.sh: more processes than strands (issue 28; docs/service.md
 # "More threads than strands"): the guest OS time-shares its strands.
 #
-# usage: run_timeshare.sh HVPMU ADVERSARY MINIGZIP DASH TEXT MEM_DIR
+# usage: run_timeshare.sh HVPMU ADVERSARY MINIGZIP DASH TEXT MEM_DIR MICRO_DIR
 #
 # A T4 whose one guest has 2 strands:
-#   1. dash starts 8 minigzips at once (hvpmu stat -f --per-process):
+#   1. dash starts 50 minigzips at once (hvpmu stat -f --per-process; 8
+#      with the memory model):
 #      the run succeeds, the service switched threads (HVPMU_REMOTE_STATS),
 #      and each minigzip's row equals minigzip alone, exactly, for every
 #      instruction class; once with instruction classes only (the guest
@@ -17,8 +18,9 @@
 #      their loop (workloads/mem/seq_mem, 120 M cycles: about 10 OS ticks
 #      each) share the strand by the OS tick; each counts its
 #      instructions exactly as alone (the memory model on);
-#   2. a pipeline of 16 minigzips (compress, decompress, ... : 8 of each)
-#      on the 2 strands ends, gives the text back, has 16 rows and is
+#   1a. 500 small programs at once: all attach and are counted (below);
+#   2. a pipeline of 64 minigzips (compress, decompress, ... : 32 of each)
+#      on the 2 strands ends, gives the text back, has 64 rows and is
 #      counted whole (a stage's count depends on how its reads of a pipe
 #      were cut, so it is not compared with a run alone);
 #   3. what still cannot be counted fails loudly: a client of a standing
@@ -32,6 +34,7 @@ gz=$3
 dash=$4
 text=$5
 memdir=$6
+microdir=$7
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hvpmu-timeshare.XXXXXX")
 srv=
 cleanup() {
@@ -74,21 +77,38 @@ alone "$insn" "$tmp/c"
 mem=Instr_all:u,Branches:u,Instr_ld:u # (with DC_miss_nospec: four events on the four PICs, none multiplexed)
 alone "$mem" "$tmp/cm"
 
-# 1. eight at once on two strands
+# 1. fifty, then eight at once on two strands
 for ev in "$insn" "$mem,DC_miss_nospec"; do
-	want=$tmp/c
-	[ "$ev" = "$insn" ] || want=$tmp/cm
+	want=$tmp/c k=50
+	[ "$ev" = "$insn" ] || want=$tmp/cm k=8
 	env -i HVPMU_REMOTE_STATS=1 "$hvpmu" stat -f --per-process --md "$tmp/small.json" -x, -o "$tmp/e.csv" -e "$ev" -- \
-		"$dash" -c 'for k in 1 2 3 4 5 6 7 8; do ./minigzip < text > /dev/null & done; wait' 2> "$tmp/e.err" ||
-		{ cat "$tmp/e.err" >&2; fail "eight minigzips ($ev): the run failed"; }
+		"$dash" -c "i=0; while [ \$i -lt $k ]; do ./minigzip < text > /dev/null & i=\$((i+1)); done; wait" \
+		2> "$tmp/e.err" || { cat "$tmp/e.err" >&2; fail "$k minigzips ($ev): the run failed"; }
 	sw=$(sed -n 's/^hvpmu service: .* \([0-9]*\) switches;.*$/\1/p' "$tmp/e.err")
-	[ -n "$sw" ] && [ "$sw" -gt 0 ] || { cat "$tmp/e.err" >&2; fail "eight minigzips ($ev): no switches"; }
+	[ -n "$sw" ] && [ "$sw" -gt 0 ] || { cat "$tmp/e.err" >&2; fail "$k minigzips ($ev): no switches"; }
 	rowcounts "$tmp/e.csv" | sed 's/DC_miss_nospec=[0-9]* //' > "$tmp/rows"
-	[ "$(wc -l < "$tmp/rows")" = 8 ] || { cat "$tmp/e.csv" >&2; fail "eight minigzips ($ev): not 8 rows"; }
+	[ "$(wc -l < "$tmp/rows")" = $k ] || { cat "$tmp/e.csv" >&2; fail "$k minigzips ($ev): not $k rows"; }
 	n=$(grep -cxF "$(cat "$want")" "$tmp/rows" || true)
-	[ "$n" = 8 ] || { cat "$tmp/rows" "$want" >&2; fail "eight minigzips ($ev): $n of 8 rows equal minigzip alone"; }
-	echo "timeshare: 8 minigzips on 2 strands ($ev): $sw switches, every row = minigzip alone"
+	[ "$n" = $k ] || { cat "$tmp/rows" "$want" >&2; fail "$k minigzips ($ev): $n of $k rows equal minigzip alone"; }
+	echo "timeshare: $k minigzips on 2 strands ($ev): $sw switches, every row = minigzip alone"
 done
+
+# 1a. five hundred at once on two strands (a small program: loop_int,
+# 30,006 instructions): every one attaches (the service's tally of
+# images: 500 forks, 500 execs and dash), the run exits 0 with nothing
+# uncounted, and the total holds at least 500 x loop_int alone
+cp "$microdir/loop_int" li
+env -i "$hvpmu" stat -x, -o "$tmp/li.csv" -e Instr_all:u -- ./li || fail "loop_int alone"
+li=$(awk -F, '$3 == "Instr_all:u" { print $1 }' "$tmp/li.csv")
+env -i HVPMU_REMOTE_STATS=1 "$hvpmu" stat -f --md "$tmp/small.json" -x, -o "$tmp/h.csv" -e Instr_all:u -- \
+	"$dash" -c 'i=0; while [ $i -lt 500 ]; do ./li & i=$((i+1)); done; wait' 2> "$tmp/h.err" ||
+	{ cat "$tmp/h.err" >&2; fail "500 processes: the run failed"; }
+! grep -q uncounted "$tmp/h.err" || { cat "$tmp/h.err" >&2; fail "500 processes: uncounted"; }
+images=$(sed -n 's/^hvpmu service: .* of \([0-9]*\) images kept;.*$/\1/p' "$tmp/h.err")
+[ "${images:-0}" -ge 1001 ] || { cat "$tmp/h.err" >&2; fail "500 processes: $images images attached, want 1001"; }
+total=$(awk -F, '$3 == "Instr_all:u" { print $1 }' "$tmp/h.csv")
+[ "$total" -ge $((500 * li)) ] || fail "500 processes: Instr_all:u $total < 500 x $li"
+echo "timeshare: 500 processes on 2 strands: $images images, Instr_all:u $total (>= 500 x $li), nothing uncounted"
 
 # 1b. the OS tick: two seq_mem on one strand
 env -i "$hvpmu" stat -x, -o "$tmp/s1.csv" -e Instr_all:u,cycles -- "$memdir/seq_mem" || fail "seq_mem alone"
@@ -100,17 +120,18 @@ n=$(awk -F, -v w="$want" '$1 ~ /^seq_mem-/ && $4 == "Instr_all:u" && $2 == w' "$
 [ "$n" = 2 ] || { cat "$tmp/s2.csv" >&2; fail "two seq_mem on one strand: $n of 2 count $want as alone"; }
 echo "timeshare: two seq_mem on 1 strand: both exact, $(sed -n 's/^hvpmu service: .* \([0-9]*\) switches;.*$/\1/p' "$tmp/s2.err") switches"
 
-# 2. a pipeline of 16 stages on two strands
-pl='./minigzip < text'
-for k in 1 2 3 4 5 6 7; do pl="$pl | ./minigzip -d | ./minigzip"; done
+# 2. a pipeline of 64 stages on two strands (3 KB of text)
+head -c 3000 text > small
+pl='./minigzip < small'
+for k in $(seq 31); do pl="$pl | ./minigzip -d | ./minigzip"; done
 pl="$pl | ./minigzip -d > out"
 timeout 120 env -i "$hvpmu" stat -f --per-process --md "$tmp/small.json" -x, -o "$tmp/p.csv" -e "$insn" -- \
-	"$dash" -c "$pl" 2> "$tmp/p.err" || { cat "$tmp/p.err" >&2; fail "the 16-stage pipeline failed or hung"; }
-cmp -s text out || fail "the 16-stage pipeline did not give the text back"
+	"$dash" -c "$pl" 2> "$tmp/p.err" || { cat "$tmp/p.err" >&2; fail "the 64-stage pipeline failed or hung"; }
+cmp -s small out || fail "the 64-stage pipeline did not give the text back"
 rowcounts "$tmp/p.csv" > "$tmp/rows"
-[ "$(wc -l < "$tmp/rows")" = 16 ] || { cat "$tmp/p.csv" >&2; fail "the pipeline: not 16 rows"; }
+[ "$(wc -l < "$tmp/rows")" = 64 ] || { cat "$tmp/p.csv" >&2; fail "the pipeline: not 64 rows"; }
 ! grep -q uncounted "$tmp/p.err" || { cat "$tmp/p.err" >&2; fail "the pipeline: uncounted"; }
-echo "timeshare: a 16-stage pipeline on 2 strands ends, counted whole"
+echo "timeshare: a 64-stage pipeline on 2 strands ends, counted whole"
 
 # 3. a process that cannot be counted: the monitor fails loudly
 name=$tmp/timeshare-$$ # (a socket in this 0700 directory: docs/service.md "Where the socket is")

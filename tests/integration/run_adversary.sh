@@ -27,19 +27,8 @@ hvpmu=$1
 adv=$2
 gz=$3
 text=$4
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/hvpmu-adversary.XXXXXX")
-srv=
-cleanup() {
-	[ -z "$srv" ] || kill -TERM "$srv" 2> /dev/null || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail() {
-	echo "FAIL: adversary: $*" >&2
-	[ ! -s "$tmp/serve.log" ] || { echo "--- serve's stderr:" >&2; cat "$tmp/serve.log" >&2; }
-	exit 1
-}
 . "$(dirname "${BASH_SOURCE[0]}")/lib_service.sh"
+service_test adversary
 head -c 100000 "$text" > "$tmp/in"
 two_guests_md "$tmp/two.json"
 name=adversary-$$
@@ -47,7 +36,7 @@ cd "$tmp"
 # a file on a disk for the request (in the build tree if $tmp is on tmpfs)
 disk="$tmp/disk-request.json"
 [ "$(stat -f -c %T "$tmp")" != tmpfs ] || disk="$OLDPWD/hvpmu-adversary-disk-$$.json"
-trap 'cleanup; rm -f "$disk"' EXIT
+trap 'service_test_end; rm -f "$disk"' EXIT
 
 : > "$tmp/serve.log"
 env -i "$hvpmu" serve --md "$tmp/two.json" --name "$name" 2> "$tmp/serve.log" &

@@ -27,18 +27,8 @@ set -euo pipefail
 hvpmu=$1
 gz=$2
 text=$3
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/hvpmu-guests.XXXXXX")
-srv=
-cleanup() {
-	[ -z "$srv" ] || kill -TERM "$srv" 2> /dev/null || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail() {
-	echo "FAIL: guests: $*" >&2
-	exit 1
-}
 . "$(dirname "${BASH_SOURCE[0]}")/lib_service.sh"
+service_test guests
 head -c 100000 "$text" > "$tmp/in"
 two_guests_md "$tmp/two.json"
 name=guests-$$

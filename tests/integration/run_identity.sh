@@ -43,20 +43,9 @@ if ! as $A test -x "$hvpmu" || ! as $A test -x "$adv" || ! as $A test -r "$gz"; 
 	echo "identity: skipped: the build tree ($hvpmu) is not reachable by other uids"
 	exit 77
 fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/hvpmu-identity.XXXXXX")
-chmod 0755 "$tmp"
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill -TERM "$p" 2> /dev/null || true; done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail() {
-	echo "FAIL: identity: $*" >&2
-	for f in "$tmp"/*.log; do [ ! -s "$f" ] || { echo "--- $f:" >&2; cat "$f" >&2; }; done
-	exit 1
-}
 . "$(dirname "${BASH_SOURCE[0]}")/lib_service.sh"
+service_test identity
+chmod 0755 "$tmp"
 cat > "$tmp/md.json" << JSON
 { "platform": "t4",
   "guests": [

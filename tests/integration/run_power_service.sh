@@ -35,17 +35,8 @@ hvpmu=$1
 gz=$2
 text=$3
 cec=$4
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/hvpmu-power.XXXXXX")
-srv=
-cleanup() {
-	[ -z "$srv" ] || kill -TERM "$srv" 2> /dev/null || true
-	[ -n "${KEEP:-}" ] || rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail() {
-	echo "FAIL: power_service: $*" >&2
-	exit 1
-}
+. "$(dirname "${BASH_SOURCE[0]}")/lib_service.sh"
+service_test power_service
 head -c 60000 "$text" > "$tmp/in"
 name=power-$$
 cd "$tmp"

@@ -19,25 +19,12 @@ set -euo pipefail
 hvpmu=$1
 dash=$2
 micro=$3
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/hvpmu-procmem.XXXXXX")
-srv=
-cleanup() {
-	[ -z "$srv" ] || kill -TERM "$srv" 2> /dev/null || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail() {
-	echo "FAIL: procmem: $*" >&2
-	exit 1
-}
+. "$(dirname "${BASH_SOURCE[0]}")/lib_service.sh"
+service_test procmem
 name=$tmp/procmem-$$ # (a socket in this 0700 directory: docs/service.md "Where the socket is")
 env -i HVPMU_REMOTE_STATS=1 "$hvpmu" serve --name "$name" 2> "$tmp/serve.log" &
 srv=$!
-for _ in $(seq 100); do
-	grep -q "^hvpmu serve: service" "$tmp/serve.log" && break
-	sleep 0.05
-done
-grep -q "^hvpmu serve: service" "$tmp/serve.log" || { cat "$tmp/serve.log" >&2; fail "the service did not start"; }
+serve_started "$tmp/serve.log"
 
 env -i "$hvpmu" run --service "$name" -- "$dash" -c \
 	"i=0; while [ \$i -lt 300 ]; do (:); i=\$((i+1)); done; for k in 1 2 3 4; do $micro/loop_int; done" \

@@ -18,19 +18,8 @@
 set -euo pipefail
 hvpmu=$1
 adversary=$2
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/hvpmu-sockdir.XXXXXX")
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill -TERM "$p" 2> /dev/null || true; done
-	wait 2> /dev/null || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail() {
-	echo "FAIL: sockdir: $*" >&2
-	exit 1
-}
 . "$(dirname "${BASH_SOURCE[0]}")/lib_service.sh"
+service_test sockdir
 name=sockdir-$$
 uid=$(id -u)
 

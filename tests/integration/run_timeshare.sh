@@ -35,17 +35,8 @@ dash=$4
 text=$5
 memdir=$6
 microdir=$7
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/hvpmu-timeshare.XXXXXX")
-srv=
-cleanup() {
-	[ -z "$srv" ] || kill -TERM "$srv" 2> /dev/null || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail() {
-	echo "FAIL: timeshare: $*" >&2
-	exit 1
-}
+. "$(dirname "${BASH_SOURCE[0]}")/lib_service.sh"
+service_test timeshare
 cat > "$tmp/small.json" << 'JSON'
 { "platform": "t4",
   "guests": [
@@ -137,11 +128,7 @@ echo "timeshare: a 64-stage pipeline on 2 strands ends, counted whole"
 name=$tmp/timeshare-$$ # (a socket in this 0700 directory: docs/service.md "Where the socket is")
 env -i "$hvpmu" serve --md "$tmp/small.json" --name "$name" 2> "$tmp/serve.log" &
 srv=$!
-for _ in $(seq 100); do
-	grep -q "^hvpmu serve: service" "$tmp/serve.log" && break
-	sleep 0.05
-done
-grep -q "^hvpmu serve: service" "$tmp/serve.log" || { cat "$tmp/serve.log" >&2; fail "the service did not start"; }
+serve_started "$tmp/serve.log"
 set +e
 env -i "$hvpmu" stat -a --service "$name" -x, -o "$tmp/a.csv" -e Instr_all -- "$adversary" garbage "$name" small \
 	> "$tmp/a.out" 2> "$tmp/a.err"

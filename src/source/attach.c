@@ -120,6 +120,7 @@ static struct {
 	int efd;               /* the service's doorbell */
 	struct remote_area *area;
 	uint32_t process;      /* this image's number */
+	uint64_t token[2];     /* this image's token (its welcome's): a fork child's hello shows it */
 	uint32_t next_id;      /* the next block's id */
 	unsigned features;
 	int counts;            /* blocks are counted under grants: the service offers it
@@ -160,6 +161,8 @@ static int connect_service(enum remote_how how, uint32_t parent, uint32_t base)
 		snprintf(h.comm, sizeof h.comm, "%s", A.comm);
 	if (how == REMOTE_ROOT)
 		snprintf(h.guest, sizeof h.guest, "%s", A.guest);
+	if (how == REMOTE_FORK) /* (the parent's: this process is its copy) */
+		memcpy(h.token, A.token, sizeof h.token);
 	/* a service of another uid is refused before the hello (common/sock.h) */
 	if ((s = sock_connect(A.service, why, sizeof why)) < 0 && why[0]) {
 		fprintf(stderr, "hvpmu: %s; this process is not counted\n", why);
@@ -196,6 +199,7 @@ static int connect_service(enum remote_how how, uint32_t parent, uint32_t base)
 	A.conn = s;
 	A.efd = efd;
 	A.process = w.process;
+	memcpy(A.token, w.token, sizeof A.token);
 	A.features = w.features;
 	/* (a fork child of an image that had several threads keeps its
 	 * blocks, translated with markers: it goes on with them) */

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <signal.h>
 #include <time.h>
 #include <sys/syscall.h>
@@ -50,6 +51,7 @@ struct rproc {
 	int refs;                 /* the image itself until it ends, and each living fork child */
 	struct rproc *parent;     /* a fork child: the ids below `base` are its */
 	uint32_t base;
+	uint64_t token[2];        /* its welcome's: a fork child's hello shows it (real_parent) */
 	struct rblock *blocks;    /* by id - base */
 	uint32_t nblocks;         /* decoded so far: blocks[] has room for ncap */
 	uint32_t ncap;
@@ -142,6 +144,8 @@ struct hvpmu_remote {
 		int pid;
 		struct rproc *holder; /* a fork child: its parent, whose area it will read */
 		time_t since;         /* (monotonic seconds) an image attaches at once, or never */
+		int orphan;           /* the holder's process was gone when its fork return ran: the
+					 child must show the holder's token */
 	} *expect;
 	uint32_t nexpect, expect_cap;
 };
@@ -177,6 +181,31 @@ static int parent_of(int pid)
 	return ppid;
 }
 
+/* Whether host process pid has exited (gone, or a zombie not reaped yet). */
+static int process_gone(int pid)
+{
+	char path[64], buf[512], *q = NULL;
+	ssize_t n = -1;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+		n = read(fd, buf, sizeof buf - 1);
+		close(fd);
+	}
+	if (n <= 0)
+		return 1;
+	buf[n] = 0;
+	q = strrchr(buf, ')');
+	return q && q[1] == ' ' && (q[2] == 'Z' || q[2] == 'X');
+}
+
+/* Whether a hello shows image p's token. */
+static int token_of(const struct remote_hello *h, const struct rproc *p)
+{
+	return (p->token[0] | p->token[1]) && ((h->token[0] ^ p->token[0]) | (h->token[1] ^ p->token[1])) == 0;
+}
+
 /* Image `pid` will attach; a fork child (holder: its parent) reads its
  * ancestors' blocks, whose areas stay mapped for it meanwhile. */
 static void expect_pid(struct hvpmu_remote *r, int pid, struct rproc *holder)
@@ -184,9 +213,13 @@ static void expect_pid(struct hvpmu_remote *r, int pid, struct rproc *holder)
 	/* a fork child may attach before its parent's fork return runs here;
 	 * and the guest's word is not taken for it: the pid must be a child
 	 * of the image's process */
+	int orphan = 0;
+
 	if (holder && attached_already(r, pid, holder->num))
 		return;
-	if (holder && parent_of(pid) != holder->pid)
+	/* (a parent that exited at once: its child is init's now, and only
+	 * the token its hello shows proves whose it is) */
+	if (holder && parent_of(pid) != holder->pid && !(orphan = process_gone(holder->pid)))
 		return;
 	if (r->nexpect == r->expect_cap) {
 		uint32_t cap = r->expect_cap ? 2 * r->expect_cap : 16;
@@ -199,7 +232,7 @@ static void expect_pid(struct hvpmu_remote *r, int pid, struct rproc *holder)
 	}
 	for (struct rproc *q = holder; q; q = q->parent)
 		q->refs++;
-	r->expect[r->nexpect++] = (struct expect){ pid, holder, mono_s() };
+	r->expect[r->nexpect++] = (struct expect){ pid, holder, mono_s(), orphan };
 }
 
 static void expect_drop(struct hvpmu_remote *r, uint32_t k)
@@ -585,13 +618,17 @@ static int real_parent(const struct hvpmu_remote *r, const struct remote_hello *
 		return EPERM;
 	}
 	for (uint32_t k = 0; k < r->nexpect; k++)
-		if (r->expect[k].pid == peer_pid && r->expect[k].holder == holder)
+		if (r->expect[k].pid == peer_pid && r->expect[k].holder == holder &&
+		    (!r->expect[k].orphan || token_of(h, parent)))
 			return 0;
 	if (parent->ended) {
 		snprintf(why, len, "hello: image %u has ended: no process joins it", parent->num);
 		return EPERM;
 	}
-	if (h->how == REMOTE_FORK && parent_of(peer_pid) != parent->pid) {
+	/* a child whose parent exited before the service ran the fork: its
+	 * parent is init now; it shows the image's token instead */
+	if (h->how == REMOTE_FORK && parent_of(peer_pid) != parent->pid &&
+	    !(process_gone(parent->pid) && token_of(h, parent))) {
 		snprintf(why, len, "hello: pid %d is not a child of image %u's pid %d", peer_pid, parent->num,
 			 parent->pid);
 		return EPERM;
@@ -714,8 +751,13 @@ int hvpmu_remote_attach(struct hvpmu_remote *r, const void *hello, size_t n, int
 	expect_done(r, h.pid); /* (after the child's own references above) */
 	*process = p->num;
 	*area_fd = fd; /* the caller sends and closes it: the mapping stays */
+	if (getrandom(p->token, sizeof p->token, 0) != (ssize_t)sizeof p->token) {
+		/* (no token: its children prove their descent by the process tree only) */
+		p->token[0] = p->token[1] = 0;
+	}
 	w.process = p->num;
 	w.features = r->features;
+	memcpy(w.token, p->token, sizeof w.token);
 	memcpy(welcome, &w, welcome_len < sizeof w ? welcome_len : sizeof w);
 	*wlen = welcome_len < sizeof w ? welcome_len : sizeof w;
 	return 0;

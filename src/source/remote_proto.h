@@ -25,7 +25,7 @@
 
 #define REMOTE_HELLO_MAGIC UINT32_C(0x4c4c4548)   /* "HELL" */
 #define REMOTE_WELCOME_MAGIC UINT32_C(0x434c4557) /* "WELC" */
-#define REMOTE_PROTO_VERSION 3u
+#define REMOTE_PROTO_VERSION 4u
 #define REMOTE_NAME_MAX 100                       /* the service's socket name, bytes with its NUL */
 
 /* How a process image came to be. */
@@ -60,6 +60,9 @@ struct remote_hello {
 				  the first; FORK and EXEC images are their parent's guest's */
 	uint32_t arg[3];       /* GPCI: request, starting index, secondary index << 8 | version in */
 	uint32_t pad;
+	uint64_t token[2];     /* FORK: the parent image's token (its welcome's), which the child
+				  holds because it is a copy of the parent: the proof of its descent
+				  when the parent's process is gone (docs/service.md "Who a client is") */
 };
 
 struct remote_welcome {
@@ -70,6 +73,7 @@ struct remote_welcome {
 	uint32_t features;     /* REMOTE_F_* (remote_shm.h) */
 	uint32_t pad;
 	char reason[96];       /* status != 0: one line for the guest's stderr */
+	uint64_t token[2];     /* status 0: the image's token, random, for its fork children's hellos */
 };
 
 /* The answer to REMOTE_DESCRIBE: the description the service's machine

@@ -61,6 +61,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -360,6 +361,10 @@ static int monitor_main(const char *guest, const char *diskfile)
 
 /* One hello (how, guest, parent image): the connection when welcomed
  * (the area and doorbell closed), else -1 with *status and reason. */
+/* The token hello_once() shows in a FORK hello, and the one the last
+ * welcome gave. */
+static uint64_t send_token[2], last_token[2];
+
 static int hello_once(uint32_t how, const char *guest, uint32_t parent, uint32_t *process, int *status,
 		      char *reason, size_t n)
 {
@@ -376,6 +381,8 @@ static int hello_once(uint32_t how, const char *guest, uint32_t parent, uint32_t
 
 	h.pid = getpid();
 	h.parent = parent;
+	if (how == REMOTE_FORK)
+		memcpy(h.token, send_token, sizeof h.token);
 	snprintf(h.isa, sizeof h.isa, "sparcv9");
 	snprintf(h.comm, sizeof h.comm, "adversary");
 	snprintf(h.guest, sizeof h.guest, "%s", guest);
@@ -406,6 +413,7 @@ static int hello_once(uint32_t how, const char *guest, uint32_t parent, uint32_t
 	}
 	if (process)
 		*process = w.process;
+	memcpy(last_token, w.token, sizeof last_token);
 	return s;
 }
 
@@ -451,6 +459,60 @@ static void wait_ok(pid_t pid, const char *what)
 		fail(what, "its check failed");
 }
 
+/* An orphan: a process P attaches (an image of its own), forks C and
+ * exits at once, as `sh -c 'prog &'` may before the service has run its
+ * fork; C keeps P's connection (the image lives on) and is no child of
+ * P's any more (this process is the subreaper it goes to).  Its FORK
+ * hello with a wrong token is refused; with the image's token, which it
+ * holds as P's copy, welcomed. */
+static void orphan(const char *guest)
+{
+	int pfd[2], status;
+	pid_t p, c = -1;
+	char reason[128];
+
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) || pipe(pfd))
+		fail("parents: orphan", strerror(errno));
+	if ((p = fork()) == 0) {
+		uint32_t image = 0;
+		int s1 = hello_once(REMOTE_ROOT, guest, 0, &image, &status, reason, sizeof reason);
+		uint64_t token[2] = { last_token[0], last_token[1] };
+		pid_t self = getpid(), k;
+
+		if (s1 < 0)
+			fail("parents: the orphan's parent", reason);
+		if ((k = fork()) == 0) {
+			int s;
+
+			while (getppid() == self) /* until its parent has exited */
+				usleep(1000);
+			send_token[0] = token[0] ^ 1; /* (any other) */
+			send_token[1] = token[1];
+			s = hello_once(REMOTE_FORK, "", image, NULL, &status, reason, sizeof reason);
+			if (s >= 0 || status != EPERM || !strstr(reason, "is not a child"))
+				fail("an orphan FORK with a wrong token", s >= 0 ? "welcomed" : reason);
+			printf("adversary parents: an orphan FORK with a wrong token: %s\n", reason);
+			memcpy(send_token, token, sizeof send_token);
+			if ((s = hello_once(REMOTE_FORK, "", image, NULL, &status, reason, sizeof reason)) < 0)
+				fail("an orphan FORK with the image's token", reason);
+			printf("adversary parents: an orphan FORK with the image's token: welcomed\n");
+			close(s);
+			close(s1);
+			exit(0);
+		}
+		if (write(pfd[1], &k, sizeof k) != (ssize_t)sizeof k)
+			_exit(1);
+		_exit(0); /* (s1 stays open in the child) */
+	}
+	close(pfd[1]);
+	if (p < 0 || read(pfd[0], &c, sizeof c) != (ssize_t)sizeof c)
+		fail("parents: orphan", "no child");
+	close(pfd[0]);
+	wait_ok(p, "parents: the orphan's parent");
+	wait_ok(c, "parents: the orphan");
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+}
+
 static int parents_main(const char *guest)
 {
 	char reason[128], want[64];
@@ -476,6 +538,7 @@ static int parents_main(const char *guest)
 	if ((pid = fork()) == 0)
 		child_hello(REMOTE_EXEC, image, "not the execve of pid", "an EXEC from another pid");
 	wait_ok(pid, "parents: the EXEC");
+	orphan(guest);
 	close(s); /* the image ends */
 	usleep(HOLD_US);
 	snprintf(want, sizeof want, "image %u has ended", image);

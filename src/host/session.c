@@ -888,11 +888,18 @@ int hvpmu_session_monitor_start(struct hvpmu_session *s, const struct stat_reque
 	for (unsigned d = 0; d < s->rq.nbusdev; d++)
 		if (busdev_first(s, d)) {
 			s->bus_active[d] = d;
-			if (hvpmu_sv_uncore_program(s->sv, s->first, s->rq.busdev[d].dev, s->rq.busdev[d].code)) {
+			int rc = hvpmu_sv_uncore_program(s->sv, s->first, s->rq.busdev[d].dev, s->rq.busdev[d].code);
+
+			if (rc == HVPMU_EHV) {
 				snprintf(err, n, "the hypervisor refused the device counters (%s)",
 					 hvpmu_sv_status_name(hvpmu_sv_last_status(s->sv)));
 				monitor_clear(s);
 				return EACCES;
+			}
+			if (rc) { /* (no hypercall made: the machine has no such device) */
+				snprintf(err, n, "the machine has no device %u", s->rq.busdev[d].dev);
+				monitor_clear(s);
+				return EINVAL;
 			}
 		}
 	s->next_sample = rq->sample_cycles && now <= UINT64_MAX - rq->sample_cycles ? now + rq->sample_cycles

@@ -63,27 +63,40 @@ static int silent(void)
 	return fd;
 }
 
-/* A monitor of guest g with an empty request: its errno (0: it runs; then
- * *conn is its connection). */
-static int monitor(const char *g, int *conn)
+static char monitor_err[256]; /* the last refused monitor's reason */
+
+/* A monitor of guest g with an empty request, or one for device counters
+ * `dev` (busstat's; -1: none): its errno (0: it runs; then *conn is its
+ * connection). */
+static int monitor_dev(const char *g, int dev, int *conn)
 {
 	struct stat_request rq;
-	char err[256], path[64];
-	int req = memfd_create("req", MFD_CLOEXEC), area = stat_area_create(err, sizeof err), status = 0;
+	char *err = monitor_err, path[64];
+	size_t errn = sizeof monitor_err;
+	int req = memfd_create("req", MFD_CLOEXEC), area = stat_area_create(err, errn), status = 0;
 
 	assert_true(req >= 0 && area >= 0);
 	memset(&rq, 0, sizeof rq);
+	if (dev >= 0) {
+		rq.nbusdev = 1;
+		rq.busdev[0] = (struct stat_busdev){ .dev = (unsigned)dev, .code = { 0, 1 } };
+	}
 	snprintf(path, sizeof path, "/proc/self/fd/%d", req);
-	assert_int_equal(stat_request_write(path, &rq, err, sizeof err), 0);
-	*conn = hvpmu_service_monitor(name, g, req, area, &status, err, sizeof err);
+	assert_int_equal(stat_request_write(path, &rq, err, errn), 0);
+	*conn = hvpmu_service_monitor(name, g, req, area, &status, err, errn);
 	close(req);
 	close(area);
 	if (*conn < 0) {
 		assert_true(status != 0);
-		assert_non_null(memchr(err, 0, sizeof err));
+		assert_non_null(memchr(err, 0, errn));
 		return status;
 	}
 	return 0;
+}
+
+static int monitor(const char *g, int *conn)
+{
+	return monitor_dev(g, -1, conn);
 }
 
 static void stale(void);
@@ -125,6 +138,10 @@ static void test_serve(void **state)
 	close(s2);
 
 	assert_int_equal(monitor("gamma", &m1), ENOENT);
+	/* device counters the machine does not have: said so, not blamed on
+	 * the hypervisor (it was "refused the device counters (EOK)") */
+	assert_int_equal(monitor_dev("", 4, &m1), EINVAL);
+	assert_string_equal(monitor_err, "the machine has no device 4");
 	assert_int_equal(monitor("", &m1), 0);
 	assert_int_equal(monitor("primary", &m2), EBUSY);
 	shutdown(m1, SHUT_WR); /* the monitor ends: the service closes the connection */

@@ -388,8 +388,6 @@ int64_t hvpmu_papr_get_perf_counter_info(struct hvpmu_papr *p, const struct hvpm
 	if (r < 0)
 		return hvpmu_gpci_request_known(code) ? HVPMU_H_NOT_AVAILABLE : HVPMU_H_PARAMETER;
 	rq = &requests[r];
-	if (rq->lab && !p->cec.lab)
-		return HVPMU_H_NOT_AVAILABLE; /* 3. (nothing of it can be validated on this firmware) */
 	if (rq->index == HVPMU_GPCI_IDX_NONE) { /* Set MMCRH: one uint64 in */
 		uint8_t b[8];
 		uint64_t v;
@@ -400,6 +398,8 @@ int64_t hvpmu_papr_get_perf_counter_info(struct hvpmu_papr *p, const struct hvpm
 		v = get_be(b, 8);
 		if (!hvpmu_cec_mmcrh_valid(v))
 			return HVPMU_H_PARAMETER;
+		if (!p->cec.lab)
+			return HVPMU_H_NOT_AVAILABLE; /* 3. after its size and contents (the spec's order) */
 		if (!privileged)
 			return HVPMU_H_AUTHORITY; /* 4. it sets every processor's MMCRH */
 		if (p->bus.write(p->bus.ctx, HVPMU_CEC_REG(HVPMU_CEC_GRP_GLOBAL, 0, HVPMU_CEC_G_MMCRH), v))
@@ -431,6 +431,8 @@ int64_t hvpmu_papr_get_perf_counter_info(struct hvpmu_papr *p, const struct hvpm
 			      HVPMU_H_PARAMETER);
 
 	/* 3. available on this firmware and platform */
+	if (rq->lab && !p->cec.lab)
+		return HVPMU_H_NOT_AVAILABLE;
 	if (rq->index == HVPMU_GPCI_IDX_SELF && start != HVPMU_GPCI_INDEX_SELF)
 		return HVPMU_H_NOT_AVAILABLE; /* 0x40: "starting_index must always be -1" */
 

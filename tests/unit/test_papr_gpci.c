@@ -293,14 +293,63 @@ static void test_not_available(void **state)
 	expect_status(w, 0, RA, BUF, HVPMU_H_NOT_AVAILABLE);
 	block(w, 0, RA, 0x80001000, 0, BUF);
 	expect_status(w, 0, RA, BUF, HVPMU_H_NOT_AVAILABLE);
-	block(w, 0, RA, 0x80001000, 0, 32); /* even when too small to hold the value */
-	expect_status(w, 0, RA, 32, HVPMU_H_NOT_AVAILABLE);
 	block(w, 1, RA, 0x80002000, 0, BUF); /* before H_Authority */
 	expect_status(w, 1, RA, BUF, HVPMU_H_NOT_AVAILABLE);
 	/* and the capability mask says so */
 	block(w, 0, RA, 0x40, 0xFFFFFFFF, 48);
 	assert_int_equal(call(w, 0, RA, 48), HVPMU_H_SUCCESS);
 	assert_int_equal(read_back(w, 0, RA, 48)[0x21], 0x80);
+	world_free(w);
+}
+
+/*
+ * papr-platform-hcalls.xml "Semantics" (lines 107-112): "Validate the size
+ * and contents of getPerformanceCounterInfoParms, else H_Parameter."
+ * comes before "Validate information is available for the firmware level
+ * and platform, else H_Not_Available."  A LAB request whose block is bad
+ * is H_Parameter on a firmware without LAB too (issue 30).
+ */
+static void test_check_order_lab(void **state)
+{
+	struct hvpmu_cec nolab;
+	struct world *w;
+	const uint8_t *h;
+	uint8_t v[8];
+
+	(void)state;
+	hvpmu_cec_default(&nolab);
+	nolab.lab = 0;
+	w = world(&nolab, 1);
+	/* Set MMCRH: a block too small to hold its value (lines 531-532) */
+	block(w, 0, RA, 0x80001000, 0, 40);
+	expect_status(w, 0, RA, 32, HVPMU_H_PARAMETER);
+	expect_status(w, 0, RA, 39, HVPMU_H_PARAMETER);
+	/* ... a value MMCRH cannot hold (a reserved bit), from either partition */
+	put64(v, 1);
+	assert_int_equal(hvpmu_guest_mem_write(w->mem[0], RA + 32, v, 8), 0);
+	expect_status(w, 0, RA, 40, HVPMU_H_PARAMETER);
+	assert_int_equal(hvpmu_guest_mem_write(w->mem[1], RA, read_back(w, 0, RA, 40), 40), 0);
+	expect_status(w, 1, RA, 40, HVPMU_H_PARAMETER);
+	/* ... a good value: now the firmware level is asked */
+	put64(v, 0x003C1200);
+	assert_int_equal(hvpmu_guest_mem_write(w->mem[0], RA + 32, v, 8), 0);
+	expect_status(w, 0, RA, 40, HVPMU_H_NOT_AVAILABLE);
+	/* Retrieve HPMCx: a starting index naming no processor */
+	block(w, 0, RA, 0x80002000, 99, BUF);
+	expect_status(w, 0, RA, BUF, HVPMU_H_PARAMETER);
+	/* ... a block too small for one list of 72 bytes (lines 558-577):
+	 * H_Parameter with GEN_BUF_TOO_SMALL, as on a LAB firmware */
+	block(w, 0, RA, 0x80002000, 0, 32 + 72);
+	assert_int_equal(call(w, 0, RA, 32 + 71), HVPMU_H_PARAMETER);
+	h = read_back(w, 0, RA, 32 + 72);
+	assert_int_equal(get(h + 0x8, 4), 0);
+	assert_int_equal(get(h + 0xC, 4), 0x1B);
+	assert_int_equal(get(h + 0x10, 2), 72);
+	/* ... a good block: H_Not_Available, whoever asks */
+	block(w, 0, RA, 0x80002000, 0, BUF);
+	expect_status(w, 0, RA, BUF, HVPMU_H_NOT_AVAILABLE);
+	block(w, 1, RA, 0x80002000, 0xFFFFFFFF, BUF);
+	expect_status(w, 1, RA, BUF, HVPMU_H_NOT_AVAILABLE);
 	world_free(w);
 }
 
@@ -846,6 +895,7 @@ int main(void)
 		cmocka_unit_test(test_parameter),
 		cmocka_unit_test(test_buffer_too_small),
 		cmocka_unit_test(test_not_available),
+		cmocka_unit_test(test_check_order_lab),
 		cmocka_unit_test(test_authority),
 		cmocka_unit_test(test_two_partitions),
 		cmocka_unit_test(test_hardware),

@@ -106,7 +106,9 @@ struct hvpmu_cec_partition {
 
 struct hvpmu_cec {
 	uint64_t timebase_hz;       /* timebase frequency: PURR and link cycles tick at it */
-	uint8_t counter_info_version; /* the firmware's counter_info_version_out (Linux hv-gpci.h) */
+	/* The firmware's level: the highest counter_info_version it knows and
+	 * answers in (Linux hv-gpci.h's versions up to it; docs/papr-gpci.md) */
+	uint8_t counter_info_version;
 	uint8_t lab;                /* the LAB-only requests (0x80001000, 0x80002000) exist */
 	/* The dispatcher's window, microseconds of timebase (the period over
 	 * which a shared partition's entitlement is guaranteed and capped;

@@ -68,7 +68,7 @@ struct hvpmu_gpci_reply {
 	uint32_t detail_rc;
 	uint16_t element_bytes;    /* cv_element_size */
 	uint8_t version_out;
-	const struct hvpmu_gpci_request *rq; /* the request's table, NULL if unknown to hvpmu */
+	const struct hvpmu_gpci_request *rq; /* the request's layout at version_out, NULL if unknown to hvpmu */
 	uint8_t data[HVPMU_GPCI_MAX_DATA_BYTES];
 };
 
@@ -126,11 +126,11 @@ const char *hvpmu_gpci_status_name(int64_t status);
  * Numbers are decimal or 0x hex (request, starting_index, offset up to
  * 0xffffffff, secondary_index 0xffff, counter_info_version 0xff); length
  * 1..8 and offset + length <= 4064 (Linux's event init).  A named event
- * reads the field of OUR request table (hvpmu/papr.h) that Linux's
- * counter names: where Linux's offset differs (0x50 and 0x60, whose
- * version-3 layout Linux reads, docs/papr-gpci.md "hv_gpci events") the
- * field is ours; counter_info_version is Linux's current, 8.  The raw
- * form is taken as given (any request: the hypervisor answers).
+ * asks Linux's current counter_info_version, 8, and reads the field
+ * Linux's counter names in the layout the firmware answers version 8 in
+ * (hvpmu/papr.h hvpmu_gpci_request_layout: Linux's offsets, the version-3
+ * layout for 0x50 and 0x60; docs/papr-gpci.md "hv_gpci events").  The
+ * raw form is taken as given (any request: the hypervisor answers).
  */
 #define HVPMU_GPCI_EVENT_PMU "hv_gpci/"
 #define HVPMU_GPCI_COUNTER_INFO_VERSION_CURRENT 8u /* Linux's COUNTER_INFO_VERSION_CURRENT */
@@ -148,7 +148,7 @@ struct hvpmu_gpci_event {
 /* A named event Linux publishes and hvpmu maps: Linux's name, its
  * request, its starting index's name, Linux's offset and length
  * (hv-gpci-requests.h __count) and the field of our request table it
- * reads (hvpmu_gpci_request_find(request)->fields, by name). */
+ * reads (hvpmu_gpci_request_layout(request, 8)->fields, by name). */
 struct hvpmu_gpci_named_event {
 	const char *name;
 	uint32_t request;

@@ -94,8 +94,11 @@ struct hvpmu_gpci_field {
 	uint8_t counter;
 };
 
-/* A request the service implements, as data (the service walks these
- * tables; the supervisor's decoder too). */
+/* A request the service implements, in one layout, as data (the service
+ * walks these tables; the supervisor's decoder too).  A request has the
+ * seed's layout (min_version 0) and may have later ones: the layout
+ * answers the counter-info versions from min_version on, up to the next
+ * layout's (docs/papr-gpci.md "Counter-info versions"). */
 struct hvpmu_gpci_request {
 	uint32_t code;
 	const char *name;        /* the seed's name, lower case */
@@ -104,11 +107,26 @@ struct hvpmu_gpci_request {
 	uint8_t lab;             /* LAB only */
 	uint8_t nfields;
 	const struct hvpmu_gpci_field *fields;
+	uint8_t min_version;     /* the first counter_info_version in this layout */
 };
-/* The implemented requests, i = 0, 1, ... (NULL past the last), and by
- * code (NULL if not implemented).  Thread-safe. */
+/* The implemented requests in the seed's layout, i = 0, 1, ... (NULL
+ * past the last), and by code (NULL if not implemented).  Thread-safe. */
 const struct hvpmu_gpci_request *hvpmu_gpci_request_at(unsigned i);
 const struct hvpmu_gpci_request *hvpmu_gpci_request_find(uint32_t code);
+
+/* The counter-info versions Linux names (torvalds/linux
+ * arch/powerpc/perf/hv-gpci.h: 0 v7r{2,3,4}m0, 3 v7r6m0, 5 v7r7m0,
+ * 6 TLBIE, 8 POWER8; 1, 2, 4, 7 skipped): 1 if `version` is one. */
+int hvpmu_gpci_version_named(unsigned version);
+/* The counter_info_version a firmware of level `level` (struct hvpmu_cec
+ * counter_info_version: the highest it knows) answers a caller's
+ * `version_in` in, and reports in counter_info_version_out: version_in
+ * when it is named and at most `level`, else 0, the seed's. */
+uint8_t hvpmu_gpci_version_answered(uint8_t level, uint8_t version_in);
+/* Request `code`'s layout at counter-info version `version` (an answered
+ * one): the layout with the highest min_version <= version (NULL if not
+ * implemented).  Thread-safe. */
+const struct hvpmu_gpci_request *hvpmu_gpci_request_layout(uint32_t code, uint8_t version);
 /* 1 if `code` is a request Linux knows that this firmware does not
  * implement (0x70, 0x80, 0x90, 0x91, 0x94, 0x95, 0xA0, 0xB0, 0xB1, 0xC0,
  * 0xD0, 0xE0, 0xF0, 0xF4, 0x100: linux-clients.md §2.3): H_Not_Available. */
@@ -159,9 +177,12 @@ struct hvpmu_papr_caller {
  *   H_Hardware      the statistics device did not answer;
  *   H_Success       the lists from the starting index on (-1: the
  *                   caller's processor, partition or chip), in index
- *                   order; starting_index = the first one found,
- *                   returned_values, detail_rc 0, cv_element_size,
- *                   counter_info_version_out written.  When the buffer
+ *                   order, in the layout of the version answered
+ *                   (hvpmu_gpci_version_answered of the CEC's level and
+ *                   counter_info_version_in); starting_index = the
+ *                   first one found, returned_values, detail_rc 0,
+ *                   cv_element_size, counter_info_version_out (the
+ *                   version answered) written.  When the buffer
  *                   holds only some of them: those, detail_rc 0x1B and
  *                   H_Parameter (what Linux's single_gpci_request
  *                   accepts).

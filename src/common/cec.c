@@ -94,7 +94,7 @@ void hvpmu_cec_default(struct hvpmu_cec *cec)
 
 	memset(cec, 0, sizeof *cec);
 	cec->timebase_hz = DEFAULT_TIMEBASE_HZ;
-	cec->counter_info_version = 0;
+	cec->counter_info_version = 8; /* the v1.07 document's, Linux's current (docs/papr-gpci.md) */
 	cec->window_us = HVPMU_CEC_WINDOW_US_DEFAULT;
 	cec->lab = 1;
 	cec->nchips = DEFAULT_MODULES * DEFAULT_CHIPS_PER_MODULE;

@@ -938,7 +938,7 @@ int hvpmu_service_gpci(const char *name, const char *guest, const uint32_t args[
 	r->detail_rc = a.detail_rc;
 	r->element_bytes = a.element_bytes;
 	r->version_out = a.version_out;
-	r->rq = hvpmu_gpci_request_find(a.request);
+	r->rq = hvpmu_gpci_request_layout(a.request, a.version_out); /* the layout it answered in */
 	memcpy(r->data, a.data, sizeof r->data < sizeof a.data ? sizeof r->data : sizeof a.data);
 	if (r->rq && r->rq->element_bytes && r->returned_values > sizeof r->data / r->rq->element_bytes)
 		r->returned_values = 0; /* more lists than the data holds: none trusted */

@@ -3,8 +3,9 @@
  * The PAPR hypervisor's H_GetPerformanceCounterInfo (hvpmu/papr.h):
  * ../shared/specs/papr-platform-hcalls.xml "H_GetPerformanceCounterInfo
  * (0xF080)", every request's list of counters at its byte offsets (the
- * tables below: data, walked by one engine), the four checks in the
- * spec's order, and the header fields of Linux's hv_gpci client
+ * tables below: data, walked by one engine; the seed's layouts and, for
+ * the counter-info versions Linux names, Linux's later ones), the four
+ * checks in the spec's order, and the header fields of Linux's hv_gpci client
  * (../shared/reference/linux-clients.md §2.2-§2.5).  Description values
  * come from the CEC (hvpmu/cec.h), counters from the CEC statistics
  * device's registers over the bus (hvpmu/cec_stats.h).  docs/papr-gpci.md
@@ -25,11 +26,14 @@ enum source {
 	S_PART_ID,
 	S_CHIP_HWID,
 	S_CAP_PRIVILEGED, S_CAP_MASK,
+	S_PROC_INDEX,    /* the physical processor index */
+	S_LINK_TOTAL,    /* the largest total of the links in mask arg */
 };
 
 struct field_src {
 	uint8_t source, arg;
 };
+#define LINKS(first, n) ((uint8_t)(((1u << (n)) - 1u) << (first))) /* a mask of n links from first */
 
 #define FLD(name, off, width, counter) { name, off, width, counter }
 
@@ -122,6 +126,79 @@ static const struct field_src s60[] = {
 	{ S_REG, HVPMU_CEC_C_LINK_IDLE(HVPMU_CEC_LINK_Z) }, { S_REG, HVPMU_CEC_C_LINK_TOTAL(HVPMU_CEC_LINK_Z) },
 };
 
+/*
+ * Layouts of later counter-info versions (docs/papr-gpci.md
+ * "Counter-info versions"): Linux's, torvalds/linux
+ * arch/powerpc/perf/hv-gpci-requests.h (commit 2555693dd85c), each
+ * REQUEST_BEGIN block's __field, __count and __array offsets, from the
+ * first version the historical arch/powerpc/perf/hv-gpci.h (the
+ * "H_GetPerformanceCounterInfo Interface" v1.07 enum counter_info_requests
+ * and cv_* structs) gives them: version 3 for all three.
+ */
+
+/* 0x10 from version 3: the seed's fields, then "counter_info_version >=
+ * 0x3" processor_id_register @0x28/4 and phys_processor_idx @0x2C/4
+ * (cv_dispatch_timebase_by_processor; reserved @0x26/2). */
+static const struct hvpmu_gpci_field f10v3[] = {
+	FLD("processor_time_in_purr_cycles", 0x00, 8, 1),
+	FLD("hw_processor_id", 0x08, 4, 0),
+	FLD("owning_partition_id", 0x0C, 2, 0),
+	FLD("processor_state", 0x0E, 1, 0),
+	FLD("hw_chip_id", 0x10, 4, 0),
+	FLD("hw_module_id", 0x14, 4, 0),
+	FLD("primary_affinity_domain", 0x18, 4, 0),
+	FLD("secondary_affinity_domain", 0x1C, 4, 0),
+	FLD("processor_version", 0x20, 4, 0),
+	FLD("logical_processor_index", 0x24, 2, 0),
+	FLD("processor_id_register", 0x28, 4, 0),
+	FLD("phys_processor_idx", 0x2C, 4, 0),
+	/* 0x0F "version" (unused unless counter_info_version == 0) and 0x26 uint8[2] reserved */
+};
+static const struct field_src s10v3[] = {
+	{ S_REG, HVPMU_CEC_P_PURR }, { S_PROC_HWID, 0 }, { S_REG, HVPMU_CEC_P_OWNER },
+	{ S_REG, HVPMU_CEC_P_STATE }, { S_PROC_CHIP_HWID, 0 }, { S_PROC_MODULE, 0 },
+	{ S_PROC_PRIMARY, 0 }, { S_PROC_SECONDARY, 0 }, { S_PROC_VERSION, 0 }, { S_PROC_LOGICAL, 0 },
+	{ S_PROC_HWID, 0 }, /* the description has no PIR: the hardware processor id (docs) */
+	{ S_PROC_INDEX, 0 },
+};
+
+/* 0x50 from version 3 ("Data from this should only be considered valid
+ * if counter_info_version >= 0x3"): one total, then each link's idle;
+ * reserved2 @0x30/0x20: 80 bytes per chip. */
+static const struct hvpmu_gpci_field f50v3[] = {
+	FLD("hw_chip_id", 0x00, 4, 0),
+	FLD("total_link_cycles", 0x10, 8, 1),
+	FLD("idle_cycles_for_a_link", 0x18, 8, 1),
+	FLD("idle_cycles_for_b_link", 0x20, 8, 1),
+	FLD("idle_cycles_for_c_link", 0x28, 8, 1),
+};
+static const struct field_src s50v3[] = {
+	{ S_CHIP_HWID, 0 },
+	{ S_LINK_TOTAL, LINKS(HVPMU_CEC_LINK_A, 3) },
+	{ S_REG, HVPMU_CEC_C_LINK_IDLE(HVPMU_CEC_LINK_A) },
+	{ S_REG, HVPMU_CEC_C_LINK_IDLE(HVPMU_CEC_LINK_B) },
+	{ S_REG, HVPMU_CEC_C_LINK_IDLE(HVPMU_CEC_LINK_C) },
+};
+
+/* 0x60 from version 3: one total, then each link's idle; reserved2
+ * @0x38/0x28: 96 bytes per chip. */
+static const struct hvpmu_gpci_field f60v3[] = {
+	FLD("hw_chip_id", 0x00, 4, 0),
+	FLD("total_link_cycles", 0x10, 8, 1),
+	FLD("idle_cycles_for_w_link", 0x18, 8, 1),
+	FLD("idle_cycles_for_x_link", 0x20, 8, 1),
+	FLD("idle_cycles_for_y_link", 0x28, 8, 1),
+	FLD("idle_cycles_for_z_link", 0x30, 8, 1),
+};
+static const struct field_src s60v3[] = {
+	{ S_CHIP_HWID, 0 },
+	{ S_LINK_TOTAL, LINKS(HVPMU_CEC_LINK_W, 4) },
+	{ S_REG, HVPMU_CEC_C_LINK_IDLE(HVPMU_CEC_LINK_W) },
+	{ S_REG, HVPMU_CEC_C_LINK_IDLE(HVPMU_CEC_LINK_X) },
+	{ S_REG, HVPMU_CEC_C_LINK_IDLE(HVPMU_CEC_LINK_Y) },
+	{ S_REG, HVPMU_CEC_C_LINK_IDLE(HVPMU_CEC_LINK_Z) },
+};
+
 /* 0x80001000 Set MMCRH: its input, one uint64. */
 static const struct hvpmu_gpci_field f81[] = { FLD("mmcrh_value_to_set", 0x00, 8, 0) };
 static const struct field_src s81[] = { { S_ZERO, 0 } };
@@ -145,8 +222,11 @@ static const struct field_src s82[] = {
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
-#define REQ(code, name, idx, bytes, lab, f) { code, name, idx, bytes, lab, N(f), f }
+#define REQ(code, name, idx, bytes, lab, f) { code, name, idx, bytes, lab, N(f), f, 0 }
+#define LATER(code, name, idx, bytes, f, v) { code, name, idx, bytes, 0, N(f), f, v }
 
+/* The seed's layouts first (hvpmu_gpci_request_at), then the later ones
+ * of the same requests, in version order. */
 static const struct hvpmu_gpci_request requests[] = {
 	REQ(HVPMU_GPCI_DISPATCH_PURR_BY_PROCESSOR, "dispatch_purr_by_processor", HVPMU_GPCI_IDX_PROCESSOR, 0x30, 0, f10),
 	REQ(HVPMU_GPCI_PURR_BY_PARTITION, "entitled_capped_uncapped_donated_idle_purr_by_partition",
@@ -158,14 +238,25 @@ static const struct hvpmu_gpci_request requests[] = {
 	REQ(HVPMU_GPCI_BUS_WXYZ_LINKS, "processor_bus_utilization_wxyz_links", HVPMU_GPCI_IDX_CHIP, 0x50, 0, f60),
 	REQ(HVPMU_GPCI_SET_MMCRH, "set_mmcrh", HVPMU_GPCI_IDX_NONE, 0x08, 1, f81),
 	REQ(HVPMU_GPCI_RETRIEVE_HPMCX, "retrieve_hpmcx", HVPMU_GPCI_IDX_PROCESSOR, 0x48, 1, f82),
+	LATER(HVPMU_GPCI_DISPATCH_PURR_BY_PROCESSOR, "dispatch_purr_by_processor", HVPMU_GPCI_IDX_PROCESSOR, 0x30,
+	      f10v3, 3),
+	LATER(HVPMU_GPCI_BUS_ABC_LINKS, "processor_bus_utilization_abc_links", HVPMU_GPCI_IDX_CHIP, 0x50, f50v3, 3),
+	LATER(HVPMU_GPCI_BUS_WXYZ_LINKS, "processor_bus_utilization_wxyz_links", HVPMU_GPCI_IDX_CHIP, 0x60, f60v3, 3),
 };
-static const struct field_src *const sources[N(requests)] = { s10, s20, s30, s40, s50, s60, s81, s82 };
+#define NSEED 8u /* the seed's layouts: requests[0 .. NSEED - 1] */
+static const struct field_src *const sources[N(requests)] = { s10, s20, s30, s40, s50, s60, s81, s82,
+							      s10v3, s50v3, s60v3 };
+
+/* The counter-info versions Linux names (hv-gpci.h's comment). */
+static const uint8_t versions_named[] = { 0, 3, 5, 6, 8 };
 
 /* Every field inside its element, every table's sources as long as its
  * fields: checked once at compile time where C allows, else at create. */
 _Static_assert(N(f10) == N(s10) && N(f20) == N(s20) && N(f30) == N(s30) && N(f40) == N(s40) &&
-		       N(f50) == N(s50) && N(f60) == N(s60) && N(f81) == N(s81) && N(f82) == N(s82),
+		       N(f50) == N(s50) && N(f60) == N(s60) && N(f81) == N(s81) && N(f82) == N(s82) &&
+		       N(f10v3) == N(s10v3) && N(f50v3) == N(s50v3) && N(f60v3) == N(s60v3),
 	       "one source per field");
+_Static_assert(NSEED <= N(requests), "the seed's layouts come first");
 _Static_assert(HVPMU_GPCI_HEADER_BYTES == 4 + 4 + 4 + 4 + 2 * 8, "seed: u32, i32, u32, u32, u64[2]");
 
 /* Requests Linux knows (linux-clients.md §2.3) that this firmware, the
@@ -174,14 +265,47 @@ static const uint32_t known_unavailable[] = {
 	0x70, 0x80, 0x90, 0x91, 0x94, 0x95, 0xA0, 0xB0, 0xB1, 0xC0, 0xD0, 0xE0, 0xF0, 0xF4, 0x100,
 };
 
-const struct hvpmu_gpci_request *hvpmu_gpci_request_at(unsigned i) { return i < N(requests) ? &requests[i] : NULL; }
+const struct hvpmu_gpci_request *hvpmu_gpci_request_at(unsigned i) { return i < NSEED ? &requests[i] : NULL; }
 
+/* The seed's layout of `code`: its index, or -1. */
 static int request_index(uint32_t code)
 {
-	for (unsigned i = 0; i < N(requests); i++)
+	for (unsigned i = 0; i < NSEED; i++)
 		if (requests[i].code == code)
 			return (int)i;
 	return -1;
+}
+
+/* `code`'s layout at answered version `version`: its index, or -1. */
+static int layout_index(uint32_t code, uint8_t version)
+{
+	int best = request_index(code);
+
+	for (unsigned i = NSEED; best >= 0 && i < N(requests); i++)
+		if (requests[i].code == code && requests[i].min_version <= version &&
+		    requests[i].min_version > requests[best].min_version)
+			best = (int)i;
+	return best;
+}
+
+const struct hvpmu_gpci_request *hvpmu_gpci_request_layout(uint32_t code, uint8_t version)
+{
+	int i = layout_index(code, version);
+
+	return i < 0 ? NULL : &requests[i];
+}
+
+int hvpmu_gpci_version_named(unsigned version)
+{
+	for (unsigned i = 0; i < N(versions_named); i++)
+		if (versions_named[i] == version)
+			return 1;
+	return 0;
+}
+
+uint8_t hvpmu_gpci_version_answered(uint8_t level, uint8_t version_in)
+{
+	return version_in <= level && hvpmu_gpci_version_named(version_in) ? version_in : 0;
 }
 
 const struct hvpmu_gpci_request *hvpmu_gpci_request_find(uint32_t code)
@@ -201,7 +325,7 @@ int hvpmu_gpci_request_known(uint32_t code)
 
 /* ---- the service ---- */
 
-#define MAX_ELEMENT 0x50
+#define MAX_ELEMENT 0x60
 #define MAX_OUT (HVPMU_GPCI_HEADER_BYTES + HVPMU_CEC_MAX_PROCS * MAX_ELEMENT)
 
 struct hvpmu_papr {
@@ -328,6 +452,19 @@ static int fill(struct hvpmu_papr *p, unsigned r, uint32_t i, const struct hvpmu
 		case S_CHIP_HWID: v = cec->chips[i].hw_id; break;
 		case S_CAP_PRIVILEGED: v = cec->partitions[c->partition].collect_privileged ? 1 : 0; break;
 		case S_CAP_MASK: v = capability_mask(cec); break;
+		case S_PROC_INDEX: v = i; break;
+		case S_LINK_TOTAL: /* the time the links' data was collected: the longest */
+			for (unsigned l = 0; l < HVPMU_CEC_NLINKS; l++) {
+				uint64_t t;
+
+				if (!(s->arg >> l & 1))
+					continue;
+				if (p->bus.read(p->bus.ctx, HVPMU_CEC_REG(group_of[rq->index], i, HVPMU_CEC_C_LINK_TOTAL(l)),
+						&t))
+					return -1;
+				v = t > v ? t : v;
+			}
+			break;
 		default: break;
 		}
 		put_be(e + rq->fields[f].offset, rq->fields[f].width, v);
@@ -347,7 +484,7 @@ static uint32_t self_of(const struct hvpmu_papr *p, enum hvpmu_gpci_index_kind k
 
 /* Write the header's outputs and n elements (already in p->out) to the block. */
 static int64_t finish(struct hvpmu_papr *p, const struct hvpmu_papr_caller *c, uint64_t ra, uint32_t first,
-		      uint32_t n, uint16_t element, uint32_t detail, int64_t status)
+		      uint32_t n, uint16_t element, uint8_t version, uint32_t detail, int64_t status)
 {
 	uint8_t *h = p->out;
 
@@ -355,7 +492,7 @@ static int64_t finish(struct hvpmu_papr *p, const struct hvpmu_papr_caller *c, u
 	put_be(h + HVPMU_GPCI_RETURNED_VALUES, 4, n);
 	put_be(h + HVPMU_GPCI_DETAIL_RC, 4, detail);
 	put_be(h + HVPMU_GPCI_CV_ELEMENT_SIZE, 2, element);
-	h[HVPMU_GPCI_VERSION_OUT] = p->cec.counter_info_version;
+	h[HVPMU_GPCI_VERSION_OUT] = version; /* the layout's version, as answered */
 	if (hvpmu_guest_mem_write(c->mem, ra, h, HVPMU_GPCI_HEADER_BYTES + (size_t)n * element))
 		return HVPMU_H_HARDWARE; /* the host could not back the caller's memory */
 	return status;
@@ -368,6 +505,7 @@ int64_t hvpmu_papr_get_perf_counter_info(struct hvpmu_papr *p, const struct hvpm
 	const struct hvpmu_cec_partition *self;
 	uint8_t *h = p->out;
 	uint32_t code, start, pos = 0, avail = 0, fit, first;
+	uint8_t version;
 	int r, privileged;
 
 	if (!p || !c || c->partition >= p->cec.npartitions || c->proc >= p->cec.nprocs)
@@ -384,12 +522,13 @@ int64_t hvpmu_papr_get_perf_counter_info(struct hvpmu_papr *p, const struct hvpm
 		return HVPMU_H_PARAMETER;
 	code = (uint32_t)get_be(h + HVPMU_GPCI_REQUEST, 4);
 	start = (uint32_t)get_be(h + HVPMU_GPCI_STARTING_INDEX, 4);
-	r = request_index(code);
-	if (r < 0)
+	/* the layout the caller's counter_info_version_in names, or the
+	 * seed's for a version this firmware does not know */
+	version = hvpmu_gpci_version_answered(p->cec.counter_info_version, h[HVPMU_GPCI_VERSION_IN]);
+	r = layout_index(code, version);
+	if (r < 0) /* (a known request's contents: this firmware cannot interpret them) */
 		return hvpmu_gpci_request_known(code) ? HVPMU_H_NOT_AVAILABLE : HVPMU_H_PARAMETER;
 	rq = &requests[r];
-	if (rq->lab && !p->cec.lab)
-		return HVPMU_H_NOT_AVAILABLE; /* 3. (nothing of it can be validated on this firmware) */
 	if (rq->index == HVPMU_GPCI_IDX_NONE) { /* Set MMCRH: one uint64 in */
 		uint8_t b[8];
 		uint64_t v;
@@ -400,6 +539,8 @@ int64_t hvpmu_papr_get_perf_counter_info(struct hvpmu_papr *p, const struct hvpm
 		v = get_be(b, 8);
 		if (!hvpmu_cec_mmcrh_valid(v))
 			return HVPMU_H_PARAMETER;
+		if (!p->cec.lab)
+			return HVPMU_H_NOT_AVAILABLE; /* 3. after its size and contents (the spec's order) */
 		if (!privileged)
 			return HVPMU_H_AUTHORITY; /* 4. it sets every processor's MMCRH */
 		if (p->bus.write(p->bus.ctx, HVPMU_CEC_REG(HVPMU_CEC_GRP_GLOBAL, 0, HVPMU_CEC_G_MMCRH), v))
@@ -427,10 +568,12 @@ int64_t hvpmu_papr_get_perf_counter_info(struct hvpmu_papr *p, const struct hvpm
 		avail = 1;
 	}
 	if (size < HVPMU_GPCI_HEADER_BYTES + (uint64_t)rq->element_bytes)
-		return finish(p, c, ra, start, 0, rq->element_bytes, HVPMU_GPCI_DETAIL_BUF_TOO_SMALL,
+		return finish(p, c, ra, start, 0, rq->element_bytes, version, HVPMU_GPCI_DETAIL_BUF_TOO_SMALL,
 			      HVPMU_H_PARAMETER);
 
 	/* 3. available on this firmware and platform */
+	if (rq->lab && !p->cec.lab)
+		return HVPMU_H_NOT_AVAILABLE;
 	if (rq->index == HVPMU_GPCI_IDX_SELF && start != HVPMU_GPCI_INDEX_SELF)
 		return HVPMU_H_NOT_AVAILABLE; /* 0x40: "starting_index must always be -1" */
 
@@ -456,8 +599,8 @@ int64_t hvpmu_papr_get_perf_counter_info(struct hvpmu_papr *p, const struct hvpm
 			return HVPMU_H_HARDWARE;
 	}
 	first = rq->index == HVPMU_GPCI_IDX_SELF ? self->id : key_of(&p->cec, rq->index, p->order[rq->index][pos]);
-	return finish(p, c, ra, first, fit, rq->element_bytes, fit < avail ? HVPMU_GPCI_DETAIL_BUF_TOO_SMALL : 0,
-		      fit < avail ? HVPMU_H_PARAMETER : HVPMU_H_SUCCESS);
+	return finish(p, c, ra, first, fit, rq->element_bytes, version,
+		      fit < avail ? HVPMU_GPCI_DETAIL_BUF_TOO_SMALL : 0, fit < avail ? HVPMU_H_PARAMETER : HVPMU_H_SUCCESS);
 }
 
 int64_t hvpmu_papr_hcall(struct hvpmu_papr *p, const struct hvpmu_papr_caller *c, const uint64_t gpr[3])

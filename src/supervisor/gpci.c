@@ -82,11 +82,11 @@ int64_t hvpmu_gpci_call(const struct hvpmu_gpci_os *os, uint32_t request, uint32
 	memset(r, 0, offsetof(struct hvpmu_gpci_reply, data));
 	r->status = issue(os, b, sizeof b, request, starting_index, secondary_index, version_in);
 	r->request = request;
-	r->rq = hvpmu_gpci_request_find(request);
+	r->version_out = b[HVPMU_GPCI_VERSION_OUT];
+	r->rq = hvpmu_gpci_request_layout(request, r->version_out); /* the layout it answered in */
 	r->starting_index = (uint32_t)get_be(b + HVPMU_GPCI_STARTING_INDEX, 4);
 	r->detail_rc = (uint32_t)get_be(b + HVPMU_GPCI_DETAIL_RC, 4);
 	r->element_bytes = (uint16_t)get_be(b + HVPMU_GPCI_CV_ELEMENT_SIZE, 2);
-	r->version_out = b[HVPMU_GPCI_VERSION_OUT];
 	n = get_be(b + HVPMU_GPCI_RETURNED_VALUES, 4);
 	/* never more lists than the buffer holds, whatever the header says */
 	if (r->element_bytes && n > HVPMU_GPCI_MAX_DATA_BYTES / r->element_bytes)

@@ -28,11 +28,11 @@
 /*
  * Linux's __count entries of the requests the seed implements (0x10,
  * 0x20, 0x30, 0x50, 0x60; 0x40 and the LAB requests have no counters in
- * Linux's list).  Linux's offsets agree with ours for 0x10, 0x20, 0x30;
- * for 0x50 and 0x60 Linux reads the version-3 layout (one total, then
- * the idles from 0x18) where the seed's is (idle, total) per link from
- * 0x10: the idles map to our idles, the one total to the first link's
- * total (A, W), every connected link's total being the elapsed timebase.
+ * Linux's list).  Each reads the field its counter names in the layout
+ * the firmware answers Linux's counter_info_version 8 in
+ * (hvpmu_gpci_request_layout): the seed's for 0x10-0x30 (Linux's
+ * offsets, the seed's names), Linux's version-3 layout for 0x50 and 0x60
+ * (one total, then the idles from 0x18; Linux's names).
  */
 static const struct hvpmu_gpci_named_event named[] = {
 	{ "dispatch_timebase_by_processor_processor_time_in_timebase_cycles", 0x10, IDX_PROC, 0x00, 8,
@@ -50,19 +50,19 @@ static const struct hvpmu_gpci_named_event named[] = {
 	{ "run_instructions_run_cycles_by_partition_instructions_completed", 0x30, IDX_SIBLING, 0x08, 8,
 	  "instructions_completed" },
 	{ "run_instructions_run_cycles_by_partition_cycles", 0x30, IDX_SIBLING, 0x10, 8, "cycles" },
-	{ "processor_bus_utilization_abc_links_total_link_cycles", 0x50, IDX_CHIP, 0x10, 8, "total_cycles_a_link" },
-	{ "processor_bus_utilization_abc_links_idle_cycles_for_a_link", 0x50, IDX_CHIP, 0x18, 8, "idle_cycles_a_link" },
-	{ "processor_bus_utilization_abc_links_idle_cycles_for_b_link", 0x50, IDX_CHIP, 0x20, 8, "idle_cycles_b_link" },
-	{ "processor_bus_utilization_abc_links_idle_cycles_for_c_link", 0x50, IDX_CHIP, 0x28, 8, "idle_cycles_c_link" },
-	{ "processor_bus_utilization_wxyz_links_total_link_cycles", 0x60, IDX_CHIP, 0x10, 8, "total_cycles_w_link" },
+	{ "processor_bus_utilization_abc_links_total_link_cycles", 0x50, IDX_CHIP, 0x10, 8, "total_link_cycles" },
+	{ "processor_bus_utilization_abc_links_idle_cycles_for_a_link", 0x50, IDX_CHIP, 0x18, 8, "idle_cycles_for_a_link" },
+	{ "processor_bus_utilization_abc_links_idle_cycles_for_b_link", 0x50, IDX_CHIP, 0x20, 8, "idle_cycles_for_b_link" },
+	{ "processor_bus_utilization_abc_links_idle_cycles_for_c_link", 0x50, IDX_CHIP, 0x28, 8, "idle_cycles_for_c_link" },
+	{ "processor_bus_utilization_wxyz_links_total_link_cycles", 0x60, IDX_CHIP, 0x10, 8, "total_link_cycles" },
 	{ "processor_bus_utilization_wxyz_links_idle_cycles_for_w_link", 0x60, IDX_CHIP, 0x18, 8,
-	  "idle_cycles_w_link" },
+	  "idle_cycles_for_w_link" },
 	{ "processor_bus_utilization_wxyz_links_idle_cycles_for_x_link", 0x60, IDX_CHIP, 0x20, 8,
-	  "idle_cycles_x_link" },
+	  "idle_cycles_for_x_link" },
 	{ "processor_bus_utilization_wxyz_links_idle_cycles_for_y_link", 0x60, IDX_CHIP, 0x28, 8,
-	  "idle_cycles_y_link" },
+	  "idle_cycles_for_y_link" },
 	{ "processor_bus_utilization_wxyz_links_idle_cycles_for_z_link", 0x60, IDX_CHIP, 0x30, 8,
-	  "idle_cycles_z_link" },
+	  "idle_cycles_for_z_link" },
 };
 
 /* The sysfs format/ fields (linux-clients.md §2.4): config:0-31 request,
@@ -96,7 +96,8 @@ const struct hvpmu_gpci_named_event *hvpmu_gpci_named_event_at(unsigned i)
 
 const struct hvpmu_gpci_field *hvpmu_gpci_named_event_field(const struct hvpmu_gpci_named_event *ne)
 {
-	const struct hvpmu_gpci_request *rq = ne ? hvpmu_gpci_request_find(ne->request) : NULL;
+	const struct hvpmu_gpci_request *rq =
+		ne ? hvpmu_gpci_request_layout(ne->request, HVPMU_GPCI_COUNTER_INFO_VERSION_CURRENT) : NULL;
 
 	for (unsigned f = 0; rq && f < rq->nfields; f++)
 		if (strcmp(rq->fields[f].name, ne->field) == 0)

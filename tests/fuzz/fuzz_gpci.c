@@ -23,7 +23,8 @@
  * on statuses other than H_Success and H_Parameter the block is
  * unchanged, on H_Parameter it is unchanged or holds detail_rc 0x1B;
  * on H_Success returned_values lists of cv_element_size bytes fit the
- * block; after every feed the device's counters satisfy I2-I4 and I8
+ * block, and counter_info_version_out is the version asked or 0 (the
+ * seed's: issue 30); after every feed the device's counters satisfy I2-I4 and I8
  * (hvpmu/cec_stats.h); nothing reads or writes out of bounds (ASan).
  *
  * Build: tests/fuzz/CMakeLists.txt (-DHVPMU_FUZZ=ON, CC=clang).
@@ -42,7 +43,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define GUARD 0x400u /* checked on each side of the block */
 
 static const uint32_t codes[] = { 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0xB1, 0x100, 0x80001000, 0x80002000, 0 };
-static const uint64_t sizes[] = { 0, 31, 32, 40, 47, 48, 79, 80, 4096, SEG, SEG + 1, UINT64_MAX };
+static const uint64_t sizes[] = { 0, 31, 32, 40, 47, 48, 79, 80, 111, 127, 4096, SEG, SEG + 1, UINT64_MAX };
+#define NSIZES (sizeof sizes / sizeof sizes[0])
+static const uint8_t versions[] = { 0, 3, 5, 6, 8 }; /* Linux's hv-gpci.h */
 
 struct ctx {
 	struct hvpmu_cec_stats *st;
@@ -166,7 +169,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			struct hvpmu_papr_caller c = { part, proc, NULL };
 			int16_t off = (int16_t)u16(&in);
 			uint16_t sz = u16(&in);
-			uint64_t ra = BASE + (uint64_t)(int64_t)off, bsize = sz & 0x8000 ? sizes[sz % 12] : sz & 0x1FFF;
+			uint64_t ra = BASE + (uint64_t)(int64_t)off, bsize = sz & 0x8000 ? sizes[sz % NSIZES] : sz & 0x1FFF;
 			uint8_t blk[48];
 			uint64_t gpr[3];
 			int64_t rc;
@@ -182,6 +185,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 			if (blk[4] & 0x80) /* often -1 or a small index */
 				memset(blk + 4, blk[4] & 0x40 ? 0xFF : 0, blk[4] & 0x40 ? 4 : 3);
+			if (blk[0x12] & 0x80) /* often a counter_info_version Linux names */
+				blk[0x12] = versions[blk[0x12] % 5];
 			if (hvpmu_guest_mem_range_ok(c.mem, ra, sizeof blk))
 				hvpmu_guest_mem_write(c.mem, ra, blk, sizeof blk);
 			hvpmu_guest_mem_read(c.mem, BASE, before, SEG);
@@ -217,7 +222,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				uint32_t detail = (uint32_t)h[12] << 24 | (uint32_t)h[13] << 16 | h[14] << 8 | h[15];
 
 				if (32 + n * el > bsize || (rc == HVPMU_H_PARAMETER && detail != 0x1B) ||
-				    (rc == HVPMU_H_SUCCESS && (detail || !n)))
+				    (rc == HVPMU_H_SUCCESS && (detail || !n)) || (h[0x13] && h[0x13] != h[0x12]))
 					abort();
 			}
 		}

@@ -14,7 +14,10 @@
 #     (0x10) and the partition's run-latch cycles are > 0 and <= the
 #     elapsed modeled time in timebase cycles;
 #   - two runs give the same counts;
-# and: a partition without the right to collect gets <not supported> and
+# and: the link requests' totals as Linux reads them (issue 30: named, and
+# raw as Linux's sysfs string gives them, counter_info_version 8 at
+# offset 0x10) are the elapsed timebase, the seed's layout (version 0)
+# where the seed has it; a partition without the right to collect gets <not supported> and
 # one H_AUTHORITY line for the CEC-wide event while its own still counts;
 # only hv_gpci events requested: only they are printed; bad events: one
 # line, status 129.
@@ -76,6 +79,27 @@ check() {
 
 : > "$tmp/in"
 check loop "$loop"
+
+# the link totals (docs/papr-gpci.md "Counter-info versions"): version 8
+# answers Linux's layout, total_link_cycles @0x10 (WXYZ: X is connected,
+# W is not); version 0 the seed's, W's idle @0x10 (0), X's total @0x28
+WXYZ_TOTAL='hv_gpci/processor_bus_utilization_wxyz_links_total_link_cycles,hw_chip_id=0x10/'
+WXYZ_TOTAL_LINUX='hv_gpci/request=0x60,hw_chip_id=0x10,counter_info_version=8,length=8,offset=16/'
+ABC_TOTAL_LINUX='hv_gpci/request=0x50,hw_chip_id=0x11,counter_info_version=8,length=8,offset=16/'
+SEED_W_IDLE='hv_gpci/request=0x60,hw_chip_id=0x10,length=8,offset=16/'
+SEED_X_TOTAL='hv_gpci/request=0x60,hw_chip_id=0x10,length=8,offset=40/'
+env -i "$hv" stat -p power -x';' -o "$tmp/links.csv" -e "$PURR,$WXYZ_TOTAL,$WXYZ_TOTAL_LINUX,$ABC_TOTAL_LINUX,$SEED_W_IDLE,$SEED_X_TOTAL" \
+	-- "$loop" > /dev/null 2> "$tmp/links.err" || fail "links: stat exited $?: $(cat "$tmp/links.err")"
+total=$(val links.csv "$SEED_X_TOTAL")
+ns=$(ns_of links.csv "$PURR")
+[[ $total =~ ^[0-9]+$ ]] && [ "$total" -gt 0 ] || { cat "$tmp/links.csv" >&2; fail "links: X's total '$total'"; }
+awk -v v="$total" -v ns="$ns" -v tb="$tb_hz" 'BEGIN { exit !(v * 1e9 <= (ns + 1) * tb) }' ||
+	fail "links: $total timebase cycles > elapsed ($ns ns at $tb_hz Hz)"
+for e in "$WXYZ_TOTAL" "$WXYZ_TOTAL_LINUX" "$ABC_TOTAL_LINUX"; do
+	[ "$(val links.csv "$e")" = "$total" ] || { cat "$tmp/links.csv" >&2; fail "links: $e is not the elapsed $total"; }
+done
+[ "$(val links.csv "$SEED_W_IDLE")" = 0 ] || { cat "$tmp/links.csv" >&2; fail "links: the seed's W idle is not 0"; }
+echo "hv_gpci: links: total_link_cycles $total (named and Linux's raw, ABC and WXYZ) = X's total at version 0"
 
 # only hv_gpci events: only they are printed
 env -i "$hv" stat -p power -x';' -o "$tmp/only.csv" -e "$RL_INSNS" -- "$loop" > /dev/null 2> "$tmp/only.err" ||

@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 #include <hvpmu/hvpmu.h>
@@ -293,14 +294,63 @@ static void test_not_available(void **state)
 	expect_status(w, 0, RA, BUF, HVPMU_H_NOT_AVAILABLE);
 	block(w, 0, RA, 0x80001000, 0, BUF);
 	expect_status(w, 0, RA, BUF, HVPMU_H_NOT_AVAILABLE);
-	block(w, 0, RA, 0x80001000, 0, 32); /* even when too small to hold the value */
-	expect_status(w, 0, RA, 32, HVPMU_H_NOT_AVAILABLE);
 	block(w, 1, RA, 0x80002000, 0, BUF); /* before H_Authority */
 	expect_status(w, 1, RA, BUF, HVPMU_H_NOT_AVAILABLE);
 	/* and the capability mask says so */
 	block(w, 0, RA, 0x40, 0xFFFFFFFF, 48);
 	assert_int_equal(call(w, 0, RA, 48), HVPMU_H_SUCCESS);
 	assert_int_equal(read_back(w, 0, RA, 48)[0x21], 0x80);
+	world_free(w);
+}
+
+/*
+ * papr-platform-hcalls.xml "Semantics" (lines 107-112): "Validate the size
+ * and contents of getPerformanceCounterInfoParms, else H_Parameter."
+ * comes before "Validate information is available for the firmware level
+ * and platform, else H_Not_Available."  A LAB request whose block is bad
+ * is H_Parameter on a firmware without LAB too (issue 30).
+ */
+static void test_check_order_lab(void **state)
+{
+	struct hvpmu_cec nolab;
+	struct world *w;
+	const uint8_t *h;
+	uint8_t v[8];
+
+	(void)state;
+	hvpmu_cec_default(&nolab);
+	nolab.lab = 0;
+	w = world(&nolab, 1);
+	/* Set MMCRH: a block too small to hold its value (lines 531-532) */
+	block(w, 0, RA, 0x80001000, 0, 40);
+	expect_status(w, 0, RA, 32, HVPMU_H_PARAMETER);
+	expect_status(w, 0, RA, 39, HVPMU_H_PARAMETER);
+	/* ... a value MMCRH cannot hold (a reserved bit), from either partition */
+	put64(v, 1);
+	assert_int_equal(hvpmu_guest_mem_write(w->mem[0], RA + 32, v, 8), 0);
+	expect_status(w, 0, RA, 40, HVPMU_H_PARAMETER);
+	assert_int_equal(hvpmu_guest_mem_write(w->mem[1], RA, read_back(w, 0, RA, 40), 40), 0);
+	expect_status(w, 1, RA, 40, HVPMU_H_PARAMETER);
+	/* ... a good value: now the firmware level is asked */
+	put64(v, 0x003C1200);
+	assert_int_equal(hvpmu_guest_mem_write(w->mem[0], RA + 32, v, 8), 0);
+	expect_status(w, 0, RA, 40, HVPMU_H_NOT_AVAILABLE);
+	/* Retrieve HPMCx: a starting index naming no processor */
+	block(w, 0, RA, 0x80002000, 99, BUF);
+	expect_status(w, 0, RA, BUF, HVPMU_H_PARAMETER);
+	/* ... a block too small for one list of 72 bytes (lines 558-577):
+	 * H_Parameter with GEN_BUF_TOO_SMALL, as on a LAB firmware */
+	block(w, 0, RA, 0x80002000, 0, 32 + 72);
+	assert_int_equal(call(w, 0, RA, 32 + 71), HVPMU_H_PARAMETER);
+	h = read_back(w, 0, RA, 32 + 72);
+	assert_int_equal(get(h + 0x8, 4), 0);
+	assert_int_equal(get(h + 0xC, 4), 0x1B);
+	assert_int_equal(get(h + 0x10, 2), 72);
+	/* ... a good block: H_Not_Available, whoever asks */
+	block(w, 0, RA, 0x80002000, 0, BUF);
+	expect_status(w, 0, RA, BUF, HVPMU_H_NOT_AVAILABLE);
+	block(w, 1, RA, 0x80002000, 0xFFFFFFFF, BUF);
+	expect_status(w, 1, RA, BUF, HVPMU_H_NOT_AVAILABLE);
 	world_free(w);
 }
 
@@ -424,12 +474,12 @@ static void test_function(void **state)
 /* Call `req` from partition 0 (with the right) with a BUF-byte block and
  * check the header: status, starting_index out, returned_values,
  * detail_rc, cv_element_size, version_out, and the inputs unchanged. */
-static const uint8_t *request(struct world *w, uint32_t req, uint32_t start, uint32_t first, uint32_t n,
-			      uint16_t element)
+static const uint8_t *request_v(struct world *w, uint32_t req, uint32_t start, uint8_t version_in,
+				uint8_t version_out, uint32_t first, uint32_t n, uint16_t element)
 {
 	const uint8_t *h;
 
-	block(w, 0, RA, req, start, BUF);
+	block_v(w, 0, RA, req, start, version_in, BUF);
 	assert_int_equal(call(w, 0, RA, BUF), HVPMU_H_SUCCESS);
 	h = read_back(w, 0, RA, BUF);
 	assert_int_equal(get(h + 0x00, 4), req);
@@ -437,13 +487,20 @@ static const uint8_t *request(struct world *w, uint32_t req, uint32_t start, uin
 	assert_int_equal(get(h + 0x08, 4), n);
 	assert_int_equal(get(h + 0x0C, 4), 0);
 	assert_int_equal(get(h + 0x10, 2), element);
-	assert_int_equal(h[0x12], 0);
-	assert_int_equal(h[0x13], w->cec.counter_info_version);
+	assert_int_equal(h[0x12], version_in);
+	assert_int_equal(h[0x13], version_out);
 	for (unsigned k = 0x14; k < 0x20; k++)
 		assert_int_equal(h[k], 0);
 	for (unsigned k = 32 + n * element; k < BUF; k++)
 		assert_int_equal(h[k], 0); /* nothing past the lists */
 	return h + 32;
+}
+
+/* version 0 asked: the seed's layout, version_out 0 */
+static const uint8_t *request(struct world *w, uint32_t req, uint32_t start, uint32_t first, uint32_t n,
+			      uint16_t element)
+{
+	return request_v(w, req, start, 0, 0, first, n, element);
 }
 
 static void test_layout_0x10(void **state)
@@ -543,6 +600,29 @@ static void test_layout_0x40(void **state)
 	world_free(w);
 }
 
+/* The default CEC with every link of every chip connected, so that each
+ * link has its own counts. */
+static void all_links(struct hvpmu_cec *cec)
+{
+	static const unsigned peer[HVPMU_CEC_NLINKS] = { 2, 1, 3, 1, 2, 3, 1 }; /* c ^ peer */
+
+	hvpmu_cec_default(cec);
+	for (unsigned c = 0; c < 4; c++)
+		for (unsigned l = 0; l < HVPMU_CEC_NLINKS; l++)
+			cec->chips[c].link[l] = (int32_t)(c ^ peer[l]);
+}
+
+/* The longest fed total of `n` links of chip c from link `first`. */
+static uint64_t total_of(const struct world *w, unsigned c, unsigned first, unsigned n)
+{
+	uint64_t t = 0;
+
+	for (unsigned l = first; l < first + n; l++)
+		if (w->e.link[c][HVPMU_CEC_C_LINK_TOTAL(l)] > t)
+			t = w->e.link[c][HVPMU_CEC_C_LINK_TOTAL(l)];
+	return t;
+}
+
 static void test_layout_links(void **state)
 {
 	struct hvpmu_cec cec;
@@ -553,14 +633,7 @@ static void test_layout_links(void **state)
 	uint8_t want[80];
 
 	(void)state;
-	/* every link of every chip connected, so that each has its own counts */
-	hvpmu_cec_default(&cec);
-	for (unsigned c = 0; c < 4; c++) {
-		static const unsigned peer[HVPMU_CEC_NLINKS] = { 2, 1, 3, 1, 2, 3, 1 }; /* c ^ peer */
-
-		for (unsigned l = 0; l < HVPMU_CEC_NLINKS; l++)
-			cec.chips[c].link[l] = (int32_t)(c ^ peer[l]);
-	}
+	all_links(&cec); /* so that each link has its own counts */
 	w = world(&cec, 6);
 	for (unsigned k = 0; k < 2; k++)
 		for (uint32_t start = 0; start <= 0x13; start += 0x9) {
@@ -589,6 +662,104 @@ static void test_layout_links(void **state)
 	assert_int_equal(get(read_back(w, 0, RA, 64) + 4, 4), 0x11);
 	assert_int_equal(get(read_back(w, 0, RA, 64) + 8, 4), 1);
 	assert_int_equal(get(read_back(w, 0, RA, 64) + 32, 4), 0x11);
+	world_free(w);
+}
+
+/*
+ * Counter-info versions (issue 30): the caller's counter_info_version_in
+ * names the layout (Linux: "0 (zero) for versions < 0x3", hvpmu/papr.h;
+ * the layouts of torvalds/linux arch/powerpc/perf/hv-gpci-requests.h,
+ * from version 3 as the historical hv-gpci.h says: 0x50 and 0x60 "valid
+ * if counter_info_version >= 0x3", 0x10's processor_id_register and
+ * phys_processor_idx "counter_info_version >= 0x3"), and
+ * counter_info_version_out says which one was written.  Version 0 is the
+ * seed's (papr-platform-hcalls.xml lines 440-523: idle, then the time
+ * collected, per link from 0x10); a version Linux does not name, or one
+ * above the firmware's level, gets the seed's and version_out 0.
+ */
+static void test_versions(void **state)
+{
+	static const uint8_t named[] = { 3, 5, 6, 8 }, unknown[] = { 1, 2, 4, 7, 9, 0x10, 0x80, 0xFF };
+	struct hvpmu_cec cec;
+	struct world *w;
+	uint8_t want[96];
+
+	(void)state;
+	all_links(&cec);
+	w = world(&cec, 6);
+	for (unsigned k = 0; k < sizeof named; k++) {
+		const uint8_t *v = request_v(w, 0x50, 0x11, named[k], named[k], 0x11, 3, 80);
+
+		for (unsigned c = 1; c < 4; c++) { /* total_link_cycles @0x10, idle A, B, C @0x18, 0x20, 0x28 */
+			memset(want, 0, sizeof want);
+			put32(want, 0x10 + c);
+			put64(want + 0x10, total_of(w, c, HVPMU_CEC_LINK_A, 3));
+			for (unsigned l = 0; l < 3; l++)
+				put64(want + 0x18 + 8 * l, w->e.link[c][HVPMU_CEC_C_LINK_IDLE(HVPMU_CEC_LINK_A + l)]);
+			assert_memory_equal(v + 80 * (c - 1), want, 80);
+		}
+		v = request_v(w, 0x60, 0, named[k], named[k], 0x10, 4, 96);
+		for (unsigned c = 0; c < 4; c++) { /* total @0x10, idle W, X, Y, Z @0x18 .. 0x30 */
+			memset(want, 0, sizeof want);
+			put32(want, 0x10 + c);
+			put64(want + 0x10, total_of(w, c, HVPMU_CEC_LINK_W, 4));
+			for (unsigned l = 0; l < 4; l++)
+				put64(want + 0x18 + 8 * l, w->e.link[c][HVPMU_CEC_C_LINK_IDLE(HVPMU_CEC_LINK_W + l)]);
+			assert_memory_equal(v + 96 * c, want, 96);
+		}
+		v = request_v(w, 0x10, 28, named[k], named[k], 28, 4, 48);
+		for (unsigned i = 28; i < 32; i++) {
+			const uint8_t *e = v + 48 * (i - 28);
+
+			assert_true(get(e, 8) == w->e.purr[i]);
+			assert_int_equal(get(e + 0x08, 4), cec.procs[i].hw_id);
+			assert_int_equal(get(e + 0x24, 2), cec.procs[i].logical_index);
+			assert_int_equal(get(e + 0x26, 2), 0);
+			assert_int_equal(get(e + 0x28, 4), cec.procs[i].hw_id); /* processor_id_register */
+			assert_int_equal(get(e + 0x2C, 4), i);                  /* phys_processor_idx */
+		}
+		/* the others have one layout: the version is reported all the same */
+		v = request_v(w, 0x30, 2, named[k], named[k], 2, 2, 24);
+		assert_true(get(v + 8, 8) == w->e.part[1][HVPMU_CEC_L_RUN_INSNS]);
+		request_v(w, 0x40, 0xFFFFFFFF, named[k], named[k], 1, 1, 16);
+		/* a block too small for one list of the version's layout */
+		block_v(w, 0, RA, 0x60, 0x10, named[k], 32 + 96);
+		assert_int_equal(call(w, 0, RA, 32 + 95), HVPMU_H_PARAMETER);
+		assert_int_equal(get(read_back(w, 0, RA, 32) + 0xC, 4), 0x1B);
+		assert_int_equal(get(read_back(w, 0, RA, 32) + 0x10, 2), 96);
+		assert_int_equal(read_back(w, 0, RA, 32)[0x13], named[k]);
+	}
+	/* the seed's version, and versions this firmware does not know: the seed's layout, version_out 0 */
+	for (unsigned k = 0; k <= sizeof unknown; k++) {
+		uint8_t in = k ? unknown[k - 1] : 0;
+		const uint8_t *v = request_v(w, 0x50, 0x10, in, 0, 0x10, 4, 64);
+
+		for (unsigned c = 0; c < 4; c++)
+			for (unsigned l = 0; l < 3; l++) {
+				assert_true(get(v + 64 * c + 0x10 + 16 * l, 8) ==
+					    w->e.link[c][HVPMU_CEC_C_LINK_IDLE(HVPMU_CEC_LINK_A + l)]);
+				assert_true(get(v + 64 * c + 0x18 + 16 * l, 8) ==
+					    w->e.link[c][HVPMU_CEC_C_LINK_TOTAL(HVPMU_CEC_LINK_A + l)]);
+			}
+		v = request_v(w, 0x60, 0x13, in, 0, 0x13, 1, 80);
+		assert_true(get(v + 0x40, 8) == w->e.link[3][HVPMU_CEC_C_LINK_IDLE(HVPMU_CEC_LINK_Z)]);
+		v = request_v(w, 0x10, 31, in, 0, 31, 1, 48);
+		for (unsigned b = 0x26; b < 48; b++)
+			assert_int_equal(v[b], 0); /* the seed's uint8[10] reserved */
+	}
+	world_free(w);
+	/* the firmware's level (the description's counter_info_version): above it, the seed's */
+	cec.counter_info_version = 6;
+	w = world(&cec, 1);
+	request_v(w, 0x50, 0x10, 8, 0, 0x10, 4, 64);
+	request_v(w, 0x50, 0x10, 6, 6, 0x10, 4, 80);
+	request_v(w, 0x50, 0x10, 3, 3, 0x10, 4, 80);
+	world_free(w);
+	cec.counter_info_version = 0; /* a v7r{2,3,4}m0 firmware: only the seed's */
+	w = world(&cec, 1);
+	request_v(w, 0x60, 0x10, 8, 0, 0x10, 4, 80);
+	request_v(w, 0x60, 0x10, 3, 0, 0x10, 4, 80);
+	request_v(w, 0x10, 0, 3, 0, 0, 32, 48);
 	world_free(w);
 }
 
@@ -697,7 +868,7 @@ static void test_linux_probe(void **state)
 		block(w, part, RA, 0x40, 0xFFFFFFFF, 48);
 		assert_int_equal(call(w, part, RA, 48), HVPMU_H_SUCCESS);
 		b = read_back(w, part, RA, 48);
-		assert_int_equal(b[0x13], w->cec.counter_info_version);      /* version */
+		assert_int_equal(b[0x13], 0); /* version: the one asked, 0 */
 		assert_int_equal(!!b[0x20], w->cec.partitions[part].collect_privileged);
 		assert_true(b[0x21] & 0x80);  /* ga */
 		assert_false(b[0x21] & 0x40); /* expanded */
@@ -820,6 +991,136 @@ static void test_client(void **state)
 	world_free(w);
 }
 
+/*
+ * Linux's published hv_gpci events of the requests the seed implements,
+ * as its sysfs gives them (torvalds/linux
+ * arch/powerpc/perf/hv-gpci-requests.h __count(offset, 8, name) in the
+ * REQUEST_BEGIN blocks of 0x10-0x60, commit 2555693dd85c; req-gen/perf.h
+ * writes every one as "request=R,<index>=?,counter_info_version=8,
+ * length=8,offset=O"), written out here rather than taken from the
+ * tables under test, and what the model fed for each.
+ */
+enum kind { K_PROC, K_PART, K_CHIP };
+enum what { W_PURR, W_PART, W_TOTAL, W_IDLE };
+static const struct linux_event {
+	uint32_t request;
+	enum kind kind;
+	const char *name; /* <request>_<counter> */
+	uint32_t offset;
+	enum what what;
+	unsigned arg; /* W_PART: the partition field; W_TOTAL: the first link; W_IDLE: the link */
+} linux_events[] = {
+	{ 0x10, K_PROC, "dispatch_timebase_by_processor_processor_time_in_timebase_cycles", 0x0, W_PURR, 0 },
+	{ 0x20, K_PART, "entitled_capped_uncapped_donated_idle_timebase_by_partition_entitled_cycles", 0x8, W_PART,
+	  HVPMU_CEC_L_ENTITLED },
+	{ 0x20, K_PART, "entitled_capped_uncapped_donated_idle_timebase_by_partition_consumed_capped_cycles", 0x10,
+	  W_PART, HVPMU_CEC_L_CAPPED },
+	{ 0x20, K_PART, "entitled_capped_uncapped_donated_idle_timebase_by_partition_consumed_uncapped_cycles", 0x18,
+	  W_PART, HVPMU_CEC_L_UNCAPPED },
+	{ 0x20, K_PART, "entitled_capped_uncapped_donated_idle_timebase_by_partition_cycles_donated", 0x20, W_PART,
+	  HVPMU_CEC_L_DONATED },
+	{ 0x20, K_PART, "entitled_capped_uncapped_donated_idle_timebase_by_partition_purr_idle_cycles", 0x28, W_PART,
+	  HVPMU_CEC_L_IDLE },
+	{ 0x30, K_PART, "run_instructions_run_cycles_by_partition_instructions_completed", 0x8, W_PART,
+	  HVPMU_CEC_L_RUN_INSNS },
+	{ 0x30, K_PART, "run_instructions_run_cycles_by_partition_cycles", 0x10, W_PART, HVPMU_CEC_L_RUN_CYCLES },
+	{ 0x50, K_CHIP, "processor_bus_utilization_abc_links_total_link_cycles", 0x10, W_TOTAL, HVPMU_CEC_LINK_A },
+	{ 0x50, K_CHIP, "processor_bus_utilization_abc_links_idle_cycles_for_a_link", 0x18, W_IDLE, HVPMU_CEC_LINK_A },
+	{ 0x50, K_CHIP, "processor_bus_utilization_abc_links_idle_cycles_for_b_link", 0x20, W_IDLE, HVPMU_CEC_LINK_B },
+	{ 0x50, K_CHIP, "processor_bus_utilization_abc_links_idle_cycles_for_c_link", 0x28, W_IDLE, HVPMU_CEC_LINK_C },
+	{ 0x60, K_CHIP, "processor_bus_utilization_wxyz_links_total_link_cycles", 0x10, W_TOTAL, HVPMU_CEC_LINK_W },
+	{ 0x60, K_CHIP, "processor_bus_utilization_wxyz_links_idle_cycles_for_w_link", 0x18, W_IDLE, HVPMU_CEC_LINK_W },
+	{ 0x60, K_CHIP, "processor_bus_utilization_wxyz_links_idle_cycles_for_x_link", 0x20, W_IDLE, HVPMU_CEC_LINK_X },
+	{ 0x60, K_CHIP, "processor_bus_utilization_wxyz_links_idle_cycles_for_y_link", 0x28, W_IDLE, HVPMU_CEC_LINK_Y },
+	{ 0x60, K_CHIP, "processor_bus_utilization_wxyz_links_idle_cycles_for_z_link", 0x30, W_IDLE, HVPMU_CEC_LINK_Z },
+};
+
+/* What the model holds for event le at index `idx` (processor index,
+ * partition id, chip hardware id): what the feeder fed.  The one total
+ * of a link request is the time its links' data was collected: the
+ * longest of their totals (every connected link's, under the dispatcher,
+ * the elapsed timebase). */
+static uint64_t model(const struct world *w, const struct linux_event *le, uint32_t idx)
+{
+	switch (le->what) {
+	case W_PURR: return w->e.purr[idx];
+	case W_PART: return w->e.part[idx - 1][le->arg];
+	case W_TOTAL: return total_of(w, idx - 0x10, le->arg, le->arg == HVPMU_CEC_LINK_A ? 3 : 4);
+	default: return w->e.link[idx - 0x10][HVPMU_CEC_C_LINK_IDLE(le->arg)];
+	}
+}
+
+/* Replay each of Linux's events for every processor, partition and chip:
+ * single_gpci_request() as perf makes it (linux_read: the request, the
+ * starting index, counter_info_version 8, `length` bytes at `offset`),
+ * and the same event through the guest OS's parser and reader, raw as
+ * sysfs spells it and by name: every value is the model's (issue 30:
+ * total_link_cycles read the A link's idle cycles, idle_cycles_for_a_link
+ * the total, the WXYZ total 0). */
+static void replay_linux_events(const struct hvpmu_cec *cec, int windows, int every)
+{
+	static const uint32_t count[] = { [K_PROC] = 32, [K_PART] = 3, [K_CHIP] = 4 };
+	static const uint32_t base[] = { [K_PROC] = 0, [K_PART] = 1, [K_CHIP] = 0x10 };
+	static const char *const param[] = { [K_PROC] = "phys_processor_idx", [K_PART] = "sibling_part_id",
+					     [K_CHIP] = "hw_chip_id" };
+	struct world *w = world(cec, windows);
+	struct os_ctx oc = { w, 0 };
+	struct hvpmu_gpci_os os = { RA, os_write, os_read, os_hcall, &oc };
+	for (unsigned k = 0; k < sizeof linux_events / sizeof linux_events[0]; k++) {
+		const struct linux_event *le = &linux_events[k];
+		unsigned nonzero = 0;
+
+		for (uint32_t idx = base[le->kind]; idx < base[le->kind] + count[le->kind]; idx++) {
+			char raw[160], named[200], err[200];
+			struct hvpmu_gpci_event ev;
+			uint64_t v, want = model(w, le, idx);
+			int64_t st;
+			size_t used;
+
+			assert_int_equal(linux_read(w, 0, le->request, idx, 8, le->offset, 8, &v), 0);
+			if (v != want)
+				fail_msg("%s, %s=%u: Linux reads %llu at offset 0x%x, the model has %llu", le->name,
+					 param[le->kind], idx, (unsigned long long)v, le->offset,
+					 (unsigned long long)want);
+			nonzero += want != 0;
+			snprintf(raw, sizeof raw, "hv_gpci/request=0x%x,%s=%u,counter_info_version=8,length=8,offset=%u/",
+				 le->request, param[le->kind], idx, le->offset);
+			snprintf(named, sizeof named, "hv_gpci/%s,%s=%u/", le->name, param[le->kind], idx);
+			for (int n = 0; n < 2; n++) {
+				assert_int_equal(hvpmu_gpci_event_parse(n ? named : raw, &ev, &used, err, sizeof err), 0);
+				assert_int_equal(ev.offset, le->offset);
+				assert_int_equal(ev.version_in, 8);
+				assert_int_equal(hvpmu_gpci_event_read(&os, ev.request, ev.starting_index,
+								       ev.secondary_index, ev.version_in, ev.offset,
+								       ev.length, &v, &st),
+						 0);
+				assert_true(v == want);
+			}
+		}
+		if (every && !nonzero) /* the fed world has counts where Linux looks */
+			fail_msg("%s: 0 for every %s", le->name, param[le->kind]);
+	}
+	world_free(w);
+}
+
+static void test_linux_events(void **state)
+{
+	struct hvpmu_cec cec;
+	struct world *w;
+	uint64_t v;
+
+	(void)state;
+	all_links(&cec); /* every link its own counts */
+	replay_linux_events(&cec, 5, 1);
+	replay_linux_events(NULL, 3, 0); /* the default CEC: W, Y, Z not connected, X is */
+	w = world(NULL, 3);
+	for (uint32_t chip = 0x10; chip < 0x14; chip++) { /* the WXYZ total is X's, not 0 */
+		assert_int_equal(linux_read(w, 0, 0x60, chip, 8, 0x10, 8, &v), 0);
+		assert_true(v != 0 && v == w->e.link[chip - 0x10][HVPMU_CEC_C_LINK_TOTAL(HVPMU_CEC_LINK_X)]);
+	}
+	world_free(w);
+}
+
 static void test_tables(void **state)
 {
 	static const uint32_t codes[] = { 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x80001000, 0x80002000 };
@@ -846,6 +1147,7 @@ int main(void)
 		cmocka_unit_test(test_parameter),
 		cmocka_unit_test(test_buffer_too_small),
 		cmocka_unit_test(test_not_available),
+		cmocka_unit_test(test_check_order_lab),
 		cmocka_unit_test(test_authority),
 		cmocka_unit_test(test_two_partitions),
 		cmocka_unit_test(test_hardware),
@@ -855,9 +1157,11 @@ int main(void)
 		cmocka_unit_test(test_layout_0x40),
 		cmocka_unit_test(test_layout_links),
 		cmocka_unit_test(test_layout_hpmc),
+		cmocka_unit_test(test_versions),
 		cmocka_unit_test(test_partial),
 		cmocka_unit_test(test_linux_probe),
 		cmocka_unit_test(test_client),
+		cmocka_unit_test(test_linux_events),
 		cmocka_unit_test(test_tables),
 	};
 

@@ -89,7 +89,7 @@ int hvpmu_irix_range_copyout(void *range, uint64_t ua, const void *src, size_t n
  * success ret = 0 and rval the value the caller sees (the generation
  * number); on failure ret = -1 and err the errno -- an E* value, or -1
  * where md_perf.c returns a raw -1 instead of an errno (§5.4: DISABLE of
- * a node not enabled, system GET_COUNT outside system mode). */
+ * a node not enabled, system GET_COUNT with no system collection held). */
 struct hvpmu_irix_ret {
 	int64_t ret;
 	int err;
@@ -101,31 +101,37 @@ struct hvpmu_hv;
 /*
  * syssgi(SGI_EVENTCTR, cmd, node, ptr) made by `caller` on CPU `strand`
  * (a strand of the guest the kernel runs).  `node` is taken as a
- * cnodeid_t (the low 16 bits, signed).  Every outcome of §5.4, in
- * md_perf.c's order:
+ * cnodeid_t (the low 16 bits, signed).  The errors of §5.4 in md_perf.c's
+ * order, and irix-mdperf.2 where md_perf.c differs from it (the
+ * differences: docs/irix-mdperf.md):
  *   ENABLE  node >= 0: EFAULT (ctrl copyin), EINVAL (node out of range or
- *           without a CPU of this kernel), EBUSY (node enabled); then the
- *           node's values and overflow flags are zeroed and ctrl stored;
- *           EINVAL (no set bit 0-5), EBUSY (system monitoring active: the
- *           zeroing has happened); else the node generation increments,
- *           rval = it, and the first selected set goes live.
+ *           without a CPU of this kernel), EBUSY (node enabled), EINVAL
+ *           (no set bit 0-5), EBUSY (system monitoring active) -- every
+ *           check before any change: a failed ENABLE changes nothing;
+ *           else the node's values and overflow flags are zeroed, ctrl
+ *           stored, the node generation increments, rval = it, and the
+ *           first selected set goes live.
  *           node -1: EPERM (no CAP_DEVICE_MGT), EBUSY (any monitoring),
- *           then every node as above (any failure disables them all and
- *           is returned); rval = the incremented global generation.
+ *           then every node's checks as above; else every node starts as
+ *           above; rval = the incremented global generation.
  *   DISABLE node >= 0: not enabled (or out of range) -> raw -1; enabled as
  *           part of system mode -> EINVAL; else the counters stop, a last
- *           collection, the generation increments, ret 0 (the kernel's 0,
- *           not the man page's generation: docs/irix-mdperf.md).
- *           node -1: EPERM, EINVAL (not in system mode), else all nodes.
+ *           collection, the generation increments, rval = it (the man
+ *           page's; md_perf.c returns 0).
+ *           node -1: EPERM, EINVAL (not in system mode), else all nodes,
+ *           and rval = the incremented global generation.
  *   GET_CTRL EINVAL (out of range or not enabled; node -1: not in system
- *           mode), EFAULT (copyout); rval = the node's generation (node
- *           mode) or the global one.
+ *           mode), EFAULT (copyout).
  *   GET_COUNT node >= 0: EINVAL (out of range), EFAULT (copyout); works
  *           when disabled too; values are cumulative, overflow flags are
- *           reported and cleared (read-to-clear); rval = node generation.
- *           node -1: not in system mode -> raw -1 with rval -1; else the
- *           sum of all nodes, flags ORed and cleared, timestamps those of
- *           the last node collected; rval = the global generation.
+ *           reported and cleared (read-to-clear).
+ *           node -1: the sum of all nodes, flags ORed and cleared,
+ *           timestamps those of the last node collected -- in system mode
+ *           and after its DISABLE until a node's ENABLE; else raw -1 with
+ *           rval -1.
+ *   GET_CTRL and GET_COUNT: rval = the generation the ENABLE that started
+ *           the collection returned (a node's own, or the system's for
+ *           every node of a system collection), also after its DISABLE.
  *   259-263 and any other command: EINVAL.
  * Returns HVPMU_OK (the outcome in *r), or HVPMU_EINVAL when the machine
  * has no IRIX kernel (not platform origin) or an argument is NULL.

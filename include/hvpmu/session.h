@@ -78,7 +78,7 @@ struct stat_mmu {
 struct stat_mdnode {
 	int32_t node;               /* cnodeid */
 	int32_t pad;
-	int64_t generation;         /* the node's generation number (GET_COUNT's rval) */
+	int64_t generation;         /* GET_COUNT's rval: the collection's generation number */
 	uint64_t value[STAT_MD_SETS][STAT_MD_COUNTERS];   /* mpr_value: 63-bit accumulated counts */
 	uint64_t overflow;          /* bit set * 6 + counter: mpr_overflow seen since the last read */
 	int64_t timestamp[STAT_MD_SETS];  /* mpv_timestamp: lbolt of each set's last collection */

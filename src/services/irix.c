@@ -31,6 +31,8 @@ struct md_node {
 	int64_t ts[NSETS];       /* lbolt of each set's last collection */
 	uint64_t live[NSETS];    /* ticks each set was live (hvpmu's addition) */
 	int64_t gen;             /* node generation number */
+	int64_t cgen;            /* the generation of the ENABLE that started the
+				  * collection its values are from */
 };
 
 struct irix {
@@ -39,6 +41,9 @@ struct irix {
 	int system;              /* system-wide monitoring active */
 	uint32_t sys_ctrl;
 	int64_t gen;             /* global generation number */
+	int64_t sys_cgen;        /* the last system ENABLE's generation */
+	int sys_held;            /* that collection's values are all still held:
+				  * no node ENABLE since its DISABLE */
 	int64_t last_ts[NSETS];  /* timestamps of the last node collected */
 	uint64_t lbolt, period, deadline;
 };
@@ -240,47 +245,59 @@ static void node_stop(struct hvpmu_hv *hv, struct irix *k, struct md_node *nd)
 	nd->gen++;
 }
 
-/* md_perf node enable, in md_perf.c's order (§5.4); `system`: a step of
- * the system-wide enable, which checks the system state itself.  0 or an
- * errno. */
-static int node_enable(struct hvpmu_hv *hv, struct irix *k, const struct hvpmu_irix_caller *c, int node, uint64_t ptr,
-		       int system)
+/* md_perf node enable's checks, in md_perf.c's order of its errors
+ * (§5.4), all before any state changes: a failed ENABLE enables nothing
+ * and so clears nothing (irix-mdperf.2 lines 48-50; md_perf.c zeroes the
+ * values before its last two checks: docs/irix-mdperf.md).  `system`: a
+ * step of the system-wide enable, which checks the system state itself.
+ * 0 or an errno. */
+static int node_check(const struct irix *k, int node, uint32_t ctrl, int system)
 {
-	struct md_node *nd;
-	uint32_t ctrl;
-
-	if (get_ctrl(c, ptr, &ctrl))
-		return HVPMU_IRIX_EFAULT;
 	if (node < 0 || (unsigned)node >= k->nnodes || !k->node[node].has_cpu || k->node[node].dev < 0)
 		return HVPMU_IRIX_EINVAL;
-	nd = &k->node[node];
-	if (nd->enabled)
+	if (k->node[node].enabled)
 		return HVPMU_IRIX_EBUSY;
-	/* enabling clears the values; then the checks md_perf.c makes after it */
+	if (!(ctrl & HVPMU_MD_PERF_SEL_ALL))
+		return HVPMU_IRIX_EINVAL;
+	if (!system && k->system)
+		return HVPMU_IRIX_EBUSY;
+	return 0;
+}
+
+/* Start a node's collection (its checks passed): enabling clears the
+ * values (irix-mdperf.2 line 48), the first selected set goes live.  The
+ * node's generation increments (a system enable steps every node's, as
+ * md_perf.c's node by node enable does); the collection's generation is
+ * the one the ENABLE returns: the node's, or `sys_gen` for a system
+ * collection (lines 107-111: every collect command returns that number
+ * until the counters are enabled again). */
+static void node_start(struct hvpmu_hv *hv, struct md_node *nd, uint32_t ctrl, int system, int64_t sys_gen)
+{
 	memset(nd->value, 0, sizeof nd->value);
 	memset(nd->ovf, 0, sizeof nd->ovf);
 	memset(nd->live, 0, sizeof nd->live);
 	nd->ctrl = ctrl;
-	if (!(ctrl & HVPMU_MD_PERF_SEL_ALL))
-		return HVPMU_IRIX_EINVAL;
 	nd->cur = first_set(ctrl);
-	if (!system && k->system)
-		return HVPMU_IRIX_EBUSY;
 	nd->enabled = 1;
 	nd->system = system;
 	nd->gen++;
+	nd->cgen = system ? sys_gen : nd->gen;
 	hub_start(hv, nd, nd->cur);
-	return 0;
 }
 
 static int enable(struct hvpmu_hv *hv, struct irix *k, const struct hvpmu_irix_caller *c, int node, uint64_t ptr,
 		  struct hvpmu_irix_ret *r)
 {
+	uint32_t ctrl;
 	int err;
 
 	if (node != HVPMU_IRIX_CNODEID_NONE) {
-		if ((err = node_enable(hv, k, c, node, ptr, 0)))
+		if (get_ctrl(c, ptr, &ctrl))
+			return fail(r, HVPMU_IRIX_EFAULT);
+		if ((err = node_check(k, node, ctrl, 0)))
 			return fail(r, err);
+		node_start(hv, &k->node[node], ctrl, 0, 0);
+		k->sys_held = 0; /* the node's part of a system collection is gone */
 		return ok(r, k->node[node].gen);
 	}
 	if (!cap_device_mgt(c))
@@ -290,19 +307,21 @@ static int enable(struct hvpmu_hv *hv, struct irix *k, const struct hvpmu_irix_c
 	for (unsigned n = 0; n < k->nnodes; n++)
 		if (k->node[n].enabled)
 			return fail(r, HVPMU_IRIX_EBUSY);
-	for (unsigned n = 0; n < k->nnodes; n++) {
-		if (!k->node[n].has_cpu) /* not a node of this kernel's system */
-			continue;
-		if ((err = node_enable(hv, k, c, (int)n, ptr, 1))) {
-			for (unsigned d = 0; d < n; d++)
-				if (k->node[d].enabled)
-					node_stop(hv, k, &k->node[d]);
+	/* every node's checks first (md_perf.c enables node by node and
+	 * disables them all on a failure): then nothing can fail */
+	if (get_ctrl(c, ptr, &ctrl))
+		return fail(r, HVPMU_IRIX_EFAULT);
+	for (unsigned n = 0; n < k->nnodes; n++)
+		if (k->node[n].has_cpu && (err = node_check(k, (int)n, ctrl, 1)))
 			return fail(r, err);
-		}
-		k->sys_ctrl = k->node[n].ctrl; /* the same word on every node */
-	}
-	k->system = 1;
 	k->gen++;
+	for (unsigned n = 0; n < k->nnodes; n++)
+		if (k->node[n].has_cpu) /* nodes without: not of this kernel's system */
+			node_start(hv, &k->node[n], ctrl, 1, k->gen);
+	k->sys_ctrl = ctrl; /* the same word on every node */
+	k->system = 1;
+	k->sys_cgen = k->gen;
+	k->sys_held = 1;
 	return ok(r, k->gen);
 }
 
@@ -318,7 +337,9 @@ static int disable(struct hvpmu_hv *hv, struct irix *k, const struct hvpmu_irix_
 		if (nd->system)
 			return fail(r, HVPMU_IRIX_EINVAL);
 		node_stop(hv, k, nd);
-		return ok(r, 0); /* the kernel returns 0 (docs/irix-mdperf.md) */
+		/* irix-mdperf.2 lines 57-58: "The generation number (that it has
+		 * incremented again)"; md_perf.c returns 0 (docs/irix-mdperf.md) */
+		return ok(r, nd->gen);
 	}
 	if (!cap_device_mgt(c))
 		return fail(r, HVPMU_IRIX_EPERM);
@@ -327,9 +348,9 @@ static int disable(struct hvpmu_hv *hv, struct irix *k, const struct hvpmu_irix_
 	for (unsigned n = 0; n < k->nnodes; n++)
 		if (k->node[n].enabled)
 			node_stop(hv, k, &k->node[n]);
-	k->system = 0;
+	k->system = 0; /* its values stay collectable (lines 54-56): sys_held */
 	k->gen++;
-	return ok(r, 0);
+	return ok(r, k->gen); /* lines 57-58, as for a node */
 }
 
 static int get_ctrl_cmd(struct irix *k, const struct hvpmu_irix_caller *c, int node, uint64_t ptr,
@@ -342,14 +363,14 @@ static int get_ctrl_cmd(struct irix *k, const struct hvpmu_irix_caller *c, int n
 			return fail(r, HVPMU_IRIX_EINVAL);
 		if (put_ctrl(c, ptr, k->sys_ctrl))
 			return fail(r, HVPMU_IRIX_EFAULT);
-		return ok(r, k->gen);
+		return ok(r, k->sys_cgen);
 	}
 	if (node < 0 || (unsigned)node >= k->nnodes || !k->node[node].enabled)
 		return fail(r, HVPMU_IRIX_EINVAL);
 	nd = &k->node[node];
 	if (put_ctrl(c, ptr, nd->ctrl))
 		return fail(r, HVPMU_IRIX_EFAULT);
-	return ok(r, nd->system ? k->gen : nd->gen);
+	return ok(r, nd->cgen); /* line 66: the collection's (lines 107-111) */
 }
 
 static int get_count(struct irix *k, const struct hvpmu_irix_caller *c, int node, uint64_t ptr,
@@ -359,7 +380,10 @@ static int get_count(struct irix *k, const struct hvpmu_irix_caller *c, int node
 	uint8_t ovf[NSETS][NCTRS];
 
 	if (node == HVPMU_IRIX_CNODEID_NONE) {
-		if (!k->system) {
+		/* during the system collection and after its DISABLE (lines
+		 * 54-56: "so the user may collect them after disabling"), until
+		 * an ENABLE clears a node's part of it (line 48) */
+		if (!k->system && !k->sys_held) {
 			r->rval = -1;
 			return fail(r, -1); /* md_perf.c: raw -1, rval -1 */
 		}
@@ -379,7 +403,7 @@ static int get_count(struct irix *k, const struct hvpmu_irix_caller *c, int node
 		 * for each node's collection" (irix-mdperf.2) */
 		if (put_values(c, ptr, (const uint64_t(*)[NCTRS])value, (const uint8_t(*)[NCTRS])ovf, k->last_ts))
 			return fail(r, HVPMU_IRIX_EFAULT);
-		return ok(r, k->gen);
+		return ok(r, k->sys_cgen); /* line 75: the collection's (lines 107-111) */
 	}
 	if (node < 0 || (unsigned)node >= k->nnodes)
 		return fail(r, HVPMU_IRIX_EINVAL);
@@ -390,7 +414,7 @@ static int get_count(struct irix *k, const struct hvpmu_irix_caller *c, int node
 		memset(nd->ovf, 0, sizeof nd->ovf); /* read to clear (§5.4) */
 		if (put_values(c, ptr, (const uint64_t(*)[NCTRS])nd->value, (const uint8_t(*)[NCTRS])ovf, nd->ts))
 			return fail(r, HVPMU_IRIX_EFAULT);
-		return ok(r, nd->gen);
+		return ok(r, nd->cgen); /* line 75: the collection's (lines 107-111) */
 	}
 }
 

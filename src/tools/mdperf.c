@@ -11,7 +11,8 @@
  * at the end (and every interval) it reads each node with
  * MDPERF_NODE_GET_COUNT.  Printed per node, set and counter: the value,
  * the overflow flag (a tick read found the 20-bit counter pegged), the
- * node's generation number and the share of ticks the set was live.
+ * generation number GET_COUNT returns (the ENABLE's that started the
+ * collection, irix-mdperf.2) and the share of ticks the set was live.
  * docs/cli.md "hvpmu mdperf".
  */
 #include <errno.h>

@@ -261,6 +261,40 @@ const struct hvpmu_power7_event *hvpmu_power7_event_of(uint64_t code);
  * find_alternative_decode); NULL: nothing the model produces. */
 const struct hvpmu_power7_event *hvpmu_power7_event_on_pmc(uint64_t code, unsigned n);
 
+/* What the model counts for event `e` (its table line), or, for an event
+ * it does not produce, why not (one line); NULL for a NULL e. */
+const char *hvpmu_power7_event_desc(const struct hvpmu_power7_event *e);
+
+/* ---- what Linux's driver compiles in [P7], pure functions ---- */
+
+/* perf's generic and cache event names and the code Linux maps each to
+ * (power7_generic_events, power7_cache_events: the entries that name an
+ * event); entries 0 .. until NULL. */
+struct hvpmu_power7_generic {
+	const char *name;  /* "cycles", "L1-dcache-load-misses" ... */
+	uint32_t code;
+};
+const struct hvpmu_power7_generic *hvpmu_power7_generic_at(unsigned i);
+
+/* power7_get_constraint: 0 and the constraint's mask and value, or -1 (no
+ * PMC can count `code`: a PMC field > 6, or PMC5/6 with another event). */
+int hvpmu_power7_get_constraint(uint64_t code, uint64_t *mask, uint64_t *value);
+/* power7_get_alternatives: `code` first, then the same event on other
+ * PMCs; with `only_count_run` (a per-task event, core-book3s.c's
+ * PPMU_ONLY_COUNT_RUN) PM_CYC <-> PM_RUN_CYC and PM_INST_CMPL (0x2) <->
+ * PM_RUN_INST_CMPL.  Returns how many (1 .. HVPMU_P7_MAX_ALT). */
+#define HVPMU_P7_MAX_ALT 8
+unsigned hvpmu_power7_get_alternatives(uint64_t code, int only_count_run, uint64_t alt[HVPMU_P7_MAX_ALT]);
+/* core-book3s.c power_check_constraints with POWER7's add_fields 0x1555
+ * and test_adder 0x3000: can the `n` (<= 6) events count at once, taking
+ * alternatives?  0 and the codes replaced by the chosen alternatives (the
+ * first feasible choice, in Linux's search order), or -1 (unchanged). */
+int hvpmu_power7_check_constraints(uint64_t *codes, unsigned n, int only_count_run);
+/* power7_compute_mmcr: the PMC (0-based, hwc[i]) of each event and
+ * mmcr[0..2] = MMCR0 (PMC1CE, PMCjCE), MMCR1, MMCRA; 0, or -1 (two events
+ * on one PMC, more any-PMC events than free PMC1-4). */
+int hvpmu_power7_compute_mmcr(const uint64_t *codes, unsigned n, unsigned *hwc, uint64_t mmcr[3]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -444,6 +444,123 @@ static void test_events(void **state)
 	hvpmu_power7_pmu_destroy(p);
 }
 
+/* The table: every power7-events-list.h event, each modeled or with why
+ * not; Linux's generic and cache names. */
+static void test_table(void **state)
+{
+	unsigned n = hvpmu_power7_nevents(), modeled = 0;
+
+	(void)state;
+	/* power7-events-list.h has 547 EVENT lines; + PMC5/6's fixed codes and
+	 * the one cache code it does not name */
+	assert_int_equal(n, 547 + 2 + 1);
+	for (unsigned i = 0; i < n; i++) {
+		const struct hvpmu_power7_event *e = hvpmu_power7_event_at(i);
+		const char *d = hvpmu_power7_event_desc(e);
+
+		assert_non_null(d);
+		assert_true(strlen(d) > 10);
+		assert_true(e->code <= HVPMU_P7_EV_MASK);
+		modeled += e->src != HVPMU_P7_SRC_NONE;
+	}
+	assert_null(hvpmu_power7_event_at(n));
+	assert_int_equal(modeled, 18);
+	assert_int_equal(hvpmu_power7_event_named("PM_LD_REF_L1")->code, 0xc880);
+	assert_int_equal(hvpmu_power7_event_named("PM_BRU_FIN")->src, HVPMU_P7_SRC_INSN);
+	assert_int_equal(hvpmu_power7_event_named("PM_L2_LD")->code, 0x16080);
+	assert_int_equal(hvpmu_power7_event_named("PM_L2_LD")->src, HVPMU_P7_SRC_NONE);
+	assert_string_equal(hvpmu_power7_event_desc(hvpmu_power7_event_named("PM_MRK_BR_TAKEN")),
+			    "marked-instruction sampling (MMCRA SAMPLE_ENABLE) is not modeled");
+	assert_null(hvpmu_power7_event_named("PM_NOPE"));
+	/* power7_generic_events */
+	{
+		static const struct { const char *nm; uint32_t code; } want[] = {
+			{ "cycles", 0x1e }, { "instructions", 0x2 }, { "branches", 0x10068 },
+			{ "branch-misses", 0x400f6 }, { "cache-misses", 0x400f0 },
+			{ "L1-dcache-load-misses", 0x400f0 }, { "dTLB-load-misses", 0x300fc },
+		};
+		for (unsigned w = 0; w < sizeof want / sizeof want[0]; w++) {
+			const struct hvpmu_power7_generic *g = NULL;
+
+			for (unsigned i = 0; (g = hvpmu_power7_generic_at(i)); i++)
+				if (strcmp(g->name, want[w].nm) == 0)
+					break;
+			assert_non_null(g);
+			assert_int_equal(g->code, want[w].code);
+		}
+	}
+}
+
+/* power7_get_constraint / power_check_constraints / power7_compute_mmcr:
+ * which events may share the PMU. */
+static void test_constraints(void **state)
+{
+	uint64_t m, v, mmcr[3], alt[HVPMU_P7_MAX_ALT];
+	unsigned hwc[6];
+	struct mmcr want = group_cycles_instructions();
+
+	(void)state;
+	/* {cycles, instructions}: compute_mmcr's MMCRs, as the client test uses */
+	{
+		uint64_t c[2] = { 0x1e, 0x2 };
+
+		assert_int_equal(hvpmu_power7_check_constraints(c, 2, 0), 0);
+		assert_int_equal(c[0], 0x1e);
+		assert_int_equal(hvpmu_power7_compute_mmcr(c, 2, hwc, mmcr), 0);
+		assert_int_equal(hwc[0], 0);
+		assert_int_equal(hwc[1], 1);
+		assert_int_equal(mmcr[0], want.mmcr0);
+		assert_int_equal(mmcr[1], want.mmcr1);
+		assert_int_equal(mmcr[2], want.mmcra);
+	}
+	/* constraints: PMC2 direct, PMC1-4 count, the L2SEL field */
+	assert_int_equal(hvpmu_power7_get_constraint(0x200f0, &m, &v), 0);
+	assert_int_equal(m, 0x8008);
+	assert_int_equal(v, 0x1004);
+	assert_int_equal(hvpmu_power7_get_constraint(0x26480, &m, &v), 0);
+	assert_int_equal(m, 0x78008);
+	assert_int_equal(v, 0x41004);
+	assert_int_equal(hvpmu_power7_get_constraint(0x600f4, &m, &v), 0);
+	assert_int_equal(m, 0x800);
+	assert_int_equal(v, 0x400);
+	assert_int_equal(hvpmu_power7_get_constraint(0x500f0, &m, &v), -1); /* PMC5: its fixed event only */
+	assert_int_equal(hvpmu_power7_get_constraint(0x700f0, &m, &v), -1);
+	/* two events of PMC4 (branch-misses, L1-dcache-load-misses): not together */
+	{
+		uint64_t c[2] = { 0x400f6, 0x400f0 };
+
+		assert_int_equal(hvpmu_power7_check_constraints(c, 2, 1), -1);
+		assert_int_equal(hvpmu_power7_compute_mmcr(c, 2, hwc, mmcr), -1);
+	}
+	/* unit 6 events with different L2SEL: not together */
+	{
+		uint64_t c[2] = { 0x16080, 0x26480 };
+
+		assert_int_equal(hvpmu_power7_check_constraints(c, 2, 0), -1);
+	}
+	/* five any-PMC events: four fit PMC1-4; per task, cycles and
+	 * instructions move to PMC6 and PMC5 (PPMU_ONLY_COUNT_RUN) */
+	{
+		uint64_t c[6] = { 0x1e, 0x2, 0xc880, 0x1e, 0x2, 0 };
+
+		assert_int_equal(hvpmu_power7_check_constraints(c, 5, 0), -1);
+		assert_int_equal(hvpmu_power7_check_constraints(c, 5, 1), 0);
+		assert_int_equal(hvpmu_power7_compute_mmcr(c, 5, hwc, mmcr), 0);
+		c[5] = 0x10068; /* PMC1's PM_BRU_FIN: six events on six PMCs */
+		assert_int_equal(hvpmu_power7_check_constraints(c, 6, 1), 0);
+		assert_int_equal(hvpmu_power7_compute_mmcr(c, 6, hwc, mmcr), 0);
+		assert_int_equal(mmcr[0], want.mmcr0);
+	}
+	/* alternatives */
+	assert_int_equal(hvpmu_power7_get_alternatives(0x200f4, 0, alt), 2);
+	assert_int_equal(alt[1], 0x600f4);
+	assert_int_equal(hvpmu_power7_get_alternatives(0x1e, 1, alt), 2);
+	assert_int_equal(alt[1], 0x600f4);
+	assert_int_equal(hvpmu_power7_get_alternatives(0x1e, 0, alt), 1);
+	assert_int_equal(hvpmu_power7_get_alternatives(0x20040, 0, alt), 2); /* 4x decode */
+	assert_int_equal(alt[1], 0x10048);
+}
+
 /* Through the machine's interface (hvpmu/pmu.h): SPR accesses only. */
 static void test_ops(void **state)
 {
@@ -472,6 +589,8 @@ int main(void)
 		cmocka_unit_test(test_state_freeze),
 		cmocka_unit_test(test_overflow_exception),
 		cmocka_unit_test(test_events),
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_constraints),
 		cmocka_unit_test(test_ops),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -168,6 +168,14 @@ HVPMU_FIELD(P7_EV, PMC, 16, 4)   /* 1-based PMC of a direct event; 0: any of PMC
 #define HVPMU_P7_EV_MASK UINT64_C(0xfffff)
 #define HVPMU_P7_UNIT_L2 6u       /* unit 6: the L2 events, L2SEL shared by all */
 
+/* The interrupts the PAPR personality delivers to the partition's OS
+ * (struct hvpmu_guest_trap.tt, src/services/papr_hv.c): the Performance
+ * Monitor interrupt (vector 0xF00) for the exception above, the
+ * Decrementer (0x900) for the tick compare the OS arms [ISA Book III-S
+ * "Interrupt Definitions"]. */
+#define HVPMU_P7_TRAP_PERF 0xf00u
+#define HVPMU_P7_TRAP_DEC 0x900u
+
 /* The fixed events of PMC5 and PMC6 [P7]. */
 #define HVPMU_P7_PM_RUN_INST_CMPL5 UINT64_C(0x500fa)
 #define HVPMU_P7_PM_RUN_CYC6 UINT64_C(0x600f4)
@@ -274,26 +282,26 @@ struct hvpmu_power7_generic {
 	const char *name;  /* "cycles", "L1-dcache-load-misses" ... */
 	uint32_t code;
 };
-const struct hvpmu_power7_generic *hvpmu_power7_generic_at(unsigned i);
+const struct hvpmu_power7_generic *hvpmu_power7_event_generic_at(unsigned i);
 
 /* power7_get_constraint: 0 and the constraint's mask and value, or -1 (no
  * PMC can count `code`: a PMC field > 6, or PMC5/6 with another event). */
-int hvpmu_power7_get_constraint(uint64_t code, uint64_t *mask, uint64_t *value);
+int hvpmu_power7_event_constraint(uint64_t code, uint64_t *mask, uint64_t *value);
 /* power7_get_alternatives: `code` first, then the same event on other
  * PMCs; with `only_count_run` (a per-task event, core-book3s.c's
  * PPMU_ONLY_COUNT_RUN) PM_CYC <-> PM_RUN_CYC and PM_INST_CMPL (0x2) <->
  * PM_RUN_INST_CMPL.  Returns how many (1 .. HVPMU_P7_MAX_ALT). */
 #define HVPMU_P7_MAX_ALT 8
-unsigned hvpmu_power7_get_alternatives(uint64_t code, int only_count_run, uint64_t alt[HVPMU_P7_MAX_ALT]);
+unsigned hvpmu_power7_event_alternatives(uint64_t code, int only_count_run, uint64_t alt[HVPMU_P7_MAX_ALT]);
 /* core-book3s.c power_check_constraints with POWER7's add_fields 0x1555
  * and test_adder 0x3000: can the `n` (<= 6) events count at once, taking
  * alternatives?  0 and the codes replaced by the chosen alternatives (the
  * first feasible choice, in Linux's search order), or -1 (unchanged). */
-int hvpmu_power7_check_constraints(uint64_t *codes, unsigned n, int only_count_run);
+int hvpmu_power7_event_check_constraints(uint64_t *codes, unsigned n, int only_count_run);
 /* power7_compute_mmcr: the PMC (0-based, hwc[i]) of each event and
  * mmcr[0..2] = MMCR0 (PMC1CE, PMCjCE), MMCR1, MMCRA; 0, or -1 (two events
  * on one PMC, more any-PMC events than free PMC1-4). */
-int hvpmu_power7_compute_mmcr(const uint64_t *codes, unsigned n, unsigned *hwc, uint64_t mmcr[3]);
+int hvpmu_power7_event_compute_mmcr(const uint64_t *codes, unsigned n, unsigned *hwc, uint64_t mmcr[3]);
 
 #ifdef __cplusplus
 }

@@ -208,7 +208,7 @@ static const struct hvpmu_power7_generic generics[] = {
 	{ "branch-loads", 0x10068 }, { "branch-load-misses", 0x400f6 },
 };
 
-const struct hvpmu_power7_generic *hvpmu_power7_generic_at(unsigned i)
+const struct hvpmu_power7_generic *hvpmu_power7_event_generic_at(unsigned i)
 {
 	return i < sizeof generics / sizeof generics[0] ? &generics[i] : NULL;
 }
@@ -217,7 +217,7 @@ const struct hvpmu_power7_generic *hvpmu_power7_generic_at(unsigned i)
  *   bits 0-11: two bits per PMC1-6, the number of events needing it (11: P6 error)
  *   bits 12-14: events needing one of PMC1-4, bit 15 its error
  *   bits 16-18: the L2SEL unit-6 events must share. */
-int hvpmu_power7_get_constraint(uint64_t code, uint64_t *maskp, uint64_t *valp)
+int hvpmu_power7_event_constraint(uint64_t code, uint64_t *maskp, uint64_t *valp)
 {
 	uint64_t mask = 0, value = 0;
 	unsigned pmc = (unsigned)HVPMU_FEX(code, P7_EV, PMC), sh;
@@ -251,7 +251,7 @@ static const uint32_t alternatives[][2] = {
 	{ 0x400fa, 0x500fa }, /* PM_RUN_INST_CMPL */
 };
 
-unsigned hvpmu_power7_get_alternatives(uint64_t code, int only_count_run, uint64_t alt[HVPMU_P7_MAX_ALT])
+unsigned hvpmu_power7_event_alternatives(uint64_t code, int only_count_run, uint64_t alt[HVPMU_P7_MAX_ALT])
 {
 	unsigned nalt = 1, i, j, k;
 	uint64_t twin;
@@ -305,7 +305,7 @@ static int search(unsigned i, unsigned n, uint64_t alt[][HVPMU_P7_MAX_ALT], cons
 	for (unsigned j = 0; j < nalt[i]; j++) {
 		uint64_t m, v, nv = value, nm = mask;
 
-		if (hvpmu_power7_get_constraint(alt[i][j], &m, &v) || !fits(&nv, &nm, m, v))
+		if (hvpmu_power7_event_constraint(alt[i][j], &m, &v) || !fits(&nv, &nm, m, v))
 			continue;
 		choice[i] = j;
 		if (search(i + 1, n, alt, nalt, choice, nv, nm))
@@ -314,7 +314,7 @@ static int search(unsigned i, unsigned n, uint64_t alt[][HVPMU_P7_MAX_ALT], cons
 	return 0;
 }
 
-int hvpmu_power7_check_constraints(uint64_t *codes, unsigned n, int only_count_run)
+int hvpmu_power7_event_check_constraints(uint64_t *codes, unsigned n, int only_count_run)
 {
 	uint64_t alt[HVPMU_P7_NPMC][HVPMU_P7_MAX_ALT];
 	unsigned nalt[HVPMU_P7_NPMC] = { 0 }, choice[HVPMU_P7_NPMC] = { 0 };
@@ -324,9 +324,9 @@ int hvpmu_power7_check_constraints(uint64_t *codes, unsigned n, int only_count_r
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t m, v;
 
-		if (hvpmu_power7_get_constraint(codes[i], &m, &v))
+		if (hvpmu_power7_event_constraint(codes[i], &m, &v))
 			return -1; /* Linux: an event without a constraint is refused outright */
-		nalt[i] = hvpmu_power7_get_alternatives(codes[i], only_count_run, alt[i]);
+		nalt[i] = hvpmu_power7_event_alternatives(codes[i], only_count_run, alt[i]);
 	}
 	if (!search(0, n, alt, nalt, choice, 0, 0))
 		return -1;
@@ -352,7 +352,7 @@ static int marked(uint64_t code)
 	}
 }
 
-int hvpmu_power7_compute_mmcr(const uint64_t *codes, unsigned n, unsigned *hwc, uint64_t mmcr[3])
+int hvpmu_power7_event_compute_mmcr(const uint64_t *codes, unsigned n, unsigned *hwc, uint64_t mmcr[3])
 {
 	uint64_t mmcr1 = 0, mmcra = HVPMU_FMASK(P7_MMCRA, SDAR_DCACHE_MISS) | HVPMU_FMASK(P7_MMCRA, SDAR_ERAT_MISS);
 	unsigned inuse = 0, i, pmc;

@@ -482,7 +482,7 @@ static void test_table(void **state)
 		for (unsigned w = 0; w < sizeof want / sizeof want[0]; w++) {
 			const struct hvpmu_power7_generic *g = NULL;
 
-			for (unsigned i = 0; (g = hvpmu_power7_generic_at(i)); i++)
+			for (unsigned i = 0; (g = hvpmu_power7_event_generic_at(i)); i++)
 				if (strcmp(g->name, want[w].nm) == 0)
 					break;
 			assert_non_null(g);
@@ -504,9 +504,9 @@ static void test_constraints(void **state)
 	{
 		uint64_t c[2] = { 0x1e, 0x2 };
 
-		assert_int_equal(hvpmu_power7_check_constraints(c, 2, 0), 0);
+		assert_int_equal(hvpmu_power7_event_check_constraints(c, 2, 0), 0);
 		assert_int_equal(c[0], 0x1e);
-		assert_int_equal(hvpmu_power7_compute_mmcr(c, 2, hwc, mmcr), 0);
+		assert_int_equal(hvpmu_power7_event_compute_mmcr(c, 2, hwc, mmcr), 0);
 		assert_int_equal(hwc[0], 0);
 		assert_int_equal(hwc[1], 1);
 		assert_int_equal(mmcr[0], want.mmcr0);
@@ -514,50 +514,50 @@ static void test_constraints(void **state)
 		assert_int_equal(mmcr[2], want.mmcra);
 	}
 	/* constraints: PMC2 direct, PMC1-4 count, the L2SEL field */
-	assert_int_equal(hvpmu_power7_get_constraint(0x200f0, &m, &v), 0);
+	assert_int_equal(hvpmu_power7_event_constraint(0x200f0, &m, &v), 0);
 	assert_int_equal(m, 0x8008);
 	assert_int_equal(v, 0x1004);
-	assert_int_equal(hvpmu_power7_get_constraint(0x26480, &m, &v), 0);
+	assert_int_equal(hvpmu_power7_event_constraint(0x26480, &m, &v), 0);
 	assert_int_equal(m, 0x78008);
 	assert_int_equal(v, 0x41004);
-	assert_int_equal(hvpmu_power7_get_constraint(0x600f4, &m, &v), 0);
+	assert_int_equal(hvpmu_power7_event_constraint(0x600f4, &m, &v), 0);
 	assert_int_equal(m, 0x800);
 	assert_int_equal(v, 0x400);
-	assert_int_equal(hvpmu_power7_get_constraint(0x500f0, &m, &v), -1); /* PMC5: its fixed event only */
-	assert_int_equal(hvpmu_power7_get_constraint(0x700f0, &m, &v), -1);
+	assert_int_equal(hvpmu_power7_event_constraint(0x500f0, &m, &v), -1); /* PMC5: its fixed event only */
+	assert_int_equal(hvpmu_power7_event_constraint(0x700f0, &m, &v), -1);
 	/* two events of PMC4 (branch-misses, L1-dcache-load-misses): not together */
 	{
 		uint64_t c[2] = { 0x400f6, 0x400f0 };
 
-		assert_int_equal(hvpmu_power7_check_constraints(c, 2, 1), -1);
-		assert_int_equal(hvpmu_power7_compute_mmcr(c, 2, hwc, mmcr), -1);
+		assert_int_equal(hvpmu_power7_event_check_constraints(c, 2, 1), -1);
+		assert_int_equal(hvpmu_power7_event_compute_mmcr(c, 2, hwc, mmcr), -1);
 	}
 	/* unit 6 events with different L2SEL: not together */
 	{
 		uint64_t c[2] = { 0x16080, 0x26480 };
 
-		assert_int_equal(hvpmu_power7_check_constraints(c, 2, 0), -1);
+		assert_int_equal(hvpmu_power7_event_check_constraints(c, 2, 0), -1);
 	}
 	/* five any-PMC events: four fit PMC1-4; per task, cycles and
 	 * instructions move to PMC6 and PMC5 (PPMU_ONLY_COUNT_RUN) */
 	{
 		uint64_t c[6] = { 0x1e, 0x2, 0xc880, 0x1e, 0x2, 0 };
 
-		assert_int_equal(hvpmu_power7_check_constraints(c, 5, 0), -1);
-		assert_int_equal(hvpmu_power7_check_constraints(c, 5, 1), 0);
-		assert_int_equal(hvpmu_power7_compute_mmcr(c, 5, hwc, mmcr), 0);
+		assert_int_equal(hvpmu_power7_event_check_constraints(c, 5, 0), -1);
+		assert_int_equal(hvpmu_power7_event_check_constraints(c, 5, 1), 0);
+		assert_int_equal(hvpmu_power7_event_compute_mmcr(c, 5, hwc, mmcr), 0);
 		c[5] = 0x10068; /* PMC1's PM_BRU_FIN: six events on six PMCs */
-		assert_int_equal(hvpmu_power7_check_constraints(c, 6, 1), 0);
-		assert_int_equal(hvpmu_power7_compute_mmcr(c, 6, hwc, mmcr), 0);
+		assert_int_equal(hvpmu_power7_event_check_constraints(c, 6, 1), 0);
+		assert_int_equal(hvpmu_power7_event_compute_mmcr(c, 6, hwc, mmcr), 0);
 		assert_int_equal(mmcr[0], want.mmcr0);
 	}
 	/* alternatives */
-	assert_int_equal(hvpmu_power7_get_alternatives(0x200f4, 0, alt), 2);
+	assert_int_equal(hvpmu_power7_event_alternatives(0x200f4, 0, alt), 2);
 	assert_int_equal(alt[1], 0x600f4);
-	assert_int_equal(hvpmu_power7_get_alternatives(0x1e, 1, alt), 2);
+	assert_int_equal(hvpmu_power7_event_alternatives(0x1e, 1, alt), 2);
 	assert_int_equal(alt[1], 0x600f4);
-	assert_int_equal(hvpmu_power7_get_alternatives(0x1e, 0, alt), 1);
-	assert_int_equal(hvpmu_power7_get_alternatives(0x20040, 0, alt), 2); /* 4x decode */
+	assert_int_equal(hvpmu_power7_event_alternatives(0x1e, 0, alt), 1);
+	assert_int_equal(hvpmu_power7_event_alternatives(0x20040, 0, alt), 2); /* 4x decode */
 	assert_int_equal(alt[1], 0x10048);
 }
 

@@ -71,10 +71,11 @@
  *
  * The Performance Monitor alert [ISA]: an enabled condition is PMC1's bit
  * 31 becoming 1 with PMC1CE, or PMCn's (n = 2..6) with PMCjCE.  When one
- * occurs: with FCECE, FC is set (the counters freeze: the counter that
- * crossed stops at 0x80000000, the others count their whole feed, a
- * choice: hvpmu feeds whole blocks); with PMAE, PMAE is cleared and PMAO
- * set.  The Performance Monitor exception is requested while PMAO is 1
+ * occurs: with FCECE, FC is set, the counters freezing at the end of the
+ * feed in which it occurred (a choice: the machine feeds up to a block
+ * past its headroom, and the exception is taken right after the feed, so
+ * a counting driver loses nothing; on hardware the freeze is immediate);
+ * with PMAE, PMAE is cleared and PMAO set.  The Performance Monitor exception is requested while PMAO is 1
  * (software clears it, as Linux's write_mmcr0 does); it is a disrupting
  * exception: its address is the next instruction's.
  *

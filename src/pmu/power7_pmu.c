@@ -229,11 +229,8 @@ void hvpmu_power7_pmu_feed(struct hvpmu_power7_pmu *pmu, const struct hvpmu_pmu_
 			continue;
 		if (dn >= to_rise(pmu->pmc[n - 1])) {
 			res->rise_mask |= BIT(n);
-			if (cond_enabled(mmcr0, n)) {
-				res->alert_mask |= BIT(n);
-				if (HVPMU_FEX(mmcr0, P7_MMCR0, FCECE))
-					dn = to_rise(pmu->pmc[n - 1]); /* frozen at the crossing */
-			}
+			if (cond_enabled(mmcr0, n))
+				res->alert_mask |= BIT(n); /* (FCECE freezes at the feed's end) */
 		}
 		pmu->pmc[n - 1] = (uint32_t)(pmu->pmc[n - 1] + dn); /* wraps 2^32 - 1 -> 0 */
 	}

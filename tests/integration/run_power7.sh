@@ -7,6 +7,8 @@
 #     programs MMCR0/1/A as Linux's power7-pmu does) equal the model's
 #     counts, by perf's generic names, raw codes (rXXXXX) and the names of
 #     power7-events-list.h;
+#   - the same exact across PMC overflows (--pic-init 0x7fffff00: the
+#     Performance Monitor interrupt folds and rewrites the PMCs);
 #   - excluded states: instructions:k count 0 (no kernel path on POWER),
 #     instructions:u all of them;
 #   - a not-modeled event is <not supported> with one line on why; a code
@@ -44,6 +46,13 @@ stat named.csv -e PM_LD_REF_L1:u,PM_ST_FIN:u,PM_BRU_FIN:u -- "$loop"
 	[ "$(val named.csv PM_BRU_FIN:u)" = "$br" ] || fail "branches != $br"
 [ "$(val gen.csv instructions:u)" = "$insns" ] && [ "$(val k.csv instructions:k)" = 0 ] ||
 	fail "instructions:u/:k: $(cat "$tmp/gen.csv" "$tmp/k.csv")"
+# across overflows: the PMCs start 256 below bit 31; the interrupt
+# (perf_event_interrupt) folds and rewrites them, the counts stay exact
+stat ovf.csv --pic-init 0x7fffff00 --overflow-log "$tmp/ovf.log" -e instructions:u,cycles:u,PM_LD_REF_L1:u,r200f0:u,branches:u \
+	-- "$loop"
+[ "$(val ovf.csv instructions:u)" = "$insns" ] && [ "$(val ovf.csv PM_LD_REF_L1:u)" = "$loads" ] &&
+	[ "$(val ovf.csv r200f0:u)" = "$stores" ] && [ "$(val ovf.csv branches:u)" = "$br" ] &&
+	[ "$(grep -c 'event=instructions:u' "$tmp/ovf.log")" -ge 1 ] || fail "overflows: $(cat "$tmp/ovf.csv" "$tmp/ovf.log")"
 # not modeled: <not supported> and why, in one line
 stat nm.csv -e PM_MRK_BR_TAKEN,instructions:u -- "$loop"
 grep -q '<not supported>;;PM_MRK_BR_TAKEN' "$tmp/nm.csv" && grep -q 'PM_MRK_BR_TAKEN.*not modeled' "$tmp/nm.csv.err" ||

@@ -347,19 +347,19 @@ static void test_overflow_exception(void **state)
 	r = run(p, MU, 9, 9);
 	assert_int_equal(r.rise_mask | r.alert_mask | r.irq_mask, 0);
 	assert_int_equal(hvpmu_power7_pmu_headroom(p, 1), 1);
-	r = run(p, MU, 5, 5); /* crosses at the 10th: counting freezes there */
+	r = run(p, MU, 5, 5); /* crosses at the 10th: counting freezes at the feed's end */
 	assert_int_equal(r.rise_mask, 1u << 1);
 	assert_int_equal(r.alert_mask, 1u << 1);
 	assert_int_equal(r.irq_mask, 1u << 1);
 	assert_int_equal(r.tpc, NEXT_PC);
-	assert_int_equal(mfspr(p, PMC(2)), 0x80000000u);
+	assert_int_equal(mfspr(p, PMC(2)), 0x80000004u);
 	assert_int_equal(mfspr(p, HVPMU_P7_SPR_MMCR0),
 			 (mmcr0 & ~(uint64_t)L_MMCR0_PMXE) | L_MMCR0_PMAO | L_MMCR0_FC);
 	/* frozen (FCECE set FC); the request stays while PMAO is 1 */
 	assert_int_equal(hvpmu_power7_pmu_headroom(p, 1), 1);
 	r = run(p, MU, 50, 50);
 	assert_int_equal(r.irq_mask, 1u << 1);
-	assert_int_equal(mfspr(p, PMC(2)), 0x80000000u);
+	assert_int_equal(mfspr(p, PMC(2)), 0x80000004u);
 	/* perf_event_interrupt: PMC2 overflowed ((int)val < 0): rewritten for
 	 * the next period; then write_mmcr0(cpuhw->mmcr.mmcr0) */
 	assert_true((int32_t)(uint32_t)mfspr(p, PMC(2)) < 0);

@@ -657,6 +657,8 @@ enum hvpmu_reg_space {
 	HVPMU_REG_CP0 = 2, /* MIPS MFC0 / MTC0: sel = the CP0 register number, addr = the
 	                      instruction's function bits 5:0 (R10000 register 25: MFPC/MTPC/
 	                      MFPS/MTPS, hvpmu/r10k_pmu.h) */
+	HVPMU_REG_SPR = 3, /* POWER mfspr / mtspr: sel = the SPR number, addr = 0 (POWER7's
+	                      MMCR0/1/A and PMC1-6, hvpmu/power7_pmu.h) */
 };
 /* The strand is synced first, so a read sees every event so far and a
  * write applies from now on.  Returns 0, HVPMU_ETRAP (the device's

@@ -37,8 +37,9 @@
 extern "C" {
 #endif
 
-/* Most counters one strand's PMU has (T4: 4 PICs; T1: PICL and PICH; R10000: 2). */
-#define HVPMU_PMU_MAX_PIC 4
+/* Most counters one strand's PMU has (T4: 4 PICs; T1: PICL and PICH; R10000: 2;
+ * POWER7: PMC1-6). */
+#define HVPMU_PMU_MAX_PIC 6
 
 /* Activity of one strand since the previous feed, from the machine. */
 struct hvpmu_pmu_feed {
@@ -107,6 +108,7 @@ struct hvpmu_pmu_ops {
 extern const struct hvpmu_pmu_ops hvpmu_t4_pmu_ops; /* SPARC T4, §10.1-10.3 */
 extern const struct hvpmu_pmu_ops hvpmu_t1_pmu_ops; /* UltraSPARC T1, niagara-perf-api.txt §2.1 */
 extern const struct hvpmu_pmu_ops hvpmu_r10k_pmu_ops; /* MIPS R10000 (SGI Origin), hvpmu/r10k_pmu.h */
+extern const struct hvpmu_pmu_ops hvpmu_power7_pmu_ops; /* IBM POWER7, hvpmu/power7_pmu.h */
 
 /* Kinds of chip-wide counter devices: enum hvpmu_device_kind, hvpmu/machine.h. */
 struct hvpmu_uncore_ops {

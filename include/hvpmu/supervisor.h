@@ -257,9 +257,15 @@ struct hvpmu_sv_backend_desc {
 	const char *mode_help;      /* the modifiers, for error messages: "(use :u, :k, :h)" */
 };
 const struct hvpmu_sv_backend_desc *hvpmu_sv_backend_desc(const struct hvpmu_sv_backend *be);
-/* 1 if the back-end has a guest driver that programs CPU counters (every
- * platform's but power's, whose CPU counters are not modeled yet). */
+/* 1 if the back-end's events are all its guest driver's CPU counter events
+ * (every platform's but power's).  Power's driver (POWER7, docs/power7-pmu.md)
+ * counts the -e events that name counters, beside hv_gpci events and the
+ * model's counts (hvpmu_sv_request_events): 0, and
+ * hvpmu_sv_backend_counters() 1. */
 int hvpmu_sv_backend_driver(const struct hvpmu_sv_backend *be);
+/* 1 if the back-end has a guest driver for CPU counters at all (a run
+ * whose request has counter events, rq->nevents, starts it). */
+int hvpmu_sv_backend_counters(const struct hvpmu_sv_backend *be);
 /* The back-end of the default platform (hvpmu/platform.h: a tool's
  * platform when none is given). */
 const struct hvpmu_sv_backend *hvpmu_sv_backend_default(void);

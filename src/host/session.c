@@ -764,8 +764,10 @@ int hvpmu_session_create_guest(const struct stat_request *rq, struct hvpmu_sessi
 	s->guest = guest;
 	s->first = s->md.guests[guest].first_strand;
 	s->nown = s->md.guests[guest].nstrands;
-	if (!hvpmu_sv_backend_driver(hvpmu_sv_backend_of(s->md.platform))) {
-		/* no CPU counter driver (power): only the firmware's services */
+	if (!hvpmu_sv_backend_driver(hvpmu_sv_backend_of(s->md.platform)) &&
+	    !(hvpmu_sv_backend_counters(hvpmu_sv_backend_of(s->md.platform)) && rq->nevents && !host)) {
+		/* no CPU counter event for a driver (power's model counts,
+		 * hv_gpci): only the firmware's services */
 		if (rq->nevents || rq->nbusdev || rq->mmustat || rq->cpustat) {
 			failf(err, n, "no CPU counter driver for platform ", hvpmu_platform_name(s->md.platform));
 			goto fail;

@@ -3,9 +3,11 @@
  * The IBM POWER7 platform record (platform.h; issue 15, docs/power-platform.md
  * gives every source and choice): a CEC of POWER7 chips, 8 cores x 4 SMT
  * threads per chip, the PAPR hypervisor with H_GetPerformanceCounterInfo
- * over the CEC's statistics; no CPU counter (PMC) modeled yet.
+ * over the CEC's statistics; per thread the POWER7 core PMU (PMC1-6,
+ * MMCR0/1/A: hvpmu/power7_pmu.h, docs/power7-pmu.md).
  */
 #include <hvpmu/cec_stats.h>
+#include <hvpmu/pmu.h>
 #include "machine_internal.h"
 #include "platform.h"
 
@@ -54,9 +56,9 @@ const struct platform_rec platform_power = {
 	},
 	.tlb = &tlb_chip_power,
 	.kernel_pgmask = TLB_PGMASK_T4,
-	/* no CPU counter (PMC) modeled yet; the CEC's statistics behind
+	/* each thread's POWER7 PMU; the CEC's statistics behind
 	 * H_GetPerformanceCounterInfo (hvpmu/cec_stats.h), one per CEC */
-	.pmu = NULL,
+	.pmu = &hvpmu_power7_pmu_ops,
 	.uncore = &hvpmu_cec_stats_ops,
 	.uncore_per_chip = 0,
 	.call_return_offset = BPRED_CALL_RETURN_OFFSET_NO_DS, /* no delay slot */

@@ -8,6 +8,7 @@
  */
 #include <stdlib.h>
 #include <hvpmu/papr.h>
+#include <hvpmu/power7_pmu.h>
 #include "services_internal.h"
 
 /* The hypervisor's state: one service for the CEC, shared by the guests. */
@@ -78,12 +79,21 @@ static void guest_destroy(void *p)
 	free(g);
 }
 
-/* No POWER PMU traps are modeled yet (no PMC driver). */
+/* The POWER7 PMU's exception (disrupting: PMAO, hvpmu/power7_pmu.h) and
+ * the tick compare go to the partition's OS as the Performance Monitor
+ * interrupt and the Decrementer: a partition's OS takes both directly (no
+ * hcall is involved; the hypervisor only lends the thread). */
 static void machine_trap(struct hvpmu_hv *hv, unsigned guest, const struct hvpmu_trap *t)
 {
-	(void)hv;
-	(void)guest;
-	(void)t;
+	struct hvpmu_guest_trap gt = { 0 };
+
+	if (t->tt != HVPMU_TT_DISRUPTING_PERF && t->tt != HVPMU_TT_TIMER)
+		return; /* the POWER7 PMU raises no precise trap */
+	gt.strand = t->strand;
+	gt.tt = t->tt == HVPMU_TT_TIMER ? HVPMU_P7_TRAP_DEC : HVPMU_P7_TRAP_PERF;
+	gt.pic_mask = t->pic_mask;
+	gt.tpc = t->tpc;
+	svc_to_guest_os(hv, guest, &gt);
 }
 
 const struct svc_personality svc_papr = {

@@ -203,7 +203,8 @@ const char *hvpmu_sv_count_refusal(const struct hvpmu_sv_backend *be, const stru
 	return be->refusal ? be->refusal(ev, rs, buf, n) : NULL;
 }
 
-int hvpmu_sv_backend_driver(const struct hvpmu_sv_backend *be) { return be && be->ops; }
+int hvpmu_sv_backend_driver(const struct hvpmu_sv_backend *be) { return be && be->ops && !be->request; }
+int hvpmu_sv_backend_counters(const struct hvpmu_sv_backend *be) { return be && be->ops; }
 
 const struct hvpmu_sv_backend *hvpmu_sv_backend_default(void)
 {

@@ -42,7 +42,7 @@ int hvpmu_sv_create(struct hvpmu_hv *hv, unsigned guest, const struct hvpmu_sv_c
 		sv->cfg.rotate_cycles = md->clock_hz * DEFAULT_ROTATE_MS / MS_PER_S;
 	sv->nstrands = hvpmu_machine_nstrands(sv->m);
 	/* the platform's back-end, chosen once (backend.c), with a driver */
-	if (!hvpmu_sv_backend_driver(hvpmu_sv_backend_of(md->platform))) {
+	if (!hvpmu_sv_backend_counters(hvpmu_sv_backend_of(md->platform))) {
 		free(sv);
 		return HVPMU_EINVAL;
 	}

@@ -19,7 +19,7 @@
 #define SV_HIDDEN __attribute__((visibility("hidden")))
 
 /* Most counters (PICs) of one strand any back-end drives. */
-#define SV_MAX_PIC 4
+#define SV_MAX_PIC 6 /* POWER7: PMC1-6 */
 
 /* T4 event configs (hvpmu/supervisor.h): (sl << 6) | mask, the Solaris
  * PCBE and Linux encoding of TABLE 10-2 (reference/t4-events.md §0). */
@@ -66,6 +66,9 @@ struct hvpmu_sv;
  * T1 UT and ST only (niagara-perf-api.txt §2.1). */
 #define SV_T4_MODES (HVPMU_SV_MODE_USER | HVPMU_SV_MODE_KERNEL | HVPMU_SV_MODE_HYPER)
 #define SV_T1_MODES (HVPMU_SV_MODE_USER | HVPMU_SV_MODE_KERNEL)
+/* POWER7 MMCR0: FCP, FCS, FCH freeze problem, privileged, hypervisor state
+ * (Power ISA 2.06 Book III-S ch. 9; hvpmu/power7_pmu.h). */
+#define SV_P7_MODES (HVPMU_SV_MODE_USER | HVPMU_SV_MODE_KERNEL | HVPMU_SV_MODE_HYPER)
 /* R10000 PerfControl: U, K, S, EXL (R10000 User's Manual Figure 14-22). */
 #define SV_R10K_MODES (HVPMU_SV_MODE_USER | HVPMU_SV_MODE_KERNEL | HVPMU_SV_MODE_SUPERVISOR | HVPMU_SV_MODE_EXL)
 
@@ -122,6 +125,7 @@ struct sv_pcbe_ops {
 SV_HIDDEN extern const struct sv_pcbe_ops sv_pcbe_t4; /* sv.c */
 SV_HIDDEN extern const struct sv_pcbe_ops sv_pcbe_t1; /* sv_niagara.c */
 SV_HIDDEN extern const struct sv_pcbe_ops sv_pcbe_r10k; /* sv_origin.c */
+SV_HIDDEN extern const struct sv_pcbe_ops sv_pcbe_power7; /* sv_power7.c */
 
 struct hvpmu_sv {
 	struct hvpmu_hv *hv;

@@ -127,7 +127,7 @@ env -i "$hv" stat -f -p power -x';' -o "$tmp/follow.csv" -e "instructions:u,$RL_
 # bad events: one line, status 129
 for e in 'hv_gpci/no_such_event,phys_processor_idx=0/' \
 	'hv_gpci/dispatch_timebase_by_processor_processor_time_in_timebase_cycles/' \
-	'hv_gpci/request=0x10,length=9/' 'hv_gpci/request=0x10,length=8' 'cycles'; do
+	'hv_gpci/request=0x10,length=9/' 'hv_gpci/request=0x10,length=8' 'no_such_event' 'r100000'; do
 	rc=0
 	"$hv" stat -p power -e "$e" -- "$loop" > /dev/null 2> "$tmp/bad" || rc=$?
 	[ "$rc" -eq 129 ] && [ "$(wc -l < "$tmp/bad")" -eq 1 ] || fail "-e '$e': status $rc, $(cat "$tmp/bad")"

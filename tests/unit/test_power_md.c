@@ -17,6 +17,7 @@
 
 #include <hvpmu/hvpmu.h>
 #include <hvpmu/isa.h>
+#include <hvpmu/pmu.h>
 #include <hvpmu/supervisor.h>
 
 static void test_power_description(void **state)
@@ -49,17 +50,20 @@ static void test_power_description(void **state)
 	for (unsigned i = 0; (name = hvpmu_md_name_at(i)); i++)
 		listed |= strcmp(name, "power") == 0;
 	assert_true(listed);
-	/* a back-end (hv_gpci events, the model's counts), no counter driver yet */
+	/* a back-end (hv_gpci events, the model's counts) whose driver counts
+	 * the POWER7 events of -e (docs/power7-pmu.md) */
 	assert_non_null(hvpmu_sv_backend_of(HVPMU_PLATFORM_POWER));
 	assert_false(hvpmu_sv_backend_driver(hvpmu_sv_backend_of(HVPMU_PLATFORM_POWER)));
-	assert_int_equal(hvpmu_sv_backend_desc(hvpmu_sv_backend_of(HVPMU_PLATFORM_POWER))->npic, 0);
-	{ /* without -e: every model count its list shows, in its order */
+	assert_true(hvpmu_sv_backend_counters(hvpmu_sv_backend_of(HVPMU_PLATFORM_POWER)));
+	assert_int_equal(hvpmu_sv_backend_desc(hvpmu_sv_backend_of(HVPMU_PLATFORM_POWER))->npic, 6);
+	{ /* without -e: every model count its list shows (after perf's names), in its order */
 		const struct hvpmu_sv_backend *be = hvpmu_sv_backend_of(HVPMU_PLATFORM_POWER);
 		struct hvpmu_sv_event_info e;
 		char all[512] = "";
 
 		for (unsigned i = 0; hvpmu_sv_backend_alias(be, i, &e) == HVPMU_OK; i++)
-			snprintf(all + strlen(all), sizeof all - strlen(all), "%s%s", i ? "," : "", e.name);
+			if (strstr(e.name, ":u")) /* (perf's names have no modifier) */
+				snprintf(all + strlen(all), sizeof all - strlen(all), "%s%s", *all ? "," : "", e.name);
 		assert_string_equal(all, hvpmu_sv_backend_desc(be)->default_events);
 	}
 }
@@ -78,6 +82,11 @@ static void test_power_machine(void **state)
 	assert_int_equal(hvpmu_machine_ndevices(m), 1); /* the CEC statistics (hvpmu/cec_stats.h) */
 	assert_int_equal(hvpmu_machine_device_find(m, HVPMU_DEV_CEC_STATS, 0), 0);
 	assert_int_equal(hvpmu_machine_reg_read(m, 0, HVPMU_REG_ASR, 16, 0, &v), HVPMU_ERANGE);
+	/* each thread's POWER7 PMU (hvpmu/power7_pmu.h): MMCR0 is privileged,
+	 * UMMCR0 (779) readable by the program */
+	assert_ptr_equal(hvpmu_machine_pmu_ops(m), &hvpmu_power7_pmu_ops);
+	assert_int_equal(hvpmu_machine_reg_read(m, 0, HVPMU_REG_SPR, 795, 0, &v), HVPMU_ETRAP);
+	assert_int_equal(hvpmu_machine_reg_read(m, 0, HVPMU_REG_SPR, 779, 0, &v), HVPMU_OK);
 	assert_int_equal(hvpmu_hv_create(m, &hv), 0);
 	assert_string_equal(hvpmu_hv_personality(hv), "papr"); /* H_GetPerformanceCounterInfo, docs/papr-gpci.md */
 	hvpmu_hv_destroy(hv);

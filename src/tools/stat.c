@@ -223,9 +223,11 @@ static int parse_stat_events(struct stat_cli *cl, const struct hvpmu_md *md, con
 			"them, the model's instruction counts)\n", rq->platform);
 		return -1;
 	}
-	if (!hvpmu_sv_backend_driver(be) && cl->have_events && cl->m.service) {
-		fprintf(stderr, "hvpmu stat: platform %s: -e (events without a CPU counter driver) counts a program "
-			"(and with -f its process tree), not with -a or --service\n", rq->platform);
+	/* -a: the service's guest OS counts with the core counters and
+	 * hv_gpci; the model's counts are a program's */
+	if (!hvpmu_sv_backend_driver(be) && cl->m.service && (!cl->have_events || !hvpmu_sv_backend_counters(be))) {
+		fprintf(stderr, "hvpmu stat: platform %s: -a or --service counts core counter and hv_gpci events (-e); "
+			"the model's counts are a program's\n", rq->platform);
 		return -1;
 	}
 	if (!cl->have_events)
@@ -238,6 +240,11 @@ static int parse_stat_events(struct stat_cli *cl, const struct hvpmu_md *md, con
 			fprintf(stderr, "hvpmu stat: %s\n", err);
 			return -1;
 		}
+	if (!hvpmu_sv_backend_driver(be) && cl->m.service && rq->nevents + rq->ngpci != se->n) {
+		fprintf(stderr, "hvpmu stat: platform %s: -a or --service counts core counter and hv_gpci events; "
+			"the model's counts (see 'hvpmu list -p %s') are a program's\n", rq->platform, rq->platform);
+		return -1;
+	}
 	for (unsigned i = 0; i < se->n; i++)
 		se->name[i] = se->names[i];
 	return 0;

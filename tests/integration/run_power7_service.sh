@@ -17,6 +17,8 @@
 #   - cycles,instructions,branches: counted, instructions again exact;
 #     a second monitor after the first counts the same;
 #   - hvpmu gpci --service still answers between monitors;
+#   - cpustat --service: the partition's strands' rows of PM_INST_CMPL,
+#     their total minigzip's count alone;
 #   - bad use (the model's counts, no -e): one line, non-zero exit.
 set -euo pipefail
 hvpmu=$1
@@ -61,6 +63,13 @@ for e in cycles branches; do
 	[[ "$v" =~ ^[0-9]+$ ]] && [ "$v" -gt 0 ] || fail "stat -a $e: '$v'"
 done
 [ "$(val m2.csv cycles)" -gt "$(val m2.csv branches)" ] || fail "stat -a: fewer cycles than branches"
+
+env -i "$hvpmu" cpustat --service "$name" --guest capped -c PM_INST_CMPL,PM_BRU_FIN 0.001 -- \
+	"$hvpmu" run --service "$name" --guest capped -- "$gz" < "$tmp/in" 2> "$tmp/cpu.out" > /dev/null ||
+	fail "cpustat --service: $(tail -3 "$tmp/cpu.out")"
+t=$(awk '$3 == "total" { print $4 }' "$tmp/cpu.out")
+[ "$t" = "$n" ] && [ "$(grep -c ' tick ' "$tmp/cpu.out")" -gt 1 ] ||
+	fail "cpustat --service: total '$t', alone $n: $(cat "$tmp/cpu.out")"
 
 # bad use: one line, non-zero exit
 refused() {

@@ -182,6 +182,19 @@ static uint32_t pics(uint64_t config)
 	return m;
 }
 
+/* hvpmu_sv_events_fit: power_check_constraints (per-task) accepts the
+ * POWER7 events together. */
+static int fit(const uint64_t *configs, unsigned n)
+{
+	uint64_t codes[HVPMU_P7_NPMC];
+
+	if (n > HVPMU_P7_NPMC)
+		return 0;
+	for (unsigned i = 0; i < n; i++)
+		codes[i] = CODE_OF(configs[i]);
+	return hvpmu_power7_event_check_constraints(codes, n, 1) == 0;
+}
+
 static unsigned features(uint64_t config)
 {
 	const struct hvpmu_power7_event *e;
@@ -389,6 +402,7 @@ const struct hvpmu_sv_backend sv_backend_power = {
 	.lookup = lookup,
 	.supported = supported,
 	.pics = pics,
+	.fit = fit,
 	.generic = generic,
 	.reads = features,
 	.features = features,

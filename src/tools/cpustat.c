@@ -393,6 +393,16 @@ static int parse_set(struct opts *o, const char *spec, struct stat_request *rq, 
 	}
 	if (spec_place(&sp, err, n))
 		return -1;
+	{ /* one group of the driver: the set's events count at once */
+		uint64_t configs[MAX_PIC];
+
+		for (unsigned i = 0; i < sp.nev; i++)
+			configs[i] = sp.ev[i].config;
+		if (!hvpmu_sv_events_fit(sp.be, configs, sp.nev)) {
+			snprintf(err, n, "the %s cannot count these events at once", sp.d->name);
+			return -1;
+		}
+	}
 	return spec_add(&sp, modes, rq, st, err, n);
 }
 

@@ -299,6 +299,12 @@ int hvpmu_sv_event_supported(const struct hvpmu_sv_backend *be, uint64_t config)
 uint32_t hvpmu_sv_event_pics(const struct hvpmu_sv_backend *be, uint64_t config);  /* bit i: counter i may count it */
 /* 1 if it stays on one counter in every group (T1 Instr_cnt on PICH) */
 int hvpmu_sv_event_shared(const struct hvpmu_sv_backend *be, uint64_t config);
+/* 1 if the counter events configs[0..n) count at once, in one group of
+ * the driver (power: power_check_constraints, each event on the counter
+ * of its PMC field or an alternative's); 0 if the driver would split them
+ * into groups it multiplexes.  Back-ends whose counters take any event:
+ * 1 (placing them on counters is hvpmu_sv_event_pics'). */
+int hvpmu_sv_events_fit(const struct hvpmu_sv_backend *be, const uint64_t *configs, unsigned n);
 /* config with cpustat's emask bits ORed in: 0, or -1 if emask has bits
  * outside desc->emask */
 int hvpmu_sv_event_emask(const struct hvpmu_sv_backend *be, uint64_t config, uint64_t emask, uint64_t *out);

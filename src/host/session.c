@@ -94,6 +94,7 @@ struct hvpmu_session {
 	unsigned next;
 	const struct host_ext *ext[NEXT];
 	void *ext_state[NEXT];
+	unsigned mon_ext;      /* a monitor's own extensions are ext[mon_ext..next) */
 };
 
 /* ---- the extensions' view of the run (extension.h) ---- */
@@ -816,6 +817,18 @@ static void monitor_clear(struct hvpmu_session *s)
 {
 	hvpmu_sv_destroy(s->sv);
 	s->sv = NULL;
+	/* no CPU counter driver between monitors (power): the firmware's
+	 * clock is the session's again */
+	if (!hvpmu_sv_backend_driver(hvpmu_sv_backend_of(s->md.platform)))
+		hvpmu_hv_set_guest_trap_handler(s->hv, s->guest, on_clock, s);
+	while (s->next > s->mon_ext) { /* the monitor's extensions (hv_gpci) */
+		s->next--;
+		if (s->ext[s->next]->destroy)
+			s->ext[s->next]->destroy(s->ext_state[s->next]);
+		s->ext_state[s->next] = NULL;
+	}
+	s->rq.ngpci = 0;
+	s->rs.ngpci = 0;
 	stat_area_detach(s->area);
 	s->area = NULL;
 	memset(&s->rs, 0, sizeof s->rs);
@@ -833,6 +846,37 @@ static void close_result(int fd)
 		close(fd);
 }
 
+/* The extensions a monitor asks for that the standing session does not
+ * run (hv_gpci events): started now, their first values as the guest
+ * OS reads them at the monitor's start (a thread start on the guest's
+ * first strand at `now`).  0, or -1 after one line in err. */
+static int monitor_exts_start(struct hvpmu_session *s, uint64_t now, char *err, size_t n)
+{
+	unsigned fw = hvpmu_platform_info(s->md.platform)->firmware;
+
+	for (unsigned e = 0; e < NEXT; e++) {
+		unsigned k;
+
+		if (!extensions[e]->wanted || !extensions[e]->wanted(&s->rq))
+			continue;
+		for (k = 0; k < s->next && s->ext[k] != extensions[e]; k++)
+			;
+		if (k < s->next) /* (the standing session runs it already) */
+			continue;
+		if ((extensions[e]->firmware & fw) != extensions[e]->firmware)
+			return failf(err, n, extensions[e]->refusal, hvpmu_platform_name(s->md.platform));
+		s->ext[s->next] = extensions[e];
+		s->ext_state[s->next] = NULL;
+		run_sync(s);
+		if (extensions[e]->start && extensions[e]->start(&s->run, &s->ext_state[s->next], err, n))
+			return -1;
+		s->next++;
+		if (extensions[e]->thread_start)
+			extensions[e]->thread_start(s->ext_state[s->next - 1], &s->run, s->first, now);
+	}
+	return 0;
+}
+
 int hvpmu_session_monitor_start(struct hvpmu_session *s, const struct stat_request *rq, uint64_t now, char *err,
 				size_t n)
 {
@@ -846,8 +890,8 @@ int hvpmu_session_monitor_start(struct hvpmu_session *s, const struct stat_reque
 		close_result(rq->result_fd);
 		return EBUSY;
 	}
-	if (!hvpmu_sv_backend_driver(hvpmu_sv_backend_of(s->md.platform)) || !exts_monitor_ok(rq) ||
-	    rq->overflow_log[0] ||
+	if (!hvpmu_sv_backend_counters(hvpmu_sv_backend_of(s->md.platform)) || !exts_monitor_ok(rq) ||
+	    rq->overflow_log[0] || rq->ngpci > STAT_MAX_GPCI ||
 	    (rq->nbusdev && !(hvpmu_platform_info(s->md.platform)->firmware & HVPMU_FW_SUN4V_CORE))) {
 		failf(err, n, "a running service offers its guests stat -a, cpustat and busstat on platform ",
 		      hvpmu_platform_name(s->md.platform));
@@ -863,6 +907,9 @@ int hvpmu_session_monitor_start(struct hvpmu_session *s, const struct stat_reque
 	s->rq.sample_cycles = rq->sample_cycles;
 	s->rq.cpustat = rq->cpustat;
 	s->rq.result_fd = rq->result_fd;
+	s->rq.ngpci = rq->ngpci; /* hv_gpci events beside the counters (power) */
+	memcpy(s->rq.gpci, rq->gpci, rq->ngpci * sizeof *rq->gpci);
+	s->mon_ext = s->next;
 	s->monitor = 1;
 	s->monitor_end = rq->monitor_cycles && now <= UINT64_MAX - rq->monitor_cycles ? now + rq->monitor_cycles
 										  : UINT64_MAX;
@@ -904,6 +951,10 @@ int hvpmu_session_monitor_start(struct hvpmu_session *s, const struct stat_reque
 				return EINVAL;
 			}
 		}
+	if (monitor_exts_start(s, now, err, n)) {
+		monitor_clear(s);
+		return EINVAL;
+	}
 	s->next_sample = rq->sample_cycles && now <= UINT64_MAX - rq->sample_cycles ? now + rq->sample_cycles
 										 : UINT64_MAX;
 	/* the guest's threads that run now: their strands' counters start */
@@ -946,6 +997,9 @@ void hvpmu_session_monitor_end(struct hvpmu_session *s, uint64_t now)
 				cpustat_sample(s, k);
 			}
 		}
+	for (unsigned e = s->mon_ext; e < s->next; e++) /* hv_gpci's counts over the monitor */
+		if (s->ext[e]->end)
+			s->ext[e]->end(s->ext_state[e], (run_sync(s), &s->run));
 	publish(s, STAT_END_EXIT, 0);
 	monitor_clear(s);
 }

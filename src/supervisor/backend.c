@@ -222,6 +222,10 @@ int hvpmu_sv_event_shared(const struct hvpmu_sv_backend *be, uint64_t config)
 {
 	return be->shared ? be->shared(config) : 0;
 }
+int hvpmu_sv_events_fit(const struct hvpmu_sv_backend *be, const uint64_t *configs, unsigned n)
+{
+	return be->fit ? be->fit(configs, n) : 1;
+}
 int hvpmu_sv_event_generic(const struct hvpmu_sv_backend *be, uint64_t config)
 {
 	return be->generic ? be->generic(config) : HVPMU_SV_GENERIC_NONE;

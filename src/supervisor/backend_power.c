@@ -159,6 +159,42 @@ static int supported(uint64_t config)
 	return e && e->src != HVPMU_P7_SRC_NONE;
 }
 
+/* cpustat's counters (pic0..pic5 = PMC1-6) that can count a POWER7
+ * event: the PMC field of it and of its alternatives
+ * (power7_get_alternatives, per-task), PMC1-4 where the field is 0 and
+ * power7_get_constraint accepts it; none for hv_gpci and model counts. */
+static uint32_t pics(uint64_t config)
+{
+	uint64_t alt[HVPMU_P7_MAX_ALT], mask, value;
+	unsigned n;
+	uint32_t m = 0;
+
+	if (config & POWER_GPCI || !hvpmu_power7_event_of(CODE_OF(config)))
+		return 0;
+	n = hvpmu_power7_event_alternatives(CODE_OF(config), 1, alt);
+	for (unsigned i = 0; i < n; i++) {
+		unsigned pmc = (unsigned)(alt[i] >> 16) & 0xf;
+
+		if (hvpmu_power7_event_constraint(alt[i], &mask, &value))
+			continue;
+		m |= pmc ? 1u << (pmc - 1) : 0xfu;
+	}
+	return m;
+}
+
+/* hvpmu_sv_events_fit: power_check_constraints (per-task) accepts the
+ * POWER7 events together. */
+static int fit(const uint64_t *configs, unsigned n)
+{
+	uint64_t codes[HVPMU_P7_NPMC];
+
+	if (n > HVPMU_P7_NPMC)
+		return 0;
+	for (unsigned i = 0; i < n; i++)
+		codes[i] = CODE_OF(configs[i]);
+	return hvpmu_power7_event_check_constraints(codes, n, 1) == 0;
+}
+
 static unsigned features(uint64_t config)
 {
 	const struct hvpmu_power7_event *e;
@@ -350,7 +386,7 @@ const struct hvpmu_sv_backend sv_backend_power = {
 			       "without -e reports the model's counts):",
 		.raw_help = "  raw: rXXXXX (POWER7 event code, config:0-19; :u :k :h), "
 			    "hv_gpci/request=R,starting_index=I,secondary_index=S,counter_info_version=V,offset=O,length=L/",
-		.cpustat_title = NULL, /* cpustat does not drive POWER7 counters */
+		.cpustat_title = "POWER7 events (pic0..pic5 = PMC1-6; power7-events-list.h, rXXXXX, perf's names)",
 		.tick_name = "cycles",
 		.default_events = "instructions:u,loads:u,stores:u,fp-instructions:u,branch-instructions:u,"
 				  "spr-instructions:u,other-instructions:u,syscalls:u,taken-cond-branches:u",
@@ -365,6 +401,8 @@ const struct hvpmu_sv_backend sv_backend_power = {
 	.alias = alias,
 	.lookup = lookup,
 	.supported = supported,
+	.pics = pics,
+	.fit = fit,
 	.generic = generic,
 	.reads = features,
 	.features = features,

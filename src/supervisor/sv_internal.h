@@ -186,6 +186,7 @@ struct hvpmu_sv_backend {
 	 * chip-wide device (backend.c) */
 	uint32_t (*pics)(uint64_t config);
 	int (*shared)(uint64_t config);
+	int (*fit)(const uint64_t *configs, unsigned n); /* NULL: any set fits (hvpmu_sv_events_fit) */
 	int (*generic)(uint64_t config);
 	/* what counting it reads of the model (enum hvpmu_feature) */
 	unsigned (*reads)(uint64_t config);

@@ -97,6 +97,14 @@ static unsigned npic_of(const struct hvpmu_sv_backend *be)
  * list when every counter counts every event, else a line per counter.
  * Then the attributes the chip's PCR has.
  */
+/* An event cpustat counts: supported, and on a back-end whose list
+ * holds other events too (power: hv_gpci's, the model's counts) one a
+ * counter counts. */
+static int listed(const struct hvpmu_sv_backend *be, const struct hvpmu_sv_event_info *info)
+{
+	return info->supported && (hvpmu_sv_backend_driver(be) || hvpmu_sv_event_pics(be, info->config));
+}
+
 static int help(const struct hvpmu_sv_backend *be)
 {
 	const struct hvpmu_sv_backend_desc *d = hvpmu_sv_backend_desc(be);
@@ -106,7 +114,7 @@ static int help(const struct hvpmu_sv_backend *be)
 
 	usage(stdout);
 	for (unsigned i = 0; hvpmu_sv_backend_event(be, i, &info) == HVPMU_OK; i++)
-		if (info.supported && (hvpmu_sv_event_pics(be, info.config) & all) != all)
+		if (listed(be, &info) && (hvpmu_sv_event_pics(be, info.config) & all) != all)
 			uniform = 0;
 	printf("\n%s", d->cpustat_title);
 	if (uniform) {
@@ -115,14 +123,14 @@ static int help(const struct hvpmu_sv_backend *be)
 			printf(" pic%u", p);
 		printf(":\n");
 		for (unsigned i = 0; hvpmu_sv_backend_event(be, i, &info) == HVPMU_OK; i++)
-			if (info.supported)
+			if (listed(be, &info))
 				printf("  %s\n", info.name);
 	} else {
 		printf(":\n");
 		for (unsigned p = 0; p < npic; p++) {
 			printf("  pic%u:", p);
 			for (unsigned i = 0; hvpmu_sv_backend_event(be, i, &info) == HVPMU_OK; i++)
-				if (info.supported && (hvpmu_sv_event_pics(be, info.config) & (1u << p)))
+				if (listed(be, &info) && (hvpmu_sv_event_pics(be, info.config) & (1u << p)))
 					printf(" %s", info.name);
 			printf("\n");
 		}
@@ -385,6 +393,16 @@ static int parse_set(struct opts *o, const char *spec, struct stat_request *rq, 
 	}
 	if (spec_place(&sp, err, n))
 		return -1;
+	{ /* one group of the driver: the set's events count at once */
+		uint64_t configs[MAX_PIC];
+
+		for (unsigned i = 0; i < sp.nev; i++)
+			configs[i] = sp.ev[i].config;
+		if (!hvpmu_sv_events_fit(sp.be, configs, sp.nev)) {
+			snprintf(err, n, "the %s cannot count these events at once", sp.d->name);
+			return -1;
+		}
+	}
 	return spec_add(&sp, modes, rq, st, err, n);
 }
 
@@ -635,7 +653,7 @@ int cmd_cpustat(int argc, char **argv)
 	}
 	if (dohelp) {
 		o.be = m.platform_given ? hvpmu_sv_backend_of(m.platform) : hvpmu_sv_backend_default();
-		if (!hvpmu_sv_backend_driver(o.be)) {
+		if (!hvpmu_sv_backend_counters(o.be)) {
 			fprintf(stderr, "hvpmu cpustat: the platform has no CPU counter driver\n");
 			return EXIT_USAGE;
 		}
@@ -655,8 +673,14 @@ int cmd_cpustat(int argc, char **argv)
 		fprintf(stderr, "hvpmu cpustat: no program given (hvpmu cpustat -c ... [interval [count]] -- PROGRAM)\n");
 		return EXIT_USAGE;
 	}
-	if (tool_md_load(&m, &rq, &md, &o.be))
+	if (tool_md_load(&m, &rq, &md, NULL))
 		return EXIT_USAGE;
+	/* the chip's counters: a driver's (T4, T1, R10000) or, on power,
+	 * the POWER7 PMCs the partition's OS programs for the run */
+	if (!hvpmu_sv_backend_counters(o.be = hvpmu_sv_backend_of(md.platform))) {
+		fprintf(stderr, "hvpmu cpustat: platform %s has no CPU counter driver\n", rq.platform);
+		return EXIT_USAGE;
+	}
 	for (unsigned s = 0; s < o.nsets; s++)
 		if (parse_set(&o, specs[s], &rq, &o.set[s], err, sizeof err)) {
 			fprintf(stderr, "hvpmu cpustat: -c %s: %s\n", specs[s], err);

@@ -217,15 +217,18 @@ static int parse_stat_events(struct stat_cli *cl, const struct hvpmu_md *md, con
 		fprintf(stderr, "hvpmu stat: platform %s has no back-end\n", rq->platform);
 		return -1;
 	}
-	/* no CPU counter driver: -e only for a program, in one emulator */
-	if (!hvpmu_sv_backend_driver(be) && cl->per_process) {
+	/* no CPU counter driver: the model's counts only for a program (in
+	 * one emulator); --per-process rows with the core counters' events */
+	if (!hvpmu_sv_backend_driver(be) && cl->per_process && (!cl->have_events || !hvpmu_sv_backend_counters(be))) {
 		fprintf(stderr, "hvpmu stat: platform %s has no CPU counter driver: no -e or --per-process (without "
 			"them, the model's instruction counts)\n", rq->platform);
 		return -1;
 	}
-	if (!hvpmu_sv_backend_driver(be) && cl->have_events && cl->m.service) {
-		fprintf(stderr, "hvpmu stat: platform %s: -e (events without a CPU counter driver) counts a program "
-			"(and with -f its process tree), not with -a or --service\n", rq->platform);
+	/* -a: the service's guest OS counts with the core counters and
+	 * hv_gpci; the model's counts are a program's */
+	if (!hvpmu_sv_backend_driver(be) && cl->m.service && (!cl->have_events || !hvpmu_sv_backend_counters(be))) {
+		fprintf(stderr, "hvpmu stat: platform %s: -a or --service counts core counter and hv_gpci events (-e); "
+			"the model's counts are a program's\n", rq->platform);
 		return -1;
 	}
 	if (!cl->have_events)
@@ -238,6 +241,16 @@ static int parse_stat_events(struct stat_cli *cl, const struct hvpmu_md *md, con
 			fprintf(stderr, "hvpmu stat: %s\n", err);
 			return -1;
 		}
+	if (!hvpmu_sv_backend_driver(be) && cl->per_process && rq->nevents != se->n) {
+		fprintf(stderr, "hvpmu stat: platform %s: --per-process rows count core counter events; hv_gpci "
+			"events and the model's counts are the whole run's (without --per-process)\n", rq->platform);
+		return -1;
+	}
+	if (!hvpmu_sv_backend_driver(be) && cl->m.service && rq->nevents + rq->ngpci != se->n) {
+		fprintf(stderr, "hvpmu stat: platform %s: -a or --service counts core counter and hv_gpci events; "
+			"the model's counts (see 'hvpmu list -p %s') are a program's\n", rq->platform, rq->platform);
+		return -1;
+	}
 	for (unsigned i = 0; i < se->n; i++)
 		se->name[i] = se->names[i];
 	return 0;

@@ -18,7 +18,13 @@
 #     an hv_gpci event in one command; eight events on the six PMCs are
 #     multiplexed (running < enabled) and scaled (the scaled instructions
 #     within 10 % of the exact count);
-#   - `hvpmu list` shows the POWER7 events.
+#   - `hvpmu list` shows the POWER7 events;
+#   - --per-process: fork2 (workloads/ppc64, beside LOOP) parent's and
+#     child's rows exact by construction, their sum the model's -f count;
+#     hv_gpci or the model's counts with it: one line, status 129;
+#   - hvpmu cpustat --platform power: loop's per-interval rows of POWER7
+#     events sum to their total, which is stat's count exactly; an event on
+#     a PMC that cannot count it, or a model count: one line, status 129.
 set -euo pipefail
 hv=$1 loop=$2 gz=${3:-} text=${4:-}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hvpmu-power7.XXXXXX")
@@ -63,6 +69,32 @@ rc=0; "$hv" stat -p power -e r100000 -- "$loop" > /dev/null 2> "$tmp/bad" || rc=
 "$hv" list > "$tmp/list" 2>&1
 for e in PM_CYC PM_INST_CMPL PM_LD_REF_L1 PM_ST_FIN PM_BRU_FIN PM_BR_MPRED PM_MRK_BR_TAKEN PM_THRD_4_RUN_CYC; do
 	grep -q "^  $e " "$tmp/list" || fail "hvpmu list has no $e"
+done
+
+# --per-process: one row per process, each exact (fork2.S's header)
+fork2=$(dirname "$loop")/fork2
+stat pp.csv --per-process -e instructions:u,branches:u -- "$fork2"
+awk -F';' '$4 == "instructions:u" { n++; i[$2] = 1 } $4 == "branches:u" { b[$2] = 1 }
+	END { exit !(n == 2 && i[4021] && i[2009] && b[2004] && b[1002]) }' "$tmp/pp.csv" ||
+	fail "--per-process fork2: $(cat "$tmp/pp.csv")"
+stat pf.csv -f -- "$fork2"
+[ "$(val pf.csv instructions:u)" = 6030 ] || fail "-f fork2: instructions:u $(val pf.csv instructions:u), not 4021 + 2009"
+for e in "instructions:u,syscalls:u" "instructions:u,hv_gpci/request=0x30,starting_index=0xffffffff,offset=8,length=8/"; do
+	rc=0; env -i "$hv" stat -p power --per-process -e "$e" -- "$fork2" > /dev/null 2> "$tmp/bad" || rc=$?
+	[ "$rc" -eq 129 ] && [ "$(wc -l < "$tmp/bad")" -eq 1 ] || fail "--per-process -e $e: status $rc, $(cat "$tmp/bad")"
+done
+
+# cpustat: per-strand interval rows, their total exact
+stat cs.csv -e PM_INST_CMPL:u,PM_LD_REF_L1:u,PM_BRU_FIN:u -- "$loop"
+env -i "$hv" cpustat --platform power -c PM_INST_CMPL,PM_LD_REF_L1,PM_BRU_FIN 0.000001 -- "$loop" 2> "$tmp/cpu.out" \
+	> /dev/null || fail "cpustat: $(cat "$tmp/cpu.out")"
+want="$(val cs.csv PM_INST_CMPL:u) $(val cs.csv PM_LD_REF_L1:u) $(val cs.csv PM_BRU_FIN:u)"
+got=$(awk '$3 == "tick" { n++; for (i = 4; i <= 6; i++) s[i] += $i } $3 == "total" { t = $4 " " $5 " " $6 }
+	END { if (n > 1 && s[4] " " s[5] " " s[6] == t) print t }' "$tmp/cpu.out")
+[ "$got" = "$want" ] || fail "cpustat: rows/total '$got', stat '$want': $(cat "$tmp/cpu.out")"
+for c in pic5=PM_LD_REF_L1 syscalls PM_INST_CMPL,hv_gpci/request=0x30,starting_index=0xffffffff,offset=8,length=8/; do
+	rc=0; env -i "$hv" cpustat --platform power -c "$c" -- "$loop" > /dev/null 2> "$tmp/bad" || rc=$?
+	[ "$rc" -eq 129 ] && [ "$(wc -l < "$tmp/bad")" -eq 1 ] || fail "cpustat -c $c: status $rc, $(cat "$tmp/bad")"
 done
 
 [ -n "$gz" ] || { echo "power7: no minigzip given, the real program is skipped"; exit 0; }

@@ -56,6 +56,21 @@ static void test_power_description(void **state)
 	assert_false(hvpmu_sv_backend_driver(hvpmu_sv_backend_of(HVPMU_PLATFORM_POWER)));
 	assert_true(hvpmu_sv_backend_counters(hvpmu_sv_backend_of(HVPMU_PLATFORM_POWER)));
 	assert_int_equal(hvpmu_sv_backend_desc(hvpmu_sv_backend_of(HVPMU_PLATFORM_POWER))->npic, 6);
+	{ /* cpustat's counters and sets (pic0..pic5 = PMC1-6): PM_CYC on
+	   * PMC1-4 or, per task, PMC6 as PM_RUN_CYC; PM_INST_CMPL on PMC1-5;
+	   * PM_BR_MPRED on PMC4 only; two PMC4 events, or unit-6 events of
+	   * other L2SEL, not in one group */
+		const struct hvpmu_sv_backend *be = hvpmu_sv_backend_of(HVPMU_PLATFORM_POWER);
+		const uint64_t ok[2] = { 0x1e, 0x2 }, pmc4[2] = { 0x400f6, 0x400f0 }, l2sel[2] = { 0x16080, 0x26480 };
+
+		assert_int_equal(hvpmu_sv_event_pics(be, 0x1e), 0x2f);
+		assert_int_equal(hvpmu_sv_event_pics(be, 0x2), 0x1f);
+		assert_int_equal(hvpmu_sv_event_pics(be, 0x400f6), 0x8);
+		assert_true(hvpmu_sv_events_fit(be, ok, 2));
+		assert_false(hvpmu_sv_events_fit(be, pmc4, 2));
+		assert_false(hvpmu_sv_events_fit(be, l2sel, 2));
+		assert_true(hvpmu_sv_events_fit(hvpmu_sv_backend_of(HVPMU_PLATFORM_T4), pmc4, 2));
+	}
 	{ /* without -e: every model count its list shows (after perf's names), in its order */
 		const struct hvpmu_sv_backend *be = hvpmu_sv_backend_of(HVPMU_PLATFORM_POWER);
 		struct hvpmu_sv_event_info e;

@@ -165,39 +165,45 @@ static time_t mono_s(void)
 	return ts.tv_sec;
 }
 
-/* The parent pid of host process pid (/proc/PID/stat field 4), or -1. */
-static int parent_of(int pid)
+/* Host process pid's state (/proc/PID/stat field 3: 'R' running or
+ * runnable, 'S' asleep, 'Z' a zombie...) and parent pid (field 4): 0, or
+ * -1 if it cannot be read (no such process). */
+static int proc_stat(int pid, char *state, int *ppid)
 {
-	char path[64], buf[512], *p;
-	FILE *f;
-	int ppid = -1;
+	char path[64], buf[512], *q;
+	ssize_t n;
+	int fd;
 
 	snprintf(path, sizeof path, "/proc/%d/stat", pid);
-	if (!(f = fopen(path, "r")))
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return -1;
-	if (fgets(buf, sizeof buf, f) && (p = strrchr(buf, ')')) && sscanf(p + 1, " %*c %d", &ppid) != 1)
-		ppid = -1;
-	fclose(f);
-	return ppid;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	q = strrchr(buf, ')'); /* (the command name may hold anything) */
+	if (!q || sscanf(q + 1, " %c %d", state, ppid) != 2)
+		return -1;
+	return 0;
+}
+
+/* The parent pid of host process pid, or -1. */
+static int parent_of(int pid)
+{
+	char state;
+	int ppid;
+
+	return proc_stat(pid, &state, &ppid) ? -1 : ppid;
 }
 
 /* Whether host process pid has exited (gone, or a zombie not reaped yet). */
 static int process_gone(int pid)
 {
-	char path[64], buf[512], *q = NULL;
-	ssize_t n = -1;
-	int fd;
+	char state;
+	int ppid;
 
-	snprintf(path, sizeof path, "/proc/%d/stat", pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
-		n = read(fd, buf, sizeof buf - 1);
-		close(fd);
-	}
-	if (n <= 0)
-		return 1;
-	buf[n] = 0;
-	q = strrchr(buf, ')');
-	return q && q[1] == ' ' && (q[2] == 'Z' || q[2] == 'X');
+	return proc_stat(pid, &state, &ppid) || state == 'Z' || state == 'X';
 }
 
 /* Whether a hello shows image p's token. */
@@ -1778,25 +1784,13 @@ void hvpmu_remote_wake(struct hvpmu_remote *r)
 			atomic_store(&r->proc[n]->area->cons_sleep, 0);
 }
 
-/* The scheduling state of host task pid (/proc/PID/stat field 3: 'R'
- * running or runnable, 'S' asleep...), or 0 if it cannot be read. */
-static char task_state(int pid)
+/* Whether host process pid is running or runnable. */
+static int runnable(int pid)
 {
-	char path[64], buf[512], *q;
-	ssize_t n;
-	int fd;
+	char state;
+	int ppid;
 
-	snprintf(path, sizeof path, "/proc/%d/stat", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	q = strrchr(buf, ')'); /* (the command name may hold anything) */
-	return q && q[1] == ' ' ? q[2] : 0;
+	return !proc_stat(pid, &state, &ppid) && state == 'R';
 }
 
 int hvpmu_remote_holders_coming(struct hvpmu_remote *r)
@@ -1809,7 +1803,7 @@ int hvpmu_remote_holders_coming(struct hvpmu_remote *r)
 		for (unsigned i = 0; i < REMOTE_RINGS; i++)
 			if (holds_barrier(r, p, i) &&
 			    (atomic_load_explicit(&p->area->ring[i].head, memory_order_acquire) != p->tail[i] ||
-			     task_state(p->pid) == 'R'))
+			     runnable(p->pid)))
 				return 1;
 	}
 	return 0;

@@ -37,25 +37,23 @@ struct field_src {
 
 #define FLD(name, off, width, counter) { name, off, width, counter }
 
-/* 0x10 Dispatch_PURR_by_processor: 48 bytes per physical processor. */
+/* 0x10 Dispatch_PURR_by_processor: 48 bytes per physical processor.
+ * F10_SEED, S10_SEED: the fields and sources every version starts with. */
+#define F10_SEED \
+	FLD("processor_time_in_purr_cycles", 0x00, 8, 1), FLD("hw_processor_id", 0x08, 4, 0), \
+	FLD("owning_partition_id", 0x0C, 2, 0), FLD("processor_state", 0x0E, 1, 0), \
+	FLD("hw_chip_id", 0x10, 4, 0), FLD("hw_module_id", 0x14, 4, 0), \
+	FLD("primary_affinity_domain", 0x18, 4, 0), FLD("secondary_affinity_domain", 0x1C, 4, 0), \
+	FLD("processor_version", 0x20, 4, 0), FLD("logical_processor_index", 0x24, 2, 0)
+#define S10_SEED \
+	{ S_REG, HVPMU_CEC_P_PURR }, { S_PROC_HWID, 0 }, { S_REG, HVPMU_CEC_P_OWNER }, \
+	{ S_REG, HVPMU_CEC_P_STATE }, { S_PROC_CHIP_HWID, 0 }, { S_PROC_MODULE, 0 }, \
+	{ S_PROC_PRIMARY, 0 }, { S_PROC_SECONDARY, 0 }, { S_PROC_VERSION, 0 }, { S_PROC_LOGICAL, 0 }
 static const struct hvpmu_gpci_field f10[] = {
-	FLD("processor_time_in_purr_cycles", 0x00, 8, 1),
-	FLD("hw_processor_id", 0x08, 4, 0),
-	FLD("owning_partition_id", 0x0C, 2, 0),
-	FLD("processor_state", 0x0E, 1, 0),
-	FLD("hw_chip_id", 0x10, 4, 0),
-	FLD("hw_module_id", 0x14, 4, 0),
-	FLD("primary_affinity_domain", 0x18, 4, 0),
-	FLD("secondary_affinity_domain", 0x1C, 4, 0),
-	FLD("processor_version", 0x20, 4, 0),
-	FLD("logical_processor_index", 0x24, 2, 0),
+	F10_SEED,
 	/* 0x0F uint8[1] and 0x26 uint8[10] reserved */
 };
-static const struct field_src s10[] = {
-	{ S_REG, HVPMU_CEC_P_PURR }, { S_PROC_HWID, 0 }, { S_REG, HVPMU_CEC_P_OWNER }, { S_REG, HVPMU_CEC_P_STATE },
-	{ S_PROC_CHIP_HWID, 0 }, { S_PROC_MODULE, 0 }, { S_PROC_PRIMARY, 0 }, { S_PROC_SECONDARY, 0 },
-	{ S_PROC_VERSION, 0 }, { S_PROC_LOGICAL, 0 },
-};
+static const struct field_src s10[] = { S10_SEED };
 
 /* 0x20 Entitled_capped_uncapped_donated_idle_PURR_by_partition: 6 uint64. */
 static const struct hvpmu_gpci_field f20[] = {
@@ -140,24 +138,13 @@ static const struct field_src s60[] = {
  * 0x3" processor_id_register @0x28/4 and phys_processor_idx @0x2C/4
  * (cv_dispatch_timebase_by_processor; reserved @0x26/2). */
 static const struct hvpmu_gpci_field f10v3[] = {
-	FLD("processor_time_in_purr_cycles", 0x00, 8, 1),
-	FLD("hw_processor_id", 0x08, 4, 0),
-	FLD("owning_partition_id", 0x0C, 2, 0),
-	FLD("processor_state", 0x0E, 1, 0),
-	FLD("hw_chip_id", 0x10, 4, 0),
-	FLD("hw_module_id", 0x14, 4, 0),
-	FLD("primary_affinity_domain", 0x18, 4, 0),
-	FLD("secondary_affinity_domain", 0x1C, 4, 0),
-	FLD("processor_version", 0x20, 4, 0),
-	FLD("logical_processor_index", 0x24, 2, 0),
+	F10_SEED,
 	FLD("processor_id_register", 0x28, 4, 0),
 	FLD("phys_processor_idx", 0x2C, 4, 0),
 	/* 0x0F "version" (unused unless counter_info_version == 0) and 0x26 uint8[2] reserved */
 };
 static const struct field_src s10v3[] = {
-	{ S_REG, HVPMU_CEC_P_PURR }, { S_PROC_HWID, 0 }, { S_REG, HVPMU_CEC_P_OWNER },
-	{ S_REG, HVPMU_CEC_P_STATE }, { S_PROC_CHIP_HWID, 0 }, { S_PROC_MODULE, 0 },
-	{ S_PROC_PRIMARY, 0 }, { S_PROC_SECONDARY, 0 }, { S_PROC_VERSION, 0 }, { S_PROC_LOGICAL, 0 },
+	S10_SEED,
 	{ S_PROC_HWID, 0 }, /* the description has no PIR: the hardware processor id (docs) */
 	{ S_PROC_INDEX, 0 },
 };

@@ -30,6 +30,7 @@
 #define HVPMU_SOURCE_FEED_H
 
 #include <pthread.h>
+#include "turns.h"
 #include <stddef.h>
 #include <stdint.h>
 #include <hvpmu/hvpmu.h>
@@ -219,22 +220,12 @@ struct vcpu {
 	uint32_t nb;
 	uint8_t reg_live;      /* the guest thread's reg_taken while its records wait (batches,
 				  model thread): it goes with the next REC_TB, in w1 */
-	uint8_t turn_over;     /* its turn is over: it asked QEMU to leave the execution loop */
 	struct tb_info *bprev; /* batches: the block the guest thread entered last (prev lags
 				  behind until the batch runs) */
 	uint64_t bmark;        /* batches: its row of bprev's counter at bprev's entry */
 	struct evrec *spare;   /* the model queue's second buffer (BATCH_MAX records): NULL
 				  while the queue holds it (feed.mq) */
 	_Alignas(64) int held; /* the batch is being run: this thread holds the lock */
-	uint8_t turn_live;     /* in the rotation (its thread runs) */
-	uint8_t turn_blocked;  /* in a system call that may wait: out of the rotation */
-	uint8_t turn_asleep;   /* blocked, and seen asleep in the call (turn_settle) */
-	uint8_t turn_back;     /* blocked, and its call returned (set by its thread, atomic) */
-	int turn_tid;          /* its host thread's id (at its first call that may wait) */
-	uint8_t turn_call_futex; /* the call that may wait: a futex (turn_in_syscall) */
-	uint64_t turn_call_op;  /* its futex operation, and its value as QEMU passes it */
-	uint32_t turn_call_val;
-	pthread_cond_t turn_cv; /* signalled when its turn comes (turn.mu) */
 };
 _Static_assert(offsetof(struct vcpu, npf_pend) < 64, "the fast paths' fields of a vCPU in its first line");
 
@@ -324,26 +315,15 @@ struct feed {
 	/* vCPU 0's row of each chunk of counter slots (feed_slot(); the plugin
 	 * only: the service's blocks have no counters) */
 	uint64_t *slot_row[FEED_SLOT_MAXCHUNKS];
-	/* threads in turns (HVPMU_QUANTUM; plugin.c, docs/event-source.md
-	 * "Turns"): one guest thread runs at a time, `quantum` instructions
-	 * a turn, in vCPU order; the others wait outside QEMU's execution
-	 * loop (the vCPU idle callback) */
-	struct {
-		int on;
-		uint64_t quantum;      /* instructions of a turn (0: threads run free) */
-		uint32_t slot;         /* counter slot, per vCPU: the instructions left of its turn,
-					  minus one; every block adds minus its instructions at its
-					  entry and calls back once it is negative (>= 2^63) */
-		int slot_made;
-		int holder;            /* the vCPU whose turn it is (-1: none can run) */
-		unsigned pending_new;  /* threads a clone made that have not joined the rotation */
-		uint64_t turns;        /* turns given (turn_wait: every TURN_LOOK a full settle) */
-		int settled;           /* the holder has settled the blocked threads (turn_wait) */
-		int recheck;           /* a thread asleep in a call may have been woken: the next
-					  turn looks at every blocked thread again (turn_settle) */
-		pthread_mutex_t mu;    /* the rest of the rotation: holder, pending_new, vCPUs' turn_* */
-		pthread_cond_t cv;     /* a new thread joined (pending_new) */
-	} turn;
+	/* threads in turns (turns.h; plugin.c, docs/event-source.md "Turns"):
+	 * one guest thread runs at a time, turn.quantum instructions a turn, in
+	 * vCPU order; the others wait outside QEMU's execution loop (the vCPU
+	 * idle callback) */
+	struct turns turn;
+	uint32_t turn_slot;     /* counter slot, per vCPU: the instructions left of its turn,
+				   minus one; every block adds minus its instructions at its
+				   entry and calls back once it is negative (>= 2^63) */
+	int turn_slot_made;
 	/* the model queue (threads in turns with the memory model:
 	 * docs/event-source.md "The model queue"): a vCPU hands its batch to
 	 * the queue and records on into its spare buffer; the queue's thread
@@ -404,10 +384,6 @@ enum { CTL_NOP, CTL_TRANS, CTL_SYSCALL, CTL_SYSRET, CTL_FLUSH, CTL_STOP };
  * BATCH_SLOTS of them if the lock is free; while another thread holds it,
  * it goes on recording, up to BATCH_MAX, and then waits for the lock */
 #define BATCH_SLOTS 4096u
-/* threads in turns: the instructions of a turn, unless HVPMU_QUANTUM says
- * (docs/event-source.md "Turns": the phase of ZSim's bound-weave
- * simulation, 10,000 cycles; here instructions) */
-#define FEED_QUANTUM 10000u
 #define BATCH_MAX (4u * BATCH_SLOTS)
 
 

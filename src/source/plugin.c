@@ -51,6 +51,7 @@
 #include "qemu_glue.h"
 #include <hvpmu/qemu_source.h>
 #include "feed.h"
+#include "turns.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = HVPMU_QEMU_PLUGIN_VERSION;
 
@@ -78,414 +79,45 @@ static int batch_wanted(const struct feed *f)
 
 static void reset_done(qemu_plugin_id_t id);
 
-/* ---- threads in turns (HVPMU_QUANTUM; docs/event-source.md "Turns") ----
- *
- * One guest thread runs at a time, for `quantum` instructions (of the
- * blocks it enters, each block counting them on its vCPU's row of
- * turn.slot: turn_over_cb), then the next live one that is not in a system call
- * that may wait, in vCPU order.  A thread whose turn is over asks QEMU to
- * leave its execution loop (qemu_plugin_vcpu_exit_request: the block it
- * runs finishes) and waits in the vCPU idle callback, outside the loop,
- * where QEMU's exclusive sections (fork, a translation-cache flush, an
- * atomic step) need not wait for it.  Before it passes the turn it runs
- * its batch, so that the model takes the threads' references turn by
- * turn.  A thread entering a system call that may wait leaves the
- * rotation (the turn passes) and rejoins when the call returns.  A clone
- * that makes a thread waits, at its return, for the new thread to join:
- * the rotation does not depend on how soon the host starts it. */
+/* ---- threads in turns (turns.h; docs/event-source.md "Turns") ---- */
 
-/* The next vCPU after `after` that may run (itself last); -1 if none. */
-static int turn_next(struct feed *f, int after)
+/* vCPU i's turn is given: its row of turn_slot counts down the turn's
+ * instructions (under turns.mu: its thread waits). */
+static void turn_arm(void *ctx, uint32_t i, uint64_t left)
 {
-	for (uint32_t k = 1; k <= f->nvcpu; k++) {
-		uint32_t i = ((uint32_t)after + k) % f->nvcpu;
+	struct feed *f = ctx;
 
-		if (f->vcpu[i].turn_live && !f->vcpu[i].turn_blocked)
-			return (int)i;
-	}
-	return -1;
-}
-
-/* Under turn.mu: vCPU i's turn starts; it ends `quantum` instructions on
- * (set as the turn is given: the thread may find it its own before it
- * waits, a new thread between joining and its first block). */
-static void turn_give(struct feed *f, int i)
-{
-	f->turn.holder = i;
-	f->turn.settled = 0; /* (turn_wait settles before the turn runs) */
-	if (i >= 0) {
-		*feed_slot_v(f, f->turn.slot, &f->vcpu[i]) = f->turn.quantum - 1; /* (its thread waits) */
-		pthread_cond_signal(&f->vcpu[i].turn_cv); /* only the thread whose turn it is wakes */
-	} else {
-		for (uint32_t k = 0; k < f->nvcpu; k++) /* a thread whose call returned may take it */
-			if (f->vcpu[k].turn_live && f->vcpu[k].turn_blocked)
-				pthread_cond_signal(&f->vcpu[k].turn_cv);
-	}
-}
-
-/* Under turn.mu: the turn passes on from `me`. */
-static void turn_pass(struct feed *f, int me)
-{
-	turn_give(f, turn_next(f, me));
-}
-
-/* The first bytes of /proc/self/task/TID/NAME into line (NUL-ended):
- * their count, or -1. */
-static ssize_t turn_proc(int tid, const char *name, char *line, size_t size)
-{
-	char path[64];
-	ssize_t n = -1;
-	int fd;
-
-	snprintf(path, sizeof path, "/proc/self/task/%d/%s", tid, name);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
-		n = read(fd, line, size - 1);
-		close(fd);
-	}
-	line[n > 0 ? n : 0] = 0;
-	return n;
-}
-
-/* Whether vCPU w's host thread sleeps in its system call, waiting (read
- * twice, around its kernel function, the same both times): its
- * /proc/self/task/TID/syscall line is a call's number, not "running" (nor
- * -1: asleep outside a call, e.g. a page fault); that call is not a
- * futex wait of a host mutex (FUTEX_WAIT_PRIVATE 0x80 for the value 2, as
- * glibc's lock waits: QEMU's own locks on the way to the call, such as
- * the descriptor translation lock of read and write), unless the guest's
- * call is that very wait (its operation, and its value as QEMU passes it,
- * byte-swapped for a big-endian guest: turn_syscall); and the kernel
- * function it sleeps in (wchan, where readable) is no lock's: a moment's
- * wait on a pipe's mutex is on its way, not waiting for another thread.
- * Where /proc cannot be read, 1 after one line on stderr: the threads
- * blocked in calls then come back at the host's time. */
-static int turn_in_syscall(const struct vcpu *w)
-{
-	static int warned;
-	char line[96];
-	unsigned long long nr, a0, op, val;
-
-	if (turn_proc(w->turn_tid, "syscall", line, sizeof line) <= 0) {
-		if (!warned++)
-			fprintf(stderr, "hvpmu plugin: /proc/self/task/%d/syscall unreadable: threads blocked in system "
-					"calls come back at the host's time (docs/event-source.md \"Turns\")\n", w->turn_tid);
-		return 1;
-	}
-	if (line[0] < '0' || line[0] > '9')
-		return 0;
-	if (sscanf(line, "%llu %llx %llx %llx", &nr, &a0, &op, &val) == 4 && nr == SYS_futex && op == 0x80 &&
-	    val == 2 && !(w->turn_call_futex && w->turn_call_op == 0x80 && w->turn_call_val == 2))
-		return 0;
-	{
-		/* and it was there all along: the same call, at the same place,
-		 * after the kernel function was read */
-		char wchan[64], again[96];
-		ssize_t n = turn_proc(w->turn_tid, "wchan", wchan, sizeof wchan);
-
-		if (turn_proc(w->turn_tid, "syscall", again, sizeof again) <= 0 || strcmp(again, line) != 0)
-			return 0;
-		return n <= 0 || !(strstr(wchan, "mutex") || strstr(wchan, "rwsem") || strstr(wchan, "lock"));
-	}
-}
-
-/* w, blocked in a call that may wait, sleeps there and has not come back
- * (its return sets turn_back before it can sleep again). */
-static int turn_sleeps(const struct vcpu *w)
-{
-	return !__atomic_load_n(&w->turn_back, __ATOMIC_ACQUIRE) && w->turn_tid && turn_in_syscall(w) &&
-	       !__atomic_load_n(&w->turn_back, __ATOMIC_ACQUIRE);
-}
-
-/* Under turn.mu: let another thread's call settle a while (the k-th time). */
-static void turn_pause(struct feed *f, unsigned k)
-{
-	pthread_mutex_unlock(&f->turn.mu);
-	if (k < 64)
-		sched_yield();
-	else
-		nanosleep(&(struct timespec){ 0, 20000 }, NULL);
-	pthread_mutex_lock(&f->turn.mu);
-}
-
-/*
- * Under turn.mu, by the thread whose turn it is (`me`), before it runs:
- * every thread blocked in a system call that may wait is settled -- it
- * sleeps in the call, or the call has returned (then it is back in the
- * rotation from here).  Both are decided by what the threads ran before,
- * in turns: a futex wait whose value changed returns at once, one whose
- * value did not sleeps; a wake-up by a call of the turn before is seen
- * as the woken thread's return.  The host only decides how long this
- * waits, not what it finds (docs/event-source.md "Turns": calls that
- * wait).  A thread seen asleep is looked at again only after a call or an
- * exit that may have woken it (`full`: turn.recheck), and every
- * TURN_LOOK turns; one woken by the host's time (a timeout, a signal,
- * another process) comes back at the next settle that looks.
- */
-#define TURN_LOOK 64
-static void turn_settle(struct feed *f, int me, int full)
-{
-	for (uint32_t i = 0; i < f->nvcpu; i++) {
-		struct vcpu *w = &f->vcpu[i];
-
-		if ((int)i == me || !w->turn_live || !w->turn_blocked)
-			continue;
-		if (w->turn_asleep && !full)
-			continue; /* (back or not, it comes back at a settle that looks: a full one) */
-		for (unsigned k = 0;; k++) {
-			if (__atomic_load_n(&w->turn_back, __ATOMIC_ACQUIRE)) {
-				w->turn_blocked = w->turn_asleep = 0;
-				__atomic_store_n(&w->turn_back, 0, __ATOMIC_RELAXED);
-				break;
-			}
-			if (turn_sleeps(w)) {
-				w->turn_asleep = 1;
-				break;
-			}
-			turn_pause(f, k);
-		}
-	}
-}
-
-/* Under turn.mu: wait for v's turn (take it if no thread can run), and
- * settle the blocked threads before it runs. */
-static void turn_wait(struct feed *f, int me)
-{
-	while (f->turn.holder != me) {
-		if (f->turn.holder < 0) {
-			turn_give(f, me);
-			break;
-		}
-		pthread_cond_wait(&f->vcpu[me].turn_cv, &f->turn.mu);
-	}
-	turn_settle(f, me, f->turn.recheck || ++f->turn.turns % TURN_LOOK == 0);
-	f->turn.recheck = 0;
-	f->turn.settled = 1;
+	*feed_slot_v(f, f->turn_slot, &f->vcpu[i]) = left;
 }
 
 /* A block entry of a vCPU past its turn's end (the block-level conditional
- * callback on its row of turn.slot, every block when turns are on): leave
+ * callback on its row of turn_slot, every block when turns are on): leave
  * the loop once this block has run. */
 static void turn_over_cb(unsigned int vcpu_index, void *udata)
 {
 	struct feed *f = udata; /* the run */
-	struct vcpu *v = vcpu_of(f, vcpu_index);
 
-	if (v && !v->turn_over) {
-		v->turn_over = 1;
+	if (vcpu_of(f, vcpu_index) && turns_over(&f->turn, (int)vcpu_index))
 		qemu_plugin_vcpu_exit_request(vcpu_index);
-	}
 }
 
 /* The vCPU left QEMU's execution loop (a system call, a signal, its turn
- * over, its first entry): wait here for its turn when it is not its own. */
+ * over, its first entry): wait here for its turn when it is not its own;
+ * before it passes the turn it runs its batch, so that the model takes
+ * the threads' references turn by turn. */
 static void turn_idle(qemu_plugin_id_t id, unsigned int vcpu_index)
 {
 	struct feed *f = the_run; /* (no data: the API's idle callback has none) */
 	struct vcpu *v = vcpu_of(f, vcpu_index);
-	int me = (int)vcpu_index;
 
 	(void)id;
-	/* (a turn given before the thread got here is settled here first) */
-	if (!f->turn.on || !v || !v->turn_live || (!v->turn_over && f->turn.holder == me && f->turn.settled))
+	if (!v || !turns_idle_needed(&f->turn, (int)vcpu_index))
 		return;
 	if (f->mq.on) /* the model takes this turn's references before the next one's */
 		feed_mq_put(f, v);
 	else
 		feed_batch_flush(f, v);
-	pthread_mutex_lock(&f->turn.mu);
-	if (v->turn_over && f->turn.holder == me)
-		turn_pass(f, me);
-	v->turn_over = 0;
-	turn_wait(f, me);
-	pthread_mutex_unlock(&f->turn.mu);
-}
-
-/* Linux futex operations that wait (FUTEX_WAIT 0, LOCK_PI 6, WAIT_BITSET
- * 9, WAIT_REQUEUE_PI 11, LOCK_PI2 13; without PRIVATE 128, CLOCK_REALTIME
- * 256), the ISA's other calls that may wait (hvpmu_isa.sc.waits), and
- * write, which waits while a pipe is full (a thread that kept its turn
- * asleep there would stop its reader for good: workloads/mips64/c/
- * pipefill.c). */
-static int turn_may_wait(const struct hvpmu_isa_syscalls *sc, int64_t num, uint64_t a2)
-{
-	if (num == sc->write)
-		return 1;
-	if (num == sc->futex) {
-		uint64_t op = a2 & ~(uint64_t)(128 | 256);
-
-		return op == 0 || op == 6 || op == 9 || op == 11 || op == 13;
-	}
-	for (unsigned i = 0; i < HVPMU_ISA_NWAITS; i++)
-		if (num == sc->waits[i])
-			return 1;
-	return 0;
-}
-
-/* clone (flags first) or clone3 (flags first in struct clone_args): does
- * it make a thread of this process (CLONE_VM 0x100 | CLONE_THREAD 0x10000)? */
-static int turn_makes_thread(const struct feed *f, int64_t num, uint64_t a1)
-{
-	uint64_t flags = a1;
-
-	if (num == f->isa->sc.clone3) {
-		GByteArray *b = g_byte_array_new();
-
-		flags = 0;
-		if (qemu_plugin_read_memory_vaddr(a1, b, 8) && b->len == 8)
-			for (unsigned i = 0; i < 8; i++) /* the guest's byte order (hvpmu_isa.big_endian) */
-				flags |= (uint64_t)b->data[i] << (f->isa->big_endian ? 8 * (7 - i) : 8 * i);
-		g_byte_array_free(b, TRUE);
-	} else if (num != f->isa->sc.clone) {
-		return 0;
-	}
-	return (flags & 0x10100) == 0x10100;
-}
-
-/* System-call entry of v: a thread clone is pending; a call that may wait
- * leaves the rotation (its turn passes). */
-static void turn_syscall(struct feed *f, struct vcpu *v, int me, int64_t num, uint64_t a1, uint64_t a2, uint64_t a3)
-{
-	pthread_mutex_lock(&f->turn.mu);
-	if (turn_makes_thread(f, num, a1))
-		f->turn.pending_new++;
-	else if (turn_may_wait(&f->isa->sc, num, a2)) {
-		if (!v->turn_tid)
-			v->turn_tid = (int)syscall(SYS_gettid);
-		v->turn_blocked = 1;
-		v->turn_asleep = 0;
-		/* the call as the host sees it (turn_in_syscall) */
-		v->turn_call_futex = num == f->isa->sc.futex;
-		v->turn_call_op = a2;
-		v->turn_call_val = f->isa->big_endian ? __builtin_bswap32((uint32_t)a3) : (uint32_t)a3;
-		__atomic_store_n(&v->turn_back, 0, __ATOMIC_RELAXED);
-		/* the turn passes; where no other thread can run, it keeps it in
-		 * its call (turn_syscall_ret: one whose call returns meanwhile
-		 * takes it only once this one sleeps) */
-		if (f->turn.holder == me && turn_next(f, me) >= 0)
-			turn_pass(f, me);
-		else if (f->turn.holder == me) /* a thread back from its call waits for this one to sleep */
-			for (uint32_t k = 0; k < f->nvcpu; k++)
-				if ((int)k != me && f->vcpu[k].turn_live && f->vcpu[k].turn_blocked)
-					pthread_cond_signal(&f->vcpu[k].turn_cv);
-	}
-	pthread_mutex_unlock(&f->turn.mu);
-}
-
-/* System-call return of v, first thing (before anything that may sleep):
- * a blocked thread's call has returned (turn_settle).  Whether the call
- * left the rotation: read here, before a settle can put the thread back
- * (it does so only once turn_back is set). */
-static inline int turn_returned(struct feed *f, struct vcpu *v)
-{
-	if (!f->turn.on || !v || !v->turn_blocked)
-		return 0;
-	__atomic_store_n(&v->turn_back, 1, __ATOMIC_RELEASE);
-	return 1;
-}
-
-/* System-call return of v: a clone waits for its thread to join (ret > 0);
- * a call that left the rotation (`blocked`, turn_returned) waits for its
- * next turn. */
-static void turn_syscall_ret(struct feed *f, struct vcpu *v, int me, int64_t num, int64_t ret, int blocked)
-{
-	pthread_mutex_lock(&f->turn.mu);
-	if ((num == f->isa->sc.clone || num == f->isa->sc.clone3) && f->turn.pending_new) {
-		if (ret > 0)
-			while (f->turn.pending_new)
-				pthread_cond_wait(&f->turn.cv, &f->turn.mu);
-		else
-			f->turn.pending_new--; /* the clone failed */
-	}
-	if (blocked) {
-		/* back in the rotation where the thread whose turn it is
-		 * settles it (turn_settle); at once if it kept the turn in its
-		 * call (turn_syscall) or none can run.  A thread that kept the
-		 * turn in a call of its own is settled here: asleep there, it
-		 * leaves the turn to this one (which the host's time brought
-		 * back: nothing in turns ran to wake it); back, it goes on, and
-		 * settles this one */
-		for (unsigned k = 0; v->turn_blocked; k++) {
-			int h = f->turn.holder;
-			struct vcpu *w = h >= 0 ? &f->vcpu[h] : NULL;
-
-			if (!w || h == me)
-				break;
-			if (!w->turn_blocked) {
-				pthread_cond_wait(&v->turn_cv, &f->turn.mu);
-				continue;
-			}
-			if (turn_sleeps(w)) {
-				w->turn_asleep = 1;
-				turn_give(f, me);
-				break;
-			}
-			turn_pause(f, k);
-		}
-		v->turn_blocked = v->turn_asleep = 0;
-		__atomic_store_n(&v->turn_back, 0, __ATOMIC_RELAXED);
-		f->turn.recheck = 1; /* (its call may have woken others: a pipe's writer) */
-		turn_wait(f, me);
-	} else if (f->turn.holder == me) {
-		/* its call may have woken threads asleep in theirs: they are
-		 * back before it runs on */
-		turn_settle(f, me, 1);
-	}
-	pthread_mutex_unlock(&f->turn.mu);
-}
-
-/* A vCPU starts (its thread before its first block; NULL: a thread not
- * counted, which a clone may wait for) or ends. */
-static void turn_join(struct feed *f, struct vcpu *v)
-{
-	pthread_mutex_lock(&f->turn.mu);
-	if (v) {
-		v->turn_live = 1;
-		v->turn_blocked = v->turn_over = 0;
-	}
-	if (f->turn.pending_new)
-		f->turn.pending_new--;
-	pthread_cond_broadcast(&f->turn.cv);
-	pthread_mutex_unlock(&f->turn.mu);
-}
-
-static void turn_leave(struct feed *f, struct vcpu *v, int me)
-{
-	pthread_mutex_lock(&f->turn.mu);
-	v->turn_live = 0;
-	f->turn.recheck = 1; /* (its exit woke those waiting for it: CLONE_CHILD_CLEARTID) */
-	if (f->turn.holder == me)
-		turn_pass(f, me);
-	pthread_mutex_unlock(&f->turn.mu);
-}
-
-/* The quantum (HVPMU_QUANTUM=N instructions, `off`: threads run free;
- * docs/event-source.md "Turns"): 0, or -1 after one line for a value that
- * is neither.  Turns start at the first clone that makes a thread
- * (turn_engage): a program of one thread runs as without them. */
-static int turn_setup(struct feed *f)
-{
-	const char *q = getenv("HVPMU_QUANTUM");
-	char *end;
-
-	f->turn.holder = -1;
-	pthread_mutex_init(&f->turn.mu, NULL);
-	pthread_cond_init(&f->turn.cv, NULL);
-	for (uint32_t i = 0; i < f->nvcpu; i++)
-		pthread_cond_init(&f->vcpu[i].turn_cv, NULL);
-	f->turn.quantum = FEED_QUANTUM;
-	if (!q)
-		return 0;
-	if (strcmp(q, "off") == 0) {
-		f->turn.quantum = 0;
-		return 0;
-	}
-	errno = 0;
-	f->turn.quantum = strtoull(q, &end, 0);
-	if (errno || !*q || *end || *q == '-' || f->turn.quantum == 0) {
-		fprintf(stderr, "hvpmu plugin: HVPMU_QUANTUM='%.40s': not a positive number of instructions, nor 'off'\n", q);
-		return -1;
-	}
-	return 0;
+	turns_idle(&f->turn, (int)vcpu_index);
 }
 
 /*
@@ -497,7 +129,7 @@ static int turn_setup(struct feed *f)
  * threads and its turn count (turn.slot, tb_trans); totals only goes on
  * (qswitch 3); the model queue starts there.
  */
-static void turn_engage(struct feed *f, struct vcpu *v, int me)
+static void turn_engage(struct feed *f, int me)
 {
 	int go;
 
@@ -507,12 +139,7 @@ static void turn_engage(struct feed *f, struct vcpu *v, int me)
 		f->qswitch = 3; /* totals only goes on: its blocks count their turns too */
 	f->mt = 1;
 	unlock(f);
-	pthread_mutex_lock(&f->turn.mu);
-	f->turn.on = 1;
-	v->turn_live = 1;
-	v->turn_blocked = v->turn_over = 0;
-	turn_give(f, me);
-	pthread_mutex_unlock(&f->turn.mu);
+	turns_engage(&f->turn, me);
 	if (go)
 		qemu_plugin_reset(f->id, reset_done);
 }
@@ -1168,9 +795,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		ring_put_ctl(f, CTL_TRANS, (uintptr_t)ti);
 	if (f->turn.on) { /* its turn: minus its instructions, then past the end? (in this order) */
 		qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb, QEMU_PLUGIN_INLINE_ADD_U64,
-								  qg_slot_entry(f->turn.slot), (uint64_t)0 - n);
+								  qg_slot_entry(f->turn_slot), (uint64_t)0 - n);
 		qemu_plugin_register_vcpu_tb_exec_cond_cb(tb, turn_over_cb, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_GE,
-							  qg_slot_entry(f->turn.slot), UINT64_C(1) << 63, f);
+							  qg_slot_entry(f->turn_slot), UINT64_C(1) << 63, f);
 	}
 	if (qk == FEED_Q_CHECK) /* only once the budget is spent: qrem negative */
 		qemu_plugin_register_vcpu_tb_exec_cond_cb(tb, tb_cb, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_GE,
@@ -1381,10 +1008,10 @@ static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 		self_vcpu = v;
 		feed_batch_flush(f, v);
 		feed_syscall_entry(f, v, num, args);
-		if (!f->turn.on && f->turn.quantum && turn_makes_thread(f, num, a1))
-			turn_engage(f, v, (int)vcpu_index);
+		if (!f->turn.on && f->turn.quantum && turns_makes_thread(&f->turn, num, a1))
+			turn_engage(f, (int)vcpu_index);
 		if (f->turn.on)
-			turn_syscall(f, v, (int)vcpu_index, num, a1, a2, a3);
+			turns_syscall(&f->turn, (int)vcpu_index, num, a1, a2, a3);
 	}
 	hvpmu_qemu_follow_execve(num, args); /* a program of the ISA runs under this emulator (uncounted) */
 }
@@ -1393,7 +1020,7 @@ static void syscall_ret_cb(qemu_plugin_id_t id, unsigned int vcpu_idx, int64_t n
 {
 	struct feed *f = the_run; /* (no data: the API's system-call callback has none) */
 	struct vcpu *v = vcpu_of(f, vcpu_idx);
-	int blocked = turn_returned(f, v);
+	int blocked = v && turns_returned(&f->turn, (int)vcpu_idx);
 
 	(void)id;
 	if (f->qeligible)
@@ -1409,7 +1036,7 @@ static void syscall_ret_cb(qemu_plugin_id_t id, unsigned int vcpu_idx, int64_t n
 	if (blocked) {
 		/* back in turn first: the model hears of the return at the
 		 * point of the turns where the thread comes back */
-		turn_syscall_ret(f, v, (int)vcpu_idx, num, ret, 1);
+		turns_syscall_ret(&f->turn, (int)vcpu_idx, num, ret, 1);
 		feed_batch_flush(f, v);
 		feed_syscall_return(f, v, num, ret);
 	} else if (v) {
@@ -1418,11 +1045,11 @@ static void syscall_ret_cb(qemu_plugin_id_t id, unsigned int vcpu_idx, int64_t n
 		int clone_first = f->turn.on && (num == f->isa->sc.clone || num == f->isa->sc.clone3);
 
 		if (clone_first)
-			turn_syscall_ret(f, v, (int)vcpu_idx, num, ret, 0);
+			turns_syscall_ret(&f->turn, (int)vcpu_idx, num, ret, 0);
 		feed_batch_flush(f, v);
 		feed_syscall_return(f, v, num, ret);
 		if (f->turn.on && !clone_first)
-			turn_syscall_ret(f, v, (int)vcpu_idx, num, ret, 0);
+			turns_syscall_ret(&f->turn, (int)vcpu_idx, num, ret, 0);
 	}
 }
 
@@ -1566,9 +1193,9 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 			quiet_never(f);
 		}
 	}
-	if (vcpu_index == 0 && f->turn.quantum && !f->turn.slot_made) {
-		if (slot_new(f, &f->turn.slot) == 0)
-			f->turn.slot_made = 1;
+	if (vcpu_index == 0 && f->turn.quantum && !f->turn_slot_made) {
+		if (slot_new(f, &f->turn_slot) == 0)
+			f->turn_slot_made = 1;
 		else { /* (no scoreboard slot: no turns) */
 			fprintf(stderr, "hvpmu plugin: out of counter slots: threads run free, not in turns\n");
 			f->turn.quantum = 0;
@@ -1585,7 +1212,7 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 		uncounted(f);
 		unlock(f);
 		if (f->turn.on) /* (it runs outside the rotation: the counts are incomplete) */
-			turn_join(f, NULL);
+			turns_join(&f->turn, -1);
 		return;
 	}
 	v = &f->vcpu[vcpu_index];
@@ -1595,7 +1222,7 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 			uncounted(f);
 			unlock(f);
 			if (f->turn.on)
-				turn_join(f, NULL);
+				turns_join(&f->turn, -1);
 			return;
 		}
 		if (vcpu_index > 0 && !f->mt) {
@@ -1614,7 +1241,7 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 	}
 	unlock(f);
 	if (f->turn.on) /* it joins the rotation before its first block */
-		turn_join(f, v);
+		turns_join(&f->turn, (int)vcpu_index);
 	if (go_mt) /* re-translate everything with per-vCPU callbacks */
 		qemu_plugin_reset(id, reset_done);
 }
@@ -1631,7 +1258,7 @@ static void vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
 		return;
 	feed_vcpu_exit(f, v); /* (its last records and its end, in its turn) */
 	if (f->turn.on)
-		turn_leave(f, v, (int)vcpu_index);
+		turns_leave(&f->turn, (int)vcpu_index);
 	if (self_vcpu == v)
 		self_vcpu = NULL;
 }
@@ -1856,7 +1483,7 @@ int hvpmu_qemu_source_start(uint64_t id, const struct qemu_info_t *info, struct 
 	}
 	f->id = id;
 	f->slot_new = slot_new;
-	if (turn_setup(f)) {
+	if (turns_init(&f->turn, isa, f->nvcpu, turn_arm, f)) {
 		feed_destroy(f);
 		return -1;
 	}

@@ -45,6 +45,7 @@
 #include "qemu_glue.h"
 #include "remote_proto.h"
 #include "remote_shm.h"
+#include "turns.h"
 
 
 #define RING_MASK (REMOTE_RING_SLOTS - 1u)
@@ -108,6 +109,8 @@ struct avcpu {
 				  taken (acond_exec), for the next R_TB (R_TB_REG), or 0 */
 	uint64_t head;         /* records written */
 	uint64_t tail;         /* the consumer's position, as last seen */
+	uint64_t turn_left;    /* threads in turns: the instructions left of its turn, minus
+				  one (negative: over; turns.arm, tb_exec) */
 };
 _Static_assert(offsetof(struct avcpu, taken) < 64, "the fast path's fields in the first line");
 
@@ -132,6 +135,10 @@ static struct {
 	int signals_set;       /* qg_signals_to_guest() ran */
 	struct avcpu v[REMOTE_RINGS];
 	uint64_t *slot_row[FEED_SLOT_MAXCHUNKS]; /* vCPU 0's row of each chunk of counter slots */
+	/* the image's threads in turns (turns.h, docs/service.md "Time"):
+	 * each turn's records are published, with their ticket, before the
+	 * next turn starts, so that the service runs them in the turns' order */
+	struct turns turn;
 } A = { .conn = -1, .efd = -1 };
 
 static __thread int self = -1; /* this host thread's vCPU, once a callback said */
@@ -518,17 +525,31 @@ static void tb_exec_cnt_tk(unsigned int vcpu_index, void *udata)
 
 /* ---- callbacks ---- */
 
+/* A block of n instructions entered in turns: past the turn's end, the
+ * thread leaves the loop once the block has run (turns_idle).  Counted
+ * whether or not the ring is (a detached image's threads keep turning). */
+static inline void turn_count(unsigned int vcpu_index, uint32_t n)
+{
+	if (A.turn.on && vcpu_index < REMOTE_RINGS && (int64_t)(A.v[vcpu_index].turn_left -= n) < 0 &&
+	    turns_over(&A.turn, (int)vcpu_index))
+		qemu_plugin_vcpu_exit_request(vcpu_index);
+}
+
+/* Block entry of a block translated with markers: its R_TB (udata: its
+ * id, and its instructions << 32). */
 static void tb_exec(unsigned int vcpu_index, void *udata)
 {
 	int i = ring_of(vcpu_index);
+	uint64_t u = (uintptr_t)udata;
 
+	turn_count(vcpu_index, (uint32_t)(u >> 32));
 	if (i >= 0) {
 		if (__builtin_expect(!A.v[i].known, 0)) { /* for a fatal signal's end (image_end) */
 			self = i;
 			A.v[i].known = 1;
 		}
 		fast_close((unsigned)i);
-		put((unsigned)i, R_TB_W0((uintptr_t)udata, prev_reached(&A.v[i])) | R_TB_REG_BITS(A.v[i].reg_out), 0);
+		put((unsigned)i, R_TB_W0((uint32_t)u, prev_reached(&A.v[i])) | R_TB_REG_BITS(A.v[i].reg_out), 0);
 		A.v[i].reg_out = 0;
 	}
 }
@@ -702,7 +723,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	if (g)
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, A.taken ? tb_exec_cnt_tk : tb_exec_cnt, QEMU_PLUGIN_CB_NO_REGS, g);
 	else
-		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, (void *)(uintptr_t)bid);
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS,
+						     (void *)(uintptr_t)(bid | (uint64_t)n << 32));
 }
 
 static void thread_start(unsigned i)
@@ -735,15 +757,19 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 {
 	(void)id;
 	qg_regs_init(); /* conditional CTIs the service cannot decide (acond_register) */
-	if (A.dead)
-		return;
 	if (vcpu_index >= REMOTE_RINGS) {
-		fprintf(stderr, "hvpmu: guest thread %u has no ring (at most %u threads); not counted\n", vcpu_index,
-			REMOTE_RINGS);
+		if (!A.dead)
+			fprintf(stderr, "hvpmu: guest thread %u has no ring (at most %u threads); not counted\n",
+				vcpu_index, REMOTE_RINGS);
+		if (A.turn.on) /* (it runs outside the rotation; its clone waits for it) */
+			turns_join(&A.turn, -1);
 		return;
 	}
-	if (A.v[vcpu_index].live)
+	if (A.dead || A.v[vcpu_index].live) {
+		if (A.turn.on) /* (a detached image's threads keep turning) */
+			turns_join(&A.turn, (int)vcpu_index);
 		return;
+	}
 	/* a second thread: the blocks' inline counters would be shared, so
 	 * every block is translated again with its marker callback, as an
 	 * emulator of its own does (plugin.c vcpu_init).  The thread that
@@ -755,6 +781,11 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 			qemu_plugin_reset(id, reset_done);
 		}
 	thread_start(vcpu_index);
+	/* its start goes before its creator's return (its ticket first), and
+	 * it joins the rotation before its first block */
+	publish(vcpu_index);
+	if (A.turn.on)
+		turns_join(&A.turn, (int)vcpu_index);
 }
 
 static void vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
@@ -762,14 +793,36 @@ static void vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
 	int i = ring_of(vcpu_index);
 
 	(void)id;
-	if (i < 0)
+	if (i >= 0) {
+		counts_send((unsigned)i);
+		A.v[i].pend = NULL; /* (the service drops it: feed_account_prev, resolve_pending at 0) */
+		put((unsigned)i, R_CTL_W0(C_EXIT, prev_reached(&A.v[i])), 0);
+		grant_drop((unsigned)i);
+		publish((unsigned)i);
+		A.v[i].live = 0;
+	}
+	if (A.turn.on && vcpu_index < REMOTE_RINGS) /* (its end in its turn) */
+		turns_leave(&A.turn, (int)vcpu_index);
+}
+
+/* The vCPU left QEMU's execution loop (a system call, a signal, its turn
+ * over, its first entry): it publishes its turn's records, with their
+ * ticket, and waits here for its next turn when it is not its own. */
+static void turn_idle(qemu_plugin_id_t id, unsigned int vcpu_index)
+{
+	(void)id;
+	if (!turns_idle_needed(&A.turn, (int)vcpu_index))
 		return;
-	counts_send((unsigned)i);
-	A.v[i].pend = NULL; /* (the service drops it: feed_account_prev, resolve_pending at 0) */
-	put((unsigned)i, R_CTL_W0(C_EXIT, prev_reached(&A.v[i])), 0);
-	grant_drop((unsigned)i);
-	publish((unsigned)i);
-	A.v[i].live = 0;
+	if (ring_of(vcpu_index) >= 0)
+		publish(vcpu_index);
+	turns_idle(&A.turn, (int)vcpu_index);
+}
+
+/* vCPU i's turn is given (under turns.mu: its thread waits). */
+static void turn_arm(void *ctx, uint32_t i, uint64_t left)
+{
+	(void)ctx;
+	A.v[i].turn_left = left;
 }
 
 /* The image ends (sig 0: exit or exec; else the signal): the last record,
@@ -1018,25 +1071,42 @@ static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 			live += A.v[k].live != 0;
 		A.exit_called |= live <= 1;
 	}
-	if (i < 0)
-		return;
-	self = i;
-	counts_send((unsigned)i);
-	A.v[i].pend = NULL; /* (the service drops it: feed_syscall_entry, resolve_pending at 0) */
-	put_n((unsigned)i,
-	      (const struct remote_rec[4]){ { R_CTL_W0(C_SYSCALL, prev_reached(&A.v[i])), (uint64_t)num },
-					    { a1, a2 }, { a3, a4 }, { a5, a6 } },
-	      4);
-	grant_drop((unsigned)i);
-	publish((unsigned)i);
-	hvpmu_qemu_follow_execve(num, (const uint64_t[6]){ a1, a2, a3, a4, a5, a6 });
+	if (i >= 0) {
+		self = i;
+		counts_send((unsigned)i);
+		A.v[i].pend = NULL; /* (the service drops it: feed_syscall_entry, resolve_pending at 0) */
+		put_n((unsigned)i,
+		      (const struct remote_rec[4]){ { R_CTL_W0(C_SYSCALL, prev_reached(&A.v[i])), (uint64_t)num },
+						    { a1, a2 }, { a3, a4 }, { a5, a6 } },
+		      4);
+		grant_drop((unsigned)i);
+		publish((unsigned)i);
+	}
+	/* threads in turns (turns.h): the first clone that makes a thread
+	 * starts them; a call that may wait leaves the rotation, its records
+	 * published first */
+	if (vcpu_index < REMOTE_RINGS) {
+		if (!A.turn.on && A.turn.quantum && turns_makes_thread(&A.turn, num, a1)) {
+			turns_engage(&A.turn, (int)vcpu_index);
+			/* every block counts its turn from here: blocks under
+			 * block counts are translated anew with markers now, in
+			 * this thread's call (it runs no block before the reset:
+			 * the request kicks it out of the loop), not at the new
+			 * thread's start, which this thread's blocks would race */
+			if (A.counts) {
+				A.counts = 0;
+				qemu_plugin_reset(id, reset_done);
+			}
+		}
+		if (A.turn.on)
+			turns_syscall(&A.turn, (int)vcpu_index, num, a1, a2, a3);
+	}
+	if (i >= 0)
+		hvpmu_qemu_follow_execve(num, (const uint64_t[6]){ a1, a2, a3, a4, a5, a6 });
 }
 
-static void syscall_ret_cb(qemu_plugin_id_t id, unsigned int vcpu_idx, int64_t num, int64_t ret)
+static void sysret_put(int i, int64_t num, int64_t ret)
 {
-	int i = ring_of(vcpu_idx);
-
-	(void)id;
 	if (i < 0)
 		return;
 	self = i;
@@ -1044,7 +1114,28 @@ static void syscall_ret_cb(qemu_plugin_id_t id, unsigned int vcpu_idx, int64_t n
 	      2);
 	grant_drop((unsigned)i);
 	publish((unsigned)i);
-	grant_wait((unsigned)i);
+}
+
+/* As plugin.c's: a call that left the rotation is back in turn before its
+ * return is recorded (the service hears of it at the point of the turns
+ * where the thread comes back); a clone's new thread starts before its
+ * creator's return is recorded; any other call's return is recorded, then
+ * the threads it may have woken are settled. */
+static void syscall_ret_cb(qemu_plugin_id_t id, unsigned int vcpu_idx, int64_t num, int64_t ret)
+{
+	int i = ring_of(vcpu_idx), me = (int)vcpu_idx;
+	int in_turns = vcpu_idx < REMOTE_RINGS && A.turn.on;
+	int blocked = in_turns && turns_returned(&A.turn, me);
+	int clone_first = in_turns && !blocked && (num == A.isa->sc.clone || num == A.isa->sc.clone3);
+
+	(void)id;
+	if (blocked || clone_first)
+		turns_syscall_ret(&A.turn, me, num, ret, blocked);
+	sysret_put(i, num, ret);
+	if (in_turns && !blocked && !clone_first)
+		turns_syscall_ret(&A.turn, me, num, ret, 0);
+	if (i >= 0)
+		grant_wait((unsigned)i);
 }
 
 static void at_exit(qemu_plugin_id_t id, void *udata)
@@ -1064,6 +1155,7 @@ static void child_after_fork(void)
 {
 	int me = self;
 
+	turns_fork_child(&A.turn); /* (its only thread: no turns until it makes one) */
 	if (!A.area || A.dead || A.ended)
 		return;
 	for (unsigned k = 0; k < REMOTE_RINGS; k++)
@@ -1091,6 +1183,8 @@ int hvpmu_qemu_attach_start(uint64_t id, const struct qemu_info_t *info, const s
 {
 	if (qemu_source_check(info, isa))
 		return -1;
+	if (turns_init(&A.turn, isa, REMOTE_RINGS, turn_arm, NULL))
+		return -1;
 	if (!service[0] || strlen(service) >= sizeof A.service) {
 		fprintf(stderr, "hvpmu plugin: bad service name\n");
 		return -1;
@@ -1117,6 +1211,8 @@ int hvpmu_qemu_attach_start(uint64_t id, const struct qemu_info_t *info, const s
 static void register_all(qemu_plugin_id_t id)
 {
 	qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
+	if (A.turn.quantum) /* (before turns start: a new thread waits for its turn from the first) */
+		qemu_plugin_register_vcpu_idle_cb(id, turn_idle);
 	qemu_plugin_register_vcpu_exit_cb(id, vcpu_exit);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_vcpu_syscall_cb(id, syscall_cb);

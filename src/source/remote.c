@@ -59,6 +59,9 @@ struct rproc {
 	struct vcpu *v[REMOTE_RINGS]; /* the feed vCPU of the ring's thread (NULL: none, or not counted) */
 	uint8_t started[REMOTE_RINGS];
 	unsigned nthreads;        /* rings whose thread has started and not exited */
+	uint8_t cloning;          /* its one thread is in a clone that may make a thread (CLONE_VM |
+				     CLONE_THREAD, or clone3): the new thread's start comes between
+				     its call and its return, so it runs in publication order (ordered) */
 	uint8_t in_syscall[REMOTE_RINGS];
 	/* block counts (REMOTE_F_COUNTS): per ring, the instructions of the
 	 * blocks its thread entered since C_START (the producer's gbound, at
@@ -155,6 +158,7 @@ static int attached_already(const struct hvpmu_remote *r, int pid, uint32_t from
 
 #define LINUX_CLONE_VM 0x100u     /* Linux include/uapi/linux/sched.h: a thread, not a process... */
 #define LINUX_CLONE_VFORK 0x4000u /* ...unless with CLONE_VFORK (posix_spawn), which QEMU runs as a fork */
+#define LINUX_CLONE_THREAD 0x10000u /* (with CLONE_VM) a thread of the same process */
 #define EXPECT_SECONDS 10         /* an announced image that has not attached by then never will */
 
 static time_t mono_s(void)
@@ -1123,6 +1127,7 @@ static void release(struct remote_ring *rg, uint64_t tail)
 /* Image p ends: every ring's published records run (in ring order), then
  * its threads stop. */
 static void proc_end(struct hvpmu_remote *r, struct rproc *p, int sig);
+static uint64_t run_published(struct hvpmu_remote *r, struct rproc *p, int final);
 
 static inline uint64_t add_sat(uint64_t a, uint64_t b)
 {
@@ -1278,6 +1283,8 @@ static int ring_syscall(struct hvpmu_remote *r, struct rproc *p, unsigned i, uin
 	int64_t num = (int64_t)e.w1, ret = (int64_t)rec_at(rg, t + 1).w0;
 
 	if (R_CTL_OP(e.w0) == C_SYSRET) {
+		if (num == sc->clone || num == sc->clone3)
+			p->cloning = 0;
 		/* a new process: its image will attach */
 		if (ret > 0 && ret <= INT32_MAX &&
 		    (num == sc->fork || num == sc->vfork ||
@@ -1296,6 +1303,10 @@ static int ring_syscall(struct hvpmu_remote *r, struct rproc *p, unsigned i, uin
 	p->sc_flags[i] = args[0];
 	p->sc_arg1[i] = args[1];
 	p->sc_num[i] = num;
+	if ((num == sc->clone && (args[0] & (LINUX_CLONE_VM | LINUX_CLONE_THREAD)) ==
+					(LINUX_CLONE_VM | LINUX_CLONE_THREAD)) ||
+	    num == sc->clone3)
+		p->cloning = 1;
 	p->moved[i] = 0; /* (the guest counts no blocks under a grant past a call) */
 	if (v) /* (it accounts the block entered last) */
 		v->reached_last = (int)R_REACHED(e.w0);
@@ -1401,6 +1412,13 @@ static int preempt(struct hvpmu_remote *r, struct rproc *p, unsigned i, struct r
 	return 1;
 }
 
+/* Its records run in the order its threads published them (run_published):
+ * it has several threads, or its one thread is making another. */
+static inline int ordered(const struct rproc *p)
+{
+	return p->nthreads > 1 || p->cloning;
+}
+
 /*
  * Run ring i of image p: published records, at most `max`, while its
  * strand's %tick is below `limit` (UINT64_MAX: all), each decoded into a
@@ -1474,10 +1492,11 @@ static uint64_t run_ring(struct hvpmu_remote *r, struct rproc *p, unsigned i, ui
 			ring_end(r, p, e.w1);
 			return t - start;
 		}
-		/* a second thread started: from here the process runs in
-		 * publication order (run_published), not by quanta */
-		if (R_KIND(e.w0) == R_CTL && R_CTL_OP(e.w0) == C_START && max == UINT64_MAX && p->nthreads > 1 &&
-		    !p->ending)
+		/* a second thread starts (a clone that may make one, or the
+		 * thread's start): from here the process runs in publication
+		 * order (run_published), not by quanta */
+		if (R_KIND(e.w0) == R_CTL && (R_CTL_OP(e.w0) == C_START || R_CTL_OP(e.w0) == C_SYSCALL) &&
+		    max == UINT64_MAX && ordered(p) && !p->ending)
 			break;
 		if (((t - start) & 1023u) == 0) /* give the producer room as we go */
 			release(rg, t);
@@ -1503,6 +1522,11 @@ static void proc_end(struct hvpmu_remote *r, struct rproc *p, int sig)
 	dequeue_proc(r, p);
 	p->ending = 1;
 	p->end_sig = sig; /* unless its last records say otherwise (C_END) */
+	/* what its threads published and did not run yet: in the order they
+	 * published it while it has several (its emulator may have ended
+	 * before the service ran its last publications), then the rest */
+	if (!p->bad && ordered(p))
+		run_published(r, p, 1);
 	for (unsigned i = 0; i < REMOTE_RINGS && !p->bad; i++)
 		run_ring(r, p, i, UINT64_MAX, UINT64_MAX, &blocked);
 	if (p->exit_ring >= 0 && p->v[p->exit_ring]) { /* exit_group, after the other threads' records */
@@ -1520,6 +1544,7 @@ static void proc_end(struct hvpmu_remote *r, struct rproc *p, int sig)
 		p->in_syscall[i] = 0;
 	}
 	p->nthreads = 0;
+	p->cloning = 0;
 	p->ended = 1;
 	r->live--;
 	dequeue_proc(r, p); /* (none of its threads waits any more: it is freed once nothing needs it) */
@@ -1610,14 +1635,15 @@ static int next_publication(struct rproc *p, unsigned i, uint64_t *end, uint64_t
  * order they published (the tickets of C_SEQ, a publication every
  * REMOTE_PUBLISH records or system call), as the batches of one emulator
  * run in the order they fill -- not in quanta, which would reorder what
- * one thread wrote and another saw (docs/service.md "Time").  Returns the
- * records run.
+ * one thread wrote and another saw (docs/service.md "Time").  `final`:
+ * the image is gone (proc_end), every publication it made is there, and
+ * a missing ticket will never come.  Returns the records run.
  */
-static uint64_t run_published(struct hvpmu_remote *r, struct rproc *p)
+static uint64_t run_published(struct hvpmu_remote *r, struct rproc *p, int final)
 {
 	uint64_t total = 0;
 
-	while (!p->ended && !p->bad && p->nthreads > 1) {
+	while (!p->ended && !p->bad && ordered(p)) {
 		uint64_t best = UINT64_MAX, best_end = 0, end, ticket, wmin = UINT64_MAX;
 		unsigned bi = 0;
 		int blocked;
@@ -1641,7 +1667,7 @@ static uint64_t run_published(struct hvpmu_remote *r, struct rproc *p)
 		 * between taking it and publishing): wait for it, a moment --
 		 * a ticket whose publication never comes (its thread died in
 		 * between) is given up after TICKET_GAP_MS */
-		if (best > p->next_ticket) {
+		if (best > p->next_ticket && !final) {
 			if (!p->gap_since)
 				p->gap_since = mono_ms();
 			if (mono_ms() - p->gap_since < TICKET_GAP_MS)
@@ -1712,7 +1738,7 @@ uint64_t hvpmu_remote_run(struct hvpmu_remote *r, int force)
 			for (unsigned i = 0; i < REMOTE_RINGS && !p->ended && !p->bad; i++) {
 				int blocked = 1;
 
-				if (p->nthreads > 1) { /* in publication order, below */
+				if (ordered(p)) { /* in publication order, below */
 					blocked = 0;
 					continue;
 				}
@@ -1721,8 +1747,8 @@ uint64_t hvpmu_remote_run(struct hvpmu_remote *r, int force)
 				if (!p->ended && !p->bad && blocked && holds_barrier(r, p, i))
 					waiting = 1;
 			}
-			if (!p->ended && !p->bad && p->nthreads > 1)
-				ran += run_published(r, p);
+			if (!p->ended && !p->bad && ordered(p))
+				ran += run_published(r, p, 0);
 			if (p->end_deferred && !p->ended && !p->bad && !waits_with_records(p))
 				proc_end(r, p, p->defer_sig); /* (its connection had closed) */
 			if (p->bad)

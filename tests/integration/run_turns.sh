@@ -4,6 +4,11 @@
 # docs/event-source.md "Turns"): threads that synchronize through memory
 # or system calls are counted as the machine would run them, and the same
 # on every run.
+#   - the same threads attached to a service (`stat -f`: the image's
+#     threads in turns, each turn's records published with its ticket
+#     before the next turn, docs/service.md "Time"): spin_handoff, spin
+#     and spinlock, ten runs each, identical and equal to the runs in one
+#     emulator;
 #   - T4, the child on core 1: workloads/mem/spin_handoff (N = 500 turns
 #     per thread) and spin_handoff2 (2N), ten runs each, identical, with
 #     the default quantum and with N = 1,000; their difference is 2N = 1000
@@ -87,6 +92,12 @@ if [ -x "$build/workloads/mem/spin_handoff" ]; then
 		within1 "$d" 1000 || { cat "$tmp/n" "$tmp/n2" >&2; fail "T4 $ev: 2N - N = $d, want 1000 (one per handoff)"; }
 	done
 	echo "turns: T4 handoffs: DC_snoop_invalid $(( $(v n2 DC_snoop_invalid) - $(v n DC_snoop_invalid) )) per 1000, ten runs each identical"
+	# attached to a service: the same counts (HVPMU_QUANTUM=1000 still)
+	t4f() { "$hv" stat -f -x, --placement spread \
+		-e DC_snoop_invalid,DC_miss_L2_L3_hit_nospec,Instr_all -- "$build/workloads/mem/$1"; }
+	same nf t4f spin_handoff
+	cmp -s "$tmp/n" "$tmp/nf" || { diff "$tmp/n" "$tmp/nf" >&2 || true; fail "T4 spin_handoff attached differs from one emulator"; }
+	echo "turns: T4 handoffs attached to a service: ten runs identical, = one emulator"
 fi
 
 # QEMU's atomic step (EXCP_ATOMIC: an exclusive section) while the other
@@ -121,6 +132,14 @@ if [ -x "$m/spin" ]; then
 		within1 "$d" 400 || fail "Origin node 0 $k: 2N - N = $d, want 400"
 	done
 	same lock origin spinlock 100
+	# attached to a service (stat -f): the same counts as in one emulator
+	r10k() { "$hv" stat ${3:-} --md "$tmp/origin.json" -x, -e Graduated_instructions,Cycles -- "$m/$1" "$2"; }
+	for w in "spin 200" "spinlock 100"; do
+		set -- $w
+		r10k "$1" "$2" > "$tmp/one" 2>&1 || { cat "$tmp/one" >&2; fail "$w in one emulator"; }
+		same "att-$1" r10k "$1" "$2" -f
+		cmp -s "$tmp/one" "$tmp/att-$1" || { diff "$tmp/one" "$tmp/att-$1" >&2 || true; fail "$w attached differs from one emulator"; }
+	done
 	# a thread asleep in write() on a full pipe leaves the rotation: its
 	# reader, the main thread, runs (pipefill: 1 MiB through 64 KiB)
 	pf() { timeout 120 "$hv" stat -p origin -x, -e Graduated_instructions -- "$m/pipefill"; }

@@ -55,6 +55,12 @@ struct hvpmu_isa_syscalls {
 	 * in that order */
 	int64_t futex;
 	int64_t waits[HVPMU_ISA_NWAITS];
+	/* the guest's clocks and sleeps, answered in modeled time once
+	 * threads run in turns (docs/event-source.md "Guest time"; -1: the
+	 * ISA has no such call) */
+	int64_t clock_gettime, gettimeofday, time, nanosleep, clock_nanosleep;
+	int64_t etimedout;        /* the target's ETIMEDOUT (asm/errno.h) */
+	uint8_t timeval_usec_4;   /* struct timeval's tv_usec is a 4-byte int (sparc64) */
 };
 
 /* Linux futex operations that wait (include/uapi/linux/futex.h: the

@@ -31,6 +31,7 @@
 
 #include <pthread.h>
 #include "turns.h"
+#include "gtime.h"
 #include <stddef.h>
 #include <stdint.h>
 #include <hvpmu/hvpmu.h>
@@ -320,6 +321,9 @@ struct feed {
 	 * vCPU order; the others wait outside QEMU's execution loop (the vCPU
 	 * idle callback) */
 	struct turns turn;
+	struct gtime gtime;     /* the guest's clocks and deadlines in modeled time, from the
+				   turns' start (gtime.h) */
+	int gtime_filter;       /* QEMU has the system-call filter (our patch 0004) */
 	uint32_t turn_slot;     /* counter slot, per vCPU: the instructions left of its turn,
 				   minus one; every block adds minus its instructions at its
 				   entry and calls back once it is negative (>= 2^63) */

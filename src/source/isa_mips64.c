@@ -149,6 +149,10 @@ const struct hvpmu_isa hvpmu_isa_mips64 = {
 		.fork = N64_FORK, .vfork = N64_NONE, .clone = N64_CLONE, .clone3 = N64_CLONE3,
 		.mprotect = N64_MPROTECT, .munmap = N64_MUNMAP, .mremap = N64_MREMAP,
 		.mmap = N64_MMAP, .madvise = N64_MADVISE, .execve = N64_EXECVE, .execveat = N64_EXECVEAT,
+		/* unistd_n64.h: clock_gettime 222, gettimeofday 94, nanosleep 34,
+		 * clock_nanosleep 224 (n64 has no time); asm/errno.h ETIMEDOUT 145 */
+		.clock_gettime = N64_BASE + 222, .gettimeofday = N64_BASE + 94, .time = N64_NONE,
+		.nanosleep = N64_BASE + 34, .clock_nanosleep = N64_BASE + 224, .etimedout = 145,
 	},
 	.restarts = mips64_restarts,
 	.decode = hvpmu_mips64_decode,

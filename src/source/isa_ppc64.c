@@ -201,6 +201,10 @@ const struct hvpmu_isa hvpmu_isa_ppc64 = {
 		.fork = PPC64_FORK, .vfork = PPC64_VFORK, .clone = PPC64_CLONE, .clone3 = PPC64_CLONE3,
 		.mprotect = PPC64_MPROTECT, .munmap = PPC64_MUNMAP, .mremap = PPC64_MREMAP,
 		.mmap = PPC64_MMAP, .madvise = PPC64_MADVISE, .execve = PPC64_EXECVE, .execveat = PPC64_EXECVEAT,
+		/* asm/unistd.h: clock_gettime 246, gettimeofday 78, time 13,
+		 * nanosleep 162, clock_nanosleep 248; asm-generic/errno.h ETIMEDOUT 110 */
+		.clock_gettime = 246, .gettimeofday = 78, .time = 13, .nanosleep = 162, .clock_nanosleep = 248,
+		.etimedout = 110,
 	},
 	.restarts = ppc64_restarts,
 	.cond_reg_needs = ppc64_cond_reg_needs,

@@ -165,6 +165,11 @@ const struct hvpmu_isa hvpmu_isa_sparcv9 = {
 		 * _newselect 230 (the select glibc calls) */
 		.futex = 142,
 		.waits = { 3, 120, 7, 153, 298, 93, 297, 195, 309, 441, 230 },
+		/* unistd_64.h: clock_gettime 257, gettimeofday 116, time 231,
+		 * nanosleep 249, clock_nanosleep 259; asm/errno.h ETIMEDOUT 60;
+		 * asm/posix_types.h: __kernel_suseconds_t is int on sparc64 */
+		.clock_gettime = 257, .gettimeofday = 116, .time = 231, .nanosleep = 249, .clock_nanosleep = 259,
+		.etimedout = 60, .timeval_usec_4 = 1,
 	},
 	.decode = sparc_decode,
 	.prefetch_dest = sparc_prefetch_dest,

@@ -55,6 +55,12 @@
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = HVPMU_QEMU_PLUGIN_VERSION;
 
+/* Our QEMU patch 0004's calls (guest time, gtime.h): weak, so that the
+ * plugin still loads into an emulator built without it. */
+#pragma weak qemu_plugin_register_vcpu_syscall_filter_cb
+#pragma weak qemu_plugin_write_memory_vaddr
+#pragma weak qemu_plugin_guest_host_address
+
 /*
  * The run (struct feed) of this process, for the callbacks QEMU's API
  * gives no data of the plugin's own: vCPU init and exit, translation,
@@ -129,6 +135,33 @@ static void turn_idle(qemu_plugin_id_t id, unsigned int vcpu_index)
  * threads and its turn count (turn.slot, tb_trans); totals only goes on
  * (qswitch 3); the model queue starts there.
  */
+/* The machine's time for the guest's clocks (gtime.now): after the
+ * batches handed over so far (lock() waits for the model queue). */
+static uint64_t gtime_now(void *ctx)
+{
+	struct feed *f = ctx;
+	uint64_t now;
+
+	lock(f);
+	now = hvpmu_machine_now(f->m);
+	unlock(f);
+	return now;
+}
+
+/* QEMU's system-call filter (our patch 0004): the guest's clocks, sleeps
+ * and futex deadlines in modeled time once the turns run (gtime.h). */
+static bool gtime_filter_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num, uint64_t a1, uint64_t a2,
+			    uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7, uint64_t a8, uint64_t *sysret)
+{
+	struct feed *f = the_run; /* (no data: the API's filter has none) */
+
+	(void)id;
+	(void)a7;
+	(void)a8;
+	return f && f->gtime.on && vcpu_of(f, vcpu_index) &&
+	       gtime_filter(&f->gtime, (int)vcpu_index, num, (const uint64_t[6]){ a1, a2, a3, a4, a5, a6 }, sysret);
+}
+
 static void turn_engage(struct feed *f, int me)
 {
 	int go;
@@ -140,6 +173,8 @@ static void turn_engage(struct feed *f, int me)
 	f->mt = 1;
 	unlock(f);
 	turns_engage(&f->turn, me);
+	if (f->gtime_filter) /* (the guest's clocks: modeled from here) */
+		gtime_start(&f->gtime);
 	if (go)
 		qemu_plugin_reset(f->id, reset_done);
 }
@@ -1010,8 +1045,10 @@ static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 		feed_syscall_entry(f, v, num, args);
 		if (!f->turn.on && f->turn.quantum && turns_makes_thread(&f->turn, num, a1))
 			turn_engage(f, (int)vcpu_index);
-		if (f->turn.on)
+		if (f->turn.on) {
+			gtime_entry(&f->gtime, (int)vcpu_index, num, args); /* (a deadline, before it waits) */
 			turns_syscall(&f->turn, (int)vcpu_index, num, a1, a2, a3);
+		}
 	}
 	hvpmu_qemu_follow_execve(num, args); /* a program of the ISA runs under this emulator (uncounted) */
 }
@@ -1407,6 +1444,7 @@ static void fork_child(void)
 
 	feed_mq_fork_child(f);
 	f->turn.on = 0; /* one thread, uncounted: no turns */
+	f->gtime.on = 0;
 	hvpmu_machine_set_os_handler(f->m, NULL, NULL);
 	hvpmu_machine_set_trap_handler(f->m, NULL, NULL);
 	hvpmu_machine_set_tsb_hit_handler(f->m, NULL, NULL);
@@ -1483,7 +1521,8 @@ int hvpmu_qemu_source_start(uint64_t id, const struct qemu_info_t *info, struct 
 	}
 	f->id = id;
 	f->slot_new = slot_new;
-	if (turns_init(&f->turn, isa, f->nvcpu, turn_arm, f)) {
+	if (turns_init(&f->turn, isa, f->nvcpu, turn_arm, f) ||
+	    gtime_init(&f->gtime, isa, &f->turn, gtime_now, f, hvpmu_machine_md(m)->clock_hz)) {
 		feed_destroy(f);
 		return -1;
 	}
@@ -1505,6 +1544,13 @@ int hvpmu_qemu_source_start(uint64_t id, const struct qemu_info_t *info, struct 
 		return -1;
 	}
 	register_callbacks(f, id);
+	/* (it answers nothing before the turns start; an emulator without
+	 * our patch 0004 has no filter: the guest's time stays the host's) */
+	if (f->turn.quantum && qemu_plugin_register_vcpu_syscall_filter_cb && qemu_plugin_write_memory_vaddr &&
+	    qemu_plugin_guest_host_address) {
+		qemu_plugin_register_vcpu_syscall_filter_cb(id, gtime_filter_cb);
+		f->gtime_filter = 1;
+	}
 	qemu_source_wall_start(NULL);
 	return 0;
 }

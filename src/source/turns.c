@@ -166,11 +166,11 @@ static void turn_settle(struct turns *T, int me, int full)
 			continue; /* (back or not, it comes back at a settle that looks: a full one) */
 		for (unsigned k = 0;; k++) {
 			if (__atomic_load_n(&w->back, __ATOMIC_ACQUIRE)) {
-				w->blocked = w->asleep = 0;
+				w->blocked = w->asleep = w->waking = 0;
 				__atomic_store_n(&w->back, 0, __ATOMIC_RELAXED);
 				break;
 			}
-			if (turn_sleeps(w)) {
+			if (!w->waking && turn_sleeps(w)) {
 				w->asleep = 1;
 				break;
 			}
@@ -192,6 +192,10 @@ static void turn_wait(struct turns *T, int me)
 	}
 	turn_settle(T, me, T->recheck || ++T->turns % TURN_LOOK == 0);
 	T->recheck = 0;
+	/* threads asleep past their deadline in modeled time are woken,
+	 * and back before this turn runs */
+	if (T->timers && T->timed && T->timers(T->tctx, me, 0))
+		turn_settle(T, me, 1);
 	T->settled = 1;
 }
 
@@ -201,9 +205,13 @@ static void turn_wait(struct turns *T, int me)
  * write, which waits while a pipe is full (a thread that kept its turn
  * asleep there would stop its reader for good: workloads/mips64/c/
  * pipefill.c). */
-static int turn_may_wait(const struct hvpmu_isa_syscalls *sc, int64_t num, uint64_t a2)
+static int turn_may_wait(const struct turns *T, int64_t num, uint64_t a2)
 {
+	const struct hvpmu_isa_syscalls *sc = &T->isa->sc;
+
 	if (num == sc->write)
+		return 1;
+	if (T->sleeps && (num == sc->nanosleep || num == sc->clock_nanosleep))
 		return 1;
 	if (num == sc->futex) {
 		uint64_t op = a2 & ~(uint64_t)(128 | 256);
@@ -245,7 +253,7 @@ void turns_syscall(struct turns *T, int me, int64_t num, uint64_t a1, uint64_t a
 	pthread_mutex_lock(&T->mu);
 	if (turns_makes_thread(T, num, a1))
 		T->pending_new++;
-	else if (turn_may_wait(&T->isa->sc, num, a2)) {
+	else if (turn_may_wait(T, num, a2)) {
 		if (!v->tid)
 			v->tid = (int)syscall(SYS_gettid);
 		v->blocked = 1;
@@ -257,10 +265,19 @@ void turns_syscall(struct turns *T, int me, int64_t num, uint64_t a1, uint64_t a
 		__atomic_store_n(&v->back, 0, __ATOMIC_RELAXED);
 		/* the turn passes; where no other thread can run, it keeps it in
 		 * its call (turns_syscall_ret: one whose call returns meanwhile
-		 * takes it only once this one sleeps) */
+		 * takes it only once this one sleeps) -- and where the others
+		 * sleep, the machine idles on to the earliest deadline in
+		 * modeled time (turns.timers), whose thread then wakes */
 		if (T->holder == me && turn_next(T, me) >= 0)
 			turn_pass(T, me);
-		else if (T->holder == me) /* a thread back from its call waits for this one to sleep */
+		else if (T->holder == me && T->timers && T->timed) {
+			turn_settle(T, me, 1);
+			if (turn_next(T, me) < 0 && T->timers(T->tctx, me, 1))
+				turn_settle(T, me, 1); /* (the woken are back) */
+			if (turn_next(T, me) >= 0)
+				turn_pass(T, me);
+		}
+		if (T->holder == me) /* a thread back from its call waits for this one to sleep */
 			for (uint32_t k = 0; k < T->n; k++)
 				if ((int)k != me && T->t[k].live && T->t[k].blocked)
 					pthread_cond_signal(&T->t[k].cv);
@@ -358,6 +375,13 @@ void turns_leave(struct turns *T, int me)
 	pthread_mutex_lock(&T->mu);
 	v->live = 0;
 	T->recheck = 1; /* (its exit woke those waiting for it: CLONE_CHILD_CLEARTID) */
+	if (T->holder == me && turn_next(T, me) < 0 && T->timers && T->timed) {
+		/* the last thread that could run: the others are settled, and
+		 * the machine idles on to the earliest deadline (turns.timers) */
+		turn_settle(T, me, 1);
+		if (turn_next(T, me) < 0 && T->timers(T->tctx, -1, 1))
+			turn_settle(T, me, 1);
+	}
 	if (T->holder == me)
 		turn_pass(T, me);
 	pthread_mutex_unlock(&T->mu);

@@ -41,6 +41,8 @@ struct turn_thread {
 	uint8_t back;          /* blocked, and its call returned (set by its thread, atomic) */
 	uint8_t over;          /* its turn is over: it asked QEMU to leave the execution loop */
 	uint8_t call_futex;    /* the call that may wait: a futex (in_syscall) */
+	uint8_t waking;        /* asleep, and woken by the rotation (turns.timers): it is
+				  waited for until back, never taken as asleep again */
 	int tid;               /* its host thread's id (at its first call that may wait) */
 	uint64_t call_op;      /* its futex operation, and its value as QEMU passes it */
 	uint32_t call_val;
@@ -63,6 +65,16 @@ struct turns {
 	const struct hvpmu_isa *isa;
 	void (*arm)(void *ctx, uint32_t i, uint64_t left); /* vCPU i's count: `left` (under mu) */
 	void *ctx;
+	/* deadlines in modeled time (gtime.h), under mu, after the blocked
+	 * threads are settled: wakes the threads asleep past their deadline
+	 * (each marked `waking`) and returns how many; `idle`: no thread but
+	 * `me` can run and `me` is about to wait, so the machine's time runs
+	 * on to the earliest deadline first.  NULL: none. */
+	unsigned (*timers)(void *tctx, int me, int idle);
+	void *tctx;
+	unsigned timed;        /* threads in a call with such a deadline (gtime) */
+	uint8_t sleeps;        /* nanosleep and clock_nanosleep leave the rotation (their
+				  deadline is modeled: gtime) */
 };
 
 /* Sets up T for n vCPUs of isa (threads run free until turns_engage).

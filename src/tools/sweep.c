@@ -1062,14 +1062,18 @@ int cmd_sweep(int argc, char **argv)
 			"results in %s\n", x.njobs, x.njobs == 1 ? "" : "s", pl.npoints, pl.npoints == 1 ? "" : "s",
 		pl.nprog, pl.nprog == 1 ? "" : "s", pl.repeat, x.pending, x.njobs - x.pending, x.dir);
 	if (!strcmp(eo.engine, "print")) {
-		char *text;
+		char buf[1 << 14];
 		size_t len;
+		FILE *f;
 
 		snprintf(path, sizeof path, "%s/jobs.txt", x.dir);
-		if ((text = sweep_read_file(path, SIZE_MAX / 2, &len))) {
-			fwrite(text, 1, len, stdout);
-			free(text);
+		if (!(f = fopen(path, "r"))) {
+			fprintf(stderr, TOOL ": %s: %s\n", path, strerror(errno));
+			goto out;
 		}
+		while ((len = fread(buf, 1, sizeof buf, f)) > 0)
+			fwrite(buf, 1, len, stdout);
+		fclose(f);
 		rc = 0;
 		goto out;
 	}

@@ -464,17 +464,125 @@ static int check_events(struct expand *x, const struct hvpmu_md *md, const char 
 	return 0;
 }
 
+/* The hashes of one run's files (expand_all, once a plan). */
+struct run_hash {
+	char prog[SWEEP_HEX], input[SWEEP_HEX];
+	char files[SWEEP_MAX_LIST][SWEEP_HEX];
+};
+
+/* The runs of program p: its guests', or itself. */
+static const struct sweep_program *runs_of(const struct sweep_program *p, unsigned *n)
+{
+	*n = p->guests ? p->nguests : 1;
+	return p->guests ? p->guests : p;
+}
+
+/* A job runs in a service of its own: gpci asks one after the runs, and
+ * several guests run at once in one. */
+static int in_service(const struct sweep_plan *pl, const struct sweep_program *p)
+{
+	return pl->tool == SWEEP_GPCI || p->guests;
+}
+
+static void add_str(json_object *a, const char *s)
+{
+	json_object_array_add(a, json_object_new_string(s));
+}
+
+/* The job's runs and tool command lines (docs/sweep.md "A job"): argv of
+ * the tool for each run, "@OUTPUT@" and "@SERVICE@" standing for the
+ * counts file and the service's socket, which the job picks. */
+static void job_commands(struct expand *x, const struct sweep_program *p, json_object *options, const char *md_path,
+			 json_object *spec)
+{
+	const struct sweep_plan *pl = x->plan;
+	unsigned nr;
+	const struct sweep_program *r = runs_of(p, &nr);
+	int service = in_service(pl, p);
+	json_object *runs = json_object_new_array();
+
+	for (unsigned i = 0; i < nr; i++) {
+		json_object *run = json_object_new_object(), *argv = json_object_new_array();
+
+		if (!service || pl->tool == SWEEP_STAT) { /* the tool counts the run */
+			add_str(argv, sweep_tool_name(pl->tool));
+			add_str(argv, "-j");
+			add_str(argv, "-o");
+			add_str(argv, "@OUTPUT@");
+			if (service) {
+				add_str(argv, "-a");
+				add_str(argv, "--service");
+				add_str(argv, "@SERVICE@");
+				if (r[i].guest) {
+					add_str(argv, "--guest");
+					add_str(argv, r[i].guest);
+				}
+			} else {
+				add_str(argv, "--md");
+				add_str(argv, md_path);
+			}
+			for (size_t k = 0; k < json_object_array_length(options); k++)
+				json_object_array_add(argv, json_object_get(json_object_array_get_idx(options, k)));
+			add_str(argv, "--");
+		}
+		if (service) { /* the program runs in its guest (stat -a: a command of the monitor's) */
+			if (json_object_array_length(argv))
+				add_str(argv, x->builds.exe);
+			add_str(argv, "run");
+			add_str(argv, "--service");
+			add_str(argv, "@SERVICE@");
+			if (r[i].guest) {
+				add_str(argv, "--guest");
+				add_str(argv, r[i].guest);
+			}
+			add_str(argv, "--");
+		}
+		json_object_object_add(run, "program_at", json_object_new_int((int)json_object_array_length(argv)));
+		add_str(argv, r[i].path);
+		for (unsigned k = 0; k < r[i].nargs; k++)
+			add_str(argv, r[i].args[k]);
+		json_object_object_add(run, "guest", r[i].guest ? json_object_new_string(r[i].guest) : NULL);
+		json_object_object_add(run, "input", r[i].input ? json_object_new_string(r[i].input) : NULL);
+		json_object_object_add(run, "argv", argv);
+		json_object_array_add(runs, run);
+	}
+	json_object_object_add(spec, "runs", runs);
+	if (service) {
+		json_object *serve = json_object_new_array();
+
+		add_str(serve, "serve");
+		add_str(serve, "--md");
+		add_str(serve, md_path);
+		add_str(serve, "--name");
+		add_str(serve, "@SERVICE@");
+		json_object_object_add(spec, "serve_argv", serve);
+	}
+	if (service && pl->tool == SWEEP_GPCI) { /* asked when the runs have ended */
+		json_object *after = json_object_new_array();
+
+		add_str(after, "gpci");
+		add_str(after, "--service");
+		add_str(after, "@SERVICE@");
+		add_str(after, "-j");
+		for (size_t k = 0; k < json_object_array_length(options); k++)
+			json_object_array_add(after, json_object_get(json_object_array_get_idx(options, k)));
+		json_object_object_add(spec, "after_argv", after);
+	}
+}
+
 /* One job: its spec in DIR/jobs/KEY.json, its line in jobs.txt unless its
  * result exists. */
 static int add_job(struct expand *x, const struct sweep_program *p, const size_t *idx, unsigned repeat,
 		   json_object *md_obj, const char *md_path, const char *md_sha, const struct emulator *emu,
-		   const char *events, char (*sha)[SWEEP_HEX], const char *prog_sha, const char *input_sha)
+		   const char *events, const struct run_hash *rh)
 {
 	const struct sweep_plan *pl = x->plan;
-	json_object *decides = json_object_new_object(), *spec = json_object_new_object(), *a, *axes, *files;
-	json_object *argv = json_object_new_array(), *tenv;
+	json_object *decides = json_object_new_object(), *spec = json_object_new_object(), *a, *axes, *runs;
 	char key[SWEEP_HEX], path[PATH_MAX + 128], line[6 * PATH_MAX], q1[PATH_MAX + 16], q2[2 * PATH_MAX];
 	char *text, envbuf[PATH_MAX + 32];
+	const struct sweep_program *r;
+	json_object *tenv;
+	unsigned nr;
 	struct stat st;
 	int rc = -1;
 
@@ -483,34 +591,43 @@ static int add_job(struct expand *x, const struct sweep_program *p, const size_t
 	json_object_object_add(decides, "tool", json_object_new_string(sweep_tool_name(pl->tool)));
 	a = json_object_new_array();
 	if (events[0]) {
-		json_object_array_add(a, json_object_new_string(pl->tool == SWEEP_STAT ? "-e" : "-s"));
-		json_object_array_add(a, json_object_new_string(events));
+		add_str(a, pl->tool == SWEEP_STAT ? "-e" : pl->tool == SWEEP_MDPERF ? "-s" : "-r");
+		add_str(a, events);
 	}
 	for (unsigned i = 0; i < pl->noptions; i++) {
 		const char *opt, *val;
 
 		sweep_plan_option_argv(pl, i, &opt, &val);
-		json_object_array_add(a, json_object_new_string(opt));
+		add_str(a, opt);
 		if (val)
-			json_object_array_add(a, json_object_new_string(val));
+			add_str(a, val);
 	}
 	json_object_object_add(decides, "options", a);
-	a = json_object_new_array();
-	json_object_array_add(a, json_object_new_string(p->path));
-	for (unsigned i = 0; i < p->nargs; i++)
-		json_object_array_add(a, json_object_new_string(p->args[i]));
-	json_object_object_add(decides, "argv", a);
-	json_object_object_add(decides, "program_sha256", json_object_new_string(prog_sha));
-	json_object_object_add(decides, "input_sha256", input_sha ? json_object_new_string(input_sha) : NULL);
-	files = json_object_new_array();
-	for (unsigned i = 0; i < p->nfiles; i++) {
-		json_object *f = json_object_new_array();
+	json_object_object_add(decides, "service", json_object_new_boolean(in_service(pl, p)));
+	runs = json_object_new_array();
+	r = runs_of(p, &nr);
+	for (unsigned i = 0; i < nr; i++) {
+		json_object *run = json_object_new_object(), *files = json_object_new_array();
 
-		json_object_array_add(f, json_object_new_string(p->files[i]));
-		json_object_array_add(f, json_object_new_string(sha[i]));
-		json_object_array_add(files, f);
+		json_object_object_add(run, "guest", r[i].guest ? json_object_new_string(r[i].guest) : NULL);
+		a = json_object_new_array();
+		add_str(a, r[i].path);
+		for (unsigned k = 0; k < r[i].nargs; k++)
+			add_str(a, r[i].args[k]);
+		json_object_object_add(run, "argv", a);
+		json_object_object_add(run, "program_sha256", json_object_new_string(rh[i].prog));
+		json_object_object_add(run, "input_sha256", r[i].input ? json_object_new_string(rh[i].input) : NULL);
+		for (unsigned k = 0; k < r[i].nfiles; k++) {
+			json_object *f = json_object_new_array();
+
+			add_str(f, r[i].files[k]);
+			add_str(f, rh[i].files[k]);
+			json_object_array_add(files, f);
+		}
+		json_object_object_add(run, "files", files);
+		json_object_array_add(runs, run);
 	}
-	json_object_object_add(decides, "files", files);
+	json_object_object_add(decides, "runs", runs);
 	json_object_object_add(decides, "env", strings(pl->env, pl->nenv));
 	json_object_object_add(decides, "cwd", json_object_new_string(pl->cwd));
 	json_object_object_add(decides, "status", json_object_new_int(p->status));
@@ -541,27 +658,14 @@ static int add_job(struct expand *x, const struct sweep_program *p, const size_t
 		json_object_object_add(axes, pl->axis[i].key, v);
 	}
 	json_object_object_add(spec, "axes", axes);
-	json_object_array_add(argv, json_object_new_string(sweep_tool_name(pl->tool)));
-	json_object_array_add(argv, json_object_new_string("-j"));
-	json_object_array_add(argv, json_object_new_string("--md"));
-	json_object_array_add(argv, json_object_new_string(md_path));
-	a = json_object_object_get(decides, "options");
-	for (size_t i = 0; i < json_object_array_length(a); i++)
-		json_object_array_add(argv, json_object_get(json_object_array_get_idx(a, i)));
-	json_object_array_add(argv, json_object_new_string("--"));
-	a = json_object_object_get(decides, "argv");
-	for (size_t i = 0; i < json_object_array_length(a); i++)
-		json_object_array_add(argv, json_object_get(json_object_array_get_idx(a, i)));
 	json_object_object_add(spec, "hvpmu", json_object_new_string(x->builds.exe));
-	json_object_object_add(spec, "argv", argv);
-	argv = NULL;
+	job_commands(x, p, json_object_object_get(decides, "options"), md_path, spec);
 	tenv = strings(x->hvpmu_env, x->nhvpmu_env);
 	snprintf(envbuf, sizeof envbuf, "HVPMU_QEMU=%s", emu->path);
-	json_object_array_add(tenv, json_object_new_string(envbuf));
+	add_str(tenv, envbuf);
 	snprintf(envbuf, sizeof envbuf, "HVPMU_PLUGIN=%s", x->builds.plugin);
-	json_object_array_add(tenv, json_object_new_string(envbuf));
+	add_str(tenv, envbuf);
 	json_object_object_add(spec, "tool_env", tenv);
-	json_object_object_add(spec, "input", p->input ? json_object_new_string(p->input) : NULL);
 	json_object_object_add(spec, "plugin", json_object_new_string(x->builds.plugin));
 	json_object_object_add(spec, "qemu", json_object_new_string(emu->path));
 	json_object_object_add(spec, "description", json_object_get(md_obj));
@@ -600,7 +704,6 @@ static int add_job(struct expand *x, const struct sweep_program *p, const size_t
 	}
 	rc = 0;
 out:
-	json_object_put(argv);
 	json_object_put(decides);
 	json_object_put(spec);
 	return rc;
@@ -628,51 +731,102 @@ static int collect_hvpmu_env(struct expand *x)
 	return 0;
 }
 
+/* Hash run r's files into *h: 0, or -1 after one line. */
+static int hash_run(const struct expand *x, const struct sweep_program *p, const struct sweep_program *r,
+		    struct run_hash *h)
+{
+	if (access(r->path, X_OK) || sweep_sha256_file(r->path, h->prog)) {
+		fprintf(stderr, TOOL ": %s: program %s: %s: %s\n", x->plan_name, p->name, r->path, strerror(errno));
+		return -1;
+	}
+	if (r->input && sweep_sha256_file(r->input, h->input)) {
+		fprintf(stderr, TOOL ": %s: program %s: input %s: %s\n", x->plan_name, p->name, r->input,
+			strerror(errno));
+		return -1;
+	}
+	for (unsigned f = 0; f < r->nfiles; f++)
+		if (sweep_sha256_file(r->files[f], h->files[f])) {
+			fprintf(stderr, TOOL ": %s: program %s: file %s: %s\n", x->plan_name, p->name, r->files[f],
+				strerror(errno));
+			return -1;
+		}
+	return 0;
+}
+
+/* Program p fits the point's machine: its runs' programs of its ISA, its
+ * guests the description's, a CEC for gpci.  0, or -1 after one line. */
+static int check_program(const struct expand *x, const struct sweep_program *p, const struct hvpmu_md *md,
+			 const char *ptxt)
+{
+	struct hvpmu_sv_program_format pf;
+	const struct sweep_program *r;
+	unsigned nr;
+
+	if (hvpmu_sv_program_format(md, &pf))
+		return -1;
+	if (x->plan->tool == SWEEP_GPCI && md->cec.nchips == 0) {
+		fprintf(stderr, TOOL ": %s: point %s: gpci asks a PAPR hypervisor: the description has no CEC (\"cec\", "
+				"platform power)\n", x->plan_name, ptxt);
+		return -1;
+	}
+	r = runs_of(p, &nr);
+	for (unsigned i = 0; i < nr; i++) {
+		unsigned g;
+
+		if (!hvpmu_sv_program_of(&pf, r[i].path)) {
+			fprintf(stderr, TOOL ": %s: program %s: %s is not a %s program (point %s)\n", x->plan_name, p->name,
+				r[i].path, pf.isa, ptxt);
+			return -1;
+		}
+		for (g = 0; r[i].guest && g < md->nguests && strcmp(md->guests[g].name, r[i].guest); g++)
+			;
+		if (r[i].guest && g == md->nguests) {
+			fprintf(stderr, TOOL ": %s: program %s: point %s has no guest '%s' (guests:", x->plan_name, p->name,
+				ptxt, r[i].guest);
+			for (g = 0; g < md->nguests; g++)
+				fprintf(stderr, " %s", md->guests[g].name);
+			fprintf(stderr, ")\n");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Every job of the plan. */
 static int expand_all(struct expand *x)
 {
 	const struct sweep_plan *pl = x->plan;
 	size_t idx[SWEEP_MAX_AXES] = { 0 };
-	char (*prog_sha)[SWEEP_HEX] = calloc(pl->nprog, SWEEP_HEX), (*input_sha)[SWEEP_HEX] = calloc(pl->nprog, SWEEP_HEX);
-	char (*file_sha)[SWEEP_HEX] = calloc((size_t)pl->nprog * SWEEP_MAX_LIST, SWEEP_HEX);
+	struct run_hash **rh = calloc(pl->nprog, sizeof *rh);
 	char events[SWEEP_MAX_LIST * (SWEEP_MAX_STR + 1)];
 	size_t used = 0;
 	int rc = -1;
 
-	if (!prog_sha || !input_sha || !file_sha) {
+	if (!rh) {
 		fprintf(stderr, TOOL ": out of memory\n");
-		goto out;
+		return -1;
 	}
 	events[0] = 0;
 	for (unsigned i = 0; i < pl->nevents; i++)
 		used += (size_t)snprintf(events + used, sizeof events - used, "%s%s", i ? "," : "", pl->events[i]);
 	/* the programs and their inputs, hashed once */
 	for (unsigned i = 0; i < pl->nprog; i++) {
-		const struct sweep_program *p = &pl->prog[i];
+		unsigned nr;
+		const struct sweep_program *r = runs_of(&pl->prog[i], &nr);
 
-		if (access(p->path, X_OK) || sweep_sha256_file(p->path, prog_sha[i])) {
-			fprintf(stderr, TOOL ": %s: program %s: %s: %s\n", x->plan_name, p->name, p->path,
-				strerror(errno));
+		if (!(rh[i] = calloc(nr, sizeof *rh[i]))) {
+			fprintf(stderr, TOOL ": out of memory\n");
 			goto out;
 		}
-		if (p->input && sweep_sha256_file(p->input, input_sha[i])) {
-			fprintf(stderr, TOOL ": %s: program %s: input %s: %s\n", x->plan_name, p->name, p->input,
-				strerror(errno));
-			goto out;
-		}
-		for (unsigned f = 0; f < p->nfiles; f++)
-			if (sweep_sha256_file(p->files[f], file_sha[i * SWEEP_MAX_LIST + f])) {
-				fprintf(stderr, TOOL ": %s: program %s: file %s: %s\n", x->plan_name, p->name,
-					p->files[f], strerror(errno));
+		for (unsigned k = 0; k < nr; k++)
+			if (hash_run(x, &pl->prog[i], &r[k], &rh[i][k]))
 				goto out;
-			}
 	}
 	for (size_t pt = 0; pt < pl->npoints; pt++) {
 		json_object *md_obj = NULL;
 		char md_path[PATH_MAX + 128], md_sha[SWEEP_HEX], ptxt[1024];
 		const struct emulator *emu;
 		struct hvpmu_md md;
-		struct hvpmu_sv_program_format pf;
 
 		/* the odometer: the last axis fastest */
 		for (size_t rest = pt, a = pl->naxes; a-- > 0;) {
@@ -686,19 +840,13 @@ static int expand_all(struct expand *x)
 			json_object_put(md_obj);
 			goto out;
 		}
-		hvpmu_sv_program_format(&md, &pf);
 		for (unsigned i = 0; i < pl->nprog; i++) {
-			const struct sweep_program *p = &pl->prog[i];
-
-			if (!hvpmu_sv_program_of(&pf, p->path)) {
-				fprintf(stderr, TOOL ": %s: program %s: %s is not a %s program (point %s)\n", x->plan_name,
-					p->name, p->path, pf.isa, ptxt);
+			if (check_program(x, &pl->prog[i], &md, ptxt)) {
 				json_object_put(md_obj);
 				goto out;
 			}
 			for (unsigned r = 0; r < pl->repeat; r++)
-				if (add_job(x, p, idx, r, md_obj, md_path, md_sha, emu, events,
-					    &file_sha[i * SWEEP_MAX_LIST], prog_sha[i], p->input ? input_sha[i] : NULL)) {
+				if (add_job(x, &pl->prog[i], idx, r, md_obj, md_path, md_sha, emu, events, rh[i])) {
 					json_object_put(md_obj);
 					goto out;
 				}
@@ -707,9 +855,9 @@ static int expand_all(struct expand *x)
 	}
 	rc = 0;
 out:
-	free(prog_sha);
-	free(input_sha);
-	free(file_sha);
+	for (unsigned i = 0; i < pl->nprog; i++)
+		free(rh[i]);
+	free(rh);
 	return rc;
 }
 

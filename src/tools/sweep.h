@@ -8,12 +8,14 @@
  * command lines), and the results merge into tables.
  *
  * The plan (a JSON object; docs/sweep.md "The plan"):
- *   "tool"        "stat" (default) or "mdperf"
- *   "events"      array of strings: stat's -e events / mdperf's -s sets
+ *   "tool"        "stat" (default), "mdperf" or "gpci"
+ *   "events"      array of strings: stat's -e events / mdperf's -s sets /
+ *                 gpci's -r request (at most one)
  *   "options"     array of "--name[=value]" strings from the tool's allowed
  *                 list (sweep_plan.c opts[]): stat --hw-prefetch=N,
  *                 --placement=P, --rotate-cycles=N, --pic-init=N, --follow;
- *                 mdperf --node=N (-n), --all (-a)
+ *                 mdperf --node=N (-n), --all (-a); gpci --partition=ID,
+ *                 --index=N (-s)
  *   "repeat"      1..1000 runs of every point (default 1)
  *   "platform"    a built-in description name (default: the description's,
  *                 else t4)
@@ -26,6 +28,12 @@
  *   "programs"    non-empty array of { "name", "path", "args" [strings],
  *                 "input" (stdin file), "files" [other files it reads],
  *                 "status" (the exit status that is success, default 0) }
+ *                 or { "name", "status", "guests": [ { "guest", "path",
+ *                 "args", "input", "files" }, ... ] }: runs at once in the
+ *                 named guests of a service of the job's own (stat: each
+ *                 guest counted by a monitor, stat -a; gpci: asked after
+ *                 the runs).  A gpci program without guests runs in the
+ *                 description's first guest.
  *   "env"         object NAME -> string: the programs' environment
  *                 (default none at all, as `env -i`)
  *   "cwd"         the programs' working directory (default the plan's)
@@ -52,17 +60,26 @@
 #define SWEEP_MAX_STR 4096     /* any one string of the plan */
 #define SWEEP_NAME_MAX 64      /* a program's name: [A-Za-z0-9_.+-], 1..64 */
 
-enum sweep_tool { SWEEP_STAT, SWEEP_MDPERF };
+enum sweep_tool { SWEEP_STAT, SWEEP_MDPERF, SWEEP_GPCI };
 
+#define SWEEP_MAX_GUESTS 8     /* a description's guests (hvpmu/md.h) */
+#define SWEEP_GUEST_MAX 31     /* a guest's name */
+
+/* A program of the plan: one run (path, args, input, files), or with
+ * guests[] several runs at once, one in each named guest of a service
+ * the job starts (the guests' own name, status and guests unused). */
 struct sweep_program {
 	char *name;           /* unique in the plan */
+	char *guest;          /* a run in guests[]: its guest (NULL: the description's first) */
 	char *path;           /* absolute or relative to the plan's dir, as resolved */
 	char **args;          /* argv[1..] */
 	unsigned nargs;
 	char *input;          /* stdin, resolved; NULL: /dev/null */
 	char **files;         /* other files it reads, resolved (hashed) */
 	unsigned nfiles;
-	int status;           /* the exit status that is success */
+	int status;           /* the exit status that is success (of every run) */
+	struct sweep_program *guests; /* NULL: the program is one run */
+	unsigned nguests;
 };
 
 struct sweep_axis {

@@ -33,10 +33,12 @@ static const struct sweep_opt {
 	{ SWEEP_STAT, "--follow", 0, "--follow" },
 	{ SWEEP_MDPERF, "--node", 1, "-n" },
 	{ SWEEP_MDPERF, "--all", 0, "-a" },
+	{ SWEEP_GPCI, "--partition", 1, "--partition" },
+	{ SWEEP_GPCI, "--index", 1, "-s" },
 };
 #define NOPTS (sizeof opts / sizeof opts[0])
 
-static const char *const tool_names[] = { [SWEEP_STAT] = "stat", [SWEEP_MDPERF] = "mdperf" };
+static const char *const tool_names[] = { [SWEEP_STAT] = "stat", [SWEEP_MDPERF] = "mdperf", [SWEEP_GPCI] = "gpci" };
 
 const char *sweep_tool_name(enum sweep_tool t)
 {
@@ -170,26 +172,50 @@ static int valid_name(const char *s)
 	return 1;
 }
 
-static int parse_program(struct ctx *c, json_object *o, size_t i, struct sweep_program *p)
+/* A guest's name as a description gives it: 1..31 characters, no blanks
+ * or commas (they go into the emulator's plugin arguments). */
+static int valid_guest(const char *s)
 {
-	char key[64], k[128];
+	size_t len = strlen(s);
+
+	if (len == 0 || len > SWEEP_GUEST_MAX)
+		return 0;
+	for (; *s; s++)
+		if ((unsigned char)*s <= 0x20 || *s == ',' || *s == '/' || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
+static int parse_guests(struct ctx *c, json_object *v, const char *key, struct sweep_program *p);
+
+/* A program (guest 0) or one of its guests' runs (guest 1). */
+static int parse_program(struct ctx *c, json_object *o, const char *key, struct sweep_program *p, int guest)
+{
+	char k[192];
 	unsigned nargs = 0, nfiles = 0;
 	int64_t st;
 
-	snprintf(key, sizeof key, "programs[%zu]", i);
 	if (!json_object_is_type(o, json_type_object))
 		return fail(c->err, c->n, c->name, key, "not an object");
 	json_object_object_foreach(o, name, v) {
 		const char *s;
 
 		snprintf(k, sizeof k, "%s.%.32s", key, name);
-		if (!strcmp(name, "name")) {
+		if (!strcmp(name, "name") && !guest) {
 			if (get_str(c, v, k, &s))
 				return -1;
 			if (!valid_name(s))
 				return fail(c->err, c->n, c->name, k, "'%.80s': 1..%d characters of A-Z a-z 0-9 _ . + - "
 					    "(not starting with . or -)", s, SWEEP_NAME_MAX);
 			if (!(p->name = dup_str(c, s)))
+				return -1;
+		} else if (!strcmp(name, "guest") && guest) {
+			if (get_str(c, v, k, &s))
+				return -1;
+			if (!valid_guest(s))
+				return fail(c->err, c->n, c->name, k, "'%.80s' is not a guest's name (1..%d characters, "
+					    "no blanks, ',' or '/')", s, SWEEP_GUEST_MAX);
+			if (!(p->guest = dup_str(c, s)))
 				return -1;
 		} else if (!strcmp(name, "path")) {
 			if (get_path(c, v, k, &p->path))
@@ -217,17 +243,31 @@ static int parse_program(struct ctx *c, json_object *o, size_t i, struct sweep_p
 			if (get_strings(c, v, k, SWEEP_MAX_LIST, 1, p->files, &nfiles))
 				return -1;
 			p->nfiles = nfiles;
-		} else if (!strcmp(name, "status")) {
+		} else if (!strcmp(name, "status") && !guest) {
 			if (get_int(c, v, k, 0, 255, &st))
 				return -1;
 			p->status = (int)st;
+		} else if (!strcmp(name, "guests") && !guest) {
+			if (parse_guests(c, v, k, p))
+				return -1;
 		} else {
-			return fail(c->err, c->n, c->name, k, "unknown key (name, path, args, input, files, status)");
+			return fail(c->err, c->n, c->name, k, guest ? "unknown key (guest, path, args, input, files)"
+				    : "unknown key (name, path, args, input, files, status, guests)");
 		}
+	}
+	if (p->guests) {
+		if (p->path || p->args || p->input || p->files)
+			return fail(c->err, c->n, c->name, key, "a program with \"guests\" runs theirs: no path, args, "
+				    "input or files of its own");
+		if (!p->name)
+			return fail(c->err, c->n, c->name, key, "a program with \"guests\" needs a \"name\"");
+		return 0;
 	}
 	if (!p->path)
 		return fail(c->err, c->n, c->name, key, "no \"path\"");
-	if (!p->name) { /* the file's name */
+	if (guest && !p->guest)
+		return fail(c->err, c->n, c->name, key, "no \"guest\"");
+	if (!p->name && !guest) { /* the file's name */
 		const char *b = strrchr(p->path, '/');
 
 		b = b ? b + 1 : p->path;
@@ -235,6 +275,33 @@ static int parse_program(struct ctx *c, json_object *o, size_t i, struct sweep_p
 			return fail(c->err, c->n, c->name, key, "no \"name\", and the file's name '%.80s' is not one", b);
 		if (!(p->name = dup_str(c, b)))
 			return -1;
+	}
+	return 0;
+}
+
+static int parse_guests(struct ctx *c, json_object *v, const char *key, struct sweep_program *p)
+{
+	char k[256];
+	size_t len;
+
+	if (p->guests || !json_object_is_type(v, json_type_array))
+		return fail(c->err, c->n, c->name, key, "not an array");
+	len = json_object_array_length(v);
+	if (len == 0 || len > SWEEP_MAX_GUESTS)
+		return fail(c->err, c->n, c->name, key, "needs 1..%d guests", SWEEP_MAX_GUESTS);
+	if (!(p->guests = calloc(len, sizeof *p->guests))) {
+		c->oom = 1;
+		return -1;
+	}
+	for (size_t i = 0; i < len; i++) {
+		snprintf(k, sizeof k, "%s[%zu]", key, i);
+		p->nguests = (unsigned)(i + 1);
+		if (parse_program(c, json_object_array_get_idx(v, i), k, &p->guests[i], 1))
+			return -1;
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(p->guests[j].guest, p->guests[i].guest))
+				return fail(c->err, c->n, c->name, k, "guest '%s' runs %s[%zu] already", p->guests[i].guest,
+					    key, j);
 	}
 	return 0;
 }
@@ -254,15 +321,16 @@ static int parse_programs(struct ctx *c, json_object *v)
 		return -1;
 	}
 	for (size_t i = 0; i < len; i++) {
+		char key[64];
+
+		snprintf(key, sizeof key, "programs[%zu]", i);
 		pl->nprog = (unsigned)(i + 1);
-		if (parse_program(c, json_object_array_get_idx(v, i), i, &pl->prog[i]))
+		if (parse_program(c, json_object_array_get_idx(v, i), key, &pl->prog[i], 0))
 			return -1;
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(pl->prog[j].name, pl->prog[i].name)) {
-				char k[64];
-
-				snprintf(k, sizeof k, "programs[%zu].name", i);
-				return fail(c->err, c->n, c->name, k, "'%s' names programs[%zu] already (give each a "
+				snprintf(key, sizeof key, "programs[%zu].name", i);
+				return fail(c->err, c->n, c->name, key, "'%s' names programs[%zu] already (give each a "
 					    "\"name\" of its own)", pl->prog[i].name, j);
 			}
 	}
@@ -442,8 +510,10 @@ static int parse_top(struct ctx *c, json_object *root)
 				pl->tool = SWEEP_STAT;
 			else if (!strcmp(s, "mdperf"))
 				pl->tool = SWEEP_MDPERF;
+			else if (!strcmp(s, "gpci"))
+				pl->tool = SWEEP_GPCI;
 			else
-				return fail(c->err, c->n, c->name, "tool", "'%.80s': stat or mdperf", s);
+				return fail(c->err, c->n, c->name, "tool", "'%.80s': stat, mdperf or gpci", s);
 		} else if (!strcmp(key, "events")) {
 			if (get_strings(c, v, "events", SWEEP_MAX_LIST, 0, pl->events, &pl->nevents))
 				return -1;
@@ -482,6 +552,7 @@ static int parse_top(struct ctx *c, json_object *root)
 				return -1;
 		} else if (!strcmp(key, "cwd")) {
 			free(pl->cwd);
+			pl->cwd = NULL;
 			if (get_path(c, v, "cwd", &pl->cwd))
 				return -1;
 		} else if (!strcmp(key, "output")) {
@@ -494,6 +565,14 @@ static int parse_top(struct ctx *c, json_object *root)
 	}
 	if (!have_programs)
 		return fail(c->err, c->n, c->name, NULL, "no \"programs\"");
+	if (pl->tool == SWEEP_GPCI && pl->nevents > 1)
+		return fail(c->err, c->n, c->name, "events", "a gpci sweep asks one request (-r) or, without "
+			    "\"events\", all of them");
+	if (pl->tool == SWEEP_MDPERF)
+		for (unsigned i = 0; i < pl->nprog; i++)
+			if (pl->prog[i].guests)
+				return fail(c->err, c->n, c->name, "programs", "an mdperf sweep runs one program a job "
+					    "(no \"guests\")");
 	if (check_options(c))
 		return -1;
 	if (pl->npoints * pl->nprog > SWEEP_MAX_JOBS / pl->repeat)
@@ -571,21 +650,27 @@ static void free_list(char **v, unsigned n)
 		free(v[i]);
 }
 
+static void free_program(struct sweep_program *p)
+{
+	for (unsigned i = 0; p->guests && i < p->nguests; i++)
+		free_program(&p->guests[i]);
+	free(p->guests);
+	free(p->name);
+	free(p->guest);
+	free(p->path);
+	free(p->input);
+	if (p->args)
+		free_list(p->args, p->nargs);
+	free(p->args);
+	if (p->files)
+		free_list(p->files, p->nfiles);
+	free(p->files);
+}
+
 void sweep_plan_free(struct sweep_plan *pl)
 {
-	for (unsigned i = 0; i < pl->nprog; i++) {
-		struct sweep_program *p = &pl->prog[i];
-
-		free(p->name);
-		free(p->path);
-		free(p->input);
-		if (p->args)
-			free_list(p->args, p->nargs);
-		free(p->args);
-		if (p->files)
-			free_list(p->files, p->nfiles);
-		free(p->files);
-	}
+	for (unsigned i = 0; i < pl->nprog; i++)
+		free_program(&pl->prog[i]);
 	free(pl->prog);
 	for (unsigned i = 0; i < pl->naxes; i++)
 		free(pl->axis[i].key);

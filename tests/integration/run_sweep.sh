@@ -17,14 +17,24 @@
 #   - bad plans and command lines: one line, exit 129;
 #   - --engine print lists the jobs, --engine slurm --script-only writes
 #     an sbatch array script (sh -n clean).
-# usage: run_sweep.sh HVPMU MEM_DIR
+#   - with PPC64_DIR and CEC_JSON (scripts/power-cec.json): jobs that
+#     start their own service: two guests' programs at once under stat -a
+#     monitors, and hv_gpci asked after them over a dispatch-window axis;
+#     each guest's instructions (and each partition's run-latch
+#     instructions) are the program's own under hvpmu stat -p power, and
+#     no service or socket is left behind.
+# usage: run_sweep.sh HVPMU MEM_DIR [PPC64_DIR CEC_JSON]
 set -euo pipefail
-hvpmu=$1 mem=$2
+hvpmu=$1 mem=$2 ppc64=${3:-} cec=${4:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: sweep: $*" >&2; exit 1; }
 command -v parallel > /dev/null || fail "GNU parallel (Debian package parallel) is not installed"
 cd "$tmp"
+# the services the jobs start put their sockets in directories of their
+# own; anything else of hvpmu's goes here
+export XDG_RUNTIME_DIR=$tmp/xdg
+mkdir -m 0700 "$XDG_RUNTIME_DIR"
 
 cat > plan.json <<J
 {
@@ -166,4 +176,46 @@ sh -n "$s" || fail "the sbatch script is not sh"
 # the script runs its share of the lines: task 2 of 4 runs the third job
 SLURM_ARRAY_TASK_ID=2 sh "$s" || fail "task 2 failed"
 [ "$(ls $out/results/*.json | wc -l)" -eq 1 ] || fail "task 2 did not run one job"
+# jobs with a service of their own (POWER CEC: partitions dedicated, capped, uncapped)
+if [ -n "$ppc64" ]; then
+	before_dirs=$(find /tmp -maxdepth 1 -name 'hvpmu-sweep-*' | wc -l)
+	cat > svc.json <<J
+{ "events": ["instructions:u"], "description": "$cec",
+  "programs": [ { "name": "pair", "guests": [
+      { "guest": "dedicated", "path": "$ppc64/loop" },
+      { "guest": "capped", "path": "$ppc64/pc4" } ] } ] }
+J
+	"$hvpmu" sweep -j2 svc.json 2> log || { cat log >&2; fail "the stat -a sweep failed"; }
+	l=$(env -i "$hvpmu" stat -p power -x, -e instructions:u -- "$ppc64/loop" 2>&1 | awk -F, '{ print $1 }')
+	p=$(env -i "$hvpmu" stat -p power -x, -e instructions:u -- "$ppc64/pc4" 2>&1 | awk -F, '{ print $1 }')
+	[ "$(sed -n 2p svc.results/merged.csv | cut -d, -f1-4)" = "pair,0,$l,$p" ] &&
+		[ "$(head -1 svc.results/merged.csv)" = "program,repeat,dedicated/instructions:u,capped/instructions:u,key" ] ||
+		{ cat svc.results/merged.csv >&2; fail "stat -a per guest: not $l and $p"; }
+	cat > gpci.json <<J
+{ "tool": "gpci", "events": ["run_instructions_run_cycles_by_partition"], "description": "$cec",
+  "axes": { "cec.dispatch_window_us": [100, 10000] },
+  "programs": [ { "name": "pair", "guests": [
+      { "guest": "dedicated", "path": "$ppc64/loop" },
+      { "guest": "capped", "path": "$ppc64/pc4" } ] } ] }
+J
+	"$hvpmu" sweep -j2 gpci.json 2> log || { cat log >&2; fail "the gpci sweep failed"; }
+	m=gpci.results/merged.csv
+	[ "$(wc -l < $m)" -eq 3 ] || { cat $m >&2; fail "gpci: not 2 rows"; }
+	for w in 100 10000; do
+		got=$(python3 -c '
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["cec.dispatch_window_us"] == sys.argv[2]:
+        k = "run_instructions_run_cycles_by_partition[%d].instructions_completed"
+        print(r[k % 0], r[k % 1], r[k % 2])' $m $w)
+		[ "$got" = "$l $p 0" ] || { cat $m >&2; fail "gpci window $w: run-latch instructions $got, not $l $p 0"; }
+	done
+	[ "$(find /tmp -maxdepth 1 -name 'hvpmu-sweep-*' | wc -l)" -eq "$before_dirs" ] || fail "a job left its service's directory"
+	[ -z "$(ls -A "$XDG_RUNTIME_DIR")" ] || fail "a job used XDG_RUNTIME_DIR"
+	# a guest the description does not have: one line at expansion
+	sed 's/"capped"/"nosuch"/' gpci.json > bad.json
+	st=0; "$hvpmu" sweep bad.json 2> err || st=$?
+	[ "$st" -eq 129 ] && [ "$(wc -l < err)" -eq 1 ] && grep -q "has no guest 'nosuch'" err ||
+		{ cat err >&2; fail "unknown guest: status $st"; }
+fi
 echo "sweep: ok"

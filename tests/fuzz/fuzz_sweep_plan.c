@@ -6,7 +6,8 @@
  * Input: the plan's text.  Invariants: sweep_plan_parse returns 0 or -1;
  * on -1 the message is one non-empty line and the plan is empty; on 0 the
  * plan keeps the documented limits (1..SWEEP_MAX_PROGRAMS programs with
- * valid, unique names, at most SWEEP_MAX_AXES non-empty axes, repeat
+ * valid, unique names, each a path or 1..SWEEP_MAX_GUESTS runs in guests
+ * of valid, unique names, at most SWEEP_MAX_AXES non-empty axes, repeat
  * 1..SWEEP_MAX_REPEAT, at most SWEEP_MAX_JOBS jobs, options the tool
  * takes), every axis can be set into a description object or is refused
  * with a message, and the canonical JSON of the result parses back to an
@@ -59,8 +60,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (jobs > SWEEP_MAX_JOBS)
 		abort();
 	for (unsigned i = 0; i < pl.nprog; i++) {
-		if (!valid_name(pl.prog[i].name) || !pl.prog[i].path || pl.prog[i].path[0] == 0)
+		const struct sweep_program *p = &pl.prog[i];
+
+		if (!valid_name(p->name) || (!p->guests && (!p->path || !p->path[0])) ||
+		    (p->guests && (p->path || p->nguests < 1 || p->nguests > SWEEP_MAX_GUESTS)))
 			abort();
+		for (unsigned g = 0; p->guests && g < p->nguests; g++) {
+			if (!p->guests[g].path || !p->guests[g].path[0] || !valid_guest(p->guests[g].guest))
+				abort();
+			for (unsigned h = 0; h < g; h++)
+				if (!strcmp(p->guests[g].guest, p->guests[h].guest))
+					abort();
+		}
 		for (unsigned j = 0; j < i; j++)
 			if (!strcmp(pl.prog[i].name, pl.prog[j].name))
 				abort();

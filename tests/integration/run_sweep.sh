@@ -23,9 +23,11 @@
 #     each guest's instructions (and each partition's run-latch
 #     instructions) are the program's own under hvpmu stat -p power, and
 #     no service or socket is left behind.
-# usage: run_sweep.sh HVPMU MEM_DIR [PPC64_DIR CEC_JSON]
+#   - with MIPS64_DIR: an mdperf sweep over the Origin's node count
+#     equals hvpmu mdperf by hand.
+# usage: run_sweep.sh HVPMU MEM_DIR [PPC64_DIR CEC_JSON] [MIPS64_DIR]
 set -euo pipefail
-hvpmu=$1 mem=$2 ppc64=${3:-} cec=${4:-}
+hvpmu=$1 mem=$2 ppc64=${3:-} cec=${4:-} mips64=${5:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: sweep: $*" >&2; exit 1; }
@@ -217,5 +219,22 @@ for r in csv.DictReader(open(sys.argv[1])):
 	st=0; "$hvpmu" sweep bad.json 2> err || st=$?
 	[ "$st" -eq 129 ] && [ "$(wc -l < err)" -eq 1 ] && grep -q "has no guest 'nosuch'" err ||
 		{ cat err >&2; fail "unknown guest: status $st"; }
+fi
+# mdperf: the Hub MD counters of node 0 (the sets' counters by name)
+if [ -n "$mips64" ]; then
+	cat > md.json <<J
+{ "tool": "mdperf", "events": ["inmsg_class"], "options": ["--node=0"], "axes": { "chips": [2, 4] },
+  "programs": [ { "path": "$mips64/loop" } ] }
+J
+	"$hvpmu" sweep -j2 md.json 2> log || { cat log >&2; fail "the mdperf sweep failed"; }
+	for n in 2 4; do
+		echo "{ \"platform\": \"origin\", \"chips\": $n }" > "origin-$n.json"
+		want=$(env -i "$hvpmu" mdperf -n 0 -s inmsg_class -x, --md "origin-$n.json" -- "$mips64/loop" 2>&1 |
+			awk -F, '$1 == 0 { printf ",%s", $6 }')
+		grep -q "^loop,0,$n$want,[0-9a-f]*$" md.results/merged.csv ||
+			{ cat md.results/merged.csv >&2; fail "mdperf $n nodes: not$want"; }
+	done
+	head -1 md.results/merged.csv | grep -q '^program,repeat,chips,inmsg_class.misc_req,inmsg_class.reads,' ||
+		fail "mdperf: header"
 fi
 echo "sweep: ok"

@@ -1156,10 +1156,11 @@ static int open_plan(const char *file, const char *outdir, struct sweep_plan *pl
 	}
 	for (unsigned i = 0; i < 4; i++) {
 		static const char *const sub[] = { "md", "jobs", "results", "logs" };
+		char path[PATH_MAX + 16];
 
-		snprintf(dir, sizeof dir, "%s/%s", x->dir, sub[i]);
-		if (sweep_mkdir(dir)) {
-			fprintf(stderr, TOOL ": %s: %s\n", dir, strerror(errno));
+		snprintf(path, sizeof path, "%s/%s", x->dir, sub[i]);
+		if (sweep_mkdir(path)) {
+			fprintf(stderr, TOOL ": %s: %s\n", path, strerror(errno));
 			return -1;
 		}
 	}

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -233,20 +234,52 @@ static int read_counts(const char *path, const char *tool, const char *prefix, j
 	return 0;
 }
 
+/* A signal that ends the job (SIGINT, SIGTERM from the engine: Slurm's
+ * time limit, ^C of parallel): its children are stopped, its temporary
+ * files and its service's directory removed, then it dies of the signal. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+static void catch_stops(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop; /* no SA_RESTART: waitpid returns EINTR */
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
 /* Start exe with argv and envp in cwd, stdin from input (NULL:
  * /dev/null), stdout to out (NULL: /dev/null), stderr appended to log:
  * its pid, or -1 after one line. */
 static pid_t spawn(const char *exe, char **argv, char **envp, const char *cwd, const char *input, const char *out,
 		   const char *log, const char *job)
 {
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
+	if (stop_signal)
+		return -1;
 	if ((pid = fork()) < 0) {
 		fprintf(stderr, TOOL ": job %s: fork: %s\n", job, strerror(errno));
 		return -1;
 	}
 	if (pid == 0) {
-		int in = open(input ? input : "/dev/null", O_RDONLY);
+		int in;
+
+		/* the tool dies with the job (its own children with it) */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
+			_exit(126);
+		in = open(input ? input : "/dev/null", O_RDONLY);
 		int o = out ? open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644) : open("/dev/null", O_WRONLY);
 		int err = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
 
@@ -266,14 +299,20 @@ static pid_t spawn(const char *exe, char **argv, char **envp, const char *cwd, c
 	return pid;
 }
 
-/* Its exit status (128+N for a signal), or -1. */
+/* Its exit status (128+N for a signal), or -1.  A stop of the job passes
+ * SIGTERM on to it. */
 static int wait_for(pid_t pid)
 {
-	int st;
+	int st, passed = 0;
 
-	while (waitpid(pid, &st, 0) < 0)
+	while (waitpid(pid, &st, 0) < 0) {
 		if (errno != EINTR)
 			return -1;
+		if (stop_signal && !passed) {
+			kill(pid, SIGTERM);
+			passed = 1;
+		}
+	}
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
@@ -327,7 +366,7 @@ static pid_t start_service(const char *exe, json_object *serve_argv, const char 
 	if (command(exe, serve_argv, (size_t)-1, "", sock, argv) ||
 	    (pid = spawn(exe, (char **)argv, envp, cwd, NULL, NULL, log, job)) < 0)
 		return -1;
-	for (int i = 0; i < 400; i++) { /* 20 s */
+	for (int i = 0; i < 400 && !stop_signal; i++) { /* 20 s */
 		int st;
 
 		if ((text = sweep_read_file(log, 1u << 20, &len))) {
@@ -413,6 +452,7 @@ int sweep_run_job(const char *file)
 		goto out;
 	}
 	envp[ne] = NULL;
+	catch_stops();
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (serve_argv) { /* a service of the job's own: its socket in a 0700 directory of its own */
 		snprintf(rundir, sizeof rundir, "/tmp/hvpmu-sweep-XXXXXX");
@@ -467,7 +507,10 @@ int sweep_run_job(const char *file)
 		srv = -1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	if (failed || started < nruns)
+	if (stop_signal)
+		fprintf(stderr, TOOL ": job %s: stopped by signal %d (%s): no result\n", job, (int)stop_signal,
+			strsignal(stop_signal));
+	if (failed || started < nruns || stop_signal)
 		goto out;
 	res = json_object_new_object();
 	lines = json_object_new_array();
@@ -535,5 +578,9 @@ out:
 	free(canon);
 	json_object_put(res);
 	json_object_put(spec);
+	if (stop_signal) { /* die of it, as the engine expects */
+		signal(stop_signal, SIG_DFL);
+		raise(stop_signal);
+	}
 	return rc;
 }

@@ -97,7 +97,7 @@ static int get_str(struct ctx *c, json_object *v, const char *key, const char **
 /* A path of the plan resolved against its directory (a new string). */
 static int get_path(struct ctx *c, json_object *v, const char *key, char **out)
 {
-	const char *s;
+	const char *s = NULL;
 	size_t need;
 
 	if (get_str(c, v, key, &s))
@@ -130,7 +130,7 @@ static int get_strings(struct ctx *c, json_object *v, const char *key, size_t ma
 	if ((len = json_object_array_length(v)) > max)
 		return fail(c->err, c->n, c->name, key, "more than %zu elements", max);
 	for (size_t i = 0; i < len; i++) {
-		const char *s;
+		const char *s = NULL;
 
 		snprintf(k, sizeof k, "%s[%zu]", key, i);
 		if (paths) {
@@ -198,7 +198,7 @@ static int parse_program(struct ctx *c, json_object *o, const char *key, struct 
 	if (!json_object_is_type(o, json_type_object))
 		return fail(c->err, c->n, c->name, key, "not an object");
 	json_object_object_foreach(o, name, v) {
-		const char *s;
+		const char *s = NULL;
 
 		snprintf(k, sizeof k, "%s.%.32s", key, name);
 		if (!strcmp(name, "name") && !guest) {
@@ -422,7 +422,7 @@ static int parse_env(struct ctx *c, json_object *v)
 		return fail(c->err, c->n, c->name, "env", "not an object");
 	json_object_object_foreach(v, key, val) {
 		char k[96];
-		const char *s;
+		const char *s = NULL;
 		size_t need;
 
 		snprintf(k, sizeof k, "env.%.64s", key);
@@ -501,7 +501,7 @@ static int parse_top(struct ctx *c, json_object *root)
 	int64_t x;
 
 	json_object_object_foreach(root, key, v) {
-		const char *s;
+		const char *s = NULL;
 
 		if (!strcmp(key, "tool")) {
 			if (get_str(c, v, "tool", &s))

@@ -77,6 +77,16 @@ static void add_field(struct text *t, const char *s, int first)
 	add(t, "\"");
 }
 
+/* The shortest of %.15g, %.16g, %.17g that reads back as d. */
+static void fmt_double(char *buf, size_t n, double d)
+{
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, n, "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			return;
+	}
+}
+
 /* A JSON value as a CSV field's text: strings bare, null empty. */
 static const char *value_text(json_object *v, char *buf, size_t n)
 {
@@ -85,7 +95,7 @@ static const char *value_text(json_object *v, char *buf, size_t n)
 	if (json_object_is_type(v, json_type_string))
 		return json_object_get_string(v);
 	if (json_object_is_type(v, json_type_double)) {
-		snprintf(buf, n, "%.17g", json_object_get_double(v));
+		fmt_double(buf, n, json_object_get_double(v));
 		return buf;
 	}
 	return json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
@@ -416,9 +426,15 @@ static int write_tables(const char *dir, json_object **results, size_t n, json_o
 				}
 				add(&t, json_object_array_length(axes) ? "," : "");
 				if (runs) {
-					snprintf(num, sizeof num, "%.17g", sum / runs);
+					fmt_double(num, sizeof num, sum / runs);
 					add(&t, num);
-					snprintf(num, sizeof num, ",%.17g,%.17g,%u\n", lo, hi, runs);
+					add(&t, ",");
+					fmt_double(num, sizeof num, lo);
+					add(&t, num);
+					add(&t, ",");
+					fmt_double(num, sizeof num, hi);
+					add(&t, num);
+					snprintf(num, sizeof num, ",%u\n", runs);
 					add(&t, num);
 				} else {
 					add(&t, ",,,0\n");

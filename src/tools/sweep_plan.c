@@ -568,6 +568,12 @@ static int parse_top(struct ctx *c, json_object *root)
 	if (pl->tool == SWEEP_GPCI && pl->nevents > 1)
 		return fail(c->err, c->n, c->name, "events", "a gpci sweep asks one request (-r) or, without "
 			    "\"events\", all of them");
+	for (unsigned i = 0; pl->tool == SWEEP_STAT && i < pl->nprog; i++)
+		for (unsigned k = 0; pl->prog[i].guests && k < pl->noptions; k++)
+			if (strncmp(pl->options[k], "--rotate-cycles", 15) && strncmp(pl->options[k], "--pic-init", 10))
+				return fail(c->err, c->n, c->name, "options", "'%.80s': programs[%u] runs in guests, "
+					    "counted by stat -a, which counts the service's machine as it is (--rotate-cycles "
+					    "and --pic-init only)", pl->options[k], i);
 	if (pl->tool == SWEEP_MDPERF)
 		for (unsigned i = 0; i < pl->nprog; i++)
 			if (pl->prog[i].guests)

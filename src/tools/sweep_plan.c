@@ -46,7 +46,7 @@ const char *sweep_tool_name(enum sweep_tool t)
 }
 
 /* One line "NAME: KEY: what" in err; control characters as '?'. */
-static int fail(char *err, size_t n, const char *name, const char *key, const char *fmt, ...)
+static int plan_fail(char *err, size_t n, const char *name, const char *key, const char *fmt, ...)
 {
 	char what[256];
 	va_list ap;
@@ -85,11 +85,11 @@ static char *dup_str(struct ctx *c, const char *s)
 static int get_str(struct ctx *c, json_object *v, const char *key, const char **out)
 {
 	if (!json_object_is_type(v, json_type_string))
-		return fail(c->err, c->n, c->name, key, "not a string");
+		return plan_fail(c->err, c->n, c->name, key, "not a string");
 	if ((size_t)json_object_get_string_len(v) > SWEEP_MAX_STR)
-		return fail(c->err, c->n, c->name, key, "longer than %d bytes", SWEEP_MAX_STR);
+		return plan_fail(c->err, c->n, c->name, key, "longer than %d bytes", SWEEP_MAX_STR);
 	if (strlen(json_object_get_string(v)) != (size_t)json_object_get_string_len(v))
-		return fail(c->err, c->n, c->name, key, "holds a NUL character");
+		return plan_fail(c->err, c->n, c->name, key, "holds a NUL character");
 	*out = json_object_get_string(v);
 	return 0;
 }
@@ -103,7 +103,7 @@ static int get_path(struct ctx *c, json_object *v, const char *key, char **out)
 	if (get_str(c, v, key, &s))
 		return -1;
 	if (!*s)
-		return fail(c->err, c->n, c->name, key, "an empty path");
+		return plan_fail(c->err, c->n, c->name, key, "an empty path");
 	if (s[0] == '/' || !c->dir || !*c->dir) {
 		*out = dup_str(c, s);
 		return *out ? 0 : -1;
@@ -126,9 +126,9 @@ static int get_strings(struct ctx *c, json_object *v, const char *key, size_t ma
 	size_t len;
 
 	if (!json_object_is_type(v, json_type_array))
-		return fail(c->err, c->n, c->name, key, "not an array");
+		return plan_fail(c->err, c->n, c->name, key, "not an array");
 	if ((len = json_object_array_length(v)) > max)
-		return fail(c->err, c->n, c->name, key, "more than %zu elements", max);
+		return plan_fail(c->err, c->n, c->name, key, "more than %zu elements", max);
 	for (size_t i = 0; i < len; i++) {
 		const char *s = NULL;
 
@@ -151,11 +151,11 @@ static int get_int(struct ctx *c, json_object *v, const char *key, int64_t lo, i
 	int64_t x;
 
 	if (!json_object_is_type(v, json_type_int))
-		return fail(c->err, c->n, c->name, key, "not an integer");
+		return plan_fail(c->err, c->n, c->name, key, "not an integer");
 	errno = 0;
 	x = json_object_get_int64(v);
 	if (errno || x < lo || x > hi || (x == INT64_MAX && json_object_get_uint64(v) != (uint64_t)INT64_MAX))
-		return fail(c->err, c->n, c->name, key, "out of range %lld..%lld", (long long)lo, (long long)hi);
+		return plan_fail(c->err, c->n, c->name, key, "out of range %lld..%lld", (long long)lo, (long long)hi);
 	*out = x;
 	return 0;
 }
@@ -196,7 +196,7 @@ static int parse_program(struct ctx *c, json_object *o, const char *key, struct 
 	int64_t st;
 
 	if (!json_object_is_type(o, json_type_object))
-		return fail(c->err, c->n, c->name, key, "not an object");
+		return plan_fail(c->err, c->n, c->name, key, "not an object");
 	json_object_object_foreach(o, name, v) {
 		const char *s = NULL;
 
@@ -205,7 +205,7 @@ static int parse_program(struct ctx *c, json_object *o, const char *key, struct 
 			if (get_str(c, v, k, &s))
 				return -1;
 			if (!valid_name(s))
-				return fail(c->err, c->n, c->name, k, "'%.80s': 1..%d characters of A-Z a-z 0-9 _ . + - "
+				return plan_fail(c->err, c->n, c->name, k, "'%.80s': 1..%d characters of A-Z a-z 0-9 _ . + - "
 					    "(not starting with . or -)", s, SWEEP_NAME_MAX);
 			if (!(p->name = dup_str(c, s)))
 				return -1;
@@ -213,7 +213,7 @@ static int parse_program(struct ctx *c, json_object *o, const char *key, struct 
 			if (get_str(c, v, k, &s))
 				return -1;
 			if (!valid_guest(s))
-				return fail(c->err, c->n, c->name, k, "'%.80s' is not a guest's name (1..%d characters, "
+				return plan_fail(c->err, c->n, c->name, k, "'%.80s' is not a guest's name (1..%d characters, "
 					    "no blanks, ',' or '/')", s, SWEEP_GUEST_MAX);
 			if (!(p->guest = dup_str(c, s)))
 				return -1;
@@ -222,7 +222,7 @@ static int parse_program(struct ctx *c, json_object *o, const char *key, struct 
 				return -1;
 		} else if (!strcmp(name, "args")) {
 			if (!json_object_is_type(v, json_type_array))
-				return fail(c->err, c->n, c->name, k, "not an array");
+				return plan_fail(c->err, c->n, c->name, k, "not an array");
 			if (!(p->args = calloc(SWEEP_MAX_ARGS, sizeof *p->args))) {
 				c->oom = 1;
 				return -1;
@@ -235,7 +235,7 @@ static int parse_program(struct ctx *c, json_object *o, const char *key, struct 
 				return -1;
 		} else if (!strcmp(name, "files")) {
 			if (!json_object_is_type(v, json_type_array))
-				return fail(c->err, c->n, c->name, k, "not an array");
+				return plan_fail(c->err, c->n, c->name, k, "not an array");
 			if (!(p->files = calloc(SWEEP_MAX_LIST, sizeof *p->files))) {
 				c->oom = 1;
 				return -1;
@@ -251,28 +251,28 @@ static int parse_program(struct ctx *c, json_object *o, const char *key, struct 
 			if (parse_guests(c, v, k, p))
 				return -1;
 		} else {
-			return fail(c->err, c->n, c->name, k, guest ? "unknown key (guest, path, args, input, files)"
+			return plan_fail(c->err, c->n, c->name, k, guest ? "unknown key (guest, path, args, input, files)"
 				    : "unknown key (name, path, args, input, files, status, guests)");
 		}
 	}
 	if (p->guests) {
 		if (p->path || p->args || p->input || p->files)
-			return fail(c->err, c->n, c->name, key, "a program with \"guests\" runs theirs: no path, args, "
+			return plan_fail(c->err, c->n, c->name, key, "a program with \"guests\" runs theirs: no path, args, "
 				    "input or files of its own");
 		if (!p->name)
-			return fail(c->err, c->n, c->name, key, "a program with \"guests\" needs a \"name\"");
+			return plan_fail(c->err, c->n, c->name, key, "a program with \"guests\" needs a \"name\"");
 		return 0;
 	}
 	if (!p->path)
-		return fail(c->err, c->n, c->name, key, "no \"path\"");
+		return plan_fail(c->err, c->n, c->name, key, "no \"path\"");
 	if (guest && !p->guest)
-		return fail(c->err, c->n, c->name, key, "no \"guest\"");
+		return plan_fail(c->err, c->n, c->name, key, "no \"guest\"");
 	if (!p->name && !guest) { /* the file's name */
 		const char *b = strrchr(p->path, '/');
 
 		b = b ? b + 1 : p->path;
 		if (!valid_name(b))
-			return fail(c->err, c->n, c->name, key, "no \"name\", and the file's name '%.80s' is not one", b);
+			return plan_fail(c->err, c->n, c->name, key, "no \"name\", and the file's name '%.80s' is not one", b);
 		if (!(p->name = dup_str(c, b)))
 			return -1;
 	}
@@ -285,10 +285,10 @@ static int parse_guests(struct ctx *c, json_object *v, const char *key, struct s
 	size_t len;
 
 	if (p->guests || !json_object_is_type(v, json_type_array))
-		return fail(c->err, c->n, c->name, key, "not an array");
+		return plan_fail(c->err, c->n, c->name, key, "not an array");
 	len = json_object_array_length(v);
 	if (len == 0 || len > SWEEP_MAX_GUESTS)
-		return fail(c->err, c->n, c->name, key, "needs 1..%d guests", SWEEP_MAX_GUESTS);
+		return plan_fail(c->err, c->n, c->name, key, "needs 1..%d guests", SWEEP_MAX_GUESTS);
 	if (!(p->guests = calloc(len, sizeof *p->guests))) {
 		c->oom = 1;
 		return -1;
@@ -300,7 +300,7 @@ static int parse_guests(struct ctx *c, json_object *v, const char *key, struct s
 			return -1;
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(p->guests[j].guest, p->guests[i].guest))
-				return fail(c->err, c->n, c->name, k, "guest '%s' runs %s[%zu] already", p->guests[i].guest,
+				return plan_fail(c->err, c->n, c->name, k, "guest '%s' runs %s[%zu] already", p->guests[i].guest,
 					    key, j);
 	}
 	return 0;
@@ -312,10 +312,10 @@ static int parse_programs(struct ctx *c, json_object *v)
 	size_t len;
 
 	if (!json_object_is_type(v, json_type_array))
-		return fail(c->err, c->n, c->name, "programs", "not an array");
+		return plan_fail(c->err, c->n, c->name, "programs", "not an array");
 	len = json_object_array_length(v);
 	if (len == 0 || len > SWEEP_MAX_PROGRAMS)
-		return fail(c->err, c->n, c->name, "programs", "needs 1..%d programs", SWEEP_MAX_PROGRAMS);
+		return plan_fail(c->err, c->n, c->name, "programs", "needs 1..%d programs", SWEEP_MAX_PROGRAMS);
 	if (!(pl->prog = calloc(len, sizeof *pl->prog))) {
 		c->oom = 1;
 		return -1;
@@ -330,7 +330,7 @@ static int parse_programs(struct ctx *c, json_object *v)
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(pl->prog[j].name, pl->prog[i].name)) {
 				snprintf(key, sizeof key, "programs[%zu].name", i);
-				return fail(c->err, c->n, c->name, key, "'%s' names programs[%zu] already (give each a "
+				return plan_fail(c->err, c->n, c->name, key, "'%s' names programs[%zu] already (give each a "
 					    "\"name\" of its own)", pl->prog[i].name, j);
 			}
 	}
@@ -373,7 +373,7 @@ static int parse_axes(struct ctx *c, json_object *v)
 	struct sweep_plan *pl = c->plan;
 
 	if (!json_object_is_type(v, json_type_object))
-		return fail(c->err, c->n, c->name, "axes", "not an object");
+		return plan_fail(c->err, c->n, c->name, "axes", "not an object");
 	json_object_object_foreach(v, key, vals) {
 		struct sweep_axis *a;
 		char k[SWEEP_MAX_STR + 16];
@@ -381,21 +381,21 @@ static int parse_axes(struct ctx *c, json_object *v)
 
 		snprintf(k, sizeof k, "axes.%.200s", key);
 		if (pl->naxes == SWEEP_MAX_AXES)
-			return fail(c->err, c->n, c->name, "axes", "more than %d axes", SWEEP_MAX_AXES);
+			return plan_fail(c->err, c->n, c->name, "axes", "more than %d axes", SWEEP_MAX_AXES);
 		if (strlen(key) > 200 || !valid_key(key))
-			return fail(c->err, c->n, c->name, k, "not a description key (as \"memory.l2.size\" or "
+			return plan_fail(c->err, c->n, c->name, k, "not a description key (as \"memory.l2.size\" or "
 				    "\"guests[0].nstrands\": docs/machine-description.md)");
 		if (!json_object_is_type(vals, json_type_array))
-			return fail(c->err, c->n, c->name, k, "not an array of values");
+			return plan_fail(c->err, c->n, c->name, k, "not an array of values");
 		len = json_object_array_length(vals);
 		if (len == 0 || len > SWEEP_MAX_VALUES)
-			return fail(c->err, c->n, c->name, k, "needs 1..%d values", SWEEP_MAX_VALUES);
+			return plan_fail(c->err, c->n, c->name, k, "needs 1..%d values", SWEEP_MAX_VALUES);
 		for (size_t i = 0; i < len; i++) {
 			json_object *x = json_object_array_get_idx(vals, i);
 
 			for (size_t j = 0; j < i; j++)
 				if (json_object_equal(x, json_object_array_get_idx(vals, j)))
-					return fail(c->err, c->n, c->name, k, "value %zu repeats value %zu", i, j);
+					return plan_fail(c->err, c->n, c->name, k, "value %zu repeats value %zu", i, j);
 		}
 		a = &pl->axis[pl->naxes++];
 		if (!(a->key = dup_str(c, key)))
@@ -403,7 +403,7 @@ static int parse_axes(struct ctx *c, json_object *v)
 		a->values = vals;
 		a->nvalues = len;
 		if (pl->npoints > SWEEP_MAX_JOBS / len)
-			return fail(c->err, c->n, c->name, "axes", "more than %d points", SWEEP_MAX_JOBS);
+			return plan_fail(c->err, c->n, c->name, "axes", "more than %d points", SWEEP_MAX_JOBS);
 		pl->npoints *= len;
 	}
 	return 0;
@@ -419,7 +419,7 @@ static int parse_env(struct ctx *c, json_object *v)
 	struct sweep_plan *pl = c->plan;
 
 	if (!json_object_is_type(v, json_type_object))
-		return fail(c->err, c->n, c->name, "env", "not an object");
+		return plan_fail(c->err, c->n, c->name, "env", "not an object");
 	json_object_object_foreach(v, key, val) {
 		char k[96];
 		const char *s = NULL;
@@ -427,9 +427,9 @@ static int parse_env(struct ctx *c, json_object *v)
 
 		snprintf(k, sizeof k, "env.%.64s", key);
 		if (pl->nenv == SWEEP_MAX_LIST)
-			return fail(c->err, c->n, c->name, "env", "more than %d variables", SWEEP_MAX_LIST);
+			return plan_fail(c->err, c->n, c->name, "env", "more than %d variables", SWEEP_MAX_LIST);
 		if (!*key || strlen(key) > 64 || strchr(key, '=') || !strncmp(key, "HVPMU_", 6))
-			return fail(c->err, c->n, c->name, k, "not a variable name (1..64 characters, no '=', not "
+			return plan_fail(c->err, c->n, c->name, k, "not a variable name (1..64 characters, no '=', not "
 				    "HVPMU_*: those are the tool's)");
 		if (get_str(c, val, k, &s))
 			return -1;
@@ -469,13 +469,13 @@ static int check_options(struct ctx *c)
 					used += (size_t)snprintf(names + used, sizeof names - used, "%s%s%s",
 								 used ? ", " : "", opts[m].name,
 								 opts[m].has_value ? "=V" : "");
-			return fail(c->err, c->n, c->name, k, "'%.80s' is not an option a %s sweep takes (%s; the "
+			return plan_fail(c->err, c->n, c->name, k, "'%.80s' is not an option a %s sweep takes (%s; the "
 				    "machine goes in \"description\" and \"axes\")", o, sweep_tool_name(pl->tool), names);
 		}
 		if (opts[j].has_value && (!eq || !eq[1]))
-			return fail(c->err, c->n, c->name, k, "%s needs a value (%s=V)", opts[j].name, opts[j].name);
+			return plan_fail(c->err, c->n, c->name, k, "%s needs a value (%s=V)", opts[j].name, opts[j].name);
 		if (!opts[j].has_value && eq)
-			return fail(c->err, c->n, c->name, k, "%s takes no value", opts[j].name);
+			return plan_fail(c->err, c->n, c->name, k, "%s takes no value", opts[j].name);
 	}
 	return 0;
 }
@@ -513,13 +513,13 @@ static int parse_top(struct ctx *c, json_object *root)
 			else if (!strcmp(s, "gpci"))
 				pl->tool = SWEEP_GPCI;
 			else
-				return fail(c->err, c->n, c->name, "tool", "'%.80s': stat, mdperf or gpci", s);
+				return plan_fail(c->err, c->n, c->name, "tool", "'%.80s': stat, mdperf or gpci", s);
 		} else if (!strcmp(key, "events")) {
 			if (get_strings(c, v, "events", SWEEP_MAX_LIST, 0, pl->events, &pl->nevents))
 				return -1;
 			for (unsigned i = 0; i < pl->nevents; i++)
 				if (!pl->events[i][0] || strpbrk(pl->events[i], " \t\n"))
-					return fail(c->err, c->n, c->name, "events", "'%.80s' is not an event",
+					return plan_fail(c->err, c->n, c->name, "events", "'%.80s' is not an event",
 						    pl->events[i]);
 		} else if (!strcmp(key, "options")) {
 			if (get_strings(c, v, "options", SWEEP_MAX_LIST, 0, pl->options, &pl->noptions))
@@ -532,7 +532,7 @@ static int parse_top(struct ctx *c, json_object *root)
 			if (get_str(c, v, "platform", &s))
 				return -1;
 			if (!*s || strlen(s) > 15)
-				return fail(c->err, c->n, c->name, "platform", "'%.80s' is not a platform name", s);
+				return plan_fail(c->err, c->n, c->name, "platform", "'%.80s' is not a platform name", s);
 			if (!(pl->platform = dup_str(c, s)))
 				return -1;
 		} else if (!strcmp(key, "description")) {
@@ -559,30 +559,30 @@ static int parse_top(struct ctx *c, json_object *root)
 			if (get_path(c, v, "output", &pl->output))
 				return -1;
 		} else {
-			return fail(c->err, c->n, c->name, key, "unknown key (tool, events, options, repeat, platform, "
+			return plan_fail(c->err, c->n, c->name, key, "unknown key (tool, events, options, repeat, platform, "
 				    "description, axes, programs, env, cwd, output)");
 		}
 	}
 	if (!have_programs)
-		return fail(c->err, c->n, c->name, NULL, "no \"programs\"");
+		return plan_fail(c->err, c->n, c->name, NULL, "no \"programs\"");
 	if (pl->tool == SWEEP_GPCI && pl->nevents > 1)
-		return fail(c->err, c->n, c->name, "events", "a gpci sweep asks one request (-r) or, without "
+		return plan_fail(c->err, c->n, c->name, "events", "a gpci sweep asks one request (-r) or, without "
 			    "\"events\", all of them");
 	for (unsigned i = 0; pl->tool == SWEEP_STAT && i < pl->nprog; i++)
 		for (unsigned k = 0; pl->prog[i].guests && k < pl->noptions; k++)
 			if (strncmp(pl->options[k], "--rotate-cycles", 15) && strncmp(pl->options[k], "--pic-init", 10))
-				return fail(c->err, c->n, c->name, "options", "'%.80s': programs[%u] runs in guests, "
+				return plan_fail(c->err, c->n, c->name, "options", "'%.80s': programs[%u] runs in guests, "
 					    "counted by stat -a, which counts the service's machine as it is (--rotate-cycles "
 					    "and --pic-init only)", pl->options[k], i);
 	if (pl->tool == SWEEP_MDPERF)
 		for (unsigned i = 0; i < pl->nprog; i++)
 			if (pl->prog[i].guests)
-				return fail(c->err, c->n, c->name, "programs", "an mdperf sweep runs one program a job "
+				return plan_fail(c->err, c->n, c->name, "programs", "an mdperf sweep runs one program a job "
 					    "(no \"guests\")");
 	if (check_options(c))
 		return -1;
 	if (pl->npoints * pl->nprog > SWEEP_MAX_JOBS / pl->repeat)
-		return fail(c->err, c->n, c->name, NULL, "more than %d jobs (points x programs x repeat)",
+		return plan_fail(c->err, c->n, c->name, NULL, "more than %d jobs (points x programs x repeat)",
 			    SWEEP_MAX_JOBS);
 	return 0;
 }
@@ -598,11 +598,11 @@ int sweep_plan_parse(const char *text, size_t len, const char *dir, const char *
 
 	memset(plan, 0, sizeof *plan);
 	if (len > SWEEP_MAX_PLAN_BYTES)
-		return fail(err, n, name, NULL, "larger than %u bytes", SWEEP_MAX_PLAN_BYTES);
+		return plan_fail(err, n, name, NULL, "larger than %u bytes", SWEEP_MAX_PLAN_BYTES);
 	if (memchr(text, 0, len))
-		return fail(err, n, name, NULL, "holds a NUL byte: not a JSON text");
+		return plan_fail(err, n, name, NULL, "holds a NUL byte: not a JSON text");
 	if (!(tok = json_tokener_new())) {
-		return fail(err, n, name, NULL, "out of memory");
+		return plan_fail(err, n, name, NULL, "out of memory");
 	}
 	root = json_tokener_parse_ex(tok, text, (int)len);
 	jerr = json_tokener_get_error(tok);
@@ -626,7 +626,7 @@ int sweep_plan_parse(const char *text, size_t len, const char *dir, const char *
 		}
 		json_tokener_free(tok);
 		json_object_put(root);
-		return fail(err, n, name, NULL, "%zu:%zu: JSON: %s", line, col,
+		return plan_fail(err, n, name, NULL, "%zu:%zu: JSON: %s", line, col,
 			    jerr == json_tokener_continue ? "the text ends inside the JSON"
 			    : trailing ? "text after the plan's object" : json_tokener_error_desc(jerr));
 	}
@@ -634,7 +634,7 @@ parsed:
 	json_tokener_free(tok);
 	if (!json_object_is_type(root, json_type_object)) {
 		json_object_put(root);
-		return fail(err, n, name, NULL, "not a JSON object");
+		return plan_fail(err, n, name, NULL, "not a JSON object");
 	}
 	plan->root = root;
 	plan->repeat = 1;
@@ -644,7 +644,7 @@ parsed:
 		c.oom = 1;
 	rc = c.oom ? -1 : parse_top(&c, root);
 	if (c.oom)
-		rc = fail(err, n, name, NULL, "out of memory");
+		rc = plan_fail(err, n, name, NULL, "out of memory");
 	if (rc)
 		sweep_plan_free(plan);
 	return rc;
@@ -710,7 +710,7 @@ int sweep_set_key(json_object *md, const char *key, json_object *v, char *err, s
 		seg[len] = 0;
 		p += len;
 		if (!json_object_is_type(cur, json_type_object)) {
-			snprintf(err, n, "%.*s: not an object in the description", (int)(p - key - len), key);
+			snprintf(err, n, "%.*s: not an object in the description", (int)(p - key - len - 1), key);
 			return -1;
 		}
 		if (!*p) { /* the last segment: the value */

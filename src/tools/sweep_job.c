@@ -110,7 +110,7 @@ static int check_inputs(json_object *spec, json_object *dec, const char *job)
 		json_object *files = arr_of(run, "files");
 		const char *input = str_of(json_object_array_get_idx(sruns, r), "input");
 
-		if (!argv || !json_object_array_length(argv) || !files) {
+		if (!json_object_is_type(run, json_type_object) || !argv || !json_object_array_length(argv) || !files) {
 			fprintf(stderr, TOOL ": job %s: not a job file of this hvpmu\n", job);
 			return -1;
 		}
@@ -122,6 +122,10 @@ static int check_inputs(json_object *spec, json_object *dec, const char *job)
 		for (size_t i = 0; i < json_object_array_length(files); i++) {
 			json_object *f = json_object_array_get_idx(files, i);
 
+			if (!json_object_is_type(f, json_type_array) || json_object_array_length(f) != 2) {
+				fprintf(stderr, TOOL ": job %s: not a job file of this hvpmu\n", job);
+				return -1;
+			}
 			if (same_file("file", json_object_get_string(json_object_array_get_idx(f, 0)),
 				      json_object_get_string(json_object_array_get_idx(f, 1)), job))
 				return -1;

@@ -477,6 +477,15 @@ int sweep_merge(const char *dir, int allow_mixed)
 				: "not the manifest of a sweep (hvpmu sweep -o DIR writes it)");
 		goto out;
 	}
+	for (size_t i = 0; i < json_object_array_length(axes) + json_object_array_length(programs); i++) {
+		size_t na = json_object_array_length(axes);
+		json_object *v = i < na ? json_object_array_get_idx(axes, i) : json_object_array_get_idx(programs, i - na);
+
+		if (!json_object_is_type(v, json_type_string)) {
+			fprintf(stderr, TOOL ": %s: not the manifest of a sweep (its axes and programs are names)\n", path);
+			goto out;
+		}
+	}
 	n = json_object_array_length(jobs);
 	if (!(results = calloc(n ? n : 1, sizeof *results)))
 		goto out;

@@ -166,6 +166,21 @@ st=0; "$hvpmu" sweep 2> err || st=$?
 st=0; "$hvpmu" merge "$tmp/nothing" 2> err || st=$?
 [ "$st" -eq 1 ] && [ "$(wc -l < err)" -eq 1 ] || { cat err >&2; fail "merge of no sweep: status $st"; }
 
+# damaged files of a results directory: one line, no crash
+cp -r $out damaged && rm -f damaged/results/*.json
+sed -i 's/"axes":\[/"axes":[null,/; s/"axes": \[/"axes": [null, /' damaged/sweep.json
+st=0; "$hvpmu" merge damaged 2> err || st=$?
+[ "$st" -eq 1 ] && [ "$(wc -l < err)" -eq 1 ] && grep -q 'not the manifest of a sweep' err ||
+	{ cat err damaged/sweep.json >&2; fail "a damaged manifest: status $st"; }
+j=$(ls damaged/jobs/*.json | head -1)
+for garbage in '[]' '{ "key": 1 }' '{' "$(sed 's/"runs":\[/"runs":[7,/' "$j")"; do
+	printf '%s\n' "$garbage" > "$j"
+	st=0; "$hvpmu" sweep --job "$j" 2> err || st=$?
+	[ "$st" -eq 1 ] && [ "$(wc -l < err)" -eq 1 ] || { cat err >&2; fail "a damaged job file: status $st"; }
+done
+st=0; "$hvpmu" sweep --job /nonexistent/jobs/x.json 2> err || st=$?
+[ "$st" -eq 1 ] && [ "$(wc -l < err)" -eq 1 ] || { cat err >&2; fail "no job file: status $st"; }
+
 # engines: the job list, and an sbatch array script
 rm -rf "$out/results"/*.json
 n=$("$hvpmu" sweep --engine print plan.json 2> /dev/null | grep -c " sweep --job '$tmp/plan.results/jobs/[0-9a-f]\{64\}.json'$")

@@ -190,6 +190,11 @@ s=$("$hvpmu" sweep --engine slurm --script-only --partition debug --time 10:00 p
 grep -qx '#SBATCH --array=0-3' "$s" && grep -qx '#SBATCH --partition=debug' "$s" &&
 	grep -qx '#SBATCH --time=10:00' "$s" || { cat "$s" >&2; fail "sbatch script"; }
 sh -n "$s" || fail "the sbatch script is not sh"
+# past Slurm's default MaxArraySize: 1000 tasks share 1200 jobs
+sed 's/"events"/"repeat": 300, "events"/' plan.json > big.json
+"$hvpmu" sweep --engine slurm --script-only big.json > /dev/null 2>&1 || fail "1200 jobs: no script"
+grep -qx '#SBATCH --array=0-999' big.results/sweep.sbatch && [ "$(wc -l < big.results/jobs.txt)" -eq 1200 ] ||
+	fail "1200 jobs: not 1000 tasks"
 # the script runs its share of the lines: task 2 of 4 runs the third job
 SLURM_ARRAY_TASK_ID=2 sh "$s" || fail "task 2 failed"
 [ "$(ls $out/results/*.json | wc -l)" -eq 1 ] || fail "task 2 did not run one job"

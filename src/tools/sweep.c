@@ -235,6 +235,10 @@ static int builds_init(struct builds *b)
 		return -1;
 	}
 	b->exe[len] = 0;
+	if (strpbrk(b->exe, "\n\r")) { /* jobs.txt has a job a line */
+		fprintf(stderr, TOOL ": hvpmu's path may not hold a line break\n");
+		return -1;
+	}
 	if (sweep_sha256_file(b->exe, b->exe_sha)) {
 		fprintf(stderr, TOOL ": %s: %s\n", b->exe, strerror(errno));
 		return -1;
@@ -798,7 +802,7 @@ static int expand_all(struct expand *x)
 	const struct sweep_plan *pl = x->plan;
 	size_t idx[SWEEP_MAX_AXES] = { 0 };
 	struct run_hash **rh = calloc(pl->nprog, sizeof *rh);
-	char events[SWEEP_MAX_LIST * (SWEEP_MAX_STR + 1)];
+	static char events[SWEEP_MAX_LIST * (SWEEP_MAX_STR + 1)];
 	size_t used = 0;
 	int rc = -1;
 
@@ -1152,6 +1156,10 @@ static int open_plan(const char *file, const char *outdir, struct sweep_plan *pl
 	snprintf(x->dir, sizeof x->dir, "%s", dir);
 	if (strlen(x->dir) > PATH_MAX - 128) {
 		fprintf(stderr, TOOL ": %s: path too long\n", x->dir);
+		return -1;
+	}
+	if (strpbrk(x->dir, "\n\r")) { /* jobs.txt has a job a line */
+		fprintf(stderr, TOOL ": the results directory's path may not hold a line break\n");
 		return -1;
 	}
 	for (unsigned i = 0; i < 4; i++) {

@@ -308,8 +308,24 @@ struct expand {
 	unsigned nhvpmu_env;
 };
 
+/* The first built-in description with a PAPR CEC (gpci's default, as
+ * hvpmu gpci picks it), or NULL. */
+static const char *cec_platform(void)
+{
+	const char *name;
+	struct hvpmu_md md;
+
+	for (unsigned i = 0; (name = hvpmu_sv_machine_name_at(i)); i++) {
+		char err[256], got[HVPMU_SV_PLATFORM_NAME_MAX];
+
+		if (!hvpmu_sv_load_machine(name, NULL, 1, &md, got, err, sizeof err) && md.cec.nchips)
+			return name;
+	}
+	return NULL;
+}
+
 /* The base description: the plan's file or object, or {}; with the plan's
- * platform (or mdperf's) when it names none. */
+ * platform (or the tool's default: mdperf's, gpci's) when it names none. */
 static int load_base(struct expand *x)
 {
 	const struct sweep_plan *pl = x->plan;
@@ -342,6 +358,8 @@ static int load_base(struct expand *x)
 	}
 	if (!platform && pl->tool == SWEEP_MDPERF)
 		platform = hvpmu_sv_platform_with(HVPMU_SV_SERVICE_MDPERF);
+	if (!platform && pl->tool == SWEEP_GPCI)
+		platform = cec_platform();
 	if (json_object_object_get_ex(x->base, "platform", &p)) {
 		if (pl->platform && (!json_object_is_type(p, json_type_string) ||
 				     strcmp(json_object_get_string(p), pl->platform))) {

@@ -18,7 +18,8 @@
  *                 --index=N (-s)
  *   "repeat"      1..1000 runs of every point (default 1)
  *   "platform"    a built-in description name (default: the description's,
- *                 else t4)
+ *                 else the tool's: mdperf's Origin, gpci's first with a
+ *                 CEC, stat's t4)
  *   "description" a description file (path) or an inline description
  *                 object (docs/machine-description.md): the base every
  *                 point overrides

@@ -6,7 +6,7 @@
 #     holds exactly the counts of the same `hvpmu stat` runs made by hand,
 #     and the L2 size changes seq_l2's clean L2 evictions (its 64 KB fit
 #     the 128 KB L2, not a 32 KB one) and its cycles;
-#   - the per-(program, event) tables across the axis;
+#   - the per-(program, event) tables across the axis; repeats averaged;
 #   - a rerun runs nothing and leaves every result as it was; a removed
 #     result is the only job run again;
 #   - a changed input file makes a new point; a job whose input changed
@@ -117,6 +117,19 @@ echo four > in.txt
 if sh -c "$job" 2> err; then fail "a job ran on an input changed after planning"; fi
 grep -q 'changed since the sweep was planned' err || { cat err >&2; fail "changed input: message"; }
 [ "$(wc -l < err)" -eq 1 ] || { cat err >&2; fail "changed input: not one line"; }
+
+# repeats: one row each, the same counts (runs are deterministic), and the
+# plotting table's mean over them
+cat > rep.json <<J
+{ "events": ["Instr_ld"], "repeat": 2, "axes": { "memory.l2.size": [65536] },
+  "programs": [ { "path": "$mem/seq_small" } ] }
+J
+"$hvpmu" sweep rep.json 2> log || { cat log >&2; fail "repeat sweep"; }
+[ "$(cut -d, -f1-4 rep.results/merged.csv)" = "program,repeat,memory.l2.size,Instr_ld
+seq_small,0,65536,8192
+seq_small,1,65536,8192" ] || { cat rep.results/merged.csv >&2; fail "repeat rows"; }
+[ "$(sed -n 2p rep.results/tables/seq_small/Instr_ld.csv)" = "65536,8192,8192,8192,2" ] ||
+	{ cat rep.results/tables/seq_small/Instr_ld.csv >&2; fail "repeat table"; }
 
 # a failing job fails the sweep, names the point, writes no table
 cat > failing.json <<J

@@ -7,7 +7,8 @@
 # slurm.conf, state and spool in the test's directory).  The plan of
 # run_sweep.sh (two programs x two L2 sizes x two events) runs as an
 # sbatch array job; its merged table must equal the one GNU parallel
-# makes, and a rerun submits nothing.
+# makes (also when submitted with --no-wait and merged by hvpmu merge), a
+# rerun submits nothing, and a failed task fails the sweep.
 # Needs root (slurmd runs the tasks as the submitting user) and the
 # packages of scripts/common.sh; HVPMU_SKIP_SLURM=1 alone skips it (exit 77).
 # usage: run_sweep_slurm.sh HVPMU MEM_DIR
@@ -106,6 +107,14 @@ J
 "$hvpmu" sweep -j2 -o local.results plan.json 2> local.log || fail "the local sweep failed: $(cat local.log)"
 cmp slurm.results/merged.csv local.results/merged.csv || fail "slurm and GNU parallel merged different tables"
 [ "$(wc -l < slurm.results/merged.csv)" -eq 5 ] || fail "not 4 rows"
+# submitted without waiting, merged when the array job has run
+"$hvpmu" sweep --engine slurm --no-wait -o nowait.results plan.json 2> sweep.log || fail "--no-wait: $(cat sweep.log)"
+grep -q 'submitted (job id in' sweep.log || fail "--no-wait: $(cat sweep.log)"
+[ ! -e nowait.results/merged.csv ] || fail "--no-wait merged before the job ran"
+id=$(cat nowait.results/logs/slurm-job)
+for _ in $(seq 600); do [ -z "$(squeue -h -j "$id" 2> /dev/null)" ] && break; sleep 0.1; done
+"$hvpmu" merge nowait.results 2> sweep.log || fail "merge after --no-wait: $(cat sweep.log)"
+cmp slurm.results/merged.csv nowait.results/merged.csv || fail "--no-wait merged another table"
 # a rerun has nothing to submit
 "$hvpmu" sweep --engine slurm -o slurm.results plan.json 2> sweep.log || fail "the rerun failed"
 grep -q '0 to run, 4 done already' sweep.log || fail "the rerun: $(cat sweep.log)"

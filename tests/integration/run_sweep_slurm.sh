@@ -119,10 +119,15 @@ cmp slurm.results/merged.csv nowait.results/merged.csv || fail "--no-wait merged
 "$hvpmu" sweep --engine slurm -o slurm.results plan.json 2> sweep.log || fail "the rerun failed"
 grep -q '0 to run, 4 done already' sweep.log || fail "the rerun: $(cat sweep.log)"
 [ "$(cat slurm.results/logs/slurm-job)" = 1 ] || fail "the rerun submitted a job"
-# a job whose program fails: the array job fails, the sweep says which point
+# a job whose program fails: its task fails, the merge says which point
+# (submitted without waiting: sbatch --wait polls every few seconds)
 cat > failing.json <<J
 { "events": ["Instr_ld"], "programs": [ { "name": "wrong", "path": "$mem/seq_small", "status": 3 } ] }
 J
-if "$hvpmu" sweep --engine slurm failing.json 2> sweep.log; then fail "a failed task did not fail the sweep"; fi
+"$hvpmu" sweep --engine slurm --no-wait failing.json 2> sweep.log || fail "failing.json: $(cat sweep.log)"
+id=$(cat failing.results/logs/slurm-job)
+for _ in $(seq 600); do [ -z "$(squeue -h -j "$id" 2> /dev/null)" ] && break; sleep 0.1; done
+if "$hvpmu" merge failing.results 2> sweep.log; then fail "a failed task did not fail the merge"; fi
 grep -q 'missing: wrong repeat 0' sweep.log || fail "the missing point: $(cat sweep.log)"
+grep -q 'exit status 0 (success is 3)' failing.results/logs/slurm-"$id"_0.out || fail "the task's log"
 echo "sweep slurm: ok"

@@ -360,6 +360,8 @@ static int load_base(struct expand *x)
 		platform = hvpmu_sv_platform_with(HVPMU_SV_SERVICE_MDPERF);
 	if (!platform && pl->tool == SWEEP_GPCI)
 		platform = cec_platform();
+	if (!platform) /* stat's default (its usage names it): the description says which */
+		platform = hvpmu_sv_machine_name_at(0);
 	if (json_object_object_get_ex(x->base, "platform", &p)) {
 		if (pl->platform && (!json_object_is_type(p, json_type_string) ||
 				     strcmp(json_object_get_string(p), pl->platform))) {

@@ -9,8 +9,8 @@
 #   - the per-(program, event) tables across the axis; repeats averaged;
 #   - a rerun runs nothing and leaves every result as it was; a removed
 #     result is the only job run again;
-#   - a changed input file makes a new point; a job whose input changed
-#     after planning refuses to run;
+#   - a changed input file, or another hvpmu build, makes new points; a
+#     job whose input changed after planning refuses to run;
 #   - a job that fails fails the sweep, which names the missing point and
 #     writes no table; results of different builds do not merge unless
 #     --allow-mixed;
@@ -98,6 +98,17 @@ rm "$victim"
 grep -q '1 to run, 3 done already' log || { cat log >&2; fail "resume: not one job"; }
 stamp > again
 [ "$(diff before again | grep -c '^[<>]')" -eq 2 ] || { diff before again >&2; fail "resume reran other points"; }
+
+# an upgrade makes new points: another hvpmu build (a byte more) finds
+# none of the results of this one
+mkdir upgraded
+cp "$hvpmu" upgraded/hvpmu
+printf '\0' >> upgraded/hvpmu
+HVPMU_PLUGIN=$(dirname "$hvpmu")/libhvpmu_plugin.so upgraded/hvpmu sweep --engine print plan.json 2> log > /dev/null ||
+	{ cat log >&2; fail "upgraded hvpmu"; }
+grep -q '4 to run, 0 done already' log || { cat log >&2; fail "an upgrade did not make new points"; }
+"$hvpmu" sweep --engine print plan.json 2> log > /dev/null
+grep -q '0 to run, 4 done already' log || { cat log >&2; fail "the old build's points are gone"; }
 
 # the input is part of the key: a changed input file makes a new point
 echo one > in.txt

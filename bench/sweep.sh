@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Benchmark (not a test), issue 35: what a sweep adds to the runs it
-# makes.  N jobs of a short program (workloads/mem/seq_l2 on N L2 sizes
+# makes.  N jobs of a short program (workloads/mem/seq_l2, N repeats of
+# one point) run three ways:
 #   bare    N `hvpmu stat` runs one after the other;
 #   sweep   `hvpmu sweep -j1` of the same N runs (expansion: hashes of
 #           hvpmu, the plugin, QEMU and the program, N job files; each job

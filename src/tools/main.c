@@ -4,6 +4,7 @@
 #include <string.h>
 #include <hvpmu/supervisor.h>
 #include "tools.h"
+#include "sweep.h"
 
 /* One line of `hvpmu list`: the name, then the back-end's text. */
 static void list_line(const struct hvpmu_sv_event_info *e)
@@ -54,6 +55,8 @@ static const struct command {
 	{ "run", cmd_run, "run a program in a guest of a running hvpmu serve" },
 	{ "mdperf", cmd_mdperf, "the SGI Origin Hub memory/directory counters of a program's run (IRIX mdperf)" },
 	{ "gpci", cmd_gpci, "ask the PAPR hypervisor H_GetPerformanceCounterInfo as Linux's hv_gpci does (platform power)" },
+	{ "sweep", cmd_sweep, "run a plan of programs x machine-description points on GNU parallel or Slurm (docs/sweep.md)" },
+	{ "merge", cmd_merge, "merge a sweep's results into tables (CSV, JSON)" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

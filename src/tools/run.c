@@ -584,3 +584,14 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 	close(area_fd);
 	return rc;
 }
+
+/* For `hvpmu sweep` (sweep.h), which records and hashes what a run will use. */
+const char *tool_qemu_path(const char *name)
+{
+	return qemu_path(name);
+}
+
+int tool_find_plugin(char *out, size_t n)
+{
+	return find_plugin(out, n);
+}

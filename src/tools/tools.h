@@ -146,6 +146,12 @@ int tool_md_load(const struct tool_md_opts *m, struct stat_request *rq, struct h
  * `service` (hvpmu_sv_platform_with), `what` naming it in the one-line
  * message if none does.  Returns 0 or -1. */
 int tool_default_platform(const char *tool, enum hvpmu_sv_service service, const char *what, struct stat_request *rq);
+/* The emulator run_guest runs programs of qemu-user `name` under
+ * ($HVPMU_QEMU, the configured QEMU build's, or `name` on PATH), and the
+ * plugin it loads (0, or -1 when none is readable; out gets the path
+ * tried): for `hvpmu sweep`, which records and hashes them. */
+const char *tool_qemu_path(const char *name);
+int tool_find_plugin(char *out, size_t n);
 /* The built-in descriptions' names joined by `sep` ("t4, t4-1, ..."), in
  * buf (n bytes, truncated to fit); returns buf. */
 const char *tool_platform_names(char *buf, size_t n, const char *sep);

@@ -145,6 +145,24 @@ enum hvpmu_mem_event {
 };
 
 /*
+ * Coherence events of a CPU's secondary cache that a directory produces
+ * (the SGI Origin's, src/model/origin_dir.c, docs/origin-directory.md
+ * "What each CPU sees"): requests the home Hub sends to the CPU, and the
+ * state its own stores find in its secondary cache.  The inputs of the
+ * R10000's events 12, 13 and 28-31 (docs/r10k-counters.md); 0 on the
+ * platforms without a directory.
+ */
+enum hvpmu_dir_event {
+	HVPMU_DIREV_EXT_INTERV = 0,  /* an intervention (read-shared or read-exclusive) sent to the CPU */
+	HVPMU_DIREV_EXT_INVAL,       /* an invalidation sent to the CPU (a store of another CPU) */
+	HVPMU_DIREV_EXT_INTERV_HIT,  /* an intervention that found the line in the CPU's secondary cache */
+	HVPMU_DIREV_EXT_INVAL_HIT,   /* an invalidation that found the line there */
+	HVPMU_DIREV_ST_CLEAN_EXCL,   /* a store to a line the CPU holds clean exclusive (made dirty, no message) */
+	HVPMU_DIREV_ST_SHARED,       /* a store to a line the CPU holds shared (an upgrade request) */
+	HVPMU_NDIREV,
+};
+
+/*
  * Pipeline timing (docs/timing-model.md): the causes that partition each
  * strand's user-mode cycles; the inputs of TABLE 10-2 sl=1, 2, 8, 9, 28.
  * Privileged and hyperprivileged cycles (modeled OS / hypervisor work)

@@ -372,13 +372,35 @@ static __attribute__((noinline)) void dup_miss(struct hvpmu_machine *m, uint32_t
  * (write-back L2).  With several active cores or chips the coherence rules
  * apply (coherent_miss(), docs/coherence-model.md).
  */
+/* SGI Origin: a directory event of CPU `cpu` (origin_dir.h) counts on
+ * the strand that ran on it last, at its next sync (as snooped()). */
+void machine_dir_event(void *ctx, uint32_t cpu, enum hvpmu_dir_event e)
+{
+	struct hvpmu_machine *m = ctx;
+
+	if (cpu < m->ncores)
+		m->s[m->cores[cpu].last_strand].dir_pending[e]++;
+}
+
+/* SGI Origin: the CPUs whose secondary cache holds the line of addr, before
+ * a request of CPU `self` changes them (od_request()'s `holders`). */
+static uint64_t origin_holders(const struct hvpmu_machine *m, uint32_t self, uint64_t addr)
+{
+	uint64_t h = 0;
+
+	for (uint32_t i = 0; i < m->ncores; i++)
+		if (i != self && m->cores[i].active && cache_probe(&m->cores[i].l2, addr))
+			h |= UINT64_C(1) << (i % 64);
+	return h;
+}
+
 /* SGI Origin: request r of the strand's CPU at its home Hub (origin_dir.c);
  * a NACK's back-off adds to the access's wait. */
 static __attribute__((noinline)) void origin_request(struct hvpmu_machine *m, uint32_t strand, uint64_t addr,
-						    enum od_req r)
+						    enum od_req r, uint64_t holders)
 {
 	struct strand *s = &m->s[strand];
-	uint64_t w = od_request(&m->od, m->hub_act, s->core->idx, addr, r, machine_strand_now(m, strand));
+	uint64_t w = od_request(&m->od, m->hub_act, s->core->idx, addr, r, machine_strand_now(m, strand), holders);
 
 	if (w)
 		s->l2b_wait = s->l2b_wait + w > m->l2b_cap ? m->l2b_cap : s->l2b_wait + w;
@@ -391,6 +413,7 @@ static enum served fill_l2(struct hvpmu_machine *m, uint32_t strand, uint64_t ad
 	struct cache_result r2;
 	enum served from = SERVED_L2;
 	int coh, was_clean = 0;
+	uint64_t holders = 0; /* Origin: the other CPUs holding the line, before this access */
 
 	if (!c->l2.sets) /* no private L2 (T1): the shared level serves L1 misses */
 		return llc_access(m, strand, addr, write, 0) ? SERVED_L3 : SERVED_MEM;
@@ -400,8 +423,12 @@ static enum served fill_l2(struct hvpmu_machine *m, uint32_t strand, uint64_t ad
 		coh_activate(&m->coh, c->idx);
 	}
 	coh = coh_on(&m->coh);
-	if (__builtin_expect(m->hub_act != NULL, 0) && write) /* Origin: a store to a clean line upgrades */
-		was_clean = coh_l2_state(&c->l2, addr) == 1;
+	if (__builtin_expect(m->hub_act != NULL, 0)) {
+		if (write) /* Origin: a store to a clean line upgrades */
+			was_clean = coh_l2_state(&c->l2, addr) == 1;
+		if (was_clean || (coh && !cache_probe(&c->l2, addr)))
+			holders = origin_holders(m, c->idx, addr);
+	}
 	if (__builtin_expect(coh, 0)) {
 		c->last_strand = strand;
 		/* a store to a clean (Shared) line takes it from the other cores */
@@ -417,9 +444,9 @@ static enum served fill_l2(struct hvpmu_machine *m, uint32_t strand, uint64_t ad
 		if (c->l2bufs) /* request buffers (src/model/l2buf.h) */
 			l2b_miss(m, strand, addr, from, r2.evicted && r2.evicted_dirty);
 		if (__builtin_expect(m->hub_act != NULL, 0))
-			origin_request(m, strand, addr, write ? OD_RDEX : OD_READ);
+			origin_request(m, strand, addr, write ? OD_RDEX : OD_READ, holders);
 	} else if (__builtin_expect(was_clean, 0)) {
-		origin_request(m, strand, addr, OD_UPGRADE);
+		origin_request(m, strand, addr, OD_UPGRADE, holders);
 	}
 	if (r2.evicted) {
 		uint64_t byte = r2.evicted_line << c->l2.line_shift;
@@ -435,7 +462,7 @@ static enum served fill_l2(struct hvpmu_machine *m, uint32_t strand, uint64_t ad
 		if (r2.evicted_dirty) /* the write-back lands in L3 */
 			llc_access(m, strand, byte, 1, 1);
 		if (r2.evicted_dirty && __builtin_expect(m->hub_act != NULL, 0)) /* Origin: to its home */
-			origin_request(m, strand, byte, OD_WB);
+			origin_request(m, strand, byte, OD_WB, 0);
 	}
 	return from;
 }
@@ -853,7 +880,10 @@ static inline int store_fast(struct hvpmu_machine *m, uint32_t strand, uint64_t 
 	 * check: the set search only for stores that can take this path. */
 	if (!cache_mru_hit_clean(&c->l1d, pa >> c->l1d.line_shift) && cache_holds_clean(&c->l1d, pa >> c->l1d.line_shift))
 		return 0;
-	if (coh_on(&m->coh)) {
+	/* a store to a clean line: other cores may hold it (coherence), or
+	 * the Origin's directory sees it (fill_l2(): an upgrade, or the
+	 * R10000's event 30 for a clean-exclusive line) */
+	if (coh_on(&m->coh) || __builtin_expect(m->hub_act != NULL, 0)) {
 		if (!(*slot & CACHE_DIRTY))
 			return 0;
 		c->last_strand = strand;

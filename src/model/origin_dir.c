@@ -166,29 +166,49 @@ void od_refresh(struct origin_dir *d, uint32_t n, uint64_t hub_now, struct hvpmu
 
 /* ---- a request ---- */
 
-/* Send invalidations to every sharer but `cpu`. */
-static void invalidate_sharers(struct hvpmu_origin_md_activity *a, const struct od_line *l, uint32_t cpu)
+/* A directory event of CPU `cpu`, and its hit twin when the CPU's
+ * secondary cache held the line (`holders`, od_request()). */
+static void cpu_event(struct origin_dir *d, uint32_t cpu, enum hvpmu_dir_event e, enum hvpmu_dir_event hit,
+		      uint64_t holders)
+{
+	if (!d->cpu_event)
+		return;
+	d->cpu_event(d->cpu_event_ctx, cpu, e);
+	if (hit != e && (holders & bit(cpu)))
+		d->cpu_event(d->cpu_event_ctx, cpu, hit);
+}
+
+/* Send invalidations to every sharer but `cpu`: one to each CPU the
+ * sharer vector lists (CPU % 64 beyond 64 CPUs: the CPUs below 64 are
+ * told, a coarse vector's choice). */
+static void invalidate_sharers(struct origin_dir *d, struct hvpmu_origin_md_activity *a, const struct od_line *l,
+			       uint32_t cpu, uint64_t holders)
 {
 	uint64_t others = l->sharers & ~bit(cpu);
 	unsigned n = (unsigned)__builtin_popcountll(others);
 
 	a->ev[HVPMU_HUBMD_SET_INVAL][HVPMU_HUBMD_INV_INVAL] += n;
 	a->ev[HVPMU_HUBMD_SET_OUTMSG][HVPMU_HUBMD_OUT_INTERV_INVAL] += n;
+	for (; others; others &= others - 1)
+		cpu_event(d, (uint32_t)__builtin_ctzll(others), HVPMU_DIREV_EXT_INVAL, HVPMU_DIREV_EXT_INVAL_HIT,
+			  holders);
 }
 
 /* An intervention to the owner (read-shared or read-exclusive): the
  * owner answers the requester and sends a revision to the home; the line
  * is busy meanwhile. */
-static void intervene(struct hvpmu_origin_md_activity *a, struct od_line *l, int exclusive, uint64_t at)
+static void intervene(struct origin_dir *d, struct hvpmu_origin_md_activity *a, struct od_line *l, int exclusive,
+		      uint64_t at, uint64_t holders)
 {
 	a->ev[HVPMU_HUBMD_SET_INVAL][exclusive ? HVPMU_HUBMD_INV_INTERV_RDEX : HVPMU_HUBMD_INV_INTERV_RDSH]++;
 	a->ev[HVPMU_HUBMD_SET_OUTMSG][HVPMU_HUBMD_OUT_INTERV_INVAL]++;
 	a->ev[HVPMU_HUBMD_SET_INMSG][HVPMU_HUBMD_IN_REVISION]++;
+	cpu_event(d, l->owner, HVPMU_DIREV_EXT_INTERV, HVPMU_DIREV_EXT_INTERV_HIT, holders);
 	l->busy_until = at + OD_T_INTERV;
 }
 
 uint64_t od_request(struct origin_dir *d, struct hvpmu_origin_md_activity *act, uint32_t cpu, uint64_t pa,
-		    enum od_req r, uint64_t now)
+		    enum od_req r, uint64_t now, uint64_t holders)
 {
 	uint32_t h = od_home(d, pa, cpu), local = cpu / d->cpus_per_node == h;
 	struct hvpmu_origin_md_activity *a = &act[h];
@@ -209,8 +229,13 @@ uint64_t od_request(struct origin_dir *d, struct hvpmu_origin_md_activity *act, 
 			l->state = OD_UNOWNED;
 		return 0;
 	}
-	if (r == OD_UPGRADE && l->state == OD_EXCL && l->owner == cpu)
-		return 0; /* clean-exclusive to dirty in the R10000: no message */
+	if (r == OD_UPGRADE && l->state == OD_EXCL && l->owner == cpu) {
+		/* clean-exclusive to dirty in the R10000: no message */
+		cpu_event(d, cpu, HVPMU_DIREV_ST_CLEAN_EXCL, HVPMU_DIREV_ST_CLEAN_EXCL, 0);
+		return 0;
+	}
+	if (r == OD_UPGRADE) /* the CPU holds it shared: it asks the home */
+		cpu_event(d, cpu, HVPMU_DIREV_ST_SHARED, HVPMU_DIREV_ST_SHARED, 0);
 	/* a transaction holds the line: NACK, back off, retry when it is done */
 	if (at < l->busy_until) {
 		a->ev[HVPMU_HUBMD_SET_OUTMSG][HVPMU_HUBMD_OUT_NACK]++;
@@ -223,7 +248,7 @@ uint64_t od_request(struct origin_dir *d, struct hvpmu_origin_md_activity *act, 
 		a->ev[HVPMU_HUBMD_SET_LOCAL_REQ][lc]++;
 	if (r == OD_UPGRADE && l->state == OD_SHARED) {
 		a->ev[HVPMU_HUBMD_SET_INMSG][HVPMU_HUBMD_IN_MISC]++;
-		invalidate_sharers(a, l, cpu);
+		invalidate_sharers(d, a, l, cpu, holders);
 		a->ev[HVPMU_HUBMD_SET_OUTMSG][HVPMU_HUBMD_OUT_RESPONSE]++; /* the upgrade's ack */
 		md_serve(d, a, h, at, OD_T_DIR, HVPMU_HUBMD_MEM_DIR_BUSY);
 		l->state = OD_EXCL;
@@ -247,7 +272,7 @@ uint64_t od_request(struct origin_dir *d, struct hvpmu_origin_md_activity *act, 
 		if (r == OD_READ) {
 			l->sharers |= bit(cpu);
 		} else {
-			invalidate_sharers(a, l, cpu);
+			invalidate_sharers(d, a, l, cpu, holders);
 			l->state = OD_EXCL;
 			l->owner = cpu;
 		}
@@ -260,7 +285,7 @@ uint64_t od_request(struct origin_dir *d, struct hvpmu_origin_md_activity *act, 
 		}
 		a->ev[HVPMU_HUBMD_SET_DIR_STATE][HVPMU_HUBMD_DIR_EXCL_OTHER]++;
 		md_serve(d, a, h, at, OD_T_DIR, HVPMU_HUBMD_MEM_DIR_BUSY);
-		intervene(a, l, r != OD_READ, at);
+		intervene(d, a, l, r != OD_READ, at, holders);
 		if (r == OD_READ) {
 			l->state = OD_SHARED;
 			l->sharers = bit(l->owner) | bit(cpu);

@@ -17,6 +17,7 @@
 #define HVPMU_MODEL_ORIGIN_DIR_H
 
 #include <stdint.h>
+#include <hvpmu/machine.h>
 #include <hvpmu/origin_md.h>
 
 /* What a CPU asks of the home Hub of a line. */
@@ -35,8 +36,15 @@ struct od_table {
 	size_t size;
 };
 
+/* Called with each directory event of a CPU (hvpmu/machine.h enum
+ * hvpmu_dir_event): the requests the home sends to its secondary cache,
+ * the state its stores find there. */
+typedef void od_cpu_event_fn(void *ctx, uint32_t cpu, enum hvpmu_dir_event e);
+
 struct origin_dir {
 	uint32_t nodes, cpus_per_node;
+	od_cpu_event_fn *cpu_event; /* NULL: not reported (set by the machine after od_init) */
+	void *cpu_event_ctx;
 	uint64_t cpu_hz, hub_hz;
 	struct od_table pages;   /* first touch: 16 KB page -> node */
 	struct od_table lines;   /* directory entries */
@@ -64,12 +72,16 @@ uint32_t od_home(struct origin_dir *d, uint64_t pa, uint32_t cpu);
 /*
  * Request `r` of CPU `cpu` for the line of pa at CPU cycle `now`: the
  * directory transition, the events at the home Hub into act[home] (act:
- * one per node), the MD occupancy.  Returns the CPU cycles the request
+ * one per node), the MD occupancy, and each CPU's directory events
+ * through d->cpu_event.  `holders`: bit c set when CPU c's secondary
+ * cache held the line before this request (CPU % 64), which tells the
+ * interventions and invalidations that hit from those the directory sent
+ * to a CPU that had dropped the line.  Returns the CPU cycles the request
  * waited beyond the normal latency (a NACK's back-off while the line was
  * busy).
  */
 uint64_t od_request(struct origin_dir *d, struct hvpmu_origin_md_activity *act, uint32_t cpu, uint64_t pa,
-		    enum od_req r, uint64_t now);
+		    enum od_req r, uint64_t now, uint64_t holders);
 
 /* Refresh up to Hub cycle hub_now on node n: its busy cycles into act. */
 void od_refresh(struct origin_dir *d, uint32_t n, uint64_t hub_now, struct hvpmu_origin_md_activity *act);

@@ -8,7 +8,10 @@
  * read by four CPUs and then written (unowned -> exclusive -> shared ->
  * exclusive, one invalidation per other sharer), remote reads counted at
  * the home of first touch, a dirty eviction's writeback, NACKs while an
- * intervention is in flight, and set 0 accounting for every Hub cycle.
+ * intervention is in flight, and set 0 accounting for every Hub cycle;
+ * and what each CPU's R10000 counters see of it (events 12, 13, 28-31:
+ * the requests the directory sent to the CPU, those that found the line
+ * in its secondary cache, the state its stores found there).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +21,7 @@
 #include <cmocka.h>
 
 #include <hvpmu/hvpmu.h>
+#include <hvpmu/r10k_pmu.h>
 
 #define PC UINT64_C(0x10000)
 #define FOUR_MB (UINT64_C(4) << 20)
@@ -301,12 +305,142 @@ static void test_md_cycles(void **state)
 	hvpmu_machine_destroy(r.m);
 }
 
+/* ---- each CPU's directory events: the R10000's events 12, 13, 28-31 ---- */
+
+/* Count R10000 event `ev` (12-15: counter 0; 28-31: counter 1, as event
+ * ev - 16) in user mode on every CPU of the rig, from 0 (the driver's
+ * MTPS / MTPC, hvpmu_machine_reg_write, sync first as well). */
+static void r10k_count(struct rig *r, unsigned ev)
+{
+	unsigned n = ev / HVPMU_R10K_EVENTS_PER_COUNTER;
+
+	for (uint32_t cpu = 0; cpu < hvpmu_machine_nstrands(r->m); cpu++) {
+		void *pmu = hvpmu_machine_pmu(r->m, cpu);
+
+		/* what the warm-up did is fed first (under the counters' reset state) */
+		assert_int_equal(hvpmu_machine_sync(r->m, cpu, NULL, NULL), 0);
+		assert_int_equal(hvpmu_r10k_write(pmu, HVPMU_MODE_PRIV, HVPMU_R10K_SEL_COUNT(n), 0), HVPMU_OK);
+		assert_int_equal(hvpmu_r10k_write(pmu, HVPMU_MODE_PRIV, HVPMU_R10K_SEL_CONTROL(n),
+						  HVPMU_FDP(0, R10K_PERFCTL, EVENT, ev % HVPMU_R10K_EVENTS_PER_COUNTER) |
+							  HVPMU_FMASK(R10K_PERFCTL, U)),
+				 HVPMU_OK);
+	}
+}
+
+/* What CPU `cpu`'s counter of event `ev` counted (after a sync). */
+static uint32_t r10k_read(struct rig *r, uint32_t cpu, unsigned ev)
+{
+	assert_int_equal(hvpmu_machine_sync(r->m, cpu, NULL, NULL), 0);
+	return hvpmu_r10k_pmu_peek_count(hvpmu_machine_pmu(r->m, cpu), ev / HVPMU_R10K_EVENTS_PER_COUNTER);
+}
+
+#define EV_EXT_INTERV 12
+#define EV_EXT_INVAL 13
+#define EV_EXT_INTERV_HIT 28
+#define EV_EXT_INVAL_HIT 29
+#define EV_ST_CLEAN 30
+#define EV_ST_SHARED 31
+
+/* share_then_write: CPU 1's read is an intervention to CPU 0, which holds
+ * the line (a hit); CPU 0's store finds its line shared (an upgrade) and
+ * invalidates CPUs 1, 2, 3, which hold it (hits). */
+static void test_cpu_share_then_write(void **state)
+{
+	static const struct { unsigned ev; uint32_t want[4]; } cases[] = {
+		{ EV_EXT_INTERV, { 1, 0, 0, 0 } }, { EV_EXT_INTERV_HIT, { 1, 0, 0, 0 } },
+		{ EV_EXT_INVAL, { 0, 1, 1, 1 } },  { EV_EXT_INVAL_HIT, { 0, 1, 1, 1 } },
+		{ EV_ST_CLEAN, { 0, 0, 0, 0 } },   { EV_ST_SHARED, { 1, 0, 0, 0 } },
+	};
+	struct rig r;
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		rig_init(&r, HVPMU_HUBMD_SET_INVAL);
+		r10k_count(&r, cases[i].ev);
+		share_then_write(&r);
+		for (uint32_t cpu = 0; cpu < 4; cpu++) {
+			assert_int_equal(r10k_read(&r, cpu, cases[i].ev), cases[i].want[cpu]);
+		}
+		hvpmu_machine_destroy(r.m);
+	}
+}
+
+/* A line CPU 0 read (unowned: it holds it clean exclusive) and then
+ * stores twice: the first store makes the line dirty without a message
+ * (event 30), the second finds it dirty (nothing). */
+static void test_cpu_clean_exclusive(void **state)
+{
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, HVPMU_HUBMD_SET_INMSG);
+	r10k_count(&r, EV_ST_CLEAN);
+	ld(&r, 0, BASE + 8 * LINE);
+	st(&r, 0, BASE + 8 * LINE);
+	st(&r, 0, BASE + 8 * LINE);
+	assert_int_equal(r10k_read(&r, 0, EV_ST_CLEAN), 1);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_IN_MISC), 0); /* no upgrade request */
+	hvpmu_machine_destroy(r.m);
+	rig_init(&r, HVPMU_HUBMD_SET_INMSG);
+	r10k_count(&r, EV_ST_SHARED);
+	ld(&r, 0, BASE + 8 * LINE);
+	st(&r, 0, BASE + 8 * LINE);
+	assert_int_equal(r10k_read(&r, 0, EV_ST_SHARED), 0);
+	hvpmu_machine_destroy(r.m);
+}
+
+/* The directory is stale after a silent drop of a clean line: CPU `cpu`
+ * loads the lines 2 MB and 4 MB above `va` (one set of its 4 MB 2-way
+ * secondary cache), which evicts va's line without a message. */
+static void drop(struct rig *r, uint32_t cpu, uint64_t va)
+{
+	ld(r, cpu, va + FOUR_MB / 2);
+	ld(r, cpu, va + FOUR_MB);
+}
+
+/* An intervention and an invalidation sent to a CPU that dropped the line
+ * count events 12 and 13 but not their hits (28, 29). */
+static void test_cpu_stale(void **state)
+{
+	static const struct { unsigned ev; uint32_t want0, want1; } cases[] = {
+		{ EV_EXT_INTERV, 1, 0 }, { EV_EXT_INTERV_HIT, 0, 0 },
+		{ EV_EXT_INVAL, 0, 1 },  { EV_EXT_INVAL_HIT, 0, 0 },
+	};
+	const uint64_t x = BASE + 16 * LINE, y = BASE + 24 * LINE;
+	struct rig r;
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		rig_init(&r, HVPMU_HUBMD_SET_INVAL);
+		r10k_count(&r, cases[i].ev);
+		/* x: CPU 0 holds it exclusive, drops it; CPU 2's read is an
+		 * intervention to CPU 0, which no longer has it */
+		ld(&r, 0, x);
+		drop(&r, 0, x);
+		ld(&r, 2, x);
+		/* y: CPUs 0 and 1 share it (an intervention to CPU 0, which has
+		 * it: not counted here, CPU 0's count is read before), CPU 1
+		 * drops it, CPU 0's store invalidates CPU 1, which no longer has it */
+		assert_int_equal(r10k_read(&r, 0, cases[i].ev), cases[i].want0);
+		ld(&r, 0, y);
+		ld(&r, 1, y);
+		drop(&r, 1, y);
+		st(&r, 0, y);
+		assert_int_equal(r10k_read(&r, 1, cases[i].ev), cases[i].want1);
+		assert_int_equal(count(&r, 0, HVPMU_HUBMD_INV_INTERV_RDSH), 2); /* the Hub sent them all */
+		assert_int_equal(count(&r, 0, HVPMU_HUBMD_INV_INVAL), 1);
+		hvpmu_machine_destroy(r.m);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pingpong),     cmocka_unit_test(test_share_then_write),
 		cmocka_unit_test(test_remote_reads), cmocka_unit_test(test_writeback),
 		cmocka_unit_test(test_nack),         cmocka_unit_test(test_md_cycles),
+		cmocka_unit_test(test_cpu_share_then_write), cmocka_unit_test(test_cpu_clean_exclusive),
+		cmocka_unit_test(test_cpu_stale),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -758,6 +758,19 @@ void *hvpmu_machine_device_state(struct hvpmu_machine *m, unsigned dev);
  */
 void hvpmu_machine_io(struct hvpmu_machine *m, uint32_t strand, int device_to_memory, uint64_t bytes);
 
+/*
+ * The same transfer with the guest buffer's virtual address `vaddr` (in
+ * the context of the process the strand runs): as hvpmu_machine_io(), and
+ * on a machine with a directory whose description sets io_dma (the SGI
+ * Origin, docs/origin-directory.md "I/O"), a DMA request of node 0's I/O
+ * interface per 128-byte line of [vaddr, vaddr + bytes) at the line's home
+ * Hub, which invalidates the CPUs' copies it must.  Only while the memory
+ * model runs; vaddr 0: as hvpmu_machine_io().  Not thread-safe (the
+ * machine's lock).
+ */
+void hvpmu_machine_io_at(struct hvpmu_machine *m, uint32_t strand, int device_to_memory, uint64_t vaddr,
+			 uint64_t bytes);
+
 /* Retired user-mode instructions of the strand, summed over classes (exact
  * as of the last sync); the kernel path's privileged instructions are not
  * included. */

@@ -216,6 +216,13 @@ struct hvpmu_md {
 	 * platform); the power description has hvpmu_cec_default()'s.  A
 	 * file's "cec" key sets it (docs/machine-description.md). */
 	struct hvpmu_cec cec;
+	/* I/O by DMA through the directory (docs/origin-directory.md "I/O"):
+	 * 1 = each read() and write() of the program moves its bytes by DMA
+	 * through the I/O interface of node 0's Hub, a request per 128-byte
+	 * line of its buffer at the line's home; 0 (the default): no I/O
+	 * reaches the directory.  Only a machine with a directory (the SGI
+	 * Origin) has such I/O; elsewhere it changes nothing. */
+	uint32_t io_dma;
 };
 
 /*

@@ -47,6 +47,8 @@ static const struct jb_field top_fields[] = {
 	F("uncore_clock_hz", U64, struct hvpmu_md, uncore_clock_hz, 0, UINT64_C(100000000000)),
 	F("os_hz", U32, struct hvpmu_md, os_hz, 0, 100000),
 	F("quantum_cycles", U64, struct hvpmu_md, quantum_cycles, 0, 1000000000),
+	/* the Origin's I/O by DMA through the directory (md.h); 0: none */
+	F("io_dma", U32, struct hvpmu_md, io_dma, 0, 1),
 };
 
 static const struct jb_field timing_fields[] = {

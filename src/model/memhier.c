@@ -394,6 +394,50 @@ static uint64_t origin_holders(const struct hvpmu_machine *m, uint32_t self, uin
 	return h;
 }
 
+/* SGI Origin: drop the line of pa from core `k`'s L2 and the L1 lines it
+ * includes (a DMA write invalidated it). */
+static void origin_drop(struct hvpmu_machine *m, uint32_t k, uint64_t pa)
+{
+	struct core *c = &m->cores[k];
+	uint64_t byte = pa >> c->l2.line_shift << c->l2.line_shift;
+
+	cache_invalidate_line(&c->l2, byte >> c->l2.line_shift);
+	for (uint64_t b = byte; b < byte + (UINT64_C(1) << c->l2.line_shift); b += UINT64_C(1) << c->l1d.line_shift)
+		cache_invalidate_line(&c->l1d, b >> c->l1d.line_shift);
+	for (uint64_t b = byte; b < byte + (UINT64_C(1) << c->l2.line_shift); b += UINT64_C(1) << c->l1i.line_shift)
+		cache_invalidate_line(&c->l1i, b >> c->l1i.line_shift);
+}
+
+/* The Hub whose I/O interface moves the program's bytes (docs/origin-directory.md "I/O"). */
+#define ORIGIN_IO_NODE 0
+#define ORIGIN_DMA_LINE 128 /* the coherence unit */
+
+void hvpmu_machine_io_at(struct hvpmu_machine *m, uint32_t strand, int device_to_memory, uint64_t vaddr,
+			 uint64_t bytes)
+{
+	uint64_t now, end = vaddr + bytes;
+
+	hvpmu_machine_io(m, strand, device_to_memory, bytes); /* T1: the JBUS */
+	if (!m->hub_act || !m->md.io_dma || !m->ref_strands || strand >= m->nstrands || !vaddr || !bytes ||
+	    end < vaddr)
+		return;
+	now = machine_strand_now(m, strand);
+	for (uint64_t va = vaddr & ~(uint64_t)(ORIGIN_DMA_LINE - 1); va < end; va += ORIGIN_DMA_LINE) {
+		int whole = va >= vaddr && va + ORIGIN_DMA_LINE <= end;
+		enum od_io r = !device_to_memory ? OD_IO_READ : whole ? OD_IO_WINV : OD_IO_RDEX;
+		uint64_t pa, drop;
+
+		/* the process's page table, not a CPU's TLB: the device has none */
+		if (tlb_mmu_translate(m->mmu, m->s[strand].user_ctx, va, &pa, NULL))
+			continue;
+		drop = od_io_request(&m->od, m->hub_act, ORIGIN_IO_NODE % m->od.nodes, pa, r, now,
+				     origin_holders(m, UINT32_MAX, pa));
+		for (uint32_t k = 0; drop && k < m->ncores; k++)
+			if (drop & (UINT64_C(1) << (k % 64)) && m->cores[k].active)
+				origin_drop(m, k, pa);
+	}
+}
+
 /* SGI Origin: request r of the strand's CPU at its home Hub (origin_dir.c);
  * a NACK's back-off adds to the access's wait. */
 static __attribute__((noinline)) void origin_request(struct hvpmu_machine *m, uint32_t strand, uint64_t addr,

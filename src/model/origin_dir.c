@@ -178,13 +178,20 @@ static void cpu_event(struct origin_dir *d, uint32_t cpu, enum hvpmu_dir_event e
 		d->cpu_event(d->cpu_event_ctx, cpu, hit);
 }
 
+static void invalidate(struct origin_dir *d, struct hvpmu_origin_md_activity *a, uint64_t others, uint64_t holders);
+
 /* Send invalidations to every sharer but `cpu`: one to each CPU the
  * sharer vector lists (CPU % 64 beyond 64 CPUs: the CPUs below 64 are
  * told, a coarse vector's choice). */
 static void invalidate_sharers(struct origin_dir *d, struct hvpmu_origin_md_activity *a, const struct od_line *l,
 			       uint32_t cpu, uint64_t holders)
 {
-	uint64_t others = l->sharers & ~bit(cpu);
+	invalidate(d, a, l->sharers & ~bit(cpu), holders);
+}
+
+/* Send an invalidation to each CPU of `others` (bit per CPU). */
+static void invalidate(struct origin_dir *d, struct hvpmu_origin_md_activity *a, uint64_t others, uint64_t holders)
+{
 	unsigned n = (unsigned)__builtin_popcountll(others);
 
 	a->ev[HVPMU_HUBMD_SET_INVAL][HVPMU_HUBMD_INV_INVAL] += n;
@@ -295,4 +302,87 @@ uint64_t od_request(struct origin_dir *d, struct hvpmu_origin_md_activity *act, 
 		break;
 	}
 	return waited;
+}
+
+/* ---- I/O (docs/origin-directory.md "I/O") ---- */
+
+/* The directory state a read found (set 4); memory serves it unless a
+ * CPU owns the line. */
+static void read_state(struct origin_dir *d, struct hvpmu_origin_md_activity *a, const struct od_line *l, uint32_t h,
+		       uint64_t at)
+{
+	static const unsigned state_ev[] = { [OD_UNOWNED] = HVPMU_HUBMD_DIR_UNOWNED,
+					     [OD_SHARED] = HVPMU_HUBMD_DIR_SHARED,
+					     [OD_EXCL] = HVPMU_HUBMD_DIR_EXCL_OTHER };
+
+	a->ev[HVPMU_HUBMD_SET_DIR_STATE][state_ev[l->state]]++;
+	if (l->state != OD_EXCL)
+		md_serve(d, a, h, at, OD_T_MEMDIR, HVPMU_HUBMD_MEM_MEMDIR_BUSY);
+}
+
+/* An uncached intervention to the owner for the I/O (read-shared or
+ * read-exclusive uncached): the owner answers and sends a revision; the
+ * line is busy meanwhile. */
+static void intervene_uncached(struct origin_dir *d, struct hvpmu_origin_md_activity *a, struct od_line *l, uint32_t h,
+			       int exclusive, uint64_t at, uint64_t holders)
+{
+	a->ev[HVPMU_HUBMD_SET_INVAL][exclusive ? HVPMU_HUBMD_INV_INTERV_RDEX_UNC : HVPMU_HUBMD_INV_INTERV_RDSH_UNC]++;
+	a->ev[HVPMU_HUBMD_SET_OUTMSG][HVPMU_HUBMD_OUT_INTERV_INVAL]++;
+	a->ev[HVPMU_HUBMD_SET_INMSG][HVPMU_HUBMD_IN_REVISION]++;
+	md_serve(d, a, h, at, OD_T_DIR, HVPMU_HUBMD_MEM_DIR_BUSY);
+	cpu_event(d, l->owner, HVPMU_DIREV_EXT_INTERV, HVPMU_DIREV_EXT_INTERV_HIT, holders);
+	l->busy_until = at + OD_T_INTERV;
+}
+
+uint64_t od_io_request(struct origin_dir *d, struct hvpmu_origin_md_activity *act, uint32_t io, uint64_t pa,
+		       enum od_io r, uint64_t now, uint64_t holders)
+{
+	uint32_t h = od_home(d, pa, io * d->cpus_per_node); /* a page the device touches first: its node's */
+	struct hvpmu_origin_md_activity *a = &act[h];
+	struct od_line *l = entry(d, pa);
+	uint64_t at = to_hub(d, now), drop = 0;
+
+	if (!l)
+		return 0;
+	if (h == io) /* set 5: the node's own I/O */
+		a->ev[HVPMU_HUBMD_SET_LOCAL_REQ][r == OD_IO_WINV ? HVPMU_HUBMD_LOCAL_IO_WRINV : HVPMU_HUBMD_LOCAL_IO_READS]++;
+	if (at < l->busy_until) { /* NACK, retry when the transaction is done */
+		a->ev[HVPMU_HUBMD_SET_OUTMSG][HVPMU_HUBMD_OUT_NACK]++;
+		a->ev[HVPMU_HUBMD_SET_DIR_STATE][HVPMU_HUBMD_DIR_BUSY]++;
+		md_serve(d, a, h, at, OD_T_DIR, HVPMU_HUBMD_MEM_DIR_BUSY);
+		at = l->busy_until;
+	}
+	if (r == OD_IO_WINV) { /* a whole line written: every copy invalidated */
+		uint64_t copies = l->state == OD_EXCL ? bit(l->owner) : l->state == OD_SHARED ? l->sharers : 0;
+
+		a->ev[HVPMU_HUBMD_SET_INMSG][HVPMU_HUBMD_IN_WRITE_REPLIES]++;
+		a->ev[HVPMU_HUBMD_SET_OUTMSG][HVPMU_HUBMD_OUT_OTHER]++; /* the write-invalidate's ack */
+		invalidate(d, a, copies, holders);
+		md_serve(d, a, h, at, OD_T_MEMDIR, HVPMU_HUBMD_MEM_MEMDIR_BUSY);
+		l->state = OD_UNOWNED;
+		l->sharers = 0;
+		return copies;
+	}
+	/* a read shared or exclusive uncached: the I/O keeps no copy */
+	a->ev[HVPMU_HUBMD_SET_INMSG][HVPMU_HUBMD_IN_READS]++;
+	a->ev[HVPMU_HUBMD_SET_OUTMSG][HVPMU_HUBMD_OUT_RESPONSE]++; /* an uncached response */
+	read_state(d, a, l, h, at);
+	if (l->state == OD_EXCL)
+		intervene_uncached(d, a, l, h, r == OD_IO_RDEX, at, holders);
+	if (r == OD_IO_READ)
+		return 0; /* the owner keeps its line, the sharers theirs */
+	/* read-exclusive uncached: every copy goes; the device merges its
+	 * bytes and writes the line back */
+	if (l->state == OD_EXCL) {
+		drop = bit(l->owner);
+	} else if (l->state == OD_SHARED) {
+		invalidate(d, a, l->sharers, holders);
+		drop = l->sharers;
+	}
+	a->ev[HVPMU_HUBMD_SET_INMSG][HVPMU_HUBMD_IN_WRITE_REPLIES]++;
+	a->ev[HVPMU_HUBMD_SET_OUTMSG][HVPMU_HUBMD_OUT_WB_ACK]++;
+	md_serve(d, a, h, at, OD_T_MEMDIR, HVPMU_HUBMD_MEM_MEMDIR_BUSY);
+	l->state = OD_UNOWNED;
+	l->sharers = 0;
+	return drop;
 }

@@ -83,6 +83,26 @@ uint32_t od_home(struct origin_dir *d, uint64_t pa, uint32_t cpu);
 uint64_t od_request(struct origin_dir *d, struct hvpmu_origin_md_activity *act, uint32_t cpu, uint64_t pa,
 		    enum od_req r, uint64_t now, uint64_t holders);
 
+/* What the I/O interface of a Hub asks of the home of a line it moves by
+ * DMA (docs/origin-directory.md "I/O"). */
+enum od_io {
+	OD_IO_READ = 0, /* memory to device: a read shared uncached (no copy kept) */
+	OD_IO_RDEX = 1, /* device to part of a line: read exclusive uncached, merge, write back */
+	OD_IO_WINV = 2, /* device to a whole line: write-invalidate */
+};
+
+/*
+ * Request `r` of the I/O interface of node `io` for the line of pa at CPU
+ * cycle `now` (a page nobody touched is homed on node io): the directory
+ * transition and the events at the home Hub into act[home], the MD
+ * occupancy, each CPU's events through d->cpu_event (`holders` as in
+ * od_request()).  Returns the CPUs (bit per CPU, CPU % 64) whose copies
+ * of the line the request invalidates: the caller drops them from their
+ * caches.
+ */
+uint64_t od_io_request(struct origin_dir *d, struct hvpmu_origin_md_activity *act, uint32_t io, uint64_t pa,
+		       enum od_io r, uint64_t now, uint64_t holders);
+
 /* Refresh up to Hub cycle hub_now on node n: its busy cycles into act. */
 void od_refresh(struct origin_dir *d, uint32_t n, uint64_t hub_now, struct hvpmu_origin_md_activity *act);
 

@@ -14,8 +14,8 @@
  * that passes hvpmu_cec_check with one processor per core.  Then, for a description of modest size
  * (up to 256 strands and 16 MB per cache level, so that the fuzzer's
  * memory limit is not the finding), the machine is built from it and
- * each strand makes a fetch, a load and a store, a prefetch and a sync
- * with the memory model on: a description the parser accepts must give a
+ * each strand makes a fetch, a load and a store, a prefetch, a read()'s
+ * and a write()'s I/O and a sync with the memory model on: a description the parser accepts must give a
  * machine that runs (a T4 description with `l3.size 0` crashed the L2
  * prefetch admission once, docs/machine-description.md).
  *
@@ -67,6 +67,10 @@ static void run_machine(const struct hvpmu_md *md)
 		hvpmu_machine_dref(m, s, UINT64_C(0x10000), va, 8, HVPMU_IC_LOAD, 0);
 		hvpmu_machine_dref(m, s, UINT64_C(0x10004), va + 8, 8, HVPMU_IC_STORE, 1);
 		hvpmu_machine_prefetch(m, s, UINT64_C(0x10008), va + 4096, HVPMU_PF_L1);
+		/* a read() and a write() of a buffer across lines: the Origin's
+		 * DMA with io_dma (docs/origin-directory.md "I/O"), T1's JBUS */
+		hvpmu_machine_io_at(m, s, 1, va + 40, 300);
+		hvpmu_machine_io_at(m, s, 0, va, 4096);
 		hvpmu_machine_sync(m, s, NULL, NULL);
 	}
 	hvpmu_machine_destroy(m);

@@ -223,6 +223,15 @@ struct hvpmu_md {
 	 * reaches the directory.  Only a machine with a directory (the SGI
 	 * Origin) has such I/O; elsewhere it changes nothing. */
 	uint32_t io_dma;
+	/* The Hub's fetch-and-op region (docs/origin-directory.md
+	 * "Fetch-and-op"): the program's virtual addresses [fetchop_va,
+	 * fetchop_va + fetchop_bytes) are mapped to it, as IRIX maps
+	 * /dev/fetchop: every load and store there is an uncached
+	 * fetch-and-op at the home Hub of its page.  Both 16 KB aligned;
+	 * fetchop_bytes 0 (the default): no region.  Only a machine with a
+	 * directory (the SGI Origin) has one; elsewhere it changes nothing. */
+	uint64_t fetchop_va;
+	uint64_t fetchop_bytes;
 };
 
 /*

@@ -170,6 +170,9 @@ struct hvpmu_machine {
 	struct hvpmu_origin_md_activity *hub_act;
 	uint64_t *hub_cycles;
 	struct origin_dir od;
+	/* the Hub's fetch-and-op region of the program's addresses (md.h
+	 * fetchop_va, fetchop_bytes; 0 bytes: none, always off the Origin) */
+	uint64_t fop_va, fop_bytes;
 	/* PAPR (NULL elsewhere): the hypervisor's dispatcher (dispatch.c) and
 	 * its count of lines moved between chips, [from chip][to chip]
 	 * (coherent_miss(); NULL on one chip) */

@@ -1009,6 +1009,27 @@ static __attribute__((noinline)) void dref_translate(struct hvpmu_machine *m, ui
 }
 
 /*
+ * SGI Origin: a load or store in the Hub's fetch-and-op region (md.h
+ * fetchop_va; docs/origin-directory.md "Fetch-and-op"): an uncached
+ * access, so no cache is looked up and none fills; a fetch-and-op at the
+ * home Hub of its page (od_fetchop); a load waits for memory, the node's
+ * or a remote one.  QEMU runs it as a plain access: the model counts the
+ * reference, not the operation's value.
+ */
+static __attribute__((noinline)) void dref_fetchop(struct hvpmu_machine *m, uint32_t strand,
+						   const struct hvpmu_dref_insn *d, uint64_t vaddr)
+{
+	struct strand *s = &m->s[strand];
+	uint64_t pa = translate(m, strand, TLB_SIDE_D, vaddr, d->pc);
+	uint32_t cpu = s->core->idx;
+
+	od_fetchop(&m->od, m->hub_act, cpu, pa, d->is_store, machine_strand_now(m, strand));
+	if (!d->is_store)
+		charge(s, HVPMU_PIPE_DATA,
+		       latency(m, od_home(&m->od, pa, cpu) == s->core->chip ? SERVED_MEM : SERVED_MEM_REMOTE));
+}
+
+/*
  * A data access.  Inline here only the common case of a load: a DTLB hit
  * in its MRU slot's page (tlb_hit_micro), no buffered store that could overlap
  * it (the store buffer's filter), and a line most recently used in its
@@ -1029,6 +1050,10 @@ static inline __attribute__((always_inline)) void dref(struct hvpmu_machine *m, 
 
 	if (strand >= m->ref_strands || !size)
 		return;
+	if (__builtin_expect(vaddr - m->fop_va < m->fop_bytes, 0)) { /* Origin: never when 0 bytes */
+		dref_fetchop(m, strand, d, vaddr);
+		return;
+	}
 	s = &m->s[strand];
 	/* SPARC accesses are naturally aligned: one page.  A failed
 	 * tlb_hit_micro() changes nothing: translate() does it all. */

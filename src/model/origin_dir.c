@@ -52,7 +52,8 @@ int od_init(struct origin_dir *d, uint32_t nodes, uint32_t cpus_per_node, uint64
 	d->lines = (struct od_table){ calloc(INIT_CAP, sizeof(struct od_line)), 0, INIT_CAP, sizeof(struct od_line) };
 	d->md_free = calloc(nodes, sizeof *d->md_free);
 	d->refreshed = calloc(nodes, sizeof *d->refreshed);
-	if (!d->pages.slot || !d->lines.slot || !d->md_free || !d->refreshed) {
+	d->fop_cached = calloc(nodes, sizeof *d->fop_cached);
+	if (!d->pages.slot || !d->lines.slot || !d->md_free || !d->refreshed || !d->fop_cached) {
 		od_fini(d);
 		return -1;
 	}
@@ -65,6 +66,7 @@ void od_fini(struct origin_dir *d)
 	free(d->lines.slot);
 	free(d->md_free);
 	free(d->refreshed);
+	free(d->fop_cached);
 	memset(d, 0, sizeof *d);
 }
 
@@ -385,4 +387,29 @@ uint64_t od_io_request(struct origin_dir *d, struct hvpmu_origin_md_activity *ac
 	l->state = OD_UNOWNED;
 	l->sharers = 0;
 	return drop;
+}
+
+/* ---- fetch-and-op (docs/origin-directory.md "Fetch-and-op") ---- */
+
+void od_fetchop(struct origin_dir *d, struct hvpmu_origin_md_activity *act, uint32_t cpu, uint64_t pa, int store,
+		uint64_t now)
+{
+	uint32_t h = od_home(d, pa, cpu);
+	struct hvpmu_origin_md_activity *a = &act[h];
+	uint64_t var = (pa >> OD_FOP_SHIFT) + 1;
+
+	if (cpu / d->cpus_per_node == h) /* a request of the node's own CPU */
+		a->ev[HVPMU_HUBMD_SET_LOCAL_REQ][cpu % 2 ? HVPMU_HUBMD_LOCAL_CPU1_READS : HVPMU_HUBMD_LOCAL_CPU0_READS]++;
+	/* a load returns the variable (an uncached response), a store is acknowledged */
+	a->ev[HVPMU_HUBMD_SET_OUTMSG][store ? HVPMU_HUBMD_OUT_OTHER : HVPMU_HUBMD_OUT_RESPONSE]++;
+	if (d->fop_cached[h] == var) {
+		a->ev[HVPMU_HUBMD_SET_INMSG][HVPMU_HUBMD_IN_FOP_HIT]++;
+		md_serve(d, a, h, to_hub(d, now), OD_T_FOP_HIT, HVPMU_HUBMD_MEM_MISC_BUSY);
+		return;
+	}
+	/* the variable comes from memory into the cache (the one it held is
+	 * written back with it: one memory operation) */
+	a->ev[HVPMU_HUBMD_SET_INMSG][HVPMU_HUBMD_IN_FOP_MISS]++;
+	md_serve(d, a, h, to_hub(d, now), OD_T_MEMDIR, HVPMU_HUBMD_MEM_MEMDIR_BUSY);
+	d->fop_cached[h] = var;
 }

@@ -49,6 +49,7 @@ struct origin_dir {
 	struct od_table pages;   /* first touch: 16 KB page -> node */
 	struct od_table lines;   /* directory entries */
 	uint64_t *md_free;       /* per node: Hub cycle at which its MD unit is next free */
+	uint64_t *fop_cached;    /* per node: its fetch-and-op cache's variable + 1 (0: invalid) */
 	uint64_t *refreshed;     /* per node: Hub cycles up to which refresh was counted */
 };
 
@@ -60,6 +61,8 @@ struct origin_dir {
 #define OD_T_INTERV 40       /* an intervention in flight: the line is busy */
 #define OD_REFRESH_PERIOD 1560 /* DRAM refresh: one burst per 15.6 us */
 #define OD_REFRESH_CYCLES 8  /* the MD is busy refreshing that long */
+#define OD_FOP_SHIFT 6       /* a fetch-and-op variable: 64 bytes (IRIX FETCHOP_VAR_SIZE) */
+#define OD_T_FOP_HIT 4       /* a fetch-and-op on the cached variable (misc busy) */
 
 /* nodes Hubs of cpus_per_node CPUs each; clocks in Hz.  0 or -1 (ENOMEM). */
 int od_init(struct origin_dir *d, uint32_t nodes, uint32_t cpus_per_node, uint64_t cpu_hz, uint64_t hub_hz);
@@ -102,6 +105,16 @@ enum od_io {
  */
 uint64_t od_io_request(struct origin_dir *d, struct hvpmu_origin_md_activity *act, uint32_t io, uint64_t pa,
 		       enum od_io r, uint64_t now, uint64_t holders);
+
+/*
+ * A fetch-and-op of CPU `cpu` on the 64-byte variable of pa (the Hub's
+ * fetch-and-op region; a load, or a store when `store`) at CPU cycle
+ * `now`: at its home Hub, a hit or a miss of the Hub's one-entry
+ * fetch-and-op cache, the reply, the MD occupancy.  The region is
+ * uncached: no directory entry is involved.
+ */
+void od_fetchop(struct origin_dir *d, struct hvpmu_origin_md_activity *act, uint32_t cpu, uint64_t pa, int store,
+		uint64_t now);
 
 /* Refresh up to Hub cycle hub_now on node n: its busy cycles into act. */
 void od_refresh(struct origin_dir *d, uint32_t n, uint64_t hub_now, struct hvpmu_origin_md_activity *act);

@@ -107,6 +107,8 @@ int machine_devices_create(struct hvpmu_machine *m)
 	if (m->hub_act) { /* each CPU's directory events (the R10000's events 12, 13, 28-31) */
 		m->od.cpu_event = machine_dir_event;
 		m->od.cpu_event_ctx = m;
+		m->fop_va = m->md.fetchop_va; /* the fetch-and-op region (memhier.c dref_fetchop) */
+		m->fop_bytes = m->md.fetchop_bytes;
 	}
 	return HVPMU_OK;
 }

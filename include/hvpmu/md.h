@@ -232,6 +232,14 @@ struct hvpmu_md {
 	 * directory (the SGI Origin) has one; elsewhere it changes nothing. */
 	uint64_t fetchop_va;
 	uint64_t fetchop_bytes;
+	/* Page migration (docs/origin-directory.md "Migration"), IRIX's
+	 * policy on the Hub's migration counters (MD_MIG_DIFF_THRESH): 0 (the
+	 * default) off; else a 16 KB page migrates to a node whose CPUs have
+	 * made more than this many requests to it beyond those of its home
+	 * node's CPUs, and the old home's entries are poisoned for the CPUs
+	 * that held a translation of it.  Only a machine with a directory (the
+	 * SGI Origin) migrates; elsewhere it changes nothing. */
+	uint32_t migration_threshold;
 };
 
 /*

@@ -53,6 +53,8 @@ static const struct jb_field top_fields[] = {
 	/* the Origin's fetch-and-op region (md.h): 16 KB aligned (checked below) */
 	F("fetchop_va", U64, struct hvpmu_md, fetchop_va, 0, UINT64_C(0x7fffffffffffc000)),
 	F("fetchop_bytes", U64, struct hvpmu_md, fetchop_bytes, 0, UINT64_C(1) << 30),
+	/* the Origin's page migration (md.h): MD_MIG_DIFF_THRESH's 20-bit value; 0: off */
+	F("migration_threshold", U32, struct hvpmu_md, migration_threshold, 0, 0xfffff),
 };
 
 static const struct jb_field timing_fields[] = {

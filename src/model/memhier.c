@@ -545,9 +545,15 @@ static uint64_t fill_wait(const struct hvpmu_machine *m, const struct strand *s,
 static int walk_ref(void *ctx, uint64_t paddr)
 {
 	const struct walk_ctx *w = ctx;
+	enum served from;
 
+	/* Origin: the page table is the kernel's memory, which never
+	 * migrates (docs/origin-directory.md "Migration") */
+	w->m->od.kernel_ref = 1;
+	from = fill_l2(w->m, w->strand, paddr, 0);
+	w->m->od.kernel_ref = 0;
 	/* sl=10: "hits in the L3 cache or hits in another L2 cache" is the L3 bit */
-	switch (fill_l2(w->m, w->strand, paddr, 0)) {
+	switch (from) {
 	case SERVED_L2: return TLB_REF_L2;
 	case SERVED_L3: case SERVED_C2C: return TLB_REF_L3;
 	default: return TLB_REF_MEM;

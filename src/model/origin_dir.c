@@ -26,8 +26,18 @@ struct od_line {
 
 struct od_page {
 	uint64_t key;         /* page number + 1; 0: empty */
-	uint32_t node;
+	uint64_t touched;     /* migration: CPUs that made a request to it (CPU % 64) */
+	uint64_t stale;       /* ... that did so before it migrated and have not since */
+	uint32_t node;        /* its home */
+	uint32_t old_node;    /* the home it migrated from (its lines there are poisoned) */
 };
+
+/* Migration: a node's requests to a page since it was placed or migrated. */
+struct od_refs {
+	uint64_t key;         /* (page number << 7 | node) + 1; 0: empty */
+	uint64_t n;
+};
+#define OD_NODE_BITS 7       /* nodes < 128 (hvpmu's limit: 64) */
 
 #define INIT_CAP 4096
 
@@ -49,11 +59,12 @@ int od_init(struct origin_dir *d, uint32_t nodes, uint32_t cpus_per_node, uint64
 	d->cpu_hz = cpu_hz;
 	d->hub_hz = hub_hz;
 	d->pages = (struct od_table){ calloc(INIT_CAP, sizeof(struct od_page)), 0, INIT_CAP, sizeof(struct od_page) };
+	d->refs = (struct od_table){ calloc(INIT_CAP, sizeof(struct od_refs)), 0, INIT_CAP, sizeof(struct od_refs) };
 	d->lines = (struct od_table){ calloc(INIT_CAP, sizeof(struct od_line)), 0, INIT_CAP, sizeof(struct od_line) };
 	d->md_free = calloc(nodes, sizeof *d->md_free);
 	d->refreshed = calloc(nodes, sizeof *d->refreshed);
 	d->fop_cached = calloc(nodes, sizeof *d->fop_cached);
-	if (!d->pages.slot || !d->lines.slot || !d->md_free || !d->refreshed || !d->fop_cached) {
+	if (!d->pages.slot || !d->lines.slot || !d->refs.slot || !d->md_free || !d->refreshed || !d->fop_cached) {
 		od_fini(d);
 		return -1;
 	}
@@ -64,6 +75,7 @@ void od_fini(struct origin_dir *d)
 {
 	free(d->pages.slot);
 	free(d->lines.slot);
+	free(d->refs.slot);
 	free(d->md_free);
 	free(d->refreshed);
 	free(d->fop_cached);
@@ -115,16 +127,23 @@ static void *table_slot(struct od_table *t, uint64_t key, int *added)
 	return t->slot + j * t->size;
 }
 
-uint32_t od_home(struct origin_dir *d, uint64_t pa, uint32_t cpu)
+/* The page of pa, placed on the node of `cpu` if nobody touched it
+ * (IRIX's default placement: first touch); NULL without memory. */
+static struct od_page *page_of(struct origin_dir *d, uint64_t pa, uint32_t cpu)
 {
 	int added;
 	struct od_page *p = table_slot(&d->pages, (pa >> OD_PAGE_SHIFT) + 1, &added);
 
-	if (!p)
-		return (uint32_t)((pa >> OD_PAGE_SHIFT) % d->nodes); /* no memory: interleave */
-	if (added) /* first touch (IRIX's default placement) */
-		p->node = (cpu / d->cpus_per_node) % d->nodes;
-	return p->node;
+	if (p && added)
+		p->node = p->old_node = (cpu / d->cpus_per_node) % d->nodes;
+	return p;
+}
+
+uint32_t od_home(struct origin_dir *d, uint64_t pa, uint32_t cpu)
+{
+	struct od_page *p = page_of(d, pa, cpu);
+
+	return p ? p->node : (uint32_t)((pa >> OD_PAGE_SHIFT) % d->nodes); /* no memory: interleave */
 }
 
 /* The line's entry (unowned when new), or NULL without memory. */
@@ -216,17 +235,82 @@ static void intervene(struct origin_dir *d, struct hvpmu_origin_md_activity *a, 
 	l->busy_until = at + OD_T_INTERV;
 }
 
+/* ---- page migration (docs/origin-directory.md "Migration") ---- */
+
+/* The requests of node n to page p since it was placed or migrated; NULL
+ * without memory. */
+static uint64_t *refs(struct origin_dir *d, const struct od_page *p, uint32_t n)
+{
+	int added;
+	struct od_refs *r = table_slot(&d->refs, (((p->key - 1) << OD_NODE_BITS) | n) + 1, &added);
+
+	return r ? &r->n : NULL;
+}
+
+/* A request of CPU `cpu` through a translation of page p made before the
+ * page migrated: the old home's directory entry is poisoned.  The read
+ * finds the poisoned state and gets an error reply (IRIX then gives the
+ * CPU the new translation: lazy TLB shootdown); the request is then made
+ * at the new home. */
+static void poisoned(struct origin_dir *d, struct hvpmu_origin_md_activity *act, struct od_page *p, uint32_t cpu,
+		     uint64_t at)
+{
+	struct hvpmu_origin_md_activity *a = &act[p->old_node];
+
+	if (cpu / d->cpus_per_node == p->old_node)
+		a->ev[HVPMU_HUBMD_SET_LOCAL_REQ][cpu % 2 ? HVPMU_HUBMD_LOCAL_CPU1_READS : HVPMU_HUBMD_LOCAL_CPU0_READS]++;
+	a->ev[HVPMU_HUBMD_SET_INMSG][HVPMU_HUBMD_IN_READS]++;
+	a->ev[HVPMU_HUBMD_SET_DIR_STATE][HVPMU_HUBMD_DIR_POISONED]++;
+	a->ev[HVPMU_HUBMD_SET_OUTMSG][HVPMU_HUBMD_OUT_OTHER]++; /* the error reply */
+	md_serve(d, a, p->old_node, at, OD_T_DIR, HVPMU_HUBMD_MEM_DIR_BUSY);
+	p->stale &= ~bit(cpu);
+}
+
+/* Count a request of CPU `cpu` to page p at its home; when the requests
+ * of the CPU's node exceed the home node's by more than the threshold,
+ * the page migrates there: every CPU that made a request to it holds a
+ * translation of the old page (stale), its node counts start again. */
+static void migration_count(struct origin_dir *d, struct od_page *p, uint32_t cpu)
+{
+	uint32_t n = (cpu / d->cpus_per_node) % d->nodes;
+	uint64_t *c = refs(d, p, n), mine;
+
+	p->touched |= bit(cpu);
+	if (!c)
+		return;
+	mine = ++*c;
+	/* (each refs() may grow the table: no pointer is kept across one) */
+	if (n == p->node || !(c = refs(d, p, p->node)) || mine <= *c + d->mig_threshold)
+		return;
+	for (uint32_t k = 0; k < d->nodes && k < (1u << OD_NODE_BITS); k++)
+		if ((c = refs(d, p, k)))
+			*c = 0;
+	p->old_node = p->node;
+	p->node = n;
+	p->stale = p->touched;
+}
+
 uint64_t od_request(struct origin_dir *d, struct hvpmu_origin_md_activity *act, uint32_t cpu, uint64_t pa,
 		    enum od_req r, uint64_t now, uint64_t holders)
 {
-	uint32_t h = od_home(d, pa, cpu), local = cpu / d->cpus_per_node == h;
-	struct hvpmu_origin_md_activity *a = &act[h];
-	struct od_line *l = entry(d, pa);
+	struct od_page *p = d->mig_threshold && !d->kernel_ref ? page_of(d, pa, cpu) : NULL;
 	uint64_t at = to_hub(d, now), waited = 0;
+	uint32_t h, local;
+	struct hvpmu_origin_md_activity *a;
+	struct od_line *l;
 	unsigned lc = cpu % 2 ? HVPMU_HUBMD_LOCAL_CPU1_READS : HVPMU_HUBMD_LOCAL_CPU0_READS;
 
-	if (!l)
+	/* migration: a translation from before the page moved (not a
+	 * writeback: it names the line by its physical address) */
+	if (p && r != OD_WB && (p->stale & bit(cpu)))
+		poisoned(d, act, p, cpu, at);
+	h = od_home(d, pa, cpu);
+	local = cpu / d->cpus_per_node == h;
+	a = &act[h];
+	if (!(l = entry(d, pa)))
 		return 0;
+	if (p && r != OD_WB)
+		migration_count(d, p, cpu);
 	if (r == OD_WB) {
 		/* the data and the directory written; acknowledged */
 		a->ev[HVPMU_HUBMD_SET_INMSG][HVPMU_HUBMD_IN_WRITE_REPLIES]++;

@@ -48,6 +48,11 @@ struct origin_dir {
 	uint64_t cpu_hz, hub_hz;
 	struct od_table pages;   /* first touch: 16 KB page -> node */
 	struct od_table lines;   /* directory entries */
+	struct od_table refs;    /* migration: requests per page and node */
+	uint64_t mig_threshold;  /* migration: 0 off (the default), else the requests a node must make to a page
+				    beyond its home node's for the page to migrate there (set by the machine) */
+	int kernel_ref;          /* migration: the requests being made are the kernel's (a tablewalk's): its
+				    pages neither count nor migrate (set by the machine around them) */
 	uint64_t *md_free;       /* per node: Hub cycle at which its MD unit is next free */
 	uint64_t *fop_cached;    /* per node: its fetch-and-op cache's variable + 1 (0: invalid) */
 	uint64_t *refreshed;     /* per node: Hub cycles up to which refresh was counted */

@@ -109,6 +109,7 @@ int machine_devices_create(struct hvpmu_machine *m)
 		m->od.cpu_event_ctx = m;
 		m->fop_va = m->md.fetchop_va; /* the fetch-and-op region (memhier.c dref_fetchop) */
 		m->fop_bytes = m->md.fetchop_bytes;
+		m->od.mig_threshold = m->md.migration_threshold; /* 0: no migration */
 	}
 	return HVPMU_OK;
 }

@@ -55,12 +55,13 @@ static uint64_t hub_now(struct hvpmu_machine *m)
  * Hub traffic too), then `set` live on every Hub from zero (what the
  * warm-up did was counted while the Hubs were disabled: nothing).
  */
-static void rig_init(struct rig *r, unsigned set)
+static void rig_init_md(struct rig *r, unsigned set, uint32_t migration_threshold)
 {
 	struct hvpmu_md md;
 
 	memset(r, 0, sizeof *r);
 	assert_int_equal(hvpmu_md_by_name("origin", &md), 0);
+	md.migration_threshold = migration_threshold;
 	assert_int_equal(hvpmu_machine_create(&md, &r->m), 0);
 	hvpmu_machine_enable_memory(r->m, 1);
 	assert_int_equal(hvpmu_machine_map_large(r->m, BASE, 2 * FOUR_MB, FOUR_MB), 0);
@@ -77,6 +78,8 @@ static void rig_init(struct rig *r, unsigned set)
 	}
 	r->hub0 = hub_now(r->m);
 }
+
+static void rig_init(struct rig *r, unsigned set) { rig_init_md(r, set, 0); }
 
 static uint64_t count(struct rig *r, unsigned node, unsigned ctr)
 {
@@ -433,6 +436,48 @@ static void test_cpu_stale(void **state)
 	}
 }
 
+/* Page migration (threshold 2): CPU 0 places a page on node 0 (one
+ * request), CPU 2's fourth remote request (4 > 1 + 2), made at node 0,
+ * moves it to node 1; CPU 0's next request and CPU 2's find the old
+ * home's entry poisoned, then go to node 1; CPU 2's one after that does
+ * not.  Without migration every request stays at node 0. */
+static void migration(struct rig *r)
+{
+	const uint64_t pg = BASE + 32 * 16384; /* no line of it used elsewhere (rig_init's at 1 MB) */
+
+	ld(r, 0, pg);
+	for (unsigned l = 1; l <= 4; l++)
+		ld(r, 2, pg + l * LINE);
+	ld(r, 0, pg + 5 * LINE);
+	ld(r, 2, pg + 6 * LINE);
+	ld(r, 2, pg + 7 * LINE); /* its translation is new: no poison */
+}
+
+static void test_migration(void **state)
+{
+	struct rig r;
+
+	(void)state;
+	rig_init_md(&r, HVPMU_HUBMD_SET_DIR_STATE, 2);
+	migration(&r);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_DIR_UNOWNED), 5); /* CPU 0's first, CPU 2's four */
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_DIR_POISONED), 2);
+	assert_int_equal(count(&r, 1, HVPMU_HUBMD_DIR_UNOWNED), 3);
+	assert_int_equal(count(&r, 1, HVPMU_HUBMD_DIR_POISONED), 0);
+	hvpmu_machine_destroy(r.m);
+	rig_init_md(&r, HVPMU_HUBMD_SET_OUTMSG, 2);
+	migration(&r);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_OUT_OTHER), 2); /* the error replies */
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_OUT_RESPONSE), 5);
+	hvpmu_machine_destroy(r.m);
+	rig_init_md(&r, HVPMU_HUBMD_SET_DIR_STATE, 0);
+	migration(&r);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_DIR_UNOWNED), 8);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_DIR_POISONED), 0);
+	assert_int_equal(count(&r, 1, HVPMU_HUBMD_DIR_UNOWNED), 0);
+	hvpmu_machine_destroy(r.m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -440,7 +485,7 @@ int main(void)
 		cmocka_unit_test(test_remote_reads), cmocka_unit_test(test_writeback),
 		cmocka_unit_test(test_nack),         cmocka_unit_test(test_md_cycles),
 		cmocka_unit_test(test_cpu_share_then_write), cmocka_unit_test(test_cpu_clean_exclusive),
-		cmocka_unit_test(test_cpu_stale),
+		cmocka_unit_test(test_cpu_stale),            cmocka_unit_test(test_migration),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

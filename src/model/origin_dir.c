@@ -64,7 +64,9 @@ int od_init(struct origin_dir *d, uint32_t nodes, uint32_t cpus_per_node, uint64
 	d->md_free = calloc(nodes, sizeof *d->md_free);
 	d->refreshed = calloc(nodes, sizeof *d->refreshed);
 	d->fop_cached = calloc(nodes, sizeof *d->fop_cached);
-	if (!d->pages.slot || !d->lines.slot || !d->refs.slot || !d->md_free || !d->refreshed || !d->fop_cached) {
+	d->moq = calloc(2 * (size_t)nodes, sizeof *d->moq);
+	if (!d->pages.slot || !d->lines.slot || !d->refs.slot || !d->md_free || !d->refreshed || !d->fop_cached ||
+	    !d->moq) {
 		od_fini(d);
 		return -1;
 	}
@@ -79,6 +81,7 @@ void od_fini(struct origin_dir *d)
 	free(d->md_free);
 	free(d->refreshed);
 	free(d->fop_cached);
+	free(d->moq);
 	memset(d, 0, sizeof *d);
 }
 
@@ -175,6 +178,81 @@ static void md_serve(struct origin_dir *d, struct hvpmu_origin_md_activity *a, u
 	a->ev[HVPMU_HUBMD_SET_MEM_CYCLES][kind] += t;
 }
 
+/* ---- the MD's outgoing queues (docs/origin-directory.md "Outgoing queues") ---- */
+
+/* The request being served is at node h, arriving at Hub cycle at: its
+ * messages enter h's queues then, or when the MD is next free. */
+static void serving(struct origin_dir *d, uint32_t h, uint64_t at)
+{
+	d->cur_node = h;
+	d->cur_at = at;
+}
+
+static uint64_t queue_time(const struct origin_dir *d)
+{
+	uint64_t f = d->md_free[d->cur_node];
+
+	return d->cur_at > f ? d->cur_at : f;
+}
+
+/* The messages that have left queue q by Hub cycle e leave it. */
+static void moq_drain(struct od_moq *q, uint64_t e)
+{
+	while (q->n && q->leave[q->head] <= e) {
+		q->head = (q->head + 1) % OD_MOQ_MAX;
+		q->n--;
+	}
+}
+
+/* A message entering q at e that takes `cycles` to leave, after the ones before it. */
+static void moq_push(struct od_moq *q, uint64_t e, unsigned cycles)
+{
+	q->last = (q->last > e ? q->last : e) + cycles;
+	q->leave[(q->head + q->n) % OD_MOQ_MAX] = q->last;
+	q->n++;
+}
+
+/* A reply (set 1 counter `ctr`) of the request being served: counted and
+ * queued; with the reply queue full the MD waits until the oldest leaves
+ * (set 0 blocked cycles, "no output queue space"). */
+static void reply(struct origin_dir *d, struct hvpmu_origin_md_activity *a, unsigned ctr, unsigned cycles)
+{
+	struct od_moq *q = &d->moq[2 * d->cur_node + 1];
+	uint64_t e = queue_time(d);
+
+	a->ev[HVPMU_HUBMD_SET_OUTMSG][ctr]++;
+	moq_drain(q, e);
+	if (q->n >= OD_MOQ_RP) {
+		uint64_t w = q->leave[q->head] - e;
+
+		a->ev[HVPMU_HUBMD_SET_MEM_CYCLES][HVPMU_HUBMD_MEM_BLOCKED] += w;
+		e += w;
+		d->md_free[d->cur_node] = e; /* the MD goes on when the message is queued */
+		moq_drain(q, e);
+	}
+	moq_push(q, e, cycles);
+}
+
+/* k interventions or invalidations of the request being served: 1 when
+ * the request queue has room for them all (queued, set 1 counter 0);
+ * else 0 and a backoff reply instead (set 1 counter 1): the requester
+ * sends them itself (the Origin's deadlock avoidance). */
+static int requests(struct origin_dir *d, struct hvpmu_origin_md_activity *a, unsigned k)
+{
+	struct od_moq *q = &d->moq[2 * d->cur_node];
+	uint64_t e = queue_time(d);
+
+	moq_drain(q, e);
+	if (q->n + k > OD_MOQ_RQ) {
+		reply(d, a, HVPMU_HUBMD_OUT_BACKOFF, OD_MSG_HDR);
+		return 0;
+	}
+	for (unsigned i = 0; i < k; i++)
+		moq_push(q, e, OD_MSG_HDR);
+	a->ev[HVPMU_HUBMD_SET_OUTMSG][HVPMU_HUBMD_OUT_INTERV_INVAL] += k;
+	return 1;
+}
+
 void od_refresh(struct origin_dir *d, uint32_t n, uint64_t hub_now, struct hvpmu_origin_md_activity *act)
 {
 	uint64_t from = d->refreshed[n] / OD_REFRESH_PERIOD, to = hub_now / OD_REFRESH_PERIOD;
@@ -215,8 +293,8 @@ static void invalidate(struct origin_dir *d, struct hvpmu_origin_md_activity *a,
 {
 	unsigned n = (unsigned)__builtin_popcountll(others);
 
-	a->ev[HVPMU_HUBMD_SET_INVAL][HVPMU_HUBMD_INV_INVAL] += n;
-	a->ev[HVPMU_HUBMD_SET_OUTMSG][HVPMU_HUBMD_OUT_INTERV_INVAL] += n;
+	if (n && requests(d, a, n)) /* else the requester sends them (backoff): the CPUs get them all the same */
+		a->ev[HVPMU_HUBMD_SET_INVAL][HVPMU_HUBMD_INV_INVAL] += n;
 	for (; others; others &= others - 1)
 		cpu_event(d, (uint32_t)__builtin_ctzll(others), HVPMU_DIREV_EXT_INVAL, HVPMU_DIREV_EXT_INVAL_HIT,
 			  holders);
@@ -228,8 +306,8 @@ static void invalidate(struct origin_dir *d, struct hvpmu_origin_md_activity *a,
 static void intervene(struct origin_dir *d, struct hvpmu_origin_md_activity *a, struct od_line *l, int exclusive,
 		      uint64_t at, uint64_t holders)
 {
-	a->ev[HVPMU_HUBMD_SET_INVAL][exclusive ? HVPMU_HUBMD_INV_INTERV_RDEX : HVPMU_HUBMD_INV_INTERV_RDSH]++;
-	a->ev[HVPMU_HUBMD_SET_OUTMSG][HVPMU_HUBMD_OUT_INTERV_INVAL]++;
+	if (requests(d, a, 1))
+		a->ev[HVPMU_HUBMD_SET_INVAL][exclusive ? HVPMU_HUBMD_INV_INTERV_RDEX : HVPMU_HUBMD_INV_INTERV_RDSH]++;
 	a->ev[HVPMU_HUBMD_SET_INMSG][HVPMU_HUBMD_IN_REVISION]++;
 	cpu_event(d, l->owner, HVPMU_DIREV_EXT_INTERV, HVPMU_DIREV_EXT_INTERV_HIT, holders);
 	l->busy_until = at + OD_T_INTERV;
@@ -261,7 +339,8 @@ static void poisoned(struct origin_dir *d, struct hvpmu_origin_md_activity *act,
 		a->ev[HVPMU_HUBMD_SET_LOCAL_REQ][cpu % 2 ? HVPMU_HUBMD_LOCAL_CPU1_READS : HVPMU_HUBMD_LOCAL_CPU0_READS]++;
 	a->ev[HVPMU_HUBMD_SET_INMSG][HVPMU_HUBMD_IN_READS]++;
 	a->ev[HVPMU_HUBMD_SET_DIR_STATE][HVPMU_HUBMD_DIR_POISONED]++;
-	a->ev[HVPMU_HUBMD_SET_OUTMSG][HVPMU_HUBMD_OUT_OTHER]++; /* the error reply */
+	serving(d, p->old_node, at);
+	reply(d, a, HVPMU_HUBMD_OUT_OTHER, OD_MSG_HDR); /* the error reply */
 	md_serve(d, a, p->old_node, at, OD_T_DIR, HVPMU_HUBMD_MEM_DIR_BUSY);
 	p->stale &= ~bit(cpu);
 }
@@ -311,10 +390,11 @@ uint64_t od_request(struct origin_dir *d, struct hvpmu_origin_md_activity *act, 
 		return 0;
 	if (p && r != OD_WB)
 		migration_count(d, p, cpu);
+	serving(d, h, at);
 	if (r == OD_WB) {
 		/* the data and the directory written; acknowledged */
 		a->ev[HVPMU_HUBMD_SET_INMSG][HVPMU_HUBMD_IN_WRITE_REPLIES]++;
-		a->ev[HVPMU_HUBMD_SET_OUTMSG][HVPMU_HUBMD_OUT_WB_ACK]++;
+		reply(d, a, HVPMU_HUBMD_OUT_WB_ACK, OD_MSG_HDR);
 		if (local)
 			a->ev[HVPMU_HUBMD_SET_LOCAL_REQ][lc + 1]++; /* cpuN_wb follows cpuN_reads */
 		md_serve(d, a, h, at, OD_T_MEMDIR, HVPMU_HUBMD_MEM_MEMDIR_BUSY);
@@ -331,18 +411,19 @@ uint64_t od_request(struct origin_dir *d, struct hvpmu_origin_md_activity *act, 
 		cpu_event(d, cpu, HVPMU_DIREV_ST_SHARED, HVPMU_DIREV_ST_SHARED, 0);
 	/* a transaction holds the line: NACK, back off, retry when it is done */
 	if (at < l->busy_until) {
-		a->ev[HVPMU_HUBMD_SET_OUTMSG][HVPMU_HUBMD_OUT_NACK]++;
+		reply(d, a, HVPMU_HUBMD_OUT_NACK, OD_MSG_HDR);
 		a->ev[HVPMU_HUBMD_SET_DIR_STATE][HVPMU_HUBMD_DIR_BUSY]++;
 		md_serve(d, a, h, at, OD_T_DIR, HVPMU_HUBMD_MEM_DIR_BUSY);
 		waited = (uint64_t)((unsigned __int128)(l->busy_until - at) * d->cpu_hz / d->hub_hz);
 		at = l->busy_until;
+		serving(d, h, at);
 	}
 	if (local)
 		a->ev[HVPMU_HUBMD_SET_LOCAL_REQ][lc]++;
 	if (r == OD_UPGRADE && l->state == OD_SHARED) {
 		a->ev[HVPMU_HUBMD_SET_INMSG][HVPMU_HUBMD_IN_MISC]++;
 		invalidate_sharers(d, a, l, cpu, holders);
-		a->ev[HVPMU_HUBMD_SET_OUTMSG][HVPMU_HUBMD_OUT_RESPONSE]++; /* the upgrade's ack */
+		reply(d, a, HVPMU_HUBMD_OUT_RESPONSE, OD_MSG_HDR); /* the upgrade's ack */
 		md_serve(d, a, h, at, OD_T_DIR, HVPMU_HUBMD_MEM_DIR_BUSY);
 		l->state = OD_EXCL;
 		l->owner = cpu;
@@ -351,7 +432,7 @@ uint64_t od_request(struct origin_dir *d, struct hvpmu_origin_md_activity *act, 
 	/* a read or read-exclusive (an upgrade of a line the directory no
 	 * longer lists for the CPU is one) */
 	a->ev[HVPMU_HUBMD_SET_INMSG][HVPMU_HUBMD_IN_READS]++;
-	a->ev[HVPMU_HUBMD_SET_OUTMSG][HVPMU_HUBMD_OUT_RESPONSE]++;
+	reply(d, a, HVPMU_HUBMD_OUT_RESPONSE, OD_MSG_DATA); /* the line (speculative when owned) */
 	switch (l->state) {
 	case OD_UNOWNED:
 		a->ev[HVPMU_HUBMD_SET_DIR_STATE][HVPMU_HUBMD_DIR_UNOWNED]++;
@@ -412,8 +493,9 @@ static void read_state(struct origin_dir *d, struct hvpmu_origin_md_activity *a,
 static void intervene_uncached(struct origin_dir *d, struct hvpmu_origin_md_activity *a, struct od_line *l, uint32_t h,
 			       int exclusive, uint64_t at, uint64_t holders)
 {
-	a->ev[HVPMU_HUBMD_SET_INVAL][exclusive ? HVPMU_HUBMD_INV_INTERV_RDEX_UNC : HVPMU_HUBMD_INV_INTERV_RDSH_UNC]++;
-	a->ev[HVPMU_HUBMD_SET_OUTMSG][HVPMU_HUBMD_OUT_INTERV_INVAL]++;
+	if (requests(d, a, 1))
+		a->ev[HVPMU_HUBMD_SET_INVAL][exclusive ? HVPMU_HUBMD_INV_INTERV_RDEX_UNC
+							: HVPMU_HUBMD_INV_INTERV_RDSH_UNC]++;
 	a->ev[HVPMU_HUBMD_SET_INMSG][HVPMU_HUBMD_IN_REVISION]++;
 	md_serve(d, a, h, at, OD_T_DIR, HVPMU_HUBMD_MEM_DIR_BUSY);
 	cpu_event(d, l->owner, HVPMU_DIREV_EXT_INTERV, HVPMU_DIREV_EXT_INTERV_HIT, holders);
@@ -430,19 +512,21 @@ uint64_t od_io_request(struct origin_dir *d, struct hvpmu_origin_md_activity *ac
 
 	if (!l)
 		return 0;
+	serving(d, h, at);
 	if (h == io) /* set 5: the node's own I/O */
 		a->ev[HVPMU_HUBMD_SET_LOCAL_REQ][r == OD_IO_WINV ? HVPMU_HUBMD_LOCAL_IO_WRINV : HVPMU_HUBMD_LOCAL_IO_READS]++;
 	if (at < l->busy_until) { /* NACK, retry when the transaction is done */
-		a->ev[HVPMU_HUBMD_SET_OUTMSG][HVPMU_HUBMD_OUT_NACK]++;
+		reply(d, a, HVPMU_HUBMD_OUT_NACK, OD_MSG_HDR);
 		a->ev[HVPMU_HUBMD_SET_DIR_STATE][HVPMU_HUBMD_DIR_BUSY]++;
 		md_serve(d, a, h, at, OD_T_DIR, HVPMU_HUBMD_MEM_DIR_BUSY);
 		at = l->busy_until;
+		serving(d, h, at);
 	}
 	if (r == OD_IO_WINV) { /* a whole line written: every copy invalidated */
 		uint64_t copies = l->state == OD_EXCL ? bit(l->owner) : l->state == OD_SHARED ? l->sharers : 0;
 
 		a->ev[HVPMU_HUBMD_SET_INMSG][HVPMU_HUBMD_IN_WRITE_REPLIES]++;
-		a->ev[HVPMU_HUBMD_SET_OUTMSG][HVPMU_HUBMD_OUT_OTHER]++; /* the write-invalidate's ack */
+		reply(d, a, HVPMU_HUBMD_OUT_OTHER, OD_MSG_HDR); /* the write-invalidate's ack */
 		invalidate(d, a, copies, holders);
 		md_serve(d, a, h, at, OD_T_MEMDIR, HVPMU_HUBMD_MEM_MEMDIR_BUSY);
 		l->state = OD_UNOWNED;
@@ -451,7 +535,7 @@ uint64_t od_io_request(struct origin_dir *d, struct hvpmu_origin_md_activity *ac
 	}
 	/* a read shared or exclusive uncached: the I/O keeps no copy */
 	a->ev[HVPMU_HUBMD_SET_INMSG][HVPMU_HUBMD_IN_READS]++;
-	a->ev[HVPMU_HUBMD_SET_OUTMSG][HVPMU_HUBMD_OUT_RESPONSE]++; /* an uncached response */
+	reply(d, a, HVPMU_HUBMD_OUT_RESPONSE, OD_MSG_DATA); /* an uncached response: the line */
 	read_state(d, a, l, h, at);
 	if (l->state == OD_EXCL)
 		intervene_uncached(d, a, l, h, r == OD_IO_RDEX, at, holders);
@@ -466,7 +550,7 @@ uint64_t od_io_request(struct origin_dir *d, struct hvpmu_origin_md_activity *ac
 		drop = l->sharers;
 	}
 	a->ev[HVPMU_HUBMD_SET_INMSG][HVPMU_HUBMD_IN_WRITE_REPLIES]++;
-	a->ev[HVPMU_HUBMD_SET_OUTMSG][HVPMU_HUBMD_OUT_WB_ACK]++;
+	reply(d, a, HVPMU_HUBMD_OUT_WB_ACK, OD_MSG_HDR);
 	md_serve(d, a, h, at, OD_T_MEMDIR, HVPMU_HUBMD_MEM_MEMDIR_BUSY);
 	l->state = OD_UNOWNED;
 	l->sharers = 0;
@@ -485,7 +569,8 @@ void od_fetchop(struct origin_dir *d, struct hvpmu_origin_md_activity *act, uint
 	if (cpu / d->cpus_per_node == h) /* a request of the node's own CPU */
 		a->ev[HVPMU_HUBMD_SET_LOCAL_REQ][cpu % 2 ? HVPMU_HUBMD_LOCAL_CPU1_READS : HVPMU_HUBMD_LOCAL_CPU0_READS]++;
 	/* a load returns the variable (an uncached response), a store is acknowledged */
-	a->ev[HVPMU_HUBMD_SET_OUTMSG][store ? HVPMU_HUBMD_OUT_OTHER : HVPMU_HUBMD_OUT_RESPONSE]++;
+	serving(d, h, to_hub(d, now));
+	reply(d, a, store ? HVPMU_HUBMD_OUT_OTHER : HVPMU_HUBMD_OUT_RESPONSE, OD_MSG_HDR);
 	if (d->fop_cached[h] == var) {
 		a->ev[HVPMU_HUBMD_SET_INMSG][HVPMU_HUBMD_IN_FOP_HIT]++;
 		md_serve(d, a, h, to_hub(d, now), OD_T_FOP_HIT, HVPMU_HUBMD_MEM_MISC_BUSY);

@@ -41,6 +41,15 @@ struct od_table {
  * the state its stores find there. */
 typedef void od_cpu_event_fn(void *ctx, uint32_t cpu, enum hvpmu_dir_event e);
 
+/* One of a Hub MD's outgoing message queues (MD_MOQ_SIZE): the Hub cycles
+ * at which the messages in it leave, in order. */
+#define OD_MOQ_MAX 64
+struct od_moq {
+	uint64_t leave[OD_MOQ_MAX];
+	uint32_t head, n;        /* ring: the oldest, how many */
+	uint64_t last;           /* when the newest leaves: the link is busy until then */
+};
+
 struct origin_dir {
 	uint32_t nodes, cpus_per_node;
 	od_cpu_event_fn *cpu_event; /* NULL: not reported (set by the machine after od_init) */
@@ -55,6 +64,9 @@ struct origin_dir {
 				    pages neither count nor migrate (set by the machine around them) */
 	uint64_t *md_free;       /* per node: Hub cycle at which its MD unit is next free */
 	uint64_t *fop_cached;    /* per node: its fetch-and-op cache's variable + 1 (0: invalid) */
+	struct od_moq *moq;      /* per node: [2n] its request queue, [2n + 1] its reply queue */
+	uint32_t cur_node;       /* the request being served: its home (the node whose queues it uses) */
+	uint64_t cur_at;         /* ... and the Hub cycle it arrived */
 	uint64_t *refreshed;     /* per node: Hub cycles up to which refresh was counted */
 };
 
@@ -68,6 +80,10 @@ struct origin_dir {
 #define OD_REFRESH_CYCLES 8  /* the MD is busy refreshing that long */
 #define OD_FOP_SHIFT 6       /* a fetch-and-op variable: 64 bytes (IRIX FETCHOP_VAR_SIZE) */
 #define OD_T_FOP_HIT 4       /* a fetch-and-op on the cached variable (misc busy) */
+#define OD_MOQ_RQ 18         /* MD_MOQ_SIZE reset: request queue entries (MMS_RESET_DEFAULTS 0x12) */
+#define OD_MOQ_RP 50         /* ... reply queue entries (0x32) */
+#define OD_MSG_HDR 2         /* Hub cycles a message without data takes to leave (16 bytes at 8 per cycle) */
+#define OD_MSG_DATA 16       /* ... a reply with a line (128 bytes; its header overlapped) */
 
 /* nodes Hubs of cpus_per_node CPUs each; clocks in Hz.  0 or -1 (ENOMEM). */
 int od_init(struct origin_dir *d, uint32_t nodes, uint32_t cpus_per_node, uint64_t cpu_hz, uint64_t hub_hz);

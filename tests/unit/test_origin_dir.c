@@ -478,6 +478,63 @@ static void test_migration(void **state)
 	hvpmu_machine_destroy(r.m);
 }
 
+/* The reply queue (docs/origin-directory.md "Outgoing queues"): CPU 2
+ * stores to K lines CPU 0 holds dirty, at once (a store waits for
+ * nothing): K read-exclusives at one Hub cycle, each a directory-only
+ * operation of 4 cycles with a reply of a line (16 cycles to leave) and
+ * an intervention (2).  The replies pile up until the 50-entry queue is
+ * full; then the MD waits for each oldest to leave (blocked). */
+#define K_BURST 100
+static uint64_t blocked_expected(void)
+{
+	uint64_t leave[K_BURST], e = 0, last = 0, blocked = 0;
+	unsigned head = 0, n = 0;
+
+	for (unsigned i = 0; i < K_BURST; i++) {
+		for (; n && leave[head] <= e; head++, n--)
+			;
+		if (n >= 50) { /* MD_MOQ_SIZE's reply queue */
+			blocked += leave[head] - e;
+			e = leave[head];
+			for (; n && leave[head] <= e; head++, n--)
+				;
+		}
+		last = (last > e ? last : e) + 16;
+		leave[head + n++] = last;
+		e += 4; /* the directory-only operation: the next one starts after it */
+	}
+	return blocked;
+}
+
+static void test_blocked(void **state)
+{
+	struct rig r;
+	uint64_t sum = 0, want = blocked_expected();
+
+	(void)state;
+	assert_true(want > 0);
+	rig_init(&r, HVPMU_HUBMD_SET_MEM_CYCLES);
+	for (unsigned i = 0; i < K_BURST; i++)
+		st(&r, 0, BASE + 2 * FOUR_MB / 4 + i * LINE);
+	step(&r, 2);
+	for (unsigned i = 0; i < K_BURST; i++) /* at once */
+		hvpmu_machine_dref(r.m, 2, PC, BASE + 2 * FOUR_MB / 4 + i * LINE, 8, HVPMU_IC_STORE, 1);
+	step(&r, 0); /* the time passes: every message leaves */
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_MEM_BLOCKED), want);
+	for (unsigned c = 0; c < HVPMU_HUBMD_PERF_COUNTERS; c++)
+		sum += count(&r, 0, c);
+	assert_int_equal(sum, hub_now(r.m) - r.hub0); /* set 0 still sums to the Hub cycles */
+	hvpmu_machine_destroy(r.m);
+	/* spaced (a step between requests): nothing waits */
+	rig_init(&r, HVPMU_HUBMD_SET_MEM_CYCLES);
+	for (unsigned i = 0; i < K_BURST; i++)
+		st(&r, 0, BASE + 2 * FOUR_MB / 4 + i * LINE);
+	for (unsigned i = 0; i < K_BURST; i++)
+		st(&r, 2, BASE + 2 * FOUR_MB / 4 + i * LINE);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_MEM_BLOCKED), 0);
+	hvpmu_machine_destroy(r.m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -486,6 +543,7 @@ int main(void)
 		cmocka_unit_test(test_nack),         cmocka_unit_test(test_md_cycles),
 		cmocka_unit_test(test_cpu_share_then_write), cmocka_unit_test(test_cpu_clean_exclusive),
 		cmocka_unit_test(test_cpu_stale),            cmocka_unit_test(test_migration),
+		cmocka_unit_test(test_blocked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

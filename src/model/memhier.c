@@ -364,14 +364,6 @@ static __attribute__((noinline)) void dup_miss(struct hvpmu_machine *m, uint32_t
 	machine_mem_check(m, strand, pc);
 }
 
-/*
- * Bring the line of `addr` into the core's L2 (and the L3) for a miss at L1
- * or a store; returns where it was found.  L2 is inclusive of the core's
- * L1s: a line it evicts is invalidated in L1I and L1D (sl=20 eviction
- * invalidations).  Writes allocate in L2 and mark the line dirty
- * (write-back L2).  With several active cores or chips the coherence rules
- * apply (coherent_miss(), docs/coherence-model.md).
- */
 /* SGI Origin: a directory event of CPU `cpu` (origin_dir.h) counts on
  * the strand that ran on it last, at its next sync (as snooped()). */
 void machine_dir_event(void *ctx, uint32_t cpu, enum hvpmu_dir_event e)
@@ -438,6 +430,14 @@ void hvpmu_machine_io_at(struct hvpmu_machine *m, uint32_t strand, int device_to
 	}
 }
 
+/*
+ * Bring the line of `addr` into the core's L2 (and the L3) for a miss at L1
+ * or a store; returns where it was found.  L2 is inclusive of the core's
+ * L1s: a line it evicts is invalidated in L1I and L1D (sl=20 eviction
+ * invalidations).  Writes allocate in L2 and mark the line dirty
+ * (write-back L2).  With several active cores or chips the coherence rules
+ * apply (coherent_miss(), docs/coherence-model.md).
+ */
 /* SGI Origin: request r of the strand's CPU at its home Hub (origin_dir.c);
  * a NACK's back-off adds to the access's wait. */
 static __attribute__((noinline)) void origin_request(struct hvpmu_machine *m, uint32_t strand, uint64_t addr,

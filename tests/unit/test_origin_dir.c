@@ -55,13 +55,23 @@ static uint64_t hub_now(struct hvpmu_machine *m)
  * Hub traffic too), then `set` live on every Hub from zero (what the
  * warm-up did was counted while the Hubs were disabled: nothing).
  */
-static void rig_init_md(struct rig *r, unsigned set, uint32_t migration_threshold)
+/* The description's Origin policies (docs/origin-directory.md): page
+ * migration, I/O by DMA, a fetch-and-op region; 0: off. */
+struct policy {
+	uint32_t migration_threshold, io_dma;
+	uint64_t fetchop_va, fetchop_bytes;
+};
+
+static void rig_init_policy(struct rig *r, unsigned set, const struct policy *p)
 {
 	struct hvpmu_md md;
 
 	memset(r, 0, sizeof *r);
 	assert_int_equal(hvpmu_md_by_name("origin", &md), 0);
-	md.migration_threshold = migration_threshold;
+	md.migration_threshold = p->migration_threshold;
+	md.io_dma = p->io_dma;
+	md.fetchop_va = p->fetchop_va;
+	md.fetchop_bytes = p->fetchop_bytes;
 	assert_int_equal(hvpmu_machine_create(&md, &r->m), 0);
 	hvpmu_machine_enable_memory(r->m, 1);
 	assert_int_equal(hvpmu_machine_map_large(r->m, BASE, 2 * FOUR_MB, FOUR_MB), 0);
@@ -77,6 +87,13 @@ static void rig_init_md(struct rig *r, unsigned set, uint32_t migration_threshol
 		assert_int_equal(hvpmu_machine_bus_write(r->m, r->dev[n], HVPMU_HUBMD_REG_SEL, 8 | set), 0);
 	}
 	r->hub0 = hub_now(r->m);
+}
+
+static void rig_init_md(struct rig *r, unsigned set, uint32_t migration_threshold)
+{
+	const struct policy p = { .migration_threshold = migration_threshold };
+
+	rig_init_policy(r, set, &p);
 }
 
 static void rig_init(struct rig *r, unsigned set) { rig_init_md(r, set, 0); }
@@ -535,6 +552,86 @@ static void test_blocked(void **state)
 	hvpmu_machine_destroy(r.m);
 }
 
+/* I/O by DMA (io_dma): a write() of a line CPU 0 holds dirty is a read
+ * shared uncached (an intervention read-shared uncached; CPU 0 keeps its
+ * line), a read() into part of it a read exclusive uncached (an
+ * intervention read-exclusive uncached; CPU 0's copy goes), a read() of
+ * the whole line a write-invalidate (CPU 0 read it again: an
+ * invalidation).  Node 0 is the I/O's node: set 5 counts them. */
+static void io(struct rig *r)
+{
+	const uint64_t x = BASE + 40 * LINE;
+
+	st(r, 0, x);
+	step(r, 0);
+	hvpmu_machine_io_at(r->m, 0, 0, x, LINE);
+	ld(r, 0, x); /* its own dirty line: no request */
+	step(r, 0);
+	hvpmu_machine_io_at(r->m, 0, 1, x + 32, 64);
+	ld(r, 0, x); /* dropped: a read of an unowned line */
+	step(r, 0);
+	hvpmu_machine_io_at(r->m, 0, 1, x, LINE);
+}
+
+static void test_io(void **state)
+{
+	const struct policy on = { .io_dma = 1 };
+	struct rig r;
+
+	(void)state;
+	rig_init_policy(&r, HVPMU_HUBMD_SET_INVAL, &on);
+	io(&r);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_INV_INTERV_RDSH_UNC), 1);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_INV_INTERV_RDEX_UNC), 1);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_INV_INVAL), 1);
+	hvpmu_machine_destroy(r.m);
+	rig_init_policy(&r, HVPMU_HUBMD_SET_LOCAL_REQ, &on);
+	io(&r);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_LOCAL_IO_READS), 2);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_LOCAL_IO_WRINV), 1);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_LOCAL_CPU0_READS), 2); /* the store's and the reload's */
+	hvpmu_machine_destroy(r.m);
+	rig_init_policy(&r, HVPMU_HUBMD_SET_OUTMSG, &on);
+	io(&r);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_OUT_OTHER), 1);  /* the write-invalidate's ack */
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_OUT_WB_ACK), 1); /* the merged line written back */
+	hvpmu_machine_destroy(r.m);
+	/* off (the default): no I/O reaches the directory */
+	rig_init(&r, HVPMU_HUBMD_SET_LOCAL_REQ);
+	io(&r);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_LOCAL_IO_READS) + count(&r, 0, HVPMU_HUBMD_LOCAL_IO_WRINV), 0);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_LOCAL_CPU0_READS), 1);
+	hvpmu_machine_destroy(r.m);
+}
+
+/* The fetch-and-op region: variable A three times (a miss, two hits),
+ * B (a miss), A again (a miss: the Hub caches one variable), a store to
+ * A (a hit); no cache fills, so the same loads repeat as requests. */
+static void test_fetchop(void **state)
+{
+	const uint64_t va = BASE + 3 * FOUR_MB / 4; /* 16 KB aligned */
+	const struct policy on = { .fetchop_va = va, .fetchop_bytes = 16384 };
+	struct rig r;
+
+	(void)state;
+	rig_init_policy(&r, HVPMU_HUBMD_SET_INMSG, &on);
+	for (unsigned i = 0; i < 3; i++)
+		ld(&r, 0, va + 8);
+	ld(&r, 0, va + 64 + 8);
+	ld(&r, 0, va + 8);
+	st(&r, 0, va);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_IN_FOP_HIT), 3);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_IN_FOP_MISS), 3);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_IN_READS), 0);
+	hvpmu_machine_destroy(r.m);
+	rig_init_policy(&r, HVPMU_HUBMD_SET_MEM_CYCLES, &on);
+	ld(&r, 0, va + 8);
+	ld(&r, 0, va + 8);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_MEM_MISC_BUSY), 4);      /* the hit */
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_MEM_MEMDIR_BUSY), T_MEMDIR); /* the miss */
+	hvpmu_machine_destroy(r.m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -543,7 +640,8 @@ int main(void)
 		cmocka_unit_test(test_nack),         cmocka_unit_test(test_md_cycles),
 		cmocka_unit_test(test_cpu_share_then_write), cmocka_unit_test(test_cpu_clean_exclusive),
 		cmocka_unit_test(test_cpu_stale),            cmocka_unit_test(test_migration),
-		cmocka_unit_test(test_blocked),
+		cmocka_unit_test(test_blocked),              cmocka_unit_test(test_io),
+		cmocka_unit_test(test_fetchop),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <json-c/json.h>
 #include <hvpmu/hvpmu.h>
+#include <hvpmu/origin_md.h>
 #include "kernel.h"
 #include "cec_json.h"
 #include "json_bind.h"
@@ -54,7 +55,8 @@ static const struct jb_field top_fields[] = {
 	F("fetchop_va", U64, struct hvpmu_md, fetchop_va, 0, UINT64_C(0x7fffffffffffc000)),
 	F("fetchop_bytes", U64, struct hvpmu_md, fetchop_bytes, 0, UINT64_C(1) << 30),
 	/* the Origin's page migration (md.h): MD_MIG_DIFF_THRESH's 20-bit value; 0: off */
-	F("migration_threshold", U32, struct hvpmu_md, migration_threshold, 0, 0xfffff),
+	F("migration_threshold", U32, struct hvpmu_md, migration_threshold, 0,
+	  HVPMU_FMASK(MD_MIG_DIFF_THRESH, VALUE)),
 };
 
 static const struct jb_field timing_fields[] = {

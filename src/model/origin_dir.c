@@ -41,6 +41,10 @@ struct od_refs {
 
 #define INIT_CAP 4096
 
+_Static_assert(OD_MOQ_RQ == 18 && OD_MOQ_RP == 50, "MMS_RESET_DEFAULTS (0x32 << 8 | 0x12)");
+_Static_assert(OD_MOQ_RQ <= OD_MOQ_MAX && OD_MOQ_RP <= OD_MOQ_MAX, "the rings hold either queue");
+_Static_assert(OD_FOP_SHIFT == 6, "64-byte fetch-and-op variables (FETCHOP_VAR_SIZE)");
+
 static uint64_t mix(uint64_t k)
 {
 	k ^= k >> 33;

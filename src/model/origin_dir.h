@@ -43,7 +43,7 @@ typedef void od_cpu_event_fn(void *ctx, uint32_t cpu, enum hvpmu_dir_event e);
 
 /* One of a Hub MD's outgoing message queues (MD_MOQ_SIZE): the Hub cycles
  * at which the messages in it leave, in order. */
-#define OD_MOQ_MAX 64
+#define OD_MOQ_MAX 64 /* >= either queue's size (asserted in origin_dir.c) */
 struct od_moq {
 	uint64_t leave[OD_MOQ_MAX];
 	uint32_t head, n;        /* ring: the oldest, how many */
@@ -78,10 +78,11 @@ struct origin_dir {
 #define OD_T_INTERV 40       /* an intervention in flight: the line is busy */
 #define OD_REFRESH_PERIOD 1560 /* DRAM refresh: one burst per 15.6 us */
 #define OD_REFRESH_CYCLES 8  /* the MD is busy refreshing that long */
-#define OD_FOP_SHIFT 6       /* a fetch-and-op variable: 64 bytes (IRIX FETCHOP_VAR_SIZE) */
+#define OD_FOP_SHIFT MD_FANDOP_CAC_STAT_ADDR_SHIFT /* a fetch-and-op variable: 64 bytes (IRIX FETCHOP_VAR_SIZE) */
 #define OD_T_FOP_HIT 4       /* a fetch-and-op on the cached variable (misc busy) */
-#define OD_MOQ_RQ 18         /* MD_MOQ_SIZE reset: request queue entries (MMS_RESET_DEFAULTS 0x12) */
-#define OD_MOQ_RP 50         /* ... reply queue entries (0x32) */
+/* MD_MOQ_SIZE at reset: 18 request queue entries, 50 reply queue entries */
+#define OD_MOQ_RQ ((uint32_t)HVPMU_FEX(HVPMU_HUBMD_MOQ_SIZE_RESET, MD_MOQ_SIZE, RQ_SIZE))
+#define OD_MOQ_RP ((uint32_t)HVPMU_FEX(HVPMU_HUBMD_MOQ_SIZE_RESET, MD_MOQ_SIZE, RP_SIZE))
 #define OD_MSG_HDR 2         /* Hub cycles a message without data takes to leave (16 bytes at 8 per cycle) */
 #define OD_MSG_DATA 16       /* ... a reply with a line (128 bytes; its header overlapped) */
 

@@ -95,7 +95,11 @@ static const struct r10k_event events[HVPMU_R10K_NEVENTS] = {
 		     HVPMU_DIREV_EXT_INTERV),
 	[13] = DIREV("External_invalidations", "invalidations the home Hub sent to this CPU (directory model)",
 		     HVPMU_DIREV_EXT_INVAL),
-	[14] = NOT_MODELED("Virtual_coherency_conditions", "no virtual aliasing in the caches"),
+	/* [UM]: a primary-cache index uses VA bits 13:12, beyond a 4 KB page; the
+	 * Origin's pages are 16 KB (IRIX's; the model's frame groups keep PA bits
+	 * 13:0 = VA bits 13:0, docs/tlb-model.md): no alias, exactly 0 */
+	[14] = { "Virtual_coherency_conditions", "16 KB pages: the L1 index never differs from the physical one: 0",
+		 SRC_ZERO, 0, 0, 0, 0, 0 },
 	[15] = GRAD_INSNS,
 	/* counter 1 */
 	[16] = CYCLES,

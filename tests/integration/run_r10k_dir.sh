@@ -82,4 +82,12 @@ n=1000
 check cleanst cleanst "" "$n" "$((2 * n))" \
 	External_interventions=0 External_invalidations=0 \
 	Store/prefetch_exclusive_to_clean_block_in_scache=$n Store/prefetch_exclusive_to_shared_block_in_scache=0
+# 3. event 14 (Virtual_coherency_conditions) is exactly 0 on any program:
+# 16 KB pages never give a line two virtual indexes (docs/r10k-counters.md)
+for prog in "sharew 126" "cleanst 1000"; do
+	env -i PATH=/usr/bin:/bin "$hv" stat -p origin --md "$tmp/spread.json" -x, -e Virtual_coherency_conditions \
+		-o "$tmp/vcc" -- "$dir/${prog% *}" "${prog#* }" 2> /dev/null || fail "event 14: $prog exited"
+	awk -F, 'NF > 2 && $1 !~ /^#/ { n++; if ($1 != "0") { print "event 14 = " $1 " (want 0)"; bad = 1 } }
+		END { exit bad || n != 1 }' "$tmp/vcc" || fail "event 14: $prog (see above)"
+done
 echo "r10k dir: ok"

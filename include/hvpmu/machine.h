@@ -145,6 +145,24 @@ enum hvpmu_mem_event {
 };
 
 /*
+ * Coherence events of a CPU's secondary cache that a directory produces
+ * (the SGI Origin's, src/model/origin_dir.c, docs/origin-directory.md
+ * "What each CPU sees"): requests the home Hub sends to the CPU, and the
+ * state its own stores find in its secondary cache.  The inputs of the
+ * R10000's events 12, 13 and 28-31 (docs/r10k-counters.md); 0 on the
+ * platforms without a directory.
+ */
+enum hvpmu_dir_event {
+	HVPMU_DIREV_EXT_INTERV = 0,  /* an intervention (read-shared or read-exclusive) sent to the CPU */
+	HVPMU_DIREV_EXT_INVAL,       /* an invalidation sent to the CPU (a store of another CPU) */
+	HVPMU_DIREV_EXT_INTERV_HIT,  /* an intervention that found the line in the CPU's secondary cache */
+	HVPMU_DIREV_EXT_INVAL_HIT,   /* an invalidation that found the line there */
+	HVPMU_DIREV_ST_CLEAN_EXCL,   /* a store to a line the CPU holds clean exclusive (made dirty, no message) */
+	HVPMU_DIREV_ST_SHARED,       /* a store to a line the CPU holds shared (an upgrade request) */
+	HVPMU_NDIREV,
+};
+
+/*
  * Pipeline timing (docs/timing-model.md): the causes that partition each
  * strand's user-mode cycles; the inputs of TABLE 10-2 sl=1, 2, 8, 9, 28.
  * Privileged and hyperprivileged cycles (modeled OS / hypervisor work)
@@ -739,6 +757,19 @@ void *hvpmu_machine_device_state(struct hvpmu_machine *m, unsigned dev);
  * (status).  No-op on machines without a JBUS.
  */
 void hvpmu_machine_io(struct hvpmu_machine *m, uint32_t strand, int device_to_memory, uint64_t bytes);
+
+/*
+ * The same transfer with the guest buffer's virtual address `vaddr` (in
+ * the context of the process the strand runs): as hvpmu_machine_io(), and
+ * on a machine with a directory whose description sets io_dma (the SGI
+ * Origin, docs/origin-directory.md "I/O"), a DMA request of node 0's I/O
+ * interface per 128-byte line of [vaddr, vaddr + bytes) at the line's home
+ * Hub, which invalidates the CPUs' copies it must.  Only while the memory
+ * model runs; vaddr 0: as hvpmu_machine_io().  Not thread-safe (the
+ * machine's lock).
+ */
+void hvpmu_machine_io_at(struct hvpmu_machine *m, uint32_t strand, int device_to_memory, uint64_t vaddr,
+			 uint64_t bytes);
 
 /* Retired user-mode instructions of the strand, summed over classes (exact
  * as of the last sync); the kernel path's privileged instructions are not

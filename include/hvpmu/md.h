@@ -216,6 +216,30 @@ struct hvpmu_md {
 	 * platform); the power description has hvpmu_cec_default()'s.  A
 	 * file's "cec" key sets it (docs/machine-description.md). */
 	struct hvpmu_cec cec;
+	/* I/O by DMA through the directory (docs/origin-directory.md "I/O"):
+	 * 1 = each read() and write() of the program moves its bytes by DMA
+	 * through the I/O interface of node 0's Hub, a request per 128-byte
+	 * line of its buffer at the line's home; 0 (the default): no I/O
+	 * reaches the directory.  Only a machine with a directory (the SGI
+	 * Origin) has such I/O; elsewhere it changes nothing. */
+	uint32_t io_dma;
+	/* The Hub's fetch-and-op region (docs/origin-directory.md
+	 * "Fetch-and-op"): the program's virtual addresses [fetchop_va,
+	 * fetchop_va + fetchop_bytes) are mapped to it, as IRIX maps
+	 * /dev/fetchop: every load and store there is an uncached
+	 * fetch-and-op at the home Hub of its page.  Both 16 KB aligned;
+	 * fetchop_bytes 0 (the default): no region.  Only a machine with a
+	 * directory (the SGI Origin) has one; elsewhere it changes nothing. */
+	uint64_t fetchop_va;
+	uint64_t fetchop_bytes;
+	/* Page migration (docs/origin-directory.md "Migration"), IRIX's
+	 * policy on the Hub's migration counters (MD_MIG_DIFF_THRESH): 0 (the
+	 * default) off; else a 16 KB page migrates to a node whose CPUs have
+	 * made more than this many requests to it beyond those of its home
+	 * node's CPUs, and the old home's entries are poisoned for the CPUs
+	 * that held a translation of it.  Only a machine with a directory (the
+	 * SGI Origin) migrates; elsewhere it changes nothing. */
+	uint32_t migration_threshold;
 };
 
 /*

@@ -80,6 +80,21 @@ HVPMU_FIELD(MD_PERF_SEL, SEL, 0, 3)  /* perf_sel: the live set (6 and 7 select n
 HVPMU_FIELD(MD_PERF_SEL, EN, 3, 1)   /* perf_en: count */
 HVPMU_FIELD(MD_PERF_CNT, VALUE, 0, 20) /* MD_PERF_CNTi: 19:0, pegs at 0xFFFFF; 63:20 read as 0 */
 
+/* Other MD registers whose fields give the directory model its figures
+ * (src/model/origin_dir.h; IRIX hubmd.h rev 1.59 as Linux's
+ * arch/mips/include/asm/sn/sn0/hubmd.h keeps it); documentation of the
+ * hardware, not on the register bus. */
+#define HVPMU_HUBMD_FANDOP_CAC_STAT_OFF UINT64_C(0x200028) /* the fetch-and-op cache's one entry */
+HVPMU_FIELD(MD_FANDOP_CAC_STAT, ADDR, 6, 26)   /* MFC_ADDR: the cached variable (64-byte units) */
+HVPMU_FIELD(MD_FANDOP_CAC_STAT, VALID, 63, 1)  /* MFC_VALID */
+#define HVPMU_HUBMD_MIG_DIFF_THRESH_OFF UINT64_C(0x200030) /* page migration: count difference threshold */
+HVPMU_FIELD(MD_MIG_DIFF_THRESH, VALUE, 0, 20)  /* MD_MIG_DIFF_THRES_VALUE_MASK 0xfffff */
+HVPMU_FIELD(MD_MIG_DIFF_THRESH, VALID, 63, 1)
+#define HVPMU_HUBMD_MOQ_SIZE_OFF UINT64_C(0x2000a0)        /* MD outgoing queue sizes */
+HVPMU_FIELD(MD_MOQ_SIZE, RQ_SIZE, 0, 5)        /* MMS_RQ_SIZE: request queue entries */
+HVPMU_FIELD(MD_MOQ_SIZE, RP_SIZE, 8, 6)        /* MMS_RP_SIZE: reply queue entries */
+#define HVPMU_HUBMD_MOQ_SIZE_RESET UINT64_C(0x3212)        /* MMS_RESET_DEFAULTS: 0x32 << 8 | 0x12 */
+
 /*
  * What one Hub's MD unit did over an interval, as the machine model
  * reports it: ev[set][counter] = occurrences (sets 1-5) or Hub cycles

@@ -51,6 +51,7 @@ struct hvpmu_pmu_feed {
 	uint64_t dtaken_cond;           /* taken conditional CTIs */
 	uint64_t dmispred[HVPMU_NMISPRED]; /* mispredicted CTIs by kind */
 	uint64_t dmev[HVPMU_NMEV];      /* memory-hierarchy events */
+	uint64_t ddir[HVPMU_NDIREV];    /* directory coherence events (SGI Origin; 0 elsewhere) */
 	uint64_t mem_pc;                /* PC of the access the memory events belong to (0: unknown) */
 	uint64_t dcycles[HVPMU_NMODES]; /* cycles per mode */
 	uint64_t dpipe[HVPMU_NPIPE];    /* user-mode cycles by pipeline cause; sums to dcycles[USER] */

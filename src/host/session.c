@@ -499,7 +499,8 @@ static int may_wait(const struct hvpmu_isa_syscalls *sc, int64_t num, const uint
 
 /* A system call returns: a call that may have waited resumes its strand
  * at the machine's time; T1 I/O moves the bytes of a read()/write() by
- * DMA (docs/t1-platform.md); mmap/madvise may ask for large pages. */
+ * DMA (docs/t1-platform.md), and so does the Origin's with io_dma
+ * (docs/origin-directory.md "I/O"); mmap/madvise may ask for large pages. */
 static void syscall_return(struct hvpmu_session *s, const struct hvpmu_os_call *c)
 {
 	const struct hvpmu_isa_syscalls *sc = &s->isa->sc;
@@ -507,8 +508,9 @@ static void syscall_return(struct hvpmu_session *s, const struct hvpmu_os_call *
 	if (c->num == s->st[c->strand].sc_num && may_wait(sc, c->num, s->st[c->strand].sc_args))
 		hvpmu_machine_resume(s->m, c->strand);
 
-	if ((c->num == sc->read || c->num == sc->write) && c->ret > 0)
-		hvpmu_machine_io(s->m, c->strand, c->num == sc->read, (uint64_t)c->ret);
+	if ((c->num == sc->read || c->num == sc->write) && c->ret > 0) /* the buffer: argument 1 */
+		hvpmu_machine_io_at(s->m, c->strand, c->num == sc->read,
+				    c->num == s->st[c->strand].sc_num ? s->st[c->strand].sc_args[1] : 0, (uint64_t)c->ret);
 	/* a run in one emulator does not count the processes its program
 	 * starts (clone without CLONE_VM 0x100: a process, not a thread) */
 	if (!c->process && c->ret > 0 && c->num == s->st[c->strand].sc_num &&

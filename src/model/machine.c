@@ -395,6 +395,8 @@ int machine_sync_strand(struct hvpmu_machine *m, uint32_t strand, const struct h
 		f.dmev[k] = s->act.mev[k] - s->synced_mev[k];
 		s->synced_mev[k] = s->act.mev[k];
 	}
+	memcpy(f.ddir, s->dir_pending, sizeof f.ddir);
+	memset(s->dir_pending, 0, sizeof s->dir_pending);
 	f.mem_pc = s->mem_pc;
 	s->mem_pc = 0;
 	s->pending[HVPMU_MODE_USER] += ucyc;

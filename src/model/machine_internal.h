@@ -63,6 +63,7 @@ struct strand {
 	uint64_t synced_taken;
 	uint64_t synced_mispred[HVPMU_NMISPRED];
 	uint64_t synced_mev[HVPMU_NMEV];
+	uint64_t dir_pending[HVPMU_NDIREV]; /* directory events not yet fed (Origin: origin_request) */
 	uint64_t mem_pc;                  /* PC of the access that triggered a sync, 0 if none */
 	struct bpred bp;
 	struct pipe_strand pipe;          /* BTC (src/model/pipeline.c) */
@@ -169,6 +170,9 @@ struct hvpmu_machine {
 	struct hvpmu_origin_md_activity *hub_act;
 	uint64_t *hub_cycles;
 	struct origin_dir od;
+	/* the Hub's fetch-and-op region of the program's addresses (md.h
+	 * fetchop_va, fetchop_bytes; 0 bytes: none, always off the Origin) */
+	uint64_t fop_va, fop_bytes;
 	/* PAPR (NULL elsewhere): the hypervisor's dispatcher (dispatch.c) and
 	 * its count of lines moved between chips, [from chip][to chip]
 	 * (coherent_miss(); NULL on one chip) */
@@ -205,6 +209,8 @@ MACHINE_HIDDEN const struct hvpmu_pmu_ops *machine_pmu_ops_of(enum hvpmu_platfor
  * m->nmcu, m->jbus_dev).  Returns 0 or HVPMU_ENOMEM (destroy cleans up). */
 MACHINE_HIDDEN int machine_devices_create(struct hvpmu_machine *m);
 MACHINE_HIDDEN void machine_devices_destroy(struct hvpmu_machine *m);
+/* SGI Origin: the directory's per-CPU events (origin_dir.h od_cpu_event_fn; memhier.c) */
+MACHINE_HIDDEN void machine_dir_event(void *ctx, uint32_t cpu, enum hvpmu_dir_event e);
 
 /* %tick of a strand: its cycles in every mode. */
 static inline uint64_t tick_of(const struct strand *s)

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <json-c/json.h>
 #include <hvpmu/hvpmu.h>
+#include <hvpmu/origin_md.h>
 #include "kernel.h"
 #include "cec_json.h"
 #include "json_bind.h"
@@ -26,6 +27,7 @@
 #define MAX_WAYS 64
 #define MAX_LINE 512
 #define MAX_LATENCY 100000
+#define FETCHOP_ALIGN UINT64_C(16384) /* the fetch-and-op region: IRIX's 16 KB pages */
 
 /* The integer keys: JB_FIELD with U32 / U64 (the member's width), or
  * PROP, an MD integer property (int64_t) that may be null = absent
@@ -47,6 +49,14 @@ static const struct jb_field top_fields[] = {
 	F("uncore_clock_hz", U64, struct hvpmu_md, uncore_clock_hz, 0, UINT64_C(100000000000)),
 	F("os_hz", U32, struct hvpmu_md, os_hz, 0, 100000),
 	F("quantum_cycles", U64, struct hvpmu_md, quantum_cycles, 0, 1000000000),
+	/* the Origin's I/O by DMA through the directory (md.h); 0: none */
+	F("io_dma", U32, struct hvpmu_md, io_dma, 0, 1),
+	/* the Origin's fetch-and-op region (md.h): 16 KB aligned (checked below) */
+	F("fetchop_va", U64, struct hvpmu_md, fetchop_va, 0, UINT64_C(0x7fffffffffffc000)),
+	F("fetchop_bytes", U64, struct hvpmu_md, fetchop_bytes, 0, UINT64_C(1) << 30),
+	/* the Origin's page migration (md.h): MD_MIG_DIFF_THRESH's 20-bit value; 0: off */
+	F("migration_threshold", U32, struct hvpmu_md, migration_threshold, 0,
+	  HVPMU_FMASK(MD_MIG_DIFF_THRESH, VALUE)),
 };
 
 static const struct jb_field timing_fields[] = {
@@ -282,6 +292,9 @@ static int validate(const struct hvpmu_md *md, char *err, size_t n)
 
 	if (nstrands > MAX_STRANDS)
 		return jb_fail(err, n, "chips", "more than 4096 strands in all");
+	if ((md->fetchop_va | md->fetchop_bytes) & (FETCHOP_ALIGN - 1))
+		return jb_fail(err, n, md->fetchop_va & (FETCHOP_ALIGN - 1) ? "fetchop_va" : "fetchop_bytes",
+			       "not a multiple of 16384 (IRIX's page)");
 	if (pi->max_chips && md->chips > pi->max_chips) {
 		char what[64];
 

@@ -364,6 +364,72 @@ static __attribute__((noinline)) void dup_miss(struct hvpmu_machine *m, uint32_t
 	machine_mem_check(m, strand, pc);
 }
 
+/* SGI Origin: a directory event of CPU `cpu` (origin_dir.h) counts on
+ * the strand that ran on it last, at its next sync (as snooped()). */
+void machine_dir_event(void *ctx, uint32_t cpu, enum hvpmu_dir_event e)
+{
+	struct hvpmu_machine *m = ctx;
+
+	if (cpu < m->ncores)
+		m->s[m->cores[cpu].last_strand].dir_pending[e]++;
+}
+
+/* SGI Origin: the CPUs whose secondary cache holds the line of addr, before
+ * a request of CPU `self` changes them (od_request()'s `holders`). */
+static uint64_t origin_holders(const struct hvpmu_machine *m, uint32_t self, uint64_t addr)
+{
+	uint64_t h = 0;
+
+	for (uint32_t i = 0; i < m->ncores; i++)
+		if (i != self && m->cores[i].active && cache_probe(&m->cores[i].l2, addr))
+			h |= UINT64_C(1) << (i % 64);
+	return h;
+}
+
+/* SGI Origin: drop the line of pa from core `k`'s L2 and the L1 lines it
+ * includes (a DMA write invalidated it). */
+static void origin_drop(struct hvpmu_machine *m, uint32_t k, uint64_t pa)
+{
+	struct core *c = &m->cores[k];
+	uint64_t byte = pa >> c->l2.line_shift << c->l2.line_shift;
+
+	cache_invalidate_line(&c->l2, byte >> c->l2.line_shift);
+	for (uint64_t b = byte; b < byte + (UINT64_C(1) << c->l2.line_shift); b += UINT64_C(1) << c->l1d.line_shift)
+		cache_invalidate_line(&c->l1d, b >> c->l1d.line_shift);
+	for (uint64_t b = byte; b < byte + (UINT64_C(1) << c->l2.line_shift); b += UINT64_C(1) << c->l1i.line_shift)
+		cache_invalidate_line(&c->l1i, b >> c->l1i.line_shift);
+}
+
+/* The Hub whose I/O interface moves the program's bytes (docs/origin-directory.md "I/O"). */
+#define ORIGIN_IO_NODE 0
+#define ORIGIN_DMA_LINE 128 /* the coherence unit */
+
+void hvpmu_machine_io_at(struct hvpmu_machine *m, uint32_t strand, int device_to_memory, uint64_t vaddr,
+			 uint64_t bytes)
+{
+	uint64_t now, end = vaddr + bytes;
+
+	hvpmu_machine_io(m, strand, device_to_memory, bytes); /* T1: the JBUS */
+	if (!m->hub_act || !m->md.io_dma || !m->ref_strands || strand >= m->nstrands || !vaddr || !bytes ||
+	    end < vaddr)
+		return;
+	now = machine_strand_now(m, strand);
+	for (uint64_t va = vaddr & ~(uint64_t)(ORIGIN_DMA_LINE - 1); va < end; va += ORIGIN_DMA_LINE) {
+		int whole = va >= vaddr && va + ORIGIN_DMA_LINE <= end;
+		enum od_io r = !device_to_memory ? OD_IO_READ : whole ? OD_IO_WINV : OD_IO_RDEX;
+		uint64_t pa, drop;
+
+		/* the process's page table, not a CPU's TLB: the device has none */
+		if (tlb_mmu_translate(m->mmu, m->s[strand].user_ctx, va, &pa, NULL))
+			continue;
+		drop = od_io_request(&m->od, m->hub_act, ORIGIN_IO_NODE % m->od.nodes, pa, r, now,
+				     origin_holders(m, UINT32_MAX, pa));
+		for (uint32_t k = 0; drop && k < m->ncores; k++)
+			if (drop & (UINT64_C(1) << (k % 64)) && m->cores[k].active)
+				origin_drop(m, k, pa);
+	}
+}
+
 /*
  * Bring the line of `addr` into the core's L2 (and the L3) for a miss at L1
  * or a store; returns where it was found.  L2 is inclusive of the core's
@@ -375,10 +441,10 @@ static __attribute__((noinline)) void dup_miss(struct hvpmu_machine *m, uint32_t
 /* SGI Origin: request r of the strand's CPU at its home Hub (origin_dir.c);
  * a NACK's back-off adds to the access's wait. */
 static __attribute__((noinline)) void origin_request(struct hvpmu_machine *m, uint32_t strand, uint64_t addr,
-						    enum od_req r)
+						    enum od_req r, uint64_t holders)
 {
 	struct strand *s = &m->s[strand];
-	uint64_t w = od_request(&m->od, m->hub_act, s->core->idx, addr, r, machine_strand_now(m, strand));
+	uint64_t w = od_request(&m->od, m->hub_act, s->core->idx, addr, r, machine_strand_now(m, strand), holders);
 
 	if (w)
 		s->l2b_wait = s->l2b_wait + w > m->l2b_cap ? m->l2b_cap : s->l2b_wait + w;
@@ -391,6 +457,7 @@ static enum served fill_l2(struct hvpmu_machine *m, uint32_t strand, uint64_t ad
 	struct cache_result r2;
 	enum served from = SERVED_L2;
 	int coh, was_clean = 0;
+	uint64_t holders = 0; /* Origin: the other CPUs holding the line, before this access */
 
 	if (!c->l2.sets) /* no private L2 (T1): the shared level serves L1 misses */
 		return llc_access(m, strand, addr, write, 0) ? SERVED_L3 : SERVED_MEM;
@@ -400,8 +467,12 @@ static enum served fill_l2(struct hvpmu_machine *m, uint32_t strand, uint64_t ad
 		coh_activate(&m->coh, c->idx);
 	}
 	coh = coh_on(&m->coh);
-	if (__builtin_expect(m->hub_act != NULL, 0) && write) /* Origin: a store to a clean line upgrades */
-		was_clean = coh_l2_state(&c->l2, addr) == 1;
+	if (__builtin_expect(m->hub_act != NULL, 0)) {
+		if (write) /* Origin: a store to a clean line upgrades */
+			was_clean = coh_l2_state(&c->l2, addr) == 1;
+		if (was_clean || (coh && !cache_probe(&c->l2, addr)))
+			holders = origin_holders(m, c->idx, addr);
+	}
 	if (__builtin_expect(coh, 0)) {
 		c->last_strand = strand;
 		/* a store to a clean (Shared) line takes it from the other cores */
@@ -417,9 +488,9 @@ static enum served fill_l2(struct hvpmu_machine *m, uint32_t strand, uint64_t ad
 		if (c->l2bufs) /* request buffers (src/model/l2buf.h) */
 			l2b_miss(m, strand, addr, from, r2.evicted && r2.evicted_dirty);
 		if (__builtin_expect(m->hub_act != NULL, 0))
-			origin_request(m, strand, addr, write ? OD_RDEX : OD_READ);
+			origin_request(m, strand, addr, write ? OD_RDEX : OD_READ, holders);
 	} else if (__builtin_expect(was_clean, 0)) {
-		origin_request(m, strand, addr, OD_UPGRADE);
+		origin_request(m, strand, addr, OD_UPGRADE, holders);
 	}
 	if (r2.evicted) {
 		uint64_t byte = r2.evicted_line << c->l2.line_shift;
@@ -435,7 +506,7 @@ static enum served fill_l2(struct hvpmu_machine *m, uint32_t strand, uint64_t ad
 		if (r2.evicted_dirty) /* the write-back lands in L3 */
 			llc_access(m, strand, byte, 1, 1);
 		if (r2.evicted_dirty && __builtin_expect(m->hub_act != NULL, 0)) /* Origin: to its home */
-			origin_request(m, strand, byte, OD_WB);
+			origin_request(m, strand, byte, OD_WB, 0);
 	}
 	return from;
 }
@@ -474,9 +545,15 @@ static uint64_t fill_wait(const struct hvpmu_machine *m, const struct strand *s,
 static int walk_ref(void *ctx, uint64_t paddr)
 {
 	const struct walk_ctx *w = ctx;
+	enum served from;
 
+	/* Origin: the page table is the kernel's memory, which never
+	 * migrates (docs/origin-directory.md "Migration") */
+	w->m->od.kernel_ref = 1;
+	from = fill_l2(w->m, w->strand, paddr, 0);
+	w->m->od.kernel_ref = 0;
 	/* sl=10: "hits in the L3 cache or hits in another L2 cache" is the L3 bit */
-	switch (fill_l2(w->m, w->strand, paddr, 0)) {
+	switch (from) {
 	case SERVED_L2: return TLB_REF_L2;
 	case SERVED_L3: case SERVED_C2C: return TLB_REF_L3;
 	default: return TLB_REF_MEM;
@@ -853,7 +930,10 @@ static inline int store_fast(struct hvpmu_machine *m, uint32_t strand, uint64_t 
 	 * check: the set search only for stores that can take this path. */
 	if (!cache_mru_hit_clean(&c->l1d, pa >> c->l1d.line_shift) && cache_holds_clean(&c->l1d, pa >> c->l1d.line_shift))
 		return 0;
-	if (coh_on(&m->coh)) {
+	/* a store to a clean line: other cores may hold it (coherence), or
+	 * the Origin's directory sees it (fill_l2(): an upgrade, or the
+	 * R10000's event 30 for a clean-exclusive line) */
+	if (coh_on(&m->coh) || __builtin_expect(m->hub_act != NULL, 0)) {
 		if (!(*slot & CACHE_DIRTY))
 			return 0;
 		c->last_strand = strand;
@@ -935,6 +1015,27 @@ static __attribute__((noinline)) void dref_translate(struct hvpmu_machine *m, ui
 }
 
 /*
+ * SGI Origin: a load or store in the Hub's fetch-and-op region (md.h
+ * fetchop_va; docs/origin-directory.md "Fetch-and-op"): an uncached
+ * access, so no cache is looked up and none fills; a fetch-and-op at the
+ * home Hub of its page (od_fetchop); a load waits for memory, the node's
+ * or a remote one.  QEMU runs it as a plain access: the model counts the
+ * reference, not the operation's value.
+ */
+static __attribute__((noinline)) void dref_fetchop(struct hvpmu_machine *m, uint32_t strand,
+						   const struct hvpmu_dref_insn *d, uint64_t vaddr)
+{
+	struct strand *s = &m->s[strand];
+	uint64_t pa = translate(m, strand, TLB_SIDE_D, vaddr, d->pc);
+	uint32_t cpu = s->core->idx;
+
+	od_fetchop(&m->od, m->hub_act, cpu, pa, d->is_store, machine_strand_now(m, strand));
+	if (!d->is_store)
+		charge(s, HVPMU_PIPE_DATA,
+		       latency(m, od_home(&m->od, pa, cpu) == s->core->chip ? SERVED_MEM : SERVED_MEM_REMOTE));
+}
+
+/*
  * A data access.  Inline here only the common case of a load: a DTLB hit
  * in its MRU slot's page (tlb_hit_micro), no buffered store that could overlap
  * it (the store buffer's filter), and a line most recently used in its
@@ -955,6 +1056,10 @@ static inline __attribute__((always_inline)) void dref(struct hvpmu_machine *m, 
 
 	if (strand >= m->ref_strands || !size)
 		return;
+	if (__builtin_expect(vaddr - m->fop_va < m->fop_bytes, 0)) { /* Origin: never when 0 bytes */
+		dref_fetchop(m, strand, d, vaddr);
+		return;
+	}
 	s = &m->s[strand];
 	/* SPARC accesses are naturally aligned: one page.  A failed
 	 * tlb_hit_micro() changes nothing: translate() does it all. */

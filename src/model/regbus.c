@@ -104,6 +104,13 @@ int machine_devices_create(struct hvpmu_machine *m)
 	     od_init(&m->od, n, m->md.cores_per_chip * m->md.strands_per_core, m->md.clock_hz,
 		     m->md.uncore_clock_hz ? m->md.uncore_clock_hz : m->md.clock_hz)))
 		return HVPMU_ENOMEM;
+	if (m->hub_act) { /* each CPU's directory events (the R10000's events 12, 13, 28-31) */
+		m->od.cpu_event = machine_dir_event;
+		m->od.cpu_event_ctx = m;
+		m->fop_va = m->md.fetchop_va; /* the fetch-and-op region (memhier.c dref_fetchop) */
+		m->fop_bytes = m->md.fetchop_bytes;
+		m->od.mig_threshold = m->md.migration_threshold; /* 0: no migration */
+	}
 	return HVPMU_OK;
 }
 

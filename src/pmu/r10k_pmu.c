@@ -36,6 +36,7 @@ enum source {
 	SRC_INSN,     /* retired instructions of the classes with any of `iany` */
 	SRC_MEV,      /* sum of the memory events `mevs`, times `mult` */
 	SRC_MISPRED,  /* mispredicted control transfers */
+	SRC_DIR,      /* the directory event `dir` (hvpmu/machine.h enum hvpmu_dir_event) */
 };
 
 struct r10k_event {
@@ -46,6 +47,7 @@ struct r10k_event {
 	uint8_t needs;    /* HVPMU_R10K_NEEDS_* */
 	uint32_t iany;
 	uint64_t mevs;
+	uint8_t dir;
 };
 
 /* Loads in the R10000's sense: [LX] CE0_LPSC_ISSUED / CE1_LPSC_GRADUATED,
@@ -62,11 +64,15 @@ struct r10k_event {
 /* [UM] 128-byte secondary-cache lines (the Origin's, md.c): 8 quadwords. */
 #define QW_PER_L2_LINE 8
 
-#define NOT_MODELED(nm, why) { nm, "not modeled: " why, SRC_NONE, 0, 0, 0, 0 }
-#define INSN(nm, d, any) { nm, d, SRC_INSN, 1, 0, any, 0 }
-#define MEMEV(nm, d, m, k) { nm, d, SRC_MEV, k, HVPMU_R10K_NEEDS_MEMORY, 0, m }
+#define NOT_MODELED(nm, why) { nm, "not modeled: " why, SRC_NONE, 0, 0, 0, 0, 0 }
+#define INSN(nm, d, any) { nm, d, SRC_INSN, 1, 0, any, 0, 0 }
+#define MEMEV(nm, d, m, k) { nm, d, SRC_MEV, k, HVPMU_R10K_NEEDS_MEMORY, 0, m, 0 }
+/* Requests the home Hub's directory sends to the CPU's secondary cache,
+ * and what the CPU's stores find there (src/model/origin_dir.c,
+ * docs/origin-directory.md "What each CPU sees"). */
+#define DIREV(nm, d, e) { nm, d, SRC_DIR, 1, HVPMU_R10K_NEEDS_MEMORY, 0, 0, e }
 #define CYCLES { "Cycles", "cycles of the counted modes (with the memory model's latencies)", SRC_CYCLES, 1, \
-		 HVPMU_R10K_NEEDS_MEMORY, 0, 0 }
+		 HVPMU_R10K_NEEDS_MEMORY, 0, 0, 0 }
 #define GRAD_INSNS INSN("Graduated_instructions", "every retired instruction", HVPMU_IC_GROUPS)
 
 /* [UM] Table 14-18, [LX] CE0_* (0-15) and CE1_* (16-31), [IR] names. */
@@ -81,13 +87,19 @@ static const struct r10k_event events[HVPMU_R10K_NEVENTS] = {
 	[6] = INSN("Decoded_branches", "every retired control transfer (no wrong path)", HVPMU_IC_BRANCH),
 	[7] = MEMEV("Quadwords_written_back_from_scache", "8 per dirty L2 line evicted", MEV(HVPMU_MEV_L2_DIRTY_EVICT),
 		    QW_PER_L2_LINE),
-	[8] = { "Correctable_scache_data_array_ECC_errors", "the model has no ECC errors: 0", SRC_ZERO, 0, 0, 0, 0 },
+	[8] = { "Correctable_scache_data_array_ECC_errors", "the model has no ECC errors: 0", SRC_ZERO, 0, 0, 0, 0, 0 },
 	[9] = MEMEV("Primary_instruction_cache_misses", "L1I misses", ICM_L1, 1),
 	[10] = MEMEV("Secondary_instruction_cache_misses", "L1I misses that miss L2", ICM_L2, 1),
 	[11] = NOT_MODELED("Instruction_misprediction_from_scache_way_prediction_table", "no way predictor"),
-	[12] = NOT_MODELED("External_interventions", "interventions are counted at the Hub (mdperf)"),
-	[13] = NOT_MODELED("External_invalidations", "invalidations are counted at the Hub (mdperf)"),
-	[14] = NOT_MODELED("Virtual_coherency_conditions", "no virtual aliasing in the caches"),
+	[12] = DIREV("External_interventions", "interventions the home Hub sent to this CPU (directory model)",
+		     HVPMU_DIREV_EXT_INTERV),
+	[13] = DIREV("External_invalidations", "invalidations the home Hub sent to this CPU (directory model)",
+		     HVPMU_DIREV_EXT_INVAL),
+	/* [UM]: a primary-cache index uses VA bits 13:12, beyond a 4 KB page; the
+	 * Origin's pages are 16 KB (IRIX's; the model's frame groups keep PA bits
+	 * 13:0 = VA bits 13:0, docs/tlb-model.md): no alias, exactly 0 */
+	[14] = { "Virtual_coherency_conditions", "16 KB pages: the L1 index never differs from the physical one: 0",
+		 SRC_ZERO, 0, 0, 0, 0, 0 },
 	[15] = GRAD_INSNS,
 	/* counter 1 */
 	[16] = CYCLES,
@@ -99,14 +111,18 @@ static const struct r10k_event events[HVPMU_R10K_NEVENTS] = {
 	[22] = NOT_MODELED("Quadwords_written_back_from_primary_data_cache", "the L1D model writes through"),
 	[23] = NOT_MODELED("TLB_misses", "no MIPS software-refilled TLB in the model"),
 	[24] = { "Mispredicted_branches", "mispredicts of the model's predictor (docs/branch-prediction.md)",
-		 SRC_MISPRED, 1, HVPMU_R10K_NEEDS_BRANCHES, 0, 0 },
+		 SRC_MISPRED, 1, HVPMU_R10K_NEEDS_BRANCHES, 0, 0, 0 },
 	[25] = MEMEV("Primary_data_cache_misses", "L1D misses of loads and prefetches", DCM_L1, 1),
 	[26] = MEMEV("Secondary_data_cache_misses", "L2 misses of loads and stores", DCM_L2, 1),
 	[27] = NOT_MODELED("Data_misprediction_from_scache_way_prediction_table", "no way predictor"),
-	[28] = NOT_MODELED("External_intervention_hits_in_scache", "interventions are counted at the Hub"),
-	[29] = NOT_MODELED("External_invalidation_hits_in_scache", "invalidations are counted at the Hub"),
-	[30] = NOT_MODELED("Store/prefetch_exclusive_to_clean_block_in_scache", "no per-CPU upgrade outcome"),
-	[31] = NOT_MODELED("Store/prefetch_exclusive_to_shared_block_in_scache", "no per-CPU upgrade outcome"),
+	[28] = DIREV("External_intervention_hits_in_scache", "interventions to this CPU that found the line in its L2",
+		     HVPMU_DIREV_EXT_INTERV_HIT),
+	[29] = DIREV("External_invalidation_hits_in_scache", "invalidations to this CPU that found the line in its L2",
+		     HVPMU_DIREV_EXT_INVAL_HIT),
+	[30] = DIREV("Store/prefetch_exclusive_to_clean_block_in_scache",
+		     "stores to a line this CPU's L2 holds clean exclusive (no message)", HVPMU_DIREV_ST_CLEAN_EXCL),
+	[31] = DIREV("Store/prefetch_exclusive_to_shared_block_in_scache",
+		     "stores to a line this CPU's L2 holds shared (an upgrade request)", HVPMU_DIREV_ST_SHARED),
 };
 
 const char *hvpmu_r10k_event_name(unsigned ev) { return ev < HVPMU_R10K_NEVENTS ? events[ev].name : NULL; }
@@ -229,6 +245,8 @@ static uint64_t feed_events(const struct hvpmu_r10k_pmu *pmu, unsigned n, const 
 		for (int k = 0; k < HVPMU_NMISPRED; k++)
 			sum += f->dmispred[k];
 		return sum;
+	case SRC_DIR:
+		return f->ddir[e->dir];
 	default:
 		return 0;
 	}

@@ -14,8 +14,9 @@
  * that passes hvpmu_cec_check with one processor per core.  Then, for a description of modest size
  * (up to 256 strands and 16 MB per cache level, so that the fuzzer's
  * memory limit is not the finding), the machine is built from it and
- * each strand makes a fetch, a load and a store, a prefetch and a sync
- * with the memory model on: a description the parser accepts must give a
+ * each strand makes a fetch, a load and a store, a prefetch, a read()'s
+ * and a write()'s I/O, a load and a store at the fetch-and-op region's
+ * ends and a sync with the memory model on: a description the parser accepts must give a
  * machine that runs (a T4 description with `l3.size 0` crashed the L2
  * prefetch admission once, docs/machine-description.md).
  *
@@ -67,6 +68,13 @@ static void run_machine(const struct hvpmu_md *md)
 		hvpmu_machine_dref(m, s, UINT64_C(0x10000), va, 8, HVPMU_IC_LOAD, 0);
 		hvpmu_machine_dref(m, s, UINT64_C(0x10004), va + 8, 8, HVPMU_IC_STORE, 1);
 		hvpmu_machine_prefetch(m, s, UINT64_C(0x10008), va + 4096, HVPMU_PF_L1);
+		/* a read() and a write() of a buffer across lines: the Origin's
+		 * DMA with io_dma (docs/origin-directory.md "I/O"), T1's JBUS */
+		hvpmu_machine_io_at(m, s, 1, va + 40, 300);
+		hvpmu_machine_io_at(m, s, 0, va, 4096);
+		/* the Origin's fetch-and-op region, if any: a load and a store */
+		hvpmu_machine_dref(m, s, UINT64_C(0x1000c), md->fetchop_va + 8, 8, HVPMU_IC_LOAD, 0);
+		hvpmu_machine_dref(m, s, UINT64_C(0x10010), md->fetchop_va + md->fetchop_bytes - 8, 8, HVPMU_IC_STORE, 1);
 		hvpmu_machine_sync(m, s, NULL, NULL);
 	}
 	hvpmu_machine_destroy(m);
@@ -111,6 +119,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_cache(&md.mem.l1d, 0);
 		check_cache(&md.mem.l2, 1);
 		check_cache(&md.mem.l3, md.mem.l2.size != 0); /* no shared last level behind an L2 (origin) */
+		/* the Origin's I/O and fetch-and-op region (docs/origin-directory.md) */
+		if (md.io_dma > 1 || (md.fetchop_va | md.fetchop_bytes) % 16384 ||
+		    md.fetchop_va + md.fetchop_bytes < md.fetchop_va)
+			abort();
 		for (uint32_t i = 0; i < md.nguests; i++) {
 			const struct hvpmu_md_guest *g = &md.guests[i];
 

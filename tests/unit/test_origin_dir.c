@@ -8,7 +8,10 @@
  * read by four CPUs and then written (unowned -> exclusive -> shared ->
  * exclusive, one invalidation per other sharer), remote reads counted at
  * the home of first touch, a dirty eviction's writeback, NACKs while an
- * intervention is in flight, and set 0 accounting for every Hub cycle.
+ * intervention is in flight, and set 0 accounting for every Hub cycle;
+ * and what each CPU's R10000 counters see of it (events 12, 13, 28-31:
+ * the requests the directory sent to the CPU, those that found the line
+ * in its secondary cache, the state its stores found there).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +21,7 @@
 #include <cmocka.h>
 
 #include <hvpmu/hvpmu.h>
+#include <hvpmu/r10k_pmu.h>
 
 #define PC UINT64_C(0x10000)
 #define FOUR_MB (UINT64_C(4) << 20)
@@ -51,12 +55,23 @@ static uint64_t hub_now(struct hvpmu_machine *m)
  * Hub traffic too), then `set` live on every Hub from zero (what the
  * warm-up did was counted while the Hubs were disabled: nothing).
  */
-static void rig_init(struct rig *r, unsigned set)
+/* The description's Origin policies (docs/origin-directory.md): page
+ * migration, I/O by DMA, a fetch-and-op region; 0: off. */
+struct policy {
+	uint32_t migration_threshold, io_dma;
+	uint64_t fetchop_va, fetchop_bytes;
+};
+
+static void rig_init_policy(struct rig *r, unsigned set, const struct policy *p)
 {
 	struct hvpmu_md md;
 
 	memset(r, 0, sizeof *r);
 	assert_int_equal(hvpmu_md_by_name("origin", &md), 0);
+	md.migration_threshold = p->migration_threshold;
+	md.io_dma = p->io_dma;
+	md.fetchop_va = p->fetchop_va;
+	md.fetchop_bytes = p->fetchop_bytes;
 	assert_int_equal(hvpmu_machine_create(&md, &r->m), 0);
 	hvpmu_machine_enable_memory(r->m, 1);
 	assert_int_equal(hvpmu_machine_map_large(r->m, BASE, 2 * FOUR_MB, FOUR_MB), 0);
@@ -73,6 +88,15 @@ static void rig_init(struct rig *r, unsigned set)
 	}
 	r->hub0 = hub_now(r->m);
 }
+
+static void rig_init_md(struct rig *r, unsigned set, uint32_t migration_threshold)
+{
+	const struct policy p = { .migration_threshold = migration_threshold };
+
+	rig_init_policy(r, set, &p);
+}
+
+static void rig_init(struct rig *r, unsigned set) { rig_init_md(r, set, 0); }
 
 static uint64_t count(struct rig *r, unsigned node, unsigned ctr)
 {
@@ -301,12 +325,323 @@ static void test_md_cycles(void **state)
 	hvpmu_machine_destroy(r.m);
 }
 
+/* ---- each CPU's directory events: the R10000's events 12, 13, 28-31 ---- */
+
+/* Count R10000 event `ev` (12-15: counter 0; 28-31: counter 1, as event
+ * ev - 16) in user mode on every CPU of the rig, from 0 (the driver's
+ * MTPS / MTPC, hvpmu_machine_reg_write, sync first as well). */
+static void r10k_count(struct rig *r, unsigned ev)
+{
+	unsigned n = ev / HVPMU_R10K_EVENTS_PER_COUNTER;
+
+	for (uint32_t cpu = 0; cpu < hvpmu_machine_nstrands(r->m); cpu++) {
+		void *pmu = hvpmu_machine_pmu(r->m, cpu);
+
+		/* what the warm-up did is fed first (under the counters' reset state) */
+		assert_int_equal(hvpmu_machine_sync(r->m, cpu, NULL, NULL), 0);
+		assert_int_equal(hvpmu_r10k_write(pmu, HVPMU_MODE_PRIV, HVPMU_R10K_SEL_COUNT(n), 0), HVPMU_OK);
+		assert_int_equal(hvpmu_r10k_write(pmu, HVPMU_MODE_PRIV, HVPMU_R10K_SEL_CONTROL(n),
+						  HVPMU_FDP(0, R10K_PERFCTL, EVENT, ev % HVPMU_R10K_EVENTS_PER_COUNTER) |
+							  HVPMU_FMASK(R10K_PERFCTL, U)),
+				 HVPMU_OK);
+	}
+}
+
+/* What CPU `cpu`'s counter of event `ev` counted (after a sync). */
+static uint32_t r10k_read(struct rig *r, uint32_t cpu, unsigned ev)
+{
+	assert_int_equal(hvpmu_machine_sync(r->m, cpu, NULL, NULL), 0);
+	return hvpmu_r10k_pmu_peek_count(hvpmu_machine_pmu(r->m, cpu), ev / HVPMU_R10K_EVENTS_PER_COUNTER);
+}
+
+#define EV_EXT_INTERV 12
+#define EV_EXT_INVAL 13
+#define EV_EXT_INTERV_HIT 28
+#define EV_EXT_INVAL_HIT 29
+#define EV_ST_CLEAN 30
+#define EV_ST_SHARED 31
+
+/* share_then_write: CPU 1's read is an intervention to CPU 0, which holds
+ * the line (a hit); CPU 0's store finds its line shared (an upgrade) and
+ * invalidates CPUs 1, 2, 3, which hold it (hits). */
+static void test_cpu_share_then_write(void **state)
+{
+	static const struct { unsigned ev; uint32_t want[4]; } cases[] = {
+		{ EV_EXT_INTERV, { 1, 0, 0, 0 } }, { EV_EXT_INTERV_HIT, { 1, 0, 0, 0 } },
+		{ EV_EXT_INVAL, { 0, 1, 1, 1 } },  { EV_EXT_INVAL_HIT, { 0, 1, 1, 1 } },
+		{ EV_ST_CLEAN, { 0, 0, 0, 0 } },   { EV_ST_SHARED, { 1, 0, 0, 0 } },
+	};
+	struct rig r;
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		rig_init(&r, HVPMU_HUBMD_SET_INVAL);
+		r10k_count(&r, cases[i].ev);
+		share_then_write(&r);
+		for (uint32_t cpu = 0; cpu < 4; cpu++) {
+			assert_int_equal(r10k_read(&r, cpu, cases[i].ev), cases[i].want[cpu]);
+		}
+		hvpmu_machine_destroy(r.m);
+	}
+}
+
+/* A line CPU 0 read (unowned: it holds it clean exclusive) and then
+ * stores twice: the first store makes the line dirty without a message
+ * (event 30), the second finds it dirty (nothing). */
+static void test_cpu_clean_exclusive(void **state)
+{
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, HVPMU_HUBMD_SET_INMSG);
+	r10k_count(&r, EV_ST_CLEAN);
+	ld(&r, 0, BASE + 8 * LINE);
+	st(&r, 0, BASE + 8 * LINE);
+	st(&r, 0, BASE + 8 * LINE);
+	assert_int_equal(r10k_read(&r, 0, EV_ST_CLEAN), 1);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_IN_MISC), 0); /* no upgrade request */
+	hvpmu_machine_destroy(r.m);
+	rig_init(&r, HVPMU_HUBMD_SET_INMSG);
+	r10k_count(&r, EV_ST_SHARED);
+	ld(&r, 0, BASE + 8 * LINE);
+	st(&r, 0, BASE + 8 * LINE);
+	assert_int_equal(r10k_read(&r, 0, EV_ST_SHARED), 0);
+	hvpmu_machine_destroy(r.m);
+}
+
+/* The directory is stale after a silent drop of a clean line: CPU `cpu`
+ * loads the lines 2 MB and 4 MB above `va` (one set of its 4 MB 2-way
+ * secondary cache), which evicts va's line without a message. */
+static void drop(struct rig *r, uint32_t cpu, uint64_t va)
+{
+	ld(r, cpu, va + FOUR_MB / 2);
+	ld(r, cpu, va + FOUR_MB);
+}
+
+/* An intervention and an invalidation sent to a CPU that dropped the line
+ * count events 12 and 13 but not their hits (28, 29). */
+static void test_cpu_stale(void **state)
+{
+	static const struct { unsigned ev; uint32_t want0, want1; } cases[] = {
+		{ EV_EXT_INTERV, 1, 0 }, { EV_EXT_INTERV_HIT, 0, 0 },
+		{ EV_EXT_INVAL, 0, 1 },  { EV_EXT_INVAL_HIT, 0, 0 },
+	};
+	const uint64_t x = BASE + 16 * LINE, y = BASE + 24 * LINE;
+	struct rig r;
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		rig_init(&r, HVPMU_HUBMD_SET_INVAL);
+		r10k_count(&r, cases[i].ev);
+		/* x: CPU 0 holds it exclusive, drops it; CPU 2's read is an
+		 * intervention to CPU 0, which no longer has it */
+		ld(&r, 0, x);
+		drop(&r, 0, x);
+		ld(&r, 2, x);
+		/* y: CPUs 0 and 1 share it (an intervention to CPU 0, which has
+		 * it: not counted here, CPU 0's count is read before), CPU 1
+		 * drops it, CPU 0's store invalidates CPU 1, which no longer has it */
+		assert_int_equal(r10k_read(&r, 0, cases[i].ev), cases[i].want0);
+		ld(&r, 0, y);
+		ld(&r, 1, y);
+		drop(&r, 1, y);
+		st(&r, 0, y);
+		assert_int_equal(r10k_read(&r, 1, cases[i].ev), cases[i].want1);
+		assert_int_equal(count(&r, 0, HVPMU_HUBMD_INV_INTERV_RDSH), 2); /* the Hub sent them all */
+		assert_int_equal(count(&r, 0, HVPMU_HUBMD_INV_INVAL), 1);
+		hvpmu_machine_destroy(r.m);
+	}
+}
+
+/* Page migration (threshold 2): CPU 0 places a page on node 0 (one
+ * request), CPU 2's fourth remote request (4 > 1 + 2), made at node 0,
+ * moves it to node 1; CPU 0's next request and CPU 2's find the old
+ * home's entry poisoned, then go to node 1; CPU 2's one after that does
+ * not.  Without migration every request stays at node 0. */
+static void migration(struct rig *r)
+{
+	const uint64_t pg = BASE + 32 * 16384; /* no line of it used elsewhere (rig_init's at 1 MB) */
+
+	ld(r, 0, pg);
+	for (unsigned l = 1; l <= 4; l++)
+		ld(r, 2, pg + l * LINE);
+	ld(r, 0, pg + 5 * LINE);
+	ld(r, 2, pg + 6 * LINE);
+	ld(r, 2, pg + 7 * LINE); /* its translation is new: no poison */
+}
+
+static void test_migration(void **state)
+{
+	struct rig r;
+
+	(void)state;
+	rig_init_md(&r, HVPMU_HUBMD_SET_DIR_STATE, 2);
+	migration(&r);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_DIR_UNOWNED), 5); /* CPU 0's first, CPU 2's four */
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_DIR_POISONED), 2);
+	assert_int_equal(count(&r, 1, HVPMU_HUBMD_DIR_UNOWNED), 3);
+	assert_int_equal(count(&r, 1, HVPMU_HUBMD_DIR_POISONED), 0);
+	hvpmu_machine_destroy(r.m);
+	rig_init_md(&r, HVPMU_HUBMD_SET_OUTMSG, 2);
+	migration(&r);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_OUT_OTHER), 2); /* the error replies */
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_OUT_RESPONSE), 5);
+	hvpmu_machine_destroy(r.m);
+	rig_init_md(&r, HVPMU_HUBMD_SET_DIR_STATE, 0);
+	migration(&r);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_DIR_UNOWNED), 8);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_DIR_POISONED), 0);
+	assert_int_equal(count(&r, 1, HVPMU_HUBMD_DIR_UNOWNED), 0);
+	hvpmu_machine_destroy(r.m);
+}
+
+/* The reply queue (docs/origin-directory.md "Outgoing queues"): CPU 2
+ * stores to K lines CPU 0 holds dirty, at once (a store waits for
+ * nothing): K read-exclusives at one Hub cycle, each a directory-only
+ * operation of 4 cycles with a reply of a line (16 cycles to leave) and
+ * an intervention (2).  The replies pile up until the 50-entry queue is
+ * full; then the MD waits for each oldest to leave (blocked). */
+#define K_BURST 100
+static uint64_t blocked_expected(void)
+{
+	uint64_t leave[K_BURST], e = 0, last = 0, blocked = 0;
+	unsigned head = 0, n = 0;
+
+	for (unsigned i = 0; i < K_BURST; i++) {
+		for (; n && leave[head] <= e; head++, n--)
+			;
+		if (n >= 50) { /* MD_MOQ_SIZE's reply queue */
+			blocked += leave[head] - e;
+			e = leave[head];
+			for (; n && leave[head] <= e; head++, n--)
+				;
+		}
+		last = (last > e ? last : e) + 16;
+		leave[head + n++] = last;
+		e += 4; /* the directory-only operation: the next one starts after it */
+	}
+	return blocked;
+}
+
+static void test_blocked(void **state)
+{
+	struct rig r;
+	uint64_t sum = 0, want = blocked_expected();
+
+	(void)state;
+	assert_true(want > 0);
+	rig_init(&r, HVPMU_HUBMD_SET_MEM_CYCLES);
+	for (unsigned i = 0; i < K_BURST; i++)
+		st(&r, 0, BASE + 2 * FOUR_MB / 4 + i * LINE);
+	step(&r, 2);
+	for (unsigned i = 0; i < K_BURST; i++) /* at once */
+		hvpmu_machine_dref(r.m, 2, PC, BASE + 2 * FOUR_MB / 4 + i * LINE, 8, HVPMU_IC_STORE, 1);
+	step(&r, 0); /* the time passes: every message leaves */
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_MEM_BLOCKED), want);
+	for (unsigned c = 0; c < HVPMU_HUBMD_PERF_COUNTERS; c++)
+		sum += count(&r, 0, c);
+	assert_int_equal(sum, hub_now(r.m) - r.hub0); /* set 0 still sums to the Hub cycles */
+	hvpmu_machine_destroy(r.m);
+	/* spaced (a step between requests): nothing waits */
+	rig_init(&r, HVPMU_HUBMD_SET_MEM_CYCLES);
+	for (unsigned i = 0; i < K_BURST; i++)
+		st(&r, 0, BASE + 2 * FOUR_MB / 4 + i * LINE);
+	for (unsigned i = 0; i < K_BURST; i++)
+		st(&r, 2, BASE + 2 * FOUR_MB / 4 + i * LINE);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_MEM_BLOCKED), 0);
+	hvpmu_machine_destroy(r.m);
+}
+
+/* I/O by DMA (io_dma): a write() of a line CPU 0 holds dirty is a read
+ * shared uncached (an intervention read-shared uncached; CPU 0 keeps its
+ * line), a read() into part of it a read exclusive uncached (an
+ * intervention read-exclusive uncached; CPU 0's copy goes), a read() of
+ * the whole line a write-invalidate (CPU 0 read it again: an
+ * invalidation).  Node 0 is the I/O's node: set 5 counts them. */
+static void io(struct rig *r)
+{
+	const uint64_t x = BASE + 40 * LINE;
+
+	st(r, 0, x);
+	step(r, 0);
+	hvpmu_machine_io_at(r->m, 0, 0, x, LINE);
+	ld(r, 0, x); /* its own dirty line: no request */
+	step(r, 0);
+	hvpmu_machine_io_at(r->m, 0, 1, x + 32, 64);
+	ld(r, 0, x); /* dropped: a read of an unowned line */
+	step(r, 0);
+	hvpmu_machine_io_at(r->m, 0, 1, x, LINE);
+}
+
+static void test_io(void **state)
+{
+	const struct policy on = { .io_dma = 1 };
+	struct rig r;
+
+	(void)state;
+	rig_init_policy(&r, HVPMU_HUBMD_SET_INVAL, &on);
+	io(&r);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_INV_INTERV_RDSH_UNC), 1);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_INV_INTERV_RDEX_UNC), 1);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_INV_INVAL), 1);
+	hvpmu_machine_destroy(r.m);
+	rig_init_policy(&r, HVPMU_HUBMD_SET_LOCAL_REQ, &on);
+	io(&r);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_LOCAL_IO_READS), 2);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_LOCAL_IO_WRINV), 1);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_LOCAL_CPU0_READS), 2); /* the store's and the reload's */
+	hvpmu_machine_destroy(r.m);
+	rig_init_policy(&r, HVPMU_HUBMD_SET_OUTMSG, &on);
+	io(&r);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_OUT_OTHER), 1);  /* the write-invalidate's ack */
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_OUT_WB_ACK), 1); /* the merged line written back */
+	hvpmu_machine_destroy(r.m);
+	/* off (the default): no I/O reaches the directory */
+	rig_init(&r, HVPMU_HUBMD_SET_LOCAL_REQ);
+	io(&r);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_LOCAL_IO_READS) + count(&r, 0, HVPMU_HUBMD_LOCAL_IO_WRINV), 0);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_LOCAL_CPU0_READS), 1);
+	hvpmu_machine_destroy(r.m);
+}
+
+/* The fetch-and-op region: variable A three times (a miss, two hits),
+ * B (a miss), A again (a miss: the Hub caches one variable), a store to
+ * A (a hit); no cache fills, so the same loads repeat as requests. */
+static void test_fetchop(void **state)
+{
+	const uint64_t va = BASE + 3 * FOUR_MB / 4; /* 16 KB aligned */
+	const struct policy on = { .fetchop_va = va, .fetchop_bytes = 16384 };
+	struct rig r;
+
+	(void)state;
+	rig_init_policy(&r, HVPMU_HUBMD_SET_INMSG, &on);
+	for (unsigned i = 0; i < 3; i++)
+		ld(&r, 0, va + 8);
+	ld(&r, 0, va + 64 + 8);
+	ld(&r, 0, va + 8);
+	st(&r, 0, va);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_IN_FOP_HIT), 3);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_IN_FOP_MISS), 3);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_IN_READS), 0);
+	hvpmu_machine_destroy(r.m);
+	rig_init_policy(&r, HVPMU_HUBMD_SET_MEM_CYCLES, &on);
+	ld(&r, 0, va + 8);
+	ld(&r, 0, va + 8);
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_MEM_MISC_BUSY), 4);      /* the hit */
+	assert_int_equal(count(&r, 0, HVPMU_HUBMD_MEM_MEMDIR_BUSY), T_MEMDIR); /* the miss */
+	hvpmu_machine_destroy(r.m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pingpong),     cmocka_unit_test(test_share_then_write),
 		cmocka_unit_test(test_remote_reads), cmocka_unit_test(test_writeback),
 		cmocka_unit_test(test_nack),         cmocka_unit_test(test_md_cycles),
+		cmocka_unit_test(test_cpu_share_then_write), cmocka_unit_test(test_cpu_clean_exclusive),
+		cmocka_unit_test(test_cpu_stale),            cmocka_unit_test(test_migration),
+		cmocka_unit_test(test_blocked),              cmocka_unit_test(test_io),
+		cmocka_unit_test(test_fetchop),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

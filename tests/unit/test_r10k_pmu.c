@@ -181,6 +181,15 @@ static void test_event_table(void **state)
 	assert_int_equal(hvpmu_r10k_event_needs(25), HVPMU_R10K_NEEDS_MEMORY);
 	assert_int_equal(hvpmu_r10k_event_needs(24), HVPMU_R10K_NEEDS_BRANCHES);
 	assert_int_equal(hvpmu_r10k_event_needs(17), 0);
+	/* the directory's per-CPU events (issue 31; counted in test_origin_dir.c) */
+	for (unsigned e = 12; e <= 31; e += e == 13 ? 15 : 1) {
+		assert_true(hvpmu_r10k_event_supported(e));
+		assert_int_equal(hvpmu_r10k_event_needs(e), HVPMU_R10K_NEEDS_MEMORY);
+	}
+	/* still not modeled: 1, 5, 11, 22, 23, 27 (14 is exactly 0: 16 KB pages) */
+	for (unsigned e = 0; e < HVPMU_R10K_NEVENTS; e++)
+		assert_int_equal(hvpmu_r10k_event_supported(e),
+				 !(e == 1 || e == 5 || e == 11 || e == 22 || e == 23 || e == 27));
 }
 
 /* The classes each instruction event counts (loads in the R10000's sense:

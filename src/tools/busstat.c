@@ -197,8 +197,8 @@ static int parse_options(struct bus_cli *cl, int argc, char **argv)
 			break;
 		case 'h': return usage(stdout);
 		default:
-			if (tool_md_option(&cl->m, c, optarg, rq) <= 0) /* (--md, --service, --guest cannot fail) */
-				return usage(stderr);
+			if (tool_md_option(&cl->m, c, optarg, rq) <= 0) /* getopt's one line */
+				return EXIT_USAGE;
 		}
 	}
 	if (list)

@@ -648,7 +648,7 @@ int cmd_cpustat(int argc, char **argv)
 		default:
 			if ((rc = tool_md_option(&m, c, optarg, &rq)) > 0)
 				break;
-			return rc < 0 ? EXIT_USAGE : usage(stderr);
+			return EXIT_USAGE; /* after one line: getopt's or the option's */
 		}
 	}
 	if (dohelp) {

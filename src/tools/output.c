@@ -109,14 +109,21 @@ static void print_csv(FILE *f, const char *sep, const struct hvpmu_sv_backend *b
 		double ipc;
 
 		if (txt)
-			fprintf(f, "%s%s", txt, sep);
+			csv_field(f, sep, 1, txt);
 		else
-			fprintf(f, "%.0f%s", c->scaled, sep);
-		fprintf(f, "%s%s%s%llu%s%.2f%s", sep, NAME(i), sep, runtime_ns(c, rs->clock_hz), sep, pcnt(c), sep);
-		if (ipc_metric(be, ev, rs, i, &ipc))
-			fprintf(f, "%.2f%s%s\n", ipc, sep, IPC_UNIT);
-		else
-			fprintf(f, "%s\n", sep);
+			csv_fieldf(f, sep, 1, "%.0f", c->scaled);
+		csv_field(f, sep, 0, "");
+		csv_field(f, sep, 0, NAME(i));
+		csv_fieldf(f, sep, 0, "%llu", runtime_ns(c, rs->clock_hz));
+		csv_fieldf(f, sep, 0, "%.2f", pcnt(c));
+		if (ipc_metric(be, ev, rs, i, &ipc)) {
+			csv_fieldf(f, sep, 0, "%.2f", ipc);
+			csv_field(f, sep, 0, IPC_UNIT);
+		} else {
+			csv_field(f, sep, 0, "");
+			csv_field(f, sep, 0, "");
+		}
+		fputc('\n', f);
 	}
 }
 
@@ -189,12 +196,18 @@ void print_stat_per_process(FILE *f, enum out_format fmt, const char *sep, const
 
 			snprintf(who, sizeof who, "%s-%d", rs->proc[k].comm, (int)rs->proc[k].pid);
 			if (fmt == OUT_CSV) {
+				csv_field(f, sep, 1, who);
 				if (txt)
-					fprintf(f, "%s%s%s%s", who, sep, txt, sep);
+					csv_field(f, sep, 0, txt);
 				else
-					fprintf(f, "%s%s%.0f%s", who, sep, c.scaled, sep);
-				fprintf(f, "%s%s%s%llu%s%.2f%s%s\n", sep, rs->name[i], sep, runtime_ns(&c, rs->clock_hz),
-					sep, pcnt(&c), sep, sep);
+					csv_fieldf(f, sep, 0, "%.0f", c.scaled);
+				csv_field(f, sep, 0, "");
+				csv_field(f, sep, 0, rs->name[i]);
+				csv_fieldf(f, sep, 0, "%llu", runtime_ns(&c, rs->clock_hz));
+				csv_fieldf(f, sep, 0, "%.2f", pcnt(&c));
+				csv_field(f, sep, 0, "");
+				csv_field(f, sep, 0, "");
+				fputc('\n', f);
 			} else if (fmt == OUT_JSON) {
 				json_object *o = json_object_new_object();
 				char val[64], pc[32];

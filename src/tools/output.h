@@ -4,7 +4,22 @@
 #define HVPMU_TOOLS_OUTPUT_H
 
 #include <stdio.h>
+#include <json-c/json.h>
 #include <hvpmu/session.h>
+
+/* fmt.c: -x SEP checked (not empty, no quote or line break): 0, or -1
+ * after one line prefixed by `tool`. */
+int tool_separator(const char *tool, const char *sep);
+/* 1 when CSV field s must be quoted (RFC 4180): it holds sep, a double
+ * quote, or a line break. */
+int csv_needs_quotes(const char *s, const char *sep);
+/* One CSV field (after sep unless first), quoted only when it must be. */
+void csv_field(FILE *f, const char *sep, int first, const char *s);
+void csv_fieldf(FILE *f, const char *sep, int first, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* v as the shortest decimal that reads back as v, '.' its point, in buf. */
+const char *shortest_double(char *buf, size_t n, double v);
+/* A JSON number of v in that decimal (NULL, JSON null, when not finite). */
+json_object *json_double_shortest(double v);
 
 enum out_format { OUT_TABLE, OUT_CSV, OUT_JSON };
 

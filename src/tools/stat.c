@@ -104,7 +104,12 @@ static int stat_option(struct stat_cli *cl, int c, const char *arg)
 		cl->lists[cl->nlists++] = arg;
 		cl->have_events = 1;
 		break;
-	case 'x': cl->sep = arg; cl->fmt = OUT_CSV; break;
+	case 'x':
+		if (tool_separator("hvpmu stat", arg))
+			return EXIT_USAGE;
+		cl->sep = arg;
+		cl->fmt = OUT_CSV;
+		break;
 	case 'j': cl->fmt = OUT_JSON; break;
 	case 'o': cl->outfile = arg; break;
 	case 'f': cl->rq.follow = 1; break;
@@ -137,7 +142,7 @@ static int stat_option(struct stat_cli *cl, int c, const char *arg)
 	default:
 		switch (tool_md_option(&cl->m, c, arg, &cl->rq)) {
 		case 1: break;
-		case 0: return usage(stderr);
+		case 0: /* (getopt's one line: tool_md_option took '?') */
 		default: return EXIT_USAGE;
 		}
 	}

@@ -4,9 +4,13 @@
 # into QEMU 10's qemu-sparc64 (API v4 version check), errors give one line and a
 # non-zero exit, the program's exit status and stdio pass through, output
 # formats (-x CSV field order, -j JSON keys), <not supported>.
-# usage: run_cli.sh HVPMU MICRO_DIR PLUGIN
+# Issue 32: option errors of every tool are one line; list --help exits 0;
+# --version is the CMake project's; -x '' is refused; CSV fields are quoted
+# as RFC 4180 says; JSON numbers are shortest-exact; mdperf -x has one row
+# shape.
+# usage: run_cli.sh HVPMU MICRO_DIR PLUGIN [VERSION WORKLOADS_DIR]
 set -euo pipefail
-hvpmu=$1 micro=$2 plugin=$3
+hvpmu=$1 micro=$2 plugin=$3 version=${4:-} workloads=${5:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: cli: $*" >&2; exit 1; }
@@ -26,6 +30,28 @@ expect_err "no program" env -i "$hvpmu" stat -e Instr_ld
 expect_err "unknown command" env -i "$hvpmu" frobnicate
 expect_err "unknown platform" env -i "$hvpmu" stat -p t4-3 -- "$micro/loop_int"
 expect_err "unknown placement" env -i "$hvpmu" stat --placement scatter -- "$micro/loop_int"
+
+# getopt's errors are one line naming the command, for every tool
+for cmd in stat list busstat mmustat cpustat serve run mdperf gpci; do
+	expect_err "$cmd -Z" env -i "$hvpmu" "$cmd" -Z
+	grep -q "^hvpmu $cmd: invalid option -- 'Z'$" "$tmp/err" || { cat "$tmp/err" >&2; fail "$cmd -Z message"; }
+	expect_err "$cmd --bogus" env -i "$hvpmu" "$cmd" --bogus
+	grep -q "^hvpmu $cmd: unrecognized option '--bogus'$" "$tmp/err" || { cat "$tmp/err" >&2; fail "$cmd --bogus"; }
+done
+expect_err "stat -e without argument" env -i "$hvpmu" stat -e
+# --help of every command: usage on stdout, exit 0
+for cmd in stat list busstat mmustat cpustat serve run mdperf gpci; do
+	env -i "$hvpmu" "$cmd" --help > "$tmp/out" 2> "$tmp/err" || fail "$cmd --help exited $?"
+	grep -q "usage" "$tmp/out" && [ ! -s "$tmp/err" ] || fail "$cmd --help: usage not on stdout"
+done
+# --version: the CMake project version, as perf --version
+env -i "$hvpmu" --version > "$tmp/v" || fail "--version exited $?"
+[ -z "$version" ] || [ "$(cat "$tmp/v")" = "hvpmu version $version" ] || fail "--version: $(cat "$tmp/v")"
+grep -Eq '^hvpmu version [0-9]+\.[0-9]+\.[0-9]+$' "$tmp/v" || fail "--version: $(cat "$tmp/v")"
+# -x '' would run the fields together: refused
+for cmd in "stat" "mdperf" "gpci" "mmustat"; do
+	expect_err "$cmd -x ''" env -i "$hvpmu" $cmd -x '' -- "$micro/loop_int"
+done
 
 # multi-chip descriptions and placement run a single-threaded program alike
 # (docs/coherence-model.md): thread 0 is on strand 0 either way
@@ -50,6 +76,43 @@ grep -Eq '^30006,,instructions:u,[0-9]+,100\.00,[0-9]\.[0-9][0-9],insn per cycle
 env -i "$hvpmu" stat -x';' -o "$tmp/csv" -e Instr_all,r301 -- "$micro/loop_int"
 grep -Eq '^30006;;Instr_all;[0-9]+;100\.00;;$' "$tmp/csv" || { cat "$tmp/csv" >&2; fail "CSV line"; }
 grep -Eq '^<not supported>;;r301;0;100\.00;;$' "$tmp/csv" || { cat "$tmp/csv" >&2; fail "CSV not supported"; }
+# RFC 4180: a field holding the separator is quoted (a quote doubled),
+# no other field is
+env -i "$hvpmu" stat -x_ -o "$tmp/q" -e Instr_all -- "$micro/loop_int"
+grep -Eq '^30006__"Instr_all"_[0-9]+_100\.00__$' "$tmp/q" || { cat "$tmp/q" >&2; fail "CSV quoting of a field with the separator"; }
+env -i "$hvpmu" stat -x0 -o "$tmp/q0" -e Instr_all -- "$micro/loop_int"
+grep -Eq '^"30006"0{2}Instr_all0"[0-9]+"0"100\.00"00$' "$tmp/q0" || { cat "$tmp/q0" >&2; fail "CSV quoting of numbers with the separator"; }
+if [ -n "$workloads" ] && [ -x "$workloads/ppc64/loop" ]; then
+	# hv_gpci names hold commas: one quoted field, so 7 fields in all
+	g='hv_gpci/run_instructions_run_cycles_by_partition_instructions_completed,sibling_part_id=1/'
+	env -i "$hvpmu" stat -p power -x, -o "$tmp/g" -e "$g,instructions:u" -- "$workloads/ppc64/loop" > /dev/null ||
+		fail "stat -p power hv_gpci"
+	python3 - "$tmp/g" "$g" <<'PY' || { cat "$tmp/g" >&2; fail "CSV of hv_gpci names does not parse as 7 fields"; }
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+assert len(rows) == 2 and all(len(r) == 7 for r in rows), rows
+assert rows[0][2] == sys.argv[2] and rows[1][2] == "instructions:u", rows
+PY
+fi
+if [ -n "$workloads" ] && [ -x "$workloads/mips64/loop" ]; then
+	# mdperf -x: one row shape (11 fields; interval rows: run_mdperf.sh);
+	# -j: the same keys on every row, times shortest-exact
+	env -i "$hvpmu" mdperf -x, -s 0 -- "$workloads/mips64/loop" 2> "$tmp/md" || fail "mdperf -x run"
+	awk -F, 'NF != 11 { bad = 1; print } END { exit bad || NR < 5 }' "$tmp/md" ||
+		{ head "$tmp/md" >&2; fail "mdperf -x rows of other shapes"; }
+	env -i "$hvpmu" mdperf -j -s 0 -- "$workloads/mips64/loop" 2> "$tmp/mdj" || fail "mdperf -j run"
+	python3 - "$tmp/mdj" <<'PY' || fail "mdperf -j shape or number format"
+import json, re, sys
+keys = None
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    assert keys is None or list(o) == keys, (list(o), keys)
+    keys = list(o)
+    t = re.search(r'"time": ([^,}]+)', line).group(1).strip()
+    assert repr(float(t)) == t or repr(float(t)) == t + ".0", t  # the shortest that reads back
+PY
+fi
+
 # a fifth event on four PICs waits for the group rotation, which this short
 # program never reaches: <not counted>, running 0.00 % as perf prints it
 # (never 100.00 over work it did not count)

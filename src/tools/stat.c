@@ -200,13 +200,118 @@ static int parse_options(struct stat_cli *cl, int argc, char **argv)
 }
 
 /* The run's events as the platform's back-end took them (-e lists, or its
- * default_events; hvpmu_sv_request_events), kept for the printers. */
+ * default_events; hvpmu_sv_request_events), kept for the printers; and
+ * perf's generic events the platform lacks (absent), each printed
+ * <not supported> at its place in the lists, as perf does. */
 struct stat_events {
 	struct hvpmu_sv_event ev[HVPMU_SV_MAX_EVENTS];
 	char names[HVPMU_SV_MAX_EVENTS][HVPMU_SV_NAME_MAX];
 	const char *name[HVPMU_SV_MAX_EVENTS];
 	unsigned n;
+	unsigned nabsent;
+	unsigned absent_pos[HVPMU_SV_MAX_EVENTS]; /* its row among all the events, ascending */
+	char absent[HVPMU_SV_MAX_EVENTS][HVPMU_SV_NAME_MAX];
 };
+
+/* perf's generic events (perf list: hardware, software and hardware cache
+ * events of perf 6.1).  One of them that the platform's back-end does not
+ * take is <not supported> and the run goes on; any other unknown name is
+ * an error. */
+static const char *const perf_generic[] = {
+	"cpu-cycles", "cycles", "instructions", "cache-references", "cache-misses", "branch-instructions",
+	"branches", "branch-misses", "bus-cycles", "stalled-cycles-frontend", "idle-cycles-frontend",
+	"stalled-cycles-backend", "idle-cycles-backend", "ref-cycles", "cpu-clock", "task-clock", "page-faults",
+	"faults", "context-switches", "cs", "cpu-migrations", "migrations", "minor-faults", "major-faults",
+	"alignment-faults", "emulation-faults", "dummy", "bpf-output", "cgroup-switches",
+};
+static const char *const perf_caches[] = { "L1-dcache", "L1-icache", "LLC", "dTLB", "iTLB", "branch", "node" };
+static const char *const perf_cache_ops[] = { "loads", "load-misses", "stores", "store-misses", "prefetches",
+					      "prefetch-misses" };
+
+static int is_perf_generic(const char *base)
+{
+	for (size_t i = 0; i < sizeof perf_generic / sizeof perf_generic[0]; i++)
+		if (strcmp(base, perf_generic[i]) == 0)
+			return 1;
+	for (size_t c = 0; c < sizeof perf_caches / sizeof perf_caches[0]; c++) {
+		size_t n = strlen(perf_caches[c]);
+
+		if (strncmp(base, perf_caches[c], n) == 0 && base[n] == '-')
+			for (size_t o = 0; o < sizeof perf_cache_ops / sizeof perf_cache_ops[0]; o++)
+				if (strcmp(base + n + 1, perf_cache_ops[o]) == 0)
+					return 1;
+	}
+	return 0;
+}
+
+/* The next item of event list *p (advanced past it and its comma) into
+ * item[n]: perf's NAME[:MODS], one `hv_gpci/.../` (commas inside its
+ * slashes), or T4's raw `sl=N,mask=M` pair.  0 at the list's end, -1 when
+ * the item does not fit. */
+static int next_item(const char **p, char *item, size_t n)
+{
+	const char *s = *p;
+	size_t len = 0;
+	int slashes = 0;
+
+	if (!*s)
+		return 0;
+	for (; s[len] && (s[len] != ',' || (slashes & 1) || (strncmp(s, "sl=", 3) == 0 && strncmp(s + len + 1, "mask=", 5) == 0));
+	     len++)
+		slashes += s[len] == '/';
+	if (len >= n)
+		return -1;
+	memcpy(item, s, len);
+	item[len] = 0;
+	*p = s + len + (s[len] == ',');
+	return 1;
+}
+
+/* List `list` without perf's generic events the back-end does not take
+ * (each parsed alone, with a scratch request), which go to se->absent at
+ * their rows (se->n so far plus the item's index); into out[n].  0, or -1
+ * after one line. */
+static int drop_absent(const struct stat_cli *cl, const struct hvpmu_md *md, const struct hvpmu_sv_backend *be,
+		       const char *list, struct stat_events *se, char *out, size_t n)
+{
+	static struct stat_request scratch; /* (large: not on the stack) */
+	static struct hvpmu_sv_event sev[HVPMU_SV_MAX_EVENTS];
+	static char snames[HVPMU_SV_MAX_EVENTS][HVPMU_SV_NAME_MAX];
+	char item[HVPMU_SV_NAME_MAX], base[HVPMU_SV_NAME_MAX], err[512];
+	const char *p = list;
+	unsigned idx = 0, kept = 0, sn;
+	size_t used = 0;
+	int r;
+
+	out[0] = 0;
+	while ((r = next_item(&p, item, sizeof item)) > 0) {
+		snprintf(base, sizeof base, "%s", item);
+		base[strcspn(base, ":")] = 0;
+		scratch = cl->rq;
+		scratch.nevents = scratch.ngpci = 0;
+		sn = 0;
+		if (is_perf_generic(base) &&
+		    hvpmu_sv_request_events(be, md, item, 1, &scratch, sev, snames, &sn, err, sizeof err)) {
+			if (se->n + se->nabsent + kept >= HVPMU_SV_MAX_EVENTS) {
+				fprintf(stderr, "hvpmu stat: too many events (at most %u)\n", HVPMU_SV_MAX_EVENTS);
+				return -1;
+			}
+			se->absent_pos[se->nabsent] = se->n + idx;
+			snprintf(se->absent[se->nabsent++], HVPMU_SV_NAME_MAX, "%s", item);
+		} else {
+			used += (size_t)snprintf(out + used, n - used, "%s%s", kept ? "," : "", item);
+			kept++;
+		}
+		idx++;
+		if (used >= n)
+			r = -1;
+	}
+	if (r < 0) {
+		fprintf(stderr, "hvpmu stat: an event list too long\n");
+		return -1;
+	}
+	return 0;
+}
 
 /* The events of the machine md, with its back-end *bep: counter events
  * for its driver, or (a back-end without one, power) the events it takes
@@ -238,14 +343,36 @@ static int parse_stat_events(struct stat_cli *cl, const struct hvpmu_md *md, con
 	}
 	if (!cl->have_events)
 		cl->lists[cl->nlists++] = hvpmu_sv_backend_desc(be)->default_events;
-	for (unsigned i = 0; i < cl->nlists; i++)
-		if (hvpmu_sv_request_events(be, md, cl->lists[i], cl->have_events, rq, se->ev, se->names, &se->n, err,
+	for (unsigned i = 0; i < cl->nlists; i++) {
+		static char kept[8192];
+		unsigned before = se->nabsent;
+		const char *list = cl->lists[i];
+
+		if (cl->have_events && strlen(list) < sizeof kept) { /* generic events the platform lacks */
+			if (drop_absent(cl, md, be, list, se, kept, sizeof kept))
+				return -1;
+			list = kept;
+			/* the absent events of this list sit after the kept
+			 * ones before them: rows se->n + index, shifted by
+			 * the absent ones of earlier lists */
+			for (unsigned k = before; k < se->nabsent; k++)
+				se->absent_pos[k] += before;
+			if (!*list)
+				continue;
+		}
+		if (hvpmu_sv_request_events(be, md, list, cl->have_events, rq, se->ev, se->names, &se->n, err,
 					    sizeof err)) {
 			for (char *q = err; *q; q++) /* the list quoted: one line */
 				*q = (unsigned char)*q < 0x20 ? '?' : *q;
 			fprintf(stderr, "hvpmu stat: %s\n", err);
 			return -1;
 		}
+	}
+	if (!se->n) {
+		fprintf(stderr, "hvpmu stat: none of the events is counted on platform %s (each is <not supported>)\n",
+			rq->platform);
+		return -1;
+	}
 	if (!hvpmu_sv_backend_driver(be) && cl->per_process && rq->nevents != se->n) {
 		fprintf(stderr, "hvpmu stat: platform %s: --per-process rows count core counter events; hv_gpci "
 			"events and the model's counts are the whole run's (without --per-process)\n", rq->platform);
@@ -261,19 +388,77 @@ static int parse_stat_events(struct stat_cli *cl, const struct hvpmu_md *md, con
 	return 0;
 }
 
+/* The rows to print: the run's (rs, se) with the absent events inserted
+ * at their places, <not supported>, into *view (its proc array malloc()ed
+ * when there is one: free it), ev[] and name[].  Without absent events,
+ * a copy. */
+static void with_absent(const struct stat_events *se, const struct stat_result *rs, struct stat_result *view,
+			struct hvpmu_sv_event *ev, const char **name)
+{
+	unsigned total = rs->nevents + se->nabsent, a = 0, k = 0;
+
+	*view = *rs;
+	view->proc = NULL;
+	if (total > HVPMU_SV_MAX_EVENTS)
+		total = HVPMU_SV_MAX_EVENTS;
+	if (rs->nproc && rs->proc && (view->proc = calloc(rs->nproc, sizeof *view->proc)))
+		for (unsigned p = 0; p < rs->nproc; p++) {
+			view->proc[p] = rs->proc[p];
+			memset(view->proc[p].raw, 0, sizeof view->proc[p].raw);
+			memset(view->proc[p].running, 0, sizeof view->proc[p].running);
+		}
+	if (!view->proc)
+		view->nproc = 0;
+	for (unsigned i = 0; i < total; i++) {
+		if (a < se->nabsent && se->absent_pos[a] == i) {
+			memset(&ev[i], 0, sizeof ev[i]);
+			view->count[i] = (struct hvpmu_sv_count){ .supported = 0 };
+			snprintf(view->name[i], sizeof view->name[i], "%s", se->absent[a]);
+			name[i] = se->absent[a++];
+			continue;
+		}
+		if (k >= rs->nevents) { /* (an absent event past the counted ones) */
+			total = i;
+			break;
+		}
+		ev[i] = k < se->n ? se->ev[k] : (struct hvpmu_sv_event){ 0 };
+		view->count[i] = rs->count[k];
+		memcpy(view->name[i], rs->name[k], sizeof view->name[i]);
+		name[i] = k < se->n ? se->name[k] : rs->name[k];
+		for (unsigned p = 0; view->proc && p < rs->nproc; p++) {
+			view->proc[p].raw[i] = rs->proc[p].raw[k];
+			view->proc[p].running[i] = rs->proc[p].running[k];
+		}
+		k++;
+	}
+	/* absent events after every counted one */
+	for (; a < se->nabsent && total < HVPMU_SV_MAX_EVENTS; a++, total++) {
+		memset(&ev[total], 0, sizeof ev[total]);
+		view->count[total] = (struct hvpmu_sv_count){ .supported = 0 };
+		snprintf(view->name[total], sizeof view->name[total], "%s", se->absent[a]);
+		name[total] = se->absent[a];
+	}
+	view->nevents = total;
+}
+
 /* The counts of a run in the layout the events ask for, then what the
  * hypervisor refused.  Returns 1 if the per-process table asked for is
  * incomplete (a failure: the run says so in one line), else 0. */
 static int print_results(FILE *out, const struct stat_cli *cl, const char *cmdline, const struct hvpmu_sv_backend *be,
 			  const struct stat_events *se, struct stat_result *rs, const struct run_times *t)
 {
+	static struct stat_result view; /* (large: not on the stack) */
+	static struct hvpmu_sv_event vev[HVPMU_SV_MAX_EVENTS];
+	static const char *vname[HVPMU_SV_MAX_EVENTS];
 	char why[256];
 
 	hvpmu_sv_result_counts(be, se->ev, se->n, rs); /* the counts no counter made */
+	with_absent(se, rs, &view, vev, vname);
 	if (cl->per_process)
-		print_stat_per_process(out, cl->fmt, cl->sep, cmdline, rs, t);
+		print_stat_per_process(out, cl->fmt, cl->sep, cmdline, &view, t);
 	else
-		print_stat(out, cl->fmt, cl->sep, cmdline, be, se->ev, rs, se->name, t);
+		print_stat(out, cl->fmt, cl->sep, cmdline, be, vev, &view, vname, t);
+	free(view.proc);
 	for (unsigned i = 0; i < se->n && i < rs->nevents; i++) /* as perf: the event <not supported>, the reason */
 		if (!rs->count[i].supported && hvpmu_sv_count_refusal(be, &se->ev[i], rs, why, sizeof why))
 			fprintf(stderr, "hvpmu stat: %s: %s\n", se->names[i], why);

@@ -76,6 +76,31 @@ grep -Eq '^30006,,instructions:u,[0-9]+,100\.00,[0-9]\.[0-9][0-9],insn per cycle
 env -i "$hvpmu" stat -x';' -o "$tmp/csv" -e Instr_all,r301 -- "$micro/loop_int"
 grep -Eq '^30006;;Instr_all;[0-9]+;100\.00;;$' "$tmp/csv" || { cat "$tmp/csv" >&2; fail "CSV line"; }
 grep -Eq '^<not supported>;;r301;0;100\.00;;$' "$tmp/csv" || { cat "$tmp/csv" >&2; fail "CSV not supported"; }
+# event names: an exact-case match wins (T4's Branches sl 3, Linux's alias
+# branches sl 4); any case only when unambiguous; "did you mean" by edit
+# distance; perf's generic events the platform lacks are <not supported>
+expect_err "ambiguous case" env -i "$hvpmu" stat -e BRANCHES -- "$micro/loop_int"
+grep -q "'BRANCHES' is ambiguous: 'Branches' (sl=3 .*'branches' (sl=4 " "$tmp/err" || { cat "$tmp/err" >&2; fail "BRANCHES"; }
+env -i "$hvpmu" stat -x, -o "$tmp/case" -e Branches,branches,instr_all,INSTR_ALL:u -- "$micro/loop_int"
+awk -F, '{ v[$3] = $1 } END { exit !(v["instr_all"] == 30006 && v["INSTR_ALL:u"] == 30006 &&
+	v["Branches"] != "" && v["branches"] != "") }' "$tmp/case" || { cat "$tmp/case" >&2; fail "case-insensitive names"; }
+expect_err "typo" env -i "$hvpmu" stat -e cyles -- "$micro/loop_int"
+grep -q "unknown event 'cyles'.*did you mean 'cycles'?" "$tmp/err" || { cat "$tmp/err" >&2; fail "did you mean cycles"; }
+expect_err "typo 2" env -i "$hvpmu" stat -e Instr_lod -- "$micro/loop_int"
+grep -q "did you mean 'Instr_ld'?" "$tmp/err" || { cat "$tmp/err" >&2; fail "did you mean Instr_ld"; }
+expect_err "far from any name" env -i "$hvpmu" stat -e No_such_event -- "$micro/loop_int"
+! grep -q "did you mean" "$tmp/err" || fail "a suggestion for a name far from every event"
+env -i "$hvpmu" stat -x, -o "$tmp/ns" -e task-clock,cycles,LLC-load-misses -e instructions,page-faults -- "$micro/loop_int" ||
+	fail "generic events the platform lacks stopped the run"
+[ "$(cut -d, -f1,3 "$tmp/ns" | sed 's/^[0-9][0-9]*,/N,/' | tr '\n' ' ')" = "<not supported>,task-clock N,cycles <not supported>,LLC-load-misses N,instructions <not supported>,page-faults " ] ||
+	{ cat "$tmp/ns" >&2; fail "<not supported> rows of generic events, in order"; }
+expect_err "only absent events" env -i "$hvpmu" stat -e page-faults -- "$micro/loop_int"
+if [ -n "$workloads" ] && [ -x "$workloads/mips64/loop" ]; then
+	# perfex -e 0,18: rows named by the events
+	env -i "$hvpmu" stat -p origin -x, -o "$tmp/px" -e 0,18:u -- "$workloads/mips64/loop"
+	[ "$(cut -d, -f3 "$tmp/px" | tr '\n' ' ')" = "Cycles Graduated_loads:u " ] || { cat "$tmp/px" >&2; fail "perfex -e 0,18 names"; }
+fi
+
 # RFC 4180: a field holding the separator is quoted (a quote doubled),
 # no other field is
 env -i "$hvpmu" stat -x_ -o "$tmp/q" -e Instr_all -- "$micro/loop_int"

@@ -66,8 +66,10 @@ for w in "$build"/workloads/micro/* "$build"/workloads/mem/*; do
 	[ -x "$w" ] && [ -f "$w" ] || continue
 	b=$(basename "$w")
 	case $b in fork|threads|l2_burst|remote_scan|share_*|spin_*) b=mt.$b ;; esac
-	run "w.$b.i" stat -x, -o "$out/w.$b.i.csv" -e Instr_all,Br_taken,Branches,Br_mispred -- "$w"
-	run "w.$b.m" stat -x, -o "$out/w.$b.m.csv" -e DC_miss_nospec,L2_dirty_evict,DTLB_miss_asynch,cycles -- "$w"
+	# -i: the program's own process (fork's parent), as before stat's
+	# default counted the tree (issue 32); the others are one process
+	run "w.$b.i" stat -i -x, -o "$out/w.$b.i.csv" -e Instr_all,Br_taken,Branches,Br_mispred -- "$w"
+	run "w.$b.m" stat -i -x, -o "$out/w.$b.m.csv" -e DC_miss_nospec,L2_dirty_evict,DTLB_miss_asynch,cycles -- "$w"
 done
 if [ -x "$build/workloads/micro/threads" ]; then
 	run w.mt.threads.t42 stat -p t4-2 --placement spread -x, -o "$out/w.mt.threads.t42.csv" \

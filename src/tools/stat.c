@@ -24,14 +24,16 @@ static int usage(FILE *f)
 {
 	char names[256];
 
-	fprintf(f, "usage: hvpmu stat [-e EVENT,...] [-f] [-x SEP | -j] [-o FILE] -- PROGRAM [ARGS]\n"
+	fprintf(f, "usage: hvpmu stat [-e EVENT,...] [-f | -i] [-x SEP | -j] [-o FILE] -- PROGRAM [ARGS]\n"
 		   "  -e, --event LIST     events: the platform's names (hvpmu list), perf aliases, raw; :u :k :h\n"
 		   "                       (-p power: hv_gpci/NAME,PARAM=N/ or hv_gpci/request=R,...,length=L/)\n"
 		   "  -x, --field-separator SEP   CSV output (perf stat field order)\n"
 		   "  -j, --json-output    JSON lines with perf stat's keys\n"
 		   "  -o, --output FILE    write counts to FILE instead of stderr\n"
 		   "  -f, --follow         count the program's process tree: fork children and the\n"
-		   "                       programs they execve, on one machine (a service, docs/service.md)\n"
+		   "                       programs they execve, on one machine (a service, docs/service.md);\n"
+		   "                       the default when the program may start processes (docs/cli.md)\n"
+		   "  -i, --no-inherit     count the first process only (perf's -i), in one emulator\n"
 		   "      --per-process    with -f: the counts of each process (COMM-PID), as perf --per-thread\n"
 		   "  -a, --all-cpus       system-wide: count every strand of a guest of a running hvpmu serve,\n"
 		   "                       for the time of PROGRAM (a host command) or until SIGINT\n"
@@ -84,6 +86,7 @@ struct stat_cli {
 	const char *lists[MAX_EVENT_LISTS];
 	unsigned nlists;
 	int have_events, per_process;
+	int no_inherit; /* -i: the first process only, in one emulator */
 };
 
 /* Go on: the helpers' "no exit status yet". */
@@ -113,6 +116,7 @@ static int stat_option(struct stat_cli *cl, int c, const char *arg)
 	case 'j': cl->fmt = OUT_JSON; break;
 	case 'o': cl->outfile = arg; break;
 	case 'f': cl->rq.follow = 1; break;
+	case 'i': cl->no_inherit = 1; break;
 	case 'T': cl->per_process = cl->rq.follow = 1; break;
 	case 'a': cl->m.service = cl->m.service ? cl->m.service : "default"; break;
 	case 'P':
@@ -166,6 +170,7 @@ static int parse_options(struct stat_cli *cl, int argc, char **argv)
 		{ "hw-prefetch", required_argument, NULL, 'H' },
 		TOOL_LONGOPT_PLACEMENT,
 		{ "follow", no_argument, NULL, 'f' },
+		{ "no-inherit", no_argument, NULL, 'i' },
 		{ "per-process", no_argument, NULL, 'T' },
 		{ "all-cpus", no_argument, NULL, 'a' },
 		TOOL_LONGOPT_SERVICE,
@@ -176,7 +181,7 @@ static int parse_options(struct stat_cli *cl, int argc, char **argv)
 	int c, rc;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:x:jo:p:fah", opts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "+e:x:jo:p:fiah", opts, NULL)) != -1)
 		if ((rc = stat_option(cl, c, optarg)) != STAT_GO)
 			return rc;
 	if (cl->sep && cl->fmt == OUT_JSON) {
@@ -196,6 +201,12 @@ static int parse_options(struct stat_cli *cl, int argc, char **argv)
 		fprintf(stderr, "hvpmu stat: no program given (hvpmu stat [OPTIONS] -- PROGRAM [ARGS])\n");
 		return EXIT_USAGE;
 	}
+	if (cl->no_inherit && cl->rq.follow) {
+		fprintf(stderr, "hvpmu stat: -i (the first process only) cannot be combined with -f or --per-process\n");
+		return EXIT_USAGE;
+	}
+	if (!cl->no_inherit && !cl->rq.follow && !cl->m.service) /* perf's inherit: the whole tree */
+		cl->rq.follow = TOOL_FOLLOW_AUTO;
 	return STAT_GO;
 }
 
@@ -506,6 +517,11 @@ int cmd_stat(int argc, char **argv)
 			  : run_guest("hvpmu stat", &cl.rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
 	if (ok) {
 		if (print_results(out, &cl, cmdline, be, &se, &rs, &t) && rc == 0)
+			rc = EXIT_FAILURE;
+		/* the default run took the program for one process (no spawning
+		 * import) and it started some: counts that could not be made
+		 * (run_guest said how many; -f counts them) */
+		if (!cl.no_inherit && !cl.rq.follow && rs.untracked && rc == 0)
 			rc = EXIT_FAILURE;
 		stat_result_free(&rs);
 	}

@@ -146,6 +146,15 @@ int tool_md_load(const struct tool_md_opts *m, struct stat_request *rq, struct h
  * `service` (hvpmu_sv_platform_with), `what` naming it in the one-line
  * message if none does.  Returns 0 or -1. */
 int tool_default_platform(const char *tool, enum hvpmu_sv_service service, const char *what, struct stat_request *rq);
+/* forks.c: 1 when the program at path may start processes (its dynamic
+ * symbols, or a static program's symbol table, name fork, system,
+ * posix_spawn, an exec...; or it has no symbols, or cannot be read), 0
+ * when they name none (docs/cli.md "Processes"). */
+int tool_program_may_spawn(const char *path);
+/* rq->follow of `hvpmu stat` without -f or -i: run_guest follows the
+ * program's processes when tool_program_may_spawn says it may start some
+ * (rq->follow becomes 1), else runs it in one emulator (0). */
+#define TOOL_FOLLOW_AUTO 2
 /* The built-in descriptions' names joined by `sep` ("t4, t4-1, ..."), in
  * buf (n bytes, truncated to fit); returns buf. */
 const char *tool_platform_names(char *buf, size_t n, const char *sep);

@@ -101,6 +101,16 @@ if [ -n "$workloads" ] && [ -x "$workloads/mips64/loop" ]; then
 	[ "$(cut -d, -f3 "$tmp/px" | tr '\n' ' ')" = "Cycles Graduated_loads:u " ] || { cat "$tmp/px" >&2; fail "perfex -e 0,18 names"; }
 fi
 
+# processes (perf's inherit): -i and -f exclude each other; a program
+# whose symbols name no process-creating function runs in one emulator by
+# default, and if it starts a process all the same (fork.S: a raw clone)
+# the run says so and fails; -i asks for the first process only
+expect_err "-i -f" env -i "$hvpmu" stat -i -f -- "$micro/loop_int"
+set +e; env -i "$hvpmu" stat -x, -o "$tmp/fk" -e Instr_all:u -- "$micro/fork" > /dev/null 2> "$tmp/fkerr"; rc=$?; set -e
+[ "$rc" = 1 ] && grep -q 'started 1 process, not counted' "$tmp/fkerr" || { cat "$tmp/fkerr" >&2; fail "fork.S default: rc $rc"; }
+env -i "$hvpmu" stat -i -x, -o "$tmp/fki" -e Instr_all:u -- "$micro/fork" > /dev/null 2>&1 || fail "fork.S -i: exit $?"
+cmp -s "$tmp/fk" "$tmp/fki" || fail "fork.S: default and -i counts differ"
+
 # RFC 4180: a field holding the separator is quoted (a quote doubled),
 # no other field is
 env -i "$hvpmu" stat -x_ -o "$tmp/q" -e Instr_all -- "$micro/loop_int"

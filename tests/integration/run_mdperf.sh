@@ -79,7 +79,7 @@ r10k a -e Graduated_instructions,Graduated_loads
 want a Graduated_instructions 31536
 want a Graduated_loads 5002
 r10k b -e 19,Decoded_branches
-want b 19 2000
+want b Graduated_stores 2000 # perfex -e 19: the row named by the event
 want b Decoded_branches 8006
 r10k c -e Graduated_floating_point_instructions,Issued_store_conditionals
 want c Graduated_floating_point_instructions 4003

@@ -73,11 +73,40 @@ static void list_event(struct list_cli *cl, const struct hvpmu_sv_backend_desc *
 		printf("  %-36s   platform %s, config=0x%llx, %s\n", "", d->name, (unsigned long long)e->config, topic);
 }
 
+/* perf list metricgroup: stat's -M groups (only: 1, then the end). */
+static int list_metric_groups(struct list_cli *cl, int only)
+{
+	const char *events, *desc, *name;
+
+	if (only && cl->json)
+		cl->arr = json_object_new_array();
+	if (!cl->json)
+		printf("%sMetric groups (hvpmu stat -M NAME; perf's generic events, each platform's own; metrics as perf "
+		       "prints them):\n", only ? "" : "\n");
+	for (unsigned i = 0; (name = tool_metric_group(i, &events, &desc)); i++) {
+		if (cl->json) {
+			json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "MetricGroup", json_object_new_string(name));
+			json_object_object_add(o, "MetricExpr", json_object_new_string(events));
+			json_object_object_add(o, "BriefDescription", json_object_new_string(desc));
+			json_object_array_add(cl->arr, o);
+		} else {
+			printf("  %-36s %s: %s\n", name, events, desc);
+		}
+	}
+	if (only && cl->json) {
+		printf("%s\n", json_object_to_json_string_ext(cl->arr, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
+		json_object_put(cl->arr);
+	}
+	return 0;
+}
+
 static int list_usage(FILE *f)
 {
 	char names[256];
 
-	fprintf(f, "usage: hvpmu list [-p PLATFORM] [--details] [-j] [GLOB...]\n"
+	fprintf(f, "usage: hvpmu list [-p PLATFORM] [--details] [-j] [GLOB... | metricgroup]\n"
 		   "  GLOB              event names to list (case-insensitive; a word without * ? [ matches\n"
 		   "                    anywhere in the name)\n"
 		   "  -p, --platform P  one platform's events: %s\n"
@@ -115,6 +144,8 @@ int cmd_list(int argc, char **argv)
 	}
 	cl.globs = argv + optind;
 	cl.nglobs = argc - optind;
+	if (cl.nglobs == 1 && (strcmp(cl.globs[0], "metricgroup") == 0 || strcmp(cl.globs[0], "metric") == 0))
+		return list_metric_groups(&cl, 1);
 	if (cl.json)
 		cl.arr = json_object_new_array();
 	for (unsigned b = 0; (be = hvpmu_sv_backend_at(b)); b++) {
@@ -131,6 +162,8 @@ int cmd_list(int argc, char **argv)
 		if (d->raw_help && !cl.nglobs && !cl.json)
 			printf("\n%s\n", d->raw_help);
 	}
+	if (!cl.nglobs && cl.platform < 0)
+		list_metric_groups(&cl, 0);
 	if (cl.json) {
 		printf("%s\n", json_object_to_json_string_ext(cl.arr, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
 		json_object_put(cl.arr);

@@ -123,7 +123,7 @@ struct tool_md_opts {
 };
 
 #define TOOL_OPT_PLATFORM 'p'
-#define TOOL_OPT_MD 'M'
+#define TOOL_OPT_MD 0x101 /* (long only: -M is stat's metric groups) */
 #define TOOL_OPT_PLACEMENT 'C'
 #define TOOL_OPT_SERVICE 'S'
 #define TOOL_OPT_GUEST 'G'
@@ -155,6 +155,9 @@ int tool_program_may_spawn(const char *path);
  * program's processes when tool_program_may_spawn says it may start some
  * (rq->follow becomes 1), else runs it in one emulator (0). */
 #define TOOL_FOLLOW_AUTO 2
+/* stat's -M metric groups (stat.c): the i-th's name (NULL past the last),
+ * its events (perf's generic names) and what it shows. */
+const char *tool_metric_group(unsigned i, const char **events, const char **desc);
 /* The built-in descriptions' names joined by `sep` ("t4, t4-1, ..."), in
  * buf (n bytes, truncated to fit); returns buf. */
 const char *tool_platform_names(char *buf, size_t n, const char *sep);

@@ -180,6 +180,71 @@ grep -q '^  run_instructions_run_cycles_by_partition_instructions_completed,sibl
 	grep -q ' request 0x30, 8 bytes: instructions_completed$' "$tmp/list" || fail "list lacks the hv_gpci events"
 [ "$(grep -c '^  [a-z_]*,[a-z_]*=N ' "$tmp/list")" -ge 17 ] || fail "list: fewer than 17 hv_gpci events"
 grep -q '^  taken-cond-branches:u ' "$tmp/list" || fail "list lacks the model's counts (power)"
+# hvpmu list as perf list: a glob (a word matches anywhere, any case), -p,
+# --details, -j (a JSON array), metricgroup; --help exits 0
+env -i "$hvpmu" list 'dc_miss*' > "$tmp/lg"
+[ "$(grep -c '^  ' "$tmp/lg")" -ge 4 ] && ! grep -q '^  [^D]' "$tmp/lg" || { cat "$tmp/lg" >&2; fail "list GLOB"; }
+env -i "$hvpmu" list -p t1 > "$tmp/lp"
+grep -q '^UltraSPARC T1 events' "$tmp/lp" && ! grep -q 'SPARC T4\|R10000\|POWER7' "$tmp/lp" || fail "list -p t1"
+env -i "$hvpmu" list -p t4 --details Instr_ld > "$tmp/ld"
+grep -q 'platform t4, config=0xc4, native' "$tmp/ld" || { cat "$tmp/ld" >&2; fail "list --details"; }
+env -i "$hvpmu" list metricgroup | grep -q '^  IPC ' || fail "list metricgroup"
+expect_err "list: nothing matches" env -i "$hvpmu" list no_such_event_anywhere
+expect_err "list -p bad" env -i "$hvpmu" list -p t9
+# every name hvpmu list -j gives is one -e accepts (T4: every native and
+# alias; POWER: its core events and hv_gpci events, with the parameter 0)
+env -i "$hvpmu" list -j > "$tmp/lj"
+python3 - "$tmp/lj" "$tmp/names" <<'PY' || fail "list -j"
+import json, sys
+a = json.load(open(sys.argv[1]))
+ev = {"Unit", "Topic", "EventName", "EventType", "BriefDescription", "Encoding", "Supported"}
+mg = {"MetricGroup", "MetricExpr", "BriefDescription"}
+assert a and all(set(o) in (ev, mg) for o in a) and any(set(o) == mg for o in a)
+with open(sys.argv[2], "w") as f:
+    for o in a:
+        if "EventName" not in o:
+            continue
+        n = o["EventName"]
+        if o["Unit"] == "power" and "," in n:
+            n = "hv_gpci/%s/" % n.replace("=N", "=0")
+        if o["Unit"] in ("t4", "power") and ":" not in n:
+            f.write("%s %s\n" % (o["Unit"], n))
+PY
+for plat in t4 power; do
+	prog=$micro/loop_int
+	if [ "$plat" = power ]; then
+		[ -n "$workloads" ] && [ -x "$workloads/ppc64/loop" ] || continue
+		prog=$workloads/ppc64/loop
+	fi
+	awk -v p="$plat" '$1 == p { print $2 }' "$tmp/names" | xargs -n "$([ "$plat" = power ] && echo 16 || echo 48)" echo > "$tmp/chunks" # 64 events, 16 hv_gpci a run
+	n=0
+	while read -r chunk; do
+		list=$(echo $chunk | tr ' ' ',')
+		env -i "$hvpmu" stat -p "$plat" -x';' -o "$tmp/all" -e "$list" -- "$prog" > /dev/null 2> "$tmp/allerr" ||
+			{ cat "$tmp/allerr" >&2; fail "list -p $plat: a listed name -e refuses"; }
+		n=$((n + $(wc -l < "$tmp/all")))
+	done < "$tmp/chunks"
+	[ "$n" = "$(awk -v p="$plat" '$1 == p' "$tmp/names" | wc -l)" ] || fail "list -p $plat: $n rows"
+done
+
+# cpustat and busstat: -x (one row shape, a header) and -j
+env -i "$hvpmu" cpustat -x, -t -c pic0=Instr_all,pic1=Instr_ld 0.001 -- "$micro/loop_int" 2> "$tmp/cs" > /dev/null
+[ "$(head -1 "$tmp/cs")" = "time,cpu,event,%tick,pic0,pic1,pic2,pic3,set" ] || { cat "$tmp/cs" >&2; fail "cpustat -x header"; }
+awk -F, 'NR > 1 && NF != 10 { exit 1 } END { exit NR < 3 }' "$tmp/cs" || fail "cpustat -x rows (the set quoted: 10 fields)"
+grep -q '^[0-9.]*,1,total,[0-9]*,30006,0,,,"pic0=Instr_all,pic1=Instr_ld"$' "$tmp/cs" || { cat "$tmp/cs" >&2; fail "cpustat -x total"; }
+env -i "$hvpmu" cpustat -j -c pic0=Instr_all 0.001 -- "$micro/loop_int" 2> "$tmp/csj" > /dev/null
+python3 -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; assert r[-1]["event"] == "total" and r[-1]["pic0"] == 30006' "$tmp/csj" ||
+	fail "cpustat -j"
+env -i "$hvpmu" busstat -x';' -w mcu0,pic0=read_all_channels,pic1=mem_writes 0.001 -- "$micro/loop_int" 2> "$tmp/bs" > /dev/null
+[ "$(head -1 "$tmp/bs")" = "time;dev;event0;pic0;event1;pic1;partial" ] && awk -F';' 'NF != 7 { exit 1 }' "$tmp/bs" ||
+	{ cat "$tmp/bs" >&2; fail "busstat -x"; }
+env -i "$hvpmu" busstat -j -w mcu0,pic0=read_all_channels 0.001 -- "$micro/loop_int" 2> "$tmp/bsj" > /dev/null
+python3 -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; assert r and all(o["dev"] == "mcu0" for o in r)' "$tmp/bsj" ||
+	fail "busstat -j"
+for cmd in cpustat busstat; do
+	expect_err "$cmd -x ''" env -i "$hvpmu" $cmd -x '' -c pic0=Instr_all -- "$micro/loop_int"
+done
+
 # the plugin loads into QEMU 10's qemu-sparc64 (API v4) and refuses to run without
 # its request file, with a message, rather than count nothing silently
 set +e

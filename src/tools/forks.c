@@ -88,25 +88,31 @@ static int symbols_spawn(const struct elf_view *e, unsigned type)
 	return found;
 }
 
+int tool_elf_may_spawn(const unsigned char *b, size_t n)
+{
+	struct elf_view e = { .b = b, .n = n };
+	int r;
+
+	if (n <= sizeof(Elf64_Ehdr) || memcmp(b, ELFMAG, SELFMAG) != 0 || b[EI_CLASS] != ELFCLASS64)
+		return 1;
+	e.msb = b[EI_DATA] == ELFDATA2MSB;
+	if ((r = symbols_spawn(&e, SHT_DYNSYM)) < 0) /* static: the functions linked in */
+		r = symbols_spawn(&e, SHT_SYMTAB);
+	return r != 0; /* no symbols, unreadable or a spawner: it may */
+}
+
 int tool_program_may_spawn(const char *path)
 {
 	FILE *f = fopen(path, "rb");
-	struct elf_view e = { 0 };
 	unsigned char *buf = NULL;
 	long n;
-	int r = -1;
+	int r = 1;
 
-	if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > (long)sizeof(Elf64_Ehdr) && fseek(f, 0, SEEK_SET) == 0 &&
-	    (buf = malloc((size_t)n)) && fread(buf, 1, (size_t)n, f) == (size_t)n && memcmp(buf, ELFMAG, SELFMAG) == 0 &&
-	    buf[EI_CLASS] == ELFCLASS64) {
-		e.b = buf;
-		e.n = (size_t)n;
-		e.msb = buf[EI_DATA] == ELFDATA2MSB;
-		if ((r = symbols_spawn(&e, SHT_DYNSYM)) < 0) /* static: the functions linked in */
-			r = symbols_spawn(&e, SHT_SYMTAB);
-	}
+	if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
+	    (buf = malloc((size_t)n)) && fread(buf, 1, (size_t)n, f) == (size_t)n)
+		r = tool_elf_may_spawn(buf, (size_t)n);
 	if (f)
 		fclose(f);
 	free(buf);
-	return r != 0; /* static, unreadable or a spawner: it may */
+	return r;
 }

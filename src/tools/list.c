@@ -129,7 +129,7 @@ int cmd_list(int argc, char **argv)
 	struct stat_request rq;
 	int c;
 
-	optind = 1;
+	optind = 0; /* glibc: a full reset, also of a previous call's half-parsed option group */
 	while ((c = getopt_long(argc, argv, "+p:djh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':

@@ -291,7 +291,7 @@ static int parse_options(struct stat_cli *cl, int argc, char **argv)
 	};
 	int c, rc;
 
-	optind = 1;
+	optind = 0; /* glibc: a full reset, also of a previous call's half-parsed option group */
 	while ((c = getopt_long(argc, argv, "+e:x:jo:p:fiar:I:dM:h", opts, NULL)) != -1)
 		if ((rc = stat_option(cl, c, optarg)) != STAT_GO)
 			return rc;

@@ -151,6 +151,8 @@ int tool_default_platform(const char *tool, enum hvpmu_sv_service service, const
  * posix_spawn, an exec...; or it has no symbols, or cannot be read), 0
  * when they name none (docs/cli.md "Processes"). */
 int tool_program_may_spawn(const char *path);
+/* The same of an ELF image in memory (b[0..n)). */
+int tool_elf_may_spawn(const unsigned char *b, size_t n);
 /* rq->follow of `hvpmu stat` without -f or -i: run_guest follows the
  * program's processes when tool_program_may_spawn says it may start some
  * (rq->follow becomes 1), else runs it in one emulator (0). */

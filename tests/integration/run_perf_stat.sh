@@ -143,6 +143,12 @@ if [ -x "$micro/fork" ]; then
 	awk -F, '$1 !~ /^fork-[0-9]+$/ { exit 1 }' "$tmp/pp" || fail "--per-process: the first field is COMM-PID"
 	st ppj -j --per-process -e instructions:u
 	check json "$tmp/ppj" thread $keys
+	# the derived metrics per process: each row's insn per cycle is its
+	# own counts' ratio
+	st ppm -x, --per-process -e cycles:u,instructions:u
+	awk -F, '$4 == "cycles:u" { c[$1] = $2 } $4 == "instructions:u" { i[$1] = $2; m[$1] = $7; u[$1] = $8 }
+		END { for (p in i) { n++; if (u[p] != "insn per cycle" || m[p] != sprintf("%.2f", i[p] / c[p])) exit 1 }
+		      exit n != 2 }' "$tmp/ppm" || { cat "$tmp/ppm" >&2; fail "--per-process metrics"; }
 	prog=$micro/loop_int
 fi
 

@@ -169,6 +169,7 @@ static int add_metric_groups(struct stat_cli *cl, const char *arg)
 
 /* Go on: the helpers' "no exit status yet". */
 #define STAT_GO (-1)
+#define STAT_OPT_TOPDOWN 0x102 /* (long only) */
 
 /* One option of stat's own (not a machine option): STAT_GO, or an exit
  * status after one line. */
@@ -222,6 +223,10 @@ static int stat_option(struct stat_cli *cl, int c, const char *arg)
 		if (add_metric_groups(cl, arg))
 			return EXIT_USAGE;
 		break;
+	case STAT_OPT_TOPDOWN: /* perf's answer where the PMU has no topdown events */
+		fprintf(stderr, "hvpmu stat: --topdown: Topdown requested but the topdown metric groups aren't present "
+				"(no platform has topdown events; -M and -d give the derived metrics)\n");
+		return EXIT_USAGE;
 	case 'f': cl->rq.follow = 1; break;
 	case 'i': cl->no_inherit = 1; break;
 	case 'T': cl->per_process = cl->rq.follow = 1; break;
@@ -282,6 +287,7 @@ static int parse_options(struct stat_cli *cl, int argc, char **argv)
 		{ "interval-print", required_argument, NULL, 'I' },
 		{ "detailed", no_argument, NULL, 'd' },
 		{ "metrics", required_argument, NULL, 'M' },
+		{ "topdown", no_argument, NULL, STAT_OPT_TOPDOWN },
 		{ "per-process", no_argument, NULL, 'T' },
 		{ "all-cpus", no_argument, NULL, 'a' },
 		TOOL_LONGOPT_SERVICE,

@@ -177,7 +177,7 @@ if [ -n "$gz" ] && [ -x "$gz" ] && [ -f "$text" ]; then
 fi
 
 # 10. bad input: one line, non-zero
-for bad in "-r 0" "-r x" "-I 0" "-I -5" "-M nosuch" "-e {cycles" "-ddd -d" "-I 10 -r 2" "-i -f"; do
+for bad in "-r 0" "-r x" "-I 0" "-I -5" "-M nosuch" "-e {cycles" "-ddd -d" "-I 10 -r 2" "-i -f" "--topdown"; do
 	set +e
 	# shellcheck disable=SC2086 # the words are options
 	env -i "$hvpmu" stat $bad -- "$prog" > /dev/null 2> "$tmp/bad"; rc=$?

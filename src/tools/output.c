@@ -174,7 +174,7 @@ static void print_table_rows(FILE *f, const struct out_opts *o, const struct hvp
 			snprintf(mv, sizeof mv, fmt, v);
 			fprintf(f, " # %s %s", mv, unit);
 		}
-		if (o && o->noise)
+		if (o && o->noise && o->noise[i] != 0.0) /* (perf's print_noise_pct: none when 0) */
 			fprintf(f, "  ( +-%6.2f%% )", o->noise[i]);
 		if (c->running < c->enabled)
 			fprintf(f, "  (%.2f%%)", pcnt(c));

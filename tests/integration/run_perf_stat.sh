@@ -98,11 +98,12 @@ check table "$tmp/table"
 grep -Eq ' branch-misses +# +[0-9.]+% of all branches$' "$tmp/table" || { cat "$tmp/table" >&2; fail "table: % of all branches"; }
 
 # 4. -r 5 (perf-stat.txt: "perf stat -r 5 ..."): mean and +- noise; the
-# model repeats exactly, so the means are one run's and the noise 0.00 %
+# model repeats exactly, so the means are one run's and the noise 0.00 %,
+# which perf's table leaves out (print_noise_pct) and its CSV prints
 st r5 -r 5 -e cycles,instructions
 check table "$tmp/r5"
 grep -q "(5 runs):" "$tmp/r5" || fail "-r 5: no (5 runs)"
-[ "$(grep -c '( +-  0.00% )' "$tmp/r5")" = 2 ] || { cat "$tmp/r5" >&2; fail "-r 5: noise"; }
+! grep -E 'cycles|instructions' "$tmp/r5" | grep -q '( +-' || { cat "$tmp/r5" >&2; fail "-r 5: a 0 noise printed"; }
 grep -Eq '^ +[0-9.]+ \+- [0-9.]+ seconds time elapsed  \( \+- *[0-9.]+% \)$' "$tmp/r5" || fail "-r 5: elapsed +-"
 st r3csv -r 3 -x, -e cycles,instructions
 check csv "$tmp/r3csv" 8

@@ -422,13 +422,15 @@ static int expand_groups(const char *list, char *out, size_t n)
 		char inner[4096], item[HVPMU_SV_NAME_MAX];
 		const char *q;
 		size_t modlen;
-		int r, first = 1;
+		int r = 0, first = 1;
 
+		if (used >= n)
+			break;
 		if (!open) {
-			used += (size_t)snprintf(out + used, used < n ? n - used : 0, "%s", p);
+			used += (size_t)snprintf(out + used, n - used, "%s", p);
 			break;
 		}
-		used += (size_t)snprintf(out + used, used < n ? n - used : 0, "%.*s", (int)(open - p), p);
+		used += (size_t)snprintf(out + used, n - used, "%.*s", (int)(open - p), p);
 		if (!(close = strchr(open, '}')) || memchr(open + 1, '{', (size_t)(close - open - 1)) ||
 		    (size_t)(close - open - 1) >= sizeof inner || close == open + 1) {
 			fprintf(stderr, "hvpmu stat: event group '%.64s': want {EVENT,...}[:MODS], not nested or empty\n",
@@ -444,10 +446,10 @@ static int expand_groups(const char *list, char *out, size_t n)
 			fprintf(stderr, "hvpmu stat: event group: '%.32s' after '}' (want :MODS or ',')\n", mods);
 			return -1;
 		}
-		for (q = inner; (r = next_item(&q, item, sizeof item)) > 0; first = 0) {
+		for (q = inner; used < n && (r = next_item(&q, item, sizeof item)) > 0; first = 0) {
 			int own = strchr(item, ':') || strchr(item, '/');
 
-			used += (size_t)snprintf(out + used, used < n ? n - used : 0, "%s%s%.*s", first ? "" : ",", item,
+			used += (size_t)snprintf(out + used, n - used, "%s%s%.*s", first ? "" : ",", item,
 						 own ? 0 : (int)modlen, mods);
 		}
 		if (r < 0) {
@@ -499,8 +501,10 @@ static int drop_absent(const struct stat_cli *cl, const struct hvpmu_md *md, con
 			kept++;
 		}
 		idx++;
-		if (used >= n)
+		if (used >= n) {
 			r = -1;
+			break;
+		}
 	}
 	if (r < 0) {
 		fprintf(stderr, "hvpmu stat: an event list too long\n");
@@ -890,8 +894,8 @@ int cmd_stat(int argc, char **argv)
 			hvpmu_sv_result_counts(be, se.ev, se.n, &rs); /* the counts no counter made */
 			if (runs > 1)
 				repeat_add(&rp, &rs, &t);
-			if (rc) /* as perf -r: a failed run ends the repeats */
-				break;
+			/* (a program's non-zero exit does not end perf's repeats
+			 * either; the status is the last run's) */
 		}
 		if (ok && runs > 1) {
 			repeat_result(&rp, &rs, &t, &o);

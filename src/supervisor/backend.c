@@ -8,9 +8,12 @@
  * (backend_t4.c, backend_t1.c, backend_origin.c, backend_power.c) is data
  * and a few pure functions.
  */
+#include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "sv_internal.h"
 
 /* The back-ends, one per platform (each names its platform), from the
@@ -83,6 +86,169 @@ static int parse_modes(const char *mods, uint8_t *modes)
 	return *modes ? 0 : -1;
 }
 
+/* ---- event names: exact case first, then unambiguous any case, then a
+ * suggestion (docs/cli.md "Event names") ---- */
+
+/* Visit the back-end's listed names (native events, then aliases): fn
+ * returns nonzero to stop. */
+static void each_name(const struct hvpmu_sv_backend *be, int (*fn)(void *ctx, const struct hvpmu_sv_event_info *e),
+		      void *ctx)
+{
+	struct hvpmu_sv_event_info e;
+
+	for (unsigned i = 0; be->event(i, &e) == HVPMU_OK; i++)
+		if (fn(ctx, &e))
+			return;
+	for (unsigned i = 0; be->alias && be->alias(i, &e) == HVPMU_OK; i++)
+		if (fn(ctx, &e))
+			return;
+}
+
+struct name_match {
+	const char *base;
+	int exact;
+	const char *ci[2];    /* the distinct names equal to base in any case (two: ambiguous) */
+	unsigned nci;
+	const char *best;     /* the nearest name by edit distance */
+	unsigned best_d;
+	uint64_t config;      /* number_name: the config looked for */
+	const char *numbered; /* ... and the listed name that has it */
+};
+
+static int match_fn(void *ctx, const struct hvpmu_sv_event_info *e)
+{
+	struct name_match *m = ctx;
+
+	if (strcmp(e->name, m->base) == 0) {
+		m->exact = 1;
+		return 1;
+	}
+	if (strcasecmp(e->name, m->base) == 0) {
+		for (unsigned i = 0; i < m->nci; i++)
+			if (strcmp(m->ci[i], e->name) == 0)
+				return 0;
+		if (m->nci < 2)
+			m->ci[m->nci] = e->name;
+		m->nci++;
+	}
+	return 0;
+}
+
+static int near_fn(void *ctx, const struct hvpmu_sv_event_info *e)
+{
+	struct name_match *m = ctx;
+	unsigned d = sv_edit_distance(m->base, e->name);
+
+	if (d < m->best_d) {
+		m->best_d = d;
+		m->best = e->name;
+	}
+	return 0;
+}
+
+static int number_fn(void *ctx, const struct hvpmu_sv_event_info *e)
+{
+	struct name_match *m = ctx;
+
+	if (e->config == m->config) {
+		m->numbered = e->name;
+		return 1;
+	}
+	return 0;
+}
+
+unsigned sv_edit_distance(const char *a, const char *b)
+{
+	/* Levenshtein (insert, delete, substitute: 1 each), case-insensitive,
+	 * over two rows; names are at most BASE_MAX bytes */
+	unsigned prev[129], cur[129];
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la > 128 || lb > 128)
+		return UINT32_MAX;
+	for (size_t j = 0; j <= lb; j++)
+		prev[j] = (unsigned)j;
+	for (size_t i = 1; i <= la; i++) {
+		cur[0] = (unsigned)i;
+		for (size_t j = 1; j <= lb; j++) {
+			unsigned sub = prev[j - 1] + (tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]));
+			unsigned del = prev[j] + 1, ins = cur[j - 1] + 1;
+
+			cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+		}
+		memcpy(prev, cur, (lb + 1) * sizeof prev[0]);
+	}
+	return prev[lb];
+}
+
+int sv_resolve_name(const struct hvpmu_sv_backend *be, const char *base, char *out, size_t n, char *err,
+		    size_t errlen)
+{
+	struct name_match m = { .base = base };
+	char one[2][40];
+
+	each_name(be, match_fn, &m);
+	if (m.exact || !m.nci)
+		return 0;
+	if (m.nci == 1) {
+		snprintf(out, n, "%s", m.ci[0]);
+		return 1;
+	}
+	for (unsigned i = 0; i < 2; i++) { /* each with its encoding, as hvpmu list shows it */
+		struct hvpmu_sv_event_info e;
+		const char *what = "";
+
+		for (unsigned k = 0; be->event(k, &e) == HVPMU_OK; k++)
+			if (strcmp(e.name, m.ci[i]) == 0) {
+				what = e.text;
+				break;
+			}
+		if (!*what)
+			for (unsigned k = 0; be->alias && be->alias(k, &e) == HVPMU_OK; k++)
+				if (strcmp(e.name, m.ci[i]) == 0) {
+					what = e.text;
+					break;
+				}
+		/* the text's spaces collapsed, cut after its first words */
+		size_t k = 0;
+
+		for (const char *c = what; *c && k < sizeof one[i] - 4; c++)
+			if (*c != ' ' || (k && one[i][k - 1] != ' '))
+				one[i][k++] = *c;
+		one[i][k] = 0;
+		if (*what && strlen(what) > k)
+			strcpy(one[i] + k, "...");
+	}
+	snprintf(err, errlen, "event '%s' is ambiguous: '%s' (%s) and '%s' (%s) differ only in case%s; write one "
+		 "exactly", base, m.ci[0], one[0], m.ci[1], one[1], m.nci > 2 ? ", among others" : "");
+	return -1;
+}
+
+void sv_suggest_name(const struct hvpmu_sv_backend *be, const char *base, char *err, size_t errlen)
+{
+	struct name_match m = { .base = base, .best_d = UINT32_MAX };
+	size_t len = strlen(base), used = strlen(err);
+	unsigned limit = len < 4 ? 1 : len < 12 ? 2 : 3; /* a typo or two, not a different name */
+
+	each_name(be, near_fn, &m);
+	if (m.best && m.best_d <= limit && used < errlen)
+		snprintf(err + used, errlen - used, "; did you mean '%s'?", m.best);
+}
+
+/* perfex -e 0,18: an event given by its number is named by the event
+ * (the listed name of its config), modifiers kept. */
+static void number_name(const struct hvpmu_sv_backend *be, const char *base, const char *colon,
+			struct hvpmu_sv_event *e)
+{
+	struct name_match m = { .config = e->config };
+
+	if (strspn(base, "0123456789") != strlen(base))
+		return;
+	each_name(be, number_fn, &m);
+	if (m.numbered)
+		snprintf(e->name, sizeof e->name, "%s%s", m.numbered, colon ? colon : "");
+}
+
 /*
  * One event token NAME[:MODS] into e: without modifiers an event counts
  * user and kernel, not hypervisor, as Linux on T4 never sets PCR.ht
@@ -104,8 +270,13 @@ static int parse_one(const struct hvpmu_sv_backend *be, const char *tok, struct 
 	memcpy(base, tok, blen);
 	base[blen] = 0;
 	snprintf(e->name, sizeof e->name, "%s", tok);
-	if (be->lookup(tok, base, &e->config, err, errlen))
+	if (sv_resolve_name(be, base, base, sizeof base, err, errlen) < 0)
 		return -1;
+	if (be->lookup(tok, base, &e->config, err, errlen)) {
+		sv_suggest_name(be, base, err, errlen);
+		return -1;
+	}
+	number_name(be, base, colon, e);
 	if (parse_modes(colon ? colon + 1 : "uk", &e->modes) || (e->modes & ~be->desc.modes)) {
 		snprintf(err, errlen, "invalid modifier in '%s' (%s)", tok, be->desc.mode_help);
 		return -1;

@@ -208,6 +208,20 @@ struct hvpmu_sv_backend {
 
 /* The back-ends are sv_backend_<name> of backend_<name>.c (backends.def). */
 
+/* Event names (backend.c, docs/cli.md "Event names"): an exact-case match
+ * of a listed name (native or alias) wins; else a name equal to exactly
+ * one listed name in any case is that name (copied to out: 1); two that
+ * differ only in case make it ambiguous (-1 with a message naming both);
+ * 0: no listed name, base as it is.  out may be base. */
+SV_HIDDEN int sv_resolve_name(const struct hvpmu_sv_backend *be, const char *base, char *out, size_t n, char *err,
+			      size_t errlen);
+/* After a failed lookup of base: "; did you mean 'NAME'?" appended to err
+ * when a listed name is within a typo or two (sv_edit_distance). */
+SV_HIDDEN void sv_suggest_name(const struct hvpmu_sv_backend *be, const char *base, char *err, size_t errlen);
+/* Levenshtein distance of a and b, case-insensitive (UINT32_MAX past 128
+ * bytes). */
+SV_HIDDEN unsigned sv_edit_distance(const char *a, const char *b);
+
 /* T1 "PICs" of the driver: PICL (the selected event) and PICH (instructions);
  * bit i of a level-15 trap's pic_mask (HVPMU_T1_OVF_PICL/PICH) is PIC i. */
 enum { T1_PIC_PICL = 0, T1_PIC_PICH = 1, T1_NPIC = 2 };

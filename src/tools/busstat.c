@@ -38,12 +38,13 @@ static int parse_w(const char *arg, struct stat_busdev *d, struct busdev_names *
 
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: hvpmu busstat [-a] [-n] [--md FILE] -w DEV,pic0=EVENT,pic1=EVENT [-w ...] [interval [count]] -- PROGRAM [ARGS]\n"
+	fprintf(f, "usage: hvpmu busstat [-a] [-n] [-x SEP | -j] [--md FILE] -w DEV,pic0=EVENT,pic1=EVENT [-w ...] [interval [count]] -- PROGRAM [ARGS]\n"
 		   "       hvpmu busstat --service NAME [--guest G] -w ... [interval [count]] [-- COMMAND]\n"
 		   "       hvpmu busstat -l | -e DEV | -h\n"
 		   "  -w  program device DEV's two counters (busstat -l lists them); repeating -w for a\n"
 		   "      device rotates its event sets, one per interval\n"
 		   "  -a  absolute counts instead of deltas;  -n  no header\n"
+		   "  -x SEP  CSV rows (header: time,dev,event0,pic0,event1,pic1,partial);  -j  JSON lines\n"
 		   "  -l  list the devices and their events;  -e DEV  list DEV's events\n"
 		   "  interval: seconds of modeled time (default 1; fractions allowed); count: samples shown\n"
 		   "  --service NAME [--guest G]  the DRAM traffic of a running hvpmu serve's whole machine, as\n"
@@ -166,6 +167,9 @@ struct bus_cli {
 	int absolute, header;
 	double interval;
 	unsigned long count;
+	enum out_format fmt; /* -x SEP: CSV, -j: JSON lines (docs/cli.md "hvpmu busstat") */
+	const char *sep;
+	int json_given;
 };
 
 /* Go on: the helpers' "no exit status yet". */
@@ -181,8 +185,15 @@ static int parse_options(struct bus_cli *cl, int argc, char **argv)
 	int c, list = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+anlw:e:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+anlw:e:x:jh", opts, NULL)) != -1) {
 		switch (c) {
+		case 'x':
+			if (tool_separator("hvpmu busstat", optarg))
+				return EXIT_USAGE;
+			cl->sep = optarg;
+			cl->fmt = OUT_CSV;
+			break;
+		case 'j': cl->json_given = 1; break;
 		case 'e': return list_events(optarg);
 		case 'a': cl->absolute = 1; break;
 		case 'n': cl->header = 0; break;
@@ -197,12 +208,18 @@ static int parse_options(struct bus_cli *cl, int argc, char **argv)
 			break;
 		case 'h': return usage(stdout);
 		default:
-			if (tool_md_option(&cl->m, c, optarg, rq) <= 0) /* (--md, --service, --guest cannot fail) */
-				return usage(stderr);
+			if (tool_md_option(&cl->m, c, optarg, rq) <= 0) /* getopt's one line */
+				return EXIT_USAGE;
 		}
 	}
 	if (list)
 		return list_devices();
+	if (cl->json_given && cl->sep) {
+		fprintf(stderr, "hvpmu busstat: -x and -j cannot be combined\n");
+		return EXIT_USAGE;
+	}
+	if (cl->json_given)
+		cl->fmt = OUT_JSON;
 	/* [interval [count]] then -- PROGRAM (getopt consumed a "--" that
 	 * directly follows the options) */
 	if (parse_interval_count("hvpmu busstat", argc, argv, &optind, &cl->interval, &cl->count))
@@ -297,8 +314,15 @@ static void print_rows(const struct bus_cli *cl, const struct stat_result *rs, u
 	uint64_t prev[STAT_MAX_BUSDEV][2] = { { 0 } };
 	unsigned shown = 0;
 
-	if (cl->header)
+	static const char *const cols[] = { "time", "dev", "event0", "pic0", "event1", "pic1", "partial" };
+
+	if (cl->header && cl->fmt == OUT_CSV) { /* one row shape, this header */
+		for (unsigned c = 0; c < sizeof cols / sizeof cols[0]; c++)
+			csv_field(stderr, cl->sep, !c, cols[c]);
+		fputc('\n', stderr);
+	} else if (cl->header && cl->fmt == OUT_TABLE) {
 		fprintf(stderr, "%-10s %-6s %-22s %12s   %-22s %12s\n", "time", "dev", "event0", "pic0", "event1", "pic1");
+	}
 	for (unsigned i = 0; i < rs->nsamples && (!cl->count || shown < cl->count * ndev); i++, shown++) {
 		const struct stat_sample *smp = &rs->samples[i];
 		/* the last sample of each device covers the partial interval
@@ -312,9 +336,32 @@ static void print_rows(const struct bus_cli *cl, const struct stat_result *rs, u
 			v[k] = cl->absolute ? smp->count[k] : smp->count[k] - prev[smp->dev][k];
 			prev[smp->dev][k] = smp->count[k];
 		}
-		fprintf(stderr, "%-10.3f %-6s %-22s %12llu   %-22s %12llu%s\n", (double)smp->tick / (double)clock_hz,
-			names[smp->dev].dev, names[smp->dev].ev[0], (unsigned long long)v[0],
-			names[smp->dev].ev[1], (unsigned long long)v[1], partial ? "   # partial (signal)" : "");
+		if (cl->fmt == OUT_CSV) {
+			csv_fieldf(stderr, cl->sep, 1, "%.9f", (double)smp->tick / (double)clock_hz);
+			csv_field(stderr, cl->sep, 0, names[smp->dev].dev);
+			csv_field(stderr, cl->sep, 0, names[smp->dev].ev[0]);
+			csv_fieldf(stderr, cl->sep, 0, "%llu", (unsigned long long)v[0]);
+			csv_field(stderr, cl->sep, 0, names[smp->dev].ev[1]);
+			csv_fieldf(stderr, cl->sep, 0, "%llu", (unsigned long long)v[1]);
+			csv_field(stderr, cl->sep, 0, partial ? "1" : "0");
+			fputc('\n', stderr);
+		} else if (cl->fmt == OUT_JSON) {
+			json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "time", json_double_shortest((double)smp->tick / (double)clock_hz));
+			json_object_object_add(o, "dev", json_object_new_string(names[smp->dev].dev));
+			json_object_object_add(o, "event0", json_object_new_string(names[smp->dev].ev[0]));
+			json_object_object_add(o, "pic0", json_object_new_uint64(v[0]));
+			json_object_object_add(o, "event1", json_object_new_string(names[smp->dev].ev[1]));
+			json_object_object_add(o, "pic1", json_object_new_uint64(v[1]));
+			json_object_object_add(o, "partial", json_object_new_boolean(partial));
+			fprintf(stderr, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_SPACED));
+			json_object_put(o);
+		} else {
+			fprintf(stderr, "%-10.3f %-6s %-22s %12llu   %-22s %12llu%s\n", (double)smp->tick / (double)clock_hz,
+				names[smp->dev].dev, names[smp->dev].ev[0], (unsigned long long)v[0],
+				names[smp->dev].ev[1], (unsigned long long)v[1], partial ? "   # partial (signal)" : "");
+		}
 	}
 	/* the rows ran out at the sample limit (no room for another
 	 * interval), not at `count`: said once */

@@ -4,7 +4,7 @@
  * illumos usr/src/cmd/cpc/common/cpustat.c) for the machine's CPU
  * counters, while a program runs:
  *
- *   hvpmu cpustat -c EVENTSPEC [-c EVENTSPEC]... [-nt] [--platform NAME]
+ *   hvpmu cpustat -c EVENTSPEC [-c EVENTSPEC]... [-nt] [-x SEP | -j] [--platform NAME]
  *                 [interval [count]] -- PROGRAM [ARGS]
  *
  * EVENTSPEC is cpc_strtoset's `[picN=]EVENT[,attr[N][=val]][,...]`:
@@ -64,6 +64,8 @@ struct set {
 struct opts {
 	const struct hvpmu_sv_backend *be; /* the chip's driver (hvpmu/supervisor.h) */
 	int header, dotick;
+	enum out_format fmt; /* -x SEP: CSV, -j: JSON lines (docs/cli.md "hvpmu cpustat") */
+	const char *sep;
 	struct set set[MAX_SETS];
 	unsigned nsets;
 };
@@ -72,9 +74,10 @@ static int usage(FILE *f)
 {
 	char names[256];
 
-	fprintf(f, "usage: hvpmu cpustat -c EVENTSPEC [-c EVENTSPEC]... [-nt] [--platform %s] [--md FILE] [interval [count]] -- PROGRAM [ARGS]\n"
+	fprintf(f, "usage: hvpmu cpustat -c EVENTSPEC [-c EVENTSPEC]... [-nt] [-x SEP | -j] [--platform %s] [--md FILE] [interval [count]] -- PROGRAM [ARGS]\n"
 		   "  EVENTSPEC: [picN=]EVENT[,sys][,nouser][,hpriv][,emask[N]=M][,[picN=]EVENT...]\n"
 		   "  -n  omit the header;  -t  add a %s column (cycles, all modes)\n"
+		   "  -x SEP  CSV rows, one shape (header: time,cpu,event,TICK,pic0..picN,set);  -j  JSON lines\n"
 		   "  interval: seconds of modeled time (default 5); count: rows per cpu\n"
 		   "  several -c sets rotate per interval;  hvpmu cpustat -h lists the events\n"
 		   "  --service NAME [--guest G]: every cpu of guest G of a running hvpmu serve, for the\n"
@@ -444,6 +447,19 @@ static int cmp_point(const void *a, const void *b)
 
 static void print_header(const struct opts *o)
 {
+	if (o->fmt == OUT_JSON)
+		return;
+	if (o->fmt == OUT_CSV) { /* one row shape: every pic, the %tick column empty without -t */
+		csv_field(stderr, o->sep, 1, "time");
+		csv_field(stderr, o->sep, 0, "cpu");
+		csv_field(stderr, o->sep, 0, "event");
+		csv_field(stderr, o->sep, 0, hvpmu_sv_backend_desc(o->be)->tick_name);
+		for (unsigned p = 0; p < npic_of(o->be); p++)
+			csv_fieldf(stderr, o->sep, 0, "pic%u", p);
+		csv_field(stderr, o->sep, 0, "set");
+		fputc('\n', stderr);
+		return;
+	}
 	fprintf(stderr, "%7s %3s %5s ", "time", "cpu", "event");
 	if (o->dotick)
 		fprintf(stderr, "%9s ", hvpmu_sv_backend_desc(o->be)->tick_name); /* CPC_TICKREG_NAME */
@@ -458,6 +474,46 @@ static void print_header(const struct opts *o)
 static void print_row(const struct opts *o, const struct set *st, double time, unsigned cpu, const char *label,
 		      uint64_t tick, const uint64_t *d)
 {
+	if (o->fmt == OUT_CSV) {
+		csv_fieldf(stderr, o->sep, 1, "%.9f", time);
+		csv_fieldf(stderr, o->sep, 0, "%u", cpu);
+		csv_field(stderr, o->sep, 0, label);
+		if (o->dotick)
+			csv_fieldf(stderr, o->sep, 0, "%" PRIu64, tick);
+		else
+			csv_field(stderr, o->sep, 0, "");
+		for (unsigned p = 0; p < npic_of(o->be); p++) {
+			unsigned r;
+
+			for (r = 0; r < st->nreq && st->req[r].pic != p; r++)
+				;
+			if (r < st->nreq)
+				csv_fieldf(stderr, o->sep, 0, "%" PRIu64, d ? d[st->req[r].event] : st->total[r]);
+			else
+				csv_field(stderr, o->sep, 0, "");
+		}
+		csv_field(stderr, o->sep, 0, st->spec);
+		fputc('\n', stderr);
+		return;
+	}
+	if (o->fmt == OUT_JSON) {
+		json_object *j = json_object_new_object();
+		char key[16];
+
+		json_object_object_add(j, "time", json_double_shortest(time));
+		json_object_object_add(j, "cpu", json_object_new_int((int)cpu));
+		json_object_object_add(j, "event", json_object_new_string(label));
+		if (o->dotick)
+			json_object_object_add(j, hvpmu_sv_backend_desc(o->be)->tick_name, json_object_new_uint64(tick));
+		for (unsigned r = 0; r < st->nreq; r++) {
+			snprintf(key, sizeof key, "pic%u", st->req[r].pic);
+			json_object_object_add(j, key, json_object_new_uint64(d ? d[st->req[r].event] : st->total[r]));
+		}
+		json_object_object_add(j, "set", json_object_new_string(st->spec));
+		fprintf(stderr, "%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_SPACED));
+		json_object_put(j);
+		return;
+	}
 	fprintf(stderr, "%7.3f %3u %5s ", time, cpu, label);
 	if (o->dotick)
 		fprintf(stderr, "%9" PRIu64 " ", tick);
@@ -624,7 +680,7 @@ int cmd_cpustat(int argc, char **argv)
 	struct hvpmu_md md;
 	const char *specs[MAX_SETS];
 	char err[512];
-	int c, rc, ok, dohelp = 0;
+	int c, rc, ok, dohelp = 0, json = 0;
 	struct tool_md_opts m = { .tool = "hvpmu cpustat", .platform = -1 };
 	double interval = DEFAULT_INTERVAL_S;
 	unsigned long count = 0;
@@ -633,7 +689,7 @@ int cmd_cpustat(int argc, char **argv)
 	memset(&rq, 0, sizeof rq);
 	o.header = 1;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+c:nth", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+c:ntx:jh", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			if (o.nsets == MAX_SETS) {
@@ -644,13 +700,26 @@ int cmd_cpustat(int argc, char **argv)
 			break;
 		case 'n': o.header = 0; break;
 		case 't': o.dotick = 1; break;
+		case 'x':
+			if (tool_separator("hvpmu cpustat", optarg))
+				return EXIT_USAGE;
+			o.sep = optarg;
+			o.fmt = OUT_CSV;
+			break;
+		case 'j': json = 1; break;
 		case 'h': dohelp = 1; break;
 		default:
 			if ((rc = tool_md_option(&m, c, optarg, &rq)) > 0)
 				break;
-			return rc < 0 ? EXIT_USAGE : usage(stderr);
+			return EXIT_USAGE; /* after one line: getopt's or the option's */
 		}
 	}
+	if (json && o.sep) {
+		fprintf(stderr, "hvpmu cpustat: -x and -j cannot be combined\n");
+		return EXIT_USAGE;
+	}
+	if (json)
+		o.fmt = OUT_JSON;
 	if (dohelp) {
 		o.be = m.platform_given ? hvpmu_sv_backend_of(m.platform) : hvpmu_sv_backend_default();
 		if (!hvpmu_sv_backend_counters(o.be)) {

@@ -131,10 +131,11 @@ static void print_reply(const struct hvpmu_gpci_reply *r, enum out_format fmt, c
 	}
 	if (fmt == OUT_CSV && header) {
 		if (t >= 0)
-			printf("time%s", sep);
-		printf("request%slist", sep);
+			csv_field(stdout, sep, 1, "time");
+		csv_field(stdout, sep, t < 0, "request");
+		csv_field(stdout, sep, 0, "list");
 		for (unsigned f = 0; f < rq->nfields; f++)
-			printf("%s%s", sep, rq->fields[f].name);
+			csv_field(stdout, sep, 0, rq->fields[f].name);
 		printf("\n");
 	}
 	for (uint32_t e = 0; e < r->returned_values; e++) {
@@ -142,13 +143,14 @@ static void print_reply(const struct hvpmu_gpci_reply *r, enum out_format fmt, c
 
 		if (o) {
 			if (t >= 0)
-				json_object_object_add(o, "time", json_object_new_double(t));
+				json_object_object_add(o, "time", json_double_shortest(t));
 			json_object_object_add(o, "request", json_object_new_string(rq->name));
 			json_object_object_add(o, "list", json_object_new_int((int)e));
 		} else {
 			if (t >= 0)
-				printf("%.3f%s", t, sep);
-			printf("%s%s%" PRIu32, rq->name, sep, e);
+				csv_fieldf(stdout, sep, 1, "%.3f", t);
+			csv_field(stdout, sep, t < 0, rq->name);
+			csv_fieldf(stdout, sep, 0, "%" PRIu32, e);
 		}
 		for (unsigned f = 0; f < rq->nfields; f++) {
 			uint64_t v = 0;
@@ -158,7 +160,7 @@ static void print_reply(const struct hvpmu_gpci_reply *r, enum out_format fmt, c
 				json_object_object_add(o, rq->fields[f].name, json_object_new_uint64(v));
 			} else {
 				format_value(cell, sizeof cell, &rq->fields[f], v);
-				printf("%s%s", sep, cell);
+				csv_field(stdout, sep, 0, cell);
 			}
 		}
 		if (o) {
@@ -274,13 +276,17 @@ static int gpci_option(struct gpci_cli *cl, int c, const char *arg)
 		}
 		cl->index_given = 1;
 		break;
-	case 'x': cl->sep = arg; break;
+	case 'x':
+		if (tool_separator(TOOL, arg))
+			return EXIT_USAGE;
+		cl->sep = arg;
+		break;
 	case 'j': cl->json = 1; break;
 	case 'h': return usage(stdout);
 	default:
 		switch (tool_md_option(&cl->m, c, arg, &cl->rq)) {
 		case 1: break;
-		case 0: return usage(stderr);
+		case 0: /* (getopt's one line: tool_md_option took '?') */
 		default: return EXIT_USAGE;
 		}
 	}

@@ -6,40 +6,6 @@
 #include "tools.h"
 #include "sweep.h"
 
-/* One line of `hvpmu list`: the name, then the back-end's text. */
-static void list_line(const struct hvpmu_sv_event_info *e)
-{
-	printf("  %-36s %s%s\n", e->name, e->text, e->supported ? "" : " [not supported by the model yet]");
-}
-
-/* `hvpmu list`: every back-end's events, aliases and raw syntax. */
-int cmd_list(int argc, char **argv)
-{
-	const struct hvpmu_sv_backend *be;
-	struct hvpmu_sv_event_info e;
-
-	(void)argv;
-	if (argc > 1) {
-		fprintf(stderr, "usage: hvpmu list\n");
-		return EXIT_USAGE;
-	}
-	for (unsigned b = 0; (be = hvpmu_sv_backend_at(b)); b++) {
-		const struct hvpmu_sv_backend_desc *d = hvpmu_sv_backend_desc(be);
-
-		printf("%s%s\n", b ? "\n" : "", d->title);
-		for (unsigned i = 0; hvpmu_sv_backend_event(be, i, &e) == HVPMU_OK; i++)
-			list_line(&e);
-		if (d->alias_title) {
-			printf("\n%s\n", d->alias_title);
-			for (unsigned i = 0; hvpmu_sv_backend_alias(be, i, &e) == HVPMU_OK; i++)
-				list_line(&e);
-		}
-		if (d->raw_help)
-			printf("\n%s\n", d->raw_help);
-	}
-	return 0;
-}
-
 /* The subcommands, as data. */
 static const struct command {
 	const char *name;
@@ -62,7 +28,7 @@ static const struct command {
 
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: hvpmu <command> [options]\n");
+	fprintf(f, "usage: hvpmu [--version | --help] <command> [options]\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
 	return f == stdout ? 0 : EXIT_USAGE;
@@ -76,14 +42,26 @@ int main(int argc, char **argv)
 		return usage(stderr);
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (strcmp(argv[1], commands[i].name) == 0) {
-			int rc = commands[i].run(argc - 1, argv + 1);
+			int rc;
 
-			/* what the command wrote to stdout and stderr went through */
+			/* the command's argv[0] is "hvpmu NAME": getopt's one-line
+			 * messages ("hvpmu stat: invalid option -- 'Z'") name it */
 			snprintf(tool, sizeof tool, "hvpmu %s", commands[i].name);
+			argv[1] = tool;
+			rc = commands[i].run(argc - 1, argv + 1);
+			/* what the command wrote to stdout and stderr went through */
 			return tool_streams_done(tool, rc);
 		}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)
 		return tool_streams_done("hvpmu", usage(stdout));
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-v") == 0 || strcmp(argv[1], "version") == 0) {
+		if (argc > 2) {
+			fprintf(stderr, "hvpmu: %s takes no operand\n", argv[1]);
+			return EXIT_USAGE;
+		}
+		printf("hvpmu version %s\n", HVPMU_VERSION); /* perf's "perf version 6.1..." */
+		return tool_streams_done("hvpmu", 0);
+	}
 	fprintf(stderr, "hvpmu: unknown command '%s' (try 'hvpmu --help')\n", argv[1]);
 	return EXIT_USAGE;
 }

@@ -102,6 +102,8 @@ int tool_md_option(struct tool_md_opts *m, int c, const char *arg, struct stat_r
 		return 1;
 	case TOOL_OPT_SERVICE: m->service = arg; return 1;
 	case TOOL_OPT_GUEST: m->guest = arg; return 1;
+	case '?': /* getopt said what is wrong, in one line ("hvpmu stat: invalid option -- 'Z'") */
+	case ':': return -1;
 	default: return 0;
 	}
 }

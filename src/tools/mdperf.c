@@ -98,17 +98,22 @@ struct printer {
 	uint32_t sets;
 };
 
-/* One counter's row: at `time` (< 0: the totals), node (-1: all nodes). */
-static void row(const struct printer *p, double time, int node, unsigned set, unsigned ctr, uint64_t value,
-		int overflow, int64_t gen, uint64_t live, uint64_t periods)
+/*
+ * One counter's row, of one shape (docs/cli.md "mdperf"): CSV columns
+ * node, set, set_name, counter, name, value, overflow, generation,
+ * live_ticks, ticks, time; JSON the same keys.  An interval row (total
+ * 0) is the delta of the interval that ends at `time` (modeled seconds)
+ * and has no live_ticks or ticks (empty, JSON null); a total row (total
+ * 1) is the run's, `time` its end.  node -1: all nodes.
+ */
+static void row(const struct printer *p, double time, int total, int node, unsigned set, unsigned ctr,
+		uint64_t value, int overflow, int64_t gen, uint64_t live, uint64_t periods)
 {
 	const char *sn = hvpmu_sv_mdperf_set_name(set), *cn = hvpmu_sv_mdperf_counter_name(set, ctr);
 
 	if (p->fmt == OUT_JSON) {
 		json_object *o = json_object_new_object();
 
-		if (time >= 0)
-			json_object_object_add(o, "time", json_object_new_double(time));
 		json_object_object_add(o, "node", json_object_new_int(node));
 		json_object_object_add(o, "set", json_object_new_int((int)set));
 		json_object_object_add(o, "set_name", json_object_new_string(sn));
@@ -117,20 +122,28 @@ static void row(const struct printer *p, double time, int node, unsigned set, un
 		json_object_object_add(o, "value", json_object_new_uint64(value));
 		json_object_object_add(o, "overflow", json_object_new_boolean(overflow));
 		json_object_object_add(o, "generation", json_object_new_int64(gen));
-		if (time < 0) {
-			json_object_object_add(o, "live_ticks", json_object_new_uint64(live));
-			json_object_object_add(o, "ticks", json_object_new_uint64(periods));
-		}
+		json_object_object_add(o, "live_ticks", total ? json_object_new_uint64(live) : NULL);
+		json_object_object_add(o, "ticks", total ? json_object_new_uint64(periods) : NULL);
+		json_object_object_add(o, "time", json_double_shortest(time));
 		fprintf(p->f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_SPACED));
 		json_object_put(o);
 	} else if (p->fmt == OUT_CSV) {
-		if (time >= 0)
-			fprintf(p->f, "%.6f%s", time, p->sep);
-		fprintf(p->f, "%d%s%u%s%s%s%u%s%s%s%llu%s%d%s%lld", node, p->sep, set, p->sep, sn, p->sep, ctr, p->sep,
-			cn, p->sep, (unsigned long long)value, p->sep, overflow, p->sep, (long long)gen);
-		if (time < 0)
-			fprintf(p->f, "%s%llu%s%llu", p->sep, (unsigned long long)live, p->sep,
-				(unsigned long long)periods);
+		csv_fieldf(p->f, p->sep, 1, "%d", node);
+		csv_fieldf(p->f, p->sep, 0, "%u", set);
+		csv_field(p->f, p->sep, 0, sn);
+		csv_fieldf(p->f, p->sep, 0, "%u", ctr);
+		csv_field(p->f, p->sep, 0, cn);
+		csv_fieldf(p->f, p->sep, 0, "%llu", (unsigned long long)value);
+		csv_fieldf(p->f, p->sep, 0, "%d", overflow);
+		csv_fieldf(p->f, p->sep, 0, "%lld", (long long)gen);
+		if (total) {
+			csv_fieldf(p->f, p->sep, 0, "%llu", (unsigned long long)live);
+			csv_fieldf(p->f, p->sep, 0, "%llu", (unsigned long long)periods);
+		} else {
+			csv_field(p->f, p->sep, 0, "");
+			csv_field(p->f, p->sep, 0, "");
+		}
+		csv_fieldf(p->f, p->sep, 0, "%.9f", time); /* as perf -I stamps its rows */
 		fputc('\n', p->f);
 	} else {
 		fprintf(p->f, "%14.6f %4d %-13s %-21s %18llu%s\n", time, node, sn, cn, (unsigned long long)value,
@@ -158,6 +171,7 @@ static int overflowed(const struct stat_mdnode *n, unsigned set, unsigned c)
 static void print_totals(struct printer *p, const struct stat_result *rs)
 {
 	const struct stat_mdnode *n0 = &rs->md[0];
+	double end = rs->clock_hz ? (double)rs->tick / (double)rs->clock_hz : 0.0; /* the run's modeled end */
 
 	if (!rs->nmdnodes)
 		return;
@@ -199,14 +213,14 @@ static void print_totals(struct printer *p, const struct stat_result *rs)
 					fprintf(p->f, " %13llu%c", (unsigned long long)n->value[set][c],
 						overflowed(n, set, c) ? '+' : ' ');
 				else
-					row(p, -1.0, n->node, set, c, n->value[set][c], overflowed(n, set, c), n->generation,
-					    n->live_ticks[set], periods(n));
+					row(p, end, 1, n->node, set, c, n->value[set][c], overflowed(n, set, c),
+					    n->generation, n->live_ticks[set], periods(n));
 			}
 			if (rs->nmdnodes > 1) {
 				if (p->fmt == OUT_TABLE)
 					fprintf(p->f, " %13llu%c", (unsigned long long)sum, any ? '+' : ' ');
 				else
-					row(p, -1.0, -1, set, c, sum, any, 0, live, total);
+					row(p, end, 1, -1, set, c, sum, any, 0, live, total);
 			}
 			if (p->fmt == OUT_TABLE)
 				fputc('\n', p->f);
@@ -247,7 +261,7 @@ static void print_intervals(const struct printer *p, const struct stat_result *r
 			for (unsigned n = 0; n < rs->nmdnodes; n++)
 				if (rs->md[n].node == (int32_t)s->cpu)
 					gen = rs->md[n].generation;
-			row(p, rs->clock_hz ? (double)s->tick / (double)rs->clock_hz : 0.0, (int)s->cpu,
+			row(p, rs->clock_hz ? (double)s->tick / (double)rs->clock_hz : 0.0, 0, (int)s->cpu,
 			    k / HVPMU_SV_MD_COUNTERS, k % HVPMU_SV_MD_COUNTERS, s->count[0] - prev[s->cpu][k],
 			    (int)s->count[1], gen, 0, 0);
 		}
@@ -301,14 +315,18 @@ int cmd_mdperf(int argc, char **argv)
 			if (parse_sets(optarg, &rq.mdperf_sets))
 				return EXIT_USAGE;
 			break;
-		case 'x': p.sep = optarg; break;
+		case 'x':
+			if (tool_separator(TOOL, optarg))
+				return EXIT_USAGE;
+			p.sep = optarg;
+			break;
 		case 'j': json = 1; break;
 		case 'o': out_path = optarg; break;
 		case 'h': return usage(stdout);
 		default:
 			if ((rc = tool_md_option(&m, c, optarg, &rq)) > 0)
 				break;
-			return rc < 0 ? EXIT_USAGE : usage(stderr);
+			return EXIT_USAGE; /* after one line: getopt's or the option's */
 		}
 	}
 	if (node_given && all) {

@@ -50,13 +50,17 @@ int cmd_mmustat(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+p:x:jh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'x': sep = optarg; break;
+		case 'x':
+			if (tool_separator("hvpmu mmustat", optarg))
+				return EXIT_USAGE;
+			sep = optarg;
+			break;
 		case 'j': json = 1; break;
 		case 'h': return usage(stdout);
 		default: /* -p: every built-in description, as the other tools */
 			if ((rc = tool_md_option(&m, c, optarg, &rq)) > 0)
 				break;
-			return rc < 0 ? EXIT_USAGE : usage(stderr);
+			return EXIT_USAGE; /* after one line: getopt's or the option's */
 		}
 	}
 	if (sep && json) {
@@ -91,7 +95,10 @@ int cmd_mmustat(int argc, char **argv)
 				fprintf(stderr, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_SPACED));
 				json_object_put(o);
 			} else if (sep) {
-				fprintf(stderr, "%u%s%s%s%llu\n", rs.mmu[i].cpu, sep, name, sep, v);
+				csv_fieldf(stderr, sep, 1, "%u", rs.mmu[i].cpu);
+				csv_field(stderr, sep, 0, name);
+				csv_fieldf(stderr, sep, 0, "%llu", v);
+				fputc('\n', stderr);
 			} else {
 				fprintf(stderr, "cpu%-3u %-34s %llu\n", rs.mmu[i].cpu, name, v);
 			}

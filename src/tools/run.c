@@ -497,6 +497,8 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 		fprintf(stderr, "%s: %s: not a %s ELF executable\n", tool, argv[0], pf.isa);
 		return EXIT_NOEXEC;
 	}
+	if (rq->follow == TOOL_FOLLOW_AUTO) /* stat's default: the whole tree, in one emulator when it is one process */
+		rq->follow = !rq->service[0] && tool_program_may_spawn(prog);
 	if (find_plugin(plugin, sizeof plugin) || strchr(plugin, ':') || strchr(plugin, ' ')) {
 		fprintf(stderr, "%s: cannot find libhvpmu_plugin.so, or its path has ':' or ' ' (set HVPMU_PLUGIN)\n",
 			tool);

@@ -89,9 +89,7 @@ int cmd_serve(int argc, char **argv)
 		default:
 			if ((rc = tool_md_option(&m, c, optarg, &rq)) > 0)
 				break;
-			if (rc == 0)
-				fputs(use, stderr);
-			return EXIT_USAGE;
+			return EXIT_USAGE; /* after one line: getopt's or the option's */
 		}
 	}
 	if (optind < argc) {
@@ -162,10 +160,8 @@ int cmd_run(int argc, char **argv)
 			fputs(use, stdout);
 			return 0;
 		}
-		if (tool_md_option(&m, c, optarg, &rq) <= 0) { /* (--service and --guest cannot fail) */
-			fputs(use, stderr);
+		if (tool_md_option(&m, c, optarg, &rq) <= 0) /* getopt's one line */
 			return EXIT_USAGE;
-		}
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "hvpmu run: no program given (hvpmu run --service NAME -- PROGRAM [ARGS])\n");

@@ -123,7 +123,7 @@ struct tool_md_opts {
 };
 
 #define TOOL_OPT_PLATFORM 'p'
-#define TOOL_OPT_MD 'M'
+#define TOOL_OPT_MD 0x101 /* (long only: -M is stat's metric groups) */
 #define TOOL_OPT_PLACEMENT 'C'
 #define TOOL_OPT_SERVICE 'S'
 #define TOOL_OPT_GUEST 'G'
@@ -152,6 +152,20 @@ int tool_default_platform(const char *tool, enum hvpmu_sv_service service, const
  * tried): for `hvpmu sweep`, which records and hashes them. */
 const char *tool_qemu_path(const char *name);
 int tool_find_plugin(char *out, size_t n);
+/* forks.c: 1 when the program at path may start processes (its dynamic
+ * symbols, or a static program's symbol table, name fork, system,
+ * posix_spawn, an exec...; or it has no symbols, or cannot be read), 0
+ * when they name none (docs/cli.md "Processes"). */
+int tool_program_may_spawn(const char *path);
+/* The same of an ELF image in memory (b[0..n)). */
+int tool_elf_may_spawn(const unsigned char *b, size_t n);
+/* rq->follow of `hvpmu stat` without -f or -i: run_guest follows the
+ * program's processes when tool_program_may_spawn says it may start some
+ * (rq->follow becomes 1), else runs it in one emulator (0). */
+#define TOOL_FOLLOW_AUTO 2
+/* stat's -M metric groups (stat.c): the i-th's name (NULL past the last),
+ * its events (perf's generic names) and what it shows. */
+const char *tool_metric_group(unsigned i, const char **events, const char **desc);
 /* The built-in descriptions' names joined by `sep` ("t4, t4-1, ..."), in
  * buf (n bytes, truncated to fit); returns buf. */
 const char *tool_platform_names(char *buf, size_t n, const char *sep);

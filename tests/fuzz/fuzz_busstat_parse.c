@@ -22,6 +22,7 @@
 #include "tools/busstat.c"
 #include "tools/interval.c"
 #include "tools/mdopt.c"
+#include "tools/fmt.c"
 #include <hvpmu/hvpmu.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -26,6 +26,7 @@
 #include "tools/cpustat.c"
 #include "tools/interval.c"
 #include "tools/mdopt.c"
+#include "tools/fmt.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

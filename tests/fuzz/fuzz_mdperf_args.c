@@ -22,6 +22,7 @@
 #include "tools/mdperf.c"
 #include "tools/interval.c"
 #include "tools/mdopt.c"
+#include "tools/fmt.c"
 #include "tools/written.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -79,7 +79,7 @@ r10k a -e Graduated_instructions,Graduated_loads
 want a Graduated_instructions 31536
 want a Graduated_loads 5002
 r10k b -e 19,Decoded_branches
-want b 19 2000
+want b Graduated_stores 2000 # perfex -e 19: the row named by the event
 want b Decoded_branches 8006
 r10k c -e Graduated_floating_point_instructions,Issued_store_conditionals
 want c Graduated_floating_point_instructions 4003
@@ -172,12 +172,28 @@ awk -F, '
 # node (idle + refresh + busy; the tick is taken at the first sync past its
 # deadline: within 0.1 %)
 "$hv" mdperf -x, -s 0 0.02 -- "$xz" -T4 -c < "$tmp/in" > /dev/null 2> "$tmp/i.csv" || fail "interval run"
-awk -F, 'NF == 9 { sum[$1 "/" $2] += $7 }
+awk -F, '$9 == "" { sum[$11 "/" $1] += $6 }
 	END {
 		for (k in sum) { n++; if (sum[k] < 1998000 || sum[k] > 2002000) { print "interval " k ": " sum[k]; bad = 1 } }
 		if (bad) exit 1
 		if (n < 8) { print "only " n " interval rows"; exit 1 }
 	}' "$tmp/i.csv" || fail "interval rows (see above)"
+# one row shape (docs/cli.md "hvpmu mdperf"): interval rows and total rows
+# have the same 11 columns; -j the same keys, each time shortest-exact
+awk -F, 'NF != 11 { print "a row of " NF " fields: " $0; exit 1 }' "$tmp/i.csv" || fail "mdperf -x row shape"
+"$hv" mdperf -j -s 0 0.02 -- "$xz" -T4 -c < "$tmp/in" > /dev/null 2> "$tmp/i.json" || fail "interval run -j"
+python3 - "$tmp/i.json" <<'PY' || fail "mdperf -j interval rows"
+import json, re, sys
+keys, iv = None, 0
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    assert keys is None or list(o) == keys, (list(o), keys)
+    keys = list(o)
+    iv += o["ticks"] is None
+    t = re.search(r'"time": ([^,}]+)', line).group(1).strip()
+    assert repr(float(t)) in (t, t + ".0"), t  # the shortest decimal that reads back
+assert iv >= 8, iv
+PY
 # the R10000 counters of four threads on four CPUs (each its own counters,
 # summed), extended through IP[7] on every CPU: the same totals from
 # 256 events below bit 31 (xz's work does not depend on the interleaving)

@@ -62,7 +62,7 @@ cmp -s "$tmp/t1" "$tmp/t0" || { diff "$tmp/t1" "$tmp/t0" >&2; fail "threads: cou
 # a fork (workloads/micro/fork.S) ends the model thread first; the parent's
 # user loads after it are exactly M = 20000 both ways
 for mt in 1 0; do
-	env -i HVPMU_MODEL_THREAD=$mt timeout 60 "$hvpmu" stat -x, -e Instr_ld:u,DC_miss_nospec,Instr_all -- "$micro/fork" \
+	env -i HVPMU_MODEL_THREAD=$mt timeout 60 "$hvpmu" stat -i -x, -e Instr_ld:u,DC_miss_nospec,Instr_all -- "$micro/fork" \
 		> /dev/null 2> "$tmp/fork.$mt" || fail "fork: hvpmu exited $? (HVPMU_MODEL_THREAD=$mt)"
 done
 [ "$(awk -F, '$3 == "Instr_ld:u" { print $1 }' "$tmp/fork.1")" = 20000 ] || { cat "$tmp/fork.1" >&2; fail "fork: Instr_ld:u != 20000"; }

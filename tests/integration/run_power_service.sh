@@ -142,6 +142,18 @@ awk -F, 'NR > 1 { k = $4; for (f = 5; f <= 10; f++) { if ($f + 0 < last[k, f] + 
 	{ cat "$tmp/samples.csv" >&2; fail "a sampled counter went backwards"; }
 
 env -i "$hvpmu" gpci --service "$name" -x, > "$tmp/final.csv"
+# -j samples: the time a JSON number printed shortest-exact (issue 32)
+env -i "$hvpmu" gpci --service "$name" -r 0x20 -j 0.01 2 > "$tmp/sj.json" || fail "gpci -j sampling"
+python3 - "$tmp/sj.json" <<'PY' || { cat "$tmp/sj.json" >&2; fail "gpci -j: times not shortest-exact"; }
+import json, re, sys
+n = 0
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    t = re.search(r'"time":([^,}]+)', line.replace(" ", "")).group(1)
+    assert repr(float(t)) in (t, t + ".0"), t
+    n += 1
+assert n >= 2, n
+PY
 env -i "$hvpmu" stat -p power -x, -- "$gz" < "$tmp/in" 2> "$tmp/stat.csv" > /dev/null
 insns=$(awk -F, '$3 == "instructions:u" { print $1 }' "$tmp/stat.csv")
 [ -n "$insns" ] && [ "$insns" -gt 1000000 ] || { cat "$tmp/stat.csv" >&2; fail "no instruction count from hvpmu stat"; }

@@ -127,7 +127,7 @@ rm -f "$tmp/big"
 if [ -n "$dash" ] && [ -x "$dash" ]; then
 	# writable code pages: their blocks keep the exact path
 	# shellcheck disable=SC2016 # dash expands it
-	run dash /dev/null -- -e "$insn" -- "$dash" -c 'i=0; while [ $i -lt 200 ]; do i=$((i + 1)); done; echo $i'
+	run dash /dev/null -- -i -e "$insn" -- "$dash" -c 'i=0; while [ $i -lt 200 ]; do i=$((i + 1)); done; echo $i'
 	read -r q c f s e <<< "$(field)"
 	[ "$f" -gt 0 ] || fail "dash: no full block ($tally)"
 fi

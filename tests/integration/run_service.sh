@@ -108,7 +108,7 @@ if [ -x "$micro/../mem/share_pingpong" ]; then
 fi
 
 # 3. fork: rows per process; exec of a host program
-env -i "$hvpmu" stat -x, -o "$tmp/f1.csv" -e "$insn" -- "$micro/fork" > /dev/null 2>&1 || fail "fork: in-process run"
+env -i "$hvpmu" stat -i -x, -o "$tmp/f1.csv" -e "$insn" -- "$micro/fork" > /dev/null 2>&1 || fail "fork: in-process run"
 env -i "$hvpmu" stat --per-process -x, -o "$tmp/f2.csv" -e "$insn" -- "$micro/fork" > /dev/null 2>&1 ||
 	fail "fork: per-process run"
 env -i "$hvpmu" stat -f -x, -o "$tmp/f3.csv" -e "$insn" -- "$micro/fork" > /dev/null 2>&1 || fail "fork: -f run"
@@ -153,10 +153,25 @@ if [ -n "$gz" ] && [ -x "$gz" ] && [ -n "$dash" ] && [ -x "$dash" ] && [ -r "$te
 	cmp -s text out3 || fail "dash: the pipeline did not give the text back"
 	[ "$(rows "$tmp/p1.csv" | awk '$1 ~ /^minigzip-/ { print $1 }' | sort -u | wc -l)" = 2 ] ||
 		fail "dash: the pipeline has not two minigzip rows: $(rows "$tmp/p1.csv" | awk '{ print $1 }' | sort -u)"
-	# in one emulator (no -f): dash is counted, the processes it starts
-	# run uncounted (their execve follows under the emulator), and the
-	# tool says so
-	env -i "$hvpmu" stat -x, -o "$tmp/q.csv" -e "$insn" -- "$dash" -c './minigzip < text | ./minigzip -d > out4' \
+	# stat's default counts the tree as perf's inherit does (issue 32):
+	# dash imports fork, so the default run is -f's, count for count
+	env -i "$hvpmu" stat -x, -o "$tmp/d0.csv" -e "$insn" -- "$dash" -c './minigzip < text | ./minigzip -d > out5' ||
+		fail "dash: default run"
+	env -i "$hvpmu" stat -f -x, -o "$tmp/d1.csv" -e "$insn" -- "$dash" -c './minigzip < text | ./minigzip -d > out6' ||
+		fail "dash: -f run"
+	cmp -s text out5 && cmp -s text out6 || fail "dash: default and -f pipelines did not give the text back"
+	[ -n "$(counts "$tmp/d0.csv")" ] && [ "$(counts "$tmp/d0.csv")" = "$(counts "$tmp/d1.csv")" ] ||
+		fail "dash: default counts $(counts "$tmp/d0.csv") differ from -f's $(counts "$tmp/d1.csv")"
+	# minigzip imports no fork: the default run is in one emulator, and
+	# its counts are -f's all the same
+	env -i "$hvpmu" stat -x, -o "$tmp/m0.csv" -e "$insn" -- ./minigzip < text > /dev/null || fail "minigzip: default run"
+	env -i "$hvpmu" stat -f -x, -o "$tmp/m1.csv" -e "$insn" -- ./minigzip < text > /dev/null || fail "minigzip: -f run"
+	[ -n "$(counts "$tmp/m0.csv")" ] && [ "$(counts "$tmp/m0.csv")" = "$(counts "$tmp/m1.csv")" ] ||
+		fail "minigzip: default counts $(counts "$tmp/m0.csv") differ from -f's $(counts "$tmp/m1.csv")"
+	# -i (perf's --no-inherit), in one emulator: dash is counted, the
+	# processes it starts run uncounted (their execve follows under the
+	# emulator), and the tool says so
+	env -i "$hvpmu" stat -i -x, -o "$tmp/q.csv" -e "$insn" -- "$dash" -c './minigzip < text | ./minigzip -d > out4' \
 		2> "$tmp/q.err" || { cat "$tmp/q.err" >&2; fail "dash in one emulator"; }
 	cmp -s text out4 || fail "dash in one emulator: the pipeline did not give the text back"
 	grep -q 'started 2 processes, not counted' "$tmp/q.err" || { cat "$tmp/q.err" >&2; fail "dash in one emulator: no note"; }

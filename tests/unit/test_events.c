@@ -315,6 +315,17 @@ static void test_parse_names_and_aliases(void **state)
 	expect_ev(&p->ev[3], "branch-misses", 25, 0x0f, 1, 1, 0);
 	expect_ev(&p->ev[4], "Br_taken", 4, 0x02, 1, 1, 0);
 	expect_ev(&p->ev[5], "Atomics", 4, 0x08, 1, 1, 0);
+
+	/* exact case wins; any case when unambiguous (docs/cli.md "Event
+	 * names"): T4's Branches is sl 3, Linux's alias branches sl 4 */
+	p = parse("Branches,branches,instr_all:u,BR_TAKEN,CYCLES", HVPMU_SV_MAX_EVENTS);
+	assert_int_equal(p->rc, 0);
+	assert_int_equal(p->n, 5);
+	expect_ev(&p->ev[0], "Branches", 3, 0x01, 1, 1, 0);
+	expect_ev(&p->ev[1], "branches", 4, 0x01, 1, 1, 0);
+	expect_ev(&p->ev[2], "instr_all:u", 3, 0x3f, 1, 0, 0); /* named as typed, as perf */
+	expect_ev(&p->ev[3], "BR_TAKEN", 4, 0x02, 1, 1, 0);
+	expect_ev(&p->ev[4], "CYCLES", 26, 0x00, 1, 1, 0);
 }
 
 static void test_parse_raw(void **state)
@@ -406,7 +417,10 @@ static void test_parse_errors(void **state)
 	(void)state;
 	expect_error("Bogus", HVPMU_SV_MAX_EVENTS, "Bogus");
 	expect_error("Instr_all,Bogus", HVPMU_SV_MAX_EVENTS, "Bogus");
-	expect_error("instr_all", HVPMU_SV_MAX_EVENTS, "instr_all");
+	expect_error("BRANCHES", HVPMU_SV_MAX_EVENTS, "'BRANCHES' is ambiguous: 'Branches' (sl=3");
+	expect_error("bRANCHES", HVPMU_SV_MAX_EVENTS, "'branches' (sl=4");
+	expect_error("cyles", HVPMU_SV_MAX_EVENTS, "did you mean 'cycles'?");
+	expect_error("Instr_alll", HVPMU_SV_MAX_EVENTS, "did you mean 'Instr_all'?");
 	/* modifiers */
 	expect_error("Instr_all:x", HVPMU_SV_MAX_EVENTS, "modifier");
 	expect_error("Instr_all:", HVPMU_SV_MAX_EVENTS, "modifier");

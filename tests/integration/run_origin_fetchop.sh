@@ -43,7 +43,7 @@ check() {
 	awk -F, -v want="$*" -v what="$what" '
 		BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) { split(w[i], kv, "="); exp_[kv[1]] = kv[2] } }
 		FNR == 1 { f++ }
-		NF == 10 && $1 == 0 { v[f, $5] = $6; set[$5] = $2; if ($9 != $10) bad = bad " set " $2 " live " $9 " of " $10 }
+		NF == 11 && $9 != "" && $1 == 0 { v[f, $5] = $6; set[$5] = $2; if ($9 != $10) bad = bad " set " $2 " live " $9 " of " $10 }
 		END {
 			for (c in set) {
 				d = v[2, c] - v[1, c]

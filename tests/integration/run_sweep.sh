@@ -51,7 +51,7 @@ J
 "$hvpmu" sweep -j2 plan.json 2> log || { cat log >&2; fail "the sweep failed"; }
 grep -q '4 jobs (2 points x 2 programs x 1): 4 to run, 0 done already' log || { cat log >&2; fail "expansion"; }
 out=plan.results
-[ "$(head -1 $out/merged.csv)" = "program,repeat,memory.l2.size,cycles:u,L2_clean_evict,key" ] ||
+[ "$(head -1 $out/merged.csv)" = "program,repeat,memory.l2.size,cycles:u,L2_clean_evict,GHz,key" ] ||
 	{ cat $out/merged.csv >&2; fail "merged.csv header"; }
 [ "$(wc -l < $out/merged.csv)" -eq 5 ] || fail "merged.csv: not 4 rows"
 

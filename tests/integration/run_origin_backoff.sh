@@ -19,44 +19,13 @@ hv=$1 dir=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: origin backoff: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib_mdperf.sh"
 [ -x "$dir/wideinv" ] || fail "no $dir/wideinv"
 echo '{ "platform": "origin", "chips": 32, "placement": "spread" }' > "$tmp/wide.json"
 
-# run_sets NAME MD ARGS...: one run per set, rows (-x,) into $tmp/NAME.csv
-run_sets() {
-	local name=$1 md=$2 s
-	shift 2
-	: > "$tmp/$name.csv"
-	for s in 0 1 2 3 4 5; do
-		"$hv" mdperf --md "$md" -x, -s "$s" -- "$dir/wideinv" "$@" 2>> "$tmp/$name.csv" ||
-			fail "$name: set $s: wideinv exited $?"
-	done
-}
-# check WHAT NODE A.csv B.csv NAME=DELTA...: at NODE, B - A is DELTA for
-# each listed counter, 0 for every other counter of sets 1-5
-check() {
-	local what=$1 node=$2 a=$3 b=$4
-	shift 4
-	awk -F, -v node="$node" -v want="$*" -v what="$what" '
-		BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) { split(w[i], kv, "="); exp_[kv[1]] = kv[2] } }
-		FNR == 1 { f++ }
-		NF == 11 && $9 != "" && $1 == node { v[f, $5] = $6; set[$5] = $2; if ($9 != $10) bad = bad " set " $2 " live " $9 " of " $10 }
-		END {
-			for (c in set) {
-				d = v[2, c] - v[1, c]
-				if (c in exp_) { if (d != exp_[c]) bad = bad " " c "=" d " (want " exp_[c] ")"; seen++ }
-				else if (set[c] != 0 && d != 0) bad = bad " " c "=" d " (want 0)"
-			}
-			if (seen != n) bad = bad " (" n - seen " listed counters not printed)"
-			if (bad) { print what ": node " node ":" bad; exit 1 }
-		}' "$a" "$b" || fail "$what (see above)"
-}
 
 n=63
-run_sets wide1 "$tmp/wide.json" "$n" & p1=$!
-run_sets wide2 "$tmp/wide.json" "$((2 * n))" & p2=$!
-wait "$p1" || exit 1
-wait "$p2" || exit 1
+pair wide "$tmp/wide.json" wideinv "$n" "$((2 * n))"
 # per line: 20 reads (1 unowned, 1 exclusive by CPU 0: an intervention,
 # 18 shared), the upgrade (a miscellaneous request, a backoff instead of
 # 19 invalidations, the ack); memory serves 19 reads

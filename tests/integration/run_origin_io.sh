@@ -20,46 +20,16 @@ hv=$1 dir=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: origin io: $*" >&2; exit 1; }
+mdperf_clean_env=1
+. "$(dirname "$0")/lib_mdperf.sh"
 [ -x "$dir/dmaio" ] || fail "no $dir/dmaio"
 echo '{ "platform": "origin", "io_dma": 1 }' > "$tmp/io.json"
 echo '{ "platform": "origin" }' > "$tmp/noio.json"
 
-# run_sets NAME MD ARGS...: one run per set, rows (-x,) into $tmp/NAME.csv
-run_sets() {
-	local name=$1 md=$2 s
-	shift 2
-	: > "$tmp/$name.csv"
-	for s in 0 1 2 3 4 5; do
-		env -i PATH=/usr/bin:/bin "$hv" mdperf --md "$md" -x, -s "$s" -- "$dir/dmaio" "$@" 2>> "$tmp/$name.csv" ||
-			fail "$name: set $s: dmaio exited $?"
-	done
-}
-# check WHAT A.csv B.csv NAME=DELTA...: at node 0, B - A is DELTA for each
-# listed counter, 0 for every other counter of sets 1-5
-check() {
-	local what=$1 a=$2 b=$3
-	shift 3
-	awk -F, -v want="$*" -v what="$what" '
-		BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) { split(w[i], kv, "="); exp_[kv[1]] = kv[2] } }
-		FNR == 1 { f++ }
-		NF == 11 && $9 != "" && $1 == 0 { v[f, $5] = $6; set[$5] = $2; if ($9 != $10) bad = bad " set " $2 " live " $9 " of " $10 }
-		END {
-			for (c in set) {
-				d = v[2, c] - v[1, c]
-				if (c in exp_) { if (d != exp_[c]) bad = bad " " c "=" d " (want " exp_[c] ")"; seen++ }
-				else if (set[c] != 0 && d != 0) bad = bad " " c "=" d " (want 0)"
-			}
-			if (seen != n) bad = bad " (" n - seen " listed counters not printed)"
-			if (bad) { print what ": node 0:" bad; exit 1 }
-		}' "$a" "$b" || fail "$what (see above)"
-}
 
 n=100
-run_sets io1 "$tmp/io.json" "$n" & p1=$!
-run_sets io2 "$tmp/io.json" "$((2 * n))" & p2=$!
-wait "$p1" || exit 1
-wait "$p2" || exit 1
-check "io_dma" "$tmp/io1.csv" "$tmp/io2.csv" \
+pair io "$tmp/io.json" dmaio "$n" "$((2 * n))"
+check "io_dma" 0 "$tmp/io1.csv" "$tmp/io2.csv" \
 	interv_inval=$((3 * n)) wb_ack=$n response=$((4 * n)) other_reply=$n \
 	inval=$n interv_rdex_uncached=$n interv_rdsh_uncached=$n \
 	reads=$((4 * n)) write_replies=$((2 * n)) revision_replies=$((2 * n)) \
@@ -69,11 +39,8 @@ check "io_dma" "$tmp/io1.csv" "$tmp/io2.csv" \
 
 # the default: no I/O reaches the directory; only step 1's stores (a
 # read-exclusive of an unowned line each) do, steps 2-5 hit CPU 0's caches
-run_sets noio1 "$tmp/noio.json" "$n" & p1=$!
-run_sets noio2 "$tmp/noio.json" "$((2 * n))" & p2=$!
-wait "$p1" || exit 1
-wait "$p2" || exit 1
-check "no io_dma" "$tmp/noio1.csv" "$tmp/noio2.csv" \
+pair noio "$tmp/noio.json" dmaio "$n" "$((2 * n))"
+check "no io_dma" 0 "$tmp/noio1.csv" "$tmp/noio2.csv" \
 	reads=$n unowned=$n response=$n cpu0_reads=$n mem_dir_busy=$((16 * n)) dir_busy=0
 
 # what CPU 0's R10000 counters see: per line, interventions (steps 2, 3)

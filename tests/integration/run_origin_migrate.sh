@@ -20,46 +20,15 @@ hv=$1 dir=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: origin migrate: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib_mdperf.sh"
 [ -x "$dir/migrate" ] || fail "no $dir/migrate"
 t=8
 echo "{ \"platform\": \"origin\", \"placement\": \"spread\", \"migration_threshold\": $t }" > "$tmp/mig.json"
 echo '{ "platform": "origin", "placement": "spread" }' > "$tmp/nomig.json"
 
-# run_sets NAME MD ARGS...: one run per set, rows (-x,) into $tmp/NAME.csv
-run_sets() {
-	local name=$1 md=$2 s
-	shift 2
-	: > "$tmp/$name.csv"
-	for s in 0 1 2 3 4 5; do
-		"$hv" mdperf --md "$md" -x, -s "$s" -- "$dir/migrate" "$@" 2>> "$tmp/$name.csv" ||
-			fail "$name: set $s: migrate exited $?"
-	done
-}
-# check WHAT NODE A.csv B.csv NAME=DELTA...: at NODE, B - A is DELTA for
-# each listed counter, 0 for every other counter of sets 1-5
-check() {
-	local what=$1 node=$2 a=$3 b=$4
-	shift 4
-	awk -F, -v node="$node" -v want="$*" -v what="$what" '
-		BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) { split(w[i], kv, "="); exp_[kv[1]] = kv[2] } }
-		FNR == 1 { f++ }
-		NF == 11 && $9 != "" && $1 == node { v[f, $5] = $6; set[$5] = $2; if ($9 != $10) bad = bad " set " $2 " live " $9 " of " $10 }
-		END {
-			for (c in set) {
-				d = v[2, c] - v[1, c]
-				if (c in exp_) { if (d != exp_[c]) bad = bad " " c "=" d " (want " exp_[c] ")"; seen++ }
-				else if (set[c] != 0 && d != 0) bad = bad " " c "=" d " (want 0)"
-			}
-			if (seen != n) bad = bad " (" n - seen " listed counters not printed)"
-			if (bad) { print what ": node " node ":" bad; exit 1 }
-		}' "$a" "$b" || fail "$what (see above)"
-}
 
 n=16
-run_sets mig1 "$tmp/mig.json" "$n" "$t" & p1=$!
-run_sets mig2 "$tmp/mig.json" "$((2 * n))" "$t" & p2=$!
-wait "$p1" || exit 1
-wait "$p2" || exit 1
+pair mig "$tmp/mig.json" migrate "$n $t" "$((2 * n)) $t"
 # node 2: per page, CPU 6's T + 2 reads before the page migrates, then
 # CPU 6's and CPU 4's reads through their old translations (poisoned,
 # an error reply each, 4 Hub cycles of the directory; CPU 4's is local)
@@ -72,10 +41,7 @@ check "migration" 3 "$tmp/mig1.csv" "$tmp/mig2.csv" \
 
 # the default: no migration; every read of the pages at node 2, none
 # poisoned (T + 3 of CPU 6, 1 of CPU 4, local)
-run_sets nomig1 "$tmp/nomig.json" "$n" "$t" & p1=$!
-run_sets nomig2 "$tmp/nomig.json" "$((2 * n))" "$t" & p2=$!
-wait "$p1" || exit 1
-wait "$p2" || exit 1
+pair nomig "$tmp/nomig.json" migrate "$n $t" "$((2 * n)) $t"
 check "no migration" 2 "$tmp/nomig1.csv" "$tmp/nomig2.csv" \
 	reads=$(((t + 4) * n)) unowned=$(((t + 4) * n)) response=$(((t + 4) * n)) cpu0_reads=$n \
 	mem_dir_busy=$((16 * (t + 4) * n)) dir_busy=0

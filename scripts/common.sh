@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Shared settings for scripts/*.sh: paths and the Debian packages hvpmu needs
 # (parallel, munge and Slurm: `hvpmu sweep`'s engines and their tests,
-# docs/sweep.md).
+# docs/sweeps.md).
 HVPMU_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 HVPMU_WORK=${HVPMU_WORK:-$HVPMU_ROOT/build}
 HVPMU_PACKAGES=(build-essential cmake pkg-config libjson-c-dev libcmocka-dev

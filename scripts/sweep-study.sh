@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The study of docs/sweep.md: the T4's L2 size (64 KB .. 1 MB) against
+# The study of docs/sweeps.md: the T4's L2 size (64 KB .. 1 MB) against
 # DC_miss_L2_L3_hit_nospec, DC_miss_local_hit_nospec, cycles and
 # instructions on zlib's minigzip (compressing $HVPMU_TEXT) and Lua 5.4
 # (bench/work.lua), both built for sparc64 from Debian's sources, run as a

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * `hvpmu sweep [-o DIR] [--engine local|slurm|print] [-j N] PLAN`
- * (docs/sweep.md): the plan (sweep_plan.c) expanded into one job per
+ * (docs/sweeps.md): the plan (sweep_plan.c) expanded into one job per
  * program x description point x repeat.  Each point's description is the
  * plan's base with the axes' values set, written to DIR/md/ and loaded
  * with the tools' description loader (a bad key or value is its one-line
@@ -45,7 +45,7 @@ static int usage(FILE *f)
 		   "      --no-wait      slurm: submit and return (then: hvpmu merge DIR)\n"
 		   "      --script-only  slurm: write DIR/sweep.sbatch, submit nothing\n"
 		   "      --allow-mixed  merge results of different hvpmu or QEMU builds\n"
-		   "docs/sweep.md describes the plan.\n");
+		   "docs/sweeps.md describes the plan.\n");
 	return f == stdout ? 0 : EXIT_USAGE;
 }
 
@@ -513,7 +513,7 @@ static void add_str(json_object *a, const char *s)
 	json_object_array_add(a, json_object_new_string(s));
 }
 
-/* The job's runs and tool command lines (docs/sweep.md "A job"): argv of
+/* The job's runs and tool command lines (docs/sweeps.md "A job"): argv of
  * the tool for each run, "@OUTPUT@" and "@SERVICE@" standing for the
  * counts file and the service's socket, which the job picks. */
 static void job_commands(struct expand *x, const struct sweep_program *p, json_object *options, const char *md_path,
@@ -1011,7 +1011,7 @@ static int write_sbatch(const struct expand *x, const struct engine_opts *eo, ch
 	len = snprintf(buf, sizeof buf,
 		       "#!/bin/sh\n"
 		       "# hvpmu sweep: %lu jobs of %s in %lu array tasks; task i runs the lines\n"
-		       "# i+1, i+1+%lu, ... of jobs.txt (each writes one result; docs/sweep.md).\n"
+		       "# i+1, i+1+%lu, ... of jobs.txt (each writes one result; docs/sweeps.md).\n"
 		       "#SBATCH --job-name=hvpmu-sweep\n"
 		       "#SBATCH --array=0-%lu\n"
 		       "#SBATCH --ntasks=1\n"

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * `hvpmu sweep` and `hvpmu merge` (docs/sweep.md): a plan of programs x
+ * `hvpmu sweep` and `hvpmu merge` (docs/sweeps.md): a plan of programs x
  * machine-description points x repeats, expanded into one job per run,
  * each a self-contained command line that writes one JSON result named by
  * the hash of everything that decides it; the jobs run on an engine the
  * user already has (GNU parallel, Slurm, or any that takes a list of
  * command lines), and the results merge into tables.
  *
- * The plan (a JSON object; docs/sweep.md "The plan"):
+ * The plan (a JSON object; docs/sweeps.md "The plan"):
  *   "tool"        "stat" (default), "mdperf" or "gpci"
  *   "events"      array of strings: stat's -e events / mdperf's -s sets /
  *                 gpci's -r request (at most one)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * One job of a sweep (sweep.h, docs/sweep.md "A job"): `hvpmu sweep --job
+ * One job of a sweep (sweep.h, docs/sweeps.md "A job"): `hvpmu sweep --job
  * DIR/jobs/KEY.json` runs the tool the job names on its program, with
  * the job's environment, working directory and standard input, and
  * writes DIR/results/KEY.json: the tool's JSON lines, the counts by

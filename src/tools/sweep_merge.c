@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * `hvpmu merge DIR` and the end of `hvpmu sweep` (sweep.h, docs/sweep.md
+ * `hvpmu merge DIR` and the end of `hvpmu sweep` (sweep.h, docs/sweeps.md
  * "Merged tables"): the results of every job of the manifest DIR/sweep.json
  * into
  *   DIR/merged.csv, DIR/merged.json  one row per job: program, repeat,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The plan of `hvpmu sweep` (sweep.h, docs/sweep.md "The plan"): a JSON
+ * The plan of `hvpmu sweep` (sweep.h, docs/sweeps.md "The plan"): a JSON
  * object read with json-c into struct sweep_plan, every key checked (an
  * unknown key is an error, as in a machine description), every error one
  * line naming the key.  Also the description-side helpers the expansion

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_sweep_plan.c - libFuzzer target for the plan of `hvpmu sweep`
- * (src/tools/sweep_plan.c, compiled in; docs/sweep.md "The plan").
+ * (src/tools/sweep_plan.c, compiled in; docs/sweeps.md "The plan").
  *
  * Input: the plan's text.  Invariants: sweep_plan_parse returns 0 or -1;
  * on -1 the message is one non-empty line and the plan is empty; on 0 the

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# `hvpmu sweep` and `hvpmu merge` (docs/sweep.md) with --engine local (GNU
+# `hvpmu sweep` and `hvpmu merge` (docs/sweeps.md) with --engine local (GNU
 # parallel) on the T4 memory micro-benchmarks:
 #   - a plan of two programs x two L2 sizes x two events: the merged table
 #     holds exactly the counts of the same `hvpmu stat` runs made by hand,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# `hvpmu sweep --engine slurm` (docs/sweep.md "Slurm") on a one-node Slurm
+# `hvpmu sweep --engine slurm` (docs/sweeps.md "Slurm") on a one-node Slurm
 # cluster this test starts on the machine and stops at its end: Debian's
 # munge (munged on a key and socket of the test's own) and slurm-wlm
 # (slurmctld and slurmd on localhost, on two free ports, with a

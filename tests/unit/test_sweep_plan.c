@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The plan of `hvpmu sweep` (src/tools/sweep_plan.c, compiled in;
- * docs/sweep.md "The plan"): what a plan gives and its defaults, paths
+ * docs/sweeps.md "The plan"): what a plan gives and its defaults, paths
  * resolved against the plan's directory, every kind of bad plan refused
  * in one line naming the key, the axes' key paths set into a description,
  * and the canonical JSON the keys hash (key order and blanks do not

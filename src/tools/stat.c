@@ -620,7 +620,7 @@ static void with_absent(const struct stat_events *se, const struct stat_result *
 		if (a < se->nabsent && se->absent_pos[a] == i) {
 			memset(&ev[i], 0, sizeof ev[i]);
 			view->count[i] = (struct hvpmu_sv_count){ .supported = 0 };
-			snprintf(view->name[i], sizeof view->name[i], "%s", se->absent[a]);
+			snprintf(view->name[i], sizeof view->name[i], "%.*s", (int)sizeof view->name[i] - 1, se->absent[a]);
 			name[i] = se->absent[a++];
 			continue;
 		}
@@ -642,7 +642,8 @@ static void with_absent(const struct stat_events *se, const struct stat_result *
 	for (; a < se->nabsent && total < HVPMU_SV_MAX_EVENTS; a++, total++) {
 		memset(&ev[total], 0, sizeof ev[total]);
 		view->count[total] = (struct hvpmu_sv_count){ .supported = 0 };
-		snprintf(view->name[total], sizeof view->name[total], "%s", se->absent[a]);
+		snprintf(view->name[total], sizeof view->name[total], "%.*s", (int)sizeof view->name[total] - 1,
+			 se->absent[a]);
 		name[total] = se->absent[a];
 	}
 	view->nevents = total;

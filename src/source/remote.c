@@ -1704,6 +1704,8 @@ static uint64_t runnable_min(struct hvpmu_remote *r)
 				continue;
 			if (ring_waits(p, i)) /* (it cannot run: sched) */
 				continue;
+			if (p->nthreads && !p->started[i] && !ordered(p)) /* (a new thread's start: after the clone) */
+				continue;
 			tick = p->v[i] ? hvpmu_machine_tick(r->m, p->v[i]->strand) : 0;
 			if (tick < min)
 				min = tick;
@@ -1742,6 +1744,13 @@ uint64_t hvpmu_remote_run(struct hvpmu_remote *r, int force)
 					blocked = 0;
 					continue;
 				}
+				/* a new thread's start runs in publication order too,
+				 * after its creator's clone (which makes the image
+				 * ordered), never before it by quanta: the start's
+				 * publication is out before the clone's call returns,
+				 * and the creator's ring may be held at the quantum's end */
+				if (p->nthreads && !p->started[i])
+					continue;
 				if (atomic_load_explicit(&p->area->ring[i].head, memory_order_acquire) != p->tail[i])
 					ran += run_ring(r, p, i, r->barrier ? r->qend : UINT64_MAX, UINT64_MAX, &blocked);
 				if (!p->ended && !p->bad && blocked && holds_barrier(r, p, i))

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Shared settings for scripts/*.sh: paths and the Debian packages hvpmu needs
 # (parallel, munge and Slurm: `hvpmu sweep`'s engines and their tests,
-# docs/sweeps.md).
+# docs/sweeps.md; gnuplot-nox: `hvpmu plot` draws with it).
 HVPMU_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 HVPMU_WORK=${HVPMU_WORK:-$HVPMU_ROOT/build}
 HVPMU_PACKAGES=(build-essential cmake pkg-config libjson-c-dev libcmocka-dev
@@ -10,7 +10,8 @@ HVPMU_PACKAGES=(build-essential cmake pkg-config libjson-c-dev libcmocka-dev
 	gcc-12-mips64-linux-gnuabi64 binutils-mips64-linux-gnuabi64 libc6-dev-mips64-cross
 	gcc-12-powerpc64-linux-gnu binutils-powerpc64-linux-gnu libc6-dev-ppc64-cross
 	autoconf automake libglib2.0-dev
-	parallel munge slurmctld slurmd slurm-client)
+	parallel munge slurmctld slurmd slurm-client
+	gnuplot-nox)
 # QEMU 10's user-mode emulators with plugins (scripts/build-qemu.sh; Debian's
 # own qemu-user has no plugin support from 9.x on) come first on PATH for
 # every script, the benches' bare runs included.

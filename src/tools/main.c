@@ -22,6 +22,7 @@ static const struct command {
 	{ "mdperf", cmd_mdperf, "the SGI Origin Hub memory/directory counters of a program's run (IRIX mdperf)" },
 	{ "gpci", cmd_gpci, "ask the PAPR hypervisor H_GetPerformanceCounterInfo as Linux's hv_gpci does (platform power)" },
 	{ "sweep", cmd_sweep, "run a plan of programs x machine-description points on GNU parallel or Slurm (docs/sweeps.md)" },
+	{ "plot", cmd_plot, "draw interval output (stat -I, cpustat, busstat, mdperf, gpci; CSV or JSON) as SVG and PNG" },
 	{ "merge", cmd_merge, "merge a sweep's results into tables (CSV, JSON)" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -19,6 +19,7 @@ int cmd_mdperf(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_gpci(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 /* Exit statuses of the tools. */
 #define EXIT_USAGE 129

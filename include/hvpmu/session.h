@@ -275,6 +275,13 @@ int stat_area_create(char *err, size_t errlen);
 int stat_area_read(int fd, struct stat_result *rs, char *err, size_t errlen);
 /* The checks and copy of stat_area_read over `len` bytes at `p`. */
 int stat_area_parse(const void *p, size_t len, struct stat_result *rs, char *err, size_t errlen);
+/* The tool, during the run (the heartbeat, src/tools/progress.c): of the
+ * area mapped at p (len bytes), the last publication's generation, %tick
+ * (the highest strand's cycles), clock and user instructions retired,
+ * read without a copy of the rest and checked against a publication that
+ * overtakes the read.  0, or -1 when nothing (consistent) is published. */
+int stat_area_progress(const void *p, size_t len, uint64_t *gen, uint64_t *tick, uint64_t *clock_hz,
+		       uint64_t *retired);
 
 /* The session: map the area of descriptor fd and close fd (the program
  * never sees it; closed on failure too).  Only a memfd of the area's size

@@ -205,6 +205,38 @@ int stat_area_parse(const void *p, size_t len, struct stat_result *rs, char *err
 	return 0;
 }
 
+int stat_area_progress(const void *p, size_t len, uint64_t *gen, uint64_t *tick, uint64_t *clock_hz,
+		       uint64_t *retired)
+{
+	const struct area *a = p;
+
+	if (!p || len < sizeof *a || !header_ok(a, len))
+		return -1;
+	/* the writer runs meanwhile: it fills the slot that is not current,
+	 * gen first, then switches cur; a read that a second switch overtook
+	 * sees cur or the slot's gen change and is not taken */
+	for (int tries = 0; tries < 8; tries++) {
+		uint32_t cur = __atomic_load_n(&a->cur, __ATOMIC_ACQUIRE);
+		const struct area_pub *pub;
+		uint64_t g;
+
+		if (cur > 1)
+			return -1;
+		pub = &a->pub[cur];
+		g = __atomic_load_n(&pub->gen, __ATOMIC_ACQUIRE);
+		*tick = __atomic_load_n(&pub->tick, __ATOMIC_RELAXED);
+		*clock_hz = __atomic_load_n(&pub->clock_hz, __ATOMIC_RELAXED);
+		*retired = __atomic_load_n(&pub->retired, __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (g && __atomic_load_n(&pub->gen, __ATOMIC_RELAXED) == g &&
+		    __atomic_load_n(&a->cur, __ATOMIC_RELAXED) == cur) {
+			*gen = g;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 int stat_area_read(int fd, struct stat_result *rs, char *err, size_t n)
 {
 	struct stat st;

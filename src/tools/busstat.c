@@ -23,6 +23,7 @@
 #include <string.h>
 #include <hvpmu/supervisor.h>
 #include "tools.h"
+#include "progress.h"
 
 #define DEFAULT_INTERVAL_S 1.0
 #define NAME_MAX_LEN 32
@@ -393,6 +394,8 @@ int cmd_busstat(int argc, char **argv)
 	if (cl.m.service && cl.count)
 		cl.rq.monitor_cycles = cl.count > UINT64_MAX / cl.rq.sample_cycles ? UINT64_MAX
 										: cl.count * cl.rq.sample_cycles;
+	if (cl.fmt != OUT_TABLE) /* its CSV or JSON is on stderr: no heartbeat there */
+		progress_off();
 	rc = cl.m.service ? monitor_guest("hvpmu busstat", &cl.rq, argc - optind, argv + optind, &rs, &t, &ok)
 			  : run_guest("hvpmu busstat", &cl.rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
 	if (!ok)

@@ -41,6 +41,7 @@
 #include <hvpmu/md.h>
 #include <hvpmu/supervisor.h>
 #include "tools.h"
+#include "progress.h"
 
 #define DEFAULT_INTERVAL_S 5.0 /* cpustat(8): "an interval of five seconds is used" */
 #define MAX_SETS 16
@@ -763,6 +764,8 @@ int cmd_cpustat(int argc, char **argv)
 	rq.rotate_cycles = rq.sample_cycles; /* sets switch at each sample */
 	if (m.service && count) /* a service's monitor ends after `count` intervals of its time */
 		rq.monitor_cycles = count > UINT64_MAX / rq.sample_cycles ? UINT64_MAX : count * rq.sample_cycles;
+	if (o.fmt != OUT_TABLE) /* its CSV or JSON is on stderr: no heartbeat there */
+		progress_off();
 	rc = m.service ? monitor_guest("hvpmu cpustat", &rq, argc - optind, argv + optind, &rs, &t, &ok)
 		     : run_guest("hvpmu cpustat", &rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
 	if (!ok)

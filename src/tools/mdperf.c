@@ -24,6 +24,7 @@
 #include <hvpmu/md.h>
 #include <hvpmu/supervisor.h>
 #include "tools.h"
+#include "progress.h"
 
 #define TOOL "hvpmu mdperf"
 #define ALL_SETS 0x3fu  /* MD_PERF_SEL_ALL (hw-and-hypervisor.md §5.2) */
@@ -360,6 +361,8 @@ int cmd_mdperf(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	p.sets = rq.mdperf_sets;
+	if (p.f == stderr && p.fmt != OUT_TABLE) /* no heartbeat on the stream of CSV or JSON */
+		progress_off();
 	rc = run_guest(TOOL, &rq, &md, argc - next, argv + next, &rs, &t, &ok);
 	if (ok) {
 		if (rs.md_errno) {

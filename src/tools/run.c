@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "tools.h"
+#include "progress.h"
 
 /* Whether execve could run file `path`: 0, or -1 with errno (ENOENT, or
  * EACCES for a file without execute permission or not a regular file). */
@@ -539,7 +540,8 @@ int run_guest(const char *tool, struct stat_request *rq, const struct hvpmu_md *
 		close(area_fd);
 		return EXIT_NOEXEC;
 	}
-	status = emulator_wait(&er);
+	/* a long run on a terminal says how far it is (progress.c) */
+	status = progress_wanted() ? progress_wait(tool, er.pid, area_fd) : emulator_wait(&er);
 	if (service_pid > 0) { /* the service ends once every process has */
 		child_pid = service_pid; /* the tool's signals end it now */
 		close(root_w);

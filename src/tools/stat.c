@@ -19,6 +19,7 @@
 #include <hvpmu/supervisor.h>
 #include "output.h"
 #include "tools.h"
+#include "progress.h"
 
 #define MAX_EVENT_LISTS 32
 
@@ -884,6 +885,8 @@ int cmd_stat(int argc, char **argv)
 		struct out_opts o = { .interval = -1 };
 
 		memset(&rp, 0, sizeof rp);
+		if (out == stderr && cl.fmt != OUT_TABLE) /* no heartbeat on the stream of CSV or JSON */
+			progress_off();
 		for (unsigned r = 0; r < runs; r++) {
 			if (r)
 				stat_result_free(&rs);

@@ -16,6 +16,7 @@
 #include <hvpmu/md.h>
 #include <hvpmu/supervisor.h>
 #include "tools.h"
+#include "progress.h"
 
 static int usage(FILE *f)
 {
@@ -73,6 +74,8 @@ int cmd_mmustat(int argc, char **argv)
 	}
 	if (tool_md_load(&m, &rq, &md, NULL))
 		return EXIT_USAGE;
+	if (sep || json) /* its CSV or JSON is on stderr: no heartbeat there */
+		progress_off();
 	rc = run_guest("hvpmu mmustat", &rq, &md, argc - optind, argv + optind, &rs, &t, &ok);
 	if (!ok)
 		return rc;

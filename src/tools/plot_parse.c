@@ -59,6 +59,9 @@ static int perr(struct parser *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(p->err + k, p->n - (size_t)k, fmt, ap);
 	va_end(ap);
+	for (char *c = p->err; *c; c++) /* one line, whatever the input's text held */
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 	return -1;
 }
 

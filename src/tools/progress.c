@@ -38,18 +38,18 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static int off;
+static int progress_is_off;
 
 void progress_off(void)
 {
-	off = 1;
+	progress_is_off = 1;
 }
 
 int progress_wanted(void)
 {
 	const char *e = getenv("HVPMU_PROGRESS");
 
-	return !off && isatty(STDERR_FILENO) && !(e && strcmp(e, "0") == 0);
+	return !progress_is_off && isatty(STDERR_FILENO) && !(e && strcmp(e, "0") == 0);
 }
 
 static double progress_delay(void)

@@ -27,6 +27,7 @@
 #include "tools/interval.c"
 #include "tools/mdopt.c"
 #include "tools/fmt.c"
+#include "tools/progress.c" /* (the tools turn the heartbeat off for CSV and JSON on stderr) */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

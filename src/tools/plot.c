@@ -136,14 +136,18 @@ static int write_lines(const char *dir, const struct plot_data *pd, const char *
 		}
 		fputs("set title ", g);
 		gp_str(g, title);
-		fputs("\nset xlabel 'modeled time (s)'\nset ylabel 'count per interval'\n"
-		      "set key outside right top noautotitle\nset grid\nset format y '%.1s%c'\n"
-		      "set xrange [0:*]\nset yrange [0:*]\n",
+		/* gpci samples a live service every interval of the host's time */
+		fprintf(g, "\nset xlabel '%s'\n", pd->kind == PLOT_GPCI ? "time since the first sample (s, host clock)"
+									: "modeled time (s)");
+		fprintf(g, "set ylabel '%s'\n", pd->kind == PLOT_GPCI ? "value at the sample" : "count per interval");
+		fputs("set key outside right top noautotitle\nset grid\nset format y '%.1s%c'\n"
+		      "set xrange [0:*]\nset yrange [0:*]\nplot ",
 		      g);
-		fputs("plot ", g);
+		snprintf(path, sizeof path, "%s/lines.dat", dir);
 		for (size_t i = 0; i < pd->ns; i++) {
-			fprintf(g, "%s'%s/lines.dat' index %zu using 1:2 with linespoints lw 1.5 pt 7 ps 0.5 title ",
-				i ? ", \\\n  " : "", dir, i);
+			fputs(i ? ", \\\n  " : "", g);
+			gp_str(g, path);
+			fprintf(g, " index %zu using 1:2 with linespoints lw 1.5 pt 7 ps 0.5 title ", i);
 			gp_str(g, pd->s[i].name);
 		}
 		fputc('\n', g);
@@ -197,7 +201,10 @@ static int write_heat(const char *dir, const struct plot_data *pd, const char *p
 				gp_str(g, pd->set_name[s]);
 				fprintf(g, " %d", col++);
 			}
-		fprintf(g, ")\nplot '%s/heat.dat' using 1:2:(0.5):(0.5):3 with boxxyerror fc palette notitle\n", dir);
+		snprintf(path, sizeof path, "%s/heat.dat", dir);
+		fputs(")\nplot ", g);
+		gp_str(g, path);
+		fputs(" using 1:2:(0.5):(0.5):3 with boxxyerror fc palette notitle\n", g);
 	}
 	return fclose(g);
 }

@@ -41,7 +41,15 @@ struct parser {
 	char sep[64];
 	int header;                   /* a header names the columns */
 	int nhdr;
-	char hdr[MAX_FIELDS][32];     /* (gpci: each request has its header) */
+	char hdr[MAX_FIELDS][32];
+	/* gpci: a header per request, printed before its first sample's rows */
+	int pending;                  /* the last header awaits its request's first row */
+	unsigned ngh;
+	struct gpci_header {
+		char request[64];
+		int n;
+		char name[MAX_FIELDS][32];
+	} gh[16];
 	int intervals;                /* interval rows seen */
 };
 
@@ -495,6 +503,7 @@ static int hdr_col(const struct parser *p, const char *name)
 static int csv_header(struct parser *p, char **f, int nf)
 {
 	p->header = 1;
+	p->pending = 1;
 	p->nhdr = nf;
 	for (int i = 0; i < nf; i++)
 		snprintf(p->hdr[i], sizeof p->hdr[i], "%s", f[i]);
@@ -541,11 +550,28 @@ static int csv_cpustat(struct parser *p, char **f, int nf)
 
 static int csv_gpci(struct parser *p, char **f, int nf)
 {
+	struct gpci_header *h = NULL;
 	double t;
 	long list;
 
-	if (nf != p->nhdr || hdr_col(p, "time") != 0)
-		return perr(p, "a gpci row of %d fields under a header of %d", nf, p->nhdr);
+	if (nf < 3)
+		return perr(p, "a gpci row of %d fields", nf);
+	for (unsigned i = 0; i < p->ngh && !h; i++)
+		if (!strcmp(p->gh[i].request, f[1]))
+			h = &p->gh[i];
+	if (!h && p->pending) { /* the first row under a request's header names it */
+		if (p->ngh == sizeof p->gh / sizeof p->gh[0])
+			return perr(p, "more than %zu gpci requests", sizeof p->gh / sizeof p->gh[0]);
+		h = &p->gh[p->ngh++];
+		snprintf(h->request, sizeof h->request, "%s", f[1]);
+		h->n = p->nhdr;
+		memcpy(h->name, p->hdr, sizeof h->name);
+	}
+	p->pending = 0;
+	if (!h)
+		return perr(p, "a gpci row of request '%.40s', whose header was not given", f[1]);
+	if (nf != h->n || strcmp(h->name[0], "time"))
+		return perr(p, "a gpci row of %d fields under a header of %d", nf, h->n);
 	if (num(f[0], &t) || inum(f[2], &list))
 		return perr(p, "a gpci row without a time and list");
 	p->intervals++;
@@ -555,7 +581,7 @@ static int csv_gpci(struct parser *p, char **f, int nf)
 
 		if (inum(f[i], &v)) /* identifiers and states (hex) are not counts */
 			continue;
-		snprintf(label, sizeof label, "%.80s[%ld] %.80s", f[1], list, p->hdr[i]);
+		snprintf(label, sizeof label, "%.80s[%ld] %.80s", f[1], list, h->name[i]);
 		if (add_point(p, label, t, (double)v, 0))
 			return -1;
 	}

@@ -168,8 +168,17 @@ static int write_heat(const char *dir, const struct plot_data *pd, const char *p
 	for (int s = 0; s < PLOT_MD_SETS; s++) {
 		if (!pd->set_seen[s])
 			continue;
+		double sum = 0;
+
 		for (int nd = 0; nd < pd->nnodes; nd++)
-			fprintf(d, "%d %d %.17g\n", col, nd, pd->heat[nd * PLOT_MD_SETS + s]);
+			sum += pd->heat[nd * PLOT_MD_SETS + s];
+		/* the colour: the node's share of the set's events (the sets
+		 * count in units of their own: Hub cycles, messages, states);
+		 * the label: the count */
+		for (int nd = 0; nd < pd->nnodes; nd++)
+			fprintf(d, "%d %d %.17g %.17g\n", col, nd,
+				sum > 0 ? 100.0 * pd->heat[nd * PLOT_MD_SETS + s] / sum : 0.0,
+				pd->heat[nd * PLOT_MD_SETS + s]);
 		col++;
 	}
 	if (fclose(d))
@@ -189,8 +198,8 @@ static int write_heat(const char *dir, const struct plot_data *pd, const char *p
 		fputs("set title ", g);
 		gp_str(g, title);
 		fprintf(g, "\nset xlabel 'counter set'\nset ylabel 'node'\n"
-			   "set cblabel 'events (the set''s counters summed over the intervals)'\n"
-			   "set xrange [-0.5:%d.5]\nset yrange [-0.5:%d.5]\nset ytics 1\nset format cb '%%.1s%%c'\n"
+			   "set cblabel 'the node''s share of the set (%%)'\n"
+			   "set xrange [-0.5:%d.5]\nset yrange [-0.5:%d.5]\nset ytics 1\nset cbrange [0:100]\n"
 			   "set palette defined (0 '#ffffff', 1 '#fdd49e', 2 '#fc8d59', 3 '#d7301f', 4 '#7f0000')\n"
 			   "set style fill solid 1.0 noborder\nset xtics (",
 			col - 1, pd->nnodes - 1);
@@ -204,7 +213,12 @@ static int write_heat(const char *dir, const struct plot_data *pd, const char *p
 		snprintf(path, sizeof path, "%s/heat.dat", dir);
 		fputs(")\nplot ", g);
 		gp_str(g, path);
-		fputs(" using 1:2:(0.5):(0.5):3 with boxxyerror fc palette notitle\n", g);
+		fputs(" using 1:2:(0.5):(0.5):3 with boxxyerror fc palette notitle", g);
+		if (pd->nnodes <= 16) { /* each cell's count, while they fit */
+			fputs(", ''", g);
+			fputs(" using 1:2:(sprintf('%.4g', $4)) with labels font ',9' notitle", g);
+		}
+		fputc('\n', g);
 	}
 	return fclose(g);
 }

@@ -341,6 +341,9 @@ int cmd_plot(int argc, char **argv)
 	if (pd.uncounted) /* a count that could not be made is no point */
 		fprintf(stderr, "%s: %zu row%s had no count (<not counted> or <not supported>): no point for %s\n", TOOL,
 			pd.uncounted, pd.uncounted == 1 ? "" : "s", pd.uncounted == 1 ? "it" : "them");
+	if (pd.lower_bounds) /* mdperf's '+': the 20-bit counter pegged at 0xFFFFF */
+		fprintf(stderr, "%s: %zu row%s of a counter that pegged: %s a lower bound\n", TOOL, pd.lower_bounds,
+			pd.lower_bounds == 1 ? "" : "s", pd.lower_bounds == 1 ? "its count is" : "their counts are");
 	if (!title) {
 		const char *base = strrchr(file, '/');
 

@@ -29,6 +29,7 @@ struct plot_data {
 	size_t ns;
 	struct plot_series *s;
 	size_t uncounted;          /* rows whose count could not be made (<not counted>...): no point */
+	size_t lower_bounds;       /* mdperf rows of a counter that pegged (overflow): a lower bound */
 	/* mdperf: the node x set sums of the interval rows (nodes 0..nnodes-1) */
 	int nnodes;
 	char set_name[PLOT_MD_SETS][32];

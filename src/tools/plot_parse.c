@@ -192,7 +192,7 @@ static int row_stat(struct parser *p, const char *time, const char *value, const
 
 /* mdperf: a row; interval rows have no live/ticks fields. */
 static int row_mdperf(struct parser *p, long node, long set, const char *set_name, const char *name, double value,
-		      int interval, double t)
+		      int overflow, int interval, double t)
 {
 	struct plot_data *pd = p->pd;
 	char label[160];
@@ -204,6 +204,7 @@ static int row_mdperf(struct parser *p, long node, long set, const char *set_nam
 	if (!interval || node < 0) /* totals, and the nodes' sum (the nodes' rows make it) */
 		return 0;
 	p->intervals++;
+	pd->lower_bounds += overflow != 0;
 	if (!pd->heat && !(pd->heat = calloc((size_t)PLOT_MD_NODES * PLOT_MD_SETS, sizeof *pd->heat)))
 		return perr(p, "out of memory");
 	pd->heat[node * PLOT_MD_SETS + set] += value;
@@ -338,7 +339,8 @@ static int json_row(struct parser *p, struct json_object *o)
 		if (jint(key(o, "node"), &a) || jint(key(o, "set"), &b) || !(s1 = jstr(key(o, "set_name"))) ||
 		    !(s2 = jstr(key(o, "name"))) || jnum(key(o, "value"), &v) || jnum(key(o, "time"), &t))
 			return perr(p, "an mdperf row without node, set, set_name, name, value or time");
-		return row_mdperf(p, a, b, s1, s2, v, lt == NULL || json_object_is_type(lt, json_type_null), t);
+		return row_mdperf(p, a, b, s1, s2, v, json_object_get_boolean(key(o, "overflow")),
+				  lt == NULL || json_object_is_type(lt, json_type_null), t);
 	}
 	if (key(o, "cpu") && key(o, "set")) { /* cpustat */
 		if (set_kind(p, PLOT_CPUSTAT))
@@ -620,7 +622,7 @@ static int csv_row(struct parser *p, const char *line)
 		if (num(f[5], &v) || num(f[10], &t))
 			rc = perr(p, "an mdperf row without a numeric value and time");
 		else
-			rc = row_mdperf(p, a, b, f[2], f[4], v, interval, t);
+			rc = row_mdperf(p, a, b, f[2], f[4], v, strcmp(f[6], "0") != 0, interval, t);
 	} else if (nf == 7 && !num(f[0], &t) && *f[1] && num(f[1], &d) &&
 		   (!strcmp(f[6], "0") || !strcmp(f[6], "1"))) { /* busstat -n */
 		if (num(f[3], &v) || (num(f[5], &d) && *f[5]))

@@ -55,11 +55,6 @@
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = HVPMU_QEMU_PLUGIN_VERSION;
 
-/* Our QEMU patch 0004's calls (guest time, gtime.h): weak, so that the
- * plugin still loads into an emulator built without it. */
-#pragma weak qemu_plugin_register_vcpu_syscall_filter_cb
-#pragma weak qemu_plugin_write_memory_vaddr
-#pragma weak qemu_plugin_guest_host_address
 
 /*
  * The run (struct feed) of this process, for the callbacks QEMU's API

@@ -18,6 +18,15 @@
 #include <qemu-plugin.h>
 #include <hvpmu/isa.h>
 
+/* Our QEMU patch 0004's calls (guest time, gtime.h): weak in every file
+ * that uses them, so that the plugin loads into an emulator built
+ * without the patch (plugin.c registers the filter only if all three
+ * are there), and into the other programs its preload reaches (a shell
+ * script standing in for the emulator). */
+#pragma weak qemu_plugin_register_vcpu_syscall_filter_cb
+#pragma weak qemu_plugin_write_memory_vaddr
+#pragma weak qemu_plugin_guest_host_address
+
 /* The plugin API version hvpmu is written for (qemu_plugin_version). */
 #define HVPMU_QEMU_PLUGIN_VERSION 4
 

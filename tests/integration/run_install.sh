@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The installed tree (docs/packaging.md): `cmake --install` into a fresh
 # prefix, then
-#   - libhvpmu.so exports only hvpmu_ names (src/hvpmu.map): any other
-#     defined dynamic symbol fails the test;
+#   - libhvpmu.so exports only hvpmu_ names (src/hvpmu.map), and only those
+#     an installed header declares: any other defined dynamic symbol fails
+#     the test;
 #   - SONAME libhvpmu.so.0; the internal headers (session.h, remote.h,
 #     qemu_source.h) are not installed; hvpmuConfig.cmake and hvpmu.pc are;
 #   - examples/ builds against the prefix through find_package(hvpmu) and
@@ -29,6 +30,13 @@ nm -D --defined-only "$lib" | awk '$3 !~ /^hvpmu_/ && !($2 == "A" && $3 ~ /^HVPM
 [ ! -s "$tmp/leaks" ] || fail "libhvpmu exports $(wc -l < "$tmp/leaks") names without hvpmu_: $(head -5 "$tmp/leaks" | tr '\n' ' ')"
 n=$(nm -D --defined-only "$lib" | grep -c ' T hvpmu_') || true
 [ "$n" -gt 100 ] || fail "only $n hvpmu_ functions exported"
+# ... and each of them is declared by an installed header (hvpmu.map
+# hides the ones of session.h and remote.h by name)
+nm -D --defined-only "$lib" | awk '$3 ~ /^hvpmu_/ { sub(/@.*/, "", $3); print $3 }' | sort -u > "$tmp/exported"
+cat "$p"/include/hvpmu/*.h "$p"/include/hvpmu/*.def | grep -oE '\bhvpmu_[A-Za-z0-9_]+' | sort -u > "$tmp/declared"
+comm -23 "$tmp/exported" "$tmp/declared" > "$tmp/undeclared"
+[ ! -s "$tmp/undeclared" ] || fail "libhvpmu exports $(wc -l < "$tmp/undeclared") hvpmu_ names no installed header declares" \
+	"(add them to src/hvpmu.map's local list): $(head -5 "$tmp/undeclared" | tr '\n' ' ')"
 readelf -d "$lib" | grep -q 'SONAME.*\[libhvpmu\.so\.0\]' || fail "SONAME is not libhvpmu.so.0"
 for h in session.h remote.h qemu_source.h; do
 	[ ! -e "$p/include/hvpmu/$h" ] || fail "internal header $h installed"

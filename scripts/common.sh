@@ -10,7 +10,7 @@ HVPMU_PACKAGES=(build-essential cmake pkg-config libjson-c-dev libcmocka-dev
 	gcc-12-mips64-linux-gnuabi64 binutils-mips64-linux-gnuabi64 libc6-dev-mips64-cross
 	gcc-12-powerpc64-linux-gnu binutils-powerpc64-linux-gnu libc6-dev-ppc64-cross
 	autoconf automake libglib2.0-dev
-	help2man scdoc bash-completion man-db debhelper lintian abigail-tools
+	help2man scdoc bash-completion man-db debhelper lintian abigail-tools mmdebstrap
 	parallel munge slurmctld slurmd slurm-client)
 # QEMU 10's user-mode emulators with plugins (scripts/build-qemu.sh; Debian's
 # own qemu-user has no plugin support from 9.x on) come first on PATH for

@@ -30,13 +30,13 @@ for c in $cmds; do see="$see.BR hvpmu-$c (1),"$'\n'; done
 	printf '[SEE ALSO]\n%s.BR hvpmu-md (5)\n.PP\nThe full documentation: /usr/share/doc/hvpmu/ (README.md, docs/).\n' "$see"
 } > "$tmp/hvpmu.h2m"
 wrap hvpmu
-help2man --no-info --version-string="$ver" -s 1 -S "hvpmu $ver" -m "hvpmu manual" \
+help2man --no-info --no-discard-stderr --version-string="$ver" -s 1 -S "hvpmu $ver" -m "hvpmu manual" \
 	-n "software model of rare hardware performance counters" -i "$tmp/hvpmu.h2m" -o "$out/man1/hvpmu.1" "$tmp/hvpmu"
 
 for c in $cmds; do
 	desc=$("$hv" --help | awk -v c="$c" '$1 == c { $1 = ""; sub(/^ +/, ""); print; exit }')
 	wrap "hvpmu-$c" "$c"
-	help2man --no-info --version-string="$ver" -s 1 -S "hvpmu $ver" -m "hvpmu manual" -n "$desc" \
+	help2man --no-info --no-discard-stderr --version-string="$ver" -s 1 -S "hvpmu $ver" -m "hvpmu manual" -n "$desc" \
 		-i "$src/man/command.h2m" -o "$out/man1/hvpmu-$c.1" "$tmp/hvpmu-$c"
 done
 # Long option syntax (EVENTSPEC: [picN=]EVENT[,sys]...) may break after a

@@ -3,7 +3,8 @@
 # The Debian packages (docs/packaging.md): builds hvpmu, hvpmu-qemu,
 # libhvpmu0 and libhvpmu-dev with `dpkg-buildpackage -us -uc -b` from a
 # copy of the tree (so the .debs and the build stay out of it), runs
-# lintian on them, and checks each package's file list.
+# lintian on them, and checks each package's file list.  OUTDIR gets the
+# .debs, build.log and lintian.txt.
 #   scripts/build-deb.sh [OUTDIR]      (default build/deb)
 # The emulators come from the QEMU build scripts/build-qemu.sh caches
 # ($HVPMU_QEMU_DIR if set).  DEB_BUILD_OPTIONS is passed on (default
@@ -28,6 +29,7 @@ say "dpkg-buildpackage -us -uc -b (DEB_BUILD_OPTIONS=$DEB_BUILD_OPTIONS)"
 (cd "$tmp/hvpmu-$ver" && dpkg-buildpackage -us -uc -b > "$tmp/build.log" 2>&1) ||
 	{ tail -40 "$tmp/build.log" >&2; fail "dpkg-buildpackage failed (log above)"; }
 mkdir -p "$out"
+cp "$tmp/build.log" "$out/build.log"
 arch=$(dpkg --print-architecture)
 for p in hvpmu hvpmu-qemu libhvpmu0 libhvpmu-dev; do
 	[ -f "$tmp/${p}_${ver}_$arch.deb" ] || fail "no ${p}_${ver}_$arch.deb"

@@ -34,7 +34,7 @@ help2man --no-info --no-discard-stderr --version-string="$ver" -s 1 -S "hvpmu $v
 	-n "software model of rare hardware performance counters" -i "$tmp/hvpmu.h2m" -o "$out/man1/hvpmu.1" "$tmp/hvpmu"
 
 for c in $cmds; do
-	desc=$("$hv" --help | awk -v c="$c" '$1 == c { $1 = ""; sub(/^ +/, ""); print; exit }')
+	desc=$("$hv" --help | awk -v c="$c" '$1 == c { $1 = ""; sub(/^ +/, ""); print }')
 	wrap "hvpmu-$c" "$c"
 	help2man --no-info --no-discard-stderr --version-string="$ver" -s 1 -S "hvpmu $ver" -m "hvpmu manual" -n "$desc" \
 		-i "$src/man/command.h2m" -o "$out/man1/hvpmu-$c.1" "$tmp/hvpmu-$c"

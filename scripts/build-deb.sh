@@ -38,10 +38,10 @@ done
 
 # what each package must hold (and must not)
 has() { # PACKAGE REGEX: some path of PACKAGE matches
-	dpkg-deb -c "$out/${1}_${ver}_$arch.deb" | awk '{ print $6 }' | grep -Eq "$2" || fail "$1 lacks $2"
+	dpkg-deb -c "$out/${1}_${ver}_$arch.deb" | awk '{ print $6 }' | grep -Ec "$2" > /dev/null || fail "$1 lacks $2"
 }
 hasnt() {
-	! dpkg-deb -c "$out/${1}_${ver}_$arch.deb" | awk '{ print $6 }' | grep -Eq "$2" || fail "$1 has $2"
+	! dpkg-deb -c "$out/${1}_${ver}_$arch.deb" | awk '{ print $6 }' | grep -Ec "$2" > /dev/null || fail "$1 has $2"
 }
 ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 has hvpmu '^\./usr/bin/hvpmu$'
@@ -60,9 +60,9 @@ has libhvpmu-dev "^\./usr/lib/$ma/pkgconfig/hvpmu\.pc$"
 has libhvpmu-dev "^\./usr/lib/$ma/cmake/hvpmu/hvpmuConfig\.cmake$"
 has libhvpmu-dev '^\./usr/share/doc/libhvpmu-dev/examples/hypercalls\.c$'
 hasnt libhvpmu-dev '/include/hvpmu/(session|remote|qemu_source)\.h$'
-dpkg-deb -f "$out/libhvpmu0_${ver}_$arch.deb" Depends | grep -q 'libc6' || fail "libhvpmu0: no shlibs Depends"
-dpkg-deb -f "$out/libhvpmu0_${ver}_$arch.deb" Depends | grep -q 'libjson-c' || fail "libhvpmu0 does not depend on libjson-c"
-dpkg-deb -f "$out/hvpmu_${ver}_$arch.deb" Depends | grep -q 'hvpmu-qemu (= ' || fail "hvpmu does not depend on hvpmu-qemu"
+dpkg-deb -f "$out/libhvpmu0_${ver}_$arch.deb" Depends | grep -c 'libc6' > /dev/null || fail "libhvpmu0: no shlibs Depends"
+dpkg-deb -f "$out/libhvpmu0_${ver}_$arch.deb" Depends | grep -c 'libjson-c' > /dev/null || fail "libhvpmu0 does not depend on libjson-c"
+dpkg-deb -f "$out/hvpmu_${ver}_$arch.deb" Depends | grep -c 'hvpmu-qemu (= ' > /dev/null || fail "hvpmu does not depend on hvpmu-qemu"
 
 # lintian: every tag it prints is explained in docs/packaging.md "Lintian"
 if command -v lintian > /dev/null; then

@@ -19,7 +19,7 @@ cmake --install "$build" --prefix "$tmp/p" --component dev > /dev/null
 cmake --install "$build" --prefix "$tmp/p" --component lib > /dev/null
 lib=$(find "$tmp/p" -name 'libhvpmu.so.0.*' | head -1)
 [ -n "$lib" ] || fail "no libhvpmu.so.0.* installed"
-readelf -S "$lib" | grep -q '\.debug_info' || fail "$lib has no debug information (a RelWithDebInfo or Debug build)"
+readelf -S "$lib" | grep -c '\.debug_info' > /dev/null || fail "$lib has no debug information (a RelWithDebInfo or Debug build)"
 abidw --headers-dir "$tmp/p/include/hvpmu" --drop-private-types --no-corpus-path --no-show-locs \
 	--out-file "$tmp/current.abi" "$lib" || fail "abidw failed"
 if [ "$mode" = --update ]; then

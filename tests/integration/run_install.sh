@@ -37,7 +37,7 @@ cat "$p"/include/hvpmu/*.h "$p"/include/hvpmu/*.def | grep -oE '\bhvpmu_[A-Za-z0
 comm -23 "$tmp/exported" "$tmp/declared" > "$tmp/undeclared"
 [ ! -s "$tmp/undeclared" ] || fail "libhvpmu exports $(wc -l < "$tmp/undeclared") hvpmu_ names no installed header declares" \
 	"(add them to src/hvpmu.map's local list): $(head -5 "$tmp/undeclared" | tr '\n' ' ')"
-readelf -d "$lib" | grep -q 'SONAME.*\[libhvpmu\.so\.0\]' || fail "SONAME is not libhvpmu.so.0"
+readelf -d "$lib" | grep -c 'SONAME.*\[libhvpmu\.so\.0\]' > /dev/null || fail "SONAME is not libhvpmu.so.0"
 for h in session.h remote.h qemu_source.h; do
 	[ ! -e "$p/include/hvpmu/$h" ] || fail "internal header $h installed"
 done
@@ -58,7 +58,8 @@ check_examples() { # DIR: the two examples built there
 	"$1/count_trace" > "$tmp/ct" || fail "$1/count_trace failed"
 	grep -qx 'refs 16384' "$tmp/ct" && grep -qx 'dc_miss_mem 1024' "$tmp/ct" && grep -qx 'dc_miss_l2l3 3072' "$tmp/ct" ||
 		{ cat "$tmp/ct" >&2; fail "count_trace: counts"; }
-	ldd "$1/count_trace" | grep -q "$libdir/libhvpmu.so.0" || fail "count_trace does not load the installed libhvpmu"
+	ldd "$1/count_trace" > "$tmp/ldd"
+	grep -q "$libdir/libhvpmu.so.0" "$tmp/ldd" || fail "$1/count_trace does not load the installed libhvpmu: $(grep hvpmu "$tmp/ldd")"
 }
 # through CMake
 cmake -S "$src/examples" -B "$tmp/ex-cmake" -DCMAKE_PREFIX_PATH="$p" -DCMAKE_BUILD_RPATH="$libdir" > "$tmp/ex.log" 2>&1 &&

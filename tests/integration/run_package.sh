@@ -44,7 +44,7 @@ mount -t proc proc "$root/proc"
 in_root() { chroot "$root" env -i PATH=/usr/bin:/bin HOME=/root LANG=C.UTF-8 "$@"; }
 
 for p in hvpmu hvpmu-qemu libhvpmu0 libhvpmu-dev libc6-sparc64-cross; do
-	in_root dpkg-query -W -f='${Status}\n' "$p" | grep -q 'install ok installed' || fail "$p not installed"
+	in_root dpkg-query -W -f='${Status}\n' "$p" | grep -c 'install ok installed' > /dev/null || fail "$p not installed"
 done
 
 say "hvpmu stat in the clean root"

@@ -9,6 +9,7 @@ HVPMU_PACKAGES=(build-essential cmake pkg-config libjson-c-dev libcmocka-dev
 	binutils-sparc64-linux-gnu dpkg-dev xz-utils bzip2 bc procps util-linux coreutils
 	gcc-12-mips64-linux-gnuabi64 binutils-mips64-linux-gnuabi64 libc6-dev-mips64-cross
 	gcc-12-powerpc64-linux-gnu binutils-powerpc64-linux-gnu libc6-dev-ppc64-cross
+	help2man scdoc bash-completion man-db debhelper lintian abigail-tools mmdebstrap
 	autoconf automake libglib2.0-dev
 	parallel munge slurmctld slurmd slurm-client
 	gnuplot-nox)

@@ -12,6 +12,8 @@
  *   4. hypervisor      - hvpmu/sun4v.h, hvpmu/irix.h, hvpmu/papr.h (with hvpmu/cec.h)
  *   5. supervisor      - hvpmu/supervisor.h, hvpmu/gpci.h (the hv_gpci client)
  *
+ * hvpmu/version.h gives the library's version (hvpmu_version()).
+ *
  * Conventions for every public function:
  *   - Library calls return 0 or a negative enum hvpmu_err; they never print
  *     or exit.  Hypercall wrappers return the sun4v status code of the spec
@@ -27,6 +29,7 @@
 #define HVPMU_HVPMU_H
 
 #include <hvpmu/error.h>
+#include <hvpmu/version.h>
 #include <hvpmu/insn.h>
 #include <hvpmu/sparc_decode.h>
 #include <hvpmu/prefetch.h>

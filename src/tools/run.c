@@ -72,29 +72,48 @@ static int resolve_program(const char *prog, char *out, size_t n)
 	return -1;
 }
 
+/* The directory of this executable (/proc/self/exe without its last
+ * component) into out; -1 if unknown or too long. */
+static int exe_dir(char *out, size_t n)
+{
+	ssize_t len = readlink("/proc/self/exe", out, n - 1);
+	char *slash;
+
+	if (len <= 0 || (size_t)len >= n - 1)
+		return -1;
+	out[len] = 0;
+	slash = strrchr(out, '/');
+	if (!slash)
+		return -1;
+	*slash = 0;
+	return 0;
+}
+
+/* dir/name into out if it fits and access(mode) allows it. */
+static int found(char *out, size_t n, const char *dir, const char *sub, const char *name, int mode)
+{
+	if ((size_t)snprintf(out, n, "%s%s%s/%s", dir, sub ? "/" : "", sub ? sub : "", name) >= n)
+		return 0;
+	return access(out, mode) == 0;
+}
+
+/* The plugin (docs/packaging.md "Relocation"): $HVPMU_PLUGIN; else beside
+ * this executable (the build tree); else HVPMU_PLUGIN_RELDIR from this
+ * executable's directory (an installed tree, wherever it was moved: bin/
+ * -> lib/<triplet>/hvpmu); else the compiled-in install directory. */
 static int find_plugin(char *out, size_t n)
 {
-	const char *env = getenv("HVPMU_PLUGIN");
+	const char *env = getenv("HVPMU_PLUGIN"), *name = "libhvpmu_plugin.so";
 	char exe[PATH_MAX];
-	ssize_t len;
 
 	if (env) {
 		snprintf(out, n, "%s", env);
 		return access(out, R_OK);
 	}
-	len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (len > 0) {
-		char *slash;
-
-		exe[len] = 0;
-		slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = 0;
-			if ((size_t)snprintf(out, n, "%s/libhvpmu_plugin.so", exe) < n && access(out, R_OK) == 0)
-				return 0;
-		}
-	}
-	snprintf(out, n, "%s/libhvpmu_plugin.so", HVPMU_INSTALL_PLUGIN_DIR);
+	if (exe_dir(exe, sizeof exe) == 0 &&
+	    (found(out, n, exe, NULL, name, R_OK) || found(out, n, exe, HVPMU_PLUGIN_RELDIR, name, R_OK)))
+		return 0;
+	snprintf(out, n, "%s/%s", HVPMU_INSTALL_PLUGIN_DIR, name);
 	return access(out, R_OK);
 }
 
@@ -422,22 +441,27 @@ static void comm_of(const char *prog, char comm[16])
 			*c = '_';
 }
 
-/* The user-mode emulator a platform's programs run under: $HVPMU_QEMU,
- * else the one of the QEMU build hvpmu was configured with
- * (HVPMU_QEMU_BINDIR: scripts/build-qemu.sh, QEMU 10 with plugins), else
- * `name` looked up on PATH. */
+/* The user-mode emulator a platform's programs run under: $HVPMU_QEMU;
+ * else HVPMU_QEMU_RELDIR from this executable's directory (an installed
+ * tree, wherever it was moved: bin/ -> libexec/hvpmu); else the one of the
+ * QEMU build hvpmu was configured with (HVPMU_QEMU_BINDIR:
+ * scripts/build-qemu.sh, QEMU 10 with plugins); else the compiled-in
+ * install directory; else `name` looked up on PATH. */
 static const char *qemu_path(const char *name)
 {
 	static char buf[PATH_MAX];
+	char exe[PATH_MAX];
 
 	if (getenv("HVPMU_QEMU"))
 		return getenv("HVPMU_QEMU");
+	if (exe_dir(exe, sizeof exe) == 0 && found(buf, sizeof buf, exe, HVPMU_QEMU_RELDIR, name, X_OK))
+		return buf;
 #ifdef HVPMU_QEMU_BINDIR
-	if ((size_t)snprintf(buf, sizeof buf, "%s/%s", HVPMU_QEMU_BINDIR, name) < sizeof buf &&
-	    access(buf, X_OK) == 0)
+	if (found(buf, sizeof buf, HVPMU_QEMU_BINDIR, NULL, name, X_OK))
 		return buf;
 #endif
-	(void)buf;
+	if (found(buf, sizeof buf, HVPMU_INSTALL_QEMU_DIR, NULL, name, X_OK))
+		return buf;
 	return name;
 }
 

@@ -21,7 +21,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 #include "qemu_glue.h"
@@ -87,7 +90,10 @@ static ssize_t turn_proc(int tid, const char *name, char *line, size_t size)
  * glibc's lock waits: QEMU's own locks on the way to the call, such as
  * the descriptor translation lock of read and write), unless the guest's
  * call is that very wait (its operation, and its value as QEMU passes it,
- * byte-swapped for a big-endian guest: turn_syscall); and the kernel
+ * byte-swapped for a big-endian guest: turn_syscall); its state
+ * (/proc/self/task/TID/stat) is an interruptible sleep (S): a thread
+ * another's wake-up made runnable (R) shows its call until it runs, and
+ * one in D waits for I/O; and the kernel
  * function it sleeps in (wchan, where readable) is no lock's: a moment's
  * wait on a pipe's mutex is on its way, not waiting for another thread.
  * Where /proc cannot be read, 1 after one line on stderr: the threads
@@ -111,11 +117,19 @@ static int turn_in_syscall(const struct turn_thread *w)
 		return 0;
 	{
 		/* and it was there all along: the same call, at the same place,
-		 * after the kernel function was read */
-		char wchan[64], again[96];
+		 * after its state and the kernel function were read */
+		char wchan[64], again[96], stat[160];
 		ssize_t n = turn_proc(w->tid, "wchan", wchan, sizeof wchan);
+		const char *st = turn_proc(w->tid, "stat", stat, sizeof stat) > 0 ? strrchr(stat, ')') : NULL;
 
 		if (turn_proc(w->tid, "syscall", again, sizeof again) <= 0 || strcmp(again, line) != 0)
+			return 0;
+		/* proc(5) stat's third field: a thread a wake-up has made
+		 * runnable (R) that has not run yet still shows its call in
+		 * `syscall` (and wchan 0): it is on its way back, not asleep;
+		 * one in an uninterruptible sleep (D) waits for I/O, not for
+		 * another thread: on its way too */
+		if (st && st[1] == ' ' && st[2] != 'S')
 			return 0;
 		return n <= 0 || !(strstr(wchan, "mutex") || strstr(wchan, "rwsem") || strstr(wchan, "lock"));
 	}
@@ -199,16 +213,34 @@ static void turn_wait(struct turns *T, int me)
 	T->settled = 1;
 }
 
+/* A read or write on descriptor fd (QEMU's linux-user passes the guest's
+ * numbers through) never waits for another thread: a regular file (the
+ * page cache; its transient sleeps in I/O are not another thread's), or
+ * /dev/null or /dev/zero (devices 1:3, 1:5, Documentation/admin-guide/
+ * devices.txt).  Such a call keeps its turn, so its return is not left
+ * to how the host schedules it (turn_settle). */
+static int turn_fd_never_waits(uint64_t fd)
+{
+	struct stat st;
+
+	if (fd > INT_MAX || fstat((int)fd, &st))
+		return 0;
+	return S_ISREG(st.st_mode) ||
+	       (S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 && (minor(st.st_rdev) == 3 || minor(st.st_rdev) == 5));
+}
+
 /* Linux futex operations that wait (FUTEX_WAIT 0, LOCK_PI 6, WAIT_BITSET
  * 9, WAIT_REQUEUE_PI 11, LOCK_PI2 13; without PRIVATE 128, CLOCK_REALTIME
  * 256), the ISA's other calls that may wait (hvpmu_isa.sc.waits), and
  * write, which waits while a pipe is full (a thread that kept its turn
  * asleep there would stop its reader for good: workloads/mips64/c/
  * pipefill.c). */
-static int turn_may_wait(const struct turns *T, int64_t num, uint64_t a2)
+static int turn_may_wait(const struct turns *T, int64_t num, uint64_t a1, uint64_t a2)
 {
 	const struct hvpmu_isa_syscalls *sc = &T->isa->sc;
 
+	if ((num == sc->read || num == sc->write) && turn_fd_never_waits(a1))
+		return 0;
 	if (num == sc->write)
 		return 1;
 	if (T->sleeps && (num == sc->nanosleep || num == sc->clock_nanosleep))
@@ -253,7 +285,7 @@ void turns_syscall(struct turns *T, int me, int64_t num, uint64_t a1, uint64_t a
 	pthread_mutex_lock(&T->mu);
 	if (turns_makes_thread(T, num, a1))
 		T->pending_new++;
-	else if (turn_may_wait(T, num, a2)) {
+	else if (turn_may_wait(T, num, a1, a2)) {
 		if (!v->tid)
 			v->tid = (int)syscall(SYS_gettid);
 		v->blocked = 1;

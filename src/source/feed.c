@@ -52,6 +52,7 @@ void feed_destroy(struct feed *f)
 	free(f->qchunks);
 	free(f->q_pend);
 	free(f->mq.q);
+	free(f->mq.done_now);
 	pthread_mutex_destroy(&f->lock);
 	free(f);
 }
@@ -525,6 +526,7 @@ static void *mq_thread(void *arg)
 	pthread_mutex_lock(&q->mu);
 	for (;;) {
 		struct feed_mq_item it;
+		uint64_t now;
 
 		while (!q->n && !q->stop)
 			pthread_cond_wait(&q->work, &q->mu);
@@ -534,8 +536,11 @@ static void *mq_thread(void *arg)
 		pthread_mutex_unlock(&q->mu);
 		pthread_mutex_lock(&f->lock);
 		batch_run_recs(f, it.v, it.r, it.n);
+		now = hvpmu_machine_now(f->m);
 		pthread_mutex_unlock(&f->lock);
 		pthread_mutex_lock(&q->mu);
+		/* this batch is number put_seq - n + 1 */
+		q->done_now[(q->put_seq - q->n + 1) % (f->nvcpu + 1)] = now;
 		q->head = (q->head + 1) % f->nvcpu;
 		q->n--;
 		it.v->spare = it.r;
@@ -561,6 +566,8 @@ int feed_mq_start(struct feed *f)
 		return 0;
 	if (!q->q && !(q->q = calloc(f->nvcpu, sizeof *q->q)))
 		return -1;
+	if (!q->done_now && !(q->done_now = calloc(f->nvcpu + 1, sizeof *q->done_now)))
+		return -1;
 	q->on = 1;
 	for (uint32_t i = 0; i < f->nvcpu; i++)
 		if (mq_spare(f, &f->vcpu[i])) {
@@ -569,6 +576,10 @@ int feed_mq_start(struct feed *f)
 		}
 	q->head = q->n = 0;
 	q->stop = 0;
+	q->put_seq = 0;
+	pthread_mutex_lock(&f->lock);
+	q->done_now[0] = hvpmu_machine_now(f->m);
+	pthread_mutex_unlock(&f->lock);
 	pthread_mutex_init(&q->mu, NULL);
 	pthread_cond_init(&q->work, NULL);
 	pthread_cond_init(&q->idle, NULL);
@@ -608,11 +619,26 @@ void feed_mq_put(struct feed *f, struct vcpu *v)
 		pthread_cond_wait(&q->idle, &q->mu);
 	q->q[(q->head + q->n) % f->nvcpu] = (struct feed_mq_item){ v, v->batch, v->nb };
 	q->n++;
+	q->put_seq++;
 	v->batch = v->spare;
 	v->spare = NULL;
 	v->nb = 0;
 	pthread_cond_signal(&q->work);
 	pthread_mutex_unlock(&q->mu);
+}
+
+uint64_t feed_mq_lagged_now(struct feed *f)
+{
+	struct feed_mq *q = &f->mq;
+	uint64_t s, now;
+
+	pthread_mutex_lock(&q->mu);
+	/* batches put_seq - n + 1 .. put_seq are queued (n <= nvcpu), so
+	 * batch s has run; later ones (at most put_seq) leave its entry be */
+	s = q->put_seq > f->nvcpu ? q->put_seq - f->nvcpu : 0;
+	now = q->done_now[s % (f->nvcpu + 1)];
+	pthread_mutex_unlock(&q->mu);
+	return now;
 }
 
 void feed_mq_stop(struct feed *f)

@@ -343,6 +343,11 @@ struct feed {
 		struct feed_mq_item { struct vcpu *v; struct evrec *r; uint32_t n; } *q; /* nvcpu */
 		uint32_t head, n;
 		int stop;
+		/* the machine's time after each batch (feed_mq_lagged_now), under
+		 * mu: batches handed over so far, and hvpmu_machine_now() after
+		 * batch s in done_now[s % (nvcpu + 1)] (batch 0: the queue's start) */
+		uint64_t put_seq;
+		uint64_t *done_now;    /* nvcpu + 1 */
 	} mq;
 	struct vcpu vcpu[];    /* nvcpu of them: guest thread (vCPU) i is vcpu[i] */
 };
@@ -540,6 +545,15 @@ void feed_mq_put(struct feed *f, struct vcpu *v);
 /* Run every queued batch and end the queue's thread (none: nothing).
  * Without the lock. */
 void feed_mq_stop(struct feed *f);
+
+/* The machine's time (hvpmu_machine_now, cycles) as it was after the
+ * batch handed over nvcpu batches before the last one (after batch 0,
+ * the queue's start, while fewer were): a lower bound of the time that
+ * never waits for the queue, since it holds at most nvcpu batches, and
+ * is the same on every run where the batches are handed over in the
+ * turns' order (docs/event-source.md "Guest time").  The queue must be
+ * on.  Takes mq.mu. */
+uint64_t feed_mq_lagged_now(struct feed *f);
 /* Fork handlers (pthread_atfork): prepare takes the queue, once empty,
  * and the lock; the parent gives both back; the child has no queue
  * thread and runs its batches itself. */

@@ -358,7 +358,7 @@ unsigned gtime_timers(void *g, int me, int idle)
 
 	if (!G->T->timed)
 		return 0;
-	now = sat_add(G->now(G->ctx), G->skip);
+	now = sat_add(idle || !G->lagged ? G->now(G->ctx) : G->lagged(G->ctx), G->skip);
 	if (idle) { /* the machine idles on to the earliest deadline */
 		uint64_t min = UINT64_MAX;
 

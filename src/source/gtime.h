@@ -55,6 +55,10 @@ struct gtime {
 	const struct hvpmu_isa *isa;
 	struct turns *T;
 	uint64_t (*now)(void *ctx); /* the machine's time, cycles (takes the model's lock) */
+	/* a lower bound of it that needs no wait for the model, the same on
+	 * every run (the turn-boundary deadline checks: gtime_timers without
+	 * `idle`); NULL: `now` (set by the caller after gtime_init) */
+	uint64_t (*lagged)(void *ctx);
 	/* the host's futex wait without a deadline (futex(2): word, op, val,
 	 * bitset): the call's value, -1 with errno (a test may replace it) */
 	long (*wait)(uint32_t *word, int op, uint32_t val, uint32_t bitset);
@@ -88,7 +92,10 @@ int gtime_filter(struct gtime *G, int me, int64_t num, const uint64_t a[6], uint
 
 /* turns.timers (under turns.mu): wakes the threads asleep past their
  * deadline; `idle`: no thread but `me` can run, so the machine's time
- * moves on to the earliest deadline first.  Returns the threads woken. */
+ * moves on to the earliest deadline first.  Without `idle` (at every
+ * turn's start while a thread waits with a deadline) the time is
+ * G->lagged's, which may be a few turns behind: a deadline is met at
+ * most that much later, never earlier.  Returns the threads woken. */
 unsigned gtime_timers(void *G, int me, int idle);
 
 #endif

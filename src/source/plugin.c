@@ -143,6 +143,18 @@ static uint64_t gtime_now(void *ctx)
 	return now;
 }
 
+/* gtime.lagged: with the model queue, its time a few batches back, which
+ * needs no wait for the queue (feed_mq_lagged_now); without it, the time
+ * now (lock() waits for nothing).  Under turns.mu, where the batches
+ * handed over so far are the turns' (the holder's batch is handed over
+ * before the next turn starts). */
+static uint64_t gtime_lagged(void *ctx)
+{
+	struct feed *f = ctx;
+
+	return f->mq.on ? feed_mq_lagged_now(f) : gtime_now(ctx);
+}
+
 /* QEMU's system-call filter (our patch 0004): the guest's clocks, sleeps
  * and futex deadlines in modeled time once the turns run (gtime.h). */
 static bool gtime_filter_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num, uint64_t a1, uint64_t a2,
@@ -1521,6 +1533,7 @@ int hvpmu_qemu_source_start(uint64_t id, const struct qemu_info_t *info, struct 
 		feed_destroy(f);
 		return -1;
 	}
+	f->gtime.lagged = gtime_lagged;
 	quiet_start(f, totals_tick, features);
 	/* HVPMU_MODEL_THREAD=1: the memory model runs on a thread of its own
 	 * (docs/event-source.md "Model thread": off by default, it measured

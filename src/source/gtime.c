@@ -29,9 +29,15 @@
 #define EINTR_T 4
 #define FUTEX_CMD(op) ((op) & ~(uint64_t)(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME))
 
+/* Cycles to nanoseconds, at most KTIME_MAX (INT64_MAX ns, Linux's
+ * include/linux/ktime.h: about 292 years), as the kernel's clocks. */
 static uint64_t cyc_to_ns(const struct gtime *G, uint64_t c)
 {
-	return c / G->hz * NS + (uint64_t)((unsigned __int128)(c % G->hz) * NS / G->hz);
+	uint64_t s = c / G->hz;
+
+	if (s >= (uint64_t)INT64_MAX / NS)
+		return (uint64_t)INT64_MAX;
+	return s * NS + (uint64_t)((unsigned __int128)(c % G->hz) * NS / G->hz);
 }
 
 /* Nanoseconds to cycles, rounded up: a deadline is never early. */
@@ -366,7 +372,9 @@ unsigned gtime_timers(void *g, int me, int idle)
 			if (G->w[i].deadline && !G->w[i].timed_out &&
 			    ((int)i == me || (T->t[i].live && T->t[i].blocked && T->t[i].asleep)))
 				min = G->w[i].deadline < min ? G->w[i].deadline : min;
-		if (min != UINT64_MAX && min > now) {
+		/* (a deadline past half of KTIME_MAX is Linux's "never" in
+		 * practice: the machine does not idle on to it) */
+		if (min != UINT64_MAX && min > now && cyc_to_ns(G, min) < (uint64_t)INT64_MAX / 2) {
 			G->skip += min - now;
 			now = min;
 		}

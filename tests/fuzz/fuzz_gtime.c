@@ -16,6 +16,7 @@
  * Build: tests/fuzz/CMakeLists.txt (-DHVPMU_FUZZ=ON, CC=clang), with
  * turns.c and gtime.c and the QEMU calls they use stubbed here.
  */
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -64,6 +65,12 @@ static uint64_t far_now(void *ctx)
 	return UINT64_C(1) << 63;
 }
 
+/* A lagged time: some cycles behind far_now (gtime.lagged). */
+static uint64_t lag_now(void *ctx)
+{
+	return far_now(ctx) - (UINT64_C(1) << 20);
+}
+
 /* A host wait that a fuzz run must not make: woken at once, as by another
  * thread (a deadline the machine's time has not reached). */
 static long no_wait(uint32_t *word, int op, uint32_t val, uint32_t bitset)
@@ -102,6 +109,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (turns_init(&T, isa, 2, arm, NULL) || gtime_init(&G, isa, &T, far_now, NULL, 1 + u16(&in) * 1000u))
 		abort();
 	G.wait = no_wait;
+	G.lagged = u8(&in) & 1 ? lag_now : NULL;
 	gtime_start(&G);
 	for (size_t k = 0; k < sizeof guest; k++)
 		guest[k] = u8(&in);
@@ -116,10 +124,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (int i = 0; i < 6; i++) /* mostly addresses in the guest memory, sometimes anything */
 			a[i] = u8(&in) & 1 ? GBASE + u8(&in) : u64(&in);
 		gtime_entry(&G, me, num, a);
+		/* a turn boundary's deadline check (lagged), or an idle machine's */
+		pthread_mutex_lock(&T.mu);
+		gtime_timers(&G, me, u8(&in) & 1);
+		pthread_mutex_unlock(&T.mu);
 		if (gtime_filter(&G, me, num, a, &ret)) {
 			int64_t r = (int64_t)ret;
 
-			if (r < 0 && r != -14 && r != -22 && r != -11 && r != -4 && r != -isa->sc.etimedout)
+			if (num == sc->time && r < 0 && r != -14)
+				abort(); /* (seconds: at most KTIME_MAX's, after the base) */
+			if (num != sc->time && r < 0 && r != -14 && r != -22 && r != -11 && r != -4 && r != -isa->sc.etimedout)
 				abort();
 		}
 		if (G.w[me].deadline || G.w[me].early || T.timed)

@@ -1002,16 +1002,17 @@ static __attribute__((noinline)) void dref_load(struct hvpmu_machine *m, uint32_
 	dref_lines(m, strand, pc, pa, size, f, 0);
 }
 
-/* A data access whose page misses the DTLB's MRU slot. */
-static __attribute__((noinline)) void dref_translate(struct hvpmu_machine *m, uint32_t strand, uint64_t pc,
-						     uint64_t vaddr, unsigned size, uint32_t f, int is_store)
+/* A data access whose page misses the DTLB's MRU slot (four arguments,
+ * as hvpmu_machine_dref_insn(): dref() reaches it with a tail call). */
+static __attribute__((noinline)) void dref_translate(struct hvpmu_machine *m, uint32_t strand,
+						     const struct hvpmu_dref_insn *d, uint64_t vaddr)
 {
-	uint64_t pa = translate(m, strand, TLB_SIDE_D, vaddr, pc);
+	uint64_t pa = translate(m, strand, TLB_SIDE_D, vaddr, d->pc);
 
-	if (is_store)
-		dref_store(m, strand, pc, pa, size, f);
+	if (d->is_store)
+		dref_store(m, strand, d->pc, pa, d->size, d->si_flags);
 	else
-		dref_load(m, strand, pc, pa, size, f);
+		dref_load(m, strand, d->pc, pa, d->size, d->si_flags);
 }
 
 /*
@@ -1064,7 +1065,7 @@ static inline __attribute__((always_inline)) void dref(struct hvpmu_machine *m, 
 	/* SPARC accesses are naturally aligned: one page.  A failed
 	 * tlb_hit_micro() changes nothing: translate() does it all. */
 	if (!tlb_hit_micro(s->dtlb, s->ctx, vaddr, &pa)) {
-		dref_translate(m, strand, d->pc, vaddr, size, d->si_flags, d->is_store);
+		dref_translate(m, strand, d, vaddr);
 		return;
 	}
 	if (d->is_store) {

@@ -498,16 +498,34 @@ static inline void mem_info(struct mem_insn *mi, qemu_plugin_meminfo_t info)
  * goes straight to the model.  Everything else goes through mem_exec().
  * Same effect as mem_exec().
  */
+static __attribute__((noinline)) void mem_exec_st_slow(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
+							uint64_t vaddr, void *udata)
+{
+	struct mem_insn *mi = udata;
+	struct feed *f = mi->feed;
+
+	if ((vcpu_index | (unsigned)f->mt | mi->donor | (unsigned)!f->vcpu[0].live) != 0) {
+		mem_exec(vcpu_index, info, vaddr, udata);
+		return;
+	}
+	mem_info(mi, info);
+	hvpmu_machine_dref_insn(f->m, f->vcpu[0].strand, &mi->d, vaddr);
+}
+
 static void mem_exec_st(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
 {
 	struct mem_insn *mi = udata;
 	struct feed *f = mi->feed;
 
-	if (__builtin_expect((vcpu_index | (unsigned)f->mt | mi->donor | (unsigned)!f->vcpu[0].live) != 0, 0)) {
-		mem_exec(vcpu_index, info, vaddr, udata);
+	/* one unlikely branch for everything else, out of line (mem_info()
+	 * calls into QEMU): the common case makes only tail calls, so it
+	 * saves no registers */
+	if (__builtin_expect((vcpu_index | (unsigned)f->mt | mi->donor | (unsigned)!f->vcpu[0].live) != 0 ||
+				     mi->pinfo != (uint64_t)info,
+			     0)) {
+		mem_exec_st_slow(vcpu_index, info, vaddr, udata);
 		return;
 	}
-	mem_info(mi, info);
 	hvpmu_machine_dref_insn(f->m, f->vcpu[0].strand, &mi->d, vaddr);
 }
 

@@ -42,6 +42,7 @@
 #include "common/cpu_relax.h"
 #include "common/sock.h"
 #include "feed.h"
+#include "gtime.h"
 #include "qemu_glue.h"
 #include "remote_proto.h"
 #include "remote_shm.h"
@@ -139,7 +140,17 @@ static struct {
 	 * each turn's records are published, with their ticket, before the
 	 * next turn starts, so that the service runs them in the turns' order */
 	struct turns turn;
+	/* guest time once the turns start (gtime.h, docs/service.md "Guest
+	 * time"): the machine's time after a publication, from the area */
+	struct gtime gtime;
+	int gtime_filter;      /* QEMU has the system-call filter (our patch 0004) */
+	uint64_t gtime_t0;     /* the first ticket after the turns started */
 } A = { .conn = -1, .efd = -1 };
+
+/* Publications a turn boundary's deadline check lags behind the last
+ * (gtime.lagged): the service has nearly always run them, so the check
+ * seldom waits for it. */
+#define TIME_LAG 64u
 
 static __thread int self = -1; /* this host thread's vCPU, once a callback said */
 
@@ -148,6 +159,7 @@ static void detach(const char *why)
 	if (!A.dead)
 		fprintf(stderr, "hvpmu: %s; this process is no longer counted\n", why);
 	A.dead = 1;
+	A.gtime.on = 0; /* (its clocks are the host's again; a modeled wait times out: time_at) */
 }
 
 /* ---- connecting ---- */
@@ -1054,6 +1066,78 @@ int hvpmu_qemu_follow_start(uint64_t id, const struct hvpmu_isa *isa, int now)
 
 /* ---- system calls, the end, fork ---- */
 
+/* The machine's time after this image's publication `ticket` (cycles),
+ * as the service noted it (remote.c time_note): waits until the service
+ * has run it.  Where the service has given that ticket up (a gap) or
+ * moved REMOTE_TIME_SLOTS past it, the latest time it noted.  Once the
+ * image is detached (the service is gone), a time past every deadline:
+ * a thread in a modeled wait returns (ETIMEDOUT) rather than sleep on. */
+static uint64_t time_at(uint64_t ticket)
+{
+	struct remote_area *ar = A.area;
+	const struct remote_time *t = &ar->time[ticket % REMOTE_TIME_SLOTS];
+	static const uint64_t one = 1;
+	uint64_t done, c;
+
+	for (unsigned spin = 0; !A.dead; spin++) {
+		if (atomic_load_explicit(&ar->time_done, memory_order_acquire) > ticket)
+			break;
+		if (atomic_load_explicit(&ar->cons_sleep, memory_order_seq_cst) && write(A.efd, &one, sizeof one) < 0) {
+			/* (the counter is full: the service is awake anyway) */
+		}
+		if (spin < 64) {
+			sched_yield();
+			continue;
+		}
+		nanosleep(&(struct timespec){ 0, 50000 }, NULL);
+		if (spin % 2048 == 0 && (!service_alive() || atomic_load(&ar->abandoned))) {
+			detach(atomic_load(&ar->abandoned) ? "the service detached it" : "the service is gone");
+			break;
+		}
+	}
+	if (A.dead)
+		return UINT64_MAX / 2;
+	c = atomic_load_explicit(&t->cycles, memory_order_relaxed);
+	if (atomic_load_explicit(&t->ticket, memory_order_acquire) == ticket + 1 &&
+	    atomic_load_explicit(&t->cycles, memory_order_relaxed) == c)
+		return c;
+	done = atomic_load_explicit(&ar->time_done, memory_order_acquire);
+	return done ? atomic_load_explicit(&ar->time[(done - 1) % REMOTE_TIME_SLOTS].cycles, memory_order_relaxed) : 0;
+}
+
+/* gtime.now: the machine's time after every publication so far (each
+ * call that reads it has published its thread's records first). */
+static uint64_t time_now(void *ctx)
+{
+	uint64_t seq = atomic_load_explicit(&A.area->seq, memory_order_relaxed);
+
+	(void)ctx;
+	return time_at(seq ? seq - 1 : 0);
+}
+
+/* gtime.lagged: after the publication TIME_LAG before the last, not
+ * before the turns' start (the same on every run: the tickets are the
+ * turns' order). */
+static uint64_t time_lagged(void *ctx)
+{
+	uint64_t seq = atomic_load_explicit(&A.area->seq, memory_order_relaxed);
+
+	(void)ctx;
+	return time_at(seq > A.gtime_t0 + TIME_LAG ? seq - 1 - TIME_LAG : A.gtime_t0);
+}
+
+/* QEMU's system-call filter (our patch 0004): the guest's clocks, sleeps
+ * and futex deadlines in modeled time once the turns run (gtime.h). */
+static bool gtime_filter_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num, uint64_t a1, uint64_t a2,
+			    uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7, uint64_t a8, uint64_t *sysret)
+{
+	(void)id;
+	(void)a7;
+	(void)a8;
+	return A.gtime.on && !A.dead && vcpu_index < REMOTE_RINGS &&
+	       gtime_filter(&A.gtime, (int)vcpu_index, num, (const uint64_t[6]){ a1, a2, a3, a4, a5, a6 }, sysret);
+}
+
 static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num, uint64_t a1, uint64_t a2,
 		       uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7, uint64_t a8)
 {
@@ -1088,6 +1172,10 @@ static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 	if (vcpu_index < REMOTE_RINGS) {
 		if (!A.turn.on && A.turn.quantum && turns_makes_thread(&A.turn, num, a1)) {
 			turns_engage(&A.turn, (int)vcpu_index);
+			if (A.gtime_filter && !A.dead) { /* (the guest's clocks: modeled from here) */
+				A.gtime_t0 = atomic_load_explicit(&A.area->seq, memory_order_relaxed) - 1;
+				gtime_start(&A.gtime);
+			}
 			/* every block counts its turn from here: blocks under
 			 * block counts are translated anew with markers now, in
 			 * this thread's call (it runs no block before the reset:
@@ -1098,8 +1186,11 @@ static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 				qemu_plugin_reset(id, reset_done);
 			}
 		}
-		if (A.turn.on)
+		if (A.turn.on) {
+			gtime_entry(&A.gtime, (int)vcpu_index, num, /* (a deadline, before it waits) */
+				    (const uint64_t[6]){ a1, a2, a3, a4, a5, a6 });
 			turns_syscall(&A.turn, (int)vcpu_index, num, a1, a2, a3);
+		}
 	}
 	if (i >= 0)
 		hvpmu_qemu_follow_execve(num, (const uint64_t[6]){ a1, a2, a3, a4, a5, a6 });
@@ -1156,6 +1247,7 @@ static void child_after_fork(void)
 	int me = self;
 
 	turns_fork_child(&A.turn); /* (its only thread: no turns until it makes one) */
+	A.gtime.on = 0;            /* (nor guest time: its clock is the host's again until then) */
 	if (!A.area || A.dead || A.ended)
 		return;
 	for (unsigned k = 0; k < REMOTE_RINGS; k++)
@@ -1203,7 +1295,19 @@ int hvpmu_qemu_attach_start(uint64_t id, const struct qemu_info_t *info, const s
 		detach("pthread_atfork failed");
 		return 0;
 	}
+	if (gtime_init(&A.gtime, isa, &A.turn, time_now, NULL, A.area->clock_hz)) {
+		detach("out of memory");
+		return 0;
+	}
+	A.gtime.lagged = time_lagged;
 	register_all(id);
+	/* (it answers nothing before the turns start; an emulator without
+	 * our patch 0004 has no filter: the guest's time stays the host's) */
+	if (A.turn.quantum && qemu_plugin_register_vcpu_syscall_filter_cb && qemu_plugin_write_memory_vaddr &&
+	    qemu_plugin_guest_host_address) {
+		qemu_plugin_register_vcpu_syscall_filter_cb(id, gtime_filter_cb);
+		A.gtime_filter = 1;
+	}
 	qemu_source_wall_start(comm);
 	return 0;
 }

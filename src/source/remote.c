@@ -59,6 +59,8 @@ struct rproc {
 	struct vcpu *v[REMOTE_RINGS]; /* the feed vCPU of the ring's thread (NULL: none, or not counted) */
 	uint8_t started[REMOTE_RINGS];
 	unsigned nthreads;        /* rings whose thread has started and not exited */
+	uint8_t timed;            /* its publications' machine times are noted (time_note): from the
+				     first ordered one on (its guest time may be modeled from there) */
 	uint8_t cloning;          /* its one thread is in a clone that may make a thread (CLONE_VM |
 				     CLONE_THREAD, or clone3): the new thread's start comes between
 				     its call and its return, so it runs in publication order (ordered) */
@@ -752,6 +754,7 @@ int hvpmu_remote_attach(struct hvpmu_remote *r, const void *hello, size_t n, int
 		p->area->block_uops = rule.block_uops;
 		p->area->taken_cti_cycles = rule.taken_cti_cycles;
 	}
+	p->area->clock_hz = hvpmu_machine_md(r->m)->clock_hz;
 	r->proc[r->nproc++] = p;
 	r->live++;
 	if (p->num == 1)
@@ -1323,6 +1326,22 @@ static int ring_syscall(struct hvpmu_remote *r, struct rproc *p, unsigned i, uin
 	return RING_EV;
 }
 
+static inline int ordered(const struct rproc *p);
+
+/* Publication `ticket` of image p (in ticket order) has run: the
+ * machine's time after it, for the image's guest time (struct
+ * remote_area: the producer waits for it, reads it, and checks the slot's
+ * ticket; it reads nothing the service relies on). */
+static void time_note(struct hvpmu_remote *r, struct rproc *p, uint64_t ticket)
+{
+	struct remote_time *t = &p->area->time[ticket % REMOTE_TIME_SLOTS];
+
+	p->timed = 1;
+	atomic_store_explicit(&t->cycles, hvpmu_machine_now(r->m), memory_order_relaxed);
+	atomic_store_explicit(&t->ticket, ticket + 1, memory_order_release);
+	atomic_store_explicit(&p->area->time_done, p->next_ticket, memory_order_release);
+}
+
 /* A control record at t of ring i (its slots published). */
 static int ring_ctl(struct hvpmu_remote *r, struct rproc *p, unsigned i, uint64_t t, struct remote_rec e,
 		    struct feed_ev *ev, uint64_t *args)
@@ -1335,6 +1354,8 @@ static int ring_ctl(struct hvpmu_remote *r, struct rproc *p, unsigned i, uint64_
 	case C_SEQ: /* (the order of publications: run_published) */
 		if (e.w1 >= p->next_ticket)
 			p->next_ticket = e.w1 + 1;
+		if (p->timed || ordered(p))
+			time_note(r, p, e.w1);
 		return RING_DONE;
 	case C_FAST:
 		return ring_fast(r, p, i, t, e, ev);

@@ -31,13 +31,14 @@
 #include <stdint.h>
 
 #define REMOTE_MAGIC UINT64_C(0x31544f4d45525648) /* "HVREMOT1" */
-#define REMOTE_VERSION 2u
+#define REMOTE_VERSION 3u
 #define REMOTE_RINGS 64u                /* vCPUs (threads alive at once) per process */
 #define REMOTE_RING_LOG2 14u            /* 16384 slots of 16 bytes: 256 KB per ring */
 #define REMOTE_RING_SLOTS (1u << REMOTE_RING_LOG2)
 #define REMOTE_PUBLISH 256u             /* records between the producer's publications */
 #define REMOTE_MAX_BLOCKS (1u << 20)    /* translated blocks per process image */
 #define REMOTE_MAX_WORDS (1u << 24)     /* their instruction words (64 MB) */
+#define REMOTE_TIME_SLOTS 256u          /* publications whose machine time is kept (guest time) */
 #define REMOTE_BLOCK_MAX_INSNS 512u     /* QEMU 7.2's TCG_MAX_INSNS */
 
 /*
@@ -167,6 +168,18 @@ struct remote_area {
 	_Atomic uint64_t seq;         /* the next publication's ticket (C_SEQ) */
 	_Atomic uint32_t abandoned;   /* set by the service: it detached this image (a bad record) */
 	uint32_t nwords;              /* producer: words used */
+	/* guest time of an image in turns (docs/service.md "Guest time"),
+	 * set by the service: the machine's clock (hvpmu_md.clock_hz,
+	 * cycles per second); once the image's publications run in ticket
+	 * order, the machine's time (hvpmu_machine_now, cycles) after
+	 * publication t in time[t % REMOTE_TIME_SLOTS] (its `ticket`, t + 1,
+	 * written last), and time_done, the ticket after the highest run */
+	uint64_t clock_hz;
+	_Alignas(64) _Atomic uint64_t time_done;
+	struct remote_time {
+		_Atomic uint64_t ticket;
+		_Atomic uint64_t cycles;
+	} time[REMOTE_TIME_SLOTS];
 	struct remote_block block[REMOTE_MAX_BLOCKS];
 	uint32_t words[REMOTE_MAX_WORDS];
 	struct remote_ring ring[REMOTE_RINGS];

@@ -61,6 +61,10 @@ struct rproc {
 	unsigned nthreads;        /* rings whose thread has started and not exited */
 	uint8_t timed;            /* its publications' machine times are noted (time_note): from the
 				     first ordered one on (its guest time may be modeled from there) */
+	uint32_t clones;          /* calls of a clone that may make a thread run so far, and */
+	uint32_t joins;           /* starts of a thread beside another run: a start is due
+				     (a ring whose thread has not started may run) while
+				     clones > joins (start_due) */
 	uint8_t cloning;          /* its one thread is in a clone that may make a thread (CLONE_VM |
 				     CLONE_THREAD, or clone3): the new thread's start comes between
 				     its call and its return, so it runs in publication order (ordered) */
@@ -1308,8 +1312,10 @@ static int ring_syscall(struct hvpmu_remote *r, struct rproc *p, unsigned i, uin
 	p->sc_num[i] = num;
 	if ((num == sc->clone && (args[0] & (LINUX_CLONE_VM | LINUX_CLONE_THREAD)) ==
 					(LINUX_CLONE_VM | LINUX_CLONE_THREAD)) ||
-	    num == sc->clone3)
+	    num == sc->clone3) {
 		p->cloning = 1;
+		p->clones++;
+	}
 	p->moved[i] = 0; /* (the guest counts no blocks under a grant past a call) */
 	if (v) /* (it accounts the block entered last) */
 		v->reached_last = (int)R_REACHED(e.w0);
@@ -1364,6 +1370,8 @@ static int ring_ctl(struct hvpmu_remote *r, struct rproc *p, unsigned i, uint64_
 			proc_fail(p, "thread started twice on a vCPU", i);
 			return RING_BAD;
 		}
+		if (p->nthreads)
+			p->joins++;
 		p->started[i] = 1;
 		p->nthreads++;
 		p->gent[i] = 0;
@@ -1438,6 +1446,19 @@ static int preempt(struct hvpmu_remote *r, struct rproc *p, unsigned i, struct r
 static inline int ordered(const struct rproc *p)
 {
 	return p->nthreads > 1 || p->cloning;
+}
+
+/* May ring i of p run?  Not while it is a new thread's (its image has a
+ * thread, its own has not started) and no clone run so far has a start
+ * still due: its start runs after the clone's call, never before it by
+ * quanta (the start is published before the clone returns, and the
+ * creator's ring may be held at the quantum's end).  With the threads in
+ * turns the start runs in publication order anyway; with them free
+ * (HVPMU_QUANTUM=off) the clone's return may run before the start, and
+ * the start is still due then. */
+static inline int start_due(const struct rproc *p, unsigned i)
+{
+	return !p->nthreads || p->started[i] || p->clones > p->joins;
 }
 
 /*
@@ -1725,7 +1746,7 @@ static uint64_t runnable_min(struct hvpmu_remote *r)
 				continue;
 			if (ring_waits(p, i)) /* (it cannot run: sched) */
 				continue;
-			if (p->nthreads && !p->started[i] && !ordered(p)) /* (a new thread's start: after the clone) */
+			if (!start_due(p, i) && !ordered(p)) /* (a new thread's start: after the clone) */
 				continue;
 			tick = p->v[i] ? hvpmu_machine_tick(r->m, p->v[i]->strand) : 0;
 			if (tick < min)
@@ -1770,7 +1791,7 @@ uint64_t hvpmu_remote_run(struct hvpmu_remote *r, int force)
 				 * ordered), never before it by quanta: the start's
 				 * publication is out before the clone's call returns,
 				 * and the creator's ring may be held at the quantum's end */
-				if (p->nthreads && !p->started[i])
+				if (!start_due(p, i))
 					continue;
 				if (atomic_load_explicit(&p->area->ring[i].head, memory_order_acquire) != p->tail[i])
 					ran += run_ring(r, p, i, r->barrier ? r->qend : UINT64_MAX, UINT64_MAX, &blocked);

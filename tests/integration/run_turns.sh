@@ -169,6 +169,16 @@ if [ -x "$m/spin" ]; then
 			awk '{ sub(/[(]/, "", $(NF-1)); exit !($(NF-1) + 0 <= 0.5) }' "$tmp/twf.spread" ||
 			{ cat "$tmp"/twf.[1-5] >&2; fail "timedwait attached: cycles more than 0.5 % apart"; }
 		echo "turns: timedwait attached: five runs, instructions identical; $(cat "$tmp/twf.spread")"
+		# with the threads free the clone's return can run in the service
+		# before the new thread's start, which is still due then (remote.c
+		# start_due: the worker's ring was held for good, its thread
+		# blocked on it, and the main thread waited for it forever)
+		for i in 1 2 3 4 5; do
+			HVPMU_QUANTUM=off timeout 60 "$hv" stat -f -p origin -x, -e Graduated_instructions,Cycles -- \
+				"$m/timedwait" 20 > "$tmp/twoff.$i" 2>&1 ||
+				{ cat "$tmp/twoff.$i" >&2; fail "timedwait attached, threads free: run $i failed or hung"; }
+		done
+		echo "turns: timedwait attached with the threads free: five runs end"
 	fi
 	# the fork's waitpid returns at the host's time, while the other
 	# thread spins its turns: its instructions vary, its handoffs do not

@@ -144,13 +144,7 @@ static struct {
 	 * time"): the machine's time after a publication, from the area */
 	struct gtime gtime;
 	int gtime_filter;      /* QEMU has the system-call filter (our patch 0004) */
-	uint64_t gtime_t0;     /* the first ticket after the turns started */
 } A = { .conn = -1, .efd = -1 };
-
-/* Publications a turn boundary's deadline check lags behind the last
- * (gtime.lagged): the service has nearly always run them, so the check
- * seldom waits for it. */
-#define TIME_LAG 64u
 
 static __thread int self = -1; /* this host thread's vCPU, once a callback said */
 
@@ -1115,17 +1109,6 @@ static uint64_t time_now(void *ctx)
 	return time_at(seq ? seq - 1 : 0);
 }
 
-/* gtime.lagged: after the publication TIME_LAG before the last, not
- * before the turns' start (the same on every run: the tickets are the
- * turns' order). */
-static uint64_t time_lagged(void *ctx)
-{
-	uint64_t seq = atomic_load_explicit(&A.area->seq, memory_order_relaxed);
-
-	(void)ctx;
-	return time_at(seq > A.gtime_t0 + TIME_LAG ? seq - 1 - TIME_LAG : A.gtime_t0);
-}
-
 /* QEMU's system-call filter (our patch 0004): the guest's clocks, sleeps
  * and futex deadlines in modeled time once the turns run (gtime.h). */
 static bool gtime_filter_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num, uint64_t a1, uint64_t a2,
@@ -1172,10 +1155,8 @@ static void syscall_cb(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 	if (vcpu_index < REMOTE_RINGS) {
 		if (!A.turn.on && A.turn.quantum && turns_makes_thread(&A.turn, num, a1)) {
 			turns_engage(&A.turn, (int)vcpu_index);
-			if (A.gtime_filter && !A.dead) { /* (the guest's clocks: modeled from here) */
-				A.gtime_t0 = atomic_load_explicit(&A.area->seq, memory_order_relaxed) - 1;
+			if (A.gtime_filter && !A.dead) /* (the guest's clocks: modeled from here) */
 				gtime_start(&A.gtime);
-			}
 			/* every block counts its turn from here: blocks under
 			 * block counts are translated anew with markers now, in
 			 * this thread's call (it runs no block before the reset:
@@ -1299,7 +1280,8 @@ int hvpmu_qemu_attach_start(uint64_t id, const struct qemu_info_t *info, const s
 		detach("out of memory");
 		return 0;
 	}
-	A.gtime.lagged = time_lagged;
+	/* (no lagged time: every check reads the time after the last
+	 * publication, docs/service.md "Guest time") */
 	register_all(id);
 	/* (it answers nothing before the turns start; an emulator without
 	 * our patch 0004 has no filter: the guest's time stays the host's) */

@@ -29,10 +29,9 @@
 #     under -tb-size 1), each to its end;
 #   - guest time (docs/event-source.md "Guest time"): timedwait (a
 #     condition variable waited on with 50 us deadlines, nanosleep, the
-#     clocks read around it) ten runs identical in one emulator, and its
-#     own check (the monotonic clock moves by at least each sleep) passes;
-#     attached to a service, five runs with the same instructions and
-#     cycles within 0.5 %;
+#     clocks read around it) ten runs identical, in one emulator and
+#     attached to a service, and its own check (the monotonic clock moves
+#     by at least each sleep) passes;
 #   - xz -T4 on the Origin and, built for sparc64 from the same Debian
 #     source (scripts/build-xz-sparc64.sh), on the T4 with each thread on
 #     its own core: three runs identical, every counter.  Its main thread
@@ -155,20 +154,16 @@ if [ -x "$m/spin" ]; then
 	[ -x "$m/timedwait" ] && same timedwait tw
 	# and attached to a service (stat -f): its clocks and deadlines are the
 	# service's machine time after its publications (docs/service.md
-	# "Guest time"): its instructions the same on every run (with the
-	# host's clock they differ); its cycles within 0.5 % (the service's
-	# residue, docs/service.md "Guest time")
+	# "Guest time"), the same on every run (with the host's clock the
+	# instructions differ), at the default quantum and at 1,000 (many
+	# turns, each starting with a read of the service's time)
 	if [ -x "$m/timedwait" ]; then
-		for i in 1 2 3 4 5; do
-			env -u HVPMU_QUANTUM timeout 120 "$hv" stat -f -p origin -x, -e Graduated_instructions,Cycles -- "$m/timedwait" 20 \
-				> "$tmp/twf.$i" 2>&1 || { cat "$tmp/twf.$i" >&2; fail "timedwait attached: run $i failed"; }
-		done
-		[ "$(grep -h ',Graduated_instructions,' "$tmp"/twf.[1-5] | cut -d, -f1 | sort -u | wc -l)" = 1 ] ||
-			{ cat "$tmp"/twf.[1-5] >&2; fail "timedwait attached: instructions differ"; }
-		spread "timedwait attached" Cycles "$tmp"/twf.[1-5] | grep " Cycles:" > "$tmp/twf.spread" &&
-			awk '{ sub(/[(]/, "", $(NF-1)); exit !($(NF-1) + 0 <= 0.5) }' "$tmp/twf.spread" ||
-			{ cat "$tmp"/twf.[1-5] >&2; fail "timedwait attached: cycles more than 0.5 % apart"; }
-		echo "turns: timedwait attached: five runs, instructions identical; $(cat "$tmp/twf.spread")"
+		twf() { timeout 120 "$hv" stat -f -p origin -x, -e Graduated_instructions,Cycles -- "$m/timedwait" 20; }
+		twfd() { env -u HVPMU_QUANTUM timeout 120 "$hv" stat -f -p origin -x, -e Graduated_instructions,Cycles -- \
+			"$m/timedwait" 20; }
+		same timedwait_f twf
+		same timedwait_fd twfd
+		echo "turns: timedwait attached: ten runs identical, at quanta of 1,000 and 10,000 instructions"
 		# with the threads free the clone's return can run in the service
 		# before the new thread's start, which is still due then (remote.c
 		# start_due: the worker's ring was held for good, its thread

@@ -287,6 +287,16 @@ slow:
 	entry_st(f, vcpu_index, ti);
 }
 
+/* block_entry()'s sync, between the block entered before (`last`) and ti
+ * (one guest thread: the lock for the machine only). */
+static __attribute__((noinline)) void entry_sync(struct feed *f, struct vcpu *v, const struct tb_info *last,
+						 const struct tb_info *ti)
+{
+	lock(f);
+	feed_sync_vcpu(f, v, last, ti);
+	unlock(f);
+}
+
 /*
  * The memory or branch model and one guest thread: the block-entry
  * callback of blocks translated then, chosen at translation per kind of
@@ -301,8 +311,10 @@ slow:
  * has no in-block annulled slot or CTI the slow path decides:
  * tb_info.slow_next), the prefetches waiting for a donor and the sync
  * bound; the pending CTI decided by its tb_info.pend_kind, worked out at
- * translation (tb_pend_kind()), and left to the slow path when this block
- * is its delay slot.  Everything else goes through entry_st().
+ * translation (tb_pend_kind()).  When this block is the pending CTI's
+ * delay slot, an annulling branch was taken (done here as block_entry()
+ * does it); any other CTI waits (the slow path).  Everything else goes
+ * through entry_st().
  */
 static inline __attribute__((always_inline)) void entry_full(unsigned int vcpu_index, struct tb_info *ti, int memory,
 							       int branches, int pends)
@@ -323,8 +335,11 @@ static inline __attribute__((always_inline)) void entry_full(unsigned int vcpu_i
 		goto slow;
 	if (v->pend) {
 		t = v->pend_tb;
-		if (__builtin_expect(vaddr == t->cti_ds || t->pend_kind == FEED_PEND_SLOW, 0))
+		if (__builtin_expect(vaddr == t->cti_ds || t->pend_kind == FEED_PEND_SLOW, 0)) {
+			if (vaddr == t->cti_ds && t->pend_kind == FEED_PEND_ANNUL)
+				goto annul_taken;
 			goto slow;
+		}
 	}
 	if (!p->dirty) { /* note_completed() */
 		p->dirty = 1;
@@ -349,6 +364,33 @@ static inline __attribute__((always_inline)) void entry_full(unsigned int vcpu_i
 	}
 	act->bound += ti->blk.n;
 	v->mark_seen = feed_execs(ti); /* note_entered() */
+	v->prev = ti;
+	return;
+annul_taken:
+	/* An annulling branch taken (this block is its delay slot, QEMU's
+	 * block after a taken `b<cc>,a`): what entry_fast() leaves to
+	 * block_entry(), in block_entry()'s order -- the outcome before this
+	 * block's fetch, the sync bound after it */
+	if (!p->dirty) {
+		p->dirty = 1;
+		p->next_dirty = v->dirty;
+		v->dirty = p;
+	}
+	v->pend = 0;
+	v->reg_taken = 0;
+	act->taken_cond++;
+	if (branches) /* execution goes on at the target after the delay slot */
+		hvpmu_machine_branch(f->m, v->strand, t->cti_pc, t->cti_flags, 1, t->cti_target);
+	if (pends) {
+		v->pend = 1;
+		v->pend_tb = ti;
+	}
+	if (memory)
+		hvpmu_machine_ifetch(f->m, v->strand, vaddr, ti->bytes);
+	act->bound += ti->blk.n;
+	if (__builtin_expect(act->bound >= act->next_check, 0)) /* (the model's calls moved it) */
+		entry_sync(f, v, p, ti);
+	v->mark_seen = feed_execs(ti);
 	v->prev = ti;
 	return;
 slow:

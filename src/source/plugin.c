@@ -653,7 +653,11 @@ static __attribute__((noinline)) void mem_exec_st_slow(unsigned int vcpu_index, 
 	hvpmu_machine_dref_insn(f->m, f->vcpu[0].strand, &mi->d, vaddr);
 }
 
-static void mem_exec_st(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
+/* `plain`: the machine's description allows hvpmu_machine_dref_plain()
+ * (its meminfo seen, the access's size is not 0; vCPU 0's strand is one
+ * of the machine's), which the run knows at start-up: mem_exec_plain(). */
+static inline __attribute__((always_inline)) void mem_st(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
+							 uint64_t vaddr, void *udata, int plain)
 {
 	struct mem_insn *mi = udata;
 	struct feed *f = mi->feed;
@@ -667,7 +671,22 @@ static void mem_exec_st(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uin
 		mem_exec_st_slow(vcpu_index, info, vaddr, udata);
 		return;
 	}
-	hvpmu_machine_dref_insn(f->m, f->vcpu[0].strand, &mi->d, vaddr);
+	if (plain)
+		hvpmu_machine_dref_plain(f->m, f->vcpu[0].strand, &mi->d, vaddr);
+	else
+		hvpmu_machine_dref_insn(f->m, f->vcpu[0].strand, &mi->d, vaddr);
+}
+
+static void mem_exec_st(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
+{
+	mem_st(vcpu_index, info, vaddr, udata, 0);
+}
+
+/* The data-access dispatch specialised per description at start-up
+ * (hvpmu_machine_dref_plain_ok(): not the Origin's fetch-and-op region). */
+static void mem_exec_plain(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
+{
+	mem_st(vcpu_index, info, vaddr, udata, 1);
 }
 
 
@@ -906,7 +925,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	enum feed_qkind qk = FEED_Q_NONE;
 	int give_up = 0;
 	qemu_plugin_vcpu_udata_cb_t pf_cb = off ? pf_exec_off : f->batch ? pf_exec_b : pf_exec;
-	qemu_plugin_vcpu_mem_cb_t mem_cb = off ? mem_exec_off : f->batch ? mem_exec_b : f->mt ? mem_exec : mem_exec_st;
+	qemu_plugin_vcpu_mem_cb_t mem_cb = off ? mem_exec_off : f->batch ? mem_exec_b : f->mt ? mem_exec :
+					   hvpmu_machine_dref_plain_ok(f->m) ? mem_exec_plain : mem_exec_st;
 
 	(void)id;
 	if (n == 0 || n > FEED_MAX_INSNS)

@@ -298,6 +298,43 @@ static __attribute__((noinline)) void entry_sync(struct feed *f, struct vcpu *v,
 }
 
 /*
+ * entry_full() when this block is the delay slot of the pending CTI, an
+ * annulling branch (QEMU's block after a taken `b<cc>,a`): the branch was
+ * taken.  What entry_fast() leaves to block_entry(), in block_entry()'s
+ * order -- the outcome before this block's fetch, the sync bound after it
+ * -- out of line, so that the common entry keeps fewer registers.
+ */
+static __attribute__((noinline)) void entry_annul_taken(struct feed *f, struct tb_info *ti)
+{
+	struct vcpu *v = f->vcpu;
+	struct tb_info *p = v->prev;
+	const struct tb_info *t = v->pend_tb;
+	struct hvpmu_activity *act = v->act;
+
+	if (!p->dirty) { /* note_completed() */
+		p->dirty = 1;
+		p->next_dirty = v->dirty;
+		v->dirty = p;
+	}
+	v->pend = 0;
+	v->reg_taken = 0;
+	act->taken_cond++;
+	if (f->need_branches) /* execution goes on at the target after the delay slot */
+		hvpmu_machine_branch(f->m, v->strand, t->cti_pc, t->cti_flags, 1, t->cti_target);
+	if (ti->pends) {
+		v->pend = 1;
+		v->pend_tb = ti;
+	}
+	if (f->need_memory)
+		hvpmu_machine_ifetch(f->m, v->strand, ti->blk.vaddr, ti->bytes);
+	act->bound += ti->blk.n;
+	if (__builtin_expect(act->bound >= act->next_check, 0)) /* (the model's calls moved it) */
+		entry_sync(f, v, p, ti);
+	v->mark_seen = feed_execs(ti); /* note_entered() */
+	v->prev = ti;
+}
+
+/*
  * The memory or branch model and one guest thread: the block-entry
  * callback of blocks translated then, chosen at translation per kind of
  * run (which models run: `memory`, `branches`, constant for the run) and
@@ -312,9 +349,9 @@ static __attribute__((noinline)) void entry_sync(struct feed *f, struct vcpu *v,
  * tb_info.slow_next), the prefetches waiting for a donor and the sync
  * bound; the pending CTI decided by its tb_info.pend_kind, worked out at
  * translation (tb_pend_kind()).  When this block is the pending CTI's
- * delay slot, an annulling branch was taken (done here as block_entry()
- * does it); any other CTI waits (the slow path).  Everything else goes
- * through entry_st().
+ * delay slot, an annulling branch was taken (entry_annul_taken()); any
+ * other CTI waits (the slow path).  Everything else goes through
+ * entry_st().
  */
 static inline __attribute__((always_inline)) void entry_full(unsigned int vcpu_index, struct tb_info *ti, int memory,
 							       int branches, int pends)
@@ -336,8 +373,10 @@ static inline __attribute__((always_inline)) void entry_full(unsigned int vcpu_i
 	if (v->pend) {
 		t = v->pend_tb;
 		if (__builtin_expect(vaddr == t->cti_ds || t->pend_kind == FEED_PEND_SLOW, 0)) {
-			if (vaddr == t->cti_ds && t->pend_kind == FEED_PEND_ANNUL)
-				goto annul_taken;
+			if (vaddr == t->cti_ds && t->pend_kind == FEED_PEND_ANNUL) {
+				entry_annul_taken(f, ti);
+				return;
+			}
 			goto slow;
 		}
 	}
@@ -364,33 +403,6 @@ static inline __attribute__((always_inline)) void entry_full(unsigned int vcpu_i
 	}
 	act->bound += ti->blk.n;
 	v->mark_seen = feed_execs(ti); /* note_entered() */
-	v->prev = ti;
-	return;
-annul_taken:
-	/* An annulling branch taken (this block is its delay slot, QEMU's
-	 * block after a taken `b<cc>,a`): what entry_fast() leaves to
-	 * block_entry(), in block_entry()'s order -- the outcome before this
-	 * block's fetch, the sync bound after it */
-	if (!p->dirty) {
-		p->dirty = 1;
-		p->next_dirty = v->dirty;
-		v->dirty = p;
-	}
-	v->pend = 0;
-	v->reg_taken = 0;
-	act->taken_cond++;
-	if (branches) /* execution goes on at the target after the delay slot */
-		hvpmu_machine_branch(f->m, v->strand, t->cti_pc, t->cti_flags, 1, t->cti_target);
-	if (pends) {
-		v->pend = 1;
-		v->pend_tb = ti;
-	}
-	if (memory)
-		hvpmu_machine_ifetch(f->m, v->strand, vaddr, ti->bytes);
-	act->bound += ti->blk.n;
-	if (__builtin_expect(act->bound >= act->next_check, 0)) /* (the model's calls moved it) */
-		entry_sync(f, v, p, ti);
-	v->mark_seen = feed_execs(ti);
 	v->prev = ti;
 	return;
 slow:

@@ -153,7 +153,8 @@ _Static_assert(offsetof(struct tb_info, taken_at) == TB_INFO_ALIGN && offsetof(s
  * How the full model's fast block entry (plugin.c entry_full()) decides a
  * pending CTI from the next block's address: resolve_pending()'s cases,
  * sorted out once at translation.  A next block at the CTI's delay slot
- * (cti_ds) goes the slow way, as in entry_fast().
+ * (cti_ds) leaves the CTI pending (the slow way, as in entry_fast()) but
+ * after an annulling branch, which it shows taken (entry_annul_taken()).
  */
 enum feed_pend_kind {
 	FEED_PEND_SLOW = 0, /* on the slow path: decided from its registers (reg_cond), or a
@@ -162,7 +163,7 @@ enum feed_pend_kind {
 	FEED_PEND_TARGET,   /* conditional with a static target: taken iff the next block
 			       starts at the target */
 	FEED_PEND_ANNUL,    /* conditional and annulling (cti_annul): taken iff the next block
-			       is its delay slot (the slow way): not taken */
+			       is its delay slot (entry_annul_taken()), else not taken */
 };
 
 /* A memory-accessing instruction, for the memory model's callbacks.

@@ -374,6 +374,20 @@ struct hvpmu_dref_insn {
 void hvpmu_machine_dref_insn(struct hvpmu_machine *m, uint32_t strand, const struct hvpmu_dref_insn *d,
 			     uint64_t vaddr);
 /*
+ * hvpmu_machine_dref_insn() specialised for the description at start-up
+ * (docs/memory-model.md "Seventh pass"): without the per-reference tests
+ * that a source can make once.  hvpmu_machine_dref_plain_ok() says
+ * whether the machine allows it: every strand takes references (the
+ * memory model is on) and the description has no fetch-and-op region
+ * (the SGI Origin's Hub, which takes some accesses uncached).  Then, as
+ * long as the features stay as they were (hvpmu_machine_set_features()),
+ * hvpmu_machine_dref_plain() is hvpmu_machine_dref_insn() for a strand in
+ * range and a size that is not 0 (neither is checked).
+ */
+int hvpmu_machine_dref_plain_ok(const struct hvpmu_machine *m);
+void hvpmu_machine_dref_plain(struct hvpmu_machine *m, uint32_t strand, const struct hvpmu_dref_insn *d,
+			      uint64_t vaddr);
+/*
  * Software prefetches (docs/prefetch-model.md): the source reports each
  * executed prefetch instruction whose address it knows with
  * hvpmu_machine_prefetch() -- `dest` is where the instruction sends the

@@ -1046,18 +1046,20 @@ static __attribute__((noinline)) void dref_fetchop(struct hvpmu_machine *m, uint
  * above as tail calls, so this one stays small (few saved registers).
  * The instruction's pc and flags are read through `d` only off the fast
  * path (hvpmu_machine_dref_insn passes the source's own description).
+ * `plain`: the caller knows that the strand takes references, the size
+ * is not 0 and there is no fetch-and-op region (hvpmu_machine_dref_plain).
  */
 static inline __attribute__((always_inline)) void dref(struct hvpmu_machine *m, uint32_t strand,
-						       const struct hvpmu_dref_insn *d, uint64_t vaddr)
+						       const struct hvpmu_dref_insn *d, uint64_t vaddr, int plain)
 {
 	struct strand *s;
 	const struct core *c;
 	unsigned size = d->size;
 	uint64_t pa, filter;
 
-	if (strand >= m->ref_strands || !size)
+	if (!plain && (strand >= m->ref_strands || !size))
 		return;
-	if (__builtin_expect(vaddr - m->fop_va < m->fop_bytes, 0)) { /* Origin: never when 0 bytes */
+	if (!plain && __builtin_expect(vaddr - m->fop_va < m->fop_bytes, 0)) { /* Origin: never when 0 bytes */
 		dref_fetchop(m, strand, d, vaddr);
 		return;
 	}
@@ -1089,13 +1091,24 @@ void hvpmu_machine_dref(struct hvpmu_machine *m, uint32_t strand, uint64_t pc, u
 {
 	const struct hvpmu_dref_insn d = { .pc = pc, .si_flags = f, .size = size, .is_store = is_store != 0 };
 
-	dref(m, strand, &d, vaddr);
+	dref(m, strand, &d, vaddr, 0);
 }
 
 void hvpmu_machine_dref_insn(struct hvpmu_machine *m, uint32_t strand, const struct hvpmu_dref_insn *d,
 			     uint64_t vaddr)
 {
-	dref(m, strand, d, vaddr);
+	dref(m, strand, d, vaddr, 0);
+}
+
+int hvpmu_machine_dref_plain_ok(const struct hvpmu_machine *m)
+{
+	return m->ref_strands != 0 && !m->fop_bytes;
+}
+
+void hvpmu_machine_dref_plain(struct hvpmu_machine *m, uint32_t strand, const struct hvpmu_dref_insn *d,
+			      uint64_t vaddr)
+{
+	dref(m, strand, d, vaddr, 1);
 }
 
 static int l1i_probe(const void *ctx, uint64_t line)

@@ -102,6 +102,8 @@ struct tb_info {
 	uint8_t cti_self;      /* the last instruction is a CTI whose target is itself (a one-
 				  instruction loop, ISAs without delay slots): a block starting
 				  there is the branch taken, not a restart */
+	uint8_t pend_kind;     /* enum feed_pend_kind: how the full model's fast entry decides
+				  its CTI when pending (set at translation by the plugin) */
 	struct tb_info *next_alloc;
 	uint64_t oexecs;       /* model thread: executions seen to reach the last instruction */
 	uint32_t slot;         /* its counter slot (feed_slot()), behind execs */
@@ -144,6 +146,25 @@ struct feed_qchunk {
 #define FEED_QUIET_MAX_SUM (UINT64_C(1) << 22)
 #define TB_INFO_ALIGN 64
 _Static_assert(offsetof(struct tb_info, bytes) < TB_INFO_ALIGN, "the fast path's fields in the first line");
+_Static_assert(offsetof(struct tb_info, taken_at) == TB_INFO_ALIGN && offsetof(struct tb_info, pend_kind) < 2 * TB_INFO_ALIGN,
+	       "what the fast paths read of a pending CTI's block (cti_*, pend_kind) in its second line");
+
+/*
+ * How the full model's fast block entry (plugin.c entry_full()) decides a
+ * pending CTI from the next block's address: resolve_pending()'s cases,
+ * sorted out once at translation.  A next block at the CTI's delay slot
+ * (cti_ds) leaves the CTI pending (the slow way, as in entry_fast()) but
+ * after an annulling branch, which it shows taken (entry_annul_taken()).
+ */
+enum feed_pend_kind {
+	FEED_PEND_SLOW = 0, /* on the slow path: decided from its registers (reg_cond), or a
+			       conditional CTI to a register (ppc64 bclr, bcctr) */
+	FEED_PEND_ALWAYS,   /* not conditional: taken */
+	FEED_PEND_TARGET,   /* conditional with a static target: taken iff the next block
+			       starts at the target */
+	FEED_PEND_ANNUL,    /* conditional and annulling (cti_annul): taken iff the next block
+			       is its delay slot (entry_annul_taken()), else not taken */
+};
 
 /* A memory-accessing instruction, for the memory model's callbacks.
  * MEM_INSN_ALIGN-aligned: its address shares a record word with the

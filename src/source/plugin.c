@@ -287,6 +287,159 @@ slow:
 	entry_st(f, vcpu_index, ti);
 }
 
+/* block_entry()'s sync, between the block entered before (`last`) and ti
+ * (one guest thread: the lock for the machine only). */
+static __attribute__((noinline)) void entry_sync(struct feed *f, struct vcpu *v, const struct tb_info *last,
+						 const struct tb_info *ti)
+{
+	lock(f);
+	feed_sync_vcpu(f, v, last, ti);
+	unlock(f);
+}
+
+/*
+ * entry_full() when this block is the delay slot of the pending CTI, an
+ * annulling branch (QEMU's block after a taken `b<cc>,a`): the branch was
+ * taken.  What entry_fast() leaves to block_entry(), in block_entry()'s
+ * order -- the outcome before this block's fetch, the sync bound after it
+ * -- out of line, so that the common entry keeps fewer registers.
+ */
+static __attribute__((noinline)) void entry_annul_taken(struct feed *f, struct tb_info *ti)
+{
+	struct vcpu *v = f->vcpu;
+	struct tb_info *p = v->prev;
+	const struct tb_info *t = v->pend_tb;
+	struct hvpmu_activity *act = v->act;
+
+	if (!p->dirty) { /* note_completed() */
+		p->dirty = 1;
+		p->next_dirty = v->dirty;
+		v->dirty = p;
+	}
+	v->pend = 0;
+	v->reg_taken = 0;
+	act->taken_cond++;
+	if (f->need_branches) /* execution goes on at the target after the delay slot */
+		hvpmu_machine_branch(f->m, v->strand, t->cti_pc, t->cti_flags, 1, t->cti_target);
+	if (ti->pends) {
+		v->pend = 1;
+		v->pend_tb = ti;
+	}
+	if (f->need_memory)
+		hvpmu_machine_ifetch(f->m, v->strand, ti->blk.vaddr, ti->bytes);
+	act->bound += ti->blk.n;
+	if (__builtin_expect(act->bound >= act->next_check, 0)) /* (the model's calls moved it) */
+		entry_sync(f, v, p, ti);
+	v->mark_seen = feed_execs(ti); /* note_entered() */
+	v->prev = ti;
+}
+
+/*
+ * The memory or branch model and one guest thread: the block-entry
+ * callback of blocks translated then, chosen at translation per kind of
+ * run (which models run: `memory`, `branches`, constant for the run) and
+ * of block (whether it leaves its CTI pending, tb_info.pends: `pends`;
+ * none for a block at address 0, which resolve_pending() would not
+ * decide).  The effect of entry_st() where entry_fast() takes the block,
+ * in entry_fast()'s order (the model hears of this block's fetch before
+ * the pending CTI's outcome), and nothing that is constant for the block
+ * or the run: entry_fast()'s tests of the block entered before (it
+ * reached its end, was not restarted, is no block of several threads and
+ * has no in-block annulled slot or CTI the slow path decides:
+ * tb_info.slow_next), the prefetches waiting for a donor and the sync
+ * bound; the pending CTI decided by its tb_info.pend_kind, worked out at
+ * translation (tb_pend_kind()).  When this block is the pending CTI's
+ * delay slot, an annulling branch was taken (entry_annul_taken()); any
+ * other CTI waits (the slow path).  Everything else goes through
+ * entry_st().
+ */
+static inline __attribute__((always_inline)) void entry_full(unsigned int vcpu_index, struct tb_info *ti, int memory,
+							       int branches, int pends)
+{
+	struct feed *f = ti->feed;
+	struct vcpu *v = f->vcpu;
+	struct tb_info *p = v->prev;
+	const struct tb_info *t = NULL;
+	struct hvpmu_activity *act;
+	uint64_t vaddr = ti->blk.vaddr;
+
+	if (__builtin_expect(vcpu_index != 0 || !p, 0))
+		goto slow;
+	act = v->act;
+	if (__builtin_expect(feed_execs(p) == v->mark_seen || vaddr == p->last_pc || p->slow_next || v->npf_pend ||
+				     act->bound + ti->blk.n >= act->next_check,
+			     0))
+		goto slow;
+	if (v->pend) {
+		t = v->pend_tb;
+		if (__builtin_expect(vaddr == t->cti_ds || t->pend_kind == FEED_PEND_SLOW, 0)) {
+			if (vaddr == t->cti_ds && t->pend_kind == FEED_PEND_ANNUL) {
+				entry_annul_taken(f, ti);
+				return;
+			}
+			goto slow;
+		}
+	}
+	if (!p->dirty) { /* note_completed() */
+		p->dirty = 1;
+		p->next_dirty = v->dirty;
+		v->dirty = p;
+	}
+	if (memory)
+		hvpmu_machine_ifetch(f->m, v->strand, vaddr, ti->bytes);
+	if (t) { /* resolve_pending(), the previous block having run to its end */
+		int taken = t->pend_kind == FEED_PEND_ALWAYS || (t->pend_kind == FEED_PEND_TARGET && vaddr == t->cti_target);
+
+		v->pend = 0;
+		v->reg_taken = 0;
+		if (taken && t->pend_kind != FEED_PEND_ALWAYS)
+			act->taken_cond++;
+		if (branches)
+			hvpmu_machine_branch(f->m, v->strand, t->cti_pc, t->cti_flags, taken, vaddr);
+	}
+	if (pends) { /* set_pending() */
+		v->pend = 1;
+		v->pend_tb = ti;
+	}
+	act->bound += ti->blk.n;
+	v->mark_seen = feed_execs(ti); /* note_entered() */
+	v->prev = ti;
+	return;
+slow:
+	entry_st(f, vcpu_index, ti);
+}
+
+static void tb_exec_full_mb(unsigned int vcpu_index, void *udata) { entry_full(vcpu_index, udata, 1, 1, 0); }
+static void tb_exec_full_mb_p(unsigned int vcpu_index, void *udata) { entry_full(vcpu_index, udata, 1, 1, 1); }
+static void tb_exec_full_m(unsigned int vcpu_index, void *udata) { entry_full(vcpu_index, udata, 1, 0, 0); }
+static void tb_exec_full_m_p(unsigned int vcpu_index, void *udata) { entry_full(vcpu_index, udata, 1, 0, 1); }
+static void tb_exec_full_br(unsigned int vcpu_index, void *udata) { entry_full(vcpu_index, udata, 0, 1, 0); }
+static void tb_exec_full_br_p(unsigned int vcpu_index, void *udata) { entry_full(vcpu_index, udata, 0, 1, 1); }
+
+/* How entry_full() decides block ti's CTI when it is pending (the
+ * registers' decision, reg_cond, is made by now). */
+static uint8_t tb_pend_kind(const struct tb_info *ti)
+{
+	if (!(ti->cti_flags & HVPMU_IC_CTI_COND))
+		return FEED_PEND_ALWAYS;
+	if (ti->reg_cond || ti->blk.cond_cti < 0)
+		return FEED_PEND_SLOW;
+	return ti->cti_annul ? FEED_PEND_ANNUL : FEED_PEND_TARGET;
+}
+
+/* The block-entry callback of a block translated with the memory or
+ * branch model while one guest thread runs: entry_full()'s for its kind
+ * of run and block, or the general one (a block at address 0). */
+static qemu_plugin_vcpu_udata_cb_t tb_exec_full_for(const struct feed *f, const struct tb_info *ti)
+{
+	static const qemu_plugin_vcpu_udata_cb_t cb[2][2][2] = {
+		{ { tb_exec_st, tb_exec_st }, { tb_exec_full_br, tb_exec_full_br_p } }, /* (no model: tb_exec_insn) */
+		{ { tb_exec_full_m, tb_exec_full_m_p }, { tb_exec_full_mb, tb_exec_full_mb_p } },
+	};
+
+	return ti->blk.vaddr ? cb[f->need_memory != 0][f->need_branches != 0][ti->pends != 0] : tb_exec_st;
+}
+
 /* A block or thread runs uncounted: the run's counts are incomplete, which
  * the guest OS publishes and the tool reports as a failed run (under the
  * lock). */
@@ -512,7 +665,11 @@ static __attribute__((noinline)) void mem_exec_st_slow(unsigned int vcpu_index, 
 	hvpmu_machine_dref_insn(f->m, f->vcpu[0].strand, &mi->d, vaddr);
 }
 
-static void mem_exec_st(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
+/* `plain`: the machine's description allows hvpmu_machine_dref_plain()
+ * (its meminfo seen, the access's size is not 0; vCPU 0's strand is one
+ * of the machine's), which the run knows at start-up: mem_exec_plain(). */
+static inline __attribute__((always_inline)) void mem_st(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
+							 uint64_t vaddr, void *udata, int plain)
 {
 	struct mem_insn *mi = udata;
 	struct feed *f = mi->feed;
@@ -526,7 +683,22 @@ static void mem_exec_st(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uin
 		mem_exec_st_slow(vcpu_index, info, vaddr, udata);
 		return;
 	}
-	hvpmu_machine_dref_insn(f->m, f->vcpu[0].strand, &mi->d, vaddr);
+	if (plain)
+		hvpmu_machine_dref_plain(f->m, f->vcpu[0].strand, &mi->d, vaddr);
+	else
+		hvpmu_machine_dref_insn(f->m, f->vcpu[0].strand, &mi->d, vaddr);
+}
+
+static void mem_exec_st(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
+{
+	mem_st(vcpu_index, info, vaddr, udata, 0);
+}
+
+/* The data-access dispatch specialised per description at start-up
+ * (hvpmu_machine_dref_plain_ok(): not the Origin's fetch-and-op region). */
+static void mem_exec_plain(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
+{
+	mem_st(vcpu_index, info, vaddr, udata, 1);
 }
 
 
@@ -765,7 +937,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	enum feed_qkind qk = FEED_Q_NONE;
 	int give_up = 0;
 	qemu_plugin_vcpu_udata_cb_t pf_cb = off ? pf_exec_off : f->batch ? pf_exec_b : pf_exec;
-	qemu_plugin_vcpu_mem_cb_t mem_cb = off ? mem_exec_off : f->batch ? mem_exec_b : f->mt ? mem_exec : mem_exec_st;
+	qemu_plugin_vcpu_mem_cb_t mem_cb = off ? mem_exec_off : f->batch ? mem_exec_b : f->mt ? mem_exec :
+					   hvpmu_machine_dref_plain_ok(f->m) ? mem_exec_plain : mem_exec_st;
 
 	(void)id;
 	if (n == 0 || n > FEED_MAX_INSNS)
@@ -842,6 +1015,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			ti->slow_next = 1; /* resolve_pending() decides it, on the slow path */
 		}
 	}
+	ti->pend_kind = tb_pend_kind(ti);
+	if (tb_cb == tb_exec_st)
+		tb_cb = tb_exec_full_for(f, ti);
 	if (!off)
 		feed_finish_tb(f, ti);
 	give_up = give_up && quiet_leave_locked(f, 1);

@@ -229,18 +229,22 @@ static void test_dram_traffic(void **state)
 }
 
 /* hvpmu_machine_dref_insn() is hvpmu_machine_dref() with the instruction
- * described once: the same stream of loads, stores, atomics and fetches
- * through each gives the same events and cycles; an out-of-range strand
- * or a size of 0 changes nothing. */
+ * described once, and so is hvpmu_machine_dref_plain() where the machine
+ * allows it (memory model on, no fetch-and-op region: the T4; without the
+ * memory model it does not): the same stream of loads, stores, atomics
+ * and fetches through each gives the same events and cycles; an
+ * out-of-range strand or a size of 0 changes nothing. */
 static void test_dref_insn(void **state)
 {
 	struct hvpmu_md md;
-	struct hvpmu_machine *m1 = machine(&md), *m2 = machine(&md);
+	struct hvpmu_machine *m1 = machine(&md), *m2 = machine(&md), *m3 = machine(&md);
 	struct hvpmu_activity *a1 = hvpmu_machine_activity(m1, 0), *a2 = hvpmu_machine_activity(m2, 0);
+	struct hvpmu_activity *a3 = hvpmu_machine_activity(m3, 0);
 	uint64_t x = 88172645463325252u, before[HVPMU_NMEV];
 	const uint32_t flags[4] = { HVPMU_IC_LOAD, HVPMU_IC_STORE, HVPMU_IC_OTHER | HVPMU_IC_ATOMIC, HVPMU_IC_LOAD };
 
 	(void)state;
+	assert_true(hvpmu_machine_dref_plain_ok(m3));
 	for (int i = 0; i < 200000; i++) {
 		unsigned kind, shift;
 		uint64_t va;
@@ -256,6 +260,7 @@ static void test_dref_insn(void **state)
 		if ((x >> 40) % 8 == 0) {
 			hvpmu_machine_ifetch(m1, 0, PC + ((x >> 44) & 0xffc0), 32);
 			hvpmu_machine_ifetch(m2, 0, PC + ((x >> 44) & 0xffc0), 32);
+			hvpmu_machine_ifetch(m3, 0, PC + ((x >> 44) & 0xffc0), 32);
 		}
 		d.pc = PC + 4 * (x >> 50);
 		d.si_flags = flags[kind];
@@ -263,15 +268,22 @@ static void test_dref_insn(void **state)
 		d.is_store = kind == 1;
 		hvpmu_machine_dref(m1, 0, d.pc, va, d.size, d.si_flags, d.is_store);
 		hvpmu_machine_dref_insn(m2, 0, &d, va);
+		hvpmu_machine_dref_plain(m3, 0, &d, va);
 		if (kind == 2) { /* an atomic: its load (above), then its store */
 			d.is_store = 1;
 			hvpmu_machine_dref(m1, 0, d.pc, va, d.size, d.si_flags, 1);
 			hvpmu_machine_dref_insn(m2, 0, &d, va);
+			hvpmu_machine_dref_plain(m3, 0, &d, va);
 		}
 	}
 	assert_true(a1->mev[HVPMU_MEV_DC_MISS_MEM] > 0 && a1->mev[HVPMU_MEV_ST_HIT_L2] > 0);
 	assert_memory_equal(a1->mev, a2->mev, sizeof a1->mev);
+	assert_memory_equal(a1->mev, a3->mev, sizeof a1->mev);
 	assert_int_equal(hvpmu_machine_tick(m1, 0), hvpmu_machine_tick(m2, 0));
+	assert_int_equal(hvpmu_machine_tick(m1, 0), hvpmu_machine_tick(m3, 0));
+	hvpmu_machine_enable_memory(m3, 0);
+	assert_false(hvpmu_machine_dref_plain_ok(m3));
+	hvpmu_machine_destroy(m3);
 	{
 		/* a line never touched: a real access would miss */
 		struct hvpmu_dref_insn d = { .pc = PC, .si_flags = HVPMU_IC_LOAD, .size = 0, .is_store = 0 };

@@ -606,7 +606,8 @@ static void test_io(void **state)
 
 /* The fetch-and-op region: variable A three times (a miss, two hits),
  * B (a miss), A again (a miss: the Hub caches one variable), a store to
- * A (a hit); no cache fills, so the same loads repeat as requests. */
+ * A (a hit); no cache fills, so the same loads repeat as requests.  A
+ * machine with the region has no hvpmu_machine_dref_plain(). */
 static void test_fetchop(void **state)
 {
 	const uint64_t va = BASE + 3 * FOUR_MB / 4; /* 16 KB aligned */
@@ -615,6 +616,7 @@ static void test_fetchop(void **state)
 
 	(void)state;
 	rig_init_policy(&r, HVPMU_HUBMD_SET_INMSG, &on);
+	assert_false(hvpmu_machine_dref_plain_ok(r.m)); /* (the plugin's dispatch keeps the region's test) */
 	for (unsigned i = 0; i < 3; i++)
 		ld(&r, 0, va + 8);
 	ld(&r, 0, va + 64 + 8);

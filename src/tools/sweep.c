@@ -120,6 +120,32 @@ int sweep_mkdir(const char *path)
 	return mkdir(path, 0755) == 0 || errno == EEXIST ? 0 : -1;
 }
 
+const char *sweep_str_of(json_object *o, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string)
+		       ? json_object_get_string(v) : NULL;
+}
+
+void sweep_job_text(json_object *spec, char *out, size_t n)
+{
+	json_object *axes, *r;
+	size_t used;
+
+	used = (size_t)snprintf(out, n, "%s", sweep_str_of(spec, "program") ? sweep_str_of(spec, "program") : "?");
+	if (json_object_object_get_ex(spec, "axes", &axes) && json_object_is_type(axes, json_type_object)) {
+		json_object_object_foreach(axes, k, v) {
+			if (used >= n)
+				break;
+			used += (size_t)snprintf(out + used, n - used, " %s=%s", k,
+						 json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+		}
+	}
+	if (used < n && json_object_object_get_ex(spec, "repeat", &r))
+		snprintf(out + used, n - used, " repeat %d", json_object_get_int(r));
+}
+
 void sweep_quote(char *out, size_t n, const char *s)
 {
 	size_t used = 0;

@@ -177,6 +177,12 @@ int sweep_write_file(const char *path, const char *text, size_t len);
 int sweep_mkdir(const char *path);
 void sweep_quote(char *out, size_t n, const char *s);
 
+/* Job specs (sweep.c): a string member of o, or NULL; and what a job is
+ * about, for messages: "PROGRAM KEY=V ... repeat R" into out (n bytes,
+ * cut short where it would not fit). */
+const char *sweep_str_of(json_object *o, const char *key);
+void sweep_job_text(json_object *spec, char *out, size_t n);
+
 int cmd_sweep(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 

@@ -31,39 +31,11 @@
 #define MAX_ARGS (SWEEP_MAX_ARGS + 2 * SWEEP_MAX_LIST + 16)
 #define MAX_ENV (2 * SWEEP_MAX_LIST + 64)
 
-/* A string member of o, or NULL. */
-static const char *str_of(json_object *o, const char *key)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string)
-		       ? json_object_get_string(v) : NULL;
-}
-
 static json_object *arr_of(json_object *o, const char *key)
 {
 	json_object *v;
 
 	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_array) ? v : NULL;
-}
-
-/* What a job is about, for its messages: "PROGRAM KEY=V ... repeat R". */
-static void job_text(json_object *spec, char *out, size_t n)
-{
-	json_object *axes, *r;
-	size_t used;
-
-	used = (size_t)snprintf(out, n, "%s", str_of(spec, "program") ? str_of(spec, "program") : "?");
-	if (json_object_object_get_ex(spec, "axes", &axes) && json_object_is_type(axes, json_type_object)) {
-		json_object_object_foreach(axes, k, v) {
-			if (used >= n)
-				break;
-			used += (size_t)snprintf(out + used, n - used, " %s=%s", k,
-						 json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
-		}
-	}
-	if (used < n && json_object_object_get_ex(spec, "repeat", &r))
-		snprintf(out + used, n - used, " repeat %d", json_object_get_int(r));
 }
 
 /* The file still has the hash the key was made with: 0, or -1 after one line. */
@@ -101,23 +73,23 @@ static int check_inputs(json_object *spec, json_object *dec, const char *job)
 	if (len <= 0)
 		return -1;
 	exe[len] = 0;
-	if (same_file("hvpmu", exe, str_of(ver, "hvpmu_sha256"), job) ||
-	    same_file("plugin", str_of(spec, "plugin"), str_of(ver, "plugin_sha256"), job) ||
-	    same_file("emulator", str_of(spec, "qemu"), str_of(ver, "qemu_sha256"), job))
+	if (same_file("hvpmu", exe, sweep_str_of(ver, "hvpmu_sha256"), job) ||
+	    same_file("plugin", sweep_str_of(spec, "plugin"), sweep_str_of(ver, "plugin_sha256"), job) ||
+	    same_file("emulator", sweep_str_of(spec, "qemu"), sweep_str_of(ver, "qemu_sha256"), job))
 		return -1;
 	for (size_t r = 0; r < json_object_array_length(runs); r++) {
 		json_object *run = json_object_array_get_idx(runs, r), *argv = arr_of(run, "argv");
 		json_object *files = arr_of(run, "files");
-		const char *input = str_of(json_object_array_get_idx(sruns, r), "input");
+		const char *input = sweep_str_of(json_object_array_get_idx(sruns, r), "input");
 
 		if (!json_object_is_type(run, json_type_object) || !argv || !json_object_array_length(argv) || !files) {
 			fprintf(stderr, TOOL ": job %s: not a job file of this hvpmu\n", job);
 			return -1;
 		}
 		if (same_file("program", json_object_get_string(json_object_array_get_idx(argv, 0)),
-			      str_of(run, "program_sha256"), job))
+			      sweep_str_of(run, "program_sha256"), job))
 			return -1;
-		if (input && same_file("input", input, str_of(run, "input_sha256"), job))
+		if (input && same_file("input", input, sweep_str_of(run, "input_sha256"), job))
 			return -1;
 		for (size_t i = 0; i < json_object_array_length(files); i++) {
 			json_object *f = json_object_array_get_idx(files, i);
@@ -198,17 +170,17 @@ static int read_counts(const char *path, const char *tool, const char *prefix, j
 		char name[1024];
 
 		if (!strcmp(tool, "stat")) {
-			const char *ev = str_of(o, "event"), *unit = str_of(o, "metric-unit");
+			const char *ev = sweep_str_of(o, "event"), *unit = sweep_str_of(o, "metric-unit");
 
 			if (!ev)
 				continue;
 			snprintf(name, sizeof name, "%s%s", pre, ev);
-			json_object_object_add(counts, name, number(str_of(o, "counter-value")));
+			json_object_object_add(counts, name, number(sweep_str_of(o, "counter-value")));
 			snprintf(name, sizeof name, "%s%s", pre, unit ? unit : "");
 			if (unit && unit[0])
-				json_object_object_add(metrics, name, number(str_of(o, "metric-value")));
+				json_object_object_add(metrics, name, number(sweep_str_of(o, "metric-value")));
 		} else if (!strcmp(tool, "gpci")) {
-			const char *req = str_of(o, "request");
+			const char *req = sweep_str_of(o, "request");
 			int list = json_object_object_get_ex(o, "list", &v) ? json_object_get_int(v) : 0;
 
 			if (!req)
@@ -222,7 +194,7 @@ static int read_counts(const char *path, const char *tool, const char *prefix, j
 			}
 		} else {
 			int node = json_object_object_get_ex(o, "node", &v) ? json_object_get_int(v) : 0;
-			const char *set = str_of(o, "set_name"), *cn = str_of(o, "name");
+			const char *set = sweep_str_of(o, "set_name"), *cn = sweep_str_of(o, "name");
 
 			if (!set || !cn || !json_object_object_get_ex(o, "value", &v))
 				continue;
@@ -420,10 +392,10 @@ int sweep_run_job(const char *file)
 		*slash = 0;
 	}
 	if (!(spec = json_object_from_file(real)) || !json_object_is_type(spec, json_type_object) ||
-	    !(key = str_of(spec, "key")) || strlen(key) != SWEEP_HEX - 1 || strspn(key, "0123456789abcdef") != strlen(key) ||
-	    !json_object_object_get_ex(spec, "decides", &dec) || !(exe = str_of(spec, "hvpmu")) ||
+	    !(key = sweep_str_of(spec, "key")) || strlen(key) != SWEEP_HEX - 1 || strspn(key, "0123456789abcdef") != strlen(key) ||
+	    !json_object_object_get_ex(spec, "decides", &dec) || !(exe = sweep_str_of(spec, "hvpmu")) ||
 	    !(runs = arr_of(spec, "runs")) || (nruns = (unsigned)json_object_array_length(runs)) < 1 ||
-	    nruns > SWEEP_MAX_GUESTS || !(cwd = str_of(dec, "cwd")) || !(tool = str_of(dec, "tool")) ||
+	    nruns > SWEEP_MAX_GUESTS || !(cwd = sweep_str_of(dec, "cwd")) || !(tool = sweep_str_of(dec, "tool")) ||
 	    !json_object_object_get_ex(dec, "status", &st_want)) {
 		fprintf(stderr, TOOL ": --job %s: not a job file of this hvpmu\n", file);
 		goto out;
@@ -431,7 +403,7 @@ int sweep_run_job(const char *file)
 	serve_argv = arr_of(spec, "serve_argv");
 	after = arr_of(spec, "after_argv");
 	want = json_object_get_int(st_want);
-	job_text(spec, job, sizeof job);
+	sweep_job_text(spec, job, sizeof job);
 	snprintf(result, sizeof result, "%s/results/%s.json", dir, key);
 	if (stat(result, &st) == 0) { /* done already */
 		rc = 0;
@@ -478,7 +450,7 @@ int sweep_run_job(const char *file)
 			failed = 1;
 			break;
 		}
-		if ((pids[i] = spawn(exe, (char **)argv, (char **)envp, cwd, str_of(run, "input"), NULL, log, job)) < 0) {
+		if ((pids[i] = spawn(exe, (char **)argv, (char **)envp, cwd, sweep_str_of(run, "input"), NULL, log, job)) < 0) {
 			failed = 1;
 			break;
 		}
@@ -487,7 +459,7 @@ int sweep_run_job(const char *file)
 	for (unsigned i = 0; i < started; i++) {
 		status[i] = wait_for(pids[i]);
 		if (status[i] != want) {
-			const char *g = str_of(json_object_array_get_idx(runs, i), "guest");
+			const char *g = sweep_str_of(json_object_array_get_idx(runs, i), "guest");
 
 			fprintf(stderr, TOOL ": job %s: %s%s%sexit status %d (success is %d): see %s\n", job, g ? "guest " : "",
 				g ? g : "", g ? ": " : "", status[i], want, log);
@@ -547,7 +519,7 @@ int sweep_run_job(const char *file)
 			goto out;
 	} else {
 		for (unsigned i = 0; i < nruns; i++) {
-			const char *g = str_of(json_object_array_get_idx(runs, i), "guest");
+			const char *g = sweep_str_of(json_object_array_get_idx(runs, i), "guest");
 
 			if (read_counts(tmp[i], tool, serve_argv && g ? g : "", lines, counts, metrics, job))
 				goto out;

@@ -101,14 +101,6 @@ static const char *value_text(json_object *v, char *buf, size_t n)
 	return json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
 }
 
-static const char *str_of(json_object *o, const char *key)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string)
-		       ? json_object_get_string(v) : NULL;
-}
-
 /* Append the names of object o's keys to array names (once each). */
 static void union_keys(json_object *names, json_object *o)
 {
@@ -156,25 +148,14 @@ static int write_text(const char *path, struct text *t)
 static void point_of(const char *dir, const char *key, char *out, size_t n)
 {
 	char path[PATH_MAX + 96];
-	json_object *spec, *axes, *r;
-	size_t used;
+	json_object *spec;
 
 	snprintf(path, sizeof path, "%s/jobs/%s.json", dir, key);
 	if (!(spec = json_object_from_file(path))) {
 		snprintf(out, n, "job %s", key);
 		return;
 	}
-	used = (size_t)snprintf(out, n, "%s", str_of(spec, "program") ? str_of(spec, "program") : "?");
-	if (json_object_object_get_ex(spec, "axes", &axes) && json_object_is_type(axes, json_type_object)) {
-		json_object_object_foreach(axes, k, v) {
-			if (used >= n)
-				break;
-			used += (size_t)snprintf(out + used, n - used, " %s=%s", k,
-						 json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
-		}
-	}
-	if (used < n && json_object_object_get_ex(spec, "repeat", &r))
-		snprintf(out + used, n - used, " repeat %d", json_object_get_int(r));
+	sweep_job_text(spec, out, n);
 	json_object_put(spec);
 }
 
@@ -204,7 +185,7 @@ static int load_results(const char *dir, json_object *jobs, json_object **result
 		snprintf(path, sizeof path, "%s/results/%s.json", dir, key ? key : "");
 		if (key && strlen(key) == SWEEP_HEX - 1 && strspn(key, "0123456789abcdef") == SWEEP_HEX - 1 &&
 		    (results[i] = json_object_from_file(path)) && json_object_is_type(results[i], json_type_object) &&
-		    str_of(results[i], "key") && !strcmp(str_of(results[i], "key"), key))
+		    sweep_str_of(results[i], "key") && !strcmp(sweep_str_of(results[i], "key"), key))
 			continue;
 		if (results[i] && access(path, F_OK) == 0) {
 			fprintf(stderr, TOOL ": %s: not a result of this sweep\n", path);
@@ -249,7 +230,7 @@ static int check_versions(json_object **results, size_t n, int allow_mixed, json
 			if (!allow_mixed) {
 				fprintf(stderr, TOOL ": results %s and %s come from different hvpmu or QEMU builds (%s, "
 						"%s): --allow-mixed merges them\n",
-					str_of(results[0], "key"), str_of(results[i], "key"), first, c);
+					sweep_str_of(results[0], "key"), sweep_str_of(results[i], "key"), first, c);
 				rc = -1;
 			} else {
 				json_object_array_add(versions, json_object_get(ver));
@@ -287,7 +268,7 @@ static int write_merged(const char *dir, json_object **results, size_t n, json_o
 		json_object *row = json_object_new_object(), *rc_counts = json_object_new_object(),
 			    *rc_metrics = json_object_new_object(), *rc_axes = json_object_new_object(), *v;
 
-		add_field(&csv, str_of(r, "program") ? str_of(r, "program") : "", 1);
+		add_field(&csv, sweep_str_of(r, "program") ? sweep_str_of(r, "program") : "", 1);
 		add_field(&csv, value_text(json_object_object_get(r, "repeat"), num, sizeof num), 0);
 		for (size_t a = 0; a < json_object_array_length(axes); a++) {
 			const char *k = json_object_get_string(json_object_array_get_idx(axes, a));
@@ -310,7 +291,7 @@ static int write_merged(const char *dir, json_object **results, size_t n, json_o
 			add_field(&csv, value_text(v, num, sizeof num), 0);
 			json_object_object_add(rc_metrics, k, json_object_get(v));
 		}
-		add_field(&csv, str_of(r, "key") ? str_of(r, "key") : "", 0);
+		add_field(&csv, sweep_str_of(r, "key") ? sweep_str_of(r, "key") : "", 0);
 		add(&csv, "\n");
 		json_object_object_add(row, "program", json_object_get(json_object_object_get(r, "program")));
 		json_object_object_add(row, "repeat", json_object_get(json_object_object_get(r, "repeat")));
@@ -392,11 +373,11 @@ static int write_tables(const char *dir, json_object **results, size_t n, json_o
 				double sum = 0, lo = 0, hi = 0;
 				unsigned runs = 0, first_seen = 0;
 
-				if (!str_of(results[i], "program") || strcmp(str_of(results[i], "program"), prog))
+				if (!sweep_str_of(results[i], "program") || strcmp(sweep_str_of(results[i], "program"), prog))
 					continue;
 				for (size_t j = 0; j < i && !first_seen; j++)
-					first_seen = str_of(results[j], "program") &&
-						     !strcmp(str_of(results[j], "program"), prog) &&
+					first_seen = sweep_str_of(results[j], "program") &&
+						     !strcmp(sweep_str_of(results[j], "program"), prog) &&
 						     same_point(results[j], results[i]);
 				if (first_seen)
 					continue;
@@ -404,7 +385,7 @@ static int write_tables(const char *dir, json_object **results, size_t n, json_o
 					json_object *c, *v;
 					double d;
 
-					if (strcmp(str_of(results[j], "program") ? str_of(results[j], "program") : "", prog) ||
+					if (strcmp(sweep_str_of(results[j], "program") ? sweep_str_of(results[j], "program") : "", prog) ||
 					    !same_point(results[j], results[i]))
 						continue;
 					c = json_object_object_get(results[j], "counts");

@@ -539,6 +539,17 @@ static void add_str(json_object *a, const char *s)
 	json_object_array_add(a, json_object_new_string(s));
 }
 
+/* "--service @SERVICE@" and the run's guest, if it names one. */
+static void add_service(json_object *a, const char *guest)
+{
+	add_str(a, "--service");
+	add_str(a, "@SERVICE@");
+	if (guest) {
+		add_str(a, "--guest");
+		add_str(a, guest);
+	}
+}
+
 /* The job's runs and tool command lines (docs/sweeps.md "A job"): argv of
  * the tool for each run, "@OUTPUT@" and "@SERVICE@" standing for the
  * counts file and the service's socket, which the job picks. */
@@ -561,12 +572,7 @@ static void job_commands(struct expand *x, const struct sweep_program *p, json_o
 			add_str(argv, "@OUTPUT@");
 			if (service) {
 				add_str(argv, "-a");
-				add_str(argv, "--service");
-				add_str(argv, "@SERVICE@");
-				if (r[i].guest) {
-					add_str(argv, "--guest");
-					add_str(argv, r[i].guest);
-				}
+				add_service(argv, r[i].guest);
 			} else {
 				add_str(argv, "--md");
 				add_str(argv, md_path);
@@ -579,12 +585,7 @@ static void job_commands(struct expand *x, const struct sweep_program *p, json_o
 			if (json_object_array_length(argv))
 				add_str(argv, x->builds.exe);
 			add_str(argv, "run");
-			add_str(argv, "--service");
-			add_str(argv, "@SERVICE@");
-			if (r[i].guest) {
-				add_str(argv, "--guest");
-				add_str(argv, r[i].guest);
-			}
+			add_service(argv, r[i].guest);
 			add_str(argv, "--");
 		}
 		json_object_object_add(run, "program_at", json_object_new_int((int)json_object_array_length(argv)));

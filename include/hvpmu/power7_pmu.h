@@ -221,7 +221,9 @@ void hvpmu_power7_pmu_feed(struct hvpmu_power7_pmu *pmu, const struct hvpmu_pmu_
 
 /* Least further problem-state instructions (each of at most
  * `max_cycles_per_insn` cycles) that could make an enabled condition
- * occur; 1 while PMAO is set; UINT64_MAX if none can. */
+ * occur that acts (MMCR0 PMAE or FCECE set: an enabled condition with
+ * neither changes no register, so the machine need not sync for it);
+ * 1 while PMAO is set; UINT64_MAX if none can. */
 uint64_t hvpmu_power7_pmu_headroom(const struct hvpmu_power7_pmu *pmu, uint64_t max_cycles_per_insn);
 /* The same in memory events of hvpmu_power7_pmu_mem_watch(). */
 uint64_t hvpmu_power7_pmu_mem_headroom(const struct hvpmu_power7_pmu *pmu);
